@@ -1,0 +1,38 @@
+/**
+ * The API: every feature router under `/api/v1`, plus the security schemes of the OpenAPI document.
+ * Built without a container so that `scripts/gen-api.ts` can produce the document offline; handlers
+ * reach their services through `c.get('container')`, set by app.ts for every request.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from './platform/http/context.ts';
+import { createRouter } from './platform/http/router.ts';
+import { authRouter } from './features/auth/auth.router.ts';
+import { usersRouter } from './features/users/users.router.ts';
+import { settingsRouter } from './features/settings/settings.router.ts';
+import { systemRouter } from './features/system/system.router.ts';
+
+export const API_BASE = '/api/v1';
+
+export function buildApi(): OpenAPIHono<AppEnv> {
+  const api = createRouter();
+  api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Access token from login, register or refresh (15 minutes).',
+  });
+  api.openAPIRegistry.registerComponent('securitySchemes', 'mediaToken', {
+    type: 'apiKey',
+    in: 'query',
+    name: 'mt',
+    description: 'Short-lived media token from getMediaToken, for <img>/<video> URLs.',
+  });
+  api.route(API_BASE, systemRouter());
+  api.route(API_BASE, authRouter());
+  api.route(API_BASE, usersRouter());
+  api.route(API_BASE, settingsRouter());
+  return api;
+}
+
+export type Api = ReturnType<typeof buildApi>;
+export type { OpenAPIHono };

@@ -1,0 +1,94 @@
+/**
+ * Process configuration, read once from the environment at start.
+ *
+ * Every knob a deployment can turn lives in this one zod schema so that a typo or a bad value fails
+ * fast with a readable message instead of a half-started server.
+ *
+ * | variable              | default        | meaning                                                        |
+ * |-----------------------|----------------|----------------------------------------------------------------|
+ * | HEARTH_PORT           | 6680           | TCP port of the HTTP server (0 = pick a free one)              |
+ * | HEARTH_HOST           | 127.0.0.1      | interface to bind; 0.0.0.0 serves every browser on the LAN     |
+ * | HEARTH_DATA_DIR       | ./data         | catalog, keys, backups and the storage root with repositories |
+ * | HEARTH_MODELS_DIR     | ./models       | ONNX models described by models/manifest.json                  |
+ * | HEARTH_API_VARIANT    | A              | default response variant (A plain, B enveloped); a request's   |
+ * |                       |                | `X-Api-Variant` header overrides it                            |
+ * | HEARTH_LOG_LEVEL      | info           | pino level: fatal, error, warn, info, debug, trace, silent     |
+ * | HEARTH_UI_DIR         | renderer/dist  | built web UI served at /                                       |
+ * | HEARTH_TRUST_PROXY    | false          | true: take the client address from X-Forwarded-For (only when  |
+ * |                       |                | a reverse proxy you run sits in front)                         |
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+export const envSchema = z.object({
+  HEARTH_PORT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(6680),
+  HEARTH_HOST: z
+    .string()
+    .min(1, 'must not be empty')
+    .regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address such as 127.0.0.1 or 0.0.0.0')
+    .default('127.0.0.1'),
+  HEARTH_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  HEARTH_MODELS_DIR: z.string().min(1, 'must not be empty').default('./models'),
+  HEARTH_API_VARIANT: z.enum(['A', 'B'], { error: 'must be A or B' }).default('A'),
+  HEARTH_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  HEARTH_UI_DIR: z.string().min(1).default('renderer/dist'),
+  HEARTH_TRUST_PROXY: bool.default(false),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  modelsDir: string;
+  uiDir: string;
+  apiVariant: 'A' | 'B';
+  logLevel: z.infer<typeof envSchema>['HEARTH_LOG_LEVEL'];
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Hearth cannot start: bad configuration\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws ConfigError listing every bad variable at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+  const picked = Object.fromEntries(
+    Object.keys(envSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]),
+  );
+  const parsed = envSchema.safeParse(picked);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const key = String(i.path[0]);
+        return `${key}=${JSON.stringify(env[key])}: ${i.message}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  return {
+    port: e.HEARTH_PORT,
+    host: e.HEARTH_HOST,
+    dataDir: path.resolve(cwd, e.HEARTH_DATA_DIR),
+    modelsDir: path.resolve(cwd, e.HEARTH_MODELS_DIR),
+    uiDir: path.resolve(cwd, e.HEARTH_UI_DIR),
+    apiVariant: e.HEARTH_API_VARIANT,
+    logLevel: e.HEARTH_LOG_LEVEL,
+    trustProxy: e.HEARTH_TRUST_PROXY,
+  };
+}

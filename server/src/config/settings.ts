@@ -1,0 +1,162 @@
+/**
+ * Durable administrator settings, stored in the `settings` table (one JSON row per section) so they
+ * survive restarts and can change without one. Defaults live here; the table only holds what an
+ * administrator changed.
+ *
+ * Secrets (the LLM API key, the registration invite code) are write-only: a patch may set or clear
+ * them, but reads only say whether one is configured. They are stored encrypted (AES-256-GCM with a
+ * key derived from the installation's root key), so a copied catalog alone does not leak them.
+ */
+import crypto from 'node:crypto';
+import { z } from '@hono/zod-openapi';
+import type { Db } from '../platform/db/connection.ts';
+
+export const RegistrationSettings = z.object({
+  /**
+   * `closed`: only the first account (the administrator) can register; later household members need
+   * an invite code. `invite_code`: anyone who knows the administrator's invite code can register.
+   */
+  mode: z.enum(['closed', 'invite_code']),
+});
+export const LlmSettings = z.object({
+  agent_enabled: z.boolean(),
+  provider: z.enum(['none', 'openai_compatible']),
+  base_url: z.url().nullable(),
+  model_name: z.string().max(200).nullable(),
+});
+export const MlSettings = z.object({
+  semantic_enabled: z.boolean(),
+  face_enabled: z.boolean(),
+  ocr_enabled: z.boolean(),
+  species_enabled: z.boolean(),
+});
+export const LibrarySettings = z.object({
+  scan_interval_seconds: z.number().int().min(30).max(86_400),
+});
+
+const SECTIONS = {
+  registration: RegistrationSettings,
+  llm: LlmSettings,
+  ml: MlSettings,
+  library: LibrarySettings,
+} as const;
+type Sections = { [K in keyof typeof SECTIONS]: z.infer<(typeof SECTIONS)[K]> };
+
+const DEFAULTS: Sections = {
+  registration: { mode: 'closed' },
+  llm: { agent_enabled: false, provider: 'none', base_url: null, model_name: null },
+  ml: { semantic_enabled: true, face_enabled: true, ocr_enabled: true, species_enabled: true },
+  library: { scan_interval_seconds: 300 },
+};
+
+/** Secret names, each written through the patch and reported as `<name>_configured`. */
+const SECRETS = { registration: 'invite_code', llm: 'api_key' } as const;
+type SecretName = 'registration.invite_code' | 'llm.api_key';
+
+export const SystemSettingsSchema = z
+  .object({
+    registration: RegistrationSettings.extend({ invite_code_configured: z.boolean() }),
+    llm: LlmSettings.extend({ api_key_configured: z.boolean() }),
+    ml: MlSettings,
+    library: LibrarySettings,
+    updated_at: z.string().nullable(),
+  })
+  .openapi('SystemSettings');
+export type SystemSettings = z.infer<typeof SystemSettingsSchema>;
+
+const secret = z.string().min(1).max(500).nullable();
+export const SystemSettingsPatchSchema = z
+  .strictObject({
+    registration: RegistrationSettings.partial().extend({ invite_code: secret.optional() }).strict().optional(),
+    llm: LlmSettings.partial().extend({ api_key: secret.optional() }).strict().optional(),
+    ml: MlSettings.partial().strict().optional(),
+    library: LibrarySettings.partial().strict().optional(),
+  })
+  .openapi('SystemSettingsPatch', {
+    description: 'Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears.',
+  });
+export type SystemSettingsPatch = z.infer<typeof SystemSettingsPatchSchema>;
+
+export class SettingsStore {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly db: Db,
+    settingsKey: Buffer,
+  ) {
+    this.key = settingsKey;
+  }
+
+  private read(key: string): { value: unknown; updated_at: number } | undefined {
+    const row = this.db.prepare('SELECT value, updated_at FROM settings WHERE key = ?').get(key) as
+      | { value: string; updated_at: number }
+      | undefined;
+    return row ? { value: JSON.parse(row.value), updated_at: row.updated_at } : undefined;
+  }
+
+  private write(key: string, value: unknown, by: number | null, now: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO settings (key, value, updated_at, updated_by) VALUES (?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+      )
+      .run(key, JSON.stringify(value), now, by);
+  }
+
+  section<K extends keyof Sections>(name: K): Sections[K] {
+    const stored = this.read(name)?.value;
+    // Merge over defaults so a setting added in a later version gets its default, not undefined.
+    return SECTIONS[name].parse({ ...DEFAULTS[name], ...(stored as object | undefined) }) as Sections[K];
+  }
+
+  secret(name: SecretName): string | null {
+    const stored = this.read(`secret.${name}`)?.value as { iv: string; tag: string; data: string } | undefined;
+    if (!stored) return null;
+    const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(stored.iv, 'base64'));
+    decipher.setAuthTag(Buffer.from(stored.tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(stored.data, 'base64')), decipher.final()]).toString('utf8');
+  }
+
+  private setSecret(name: SecretName, value: string | null, by: number | null, now: number): void {
+    if (value === null) {
+      this.db.prepare('DELETE FROM settings WHERE key = ?').run(`secret.${name}`);
+      return;
+    }
+    const iv = crypto.randomBytes(12);
+    const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv);
+    const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+    this.write(`secret.${name}`, { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') }, by, now);
+  }
+
+  view(): SystemSettings {
+    const updated = this.db.prepare('SELECT max(updated_at) AS t FROM settings').get() as { t: number | null };
+    return {
+      registration: { ...this.section('registration'), invite_code_configured: this.secret('registration.invite_code') !== null },
+      llm: { ...this.section('llm'), api_key_configured: this.secret('llm.api_key') !== null },
+      ml: this.section('ml'),
+      library: this.section('library'),
+      updated_at: updated.t ? new Date(updated.t).toISOString() : null,
+    };
+  }
+
+  apply(patch: SystemSettingsPatch, by: number | null, now = Date.now()): SystemSettings {
+    this.db
+      .transaction(() => {
+        for (const name of Object.keys(SECTIONS) as (keyof Sections)[]) {
+          const p = patch[name] as Record<string, unknown> | undefined;
+          if (!p) continue;
+          const secretField = (SECRETS as Record<string, string | undefined>)[name];
+          const { [secretField ?? '']: secretValue, ...plain } = p;
+          if (secretField && secretValue !== undefined) {
+            this.setSecret(`${name}.${secretField}` as SecretName, secretValue as string | null, by, now);
+          }
+          if (Object.keys(plain).length > 0) {
+            const next = SECTIONS[name].parse({ ...this.section(name), ...plain });
+            this.write(name, next, by, now);
+          }
+        }
+      })
+      .immediate();
+    return this.view();
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Builds every store and service once, in dependency order. No DI framework: this file is the map of
+ * what depends on what. Tests build a container on a temporary data folder exactly like main.ts does.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppConfig } from './config/env.ts';
+import { SettingsStore } from './config/settings.ts';
+import { openDatabase, type Db } from './platform/db/connection.ts';
+import { migrate, type MigrateResult } from './platform/db/migrate.ts';
+import { KeyRing } from './platform/crypto/keys.ts';
+import type { Logger } from './platform/logger.ts';
+import { AuthService } from './features/auth/auth.service.ts';
+import { SetupCode } from './features/auth/setup-code.ts';
+import { UsersService } from './features/users/users.service.ts';
+import { SystemService } from './features/system/system.service.ts';
+import { RepositoriesService } from './features/repositories/repositories.service.ts';
+
+export interface Container {
+  config: AppConfig;
+  log: Logger;
+  db: Db;
+  migrations: MigrateResult;
+  settings: SettingsStore;
+  setupCode: SetupCode;
+  auth: AuthService;
+  users: UsersService;
+  system: SystemService;
+  repositories: RepositoriesService;
+  close(): void;
+}
+
+export function dataPaths(dataDir: string) {
+  return {
+    catalog: path.join(dataDir, 'catalog.sqlite3'),
+    backups: path.join(dataDir, 'backups'),
+    secretKey: path.join(dataDir, 'secret.key'),
+    setupCode: path.join(dataDir, 'setup-code.txt'),
+    storage: path.join(dataDir, 'storage'),
+  };
+}
+
+export function createContainer(config: AppConfig, log: Logger): Container {
+  const p = dataPaths(config.dataDir);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.mkdirSync(p.storage, { recursive: true });
+
+  const db = openDatabase(p.catalog);
+  const migrations = migrate(db, { backupDir: p.backups });
+  if (migrations.applied.length) log.info({ applied: migrations.applied, backup: migrations.backupFile }, 'catalog migrated');
+
+  const keys = KeyRing.fromFile(p.secretKey);
+  const settings = new SettingsStore(db, keys.key('settings'));
+  const setupCode = new SetupCode(p.setupCode);
+  const auth = new AuthService(db, keys, settings, setupCode, log.child({ module: 'auth' }));
+  const users = new UsersService(db, log.child({ module: 'users' }));
+  const repositories = new RepositoriesService(db, p.storage, log.child({ module: 'repositories' }));
+  const system = new SystemService(db, settings, () => ({
+    semantic_image_embed: false,
+    semantic_text_embed: false,
+    face_recognition: false,
+    ocr: false,
+    bioclip_classify: false,
+  }));
+
+  repositories.ensurePrimary();
+  setupCode.ensure(auth.users.count() > 0);
+  auth.store.prune(Date.now());
+
+  return {
+    config,
+    log,
+    db,
+    migrations,
+    settings,
+    setupCode,
+    auth,
+    users,
+    system,
+    repositories,
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * HTTP glue shared by the auth handlers: the refresh cookie (variant A), the session body (both
+ * variants) and the client description services need.
+ */
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { AppEnv } from '../../platform/http/context.ts';
+import { REFRESH_TTL_MS, type ClientInfo, type IssuedSession, type PasswordChangeRequired } from './auth.service.ts';
+
+export const REFRESH_COOKIE = 'hearth_refresh';
+/** The cookie only travels to the auth endpoints that need it. */
+const COOKIE_PATH = '/api/v1/auth';
+
+export function clientOf(c: Context<AppEnv>): ClientInfo {
+  return { ip: c.get('clientIp'), isLocal: c.get('isLocalRequest'), userAgent: c.req.header('user-agent') ?? null };
+}
+
+function isHttps(c: Context<AppEnv>): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true;
+  return c.get('container').config.trustProxy && c.req.header('x-forwarded-proto') === 'https';
+}
+
+export function readRefreshCookie(c: Context<AppEnv>): string | undefined {
+  return getCookie(c, REFRESH_COOKIE);
+}
+
+/**
+ * Variant A keeps the refresh token in an HttpOnly, SameSite=Strict cookie scoped to the auth path
+ * (Secure on HTTPS). Variant B never sets a cookie: the client keeps the token from the body.
+ */
+export function sessionBody(c: Context<AppEnv>, s: IssuedSession) {
+  const variantB = c.get('variant') === 'B';
+  if (!variantB) {
+    setCookie(c, REFRESH_COOKIE, s.refreshToken, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: isHttps(c),
+      path: COOKIE_PATH,
+      maxAge: Math.floor(REFRESH_TTL_MS / 1000),
+    });
+  }
+  return {
+    token: s.token,
+    expiresAt: s.expiresAt,
+    csrfToken: variantB ? null : s.csrfToken,
+    user: s.user,
+    bootstrap_admin: s.bootstrapAdmin,
+    requires_mfa: false,
+    mfa_token: null,
+    mfa_methods: [] as string[],
+    requires_password_change: false,
+    password_change_token: null,
+    ...(variantB ? { refresh_token: s.refreshToken } : {}),
+  };
+}
+
+export function passwordChangeBody(p: PasswordChangeRequired) {
+  return {
+    token: null,
+    expiresAt: p.expiresAt,
+    csrfToken: null,
+    user: p.user,
+    bootstrap_admin: false,
+    requires_mfa: false,
+    mfa_token: null,
+    mfa_methods: [] as string[],
+    requires_password_change: true,
+    password_change_token: p.passwordChangeToken,
+  };
+}
+
+export function clearRefreshCookie(c: Context<AppEnv>): void {
+  deleteCookie(c, REFRESH_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'Strict', secure: isHttps(c) });
+}
+
+/** The refresh token of this request: the cookie in variant A, the body field in variant B. */
+export function presentedRefreshToken(c: Context<AppEnv>, body: { refresh_token?: string | undefined } | undefined): string | undefined {
+  return c.get('variant') === 'B' ? body?.refresh_token : readRefreshCookie(c);
+}

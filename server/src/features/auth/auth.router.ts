@@ -1,0 +1,85 @@
+/** Handlers of the authentication and account operations: HTTP in, service call, HTTP out. */
+import { createRouter } from '../../platform/http/router.ts';
+import { Unauthorized } from '../../platform/http/errors.ts';
+import * as r from './auth.routes.ts';
+import { clearRefreshCookie, clientOf, passwordChangeBody, presentedRefreshToken, readRefreshCookie, sessionBody } from './auth.http.ts';
+
+export function authRouter() {
+  const app = createRouter();
+  const svc = (c: { get(k: 'container'): import('../../container.ts').Container }) => c.get('container').auth;
+
+  app.openapi(r.getBrowserAuthCapabilities, (c) => {
+    const url = new URL(c.req.url);
+    const origin = c.req.header('origin') ?? url.origin;
+    const host = new URL(origin).hostname;
+    const secure = origin.startsWith('https:') || host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+    return c.json(
+      { current_origin: origin, insecure_transport: !secure, passkey_available: false, passkey_unavailable_reason: 'disabled' },
+      200,
+    );
+  });
+
+  app.openapi(r.getBootstrapStatus, (c) => c.json(svc(c).bootstrapStatus(clientOf(c)), 200));
+
+  app.openapi(r.register, async (c) => {
+    const session = await svc(c).register(c.req.valid('json'), clientOf(c));
+    return c.json(sessionBody(c, session), 201);
+  });
+
+  app.openapi(r.login, async (c) => {
+    const previous = c.get('variant') === 'A' ? readRefreshCookie(c) : undefined;
+    const result = await svc(c).login(c.req.valid('json'), clientOf(c), previous);
+    return c.json('passwordChangeToken' in result ? passwordChangeBody(result) : sessionBody(c, result), 200);
+  });
+
+  app.openapi(r.getLoginOptions, (c) => c.json(svc(c).loginOptions(c.req.valid('json').username, clientOf(c)), 200));
+
+  app.openapi(r.completePasswordChange, async (c) => {
+    const session = await svc(c).completePasswordChange(c.req.valid('json'), clientOf(c));
+    return c.json(sessionBody(c, session), 200);
+  });
+
+  app.openapi(r.getCsrfToken, (c) => c.json({ csrfToken: svc(c).csrfForCookie(readRefreshCookie(c)) }, 200));
+
+  app.openapi(r.refreshSession, async (c) => {
+    const body = await optionalJson(c);
+    const token = presentedRefreshToken(c, body);
+    if (c.get('variant') === 'A' && token) svc(c).checkCsrf(token, c.req.valid('header')['x-csrf-token']);
+    try {
+      return c.json(sessionBody(c, svc(c).refresh(token, clientOf(c))), 200);
+    } catch (e) {
+      if (e instanceof Unauthorized && c.get('variant') === 'A') clearRefreshCookie(c);
+      throw e;
+    }
+  });
+
+  app.openapi(r.logout, async (c) => {
+    const body = await optionalJson(c);
+    const token = presentedRefreshToken(c, body);
+    if (c.get('variant') === 'A' && token) svc(c).checkCsrf(token, c.req.valid('header')['x-csrf-token']);
+    svc(c).logout(token, c.get('actor'));
+    if (c.get('variant') === 'A') clearRefreshCookie(c);
+    return c.json({ message: 'Signed out.' }, 200);
+  });
+
+  app.openapi(r.getMe, (c) => c.json(svc(c).me(c.get('actor')!), 200));
+  app.openapi(r.getMediaToken, (c) => c.json(svc(c).mediaToken(c.get('actor')!), 200));
+
+  app.openapi(r.changeMyPassword, async (c) => {
+    const session = await svc(c).changeMyPassword(c.get('actor')!, c.req.valid('json'), clientOf(c));
+    return c.json(sessionBody(c, session), 200);
+  });
+
+  app.openapi(r.updateMyProfile, (c) => c.json(svc(c).updateMyProfile(c.get('actor')!, c.req.valid('json')), 200));
+
+  return app;
+}
+
+/** Refresh and logout take an optional body; an empty one is fine, a malformed one is not. */
+async function optionalJson(c: { req: { valid(t: 'json'): unknown } }): Promise<{ refresh_token?: string | undefined } | undefined> {
+  try {
+    return c.req.valid('json') as { refresh_token?: string } | undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The repository marker file `.hearth-repo` (JSON, UTF-8) at the root of every repository:
+ *
+ * ```json
+ * { "format": "hearth-repository", "version": 1, "id": "<uuid>", "name": "Family photos", "created_at": "2026-11-21T10:00:00.000Z" }
+ * ```
+ *
+ * - `format` and `version` identify the file; readers refuse other formats and newer versions.
+ * - `id` is the repository's stable identity: the same folder keeps its id when it moves or the
+ *   catalog is rebuilt.
+ * - Hearth writes the marker once (when it creates a repository) and never rewrites media files.
+ *   Beside it, the hidden folder `.hearth/` holds Hearth's own files (upload staging, edit sidecars).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const MARKER_FILE = '.hearth-repo';
+export const SYSTEM_DIR = '.hearth';
+
+export const MarkerSchema = z.object({
+  format: z.literal('hearth-repository'),
+  version: z.literal(1),
+  id: z.uuid(),
+  name: z.string().min(1).max(200),
+  created_at: z.string(),
+});
+export type Marker = z.infer<typeof MarkerSchema>;
+
+export function readMarker(dir: string): Marker {
+  const raw = fs.readFileSync(path.join(dir, MARKER_FILE), 'utf8');
+  return MarkerSchema.parse(JSON.parse(raw));
+}
+
+export function writeMarker(dir: string, marker: Marker): void {
+  fs.writeFileSync(path.join(dir, MARKER_FILE), `${JSON.stringify(marker, null, 2)}\n`, { flag: 'wx' });
+}

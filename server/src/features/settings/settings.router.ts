@@ -1,0 +1,14 @@
+import { createRouter } from '../../platform/http/router.ts';
+import * as r from './settings.routes.ts';
+
+export function settingsRouter() {
+  const app = createRouter();
+  app.openapi(r.getSystemSettings, (c) => c.json(c.get('container').settings.view(), 200));
+  app.openapi(r.updateSystemSettings, (c) => {
+    const actor = c.get('actor')!;
+    const result = c.get('container').settings.apply(c.req.valid('json'), actor.userId);
+    c.get('log').info({ by: actor.userId, sections: Object.keys(c.req.valid('json')) }, 'system settings updated');
+    return c.json(result, 200);
+  });
+  return app;
+}

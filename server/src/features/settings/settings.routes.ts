@@ -1,0 +1,24 @@
+/** System settings (administrators). Secrets are write-only. */
+import { defineRoute } from '../../platform/http/router.ts';
+import { SystemSettingsPatchSchema, SystemSettingsSchema } from '../../config/settings.ts';
+
+const TAG = 'Users and settings';
+
+export const getSystemSettings = defineRoute('admin', {
+  method: 'get',
+  path: '/settings/system',
+  operationId: 'getSystemSettings',
+  summary: 'Current system settings (secrets reported only as configured or not)',
+  tags: [TAG],
+  responses: { 200: { description: 'OK', content: { 'application/json': { schema: SystemSettingsSchema } } } },
+});
+
+export const updateSystemSettings = defineRoute('admin', {
+  method: 'patch',
+  path: '/settings/system',
+  operationId: 'updateSystemSettings',
+  summary: 'Change system settings (partial; secrets write-only)',
+  tags: [TAG],
+  request: { body: { required: true, content: { 'application/json': { schema: SystemSettingsPatchSchema } } } },
+  responses: { 200: { description: 'The settings after the change', content: { 'application/json': { schema: SystemSettingsSchema } } } },
+});

@@ -1,0 +1,9 @@
+import { createRouter } from '../../platform/http/router.ts';
+import * as r from './system.routes.ts';
+
+export function systemRouter() {
+  const app = createRouter();
+  app.openapi(r.getHealth, (c) => c.json(c.get('container').system.health(), 200));
+  app.openapi(r.getCapabilities, (c) => c.json(c.get('container').system.capabilities(), 200));
+  return app;
+}

@@ -1,0 +1,80 @@
+/**
+ * Health and public capabilities.
+ *
+ * Capabilities report what this build and this install can do right now, truthfully: a task is
+ * `enabled` when the administrator left it on, and `available` only when its model is installed and
+ * its runtime loaded. Hearth runs its models in-process; it never discovers remote ML nodes, so the
+ * node counts are 0 and `discovery_state` is `disabled`.
+ */
+import type { SettingsStore } from '../../config/settings.ts';
+import type { Db } from '../../platform/db/connection.ts';
+
+export const VERSION = '0.1.0';
+
+export interface MlTaskAvailability {
+  semantic_image_embed: boolean;
+  semantic_text_embed: boolean;
+  face_recognition: boolean;
+  ocr: boolean;
+  bioclip_classify: boolean;
+}
+
+export class SystemService {
+  private readonly startedAt = Date.now();
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SettingsStore,
+    /** Which ML tasks have a loaded model; nothing is wired to a model yet. */
+    private readonly mlAvailability: () => MlTaskAvailability,
+  ) {}
+
+  health() {
+    let database: 'ok' | 'error' = 'ok';
+    try {
+      this.db.prepare('SELECT 1').get();
+    } catch {
+      database = 'error';
+    }
+    return {
+      status: database === 'ok' ? ('ok' as const) : ('degraded' as const),
+      version: VERSION,
+      uptime_seconds: Math.floor((Date.now() - this.startedAt) / 1000),
+      database,
+    };
+  }
+
+  capabilities() {
+    const ml = this.settings.section('ml');
+    const llm = this.settings.section('llm');
+    const avail = this.mlAvailability();
+    const configured = llm.provider !== 'none' && !!llm.base_url && !!llm.model_name;
+    const task = (enabled: boolean, available: boolean) => ({ enabled, available: enabled && available });
+    return {
+      llm: {
+        // The agent is not part of this build yet: it is never reported as enabled.
+        agent_enabled: false,
+        availability: configured ? ('unchecked' as const) : ('not_configured' as const),
+        configured,
+        model_name: llm.model_name,
+        provider: llm.provider,
+      },
+      ml: {
+        active_node_count: 0,
+        connecting_node_count: 0,
+        discovered_node_count: 0,
+        discovery_state: 'disabled' as const,
+        incompatible_node_count: 0,
+        pending_node_count: 0,
+        unavailable_node_count: 0,
+        tasks: {
+          bioclip_classify: task(ml.species_enabled, avail.bioclip_classify),
+          face_recognition: task(ml.face_enabled, avail.face_recognition),
+          ocr: task(ml.ocr_enabled, avail.ocr),
+          semantic_image_embed: task(ml.semantic_enabled, avail.semantic_image_embed),
+          semantic_text_embed: task(ml.semantic_enabled, avail.semantic_text_embed),
+        },
+      },
+    };
+  }
+}

@@ -1,0 +1,78 @@
+/** Administration of user accounts. */
+import { z } from '@hono/zod-openapi';
+import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { DisplayName, UserSchema, Username } from './users.view.ts';
+
+const TAG = 'Users and settings';
+const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ param: { name: 'id', in: 'path' }, example: 2 }) });
+
+export const listUsers = defineRoute('admin', {
+  method: 'get',
+  path: '/users',
+  operationId: 'listUsers',
+  summary: 'List accounts with their statistics',
+  tags: [TAG],
+  request: {
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+      offset: z.coerce.number().int().min(0).default(0),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'OK',
+      content: {
+        'application/json': {
+          schema: z.object({
+            users: z.array(UserSchema.extend({ stats: z.object({ active_sessions: z.number().int() }) })),
+            limit: z.number().int(),
+            offset: z.number().int(),
+            total: z.number().int(),
+          }),
+        },
+      },
+    },
+  },
+});
+
+export const updateUser = defineRoute('admin', {
+  method: 'patch',
+  path: '/users/{id}',
+  operationId: 'updateUser',
+  summary: "Change an account's name, role, status or avatar",
+  tags: [TAG],
+  request: {
+    params: IdParam,
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z.strictObject({
+            username: Username.optional(),
+            display_name: DisplayName.optional(),
+            role: z.enum(['admin', 'user']).optional(),
+            is_active: z.boolean().optional(),
+            avatar_asset_id: z.uuid().nullable().optional(),
+          }),
+        },
+      },
+    },
+  },
+  responses: { 200: { description: 'OK', content: { 'application/json': { schema: UserSchema } } }, ...errorResponses(404, 409) },
+});
+
+export const resetUserAccess = defineRoute('admin', {
+  method: 'post',
+  path: '/users/{id}/reset-access',
+  operationId: 'resetUserAccess',
+  summary: 'Give an account a temporary password and end its sessions',
+  tags: [TAG],
+  request: { params: IdParam },
+  responses: {
+    200: {
+      description: 'The temporary password, shown once',
+      content: { 'application/json': { schema: z.object({ user: UserSchema, temporary_password: z.string() }) } },
+    },
+    ...errorResponses(404, 409),
+  },
+});

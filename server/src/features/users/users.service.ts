@@ -1,0 +1,97 @@
+/**
+ * Administration of accounts: list with statistics, update (identity, role, status, avatar), and
+ * access reset. Rules: the installation always keeps at least one active administrator, and an
+ * administrator resets their own password through the account page, not through a reset.
+ */
+import crypto from 'node:crypto';
+import { tx, type Db } from '../../platform/db/connection.ts';
+import { hashPassword } from '../../platform/crypto/passwords.ts';
+import type { Actor, Role } from '../../platform/http/context.ts';
+import { Conflict, NotFound } from '../../platform/http/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { AuthStore } from '../auth/auth.store.ts';
+import { UsersStore } from './users.store.ts';
+import { toUser } from './users.view.ts';
+
+const TEMP_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
+
+export class UsersService {
+  private readonly users: UsersStore;
+  private readonly auth: AuthStore;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.users = new UsersStore(db);
+    this.auth = new AuthStore(db);
+  }
+
+  list(_actor: Actor, limit: number, offset: number) {
+    const { rows, total } = this.users.list(limit, offset);
+    return {
+      users: rows.map((r) => ({ ...toUser(r), stats: { active_sessions: r.active_sessions } })),
+      limit,
+      offset,
+      total,
+    };
+  }
+
+  update(
+    actor: Actor,
+    userId: number,
+    patch: { username?: string | undefined; display_name?: string | undefined; role?: Role | undefined; is_active?: boolean | undefined; avatar_asset_id?: string | null | undefined },
+  ) {
+    const now = this.now();
+    tx(this.db, () => {
+      const user = this.users.byId(userId);
+      if (!user) throw new NotFound('No such user.', 'user_not_found');
+      const losesAdmin =
+        user.role === 'admin' && user.is_active === 1 && ((patch.role && patch.role !== 'admin') || patch.is_active === false);
+      if (losesAdmin && this.users.countActiveAdmins() <= 1) {
+        throw new Conflict('Hearth needs at least one active administrator.', 'last_admin');
+      }
+      if (patch.username && patch.username.toLowerCase() !== user.username.toLowerCase() && this.users.byUsername(patch.username)) {
+        throw new Conflict('That user name is taken.', 'username_taken');
+      }
+      const deactivated = patch.is_active === false && user.is_active === 1;
+      const roleChanged = patch.role !== undefined && patch.role !== user.role;
+      const fields: Parameters<UsersStore['update']>[1] = {};
+      if (patch.username !== undefined) fields.username = patch.username;
+      if (patch.display_name !== undefined) fields.display_name = patch.display_name;
+      if (patch.role !== undefined) fields.role = patch.role;
+      if (patch.is_active !== undefined) fields.is_active = patch.is_active ? 1 : 0;
+      if (patch.avatar_asset_id !== undefined) fields.avatar_asset_id = patch.avatar_asset_id;
+      // A deactivated account, or one whose role changed, must not keep tokens minted before.
+      if (deactivated || roleChanged) fields.bumpAuthVersion = true;
+      this.users.update(userId, fields, now);
+      if (deactivated) this.auth.revokeAllSessions(userId, 'deactivated', now);
+    });
+    this.log.info({ by: actor.userId, user_id: userId, fields: Object.keys(patch) }, 'user updated');
+    return toUser(this.users.byId(userId)!);
+  }
+
+  /**
+   * Gives a user a temporary password and ends all their sessions. Signing in with it only opens the
+   * password change (login answers `requires_password_change`).
+   */
+  async resetAccess(actor: Actor, userId: number) {
+    if (userId === actor.userId) {
+      throw new Conflict('Change your own password from your account page.', 'cannot_reset_self');
+    }
+    const user = this.users.byId(userId);
+    if (!user) throw new NotFound('No such user.', 'user_not_found');
+    const bytes = crypto.randomBytes(16);
+    const raw = [...bytes].map((b) => TEMP_ALPHABET[b % TEMP_ALPHABET.length]).join('');
+    const temporary = `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8, 12)}-${raw.slice(12, 16)}`;
+    const hash = await hashPassword(temporary);
+    const now = this.now();
+    tx(this.db, () => {
+      this.users.update(userId, { password_hash: hash, must_change_password: 1, bumpAuthVersion: true }, now);
+      this.auth.revokeAllSessions(userId, 'access_reset', now);
+    });
+    this.log.warn({ by: actor.userId, user_id: userId }, 'user access reset');
+    return { user: toUser(this.users.byId(userId)!), temporary_password: temporary };
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * RFC 9457 problem documents (`application/problem+json`). Every error response of the API is one,
+ * built here; internals (stack traces, SQL) never reach a response.
+ */
+import { z } from '@hono/zod-openapi';
+import type { FieldError } from './errors.ts';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  instance?: string;
+  request_id?: string;
+  errors?: FieldError[];
+  retryable?: boolean;
+}
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ example: 'urn:hearth:problem:validation_failed' }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().openapi({ description: 'Stable machine-readable error code.' }),
+    instance: z.string().optional(),
+    request_id: z.string().optional(),
+    retryable: z.boolean().optional(),
+    errors: z
+      .array(z.object({ field: z.string(), message: z.string(), code: z.string().optional() }))
+      .optional()
+      .openapi({ description: 'Per-field validation errors; `field` is `body.x`, `query.x`, `path.x` or `header.x`.' }),
+  })
+  .openapi('Problem');
+
+export function problemTitle(status: number): string {
+  return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Error');
+}
+
+export function makeProblem(
+  status: number,
+  code: string,
+  detail: string,
+  extra: { errors?: FieldError[]; retryable?: boolean; instance?: string; requestId?: string } = {},
+): Problem {
+  const p: Problem = {
+    type: `urn:hearth:problem:${code}`,
+    title: problemTitle(status),
+    status,
+    detail,
+    code,
+  };
+  if (extra.instance) p.instance = extra.instance;
+  if (extra.requestId) p.request_id = extra.requestId;
+  if (extra.errors?.length) p.errors = extra.errors;
+  if (extra.retryable !== undefined) p.retryable = extra.retryable;
+  return p;
+}
+
+export function problemResponse(p: Problem, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(p), {
+    status: p.status,
+    headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * Router factory and route definition helper.
+ *
+ * `defineRoute(access, config)` is `createRoute` plus the rules every operation must follow: it
+ * declares who may call (and enforces it with a route middleware), the bearer security scheme, and
+ * the error responses that follow from it (401, 403, 400/422 for validated input, 500), so the
+ * OpenAPI document lists every error status an operation can answer.
+ */
+import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { Actor, AppEnv } from './context.ts';
+import { Forbidden, Invalid, Unauthorized, type FieldError } from './errors.ts';
+import { PROBLEM_CONTENT_TYPE, ProblemSchema } from './problem.ts';
+
+/**
+ * Who may call an operation.
+ * - `public`: anyone, also before sign-in (login, health, bootstrap).
+ * - `user`: any signed-in, active account (bearer access token).
+ * - `admin`: administrators only.
+ * - `media`: signed-in, by bearer token or by a short-lived media token in `?mt=` (for <img>/<video>).
+ */
+export type Access = 'public' | 'user' | 'admin' | 'media';
+
+const TARGET_PREFIX: Record<string, string> = {
+  json: 'body',
+  form: 'body',
+  query: 'query',
+  param: 'path',
+  header: 'header',
+  cookie: 'cookie',
+};
+
+export function zodIssuesToFieldErrors(
+  target: string,
+  issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[],
+): FieldError[] {
+  const prefix = TARGET_PREFIX[target] ?? target;
+  return issues.map((i) => ({
+    field: [prefix, ...i.path.map(String)].join('.'),
+    message: i.code === 'invalid_type' && /received undefined$/.test(i.message) ? 'is required' : i.message,
+    code: i.code,
+  }));
+}
+
+export function createRouter(): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const errors = zodIssuesToFieldErrors(result.target, result.error.issues);
+        const names = [...new Set(errors.map((e) => e.field))].join(', ');
+        throw new Invalid(`Invalid request: ${names}`, errors);
+      }
+    },
+  });
+}
+
+function problemContent(description: string) {
+  return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } } };
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed request (for example unparseable JSON)',
+  401: 'Not signed in, or the token expired or was revoked',
+  403: 'Signed in but not allowed',
+  404: 'Not found (also for resources of other users)',
+  409: 'Conflicts with the current state',
+  413: 'Request body too large',
+  422: 'Validation failed; `errors` names each field',
+  429: 'Too many attempts; retry after the `Retry-After` seconds',
+  500: 'Unexpected server error',
+  503: 'A dependency is unavailable; retry later',
+};
+
+/** Problem responses for the given statuses, for a route's `responses`. */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((s) => [s, problemContent(ERROR_DESCRIPTIONS[s] ?? 'Error')]),
+  ) as Record<number, ReturnType<typeof problemContent>>;
+}
+
+export function requireAccess(access: Access): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (access === 'public') return next();
+    let actor: Actor | null = c.get('actor');
+    if (!actor && access === 'media') {
+      const mt = c.req.query('mt');
+      if (mt) actor = await c.get('container').auth.authenticateMediaToken(mt);
+      if (actor) c.set('actor', actor);
+    }
+    if (!actor || (actor.via === 'media_token' && access !== 'media')) throw new Unauthorized();
+    if (access === 'admin' && actor.role !== 'admin') throw new Forbidden('Administrators only.', 'admin_only');
+    return next();
+  };
+}
+
+type AccessRoute<R extends RouteConfig> = R & { 'x-access': Access };
+
+export function defineRoute<const R extends RouteConfig>(access: Access, config: R): AccessRoute<R> {
+  const statuses = new Set<number>([500]);
+  if (access !== 'public') statuses.add(401);
+  if (access === 'admin') statuses.add(403);
+  const req = config.request;
+  if (req && (req.body || req.query || req.params || req.headers)) {
+    statuses.add(422);
+    if (req.body) {
+      statuses.add(400);
+      statuses.add(413);
+    }
+  }
+  const own = new Set(Object.keys(config.responses).map(Number));
+  const extra = errorResponses(...[...statuses].filter((s) => !own.has(s)));
+  const middleware = [requireAccess(access), ...(config.middleware ? [config.middleware].flat() : [])];
+  const route = createRoute({
+    ...config,
+    middleware,
+    security: access === 'public' ? [] : access === 'media' ? [{ bearerAuth: [] }, { mediaToken: [] }] : [{ bearerAuth: [] }],
+    responses: { ...config.responses, ...extra },
+    'x-access': access,
+  } as R & { 'x-access': Access });
+  return route as AccessRoute<R>;
+}
+
+/** The JSON body every "Message" response has. */
+export function message(text: string) {
+  return { message: text };
+}
