@@ -147,13 +147,15 @@ export function createApp(container: Container) {
 /** Serves the built web UI; unknown non-API paths get index.html so client-side routes work on reload. */
 function mountUi(app: Hono<AppEnv>, uiDir: string): void {
   const index = path.join(uiDir, 'index.html');
-  const statics = serveStatic({ root: uiDir });
+  // Created on first use: the UI may be built after the server starts (npm run dev).
+  let statics: ReturnType<typeof serveStatic> | null = null;
   app.get('*', async (c, next) => {
     if (c.req.path.startsWith('/api/')) return next();
     const file = path.join(uiDir, path.normalize(c.req.path));
     if (file.startsWith(uiDir + path.sep) && c.req.path !== '/' && fs.existsSync(file) && fs.statSync(file).isFile()) {
       // Vite names built assets by content hash: they never change, so browsers may keep them.
       if (c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+      statics ??= serveStatic({ root: uiDir });
       return statics(c, next);
     }
     if (!fs.existsSync(index)) {

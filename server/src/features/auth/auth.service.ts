@@ -227,6 +227,7 @@ export class AuthService {
       sub: String(user.user_id),
       sid: sessionId,
       av: user.auth_version,
+      jti: randomToken(9),
       iat: Math.floor(now / 1000),
       exp: Math.floor(exp / 1000),
     });

@@ -1,0 +1,116 @@
+/**
+ * Starts the real server in-process on a fresh temporary data folder (real SQLite file, real HTTP on
+ * 127.0.0.1, random port) and gives tests a small HTTP client with a cookie jar.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { loadConfig, type AppConfig } from '../../../server/src/config/env.ts';
+import { createContainer, type Container } from '../../../server/src/container.ts';
+import { createApp } from '../../../server/src/app.ts';
+import { createLogger } from '../../../server/src/platform/logger.ts';
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  container: Container;
+  config: AppConfig;
+  /** Stops the server; keeps the data folder unless `removeData`. */
+  stop(opts?: { removeData?: boolean }): Promise<void>;
+}
+
+export function tempDataDir(prefix = 'hearth-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? tempDataDir();
+  const config = loadConfig({
+    HEARTH_DATA_DIR: dataDir,
+    HEARTH_PORT: '0',
+    HEARTH_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...opts.env,
+  });
+  const container = createContainer(config, createLogger(config.logLevel));
+  const app = createApp(container);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    container,
+    config,
+    async stop({ removeData = false } = {}) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      container.close();
+      if (removeData) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface HttpResult<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A tiny fetch wrapper that remembers cookies like a browser (per client instance). */
+export class Client {
+  readonly cookies = new Map<string, string>();
+  token: string | null = null;
+
+  constructor(
+    readonly base: string,
+    readonly variant: 'A' | 'B' = 'A',
+    readonly extraHeaders: Record<string, string> = {},
+  ) {}
+
+  async req<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
+    method: string,
+    p: string,
+    opts: { json?: unknown; body?: string | Buffer; headers?: Record<string, string>; auth?: boolean } = {},
+  ): Promise<HttpResult<T>> {
+    const headers: Record<string, string> = { 'x-api-variant': this.variant, ...this.extraHeaders, ...opts.headers };
+    if (opts.auth !== false && this.token && !headers.authorization) headers.authorization = `Bearer ${this.token}`;
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    let body: string | Buffer | undefined = opts.body;
+    if (opts.json !== undefined) {
+      body = JSON.stringify(opts.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${this.base}${p}`, { method, headers, body });
+    for (const sc of res.headers.getSetCookie()) {
+      const [pair] = sc.split(';');
+      const [name, ...rest] = pair!.split('=');
+      const value = rest.join('=');
+      if (/max-age=0/i.test(sc) || value === '') this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    const type = res.headers.get('content-type') ?? '';
+    if (type.includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(p: string, opts?: Parameters<Client['req']>[2]) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    return this.req<T>('GET', p, opts);
+  }
+  post<T = any>(p: string, json?: unknown, opts: Parameters<Client['req']>[2] = {}) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    return this.req<T>('POST', p, { ...opts, json });
+  }
+  put<T = any>(p: string, json?: unknown, opts: Parameters<Client['req']>[2] = {}) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    return this.req<T>('PUT', p, { ...opts, json });
+  }
+  patch<T = any>(p: string, json?: unknown, opts: Parameters<Client['req']>[2] = {}) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    return this.req<T>('PATCH', p, { ...opts, json });
+  }
+}
