@@ -69,8 +69,15 @@ export function createApp(container: Container) {
     else if (c.req.path.startsWith('/api/')) log.info(line, 'request');
   });
 
-  app.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin', referrerPolicy: 'same-origin' }));
+  app.use('*', secureHeaders({
+      crossOriginResourcePolicy: 'same-origin',
+      referrerPolicy: 'same-origin',
+      // Homes reach Hearth by IP or a local name, often over plain HTTP: pinning HTTPS would lock them out.
+      strictTransportSecurity: false,
+    }));
 
+  // Variant first, then the envelope around everything inside (body limit, auth, routes), so that
+  // errors raised by inner middleware are enveloped in variant B too.
   app.use('/api/*', async (c, next) => {
     const header = c.req.header('x-api-variant');
     let variant: ApiVariant = container.config.apiVariant;
@@ -84,6 +91,7 @@ export function createApp(container: Container) {
     c.set('variant', variant);
     return next();
   });
+  app.use(`${API_BASE}/*`, envelopeVariantB);
 
   app.use(
     '/api/*',
@@ -100,8 +108,6 @@ export function createApp(container: Container) {
     if (auth?.startsWith('Bearer ')) c.set('actor', container.auth.authenticateAccessToken(auth.slice(7).trim()));
     return next();
   });
-
-  app.use(`${API_BASE}/*`, envelopeVariantB);
 
   app.get('/api/openapi.json', (c) => c.json(doc));
   app.get('/api/docs', (c) => c.html(docsHtml));

@@ -63,7 +63,7 @@ export class AuthService {
     login: new FailureLimiter('login'),
     loginOptions: new FailureLimiter('login_options', { windowMs: 60_000, maxPerIp: 120, maxPerSubject: 1_000_000, lockoutMs: 60_000 }),
     register: new FailureLimiter('register', { windowMs: 60_000, maxPerIp: 10, maxPerSubject: 1_000_000, lockoutMs: 5 * 60_000 }),
-    passwordChange: new FailureLimiter('password_change'),
+    passwordChange: new FailureLimiter('password_change', { windowMs: 60_000, maxPerIp: 10, maxPerSubject: 1_000_000, lockoutMs: 5 * 60_000 }),
     refresh: new FailureLimiter('refresh', { windowMs: 60_000, maxPerIp: 60, maxPerSubject: 1_000_000, lockoutMs: 60_000 }),
   };
 

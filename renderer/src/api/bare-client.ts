@@ -1,0 +1,12 @@
+/**
+ * The client without session handling, for the calls that establish or renew a session (bootstrap,
+ * register, login, csrf, refresh, logout). They must never go through the refresh-on-401 middleware:
+ * a 401 from login means a wrong password, and one from refresh means the session is over.
+ */
+import createClient from 'openapi-fetch';
+import type { paths } from './schema';
+
+export const bareClient = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+
+/** Session calls hold a cross-tab lock, so they must not hang forever on a stalled connection. */
+export const AUTH_CALL_TIMEOUT_MS = 15_000;

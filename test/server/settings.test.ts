@@ -1,0 +1,78 @@
+/** System settings: admin-only, partial patches, validated, durable across restarts, secrets write-only. */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { Client, startServer } from './helpers/server.ts';
+import { V1, data, login, problem, registerAdmin } from './helpers/api.ts';
+
+describe('system settings', () => {
+  test('patches persist across a restart and secrets are never returned or stored in clear', async () => {
+    const srv = await startServer();
+    const dataDir = srv.dataDir;
+    const admin = new Client(srv.url);
+    await registerAdmin(admin);
+    const before = data(admin, await admin.get(`${V1}/settings/system`));
+    assert.equal(before.registration.mode, 'closed');
+    assert.equal(before.llm.api_key_configured, false);
+    assert.equal(before.library.scan_interval_seconds, 300);
+
+    const secret = 'sk-very-secret-key-123';
+    const patched = data(
+      admin,
+      await admin.patch(`${V1}/settings/system`, {
+        llm: { provider: 'openai_compatible', base_url: 'http://127.0.0.1:11434/v1', model_name: 'llama3', api_key: secret },
+        ml: { ocr_enabled: false },
+      }),
+    );
+    assert.equal(patched.llm.api_key_configured, true);
+    assert.equal(patched.llm.model_name, 'llama3');
+    assert.equal(patched.ml.ocr_enabled, false);
+    assert.equal(patched.ml.face_enabled, true, 'untouched fields keep their values');
+    assert.equal(JSON.stringify(patched).includes(secret), false);
+    await srv.stop();
+
+    // The secret is not in the catalog file in clear.
+    const catalog = fs.readFileSync(path.join(dataDir, 'catalog.sqlite3'));
+    const wal = fs.existsSync(path.join(dataDir, 'catalog.sqlite3-wal')) ? fs.readFileSync(path.join(dataDir, 'catalog.sqlite3-wal')) : Buffer.alloc(0);
+    assert.equal(catalog.includes(secret) || wal.includes(secret), false);
+
+    const again = await startServer({ dataDir });
+    try {
+      const c = new Client(again.url);
+      await login(c, 'alice');
+      const s = data(c, await c.get(`${V1}/settings/system`));
+      assert.equal(s.llm.model_name, 'llama3');
+      assert.equal(s.llm.api_key_configured, true);
+      assert.equal(s.ml.ocr_enabled, false);
+      assert.equal(again.container.settings.secret('llm.api_key'), secret, 'the server itself can still use it');
+      const caps = data(c, await c.get(`${V1}/capabilities`));
+      assert.equal(caps.ml.tasks.ocr.enabled, false);
+      assert.equal(caps.llm.configured, true);
+      assert.equal(JSON.stringify(caps).includes(secret), false);
+
+      const cleared = data(c, await c.patch(`${V1}/settings/system`, { llm: { api_key: null } }));
+      assert.equal(cleared.llm.api_key_configured, false);
+    } finally {
+      await again.stop({ removeData: true });
+    }
+  });
+
+  test('invalid settings are refused naming the field, and unknown fields are refused', async () => {
+    const srv = await startServer();
+    try {
+      const admin = new Client(srv.url);
+      await registerAdmin(admin);
+      const bad = await admin.patch(`${V1}/settings/system`, { library: { scan_interval_seconds: 1 } });
+      assert.equal(problem(admin, bad).errors?.[0]?.field, 'body.library.scan_interval_seconds');
+      const unknown = await admin.patch(`${V1}/settings/system`, { library: { colour: 'red' } });
+      assert.equal(unknown.status, 422);
+      assert.match(JSON.stringify(problem(admin, unknown).errors), /body\.library/);
+      const url = await admin.patch(`${V1}/settings/system`, { llm: { base_url: 'not a url' } });
+      assert.equal(problem(admin, url).errors?.[0]?.field, 'body.llm.base_url');
+      assert.equal(data(admin, await admin.get(`${V1}/settings/system`)).library.scan_interval_seconds, 300, 'nothing changed');
+    } finally {
+      await srv.stop({ removeData: true });
+    }
+  });
+});
