@@ -154,14 +154,14 @@ export function createApp(container: Container) {
 function mountUi(app: Hono<AppEnv>, uiDir: string): void {
   const index = path.join(uiDir, 'index.html');
   // Created on first use: the UI may be built after the server starts (npm run dev).
-  let statics: ReturnType<typeof serveStatic> | null = null;
+  let statics: ReturnType<typeof serveStatic<AppEnv>> | null = null;
   app.get('*', async (c, next) => {
     if (c.req.path.startsWith('/api/')) return next();
     const file = path.join(uiDir, path.normalize(c.req.path));
     if (file.startsWith(uiDir + path.sep) && c.req.path !== '/' && fs.existsSync(file) && fs.statSync(file).isFile()) {
       // Vite names built assets by content hash: they never change, so browsers may keep them.
       if (c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'public, max-age=31536000, immutable');
-      statics ??= serveStatic({ root: uiDir });
+      statics ??= serveStatic<AppEnv>({ root: uiDir });
       return statics(c, next);
     }
     if (!fs.existsSync(index)) {

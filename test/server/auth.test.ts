@@ -12,7 +12,7 @@ for (const variant of ['A', 'B'] as const) {
   describe(`accounts and sessions, variant ${variant}`, () => {
     let srv: TestServer;
     const refreshBody = (token: string | undefined) => (variant === 'B' ? { refresh_token: token } : undefined);
-    const csrf = (s: { csrfToken: string | null }) => (variant === 'A' ? { 'x-csrf-token': s.csrfToken! } : {});
+    const csrf = (s: { csrfToken: string | null }): Record<string, string> => (variant === 'A' ? { 'x-csrf-token': s.csrfToken! } : {});
 
     before(async () => {
       srv = await startServer();

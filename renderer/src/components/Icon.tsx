@@ -1,0 +1,84 @@
+/**
+ * The few line icons the shell needs, drawn inline (24×24, stroke = currentColor) so they follow the
+ * text colour and need no icon font or extra request. Decorative: the text next to them is the label.
+ */
+import type { ReactElement } from 'react';
+
+const PATHS = {
+  photos: (
+    <>
+      <rect x="3" y="4" width="18" height="16" rx="2.5" />
+      <circle cx="9" cy="9.5" r="1.8" />
+      <path d="m21 16-5-5-9 9" />
+    </>
+  ),
+  albums: (
+    <>
+      <rect x="6" y="7" width="15" height="13" rx="2" />
+      <path d="M3 16V5.5A2.5 2.5 0 0 1 5.5 3H17" />
+    </>
+  ),
+  folders: <path d="M3 7.5A2.5 2.5 0 0 1 5.5 5h4l2 2.5h7A2.5 2.5 0 0 1 21 10v7.5a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 17.5z" />,
+  map: (
+    <>
+      <path d="M12 21s-6.5-5.6-6.5-11a6.5 6.5 0 0 1 13 0c0 5.4-6.5 11-6.5 11z" />
+      <circle cx="12" cy="10" r="2.3" />
+    </>
+  ),
+  heart: <path d="M12 20s-7.5-4.6-7.5-10.2A4.3 4.3 0 0 1 12 7.3a4.3 4.3 0 0 1 7.5 2.5C19.5 15.4 12 20 12 20z" />,
+  trash: (
+    <>
+      <path d="M4 7h16M9.5 7V4.5h5V7M6 7l1 13h10l1-13" />
+      <path d="M10 11v5.5M14 11v5.5" />
+    </>
+  ),
+  upload: (
+    <>
+      <path d="M12 15V4M7.5 8.5 12 4l4.5 4.5" />
+      <path d="M4 14.5V18a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-3.5" />
+    </>
+  ),
+  users: (
+    <>
+      <circle cx="9" cy="8.5" r="3.5" />
+      <path d="M2.5 20a6.5 6.5 0 0 1 13 0M16 5.2a3.5 3.5 0 0 1 0 6.6M18.5 14.5a6.5 6.5 0 0 1 3 5.5" />
+    </>
+  ),
+  account: (
+    <>
+      <circle cx="12" cy="8.5" r="4" />
+      <path d="M4 20.5a8 8 0 0 1 16 0" />
+    </>
+  ),
+  signOut: (
+    <>
+      <path d="M14 4h4.5A1.5 1.5 0 0 1 20 5.5v13a1.5 1.5 0 0 1-1.5 1.5H14" />
+      <path d="M10 8l-4 4 4 4M6 12h9.5" />
+    </>
+  ),
+  menu: <path d="M4 7h16M4 12h16M4 17h16" />,
+  close: <path d="M6 6l12 12M18 6 6 18" />,
+  flame: <path d="M12 3c1.3 3.6 5.5 5.6 5.5 10.5a5.5 5.5 0 0 1-11 0c0-2.4 1.1-4 2.4-5.2.2 1.7 1 2.8 2.1 3.1C10.5 9 10.7 6 12 3z" />,
+} satisfies Record<string, ReactElement>;
+
+export type IconName = keyof typeof PATHS;
+
+export function Icon({ name, size = 22 }: { name: IconName; size?: number }) {
+  return (
+    <svg
+      className="icon"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      {PATHS[name]}
+    </svg>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * The signed-in frame: a sidebar on wide screens; on phones a top bar whose Menu button opens the
+ * same navigation as a drawer. One navigation in the DOM for both, so links are never duplicated
+ * for assistive technology; CSS decides where it sits. The closed drawer is visibility:hidden, which
+ * also takes it out of the tab order and the accessibility tree.
+ */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { NavLink, useLocation } from 'react-router';
+import { Icon, type IconName } from '../Icon';
+import { BrandMark } from './BrandMark';
+import { UserPanel } from './UserPanel';
+import type { User } from '../../api/types';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: IconName;
+}
+
+export interface NavGroup {
+  label: string;
+  items: NavItem[];
+}
+
+interface AppLayoutProps {
+  groups: NavGroup[];
+  user: User;
+  onSignOut: () => void;
+  signingOut: boolean;
+  children: ReactNode;
+}
+
+export function AppLayout({ groups, user, onSignOut, signingOut, children }: AppLayoutProps) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const { pathname } = useLocation();
+
+  // Following a link closes the drawer on phones.
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        setMenuOpen(false);
+        menuButton.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  return (
+    <div className="shell" data-menu-open={menuOpen ? 'true' : 'false'}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <BrandMark />
+        <button
+          ref={menuButton}
+          type="button"
+          className="topbar__menu"
+          aria-expanded={menuOpen}
+          aria-controls="app-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <Icon name={menuOpen ? 'close' : 'menu'} />
+          <span>Menu</span>
+        </button>
+      </header>
+      <div className="scrim" hidden={!menuOpen} onClick={() => setMenuOpen(false)} />
+      <div id="app-menu" className="sidebar">
+        <div className="sidebar__brand">
+          <BrandMark />
+        </div>
+        <nav className="nav" aria-label="Main">
+          {groups.map((group) => (
+            <div className="nav__group" key={group.label}>
+              <h2 className="nav__heading">{group.label}</h2>
+              <ul className="nav__list">
+                {group.items.map((item) => (
+                  <li key={item.to}>
+                    <NavLink to={item.to} end={item.to === '/'} className="nav__link">
+                      <Icon name={item.icon} />
+                      <span>{item.label}</span>
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+          <UserPanel user={user} onSignOut={onSignOut} signingOut={signingOut} />
+        </nav>
+      </div>
+      <main id="main" className="content" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * Creating an account after the first: it takes the invite code the administrator set. With
+ * registration closed the page says so and who can change that, instead of a form bound to fail.
+ */
+import type { FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { ApiError } from '../../api/problem';
+import { queryKeys } from '../../api/query-keys';
+import { session } from '../../api/session';
+import type { BootstrapStatus } from '../../api/types';
+import { Button } from '../../components/Button';
+import { FormError } from '../../components/FormError';
+import { TextField } from '../../components/TextField';
+import { feedbackFrom, feedbackFromChecks } from '../../lib/form-feedback';
+import { useForm } from '../../lib/use-form';
+import {
+  checkConfirmation,
+  checkDisplayName,
+  checkNewPassword,
+  checkRequired,
+  checkUsername,
+  onlyProblems,
+  PASSWORD_HINT,
+  USERNAME_HINT,
+} from '../../lib/validation';
+import { register } from './auth-api';
+import { AuthLayout } from './AuthLayout';
+
+const SERVER_FIELDS = { username: 'username', password: 'password', display_name: 'displayName', invite_code: 'inviteCode' };
+
+export function CreateAccountPage({ status }: { status: BootstrapStatus }) {
+  const queryClient = useQueryClient();
+  const form = useForm({ inviteCode: '', username: '', displayName: '', password: '', confirm: '' });
+  const { values } = form;
+
+  const mutation = useMutation({
+    mutationFn: register,
+    onSuccess: (created) => session.signedIn(created),
+    onError: (error) => {
+      const feedback = feedbackFrom(error, SERVER_FIELDS);
+      if (error instanceof ApiError && error.code === 'invite_code_invalid') feedback.fields.inviteCode = error.detail;
+      if (error instanceof ApiError && error.code === 'username_taken') feedback.fields.username = error.detail;
+      // Closed since the page loaded: show the closed page.
+      if (error instanceof ApiError && error.code === 'registration_closed') void queryClient.invalidateQueries({ queryKey: queryKeys.bootstrap });
+      form.setFeedback(feedback);
+    },
+  });
+
+  if (!status.registration_open) {
+    return (
+      <AuthLayout title="Create an account">
+        <div className="notice notice--info" role="status">
+          Registration is closed. Ask the administrator of this Hearth to open it and give you an invite code.
+        </div>
+        <p className="auth__aside">
+          Already have an account? <Link to="/sign-in">Sign in</Link>
+        </p>
+      </AuthLayout>
+    );
+  }
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const problems = onlyProblems({
+      inviteCode: checkRequired(values.inviteCode, 'Enter the invite code from your administrator.'),
+      username: checkUsername(values.username),
+      displayName: checkDisplayName(values.displayName, { optional: true }),
+      password: checkNewPassword(values.password),
+      confirm: checkConfirmation(values.password, values.confirm),
+    });
+    form.setFeedback(feedbackFromChecks(problems));
+    if (Object.keys(problems).length) return;
+    mutation.mutate({
+      username: values.username.trim(),
+      password: values.password,
+      invite_code: values.inviteCode.trim(),
+      ...(values.displayName.trim() ? { display_name: values.displayName.trim() } : {}),
+    });
+  };
+
+  return (
+    <AuthLayout title="Create an account" intro={<p>Your administrator gives you the invite code.</p>}>
+      <form ref={form.formRef} className="form" onSubmit={submit} noValidate aria-label="Create an account">
+        <FormError message={form.feedback.summary} />
+        <TextField label="Invite code" autoComplete="off" autoCapitalize="none" spellCheck={false} {...form.field('inviteCode')} />
+        <TextField label="User name" hint={USERNAME_HINT} autoComplete="username" autoCapitalize="none" spellCheck={false} {...form.field('username')} />
+        <TextField label="Display name" labelNote="optional" hint="How Hearth greets you. Defaults to the user name." autoComplete="name" {...form.field('displayName')} />
+        <TextField label="Password" type="password" hint={PASSWORD_HINT} autoComplete="new-password" {...form.field('password')} />
+        <TextField label="Confirm password" type="password" autoComplete="new-password" {...form.field('confirm')} />
+        <Button type="submit" busy={mutation.isPending} busyLabel="Creating account…">
+          Create account
+        </Button>
+      </form>
+      <p className="auth__aside">
+        Already have an account? <Link to="/sign-in">Sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}

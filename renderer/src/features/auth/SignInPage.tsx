@@ -1,0 +1,76 @@
+/**
+ * Sign-in. A password reset by the administrator answers with a password change token instead of a
+ * session; the person then continues on "Choose a new password".
+ */
+import type { FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { session } from '../../api/session';
+import { useSession } from '../../api/use-session';
+import { Button } from '../../components/Button';
+import { FormError } from '../../components/FormError';
+import { TextField } from '../../components/TextField';
+import { feedbackFrom, feedbackFromChecks } from '../../lib/form-feedback';
+import { useForm } from '../../lib/use-form';
+import { checkRequired, onlyProblems } from '../../lib/validation';
+import { login } from './auth-api';
+import { AuthLayout } from './AuthLayout';
+import { passwordChangeTicket } from './password-change-ticket';
+
+const SERVER_FIELDS = { username: 'username', password: 'password' };
+
+export function SignInPage() {
+  const navigate = useNavigate();
+  const { notice } = useSession();
+  const form = useForm({ username: '', password: '' });
+  const { values } = form;
+
+  const mutation = useMutation({
+    mutationFn: login,
+    onSuccess: (result) => {
+      if (result.requires_password_change && result.password_change_token) {
+        passwordChangeTicket.set({ token: result.password_change_token, user: result.user });
+        navigate('/choose-password');
+        return;
+      }
+      session.signedIn(result);
+    },
+    onError: (error) => {
+      form.setValues((v) => ({ ...v, password: '' }));
+      form.setFeedback(feedbackFrom(error, SERVER_FIELDS));
+    },
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const problems = onlyProblems({
+      username: checkRequired(values.username, 'Enter your user name.'),
+      password: checkRequired(values.password, 'Enter your password.'),
+    });
+    form.setFeedback(feedbackFromChecks(problems));
+    if (Object.keys(problems).length) return;
+    mutation.mutate({ username: values.username.trim(), password: values.password });
+  };
+
+  return (
+    <AuthLayout title="Sign in" intro={<p>Sign in to see your photos and videos.</p>}>
+      {notice && !form.feedback.summary && (
+        <div className="notice notice--info" role="status">
+          {notice}
+        </div>
+      )}
+      <form ref={form.formRef} className="form" onSubmit={submit} noValidate aria-label="Sign in">
+        <FormError message={form.feedback.summary} />
+        <TextField label="User name" autoComplete="username" autoCapitalize="none" spellCheck={false} {...form.field('username')} />
+        <TextField label="Password" type="password" autoComplete="current-password" {...form.field('password')} />
+        <Button type="submit" busy={mutation.isPending} busyLabel="Signing in…">
+          Sign in
+        </Button>
+      </form>
+      <p className="auth__aside">
+        New here? <Link to="/create-account">Create an account</Link> with the invite code from your administrator.
+      </p>
+      <p className="auth__aside">Forgot your password? Ask the administrator to reset your access.</p>
+    </AuthLayout>
+  );
+}
