@@ -8,6 +8,7 @@
  */
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
+import { CLIENT_OPTIONS } from './bare-client';
 import { session } from './session';
 
 /** Copies of outgoing requests, by openapi-fetch request id, kept until the answer is in for a replay. */
@@ -39,5 +40,5 @@ const bearer: Middleware = {
   },
 };
 
-export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+export const api = createClient<paths>(CLIENT_OPTIONS);
 api.use(bearer);

@@ -45,6 +45,11 @@ export function FirstRunPage({ status }: { status: BootstrapStatus }) {
       if (error instanceof ApiError && error.code === 'setup_code_required' && status.setup_code_required) {
         feedback.fields.setupCode = error.message;
       }
+      // Someone created the administrator meanwhile (the server now wants an invite code): the fresh
+      // bootstrap status takes this page away and shows sign-in instead.
+      if (error instanceof ApiError && (error.code === 'registration_closed' || error.code === 'invite_code_invalid')) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.bootstrap });
+      }
       form.setFeedback(feedback);
     },
   });

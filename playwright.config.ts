@@ -1,0 +1,75 @@
+/**
+ * Browser tests of the web UI against the real server on a fresh, empty data folder (so every run
+ * starts at the first-run page). The UI must be built first: the test command does it; by hand, run
+ * `npx vite build --config renderer/vite.config.ts` before `npx playwright test`.
+ *
+ * Chromium is the system one (/usr/bin/chromium): this machine cannot download Playwright's browsers.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const PORT = 6711;
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+if (!fs.existsSync(path.join(import.meta.dirname, 'renderer/dist/index.html'))) {
+  throw new Error('The web UI is not built: run `npx vite build --config renderer/vite.config.ts` first.');
+}
+
+// Playwright loads this file again in each worker process; they inherit the environment, so the
+// folder is created once, by the runner, and removed when the runner exits (after the server stops).
+if (!process.env.HEARTH_E2E_DATA_DIR) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-'));
+  process.env.HEARTH_E2E_DATA_DIR = dataDir;
+  process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+}
+const dataDir = process.env.HEARTH_E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: 'list',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    browserName: 'chromium',
+    baseURL,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+        '--disable-dev-shm-usage',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: 'npx tsx server/src/main.ts',
+    url: `${baseURL}/api/v1/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      HEARTH_PORT: String(PORT),
+      HEARTH_HOST: '127.0.0.1',
+      HEARTH_DATA_DIR: dataDir,
+      HEARTH_LOG_LEVEL: 'warn',
+      // Not the default on purpose: the UI asks for variant A on every request, so it must work
+      // on an installation that made variant B (enveloped responses, no cookie) its default.
+      HEARTH_API_VARIANT: 'B',
+    },
+  },
+});

@@ -1,0 +1,57 @@
+/** Everything behind sign-in: the frame with navigation, and the pages in it. */
+import { useState } from 'react';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { session } from '../api/session';
+import { useMe } from '../api/use-me';
+import { AppLayout } from '../components/Layout/AppLayout';
+import { AccountPage } from '../features/account/AccountPage';
+import { AdminPage } from '../features/admin/AdminPage';
+import { LibrarySectionPage } from '../features/library/LibrarySectionPage';
+import { LIBRARY_SECTIONS } from '../features/library/sections';
+import { ADMIN_PATH, navigationFor } from './navigation';
+import { NotFoundPage } from './NotFoundPage';
+
+/** The pages of the signed-out flow; reaching one while signed in means "continue where you were going". */
+const SIGNED_OUT_PATHS = ['/sign-in', '/create-account', '/choose-password', '/welcome'];
+
+function ContinueAfterSignIn() {
+  const location = useLocation();
+  const from = (location.state as { from?: string } | null)?.from;
+  return <Navigate to={from && !SIGNED_OUT_PATHS.includes(from) ? from : '/'} replace />;
+}
+
+export function SignedInApp() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+  if (!me) return null;
+  const isAdmin = me.role === 'admin';
+
+  const signOut = async () => {
+    setSigningOut(true);
+    await session.signOut();
+    // Land on the sign-in page plainly: after choosing to sign out, signing in again starts afresh
+    // rather than returning to the page left behind.
+    navigate('/sign-in', { replace: true });
+  };
+
+  return (
+    <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut}>
+      <Routes>
+        {LIBRARY_SECTIONS.map((section) => (
+          <Route
+            key={section.path}
+            path={section.path}
+            element={<LibrarySectionPage key={section.path} section={section} />}
+          />
+        ))}
+        <Route path="/account" element={<AccountPage />} />
+        <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
+        {SIGNED_OUT_PATHS.map((path) => (
+          <Route key={path} path={path} element={<ContinueAfterSignIn />} />
+        ))}
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </AppLayout>
+  );
+}

@@ -1,0 +1,26 @@
+/** Before sign-in: the first-run page on a fresh install, otherwise sign-in and account creation. */
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import type { BootstrapStatus } from '../api/types';
+import { ChoosePasswordPage } from '../features/auth/ChoosePasswordPage';
+import { CreateAccountPage } from '../features/auth/CreateAccountPage';
+import { FirstRunPage } from '../features/auth/FirstRunPage';
+import { SignInPage } from '../features/auth/SignInPage';
+
+function ToSignIn() {
+  const location = useLocation();
+  // Remember where the person was going, to continue there after signing in.
+  return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
+}
+
+export function SignedOutApp({ status }: { status: BootstrapStatus }) {
+  // Until the administrator exists, every address leads to creating it.
+  if (status.bootstrap_mode) return <FirstRunPage status={status} />;
+  return (
+    <Routes>
+      <Route path="/sign-in" element={<SignInPage />} />
+      <Route path="/create-account" element={<CreateAccountPage status={status} />} />
+      <Route path="/choose-password" element={<ChoosePasswordPage />} />
+      <Route path="*" element={<ToSignIn />} />
+    </Routes>
+  );
+}

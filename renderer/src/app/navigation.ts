@@ -1,0 +1,13 @@
+import type { NavGroup } from '../components/Layout/AppLayout';
+import { LIBRARY_SECTIONS } from '../features/library/sections';
+
+export const ADMIN_PATH = '/admin';
+
+/** The navigation for a signed-in person; administration only for administrators. */
+export function navigationFor(isAdmin: boolean): NavGroup[] {
+  const groups: NavGroup[] = [
+    { label: 'Library', items: LIBRARY_SECTIONS.map(({ path, label, icon }) => ({ to: path, label, icon })) },
+  ];
+  if (isAdmin) groups.push({ label: 'Administration', items: [{ to: ADMIN_PATH, label: 'Users & settings', icon: 'users' }] });
+  return groups;
+}
