@@ -10,6 +10,7 @@ import { authRouter } from './features/auth/auth.router.ts';
 import { usersRouter } from './features/users/users.router.ts';
 import { settingsRouter } from './features/settings/settings.router.ts';
 import { systemRouter } from './features/system/system.router.ts';
+import { jobsRouter } from './features/jobs/jobs.router.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -31,6 +32,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, authRouter());
   api.route(API_BASE, usersRouter());
   api.route(API_BASE, settingsRouter());
+  api.route(API_BASE, jobsRouter());
   return api;
 }
 

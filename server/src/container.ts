@@ -15,6 +15,9 @@ import { SetupCode } from './features/auth/setup-code.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
 import { RepositoriesService } from './features/repositories/repositories.service.ts';
+import { buildJobRegistry } from './jobs.ts';
+import { JobQueue } from './platform/jobs/queue.ts';
+import { JobRunner } from './platform/jobs/runner.ts';
 
 export interface Container {
   config: AppConfig;
@@ -27,7 +30,10 @@ export interface Container {
   users: UsersService;
   system: SystemService;
   repositories: RepositoriesService;
-  close(): void;
+  jobs: JobQueue;
+  jobRunner: JobRunner;
+  /** Stops the job workers (waiting up to `deadlineMs` for running jobs) and closes the catalog. */
+  close(deadlineMs?: number): Promise<void>;
 }
 
 export function dataPaths(dataDir: string) {
@@ -49,6 +55,13 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const migrations = migrate(db, { backupDir: p.backups });
   if (migrations.applied.length) log.info({ applied: migrations.applied, backup: migrations.backupFile }, 'catalog migrated');
 
+  const jobRegistry = buildJobRegistry();
+  jobRegistry.assertHandlersFor(db);
+  const jobs = new JobQueue(db, jobRegistry);
+  // Handlers reach services through ctx.deps: the container, complete by the time a job runs.
+  let container!: Container;
+  const jobRunner = new JobRunner({ db, queue: jobs, log: log.child({ module: 'jobs' }), deps: () => container });
+
   const keys = KeyRing.fromFile(p.secretKey);
   const settings = new SettingsStore(db, keys.key('settings'));
   const setupCode = new SetupCode(p.setupCode);
@@ -67,7 +80,11 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   setupCode.ensure(auth.users.count() > 0);
   auth.store.prune(Date.now());
 
-  return {
+  // Jobs left running by a crash go back to the queue before the workers start.
+  const recovered = jobRunner.recoverOnStart();
+  if (recovered.requeued || recovered.discarded) log.warn(recovered, 'jobs interrupted by the last stop were recovered');
+
+  container = {
     config,
     log,
     db,
@@ -78,6 +95,13 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     users,
     system,
     repositories,
-    close: () => db.close(),
+    jobs,
+    jobRunner,
+    close: async (deadlineMs = 0) => {
+      await jobRunner.stop(deadlineMs);
+      db.close();
+    },
   };
+  jobRunner.start();
+  return container;
 }

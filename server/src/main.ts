@@ -55,11 +55,11 @@ function start(): void {
   });
   const shutdown = (signal: string) => {
     log.info({ signal }, 'shutting down');
-    server.close(() => {
-      container.close();
+    server.close(async () => {
+      await container.close(3000);
       process.exit(0);
     });
-    setTimeout(() => process.exit(0), 5000).unref();
+    setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -230,6 +230,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List jobs, newest first
+         * @description Filters combine. `time_range` keeps jobs created within the last hour, day or 30 days. Page with `next_cursor`; `total` (all pages) is counted only when `include_count=true`.
+         */
+        get: operations["listJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One job with its arguments, progress and error history */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Number of jobs in each state */
+        get: operations["getJobStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List queues with their concurrency and jobs per state */
+        get: operations["listQueues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/queues/summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Activity per queue, with recent errors
+         * @description One summary per queue (every configured queue, and any that holds jobs), queues needing attention first. `error_samples` lists up to `error_limit` recent retryable, cancelled or discarded jobs per queue.
+         */
+        get: operations["getQueueSummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/system": {
         parameters: {
             query?: never;
@@ -396,6 +487,53 @@ export interface components {
             uptime_seconds: number;
             version: string;
         };
+        Job: {
+            /** @description The arguments the job was queued with (JSON) */
+            args?: unknown;
+            /** @description Attempts started so far */
+            attempt: number;
+            attempted_at: string | null;
+            created_at: string;
+            /** @description One entry per failed or interrupted attempt, oldest first */
+            errors: {
+                at: string;
+                attempt: number;
+                error: string;
+            }[];
+            finalized_at: string | null;
+            id: number;
+            /**
+             * @description `<feature>.<verb-noun>`
+             * @example assets.extract-metadata
+             */
+            kind: string;
+            last_error: string | null;
+            max_attempts: number;
+            /** @description The user whose request queued the job */
+            owner_id: number | null;
+            /** @description Smaller runs first */
+            priority: number;
+            progress: number | null;
+            progress_message: string | null;
+            queue: string;
+            /** @description What the job returned (JSON), once completed */
+            result?: unknown;
+            /** @description Not before this time */
+            scheduled_at: string;
+            state: components["schemas"]["JobState"];
+            unique_key: string | null;
+        };
+        /** @enum {string} */
+        JobState: "available" | "scheduled" | "running" | "retryable" | "completed" | "cancelled" | "discarded";
+        JobStats: {
+            available: number;
+            cancelled: number;
+            completed: number;
+            discarded: number;
+            retryable: number;
+            running: number;
+            scheduled: number;
+        };
         LoginOptions: {
             passkey: boolean;
             password: boolean;
@@ -428,6 +566,46 @@ export interface components {
             title: string;
             /** @example urn:hearth:problem:validation_failed */
             type: string;
+        };
+        Queue: {
+            /** @description Jobs of this queue that run at the same time at most */
+            concurrency: number;
+            counts: components["schemas"]["JobStats"];
+            /** @description Job kinds this queue runs */
+            kinds: string[];
+            name: string;
+            total_jobs: number;
+        };
+        QueueErrorSample: {
+            attempt: number;
+            attempted_at: string | null;
+            created_at: string;
+            finalized_at: string | null;
+            job_id: number;
+            kind: string;
+            last_error: string | null;
+            max_attempts: number;
+            scheduled_at: string;
+            state: components["schemas"]["JobState"];
+        };
+        QueueSummary: {
+            /** @description retryable, cancelled or discarded */
+            attention_jobs: number;
+            /** @description Mean time from queueing to completion, completed jobs */
+            average_latency_ms: number | null;
+            /** @description Mean duration of the final attempt, completed jobs */
+            average_runtime_ms: number | null;
+            /** @description Most recent first, at most error_limit */
+            error_samples: components["schemas"]["QueueErrorSample"][];
+            latest_activity_at: string | null;
+            name: string;
+            oldest_remaining_at: string | null;
+            /** @description completed */
+            processed_jobs: number;
+            /** @description available, scheduled, running or retryable */
+            remaining_jobs: number;
+            running_jobs: number;
+            total_jobs: number;
         };
         /** @description Variant B: the refresh token. Variant A uses the HttpOnly cookie and ignores the body. */
         RefreshTokenBody: {
@@ -1277,6 +1455,331 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+                include_count?: "true" | "false";
+                kind?: string;
+                limit?: number;
+                queue?: string;
+                state?: components["schemas"]["JobState"];
+                time_range?: "1h" | "24h" | "30d";
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobs: components["schemas"]["Job"][];
+                        limit: number;
+                        /** @description null on the last page */
+                        next_cursor: string | null;
+                        /** @description Only with include_count=true */
+                        total?: number;
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getJobStats: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStats"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listQueues: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        limit: number;
+                        queues: components["schemas"]["Queue"][];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getQueueSummaries: {
+        parameters: {
+            query?: {
+                /** @description Error samples per queue (0–20) */
+                error_limit?: number | null;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        generated_at: string;
+                        queues: components["schemas"]["QueueSummary"][];
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unexpected server error */

@@ -49,7 +49,7 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
-      container.close();
+      await container.close();
       if (removeData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

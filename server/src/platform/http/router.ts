@@ -47,8 +47,10 @@ export function createRouter(): OpenAPIHono<AppEnv> {
     defaultHook: (result) => {
       if (!result.success) {
         const errors = zodIssuesToFieldErrors(result.target, result.error.issues);
-        const names = [...new Set(errors.map((e) => e.field))].join(', ');
-        throw new Invalid(`Invalid request: ${names}`, errors);
+        // Readable on its own: "Check body.username (must be at least 3 characters); body.password (is required)."
+        const parts = errors.slice(0, 5).map((e) => `${e.field} (${e.message})`);
+        const more = errors.length > 5 ? `; and ${errors.length - 5} more` : '';
+        throw new Invalid(`Check ${parts.join('; ')}${more}.`, errors);
       }
     },
   });

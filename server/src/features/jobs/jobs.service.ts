@@ -1,0 +1,79 @@
+/**
+ * The administrators' view of the job queue: per-queue summaries with recent errors, counters per
+ * state, the job list (filters, time range, cursor paging) and one job. Read-only: the contract has
+ * no operation that changes a job. The queue itself (platform/jobs) is the store.
+ */
+import type { Actor } from '../../platform/http/context.ts';
+import { Invalid, NotFound } from '../../platform/http/errors.ts';
+import { InvalidCursorError, type JobQueue, type TimeRange } from '../../platform/jobs/queue.ts';
+import type { JobState } from '../../platform/jobs/registry.ts';
+import { toJobView, toQueue, toQueueSummary, toStats } from './jobs.view.ts';
+
+/**
+ * What this feature needs from the application container. container.ts provides it by declaring
+ * `jobs: JobQueue` on Container (the queue every feature enqueues into).
+ */
+export interface JobsContainer {
+  jobs: JobQueue;
+}
+
+export interface ListJobsQuery {
+  state?: JobState | undefined;
+  queue?: string | undefined;
+  kind?: string | undefined;
+  time_range?: TimeRange | undefined;
+  limit: number;
+  cursor?: string | undefined;
+  include_count: boolean;
+}
+
+export class JobsService {
+  constructor(private readonly queue: JobQueue) {}
+
+  summaries(_actor: Actor, errorLimit: number) {
+    return {
+      generated_at: new Date(this.queue.now()).toISOString(),
+      queues: this.queue.summaries(errorLimit).map(toQueueSummary),
+    };
+  }
+
+  stats(_actor: Actor) {
+    return toStats(this.queue.stats());
+  }
+
+  list(_actor: Actor, q: ListJobsQuery) {
+    try {
+      const page = this.queue.list({
+        state: q.state,
+        queue: q.queue,
+        kind: q.kind,
+        timeRange: q.time_range,
+        limit: q.limit,
+        cursor: q.cursor,
+        includeCount: q.include_count,
+      });
+      return {
+        jobs: page.jobs.map(toJobView),
+        limit: q.limit,
+        next_cursor: page.next_cursor,
+        ...(page.total !== undefined ? { total: page.total } : {}),
+      };
+    } catch (e) {
+      if (e instanceof InvalidCursorError) {
+        throw new Invalid('Invalid request: query.cursor', [{ field: 'query.cursor', message: e.message, code: 'invalid_cursor' }]);
+      }
+      throw e;
+    }
+  }
+
+  get(_actor: Actor, id: number) {
+    const job = this.queue.get(id);
+    if (!job) throw new NotFound('No such job.', 'job_not_found');
+    return toJobView(job);
+  }
+
+  listQueues(_actor: Actor, limit: number) {
+    const all = this.queue.listQueues(Number.MAX_SAFE_INTEGER);
+    return { queues: all.slice(0, limit).map(toQueue), limit, total: all.length };
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Every queue and job kind of the server, in one place (as api.ts is for routes). container.ts builds
+ * the registry from here; a feature adds its `<g>.jobs.ts` definitions to JOB_DEFINITIONS and, when
+ * its queue should run more than one job at a time, the queue to jobQueues().
+ *
+ * Concurrency is per queue and per process. Heavy work (decoding, ML) gets few workers so that the
+ * server stays responsive on a small machine; I/O-bound work gets more. For example:
+ *
+ *   metadata:   { concurrency: Math.min(8, Math.max(2, cpus)) },
+ *   thumbnails: { concurrency: Math.min(4, Math.max(1, Math.floor(cpus / 2))) },
+ *   ml:         { concurrency: 1 },
+ */
+import os from 'node:os';
+import { JobRegistry, type AnyJobDefinition, type QueueConfig } from './platform/jobs/registry.ts';
+
+/** Queue name → concurrency. Queues not listed run one job at a time. */
+export function jobQueues(_cpus = os.availableParallelism()): Record<string, QueueConfig> {
+  return {};
+}
+
+/** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/assets.jobs.ts. */
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [];
+
+export function buildJobRegistry(): JobRegistry {
+  return new JobRegistry(jobQueues()).register(...JOB_DEFINITIONS);
+}

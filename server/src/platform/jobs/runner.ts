@@ -1,0 +1,580 @@
+/**
+ * Workers: per queue, up to its concurrency jobs at once in this process. A worker claims with one
+ * UPDATE (the next runnable job of the queue by priority, run_at, id) which sets a lease, runs the
+ * handler with an AbortSignal and a progress callback, then in one UPDATE completes the job, gives
+ * it back for a retry with exponential backoff and jitter, discards it (after its last attempt, or at
+ * once on PermanentError, keeping the last error), or snoozes it (SnoozeError: `scheduled`, attempt
+ * given back). Every finishing UPDATE is guarded by (state running, attempt) so a job cancelled or
+ * taken back meanwhile is not overwritten.
+ *
+ * No polling storm: enqueue wakes the queue's workers through an in-process event; a slow poll
+ * (default 1 s) picks up scheduled and retryable jobs whose time has come and takes back jobs whose
+ * lease expired in another process. At start, `recoverOnStart()` re-queues what a crash left
+ * `running`; `stop()` lets running jobs finish up to a deadline, then aborts them (they are re-queued).
+ *
+ * Delivery is at least once: a job interrupted by a crash runs again, so handlers must be idempotent
+ * (write their effects so that a second run changes nothing more).
+ */
+import type { Container } from '../../container.ts';
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../db/connection.ts';
+import type { Logger } from '../logger.ts';
+import { toJob, type JobQueue, type JobRow } from './queue.ts';
+import {
+  ACTIVE_STATES,
+  CLAIMABLE_STATES,
+  PermanentError,
+  SnoozeError,
+  sqlList,
+  type AnyJobDefinition,
+  type Job,
+  type JobContext,
+  type JobErrorEntry,
+  type JobRegistry,
+} from './registry.ts';
+
+export interface BackoffConfig {
+  /** Delay after the first failure is base·2 (then ·4, ·8 …). Default 1000. */
+  baseMs?: number;
+  /** Upper bound. Default 10 minutes. */
+  maxMs?: number;
+  /** ± this fraction of random spread. Default 0.1. */
+  jitter?: number;
+}
+
+export type BackoffFn = (attempt: number, random: () => number) => number;
+
+/** min(2^attempt · base, max), spread by ±jitter (and never above max). */
+export function exponentialBackoff(cfg: BackoffConfig = {}): BackoffFn {
+  const base = cfg.baseMs ?? 1000;
+  const max = cfg.maxMs ?? 10 * 60_000;
+  const jitter = cfg.jitter ?? 0.1;
+  return (attempt, random) => {
+    const raw = Math.min(max, base * 2 ** Math.max(0, attempt));
+    return Math.max(0, Math.min(max, Math.round(raw * (1 - jitter + 2 * jitter * random()))));
+  };
+}
+
+export interface RetentionConfig {
+  /** Completed jobs are deleted this long after they finished. Default 7 days. */
+  completedMs: number;
+  /** Cancelled and discarded jobs are deleted this long after they finished. Default 30 days. */
+  failedMs: number;
+}
+
+export interface JobRunnerOptions {
+  db: Db;
+  queue: JobQueue;
+  log: Logger;
+  /**
+   * Handed to handlers as `ctx.deps` (the application container). A function is called when a
+   * handler first asks, so the runner can be built before the container object exists.
+   */
+  deps?: Container | (() => Container);
+  /** Only these queues (default: every queue the registry knows when start() runs). */
+  queues?: string[];
+  backoff?: BackoffConfig | BackoffFn;
+  random?: () => number;
+  /** Poll for due scheduled/retryable jobs and expired leases. Default 1000 ms. */
+  pollIntervalMs?: number;
+  /** A claim's lease is the queue's longest timeout plus this. Default 60 s. */
+  leaseMarginMs?: number;
+  /** After aborting a handler (timeout, shutdown), wait this long for it to settle. Default 5 s. */
+  abortGraceMs?: number;
+  /** Progress is written at most this often per job. Default 500 ms. */
+  progressIntervalMs?: number;
+  /** Deleting old final jobs (checked on start and every hour); null keeps everything. */
+  retention?: RetentionConfig | null;
+}
+
+type AbortCause = 'timeout' | 'cancel' | 'shutdown';
+
+interface Execution {
+  job: Job;
+  controller: AbortController;
+  cause: AbortCause | null;
+  progress: number | null;
+  progressMessage: string | null;
+  progressDirty: boolean;
+  lastProgressWrite: number;
+  done: Promise<void>;
+}
+
+export class JobTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
+    this.name = 'JobTimeoutError';
+  }
+}
+
+export class JobCancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'JobCancelledError';
+  }
+}
+
+export class RunnerStoppingError extends Error {
+  constructor() {
+    super('interrupted: Hearth stopped while this job ran');
+    this.name = 'RunnerStoppingError';
+  }
+}
+
+const RUNNING_GUARD = "id = @id AND state = 'running' AND attempt = @attempt";
+const PRUNE_EVERY_MS = 3_600_000;
+
+function describeError(e: unknown): string {
+  if (e instanceof Error) {
+    const text = e.message || e.name;
+    const showName = e.name && !['Error', 'PermanentError', 'SnoozeError', 'JobTimeoutError'].includes(e.name);
+    return (showName ? `${e.name}: ${text}` : text).slice(0, 4000);
+  }
+  return String(e).slice(0, 4000);
+}
+
+/** Waits for the promise, at most `ms` (the timer does not outlive the wait). */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function toJson(value: unknown): string | null {
+  if (value === undefined) return null;
+  try {
+    return JSON.stringify(value) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export class JobRunner {
+  private readonly db: Db;
+  private readonly queue: JobQueue;
+  private readonly registry: JobRegistry;
+  private readonly log: Logger;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly backoff: BackoffFn;
+  private readonly opts: Required<Pick<JobRunnerOptions, 'pollIntervalMs' | 'leaseMarginMs' | 'abortGraceMs' | 'progressIntervalMs'>>;
+  private readonly retention: RetentionConfig | null;
+  private readonly deps: Container | (() => Container) | undefined;
+  private readonly statements = new Map<string, Statement>();
+
+  private queueNames: string[] = [];
+  private readonly active = new Map<number, Execution>();
+  private readonly activeByQueue = new Map<string, number>();
+  private readonly fillScheduled = new Set<string>();
+  private idleWaiters: (() => void)[] = [];
+  private pollTimer: NodeJS.Timeout | null = null;
+  private lastPrune = 0;
+  private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
+
+  private readonly onWake = (queue: string) => this.fill(queue);
+  private readonly onCancel = (jobId: number) => {
+    if (this.active.has(jobId) && this.queue.get(jobId)?.state === 'cancelled') this.abort(jobId, 'cancel');
+  };
+
+  constructor(options: JobRunnerOptions) {
+    this.db = options.db;
+    this.queue = options.queue;
+    this.registry = options.queue.registry;
+    this.log = options.log;
+    this.now = options.queue.now;
+    this.random = options.random ?? Math.random;
+    this.backoff = typeof options.backoff === 'function' ? options.backoff : exponentialBackoff(options.backoff);
+    this.opts = {
+      pollIntervalMs: options.pollIntervalMs ?? 1000,
+      leaseMarginMs: options.leaseMarginMs ?? 60_000,
+      abortGraceMs: options.abortGraceMs ?? 5000,
+      progressIntervalMs: options.progressIntervalMs ?? 500,
+    };
+    this.retention = options.retention === undefined ? { completedMs: 7 * 86_400_000, failedMs: 30 * 86_400_000 } : options.retention;
+    this.deps = options.deps;
+    if (options.queues) this.queueNames = [...options.queues];
+  }
+
+  /** Jobs running in this process now. */
+  get runningCount(): number {
+    return this.active.size;
+  }
+
+  /**
+   * At start, before `start()`: jobs a crash left `running` go back to `available` with their attempt
+   * count kept (the next claim counts a new attempt); one that was on its last attempt is discarded,
+   * so a job that crashes the process cannot loop forever. Unfinished jobs whose kind moved to
+   * another queue follow it.
+   */
+  recoverOnStart(): { requeued: number; discarded: number } {
+    const now = this.now();
+    return this.db
+      .transaction(() => {
+        for (const kind of this.registry.kinds()) {
+          const def = this.registry.get(kind)!;
+          this.db
+            .prepare(`UPDATE jobs SET queue = ? WHERE kind = ? AND queue <> ? AND state IN (${sqlList(ACTIVE_STATES)})`)
+            .run(def.queue, kind, def.queue);
+        }
+        const counts = this.takeBack('1 = 1', now, 'interrupted: Hearth stopped while this job ran');
+        if (counts.requeued || counts.discarded) this.log.warn(counts, 'jobs interrupted by the last stop were taken back');
+        return counts;
+      })
+      .immediate();
+  }
+
+  /** Starts the workers. Call recoverOnStart() first. */
+  start(): void {
+    if (this.state !== 'new') throw new Error(`the job runner cannot start: it is ${this.state}`);
+    this.state = 'running';
+    if (this.queueNames.length === 0) this.queueNames = this.registry.queues().map((q) => q.name);
+    this.queue.events.on('wake', this.onWake);
+    this.queue.events.on('cancel', this.onCancel);
+    this.pollTimer = setInterval(() => this.poll(), this.opts.pollIntervalMs);
+    this.pollTimer.unref();
+    this.prune();
+    for (const q of this.queueNames) this.fill(q);
+  }
+
+  /** Looks for runnable jobs now (what the poll does), for every queue or one. */
+  wake(queue?: string): void {
+    for (const q of queue ? [queue] : this.queueNames) this.fill(q);
+  }
+
+  /**
+   * Resolves when nothing runs in this process and nothing of its queues can run now (jobs waiting
+   * for a later run_at do not count). For tests and tools.
+   */
+  whenIdle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.wake();
+      this.checkIdle();
+    });
+  }
+
+  /**
+   * Stops claiming; waits up to `deadlineMs` for running jobs, then aborts them (they go back to
+   * `available`) and waits up to the abort grace for them to settle. With 0, aborts at once,
+   * synchronously (safe right before the database is closed: what is still running stays `running`
+   * in the catalog and is re-queued at the next start).
+   */
+  async stop(deadlineMs = 10_000): Promise<void> {
+    if (this.state === 'stopped' || this.state === 'stopping') return;
+    const wasRunning = this.state === 'running';
+    this.state = 'stopping';
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = null;
+    this.queue.events.off('wake', this.onWake);
+    this.queue.events.off('cancel', this.onCancel);
+    if (wasRunning && this.active.size > 0) {
+      if (deadlineMs > 0) await this.settled(deadlineMs);
+      if (this.active.size > 0) {
+        this.log.warn({ jobs: [...this.active.keys()] }, 'aborting running jobs to stop');
+        for (const id of [...this.active.keys()]) this.abort(id, 'shutdown');
+        if (deadlineMs > 0) await this.settled(this.opts.abortGraceMs);
+      }
+    }
+    this.state = 'stopped';
+    this.checkIdle();
+  }
+
+  // ------------------------------------------------------------------ loop
+
+  private poll(): void {
+    if (this.state !== 'running') return;
+    try {
+      this.rescueExpiredLeases();
+      this.prune();
+    } catch (e) {
+      this.log.error({ err: e }, 'job maintenance failed');
+    }
+    for (const q of this.queueNames) this.fill(q);
+  }
+
+  /** Claims and launches jobs of the queue until its concurrency is used or nothing is runnable. */
+  private fill(queue: string): void {
+    if (this.state !== 'running' || !this.queueNames.includes(queue)) return;
+    const limit = this.registry.concurrency(queue);
+    while ((this.activeByQueue.get(queue) ?? 0) < limit) {
+      let job: Job | undefined;
+      try {
+        job = this.claim(queue);
+      } catch (e) {
+        this.log.error({ err: e, queue }, 'claiming a job failed');
+        break;
+      }
+      if (!job) break;
+      this.launch(job);
+    }
+    this.checkIdle();
+  }
+
+  /** Fills the queue again after the current I/O turn (so a stream of instant jobs never starves I/O). */
+  private scheduleFill(queue: string): void {
+    if (this.fillScheduled.has(queue)) return;
+    this.fillScheduled.add(queue);
+    setImmediate(() => {
+      this.fillScheduled.delete(queue);
+      this.fill(queue);
+      this.checkIdle();
+    });
+  }
+
+  private claim(queue: string): Job | undefined {
+    const now = this.now();
+    const lease = now + this.registry.maxTimeoutMs(queue) + this.opts.leaseMarginMs;
+    const row = this.stmt(
+      `UPDATE jobs SET state = 'running', attempt = attempt + 1, attempted_at = @now, lease_expires_at = @lease,
+         progress = NULL, progress_message = NULL
+       WHERE id = (
+         SELECT id FROM jobs
+         WHERE queue = @queue AND state IN (${sqlList(CLAIMABLE_STATES)}) AND run_at <= @now
+         ORDER BY priority, run_at, id LIMIT 1
+       )
+       RETURNING *`,
+    ).get({ queue, now, lease }) as JobRow | undefined;
+    return row ? toJob(row) : undefined;
+  }
+
+  private launch(job: Job): void {
+    const exec: Execution = {
+      job,
+      controller: new AbortController(),
+      cause: null,
+      progress: null,
+      progressMessage: null,
+      progressDirty: false,
+      lastProgressWrite: 0,
+      done: Promise.resolve(),
+    };
+    this.active.set(job.id, exec);
+    this.activeByQueue.set(job.queue, (this.activeByQueue.get(job.queue) ?? 0) + 1);
+    exec.done = this.execute(exec)
+      .catch((e: unknown) => this.log.error({ err: e, job_id: job.id }, 'finishing a job failed'))
+      .finally(() => {
+        this.active.delete(job.id);
+        this.activeByQueue.set(job.queue, (this.activeByQueue.get(job.queue) ?? 1) - 1);
+        this.scheduleFill(job.queue);
+        this.checkIdle();
+      });
+  }
+
+  private abort(jobId: number, cause: 'cancel' | 'shutdown'): void {
+    const exec = this.active.get(jobId);
+    if (!exec || exec.cause) return;
+    exec.cause = cause;
+    exec.controller.abort(cause === 'cancel' ? new JobCancelledError() : new RunnerStoppingError());
+  }
+
+  private async execute(exec: Execution): Promise<void> {
+    const { job } = exec;
+    const def = this.registry.get(job.kind);
+    const log = this.log.child({ job_id: job.id, kind: job.kind, attempt: job.attempt });
+    if (!def) return this.fail(exec, new PermanentError(`no handler is registered for ${job.kind}`), log);
+    const parsed = def.args.safeParse(job.args);
+    if (!parsed.success) return this.fail(exec, new PermanentError(`stored arguments do not fit ${job.kind}: ${parsed.error.message}`), log);
+
+    const started = performance.now();
+    const ctx = this.context(exec, log);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), def.timeoutMs);
+    });
+    const run = Promise.resolve().then(() => def.handler(parsed.data, ctx));
+    const settled = run.then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    let outcome: Awaited<typeof settled> | 'timeout';
+    try {
+      outcome = await Promise.race([settled, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+    const ms = Math.round(performance.now() - started);
+
+    if (outcome === 'timeout') {
+      exec.cause ??= 'timeout';
+      exec.controller.abort(new JobTimeoutError(def.timeoutMs));
+      await within(settled, this.opts.abortGraceMs);
+      if (exec.cause === 'timeout') return this.fail(exec, new JobTimeoutError(def.timeoutMs), log, def);
+    }
+    if (outcome !== 'timeout' && outcome.ok) return this.complete(exec, outcome.value, log, ms);
+    if (exec.cause === 'cancel') {
+      log.info({ ms }, 'job cancelled while running');
+      return;
+    }
+    if (exec.cause === 'shutdown') return this.requeue(exec, log);
+    const error = outcome === 'timeout' ? new JobTimeoutError(def.timeoutMs) : outcome.error;
+    if (error instanceof SnoozeError) return this.snooze(exec, error, log);
+    return this.fail(exec, error, log, def);
+  }
+
+  private context(exec: Execution, log: Logger): JobContext {
+    const deps = this.deps;
+    return {
+      job: exec.job,
+      attempt: exec.job.attempt,
+      signal: exec.controller.signal,
+      log,
+      get deps(): Container {
+        if (!deps) throw new Error('this job runner was started without dependencies (deps)');
+        return typeof deps === 'function' ? deps() : deps;
+      },
+      progress: (fraction: number, message?: string) => {
+        exec.progress = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
+        if (message !== undefined) exec.progressMessage = message.slice(0, 500);
+        exec.progressDirty = true;
+        const t = Date.now();
+        if (t - exec.lastProgressWrite >= this.opts.progressIntervalMs) {
+          exec.lastProgressWrite = t;
+          this.write(
+            `UPDATE jobs SET progress = @progress, progress_message = coalesce(@message, progress_message) WHERE ${RUNNING_GUARD}`,
+            { progress: exec.progress, message: exec.progressMessage, id: exec.job.id, attempt: exec.job.attempt },
+          );
+          exec.progressDirty = false;
+        }
+      },
+    };
+  }
+
+  // ------------------------------------------------------------ outcomes
+
+  private complete(exec: Execution, value: unknown, log: Logger, ms: number): void {
+    const changed = this.write(
+      `UPDATE jobs SET state = 'completed', finalized_at = @now, lease_expires_at = NULL, progress = 1,
+         progress_message = coalesce(@message, progress_message), result = @result
+       WHERE ${RUNNING_GUARD}`,
+      { now: this.now(), message: exec.progressMessage, result: toJson(value), id: exec.job.id, attempt: exec.job.attempt },
+    );
+    if (changed) log.debug({ ms }, 'job completed');
+    else log.info({ ms }, 'job finished after it was cancelled or taken back; result dropped');
+  }
+
+  private fail(exec: Execution, error: unknown, log: Logger, def?: AnyJobDefinition): void {
+    const { job } = exec;
+    const now = this.now();
+    const message = describeError(error);
+    const permanent = error instanceof PermanentError || !def;
+    const discard = permanent || job.attempt >= job.max_attempts;
+    const entry: JobErrorEntry = { at: now, attempt: job.attempt, error: message };
+    const delay = discard ? 0 : this.backoff(job.attempt, this.random);
+    this.write(
+      `UPDATE jobs SET state = @state, finalized_at = @finalized_at, run_at = @run_at, lease_expires_at = NULL,
+         last_error = @message, errors = json_insert(errors, '$[#]', json(@entry)),
+         progress = coalesce(@progress, progress), progress_message = coalesce(@progress_message, progress_message)
+       WHERE ${RUNNING_GUARD}`,
+      {
+        state: discard ? 'discarded' : 'retryable',
+        finalized_at: discard ? now : null,
+        run_at: discard ? job.run_at : now + delay,
+        message,
+        entry: JSON.stringify(entry),
+        progress: exec.progressDirty ? exec.progress : null,
+        progress_message: exec.progressDirty ? exec.progressMessage : null,
+        id: job.id,
+        attempt: job.attempt,
+      },
+    );
+    const line = { error: message, max_attempts: job.max_attempts, ...(discard ? {} : { retry_in_ms: delay }) };
+    if (discard) log.error({ ...line, err: error instanceof Error && !(error instanceof PermanentError) ? error : undefined }, 'job discarded');
+    else log.warn(line, 'job failed; will retry');
+  }
+
+  private snooze(exec: Execution, s: SnoozeError, log: Logger): void {
+    const now = this.now();
+    this.write(
+      `UPDATE jobs SET state = 'scheduled', run_at = @run_at, attempt = attempt - 1, lease_expires_at = NULL,
+         progress_message = @message
+       WHERE ${RUNNING_GUARD}`,
+      { run_at: now + Math.max(1, Math.round(s.delayMs)), message: s.message.slice(0, 500), id: exec.job.id, attempt: exec.job.attempt },
+    );
+    log.info({ delay_ms: s.delayMs, reason: s.message }, 'job snoozed');
+  }
+
+  private requeue(exec: Execution, log: Logger): void {
+    const message = new RunnerStoppingError().message;
+    const entry: JobErrorEntry = { at: this.now(), attempt: exec.job.attempt, error: message };
+    this.write(
+      `UPDATE jobs SET state = 'available', lease_expires_at = NULL, last_error = @message,
+         errors = json_insert(errors, '$[#]', json(@entry))
+       WHERE ${RUNNING_GUARD}`,
+      { message, entry: JSON.stringify(entry), id: exec.job.id, attempt: exec.job.attempt },
+    );
+    log.info('job interrupted by shutdown; it will run again at the next start');
+  }
+
+  /** Runs a finishing statement; false when the job was no longer ours or the catalog is closed. */
+  private write(sql: string, params: Record<string, unknown>): boolean {
+    if (!this.db.open) return false;
+    return this.stmt(sql).run(params).changes > 0;
+  }
+
+  /** Prepared once per SQL text: claims and finishes are the hot path. */
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  // --------------------------------------------------------- maintenance
+
+  /**
+   * Running jobs matching `where`, not running in this process: back to available (attempt kept),
+   * or discarded when that was their last attempt.
+   */
+  private takeBack(where: string, now: number, message: string, params: Record<string, unknown> = {}): { requeued: number; discarded: number } {
+    const mine = [...this.active.keys()];
+    const notMine = mine.length ? `AND id NOT IN (${mine.join(', ')})` : '';
+    const rows = this.db
+      .prepare(
+        `UPDATE jobs SET
+           state = CASE WHEN attempt >= max_attempts THEN 'discarded' ELSE 'available' END,
+           finalized_at = CASE WHEN attempt >= max_attempts THEN @now ELSE NULL END,
+           lease_expires_at = NULL,
+           last_error = CASE WHEN attempt >= max_attempts THEN @message || ' (on its last attempt)' ELSE @message END,
+           errors = json_insert(errors, '$[#]', json_object('at', @now, 'attempt', attempt, 'error', @message))
+         WHERE state = 'running' AND ${where} ${notMine}
+         RETURNING state, queue`,
+      )
+      .all({ ...params, now, message }) as { state: string; queue: string }[];
+    const requeued = rows.filter((r) => r.state === 'available');
+    for (const q of new Set(requeued.map((r) => r.queue))) this.queue.wake(q);
+    return { requeued: requeued.length, discarded: rows.length - requeued.length };
+  }
+
+  private rescueExpiredLeases(): void {
+    const counts = this.takeBack('lease_expires_at < @cutoff', this.now(), 'interrupted: its worker stopped answering (lease expired)', {
+      cutoff: this.now(),
+    });
+    if (counts.requeued || counts.discarded) this.log.warn(counts, 'jobs with an expired lease were taken back');
+  }
+
+  private prune(): void {
+    if (!this.retention) return;
+    const now = this.now();
+    if (this.lastPrune && now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    const n = this.queue.prune({ completedBefore: now - this.retention.completedMs, failedBefore: now - this.retention.failedMs });
+    if (n) this.log.info({ deleted: n }, 'old finished jobs deleted');
+  }
+
+  private async settled(ms: number): Promise<void> {
+    await within(Promise.allSettled([...this.active.values()].map((e) => e.done)), ms);
+  }
+
+  private checkIdle(): void {
+    if (this.idleWaiters.length === 0 || this.active.size > 0) return;
+    if (this.state === 'running' && (this.fillScheduled.size > 0 || this.queue.hasRunnable(this.queueNames))) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}

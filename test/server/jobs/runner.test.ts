@@ -1,0 +1,430 @@
+/**
+ * Workers: completion with result and progress, retries with exponential backoff on an injected
+ * clock, discard after the last attempt with the error kept, PermanentError, SnoozeError, timeouts,
+ * cancellation of a running job, per-queue concurrency, claim order, wake-up without polling, lease
+ * rescue, recovery at start and graceful stop.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { defineJob, PermanentError, SnoozeError, type JobContext } from '../../../server/src/platform/jobs/registry.ts';
+import { exponentialBackoff, JobCancelledError, JobTimeoutError, RunnerStoppingError } from '../../../server/src/platform/jobs/runner.ts';
+import { deferred, harness, until, type Harness } from './harness.ts';
+
+const N = z.object({ n: z.number().int() });
+
+/** A job kind in queue `work` whose handler is the given function. */
+function job(handler: (a: { n: number }, ctx: JobContext) => unknown, over: { maxAttempts?: number; timeoutMs?: number; queue?: string; kind?: string } = {}) {
+  return defineJob({
+    kind: over.kind ?? 'test.do-work',
+    queue: over.queue ?? 'work',
+    args: N,
+    maxAttempts: over.maxAttempts ?? 3,
+    timeoutMs: over.timeoutMs ?? 5000,
+    handler,
+  });
+}
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+function setup(...args: Parameters<typeof harness>): Harness {
+  const h = harness(...args);
+  cleanups.push(() => h.cleanup());
+  return h;
+}
+
+describe('running jobs', () => {
+  test('an enqueued job wakes its worker at once (no poll) and completes with result and progress', async () => {
+    const gate = deferred();
+    const def = job(async (a, ctx) => {
+      ctx.progress(0.5, 'half way');
+      await gate.promise;
+      return { doubled: a.n * 2, attempt: ctx.attempt };
+    });
+    const h = setup([def], { work: { concurrency: 1 } });
+    const runner = h.runner({ pollIntervalMs: 3_600_000, progressIntervalMs: 0 });
+    runner.start();
+    const { job: queued } = h.queue.enqueue(def, { n: 21 });
+    await until(() => h.queue.get(queued.id)!.state === 'running', 2000, 'the job to start');
+    const running = h.queue.get(queued.id)!;
+    assert.equal(running.attempt, 1);
+    assert.equal(running.attempted_at, h.clock.now());
+    assert.ok(running.lease_expires_at! > h.clock.now());
+    assert.equal(running.progress, 0.5);
+    assert.equal(running.progress_message, 'half way');
+
+    h.clock.advance(250);
+    gate.resolve();
+    await runner.whenIdle();
+    const done = h.queue.get(queued.id)!;
+    assert.equal(done.state, 'completed');
+    assert.deepEqual(done.result, { doubled: 42, attempt: 1 });
+    assert.equal(done.finalized_at, h.clock.now());
+    assert.equal(done.lease_expires_at, null);
+    assert.equal(done.progress, 1);
+    assert.equal(done.progress_message, 'half way');
+    assert.equal(h.queue.summaries()[0]!.average_runtime_ms, 250);
+  });
+
+  test('failures retry with exponential backoff, keeping each error, then succeed', async () => {
+    let calls = 0;
+    const def = job(() => {
+      calls++;
+      if (calls < 3) throw new Error(`boom ${calls}`);
+      return 'fine';
+    });
+    const h = setup([def]);
+    const runner = h.runner({ backoff: { baseMs: 1000, maxMs: 600_000, jitter: 0.1 } });
+    runner.start();
+    const id = h.queue.enqueue(def, { n: 1 }).job.id;
+    await runner.whenIdle();
+
+    let j = h.queue.get(id)!;
+    assert.equal(j.state, 'retryable');
+    assert.equal(j.attempt, 1);
+    assert.equal(j.run_at, h.clock.now() + 2000, '2^1 s (random 0.5: no spread)');
+    assert.equal(j.last_error, 'boom 1');
+    assert.equal(j.finalized_at, null);
+    assert.deepEqual(j.errors, [{ at: h.clock.now(), attempt: 1, error: 'boom 1' }]);
+
+    h.clock.advance(1999);
+    await runner.whenIdle();
+    assert.equal(h.queue.get(id)!.state, 'retryable', 'not before its time');
+    assert.equal(calls, 1);
+
+    h.clock.advance(1);
+    await runner.whenIdle();
+    j = h.queue.get(id)!;
+    assert.equal(j.state, 'retryable');
+    assert.equal(j.attempt, 2);
+    assert.equal(j.run_at, h.clock.now() + 4000, '2^2 s');
+
+    h.clock.advance(4000);
+    await runner.whenIdle();
+    j = h.queue.get(id)!;
+    assert.equal(j.state, 'completed');
+    assert.equal(j.attempt, 3);
+    assert.equal(j.result, 'fine');
+    assert.deepEqual(j.errors.map((e) => e.error), ['boom 1', 'boom 2']);
+    assert.equal(j.last_error, 'boom 2', 'the history stays after success');
+  });
+
+  test('the backoff grows as 2^attempt seconds, spreads by the jitter and stops at the cap', () => {
+    const b = exponentialBackoff();
+    assert.equal(b(1, () => 0.5), 2000);
+    assert.equal(b(3, () => 0.5), 8000);
+    assert.equal(b(3, () => 0), 7200);
+    assert.equal(b(3, () => 1), 8800);
+    assert.equal(b(30, () => 0.5), 600_000);
+    assert.equal(b(30, () => 1), 600_000, 'never above the cap');
+    const small = exponentialBackoff({ baseMs: 5, maxMs: 50, jitter: 0 });
+    assert.deepEqual([1, 2, 3, 4, 5].map((a) => small(a, Math.random)), [10, 20, 40, 50, 50]);
+  });
+
+  test('after its last attempt a job is discarded with the last error visible', async () => {
+    let calls = 0;
+    const def = job(() => {
+      calls++;
+      throw new TypeError(`cannot read frame ${calls}`);
+    }, { maxAttempts: 2 });
+    const h = setup([def]);
+    const runner = h.runner({ backoff: { baseMs: 10, jitter: 0 } });
+    runner.start();
+    const id = h.queue.enqueue(def, { n: 1 }).job.id;
+    await runner.whenIdle();
+    h.clock.advance(20);
+    await runner.whenIdle();
+    const j = h.queue.get(id)!;
+    assert.equal(j.state, 'discarded');
+    assert.equal(j.attempt, 2);
+    assert.equal(calls, 2);
+    assert.equal(j.finalized_at, h.clock.now());
+    assert.equal(j.last_error, 'TypeError: cannot read frame 2');
+    assert.equal(j.errors.length, 2);
+    h.clock.advance(3_600_000);
+    await runner.whenIdle();
+    assert.equal(calls, 2, 'a discarded job never runs again by itself');
+    const s = h.queue.summaries()[0]!;
+    assert.equal(s.attention_jobs, 1);
+    assert.equal(s.error_samples[0]!.last_error, 'TypeError: cannot read frame 2');
+  });
+
+  test('PermanentError discards at once; arguments that no longer fit do too', async () => {
+    const def = job(() => {
+      throw new PermanentError('the file is not an image');
+    }, { maxAttempts: 5 });
+    const h = setup([def]);
+    const runner = h.runner();
+    runner.start();
+    const id = h.queue.enqueue(def, { n: 1 }).job.id;
+    h.db
+      .prepare(`INSERT INTO jobs (queue, kind, args, state, max_attempts, run_at, created_at) VALUES ('work', 'test.do-work', '{"n":"x"}', 'available', 5, 0, 0)`)
+      .run();
+    await runner.whenIdle();
+    const j = h.queue.get(id)!;
+    assert.equal(j.state, 'discarded');
+    assert.equal(j.attempt, 1);
+    assert.equal(j.last_error, 'the file is not an image');
+    const bad = h.queue.list({ state: 'discarded' }).jobs.find((x) => x.id !== id)!;
+    assert.match(bad.last_error!, /stored arguments do not fit test\.do-work/);
+  });
+
+  test('SnoozeError waits visibly as scheduled without using an attempt', async () => {
+    let modelInstalled = false;
+    let calls = 0;
+    const def = job(() => {
+      calls++;
+      if (!modelInstalled) throw new SnoozeError(30_000, 'waiting for the CLIP model to be installed');
+      return 'embedded';
+    }, { maxAttempts: 1 });
+    const h = setup([def]);
+    const runner = h.runner();
+    runner.start();
+    const id = h.queue.enqueue(def, { n: 1 }).job.id;
+    await runner.whenIdle();
+    for (let round = 0; round < 3; round++) {
+      const j = h.queue.get(id)!;
+      assert.equal(j.state, 'scheduled');
+      assert.equal(j.attempt, 0, 'the attempt was given back');
+      assert.equal(j.run_at, h.clock.now() + 30_000);
+      assert.equal(j.progress_message, 'waiting for the CLIP model to be installed');
+      assert.equal(j.last_error, null, 'waiting is not an error');
+      assert.equal(h.queue.stats().scheduled, 1);
+      h.clock.advance(30_000);
+      await runner.whenIdle();
+    }
+    assert.equal(calls, 4);
+    modelInstalled = true;
+    h.clock.advance(30_000);
+    await runner.whenIdle();
+    const j = h.queue.get(id)!;
+    assert.equal(j.state, 'completed', 'even with maxAttempts 1: snoozes do not count');
+    assert.equal(j.attempt, 1);
+  });
+
+  test('a job past its timeout is aborted and fails the attempt', async () => {
+    const reasons: unknown[] = [];
+    const def = job(
+      (_a, ctx) =>
+        new Promise((_, reject) => {
+          ctx.signal.addEventListener('abort', () => {
+            reasons.push(ctx.signal.reason);
+            reject(ctx.signal.reason as Error);
+          });
+        }),
+      { timeoutMs: 30 },
+    );
+    const stubborn = job(() => new Promise(() => {}), { timeoutMs: 30, kind: 'test.ignore-abort', maxAttempts: 1 });
+    const h = setup([def, stubborn], { work: { concurrency: 2 } });
+    const runner = h.runner({ abortGraceMs: 50 });
+    runner.start();
+    const id = h.queue.enqueue(def, { n: 1 }).job.id;
+    const id2 = h.queue.enqueue(stubborn, { n: 1 }).job.id;
+    await runner.whenIdle();
+    const j = h.queue.get(id)!;
+    assert.equal(j.state, 'retryable');
+    assert.equal(j.last_error, 'timed out after 30 ms');
+    assert.ok(reasons[0] instanceof JobTimeoutError);
+    const k = h.queue.get(id2)!;
+    assert.equal(k.state, 'discarded', 'a handler that ignores the signal still loses its attempt after the grace');
+    assert.equal(k.last_error, 'timed out after 30 ms');
+    assert.equal(runner.runningCount, 0);
+  });
+
+  test('cancelling a running job aborts its handler and the job stays cancelled', async () => {
+    const started = deferred();
+    let reason: unknown;
+    const def = job(async (_a, ctx) => {
+      started.resolve();
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+      reason = ctx.signal.reason;
+      return 'finished anyway';
+    });
+    const h = setup([def]);
+    const runner = h.runner();
+    runner.start();
+    const id = h.queue.enqueue(def, { n: 1 }).job.id;
+    await started.promise;
+    assert.equal(h.queue.cancel(id)!.state, 'cancelled');
+    await runner.whenIdle();
+    assert.ok(reason instanceof JobCancelledError);
+    const j = h.queue.get(id)!;
+    assert.equal(j.state, 'cancelled');
+    assert.equal(j.result, null, 'a result after cancellation is dropped');
+  });
+});
+
+describe('scheduling', () => {
+  test('each queue runs at most its concurrency at once, and uses all of it', async () => {
+    const current: Record<string, number> = { alpha: 0, beta: 0 };
+    const peak: Record<string, number> = { alpha: 0, beta: 0 };
+    const runs: string[] = [];
+    const handler = (queue: string) => async (a: { n: number }) => {
+      current[queue]!++;
+      peak[queue] = Math.max(peak[queue]!, current[queue]!);
+      await sleep(5);
+      current[queue]!--;
+      runs.push(`${queue}:${a.n}`);
+    };
+    const alpha = job(handler('alpha'), { queue: 'alpha', kind: 'test.run-alpha' });
+    const beta = job(handler('beta'), { queue: 'beta', kind: 'test.run-beta' });
+    const h = setup([alpha, beta], { alpha: { concurrency: 2 }, beta: { concurrency: 3 } });
+    for (let n = 0; n < 12; n++) {
+      h.queue.enqueue(alpha, { n });
+      h.queue.enqueue(beta, { n });
+    }
+    const runner = h.runner();
+    runner.start();
+    await runner.whenIdle();
+    assert.deepEqual(peak, { alpha: 2, beta: 3 });
+    assert.equal(runs.length, 24);
+    assert.equal(new Set(runs).size, 24, 'every job ran exactly once');
+    assert.equal(h.queue.stats().completed, 24);
+  });
+
+  test('claims go by priority, then run_at, then id', async () => {
+    const order: number[] = [];
+    const def = job((a) => {
+      order.push(a.n);
+    });
+    const h = setup([def], { work: { concurrency: 1 } });
+    const t = h.clock.now();
+    h.queue.enqueue(def, { n: 1 }, { priority: 5 });
+    h.queue.enqueue(def, { n: 2 }, { runAt: t - 10 });
+    h.queue.enqueue(def, { n: 3 }, { runAt: t - 20 });
+    h.queue.enqueue(def, { n: 4 });
+    h.queue.enqueue(def, { n: 5 }, { priority: -1 });
+    h.queue.enqueue(def, { n: 6 }, { delayMs: 10 });
+    const runner = h.runner();
+    runner.start();
+    await runner.whenIdle();
+    assert.deepEqual(order, [5, 3, 2, 4, 1]);
+    h.clock.advance(10);
+    await runner.whenIdle();
+    assert.deepEqual(order, [5, 3, 2, 4, 1, 6]);
+  });
+
+  test('the slow poll picks up scheduled jobs when their time comes', async () => {
+    const def = job(() => 'ran');
+    const h = setup([def]);
+    const runner = h.runner({ pollIntervalMs: 10 });
+    runner.start();
+    const id = h.queue.enqueue(def, { n: 1 }, { delayMs: 60_000 }).job.id;
+    await sleep(30);
+    assert.equal(h.queue.get(id)!.state, 'scheduled');
+    h.clock.advance(60_000);
+    await until(() => h.queue.get(id)!.state === 'completed', 2000, 'the poll to run the job');
+  });
+
+  test("a running job whose lease expired in another worker is taken back and run", async () => {
+    const def = job(() => 'ran');
+    const h = setup([def]);
+    const id = h.queue.enqueue(def, { n: 1 }).job.id;
+    h.db
+      .prepare(`UPDATE jobs SET state = 'running', attempt = 1, attempted_at = @now, lease_expires_at = @lease WHERE id = @id`)
+      .run({ id, now: h.clock.now(), lease: h.clock.now() + 1000 });
+    const runner = h.runner({ pollIntervalMs: 10 });
+    runner.start();
+    await sleep(30);
+    assert.equal(h.queue.get(id)!.state, 'running', 'not while the lease holds');
+    h.clock.advance(1001);
+    await until(() => h.queue.get(id)!.state === 'completed', 2000, 'the rescue');
+    const j = h.queue.get(id)!;
+    assert.equal(j.attempt, 2);
+    assert.match(j.errors[0]!.error, /lease expired/);
+  });
+});
+
+describe('start and stop', () => {
+  test('recoverOnStart re-queues jobs left running, keeping the attempt; a last attempt is discarded', async () => {
+    const ran: number[] = [];
+    const def = job((a) => {
+      ran.push(a.n);
+    });
+    const h = setup([def]);
+    const ids = [1, 2, 3].map((n) => h.queue.enqueue(def, { n }).job.id);
+    const leave = (id: number, attempt: number) =>
+      h.db
+        .prepare(`UPDATE jobs SET state = 'running', attempt = @attempt, attempted_at = 0, lease_expires_at = @lease WHERE id = @id`)
+        .run({ id, attempt, lease: h.clock.now() + 3_600_000 });
+    leave(ids[0]!, 1);
+    leave(ids[1]!, 3);
+    h.db.prepare(`UPDATE jobs SET queue = 'renamed-queue' WHERE id = ?`).run(ids[2]);
+
+    const runner = h.runner();
+    assert.deepEqual(runner.recoverOnStart(), { requeued: 1, discarded: 1 });
+    const a = h.queue.get(ids[0]!)!;
+    assert.equal(a.state, 'available');
+    assert.equal(a.attempt, 1);
+    assert.equal(a.lease_expires_at, null);
+    assert.match(a.last_error!, /interrupted/);
+    const b = h.queue.get(ids[1]!)!;
+    assert.equal(b.state, 'discarded');
+    assert.match(b.last_error!, /last attempt/);
+    assert.equal(h.queue.get(ids[2]!)!.queue, 'work', 'unfinished jobs follow their kind to its queue');
+
+    runner.start();
+    await runner.whenIdle();
+    assert.deepEqual(ran.sort(), [1, 3]);
+    assert.equal(h.queue.get(ids[0]!)!.attempt, 2);
+  });
+
+  test('stop waits for running jobs up to the deadline', async () => {
+    const def = job(async () => {
+      await sleep(30);
+      return 'done';
+    });
+    const h = setup([def]);
+    const runner = h.runner();
+    runner.start();
+    const id = h.queue.enqueue(def, { n: 1 }).job.id;
+    await until(() => runner.runningCount === 1, 2000, 'the job to start');
+    await runner.stop(5000);
+    assert.equal(h.queue.get(id)!.state, 'completed');
+    h.queue.enqueue(def, { n: 2 });
+    await sleep(10);
+    assert.equal(h.queue.stats().available, 1, 'a stopped runner claims nothing');
+  });
+
+  test('past the deadline running jobs are aborted and go back to available for the next start', async () => {
+    let reason: unknown;
+    let hang = true;
+    const def = job((_a, ctx) =>
+      hang
+        ? new Promise((_, reject) =>
+            ctx.signal.addEventListener('abort', () => {
+              reason = ctx.signal.reason;
+              reject(new Error('aborted'));
+            }),
+          )
+        : 'second run',
+    );
+    const h = setup([def]);
+    const runner = h.runner();
+    runner.start();
+    const id = h.queue.enqueue(def, { n: 1 }).job.id;
+    await until(() => runner.runningCount === 1, 2000, 'the job to start');
+    const t = Date.now();
+    await runner.stop(20);
+    assert.ok(Date.now() - t < 1000);
+    assert.ok(reason instanceof RunnerStoppingError);
+    const j = h.queue.get(id)!;
+    assert.equal(j.state, 'available');
+    assert.equal(j.attempt, 1);
+    assert.match(j.last_error!, /interrupted/);
+
+    hang = false;
+    const next = h.runner();
+    assert.deepEqual(next.recoverOnStart(), { requeued: 0, discarded: 0 });
+    next.start();
+    await next.whenIdle();
+    const after = h.queue.get(id)!;
+    assert.equal(after.state, 'completed');
+    assert.equal(after.attempt, 2);
+    assert.equal(after.result, 'second run');
+  });
+});
