@@ -93,16 +93,14 @@ export function createApp(container: Container) {
   });
   app.use(`${API_BASE}/*`, envelopeVariantB);
 
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: () => {
-        throw new DomainError(413, 'payload_too_large', `The request body is larger than ${JSON_BODY_LIMIT} bytes.`);
-      },
-    }),
-  );
-
+  // Uploads stream to disk with their own limits (features/uploads); everything else is small JSON.
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT,
+    onError: () => {
+      throw new DomainError(413, 'payload_too_large', `The request body is larger than ${JSON_BODY_LIMIT} bytes.`);
+    },
+  });
+  app.use('/api/*', (c, next) => (c.req.path.startsWith(`${API_BASE}/uploads/`) ? next() : jsonBodyLimit(c, next)));
   app.use('/api/*', async (c, next) => {
     const auth = c.req.header('authorization');
     if (auth?.startsWith('Bearer ')) c.set('actor', container.auth.authenticateAccessToken(auth.slice(7).trim()));

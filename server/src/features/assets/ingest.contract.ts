@@ -1,0 +1,43 @@
+/**
+ * How files enter the catalog: the one entry point that uploads, folder watching and scans call.
+ * Implemented by IngestService (ingest.service.ts); other features depend on this interface only.
+ *
+ * Rules:
+ * - A file is identified by (repository, repository-relative path). Indexing the same path again
+ *   updates the asset when size or mtime changed, and does nothing otherwise.
+ * - A new path whose BLAKE3 hash and size match an asset whose file went missing in the same
+ *   repository is a move: the asset keeps its id (albums, likes and ratings survive).
+ * - Unsupported files (by content, not extension) are skipped and reported, never catalogued.
+ * - Indexing is cheap (stat, detect, hash); the heavy work (metadata, thumbnails, transcodes) is
+ *   the `assets.process` job, queued in the same transaction that creates the asset.
+ * - A missing file soft-deletes its asset (is_deleted, deleted_at): nothing is ever purged here.
+ */
+export type IngestSource = 'upload' | 'scan' | 'watch';
+
+export type IndexOutcome =
+  | { outcome: 'created' | 'updated' | 'unchanged' | 'moved' | 'restored'; asset_id: string }
+  | { outcome: 'duplicate'; asset_id: string }
+  | { outcome: 'unsupported'; reason: string };
+
+export interface IndexFileRequest {
+  repositoryId: string;
+  /** Repository-relative path with forward slashes. */
+  relPath: string;
+  /** Owner of a new asset: the uploader, or the repository's default owner for scans. */
+  ownerId: number;
+  source: IngestSource;
+  /** Already computed while streaming (uploads): skips re-hashing. */
+  knownHash?: string;
+  /** The file name the user gave (uploads); defaults to the path's base name. */
+  originalFilename?: string;
+  /** Upload receipt to complete when the pipeline finishes. */
+  receiptId?: string;
+}
+
+export interface Ingest {
+  indexFile(req: IndexFileRequest): Promise<IndexOutcome>;
+  /** The file at relPath is gone: soft-delete its asset. Returns whether an asset was affected. */
+  markMissing(repositoryId: string, relPath: string): boolean;
+  /** An existing asset with this content in the repository (for duplicate checks), if any. */
+  findByHash(repositoryId: string, hash: string, size: number): { asset_id: string; owner_id: number } | undefined;
+}
