@@ -15,5 +15,7 @@ await build({
   banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
   loader: { '.sql': 'text' },
 });
+// The HEIC decoder runs in a worker thread loaded from a file beside the server bundle.
+await build({ ...common, entryPoints: ['server/src/adapters/media/heic-worker.ts'], outfile: 'electron/dist/heic-worker.cjs' });
 // migrate.ts looks for migrations beside the running file.
 fs.cpSync('server/src/platform/db/migrations', 'electron/dist/migrations', { recursive: true });

@@ -1,0 +1,61 @@
+/**
+ * Open any supported photo as an upright sharp pipeline, choosing the decoder by content:
+ *   - JPEG, PNG, WebP, GIF (first frame), TIFF, AVIF: sharp itself, with autoOrient (EXIF Orientation).
+ *   - HEIC/HEIF: heic-decode in a worker (heic.ts); libheif already applies the container's rotation/mirror.
+ *   - RAW: the embedded preview (raw-preview.ts), oriented with the RAW's own Orientation tag.
+ *
+ * Safety settings, applied to every decode:
+ *   - limitInputPixels (default 200 MP): sharp refuses larger images from their header, before allocating,
+ *     which stops decompression bombs (a 50 KB PNG that claims 100 000 × 100 000). Real cameras top out near
+ *     200 MP (medium format, phone "200 MP" modes); panoramas above that are refused with a clear error.
+ *   - failOn 'truncated': libjpeg reports harmless warnings on many real camera files ("extraneous bytes
+ *     before marker"), which sharp's default 'warning' would turn into failures, so warnings are tolerated;
+ *     but a truncated or corrupt scan is an error rather than a thumbnail with a grey lower half that would be
+ *     cached as if it were the photo. The asset keeps its metadata and the job reports the damage.
+ */
+import sharp, { type Sharp } from 'sharp';
+import { detect, type DetectedType } from './detect.ts';
+import { MediaDecodeError } from './errors.ts';
+import { decodeHeic } from './heic.ts';
+import { applyOrientation } from './orientation.ts';
+import { extractRawPreview } from './raw-preview.ts';
+
+export const DEFAULT_MAX_INPUT_PIXELS = 200_000_000;
+
+export interface OpenImageOptions {
+  type?: DetectedType | null;
+  maxInputPixels?: number;
+}
+
+export interface OpenedImage {
+  /** Upright pipeline; add operations and an output. Single use (sharp pipelines are one-shot). */
+  pipeline: Sharp;
+  decoder: 'sharp' | 'heic-decode' | 'raw-preview';
+}
+
+const SHARP_FORMATS = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/tiff', 'image/avif']);
+
+export async function openImage(filePath: string, options: OpenImageOptions = {}): Promise<OpenedImage> {
+  const maxPixels = options.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
+  const type = options.type === undefined ? await detect(filePath) : options.type;
+  if (!type || type.kind !== 'photo') throw new MediaDecodeError(filePath, `not a supported photo (${type?.mime ?? 'unknown type'})`);
+  const base = { limitInputPixels: maxPixels, failOn: 'truncated' as const };
+
+  if (type.isRaw) {
+    const preview = await extractRawPreview(filePath);
+    if (!preview) throw new MediaDecodeError(filePath, `no usable embedded preview in this ${type.ext.toUpperCase()} file`);
+    return { pipeline: applyOrientation(sharp(preview.jpeg, { ...base, autoOrient: false }), preview.orientation), decoder: 'raw-preview' };
+  }
+  if (type.mime === 'image/heic' || type.mime === 'image/heif') {
+    try {
+      const img = await decodeHeic(filePath, { maxPixels });
+      return { pipeline: sharp(img.data, { ...base, raw: { width: img.width, height: img.height, channels: img.channels } }), decoder: 'heic-decode' };
+    } catch (e) {
+      // A generic "mif1" HEIF may hold AV1 instead of HEVC, which sharp's libheif does decode.
+      if (type.mime !== 'image/heif') throw e;
+      return { pipeline: sharp(filePath, { ...base, autoOrient: true }), decoder: 'sharp' };
+    }
+  }
+  if (SHARP_FORMATS.has(type.mime)) return { pipeline: sharp(filePath, { ...base, autoOrient: true }), decoder: 'sharp' };
+  throw new MediaDecodeError(filePath, `no decoder for ${type.mime}`);
+}

@@ -1,0 +1,230 @@
+/**
+ * Read a photo's metadata blocks (EXIF IFD0/Exif/GPS, IPTC, XMP, Apple MakerNote) from whatever container it
+ * is in, as plain tag → value maps. photo-metadata.ts turns these into our fields.
+ *
+ * exifr does the EXIF/IPTC/XMP parsing; this file decides what to hand it:
+ *   - JPEG, PNG, WebP, TIFF and TIFF-based RAWs: the file's bytes (see readWithExifr for why not the path).
+ *   - HEIF/HEIC/AVIF: our own box parser finds the Exif and XMP items (bmff.ts), exifr parses the TIFF inside.
+ *   - CR3: the CMT1 (IFD0), CMT2 (Exif) and CMT4 (GPS) boxes are TIFF blocks; each is read with our IFD reader
+ *     and named with exifr's tag dictionaries.
+ *   - RAF: the embedded JPEG carries the EXIF.
+ * Options are chosen for correctness: reviveValues off (dates stay strings, see capture-time.ts), translateValues
+ * off (Orientation stays 6 instead of "Rotate 90 CW"), XMP read as text and parsed separately so that XMP
+ * namespaces ("exif", "tiff") cannot collide with the EXIF blocks of the same name.
+ */
+import fs from 'node:fs/promises';
+import exifr from 'exifr';
+import { bufferSource, withFileSource } from './byte-source.ts';
+import { readCr3Parts, readHeifMetadataItems } from './bmff.ts';
+import type { DetectedType } from './detect.ts';
+import { TiffReader } from './tiff-ifd.ts';
+
+export type TagBlock = Record<string, unknown>;
+
+export interface MetadataSources {
+  ifd0: TagBlock;
+  exif: TagBlock;
+  gps: TagBlock;
+  interop: TagBlock;
+  iptc: TagBlock;
+  /** XMP by canonical namespace prefix (xmp, dc, photoshop, exif, aux, exifEX, MicrosoftPhoto, ...). */
+  xmp: Record<string, TagBlock>;
+  makerNote?: Uint8Array;
+  /** Problems met while reading; the data that could be read is still returned. */
+  warnings: string[];
+}
+
+const WHOLE_FILE_MAX_BYTES = 64 * 1024 * 1024;
+const RETRY_WHOLE_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+const EXIFR_OPTIONS = {
+  tiff: true,
+  ifd0: {},
+  ifd1: false,
+  exif: true,
+  gps: true,
+  interop: true,
+  makerNote: true,
+  userComment: false,
+  xmp: { parse: false, multiSegment: true },
+  iptc: true,
+  icc: false,
+  jfif: false,
+  ihdr: false,
+  translateKeys: true,
+  translateValues: false,
+  reviveValues: false,
+  sanitize: true,
+  mergeOutput: false,
+  silentErrors: true,
+} as const;
+
+/** Canonical prefixes by namespace URI: files use "xap" or "xmp", "exif" or "exifEX" interchangeably. */
+const XMP_NAMESPACES: Record<string, string> = {
+  'http://ns.adobe.com/xap/1.0/': 'xmp',
+  'http://purl.org/dc/elements/1.1/': 'dc',
+  'http://ns.adobe.com/photoshop/1.0/': 'photoshop',
+  'http://ns.adobe.com/exif/1.0/': 'exif',
+  'http://ns.adobe.com/exif/1.0/aux/': 'aux',
+  'http://cipa.jp/exif/1.0/': 'exifEX',
+  'http://ns.adobe.com/tiff/1.0/': 'tiff',
+  'http://ns.microsoft.com/photo/1.0/': 'MicrosoftPhoto',
+  'http://ns.microsoft.com/photo/1.0': 'MicrosoftPhoto',
+  'http://ns.adobe.com/lightroom/1.0/': 'lr',
+  'http://ns.google.com/photos/1.0/camera/': 'GCamera',
+  'http://ns.google.com/photos/1.0/container/': 'Container',
+  'http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/': 'Iptc4xmpCore',
+};
+
+function emptySources(): MetadataSources {
+  return { ifd0: {}, exif: {}, gps: {}, interop: {}, iptc: {}, xmp: {}, warnings: [] };
+}
+
+const isBlock = (v: unknown): v is TagBlock => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array);
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Parse an XMP packet (bytes) into namespace blocks with canonical prefixes. */
+export async function parseXmpPacket(packet: Uint8Array | string, warnings: string[]): Promise<Record<string, TagBlock>> {
+  try {
+    const bytes = typeof packet === 'string' ? Buffer.from(packet, 'utf8') : Buffer.from(packet);
+    const parsed = (await exifr.sidecar(bytes, { mergeOutput: false, reviveValues: false }, 'xmp')) as Record<string, unknown> | undefined;
+    if (!parsed) return {};
+    const xmlns = isBlock(parsed.xmlns) ? (parsed.xmlns as Record<string, string>) : {};
+    const out: Record<string, TagBlock> = {};
+    for (const [prefix, block] of Object.entries(parsed)) {
+      if (prefix === 'xmlns' || !isBlock(block)) continue;
+      const uri = xmlns[prefix];
+      const canonical = (uri && XMP_NAMESPACES[uri]) || (prefix === 'xap' ? 'xmp' : prefix);
+      out[canonical] = { ...(out[canonical] ?? {}), ...block };
+    }
+    return out;
+  } catch (e) {
+    warnings.push(`xmp: ${errorText(e)}`);
+    return {};
+  }
+}
+
+/** Merge one exifr result into the sources; returns whether it held any EXIF/IPTC/XMP data. */
+async function absorb(out: MetadataSources, result: unknown): Promise<boolean> {
+  if (!isBlock(result)) return false;
+  let any = false;
+  for (const key of ['ifd0', 'exif', 'gps', 'interop', 'iptc'] as const) {
+    const block = result[key];
+    if (isBlock(block) && Object.keys(block).length) {
+      out[key] = { ...out[key], ...block };
+      any = true;
+    }
+  }
+  const mn = (result.exif as TagBlock | undefined)?.MakerNote ?? result.makerNote;
+  if (mn instanceof Uint8Array) out.makerNote = mn;
+  if (typeof result.xmp === 'string' && result.xmp.trim()) {
+    out.xmp = { ...out.xmp, ...(await parseXmpPacket(result.xmp, out.warnings)) };
+    any = true;
+  }
+  if (Array.isArray(result.errors)) for (const e of result.errors) out.warnings.push(`exifr: ${errorText(e)}`);
+  return any;
+}
+
+async function parseWithExifr(input: string | Buffer, out: MetadataSources): Promise<boolean> {
+  try {
+    return await absorb(out, await exifr.parse(input, EXIFR_OPTIONS));
+  } catch (e) {
+    out.warnings.push(`exifr: ${errorText(e)}`);
+    return false;
+  }
+}
+
+/** Tags of a standalone TIFF block (CR3 CMTn), named with exifr's dictionary for that IFD kind. */
+async function readTiffBlock(bytes: Uint8Array, dictionary: 'ifd0' | 'exif' | 'gps'): Promise<TagBlock> {
+  const tiff = await TiffReader.open(bufferSource(bytes));
+  const ifd = tiff && (await tiff.readIfd(tiff.firstIfd));
+  if (!tiff || !ifd) return {};
+  const names = exifr.tagKeys.get(dictionary);
+  const out: TagBlock = {};
+  for (const entry of ifd.entries.values()) {
+    const name = names?.get(entry.tag) ?? `0x${entry.tag.toString(16).padStart(4, '0')}`;
+    if (entry.type === 2) out[name] = await tiff.string(entry);
+    else if (entry.type === 7) out[name] = await tiff.bytes(entry, 64 * 1024);
+    else {
+      const values = await tiff.numbers(entry, 64);
+      out[name] = values.length === 1 ? values[0] : values;
+    }
+  }
+  return out;
+}
+
+async function readCr3(filePath: string, out: MetadataSources): Promise<void> {
+  const parts = await withFileSource(filePath, readCr3Parts);
+  if (parts.cmt[1]) out.ifd0 = await readTiffBlock(parts.cmt[1], 'ifd0');
+  if (parts.cmt[2]) out.exif = await readTiffBlock(parts.cmt[2], 'exif');
+  if (parts.cmt[4]) out.gps = await readTiffBlock(parts.cmt[4], 'gps');
+  if (parts.xmp) out.xmp = await parseXmpPacket(parts.xmp, out.warnings);
+}
+
+async function readHeif(filePath: string, out: MetadataSources): Promise<void> {
+  const items = await withFileSource(filePath, readHeifMetadataItems);
+  if (items.exif) await parseWithExifr(Buffer.from(items.exif), out);
+  else out.warnings.push('heif: no Exif item');
+  if (items.xmp) out.xmp = { ...out.xmp, ...(await parseXmpPacket(items.xmp, out.warnings)) };
+}
+
+async function readRaf(filePath: string, out: MetadataSources): Promise<void> {
+  const jpeg = await withFileSource(filePath, async (src) => {
+    const h = await src.read(84, 8);
+    if (h.length < 8) return null;
+    const v = new DataView(h.buffer, h.byteOffset, 8);
+    const [offset, length] = [v.getUint32(0), v.getUint32(4)];
+    return offset > 0 && length > 0 && offset + length <= src.size ? Buffer.from(await src.read(offset, length)) : null;
+  });
+  if (jpeg) await parseWithExifr(jpeg, out);
+  else out.warnings.push('raf: no embedded JPEG');
+}
+
+/**
+ * Files up to WHOLE_FILE_MAX_BYTES are read into memory and parsed from the buffer: exifr's own chunked file
+ * reader leaves file handles open when it meets a damaged file (Node warns "Closing file descriptor on garbage
+ * collection"), and it fails on some valid files (a DNG with a large XMP block: "Invalid typed array length").
+ * Larger files (long RAW bursts, panoramas) go through the chunked reader, retried once on failure.
+ */
+async function readWithExifr(filePath: string, size: number, out: MetadataSources): Promise<void> {
+  if (size <= WHOLE_FILE_MAX_BYTES) {
+    await parseWithExifr(await fs.readFile(filePath), out);
+    return;
+  }
+  const ok = await parseWithExifr(filePath, out);
+  const failed = out.warnings.some((w) => w.startsWith('exifr:'));
+  if ((!ok || failed) && size <= RETRY_WHOLE_FILE_MAX_BYTES) {
+    const retry = emptySources();
+    if (await parseWithExifr(await fs.readFile(filePath), retry)) {
+      Object.assign(out, retry, { warnings: [...out.warnings.map((w) => `${w} (chunked read; whole-file retry used)`), ...retry.warnings] });
+    }
+  }
+}
+
+/** All metadata blocks of a photo. Never throws for damaged content; I/O errors on the path itself do. */
+export async function readMetadataSources(filePath: string, type: DetectedType | null): Promise<MetadataSources> {
+  const out = emptySources();
+  const size = (await fs.stat(filePath)).size;
+  try {
+    if (type?.ext === 'cr3') await readCr3(filePath, out);
+    else if (type?.ext === 'raf') await readRaf(filePath, out);
+    else if (type && ['image/heic', 'image/heif', 'image/avif'].includes(type.mime)) await readHeif(filePath, out);
+    else if (type?.ext !== 'crw') await readWithExifr(filePath, size, out);
+  } catch (e) {
+    out.warnings.push(`metadata: ${errorText(e)}`);
+  }
+  return out;
+}
+
+/** XMP from a sidecar file (IMG_1234.xmp next to IMG_1234.jpg), by canonical namespace. */
+export async function readXmpSidecar(sidecarPath: string, warnings: string[]): Promise<Record<string, TagBlock>> {
+  try {
+    return await parseXmpPacket(await fs.readFile(sidecarPath), warnings);
+  } catch (e) {
+    warnings.push(`sidecar: ${errorText(e)}`);
+    return {};
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Video metadata from ffprobe, and whether a browser can play the original.
+ *
+ * Field decisions:
+ *   - width/height are the *displayed* size: phones record sideways and store a display matrix (rotation), so
+ *     a portrait iPhone clip is coded 1920×1080 with rotation −90; we report 1080×1920 and `rotation` 90.
+ *   - creation_time: when the camera wrote a local time with its zone (Apple's
+ *     com.apple.quicktime.creationdate, or the QuickTime ©day "date" tag), that is the capture moment and its
+ *     offset is kept; it survives editing/exporting, which rewrites the container's creation_time (the corpus'
+ *     iphone5_gps.mov: exported 2015-12-12, taken 2015-01-19 −08:00). Otherwise the container's creation_time,
+ *     which QuickTime/MP4 define as UTC: a true instant whose local zone is unknown (creation_time_kind 'utc';
+ *     the offset stays null and a geocoder may supply the zone from GPS). AVI's IDIT/ICRD has no zone and is
+ *     kept local-naive (kind 'local', the same convention as photos, see capture-time.ts). Zero dates (1904/1970 epochs, 0000-00-00) and date-only
+ *     values are no date.
+ *   - gps: from the ISO 6709 string in com.apple.quicktime.location.ISO6709 or the "location" (©xyz) tag;
+ *     (0, 0) is "no location".
+ */
+import { offsetFromWallClockString, type CaptureTime } from './video-time.ts';
+import { ffprobe, type FfprobeResult, type FfprobeStream, type ProbeOptions } from './ffprobe.ts';
+
+export interface VideoInfo {
+  /** Seconds. */
+  duration: number | null;
+  /** Displayed size (rotation applied). */
+  width: number | null;
+  height: number | null;
+  /** Clockwise degrees to display the coded frames upright: 0, 90, 180 or 270. */
+  rotation: number;
+  video_codec: string | null;
+  audio_codec: string | null;
+  pix_fmt: string | null;
+  /** ffprobe's container list, e.g. "mov,mp4,m4a,3gp,3g2,mj2". */
+  container: string | null;
+  /** ISO 8601 ending in Z; see creation_time_kind for what it means. */
+  creation_time: string | null;
+  capture_offset_minutes: number | null;
+  /** 'zoned' instant with known offset, 'utc' instant with unknown zone, 'local' zone-less wall clock. */
+  creation_time_kind: CaptureTime['kind'];
+  gps: { latitude: number; longitude: number; altitude: number | null } | null;
+  /** Frames per second (average), e.g. 29.97. */
+  fps: number | null;
+  /** Overall bits per second. */
+  bitrate: number | null;
+  make: string | null;
+  model: string | null;
+  /** Apple Live Photo pairing id (com.apple.quicktime.content.identifier). */
+  content_identifier: string | null;
+}
+
+export interface VideoProbe {
+  info: VideoInfo;
+  raw: FfprobeResult;
+}
+
+function number(v: string | number | undefined): number | null {
+  const n = typeof v === 'number' ? v : v === undefined ? NaN : Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** "30000/1001" → 29.97; "0/0" → null. */
+export function parseRate(rate: string | undefined): number | null {
+  if (!rate) return null;
+  const [a, b] = rate.split('/').map(Number);
+  if (!a || !Number.isFinite(a)) return null;
+  const value = b === undefined ? a : b ? a / b : NaN;
+  return Number.isFinite(value) && value > 0 && value < 1000 ? Math.round(value * 1000) / 1000 : null;
+}
+
+/** Clockwise rotation from the display matrix (ffprobe reports it counter-clockwise) or the legacy tag. */
+export function streamRotation(s: FfprobeStream | undefined): number {
+  if (!s) return 0;
+  const matrix = s.side_data_list?.find((d) => d.side_data_type === 'Display Matrix' && typeof d.rotation === 'number');
+  const degrees = matrix ? -(matrix.rotation as number) : Number(s.tags?.rotate ?? 0);
+  if (!Number.isFinite(degrees)) return 0;
+  return ((Math.round(degrees / 90) * 90) % 360 + 360) % 360;
+}
+
+/**
+ * ISO 6709 point: "+38.1893-119.9558+2004.158/", also in degree-minute(-second) form ("+4012.34-07500.00/").
+ * Returns null for malformed strings, out-of-range values and (0, 0).
+ */
+export function parseIso6709(value: string | undefined): VideoInfo['gps'] {
+  if (!value) return null;
+  const m = /^([+-]\d+(?:\.\d+)?)([+-]\d+(?:\.\d+)?)([+-]\d+(?:\.\d+)?)?(?:CRS[^/]*)?\/?$/.exec(value.trim());
+  if (!m) return null;
+  const part = (s: string, degDigits: number): number => {
+    const sign = s.startsWith('-') ? -1 : 1;
+    const body = s.slice(1);
+    const intLen = body.split('.')[0]!.length;
+    const x = Number(body);
+    if (intLen === degDigits) return sign * x; // ±DD.DDDD
+    if (intLen === degDigits + 2) return sign * (Math.trunc(x / 100) + (x % 100) / 60); // ±DDMM.MMM
+    if (intLen === degDigits + 4) {
+      const d = Math.trunc(x / 10000);
+      const mm = Math.trunc((x % 10000) / 100);
+      return sign * (d + mm / 60 + (x % 100) / 3600); // ±DDMMSS.SS
+    }
+    return NaN;
+  };
+  const latitude = part(m[1]!, 2);
+  const longitude = part(m[2]!, 3);
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+  if (latitude === 0 && longitude === 0) return null;
+  const altitude = m[3] ? Number(m[3]) : null;
+  return { latitude, longitude, altitude: altitude !== null && Number.isFinite(altitude) ? altitude : null };
+}
+
+function captureTime(tags: Record<string, string>, streams: FfprobeStream[], container: string): CaptureTime {
+  // AVI's IDIT/ICRD dates are the camera's local clock; MP4/QuickTime/3GP creation_time is UTC.
+  const isAvi = container === 'avi';
+  // A local time with a zone, written by the camera: the best evidence of when it was taken.
+  for (const key of ['com.apple.quicktime.creationdate', 'date']) {
+    const t = offsetFromWallClockString(tags[key], { requireZone: true });
+    if (t) return t;
+  }
+  const containerTime = tags.creation_time ?? streams.find((s) => s.tags?.creation_time)?.tags?.creation_time;
+  return offsetFromWallClockString(containerTime, { defaultUtc: !isAvi }) ?? { iso: null, offsetMinutes: null, kind: null };
+}
+
+/** Map ffprobe's JSON to VideoInfo (pure; unit-testable without ffprobe). */
+export function videoInfoFromProbe(raw: FfprobeResult): VideoInfo {
+  const tags = raw.format.tags ?? {};
+  const video = raw.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const audio = raw.streams.find((s) => s.codec_type === 'audio');
+  const rotation = streamRotation(video);
+  const [w, h] = [video?.width ?? null, video?.height ?? null];
+  const swap = rotation === 90 || rotation === 270;
+  const durations = [raw.format.duration, ...raw.streams.map((s) => s.duration)].map(number).filter((d): d is number => d !== null && d > 0);
+  const time = captureTime(tags, raw.streams, raw.format.format_name ?? '');
+  return {
+    duration: number(raw.format.duration) ?? (durations.length ? Math.max(...durations) : null),
+    width: swap ? h : w,
+    height: swap ? w : h,
+    rotation,
+    video_codec: video?.codec_name ?? null,
+    audio_codec: audio?.codec_name ?? null,
+    pix_fmt: video?.pix_fmt ?? null,
+    container: raw.format.format_name ?? null,
+    creation_time: time.iso,
+    capture_offset_minutes: time.offsetMinutes,
+    creation_time_kind: time.kind,
+    gps: parseIso6709(tags['com.apple.quicktime.location.ISO6709'] ?? tags.location ?? tags['location-eng']),
+    fps: parseRate(video?.avg_frame_rate) ?? parseRate(video?.r_frame_rate),
+    bitrate: number(raw.format.bit_rate),
+    make: tags['com.apple.quicktime.make'] ?? tags.make ?? null,
+    model: tags['com.apple.quicktime.model'] ?? tags.model ?? null,
+    content_identifier: tags['com.apple.quicktime.content.identifier'] ?? null,
+  };
+}
+
+export async function probeVideo(input: string, options: ProbeOptions = {}): Promise<VideoProbe> {
+  const raw = await ffprobe(input, options);
+  return { info: videoInfoFromProbe(raw), raw };
+}
+
+/**
+ * Does the original need a web copy? Browsers (Chromium without proprietary codecs included) reliably play
+ * H.264 8-bit 4:2:0 with AAC or no audio in an MP4/MOV container, so anything else gets an H.264/AAC MP4:
+ * HEVC from iPhones, MJPEG AVIs, MPEG-4 Part 2 3GPs, AVCHD (MPEG-TS), 10-bit H.264.
+ * yuvj420p (full-range 4:2:0, common from phones) plays like yuv420p and is accepted.
+ */
+export function needsWebVideo(probe: VideoProbe | VideoInfo): boolean {
+  const info = 'info' in probe ? probe.info : probe;
+  const container = info.container ?? '';
+  const mp4Family = container.includes('mp4') || container.includes('mov');
+  const h264 = info.video_codec === 'h264';
+  const pixels = info.pix_fmt === 'yuv420p' || info.pix_fmt === 'yuvj420p';
+  const audioOk = info.audio_codec === null || info.audio_codec === 'aac';
+  return !(mp4Family && h264 && pixels && audioOk);
+}

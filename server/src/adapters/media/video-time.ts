@@ -1,0 +1,49 @@
+/**
+ * Container time strings (QuickTime, MP4, AVI as ffprobe prints them) to taken_time + offset, with the same
+ * convention as photos (capture-time.ts): UTC instant when the zone is known, local-naive otherwise.
+ */
+import { parseWallClock, toTakenTime } from './capture-time.ts';
+
+export interface CaptureTime {
+  iso: string | null;
+  offsetMinutes: number | null;
+  /**
+   * What `iso` is: 'zoned' = true instant, zone known (offsetMinutes set); 'utc' = true instant, camera zone
+   * unknown (MP4/QuickTime creation_time; a geocoder can add the zone from GPS); 'local' = camera wall clock
+   * without zone, written as if UTC (AVI), exactly like zone-less photos.
+   */
+  kind: 'zoned' | 'utc' | 'local' | null;
+}
+
+/**
+ * "2019-07-24T11:25:40+0300" (Apple), "2015-12-12T08:59:26.000000Z" (MP4 creation_time),
+ * "2012-09-10 20:52:00" (AVI IDIT, no zone).
+ *   - requireZone: only accept strings that carry a zone (used for camera-local tags).
+ *   - defaultUtc: a string without a zone is UTC (MP4/QuickTime creation_time is UTC by definition);
+ *     the offset stays null because the local zone is still unknown.
+ * Zero/epoch dates and date-only values give null.
+ */
+export function offsetFromWallClockString(
+  value: string | undefined,
+  opts: { requireZone?: boolean; defaultUtc?: boolean } = {},
+): CaptureTime | null {
+  if (!value || !/\d{2}:\d{2}/.test(value)) return null; // date-only: not a capture time
+  // Normalise "+0300" to "+03:00" so the shared parser reads it.
+  const normalised = value.trim().replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+  const wall = parseWallClock(normalised);
+  if (!wall) return null;
+  const year = Number(wall.local.slice(0, 4));
+  if (year <= 1904 || wall.local.startsWith('1970-01-01T00:00:00')) return null; // QuickTime/Unix epoch zero
+  const explicitZone = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(normalised);
+  if (opts.requireZone && !explicitZone) return null;
+  if (wall.offsetMinutes !== null) {
+    // A "Z" on a container timestamp is the format's UTC convention, not the camera's zone: offset unknown.
+    const isUtcMarker = /Z$/i.test(normalised);
+    return isUtcMarker
+      ? { iso: toTakenTime(wall.local, 0), offsetMinutes: null, kind: 'utc' }
+      : { iso: toTakenTime(wall.local, wall.offsetMinutes), offsetMinutes: wall.offsetMinutes, kind: 'zoned' };
+  }
+  return opts.defaultUtc
+    ? { iso: toTakenTime(wall.local, 0), offsetMinutes: null, kind: 'utc' }
+    : { iso: toTakenTime(wall.local, null), offsetMinutes: null, kind: 'local' };
+}
