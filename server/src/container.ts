@@ -16,6 +16,9 @@ import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
 import { RepositoriesService } from './features/repositories/repositories.service.ts';
 import { buildJobRegistry } from './jobs.ts';
+import { IngestService } from './features/assets/ingest.service.ts';
+import { AssetPipeline } from './features/assets/pipeline.ts';
+import { DerivativePaths } from './features/assets/derivatives.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 
@@ -30,6 +33,11 @@ export interface Container {
   users: UsersService;
   system: SystemService;
   repositories: RepositoriesService;
+  /** Where files enter the catalog (uploads, watching, scans). */
+  ingest: IngestService;
+  /** The per-asset media pipeline run by the `assets.process-asset` job. */
+  pipeline: AssetPipeline;
+  derivatives: DerivativePaths;
   jobs: JobQueue;
   jobRunner: JobRunner;
   /** Stops the job workers (waiting up to `deadlineMs` for running jobs) and closes the catalog. */
@@ -43,6 +51,7 @@ export function dataPaths(dataDir: string) {
     secretKey: path.join(dataDir, 'secret.key'),
     setupCode: path.join(dataDir, 'setup-code.txt'),
     storage: path.join(dataDir, 'storage'),
+    derivatives: path.join(dataDir, 'derivatives'),
   };
 }
 
@@ -76,6 +85,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     bioclip_classify: false,
   }));
 
+  const derivatives = new DerivativePaths(p.derivatives);
+  const ingest = new IngestService(db, repositories, jobs, log.child({ module: 'ingest' }));
+  const pipeline = new AssetPipeline(db, repositories, derivatives, log.child({ module: 'pipeline' }));
+
   repositories.ensurePrimary();
   setupCode.ensure(auth.users.count() > 0);
   auth.store.prune(Date.now());
@@ -95,6 +108,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     users,
     system,
     repositories,
+    ingest,
+    pipeline,
+    derivatives,
     jobs,
     jobRunner,
     close: async (deadlineMs = 0) => {

@@ -12,14 +12,18 @@
  */
 import os from 'node:os';
 import { JobRegistry, type AnyJobDefinition, type QueueConfig } from './platform/jobs/registry.ts';
+import { ASSETS_JOBS } from './features/assets/assets.jobs.ts';
 
 /** Queue name → concurrency. Queues not listed run one job at a time. */
-export function jobQueues(_cpus = os.availableParallelism()): Record<string, QueueConfig> {
-  return {};
+export function jobQueues(cpus = os.availableParallelism()): Record<string, QueueConfig> {
+  return {
+    // Decoding and encoding are CPU-bound: one worker per core, at most 4, keeps the server responsive.
+    media: { concurrency: Math.min(4, Math.max(1, cpus)) },
+  };
 }
 
 /** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/assets.jobs.ts. */
-export const JOB_DEFINITIONS: AnyJobDefinition[] = [];
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS];
 
 export function buildJobRegistry(): JobRegistry {
   return new JobRegistry(jobQueues()).register(...JOB_DEFINITIONS);

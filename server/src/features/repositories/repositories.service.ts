@@ -25,6 +25,10 @@ export class RepositoriesService {
     private readonly log: Logger,
   ) {}
 
+  byId(id: string): RepositoryRow | undefined {
+    return this.db.prepare('SELECT * FROM repositories WHERE repository_id = ?').get(id) as RepositoryRow | undefined;
+  }
+
   primary(): RepositoryRow | undefined {
     return this.db.prepare("SELECT * FROM repositories WHERE role = 'primary'").get() as RepositoryRow | undefined;
   }

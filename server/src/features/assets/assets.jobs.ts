@@ -1,0 +1,19 @@
+/** Job definitions of the assets feature. */
+import { z } from 'zod';
+import { defineJob } from '../../platform/jobs/registry.ts';
+
+/**
+ * Metadata, thumbnails, perceptual hash, web copy and media-item linking for one asset.
+ * Idempotent: running it again rewrites the same derivatives and fields.
+ */
+export const processAsset = defineJob({
+  kind: 'assets.process-asset',
+  queue: 'media',
+  args: z.object({ asset_id: z.string(), receipt_id: z.string().nullable().default(null) }),
+  maxAttempts: 3,
+  // Long videos transcode for a while; the transcoder has its own duration-based timeout.
+  timeoutMs: 6 * 3600_000,
+  handler: (args, ctx) => ctx.deps.pipeline.process(args.asset_id, args.receipt_id, ctx),
+});
+
+export const ASSETS_JOBS = [processAsset];

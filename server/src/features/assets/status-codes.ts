@@ -1,0 +1,28 @@
+/**
+ * The asset's `status` array (the contract leaves the codes "not shown"): the integer codes of the
+ * processing steps that have completed, in order, plus at most one failure code. `state` says the
+ * whole story in one word (pending, processing, ready, failed) and `last_error` says why it failed.
+ *
+ * | code | meaning                                                        |
+ * |------|----------------------------------------------------------------|
+ * | 10   | indexed: content type detected, BLAKE3 hash computed           |
+ * | 20   | metadata extracted (EXIF/IPTC/XMP or ffprobe)                  |
+ * | 30   | thumbnails small/medium/large written                          |
+ * | 40   | perceptual hash computed (photos and video posters)            |
+ * | 50   | web copy ready (H.264/AAC MP4 or MP3), or the original plays   |
+ * | 60   | linked into its media item (RAW+JPEG pair, live photo, single)  |
+ * | 900  | failed: the file is unsupported or corrupt (not retried)       |
+ * | 910  | failed: the file disappeared before processing                 |
+ * | 920  | failed: a tool failed repeatedly (ffmpeg missing, …)           |
+ */
+export const STATUS = {
+  indexed: 10,
+  metadata: 20,
+  thumbnails: 30,
+  phash: 40,
+  webCopy: 50,
+  mediaItem: 60,
+  failedCorrupt: 900,
+  failedMissing: 910,
+  failedTool: 920,
+} as const;
