@@ -11,6 +11,7 @@ import { usersRouter } from './features/users/users.router.ts';
 import { settingsRouter } from './features/settings/settings.router.ts';
 import { systemRouter } from './features/system/system.router.ts';
 import { jobsRouter } from './features/jobs/jobs.router.ts';
+import { assetsRouter } from './features/assets/assets.router.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -33,6 +34,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, usersRouter());
   api.route(API_BASE, settingsRouter());
   api.route(API_BASE, jobsRouter());
+  api.route(API_BASE, assetsRouter());
   return api;
 }
 

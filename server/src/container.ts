@@ -19,6 +19,7 @@ import { buildJobRegistry } from './jobs.ts';
 import { IngestService } from './features/assets/ingest.service.ts';
 import { AssetPipeline } from './features/assets/pipeline.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
+import { AssetsService } from './features/assets/assets.service.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 
@@ -38,6 +39,7 @@ export interface Container {
   /** The per-asset media pipeline run by the `assets.process-asset` job. */
   pipeline: AssetPipeline;
   derivatives: DerivativePaths;
+  assets: AssetsService;
   jobs: JobQueue;
   jobRunner: JobRunner;
   /** Stops the job workers (waiting up to `deadlineMs` for running jobs) and closes the catalog. */
@@ -88,6 +90,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const derivatives = new DerivativePaths(p.derivatives);
   const ingest = new IngestService(db, repositories, jobs, log.child({ module: 'ingest' }));
   const pipeline = new AssetPipeline(db, repositories, derivatives, log.child({ module: 'pipeline' }));
+  const assets = new AssetsService(db, repositories, derivatives, jobs);
 
   repositories.ensurePrimary();
   setupCode.ensure(auth.users.count() > 0);
@@ -111,6 +114,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     ingest,
     pipeline,
     derivatives,
+    assets,
     jobs,
     jobRunner,
     close: async (deadlineMs = 0) => {
