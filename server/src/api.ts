@@ -12,6 +12,7 @@ import { settingsRouter } from './features/settings/settings.router.ts';
 import { systemRouter } from './features/system/system.router.ts';
 import { jobsRouter } from './features/jobs/jobs.router.ts';
 import { assetsRouter } from './features/assets/assets.router.ts';
+import { repositoriesRouter } from './features/repositories/repositories.router.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -35,6 +36,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, settingsRouter());
   api.route(API_BASE, jobsRouter());
   api.route(API_BASE, assetsRouter());
+  api.route(API_BASE, repositoriesRouter());
   return api;
 }
 

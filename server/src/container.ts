@@ -17,6 +17,7 @@ import { SystemService } from './features/system/system.service.ts';
 import { RepositoriesService } from './features/repositories/repositories.service.ts';
 import { buildJobRegistry } from './jobs.ts';
 import { IngestService } from './features/assets/ingest.service.ts';
+import type { Ingest } from './features/assets/ingest.contract.ts';
 import { AssetPipeline } from './features/assets/pipeline.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/assets.service.ts';
@@ -78,7 +79,13 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const setupCode = new SetupCode(p.setupCode);
   const auth = new AuthService(db, keys, settings, setupCode, log.child({ module: 'auth' }));
   const users = new UsersService(db, log.child({ module: 'users' }));
-  const repositories = new RepositoriesService(db, p.storage, log.child({ module: 'repositories' }));
+  // Watches and scans repositories into the catalog through `ingest` (built below: hence the getter).
+  const repositories = new RepositoriesService(db, p.storage, log.child({ module: 'repositories' }), {
+    jobs,
+    settings,
+    ingest: (): Ingest => ingest,
+    dataDir: config.dataDir,
+  });
   const system = new SystemService(db, settings, () => ({
     semantic_image_embed: false,
     semantic_text_embed: false,
@@ -118,10 +125,13 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     jobs,
     jobRunner,
     close: async (deadlineMs = 0) => {
+      await repositories.stop();
       await jobRunner.stop(deadlineMs);
       db.close();
     },
   };
   jobRunner.start();
+  // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.
+  repositories.start();
   return container;
 }

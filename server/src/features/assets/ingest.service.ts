@@ -33,6 +33,9 @@ export function resolveInRepository(root: string, relPath: string): string {
 
 export class IngestService implements Ingest {
   readonly store: AssetsStore;
+  /** One indexing at a time per (repository, path): an upload's commit and the watcher's event for
+   *  the same new file must not both insert it. */
+  private readonly pathLocks = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly db: Db,
@@ -49,7 +52,21 @@ export class IngestService implements Ingest {
     return row ? { asset_id: row.asset_id, owner_id: row.owner_id } : undefined;
   }
 
-  async indexFile(req: IndexFileRequest): Promise<IndexOutcome> {
+  indexFile(req: IndexFileRequest): Promise<IndexOutcome> {
+    const key = `${req.repositoryId}\0${req.relPath.replace(/\\/g, '/')}`;
+    const previous = this.pathLocks.get(key) ?? Promise.resolve();
+    const run = previous.then(
+      () => this.indexFileNow(req),
+      () => this.indexFileNow(req),
+    );
+    this.pathLocks.set(key, run);
+    void run.finally(() => {
+      if (this.pathLocks.get(key) === run) this.pathLocks.delete(key);
+    }).catch(() => undefined);
+    return run;
+  }
+
+  private async indexFileNow(req: IndexFileRequest): Promise<IndexOutcome> {
     const repo = this.repositories.byId(req.repositoryId);
     if (!repo) throw new Error(`unknown repository ${req.repositoryId}`);
     const relPath = req.relPath.replace(/\\/g, '/');

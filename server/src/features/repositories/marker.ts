@@ -35,3 +35,42 @@ export function readMarker(dir: string): Marker {
 export function writeMarker(dir: string, marker: Marker): void {
   fs.writeFileSync(path.join(dir, MARKER_FILE), `${JSON.stringify(marker, null, 2)}\n`, { flag: 'wx' });
 }
+
+/**
+ * The storage root (`<dataDir>/storage`) carries its own marker, `.hearth-root` (JSON:
+ * `{ "format": "hearth-storage-root", "version": 1, "id": "<uuid>", "created_at": "…" }`). Its id is
+ * the `root_id` of the repositories that live under it (the primary repository and any other folder
+ * inside the storage root); repositories registered elsewhere on the machine have no root (`null`).
+ */
+export const ROOT_MARKER_FILE = '.hearth-root';
+
+export const RootMarkerSchema = z.object({
+  format: z.literal('hearth-storage-root'),
+  version: z.literal(1),
+  id: z.uuid(),
+  created_at: z.string(),
+});
+export type RootMarker = z.infer<typeof RootMarkerSchema>;
+
+/** Reads the storage root's marker, writing one on first use. */
+export function ensureRootMarker(dir: string, newId: () => string): RootMarker {
+  const file = path.join(dir, ROOT_MARKER_FILE);
+  try {
+    return RootMarkerSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ENOENT') throw new Error(`${file} is not a Hearth storage root marker: ${(e as Error).message}`);
+  }
+  const marker: RootMarker = { format: 'hearth-storage-root', version: 1, id: newId(), created_at: new Date().toISOString() };
+  try {
+    fs.writeFileSync(file, `${JSON.stringify(marker, null, 2)}\n`, { flag: 'wx' });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'EEXIST') return RootMarkerSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    throw e;
+  }
+  return marker;
+}
+
+/** A marker a user can paste into `.hearth-repo` to make a folder registerable. */
+export function exampleMarker(id: string, name: string, now = new Date()): Marker {
+  return { format: 'hearth-repository', version: 1, id, name, created_at: now.toISOString() };
+}

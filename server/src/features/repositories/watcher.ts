@@ -1,0 +1,187 @@
+/**
+ * Folder watching for one repository: file changes reach the catalog within seconds, between scans.
+ *
+ * - add / change (reported once the file has stopped growing) → `ingest.indexFile({source: 'watch'})`.
+ * - unlink → held for a short grace (`unlinkGraceMs`, restarted by further unlinks) and then
+ *   `ingest.markMissing`. A move shows up as unlink(old) then, once the new file is stable,
+ *   add(new): every pending unlink is applied before any add is indexed, so the ingest service
+ *   finds the old asset missing and recognises the new path by its hash as a move (the asset keeps
+ *   its id). A path that is back by the time its unlink is applied is not marked missing.
+ * - Before anything is marked missing the repository is checked again: when the folder itself
+ *   went away (disk unplugged, share unmounted, folder deleted), chokidar reports every file as
+ *   unlinked; those are dropped, the repository is reported offline and nothing leaves the catalog.
+ *
+ * All catalog writes of a repository run one at a time through its SerialLane, shared with scans.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { watchTree, type TreeEvent, type TreeWatcher } from '../../adapters/fs/watch.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { Ingest } from '../assets/ingest.contract.ts';
+import { isIgnoredRel } from './ignore.ts';
+
+/** Runs async tasks one after another, in the order they were given. */
+export class SerialLane {
+  private tail: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+
+  run<T>(task: () => T | Promise<T>): Promise<T> {
+    this.pending++;
+    const p = this.tail.then(task);
+    this.tail = p.then(
+      () => this.pending--,
+      () => this.pending--,
+    );
+    return p;
+  }
+
+  get busy(): boolean {
+    return this.pending > 0;
+  }
+
+  /** Resolves once every task given so far (and any given meanwhile) has finished. */
+  async idle(): Promise<void> {
+    while (this.pending > 0) await this.tail;
+  }
+}
+
+export interface RepositoryWatcherOptions {
+  repositoryId: string;
+  root: string;
+  lane: SerialLane;
+  ingest: () => Ingest | undefined;
+  /** Owner of new assets; undefined while the installation has no administrator. */
+  ownerId: () => number | undefined;
+  /** Re-checks the repository folder; false when it is gone or unreadable. */
+  isReachable: () => boolean;
+  /** The root folder itself disappeared or came back, or the watcher failed. */
+  onRootEvent: (why: string) => void;
+  stabilityMs: number;
+  unlinkGraceMs: number;
+  log: Logger;
+  polling?: boolean;
+}
+
+const MAX_UNLINK_WAIT_MS = 10_000;
+
+export class RepositoryWatcher {
+  private tree: TreeWatcher | null = null;
+  private readonly pendingUnlinks = new Set<string>();
+  private unlinkTimer: NodeJS.Timeout | null = null;
+  private firstPendingAt = 0;
+  private closed = false;
+
+  constructor(private readonly o: RepositoryWatcherOptions) {}
+
+  /** Starts watching; resolves once events are being delivered. */
+  start(): Promise<void> {
+    this.tree = watchTree(this.o.root, {
+      ignore: isIgnoredRel,
+      stabilityMs: this.o.stabilityMs,
+      polling: this.o.polling ?? false,
+      onEvent: (e) => this.onEvent(e),
+      onError: (err) => {
+        const code = (err as { code?: string }).code;
+        this.o.log.warn(
+          { err: err.message, code },
+          code === 'ENOSPC'
+            ? 'folder watching hit the system limit of watched folders (raise fs.inotify.max_user_watches); periodic scans still catch changes'
+            : 'folder watcher error',
+        );
+        this.o.onRootEvent('watcher error');
+      },
+    });
+    return this.tree.ready;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.unlinkTimer) clearTimeout(this.unlinkTimer);
+    this.unlinkTimer = null;
+    // Dropped, not applied: the scan at the next start reconciles what was pending.
+    this.pendingUnlinks.clear();
+    await this.tree?.close();
+  }
+
+  private onEvent(e: TreeEvent): void {
+    if (this.closed) return;
+    switch (e.type) {
+      case 'add':
+      case 'change':
+        if (e.rel === '') return;
+        this.pendingUnlinks.delete(e.rel);
+        this.o.lane
+          .run(async () => {
+            await this.applyUnlinks();
+            await this.index(e.rel);
+          })
+          .catch((err: unknown) => this.failed(err, e.rel));
+        return;
+      case 'unlink':
+        if (e.rel === '') return;
+        this.pendingUnlinks.add(e.rel);
+        this.armUnlinkTimer();
+        return;
+      case 'unlinkDir':
+      case 'addDir':
+        if (e.rel === '') this.o.onRootEvent(e.type === 'unlinkDir' ? 'folder removed' : 'folder back');
+        return;
+    }
+  }
+
+  private armUnlinkTimer(): void {
+    const now = Date.now();
+    if (!this.unlinkTimer) this.firstPendingAt = now;
+    else clearTimeout(this.unlinkTimer);
+    const wait = Math.max(0, Math.min(this.o.unlinkGraceMs, this.firstPendingAt + MAX_UNLINK_WAIT_MS - now));
+    this.unlinkTimer = setTimeout(() => {
+      this.unlinkTimer = null;
+      this.o.lane.run(() => this.applyUnlinks()).catch((err: unknown) => this.failed(err));
+    }, wait);
+    this.unlinkTimer.unref();
+  }
+
+  private failed(err: unknown, rel?: string): void {
+    if (this.closed) return; // the catalog may be closing with the server
+    this.o.log.warn({ err, path: rel }, 'handling a watched change failed (the next scan reconciles)');
+  }
+
+  private async applyUnlinks(): Promise<void> {
+    if (this.pendingUnlinks.size === 0 || this.closed) return;
+    const rels = [...this.pendingUnlinks];
+    this.pendingUnlinks.clear();
+    if (this.unlinkTimer) clearTimeout(this.unlinkTimer);
+    this.unlinkTimer = null;
+    if (!this.o.isReachable()) {
+      this.o.log.warn({ files: rels.length }, 'repository unreachable: removals seen by the watcher are ignored');
+      return;
+    }
+    const ingest = this.o.ingest();
+    if (!ingest) return;
+    for (const rel of rels) {
+      if (fs.existsSync(path.join(this.o.root, ...rel.split('/')))) continue; // back already
+      try {
+        if (ingest.markMissing(this.o.repositoryId, rel)) this.o.log.info({ path: rel }, 'file removed from a watched repository');
+      } catch (err) {
+        this.o.log.warn({ err, path: rel }, 'marking a removed file missing failed');
+      }
+    }
+  }
+
+  private async index(rel: string): Promise<void> {
+    if (this.closed) return;
+    const ingest = this.o.ingest();
+    const ownerId = this.o.ownerId();
+    if (!ingest || ownerId === undefined) {
+      this.o.log.debug({ path: rel }, 'file change not indexed: no ingest service or no owner yet (the next scan will)');
+      return;
+    }
+    try {
+      const out = await ingest.indexFile({ repositoryId: this.o.repositoryId, relPath: rel, ownerId, source: 'watch' });
+      this.o.log.debug({ path: rel, outcome: out.outcome }, 'watched file indexed');
+    } catch (err) {
+      this.o.log.warn({ err, path: rel }, 'indexing a watched file failed (the next scan retries)');
+    }
+  }
+}
