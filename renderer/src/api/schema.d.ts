@@ -443,6 +443,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repositories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List repositories (for choosing a scope)
+         * @description Every repository, the primary first. Repositories are shared by the household (what each member sees in them is decided per asset). `path` is included for administrators only.
+         */
+        get: operations["listScopeRepositories"];
+        put?: never;
+        /**
+         * Register a folder that holds a .hearth-repo marker
+         * @description Registers an existing folder on the server as a repository. The folder must already hold a `.hearth-repo` marker
+         *     (JSON: `{"format": "hearth-repository", "version": 1, "id": "<uuid>", "name": "…", "created_at": "<ISO time>"}`);
+         *     the marker's `id` becomes the repository id. Hearth indexes the files in place, never moves or rewrites them, and
+         *     creates only the hidden `.hearth/` folder. Then the folder is watched and a first scan is queued.
+         *
+         *     422: no such folder, not readable, no marker (`marker_missing`: the problem explains how to create one) or an invalid one (`marker_invalid`).
+         *     409: already registered (`path_already_registered`, or `repository_already_registered` for a copy with the same marker id),
+         *     inside or around another repository (`repository_nested`), or inside Hearth's data folder (`inside_data_folder`).
+         */
+        post: operations["createRepository"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/{id}/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the scans of a repository, newest first */
+        get: operations["listRepositoryScans"];
+        put?: never;
+        /**
+         * Queue a scan of a repository
+         * @description Queues a reconciling scan as a background job: new and changed files are indexed, files gone from a completely
+         *     read folder tree are moved to the trash (nothing is removed after an incomplete walk). One scan per repository is
+         *     queued or running at a time: while one is, it is returned (200, `created: false`) instead of a new one (202).
+         *     `force`: re-check every file with the catalog instead of trusting unchanged size and modification time.
+         */
+        post: operations["scanRepository"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/{id}/scans/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The most recent scan of a repository
+         * @description `scan` is null when the repository was never scanned.
+         */
+        get: operations["getLatestRepositoryScan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/indexable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List repositories an index rebuild can be scoped to
+         * @description The repositories Hearth can read now (reachability `active`), with their paths.
+         */
+        get: operations["listReindexRepositories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/system": {
         parameters: {
             query?: never;
@@ -807,6 +902,76 @@ export interface components {
             password: string;
             setup_code?: string;
             username: string;
+        };
+        Repository: {
+            /**
+             * @description `scanning` while a scan of the repository runs.
+             * @enum {string}
+             */
+            activity: "idle" | "scanning";
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The repository's id: the `id` of its `.hearth-repo` marker, stable across moves and catalog rebuilds.
+             */
+            id: string;
+            is_primary: boolean;
+            name: string;
+            /** @description Absolute folder path on the server. Present only for administrators. */
+            path?: string;
+            /**
+             * @description Why watching and scanning are paused; null while the repository is active.
+             * @enum {string|null}
+             */
+            pause_reason: "offline" | "permission_denied" | "marker_missing" | "marker_invalid" | "marker_mismatch" | null;
+            /**
+             * @description `active`: readable, watched and scanned. `offline`: the folder is gone (unplugged disk, unmounted share). `error`: the folder is there but unreadable or its marker is missing or changed.
+             * @enum {string}
+             */
+            reachability: "active" | "offline" | "error";
+            /** @enum {string} */
+            role: "primary" | "regular";
+            /**
+             * Format: uuid
+             * @description The storage root the repository lives in: the id of the data folder's storage root (its `.hearth-root` marker) for repositories inside it, such as the primary one; null for folders registered elsewhere on the machine.
+             */
+            root_id: string | null;
+            /** @description What is wrong, in words (never a path); null while active. */
+            status_detail: string | null;
+        };
+        RepositoryScan: {
+            /** @description New assets. */
+            added: number;
+            /** @description True when every folder of the repository was read. Only a complete walk marks files missing: after an incomplete one nothing is removed from the catalog. */
+            complete_walk: boolean;
+            created_at: string;
+            /** @description Assets whose file is gone, moved to the trash. */
+            deleted: number;
+            /** @description What went wrong or was left undone, with repository-relative paths. */
+            error: string | null;
+            /** @description Files that could not be indexed (see `error`). */
+            failed: number;
+            /** @description Files found by the walk (hidden files, `.hearth/` and partial downloads excluded). */
+            files_seen: number;
+            finished_at: string | null;
+            /** @enum {string} */
+            mode: "periodic" | "manual" | "startup";
+            /** @description Files found at a new path with the content of a missing asset: the asset kept its id. */
+            moved: number;
+            /** @description 0..1 while queued or running; null once finished. */
+            progress: number | null;
+            progress_message: string | null;
+            /** Format: uuid */
+            repository_id: string;
+            /** Format: uuid */
+            scan_id: string;
+            /** @description Files unchanged since they were indexed, or not media. */
+            skipped: number;
+            started_at: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            /** @description Assets whose file changed (or came back). */
+            updated: number;
         };
         Session: {
             bootstrap_admin: boolean;
@@ -2544,6 +2709,436 @@ export interface operations {
             };
             /** @description Validation failed; `errors` names each field */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listScopeRepositories: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repositories: components["schemas"]["Repository"][];
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createRepository: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example Family photos */
+                    name: string;
+                    /**
+                     * @description Absolute folder path on the server
+                     * @example /srv/photos
+                     */
+                    path: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Registered */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRepositoryScans: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number | null;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                /** @description Repository id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        limit: number;
+                        offset: number;
+                        scans: components["schemas"]["RepositoryScan"][];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    scanRepository: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                /** @description Repository id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A scan was already queued or running */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description False when a scan was already queued or running: that scan is returned. */
+                        created: boolean;
+                        scan: components["schemas"]["RepositoryScan"];
+                    };
+                };
+            };
+            /** @description Scan queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description False when a scan was already queued or running: that scan is returned. */
+                        created: boolean;
+                        scan: components["schemas"]["RepositoryScan"];
+                    };
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLatestRepositoryScan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                /** @description Repository id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scan: components["schemas"]["RepositoryScan"] & (Record<string, never> | null);
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listReindexRepositories: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repositories: components["schemas"]["Repository"][];
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
