@@ -17,5 +17,7 @@ await build({
 });
 // The HEIC decoder runs in a worker thread loaded from a file beside the server bundle.
 await build({ ...common, entryPoints: ['server/src/adapters/media/heic-worker.ts'], outfile: 'electron/dist/heic-worker.cjs' });
+// Upload hashing runs in a worker thread too (features/uploads/hash-worker.ts).
+await build({ ...common, entryPoints: ['server/src/features/uploads/hash-worker.ts'], outfile: 'electron/dist/upload-hash-worker.cjs' });
 // migrate.ts looks for migrations beside the running file.
 fs.cpSync('server/src/platform/db/migrations', 'electron/dist/migrations', { recursive: true });

@@ -11,6 +11,7 @@ import { usersRouter } from './features/users/users.router.ts';
 import { settingsRouter } from './features/settings/settings.router.ts';
 import { systemRouter } from './features/system/system.router.ts';
 import { jobsRouter } from './features/jobs/jobs.router.ts';
+import { uploadsRouter } from './features/uploads/uploads.router.ts';
 import { assetsRouter } from './features/assets/assets.router.ts';
 import { repositoriesRouter } from './features/repositories/repositories.router.ts';
 
@@ -37,6 +38,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, jobsRouter());
   api.route(API_BASE, assetsRouter());
   api.route(API_BASE, repositoriesRouter());
+  api.route(API_BASE, uploadsRouter());
   return api;
 }
 

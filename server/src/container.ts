@@ -21,6 +21,9 @@ import type { Ingest } from './features/assets/ingest.contract.ts';
 import { AssetPipeline } from './features/assets/pipeline.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/assets.service.ts';
+import { UploadsService } from './features/uploads/uploads.service.ts';
+import { uploadLimitsFromEnv } from './features/uploads/uploads.config.ts';
+import { cleanStaging } from './features/uploads/uploads.jobs.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 
@@ -41,6 +44,8 @@ export interface Container {
   pipeline: AssetPipeline;
   derivatives: DerivativePaths;
   assets: AssetsService;
+  /** Single, batch and chunked uploads into repositories, with receipts. */
+  uploads: UploadsService;
   jobs: JobQueue;
   jobRunner: JobRunner;
   /** Stops the job workers (waiting up to `deadlineMs` for running jobs) and closes the catalog. */
@@ -99,6 +104,15 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const pipeline = new AssetPipeline(db, repositories, derivatives, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, repositories, derivatives, jobs);
 
+  const uploads = new UploadsService({
+    db,
+    log: log.child({ module: 'uploads' }),
+    jobs,
+    ingest: () => ingest,
+    primaryRepositoryId: () => repositories.primary()?.repository_id,
+    limits: uploadLimitsFromEnv(),
+  });
+
   repositories.ensurePrimary();
   setupCode.ensure(auth.users.count() > 0);
   auth.store.prune(Date.now());
@@ -122,15 +136,18 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     pipeline,
     derivatives,
     assets,
+    uploads,
     jobs,
     jobRunner,
     close: async (deadlineMs = 0) => {
+      await uploads.stop();
       await repositories.stop();
       await jobRunner.stop(deadlineMs);
       db.close();
     },
   };
   jobRunner.start();
+  uploads.startMaintenance(() => jobs.enqueue(cleanStaging, {}));
   // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.
   repositories.start();
   return container;

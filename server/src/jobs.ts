@@ -14,6 +14,7 @@ import os from 'node:os';
 import { JobRegistry, type AnyJobDefinition, type QueueConfig } from './platform/jobs/registry.ts';
 import { ASSETS_JOBS } from './features/assets/assets.jobs.ts';
 import { repositoriesJobs } from './features/repositories/repositories.jobs.ts';
+import { UPLOADS_JOBS } from './features/uploads/uploads.jobs.ts';
 
 /** Queue name → concurrency. Queues not listed run one job at a time. */
 export function jobQueues(cpus = os.availableParallelism()): Record<string, QueueConfig> {
@@ -24,7 +25,7 @@ export function jobQueues(cpus = os.availableParallelism()): Record<string, Queu
 }
 
 /** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/assets.jobs.ts. */
-export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs];
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS];
 
 export function buildJobRegistry(): JobRegistry {
   return new JobRegistry(jobQueues()).register(...JOB_DEFINITIONS);

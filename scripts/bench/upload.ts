@@ -1,0 +1,274 @@
+/**
+ * `npm run bench:ingest`, part 2: upload throughput over loopback.
+ *
+ * A generated file (default 1 GiB, an MP4 head and distinct pseudo-random blocks) goes to a
+ * real Hearth server started as a child process (`server/src/main.ts` on a temporary data folder):
+ *   - chunked: createUploadSession, then chunks of the server's configured `chunk_size` through
+ *     batchUploadAssets, `max_concurrent` requests at a time, until the file is committed;
+ *   - single: the whole file in one uploadAsset request.
+ * Beside it, the plain loopback copy: a raw HTTP PUT of the same bytes to a minimal node:http server
+ * (its own child process) that pipes the body to a file, flushed to disk before it answers (Hearth
+ * fsyncs an upload before acknowledging it, so the copy does too). Before each measurement the page
+ * cache is synced and the server's job queue is idle, so one run does not pay for the previous one. Prints MB/s of each, the ratio to the plain
+ * copy, and the peak RSS of the Hearth server process during each upload (sampled every 20 ms from
+ * /proc/<pid>/status until the last response).
+ *
+ *   npx tsx scripts/bench/upload.ts [--size-mb 1024] [--rounds 1] [--prof (CPU profile of the server into .tmp/)]
+ */
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const arg = (name: string, def: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : def);
+const SIZE = arg('--size-mb', 1024) * 1024 * 1024;
+const ROUNDS = arg('--rounds', 1);
+const BLOCK = 1024 * 1024;
+const PASSWORD = 'bench password 123';
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-upload-bench-'));
+const children: ChildProcess[] = [];
+const cleanup = () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  fs.rmSync(work, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+process.on('SIGINT', () => process.exit(130));
+
+/**
+ * The test file on disk: an MP4 head (so the server takes it as a video), then unique blocks. The
+ * pipeline's ffprobe then fails on it in a child process of its own, outside the server's memory
+ * (a JPEG head would have the server's image decoder read the whole 1 GiB file: RSS 1.2 GB).
+ */
+function makeFile(file: string): void {
+  const fd = fs.openSync(file, 'w');
+  const block = Buffer.alloc(BLOCK);
+  crypto.randomFillSync(block);
+  Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex').copy(block, 0); // ftyp isom
+  for (let off = 0; off < SIZE; off += BLOCK) {
+    block.writeUInt32BE(off / BLOCK, 64);
+    fs.writeSync(fd, block, 0, Math.min(BLOCK, SIZE - off));
+  }
+  fs.closeSync(fd);
+}
+
+function waitForLine(child: ChildProcess, re: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = re.exec(buf);
+      if (m) resolve(m);
+    });
+    child.once('exit', (code) => reject(new Error(`child exited (${code}) before ready:\n${buf}`)));
+  });
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/**
+ * Peak resident memory of a process while `fn` runs, sampled every 20 ms (Linux /proc). Sampling
+ * stops with the last response, so the processing the server queues afterwards does not count.
+ */
+async function peakRss<T>(pid: number, fn: () => Promise<T>): Promise<[T, number]> {
+  let peak = rssMb(pid);
+  const t = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
+  try {
+    const r = await fn();
+    return [r, Math.max(peak, rssMb(pid))];
+  } finally {
+    clearInterval(t);
+  }
+}
+
+function request(url: string, opts: http.RequestOptions, body?: (req: http.ClientRequest) => void): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, opts, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString() }));
+    });
+    req.on('error', reject);
+    if (body) body(req);
+    else req.end();
+  });
+}
+
+async function json(url: string, method: string, token: string | null, payload?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const r = await request(url, { method, headers }, (req) => req.end(payload === undefined ? undefined : JSON.stringify(payload)));
+  if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${r.text}`);
+  return JSON.parse(r.text);
+}
+
+/** Streams [start, end) of the file as one multipart part named `field`. */
+function postPart(url: string, token: string, field: string, file: string, start: number, end: number): Promise<{ status: number; text: string }> {
+  const boundary = `bench${crypto.randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="bench.mp4"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return request(
+    url,
+    { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + (end - start) + tail.length) } },
+    (req) => {
+      req.write(head);
+      const rs = fs.createReadStream(file, { start, end: end - 1, highWaterMark: BLOCK });
+      rs.pipe(req, { end: false });
+      rs.on('end', () => req.end(tail));
+    },
+  );
+}
+
+async function plainCopy(file: string): Promise<number> {
+  const dest = path.join(work, 'plain-dest');
+  const code = `
+    const http = require('node:http'); const fs = require('node:fs');
+    const s = http.createServer((req, res) => {
+      const out = fs.createWriteStream(process.argv[1], { flush: true });
+      req.pipe(out);
+      out.on('close', () => res.end('ok'));
+    });
+    s.listen(0, '127.0.0.1', () => console.log('PLAIN_READY ' + s.address().port));`;
+  const child = spawn(process.execPath, ['-e', code, dest], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  const port = Number((await waitForLine(child, /PLAIN_READY (\d+)/))[1]);
+  const t0 = performance.now();
+  const r = await request(`http://127.0.0.1:${port}/`, { method: 'PUT', headers: { 'content-length': String(SIZE) } }, (req) => fs.createReadStream(file, { highWaterMark: BLOCK }).pipe(req));
+  const secs = (performance.now() - t0) / 1000;
+  if (r.status !== 200 || fs.statSync(dest).size !== SIZE) throw new Error(`plain copy failed: ${r.status} ${r.text}`);
+  child.kill();
+  fs.rmSync(dest);
+  return SIZE / 1e6 / secs;
+}
+
+interface Hearth {
+  url: string;
+  token: string;
+  pid: number;
+  repoPath: string;
+}
+
+async function startHearth(): Promise<Hearth> {
+  const dataDir = path.join(work, 'data');
+  const prof = process.argv.includes('--prof') ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, '.tmp', 'upload-bench-prof')}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, HEARTH_DATA_DIR: dataDir, HEARTH_PORT: '0', HEARTH_LOG_LEVEL: process.env.HEARTH_LOG_LEVEL ?? 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  if (process.env.HEARTH_LOG_LEVEL) child.stdout!.pipe(process.stderr);
+  const m = await waitForLine(child, /HEARTH_READY (\{.*\})/);
+  const url = `http://127.0.0.1:${(JSON.parse(m[1]!) as { port: number }).port}`;
+  const session = await json(`${url}/api/v1/auth/register`, 'POST', null, { username: 'bench', password: PASSWORD, display_name: 'Bench' });
+  return { url, token: session.token as string, pid: child.pid!, repoPath: path.join(dataDir, 'storage', 'primary') };
+}
+
+/** Waits until the server's job queue has nothing running (the pipeline of what was just uploaded). */
+async function idleServer(h: Hearth): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const stats = await json(`${h.url}/api/v1/jobs/stats`, 'GET', h.token).catch(() => null);
+    if (!stats || (stats.running === 0 && stats.available === 0 && stats.retryable === 0)) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function chunked(h: Hearth, file: string, round: number): Promise<{ mbps: number; peak: number; chunk: number; concurrency: number }> {
+  const cfg = await json(`${h.url}/api/v1/uploads/config`, 'GET', h.token);
+  const chunk: number = cfg.chunk_size;
+  const concurrency: number = cfg.max_concurrent;
+  const total = Math.ceil(SIZE / chunk);
+  const t0 = performance.now();
+  const s = await json(`${h.url}/api/v1/uploads/sessions`, 'POST', h.token, { filename: `bench-chunked-${round}.mp4`, total_size: SIZE, total_chunks: total });
+  let next = 0;
+  let final: any = null; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const worker = async () => {
+    while (next < total) {
+      const i = next++;
+      const r = await postPart(`${h.url}/api/v1/uploads/batch`, h.token, `chunk_${s.session_id}_${i}_${total}`, file, i * chunk, Math.min(SIZE, (i + 1) * chunk));
+      const res = JSON.parse(r.text).results?.[0];
+      if (r.status !== 200 || !res?.success) throw new Error(`chunk ${i}: ${r.status} ${r.text}`);
+      if (res.status !== 'uploading') final = res;
+    }
+  };
+  const [, peak] = await peakRss(h.pid, () => Promise.all(Array.from({ length: concurrency }, worker)));
+  const secs = (performance.now() - t0) / 1000;
+  if (!final || final.status !== 'processing' || final.size !== SIZE) throw new Error(`chunked upload did not commit: ${JSON.stringify(final)}`);
+  return { mbps: SIZE / 1e6 / secs, peak, chunk, concurrency };
+}
+
+async function single(h: Hearth, file: string, round: number): Promise<{ mbps: number; peak: number }> {
+  // Different bytes than the chunked run (else: a duplicate, not stored): flip the last block's marker.
+  const variant = path.join(work, `single-${round}.mp4`);
+  fs.copyFileSync(file, variant);
+  const fd = fs.openSync(variant, 'r+');
+  fs.writeSync(fd, Buffer.from([round + 1]), 0, 1, SIZE - 1);
+  fs.closeSync(fd);
+  const t0 = performance.now();
+  const [r, peak] = await peakRss(h.pid, () => postPart(`${h.url}/api/v1/uploads/files`, h.token, 'file', variant, 0, SIZE));
+  const secs = (performance.now() - t0) / 1000;
+  fs.rmSync(variant);
+  const body = JSON.parse(r.text);
+  if (r.status !== 200 || body.status !== 'processing') throw new Error(`single upload: ${r.status} ${r.text}`);
+  return { mbps: SIZE / 1e6 / secs, peak };
+}
+
+/** Starts each measurement without the previous one's dirty pages being flushed under it. */
+function settle(): void {
+  try {
+    execSync('sync');
+  } catch {
+    /* no sync(1): measurements are then a little noisier */
+  }
+}
+
+async function main() {
+  const file = path.join(work, 'bench.mp4');
+  console.log(`generating ${(SIZE / 1024 / 1024).toFixed(0)} MiB test file in ${work}`);
+  makeFile(file);
+  const h = await startHearth();
+  console.log(`hearth server pid ${h.pid}, idle RSS ${rssMb(h.pid).toFixed(0)} MB`);
+  const rows: string[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // Each round uploads new content (the catalog still holds the previous rounds' hashes).
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, Buffer.from([round]), 0, 1, 200);
+    fs.closeSync(fd);
+    settle();
+    const plain = await plainCopy(file);
+    settle();
+    const c = await chunked(h, file, round);
+    await idleServer(h);
+    settle();
+    const s = await single(h, file, round);
+    await idleServer(h);
+    rows.push(
+      `round ${round + 1}: plain loopback PUT ${plain.toFixed(0)} MB/s | ` +
+        `hearth chunked (${c.chunk / 1024 / 1024} MiB x ${c.concurrency}) ${c.mbps.toFixed(0)} MB/s = ${(c.mbps / plain).toFixed(2)} of plain, peak RSS ${c.peak.toFixed(0)} MB | ` +
+        `hearth single ${s.mbps.toFixed(0)} MB/s = ${(s.mbps / plain).toFixed(2)} of plain, peak RSS ${s.peak.toFixed(0)} MB`,
+    );
+    console.log(rows.at(-1));
+    // Drop what was committed so the next round stores the same sizes again (and the disk stays free).
+    fs.rmSync(path.join(h.repoPath, 'uploads'), { recursive: true, force: true });
+  }
+  if (process.argv.includes('--prof')) {
+    process.kill(h.pid, 'SIGTERM'); // main.ts exits on SIGTERM, writing the CPU profile
+    await new Promise((r) => setTimeout(r, 3000));
+    console.log(`CPU profile of the server in ${path.join(root, '.tmp', 'upload-bench-prof')}`);
+  }
+  console.log(`\nupload bench (${(SIZE / 1024 / 1024).toFixed(0)} MiB, ${os.availableParallelism()} CPUs):\n${rows.join('\n')}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,48 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeWebStream } from 'node:stream/web';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { AppEnv } from '../../platform/http/context.ts';
+import { createRouter } from '../../platform/http/router.ts';
+import * as r from './uploads.routes.ts';
+import { toStoredProblem } from './uploads.service.ts';
+
+/** The request body as a Node stream for busboy: read as it arrives, never buffered whole. */
+function bodyStream(c: Context<AppEnv>): Readable {
+  const body = c.req.raw.body;
+  return body ? Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>) : Readable.from([]);
+}
+
+export function uploadsRouter() {
+  const app = createRouter();
+  // The stream is a raw route: never enveloped in variant B, its errors stay problem+json.
+  app.use('/uploads/receipts/stream', async (c, next) => {
+    c.set('rawRoute', true);
+    await next();
+  });
+  app.openapi(r.uploadAsset, async (c) => {
+    const hash = c.req.valid('header')['x-content-hash'];
+    return c.json(await c.get('container').uploads.uploadSingle(c.get('actor')!, bodyStream(c), c.req.header('content-type'), hash), 200);
+  });
+  app.openapi(r.batchUploadAssets, async (c) =>
+    c.json(await c.get('container').uploads.uploadBatch(c.get('actor')!, bodyStream(c), c.req.header('content-type')), 200),
+  );
+  app.openapi(r.createUploadSession, async (c) => {
+    const { created, session } = await c.get('container').uploads.createSession(c.get('actor')!, c.req.valid('json'));
+    return created ? c.json(session, 201) : c.json(session, 200);
+  });
+  app.openapi(r.getUploadProgress, (c) => c.json(c.get('container').uploads.progress(c.get('actor')!, c.req.valid('query').session_ids), 200));
+  app.openapi(r.getUploadConfig, (c) => c.json(c.get('container').uploads.config(), 200));
+  app.openapi(r.precheckUploads, (c) => c.json(c.get('container').uploads.precheck(c.get('actor')!, c.req.valid('json')), 200));
+  app.openapi(r.getUploadStatus, (c) => c.json(c.get('container').uploads.receipts(c.get('actor')!, c.req.valid('query').receipt_ids), 200));
+  app.openapi(r.streamUploadStatus, (c) => {
+    const [uploads, actor, ids] = [c.get('container').uploads, c.get('actor')!, c.req.valid('query').receipt_ids];
+    return streamSSE(c, async (stream) => {
+      const ac = new AbortController();
+      stream.onAbort(() => ac.abort());
+      const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+      await uploads.watchReceipts(actor, ids, send, ac.signal).catch((e: unknown) => send('error', toStoredProblem(e)));
+    }) as never;
+  });
+  return app;
+}

@@ -1,0 +1,220 @@
+/** SQL of the upload feature: sessions, receipts, and the read-only look-ups it needs elsewhere. */
+import type { Db } from '../../platform/db/connection.ts';
+import type { Problem } from '../../platform/http/problem.ts';
+
+export type SessionStatus = 'pending' | 'uploading' | 'merging' | 'completed' | 'failed';
+export type ReceiptStatus = 'uploading' | 'processing' | 'queued' | 'completed' | 'duplicate' | 'failed';
+export const TERMINAL_RECEIPT: readonly ReceiptStatus[] = ['completed', 'duplicate', 'failed'];
+
+export interface SessionRow {
+  session_id: string;
+  owner_id: number;
+  repository_id: string;
+  filename: string;
+  content_type: string | null;
+  total_size: number;
+  total_chunks: number;
+  /** Size of every chunk but the last; 0 until the client said it or the first chunk told. */
+  chunk_size: number;
+  received_chunks: string;
+  bytes_received: number;
+  client_hash: string | null;
+  status: SessionStatus;
+  problem: string | null;
+  receipt_id: string | null;
+  created_at: number;
+  last_activity: number;
+}
+
+export interface ReceiptRow {
+  receipt_id: string;
+  owner_id: number;
+  file_name: string;
+  size: number | null;
+  content_hash: string | null;
+  asset_id: string | null;
+  status: ReceiptStatus;
+  problem: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The problem object kept on receipts and sessions: what the client needs, nothing internal. */
+export type StoredProblem = Pick<Problem, 'type' | 'title' | 'status' | 'detail' | 'code'> & { retryable: boolean };
+
+export class UploadsStore {
+  constructor(private readonly db: Db) {}
+
+  // ------------------------------------------------------------------ repositories (read only)
+
+  repository(id: string): { repository_id: string; path: string; status: string } | undefined {
+    return this.db.prepare('SELECT repository_id, path, status FROM repositories WHERE repository_id = ?').get(id) as
+      | { repository_id: string; path: string; status: string }
+      | undefined;
+  }
+
+  allRepositories(): { repository_id: string; path: string }[] {
+    return this.db.prepare('SELECT repository_id, path FROM repositories').all() as { repository_id: string; path: string }[];
+  }
+
+  // ------------------------------------------------------------------ receipts
+
+  insertReceipt(r: Pick<ReceiptRow, 'receipt_id' | 'owner_id' | 'file_name' | 'size' | 'status'>, now: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO upload_receipts (receipt_id, owner_id, file_name, size, status, created_at, updated_at)
+         VALUES (@receipt_id, @owner_id, @file_name, @size, @status, @now, @now)`,
+      )
+      .run({ ...r, now });
+  }
+
+  updateReceipt(
+    receiptId: string,
+    f: { status: ReceiptStatus; size?: number | null; content_hash?: string | null; asset_id?: string | null; problem?: StoredProblem | null; file_name?: string },
+    now: number,
+  ): void {
+    this.db
+      .prepare(
+        `UPDATE upload_receipts SET status = @status,
+           size = coalesce(@size, size), content_hash = coalesce(@content_hash, content_hash),
+           asset_id = coalesce(@asset_id, asset_id), file_name = coalesce(@file_name, file_name),
+           problem = @problem, updated_at = @now
+         WHERE receipt_id = @id`,
+      )
+      .run({
+        id: receiptId,
+        status: f.status,
+        size: f.size ?? null,
+        content_hash: f.content_hash ?? null,
+        asset_id: f.asset_id ?? null,
+        file_name: f.file_name ?? null,
+        problem: f.problem ? JSON.stringify(f.problem) : null,
+        now,
+      });
+  }
+
+  /** The caller's receipts among `ids` (others' and unknown ids are simply not returned). */
+  receiptsOf(ownerId: number, ids: readonly string[]): ReceiptRow[] {
+    if (ids.length === 0) return [];
+    return this.db
+      .prepare(`SELECT r.* FROM upload_receipts r JOIN json_each(?) j ON j.value = r.receipt_id WHERE r.owner_id = ?`)
+      .all(JSON.stringify(ids), ownerId) as ReceiptRow[];
+  }
+
+  /** Processing state of assets, for receipts whose pipeline result the receipt does not show yet. */
+  assetStates(assetIds: readonly string[]): Map<string, string> {
+    if (assetIds.length === 0) return new Map();
+    const rows = this.db
+      .prepare(`SELECT a.asset_id, a.state FROM assets a JOIN json_each(?) j ON j.value = a.asset_id`)
+      .all(JSON.stringify(assetIds)) as { asset_id: string; state: string }[];
+    return new Map(rows.map((r) => [r.asset_id, r.state]));
+  }
+
+  // ------------------------------------------------------------------ sessions
+
+  session(id: string): SessionRow | undefined {
+    return this.db.prepare('SELECT * FROM upload_sessions WHERE session_id = ?').get(id) as SessionRow | undefined;
+  }
+
+  insertSession(s: Omit<SessionRow, 'received_chunks' | 'bytes_received' | 'problem' | 'created_at' | 'last_activity'>, now: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO upload_sessions (session_id, owner_id, repository_id, filename, content_type, total_size, total_chunks,
+           chunk_size, client_hash, status, receipt_id, created_at, last_activity)
+         VALUES (@session_id, @owner_id, @repository_id, @filename, @content_type, @total_size, @total_chunks,
+           @chunk_size, @client_hash, @status, @receipt_id, @now, @now)`,
+      )
+      .run({ ...s, now });
+  }
+
+  /** Records which chunks are on disk (and the chunk size once known); pending → uploading. */
+  setSessionChunks(id: string, received: number[], bytes: number, chunkSize: number, now: number): void {
+    this.db
+      .prepare(
+        `UPDATE upload_sessions SET received_chunks = ?, bytes_received = ?, chunk_size = ?, last_activity = ?,
+           status = CASE WHEN status = 'pending' AND ? > 0 THEN 'uploading' ELSE status END
+         WHERE session_id = ?`,
+      )
+      .run(JSON.stringify(received), bytes, chunkSize, now, received.length, id);
+  }
+
+  /** Sets the chunk size if still unknown; returns the size in force afterwards. */
+  fixChunkSize(id: string, chunkSize: number): number {
+    this.db.prepare('UPDATE upload_sessions SET chunk_size = ? WHERE session_id = ? AND chunk_size = 0').run(chunkSize, id);
+    return (this.db.prepare('SELECT chunk_size FROM upload_sessions WHERE session_id = ?').get(id) as { chunk_size: number }).chunk_size;
+  }
+
+  touchSession(id: string, now: number): void {
+    this.db.prepare('UPDATE upload_sessions SET last_activity = ? WHERE session_id = ?').run(now, id);
+  }
+
+  /** pending/uploading → merging, for exactly one caller. */
+  claimMerge(id: string, now: number): boolean {
+    return (
+      this.db
+        .prepare(`UPDATE upload_sessions SET status = 'merging', last_activity = ? WHERE session_id = ? AND status IN ('pending', 'uploading')`)
+        .run(now, id).changes === 1
+    );
+  }
+
+  finishSession(id: string, status: 'completed' | 'failed' | 'uploading', problem: StoredProblem | null, now: number): void {
+    this.db
+      .prepare('UPDATE upload_sessions SET status = ?, problem = ?, last_activity = ? WHERE session_id = ?')
+      .run(status, problem ? JSON.stringify(problem) : null, now, id);
+  }
+
+  /** The caller's sessions: the given ids, or those active or touched since `since`. */
+  sessionsOf(ownerId: number, ids: readonly string[] | undefined, since: number): SessionRow[] {
+    if (ids) {
+      if (ids.length === 0) return [];
+      return this.db
+        .prepare(`SELECT s.* FROM upload_sessions s JOIN json_each(?) j ON j.value = s.session_id WHERE s.owner_id = ? ORDER BY s.created_at`)
+        .all(JSON.stringify(ids), ownerId) as SessionRow[];
+    }
+    return this.db
+      .prepare(
+        `SELECT * FROM upload_sessions WHERE owner_id = ? AND (status IN ('pending', 'uploading', 'merging') OR last_activity >= ?)
+         ORDER BY created_at LIMIT 1000`,
+      )
+      .all(ownerId, since) as SessionRow[];
+  }
+
+  /** Sessions a crash left merging go back to uploading (their chunks are still staged). */
+  resetInterruptedMerges(now: number): number {
+    return this.db.prepare(`UPDATE upload_sessions SET status = 'uploading', last_activity = ? WHERE status = 'merging'`).run(now).changes;
+  }
+
+  idleSessions(before: number): SessionRow[] {
+    return this.db
+      .prepare(`SELECT * FROM upload_sessions WHERE status IN ('pending', 'uploading') AND last_activity < ?`)
+      .all(before) as SessionRow[];
+  }
+
+  /** Session ids of a repository whose staged chunks must be kept. */
+  liveSessionIds(repositoryId: string): Set<string> {
+    const rows = this.db
+      .prepare(`SELECT session_id FROM upload_sessions WHERE repository_id = ? AND status IN ('pending', 'uploading', 'merging')`)
+      .all(repositoryId) as { session_id: string }[];
+    return new Set(rows.map((r) => r.session_id));
+  }
+
+  // ------------------------------------------------------------------ precheck
+
+  /** The caller's live assets with this content (hash + size), optionally in one repository. */
+  ownAssetsByHash(ownerId: number, files: readonly { hash: string; size: number }[], repositoryId?: string): Map<string, { asset_id: string; original_filename: string }> {
+    const out = new Map<string, { asset_id: string; original_filename: string }>();
+    const stmt = this.db.prepare(
+      `SELECT asset_id, original_filename FROM assets
+       WHERE repository_id IN (SELECT repository_id FROM repositories WHERE ? IS NULL OR repository_id = ?)
+         AND hash = ? AND file_size = ? AND owner_id = ? AND is_deleted = 0
+       ORDER BY asset_id LIMIT 1`,
+    ); // the IN on the leading column lets SQLite use assets_hash (repository_id, hash, file_size)
+    for (const f of files) {
+      const row = stmt.get(repositoryId ?? null, repositoryId ?? null, f.hash, f.size, ownerId) as
+        | { asset_id: string; original_filename: string }
+        | undefined;
+      if (row) out.set(`${f.hash}:${f.size}`, row);
+    }
+    return out;
+  }
+}
