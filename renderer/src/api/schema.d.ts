@@ -556,6 +556,162 @@ export interface paths {
         patch: operations["updateSystemSettings"];
         trace?: never;
     };
+    "/api/v1/uploads/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload several files and chunks in one request
+         * @description Multipart. Text field `repository_id` (optional, default the primary repository; before the files) applies to whole files. File fields:
+         *
+         *     - `single_{session_id}`: a whole file; `session_id` is the client’s own correlation id (letters, digits, `-`), echoed in its result.
+         *     - `chunk_{session_id}_{index}_{total}`: chunk `index` (0-based, `index < total`) of a session made with createUploadSession, whose `total_chunks` must equal `total`. Every chunk but the last has the session’s chunk size, the last the rest. A chunk sent again with the same size replaces the stored one (idempotent); with another size it is refused (409). When the last missing chunk arrives the file is assembled, hashed, checked against the session’s `client_hash` and committed like a single upload.
+         *
+         *     Each file part gets a result; one part failing (its `problem` says why: 404 foreign or unknown session, 409, 413, 422) does not fail the others. A chunk cut off mid-way is discarded, not counted.
+         */
+        post: operations["batchUploadAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/uploads/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How clients should upload to this server
+         * @description Sizes in bytes. `chunk_size` follows the server’s memory (over 4 GiB: 20 MiB; 2–4 GiB: 10 MiB; 1–2 GiB: 5 MiB; less: 2 MiB). `max_concurrent`: chunk requests per client at once; `max_in_flight_requests`: upload requests the server serves at once (more get 503 with Retry-After); `memory_buffer`: what a client should keep in memory at most; `merge_concurrency`: sessions assembled at once.
+         */
+        get: operations["getUploadConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/uploads/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload one file
+         * @description Multipart with the file in `file` and an optional `repository_id` (default: the primary repository), which must come before the file. The body streams to the repository’s staging folder and is hashed (BLAKE3) on the way; with `X-Content-Hash` a mismatch answers 422 and keeps nothing. Content already in the repository (same hash and size) answers `status: duplicate` and is not stored again; otherwise the file is committed under `uploads/YYYY/MM/` (never overwriting: `name (1).ext`…), catalogued, and its processing queued (`status: processing`). Follow the receipt with getUploadStatus.
+         */
+        post: operations["uploadAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/uploads/precheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which files you already have (advisory)
+         * @description Client BLAKE3 hashes and sizes against your assets (optionally in one repository). Advisory only: candidates must still be uploaded and are verified then.
+         */
+        post: operations["precheckUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/uploads/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where your uploaded files are (receipts)
+         * @description Your receipts among `receipt_ids` (1–100); unknown ids and other users’ receipts are left out. Terminal states: completed, duplicate, failed.
+         */
+        get: operations["getUploadStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/uploads/receipts/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow your receipts as server-sent events
+         * @description A `text/event-stream` (the same in both variants; errors before the stream starts are problem+json). Events, each `data` a JSON object:
+         *
+         *     - `receipts`: `{operations: [receipt state]}` exactly as getUploadStatus, sent first and then whenever anything changes (checked every 500 ms).
+         *     - `heartbeat`: `{at}` after 15 s without another event.
+         *     - `done`: `{receipt_ids, all_terminal: true}` once every receipt shown is terminal (completed, duplicate, failed); the stream then ends.
+         *     - `error`: a problem object; the stream then ends.
+         *
+         *     Unknown and other users’ receipt ids are left out, as in getUploadStatus.
+         */
+        get: operations["streamUploadStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/uploads/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress of your chunked upload sessions
+         * @description The given sessions (your own; others are left out), or your active sessions and those active in the last 24 hours. `progress` is a fraction 0..1.
+         */
+        get: operations["getUploadProgress"];
+        put?: never;
+        /**
+         * Create or resume a chunked upload session
+         * @description Without `session_id`, or with a new one: creates a session (201) and its receipt. With the id of one of your sessions and the same file (name, size, chunk count): resumes it (200) and reports the chunks stored on the server, also after a server restart. Chunks then go to batchUploadAssets as `chunk_{session_id}_{index}_{total}`. `chunk_size` is optional: it is learnt from the first chunk otherwise.
+         */
+        post: operations["createUploadSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users": {
         parameters: {
             query?: never;
@@ -712,6 +868,26 @@ export interface components {
                 storage_path: string;
                 thumbnail_id: string;
             }[];
+        };
+        BatchUploadResult: {
+            asset_id: string | null;
+            chunk_index: number | null;
+            content_hash: string | null;
+            file_name: string | null;
+            message: string;
+            problem: components["schemas"]["UploadProblem"];
+            receipt_id: string | null;
+            /** @description Chunks of the session stored so far (chunk parts). */
+            received_chunks: number | null;
+            session_id: string;
+            /** @description Bytes of this part (a chunk), or of the whole file once committed. */
+            size: number | null;
+            /**
+             * @description `uploading`: a chunk was stored and the session waits for more.
+             * @enum {string}
+             */
+            status: "uploading" | "processing" | "duplicate" | "failed";
+            success: boolean;
         };
         BootstrapStatus: {
             bootstrap_mode: boolean;
@@ -1040,6 +1216,60 @@ export interface components {
                 /** @enum {string} */
                 mode?: "closed" | "invite_code";
             };
+        };
+        /** @description Why a file did not make it (embedded in results, receipts and sessions). */
+        UploadProblem: {
+            code: string;
+            detail: string;
+            retryable: boolean;
+            status: number;
+            title: string;
+            type: string;
+        } | null;
+        UploadReceipts: {
+            operations: components["schemas"]["UploadReceiptState"][];
+        };
+        UploadReceiptState: {
+            asset_id: string | null;
+            content_hash: string | null;
+            file_name: string;
+            problem: components["schemas"]["UploadProblem"];
+            receipt_id: string;
+            size: number | null;
+            /** @enum {string} */
+            status: "uploading" | "processing" | "queued" | "completed" | "duplicate" | "failed";
+            /** @description True for completed and duplicate (the content is in the library). */
+            success: boolean;
+            /** @description True for completed, duplicate and failed. */
+            terminal: boolean;
+            updated_at: string;
+        };
+        UploadResult: {
+            /** @description The new asset, or the existing one of a duplicate when it is yours. */
+            asset_id: string | null;
+            /** @description BLAKE3 of the received bytes, computed by the server. */
+            content_hash: string;
+            /** @description The stored file name (the base name the client gave, made safe). */
+            file_name: string;
+            message: string;
+            receipt_id: string;
+            size: number;
+            /** @enum {string} */
+            status: "processing" | "duplicate";
+        };
+        UploadSession: {
+            bytes_received: number;
+            /** @description Bytes of every chunk but the last; null until known. */
+            chunk_size: number | null;
+            problem: components["schemas"]["UploadProblem"];
+            receipt_id: string;
+            /** @description Chunk indexes stored on the server (0-based). */
+            received_chunks: number[];
+            result: components["schemas"]["UploadResult"] & (Record<string, never> | null);
+            session_id: string;
+            /** @enum {string} */
+            status: "pending" | "uploading" | "merging" | "completed" | "failed";
+            total_chunks: number;
         };
         User: {
             avatar_asset_id: string | null;
@@ -3279,6 +3509,660 @@ export interface operations {
             };
             /** @description Unexpected server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    batchUploadAssets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Files named single_{session_id} or chunk_{session_id}_{index}_{total}. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    "chunk_{session_id}_{index}_{total}"?: string;
+                    /** Format: uuid */
+                    repository_id?: string;
+                    /** Format: binary */
+                    "single_{session_id}"?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One result per file part, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["BatchUploadResult"][];
+                    };
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUploadConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chunk_size: number;
+                        max_concurrent: number;
+                        max_in_flight_requests: number;
+                        memory_buffer: number;
+                        merge_concurrency: number;
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+                /** @description BLAKE3 of the file (64 hex), computed by the client. */
+                "x-content-hash"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file and, before it, the target repository. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** Format: uuid */
+                    repository_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored and queued, or recognised as a duplicate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResult"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    precheckUploads: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    files: {
+                        file_name?: string;
+                        hash: string;
+                        size: number;
+                    }[];
+                    /** Format: uuid */
+                    repository_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One result per file, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        duplicate_count: number;
+                        results: {
+                            asset_id: string | null;
+                            candidate: boolean;
+                            duplicate: boolean;
+                            file_name: string | null;
+                            hash: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUploadStatus: {
+        parameters: {
+            query: {
+                /** @description Comma-separated ids (at most 100). */
+                receipt_ids: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadReceipts"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamUploadStatus: {
+        parameters: {
+            query: {
+                /** @description Comma-separated ids (at most 100). */
+                receipt_ids: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUploadProgress: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ids (at most 1000). */
+                session_ids?: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions: {
+                            bytes_done: number;
+                            bytes_total: number;
+                            completed_chunks: number[];
+                            filename: string;
+                            last_activity: string;
+                            problem: components["schemas"]["UploadProblem"];
+                            progress: number;
+                            receipt_id: string | null;
+                            /** @description How many chunks are stored. */
+                            received_chunks: number;
+                            session_id: string;
+                            /** @enum {string} */
+                            status: "pending" | "uploading" | "merging" | "completed" | "failed";
+                            total_chunks: number;
+                        }[];
+                        summary: {
+                            active_sessions: number;
+                            completed_files: number;
+                            failed_sessions: number;
+                            overall_progress: number;
+                            total_sessions: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createUploadSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    chunk_size?: number;
+                    /** @description BLAKE3 of the whole file; the assembled file must match it. */
+                    client_hash?: string;
+                    content_type?: string;
+                    filename: string;
+                    /** Format: uuid */
+                    repository_id?: string;
+                    session_id?: string;
+                    total_chunks: number;
+                    total_size: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Resumed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadSession"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadSession"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
