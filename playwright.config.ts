@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const PORT = 6711;
+// A port picked once per run (workers inherit it): two runs on one machine must not collide.
+process.env.HEARTH_E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+const PORT = Number(process.env.HEARTH_E2E_PORT);
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 if (!fs.existsSync(path.join(import.meta.dirname, 'renderer/dist/index.html'))) {
