@@ -14,6 +14,7 @@ import { jobsRouter } from './features/jobs/jobs.router.ts';
 import { uploadsRouter } from './features/uploads/uploads.router.ts';
 import { assetsRouter } from './features/assets/assets.router.ts';
 import { repositoriesRouter } from './features/repositories/repositories.router.ts';
+import { browseRouter } from './features/browse/browse.router.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -39,6 +40,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, assetsRouter());
   api.route(API_BASE, repositoriesRouter());
   api.route(API_BASE, uploadsRouter());
+  api.route(API_BASE, browseRouter());
   return api;
 }
 

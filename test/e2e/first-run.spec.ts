@@ -86,7 +86,7 @@ test('first run: create the administrator, stay signed in, sign out and in, edit
     await expect(mainNav(page).getByText(ADMIN.displayName)).toBeVisible();
     await expect(mainNav(page).getByText('Administrator')).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name: 'Photos' })).toBeVisible();
-    await expect(page.getByText('Your photos will appear here once the library is set up')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No photos yet' })).toBeVisible();
     for (const section of ['Photos', 'Albums', 'Folders', 'Map', 'Favourites', 'Trash', 'Upload', 'Users & settings']) {
       await expect(mainNav(page).getByRole('link', { name: section })).toBeVisible();
     }

@@ -122,6 +122,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List your assets as media items, filtered, sorted and paged
+         * @description The unified list: one row per logical media item (a RAW+JPEG pair or a live photo is one row, shown through its primary asset; an asset still processing or failed stands alone).
+         *     Only your own assets. Trash (`is_deleted`) is left out unless asked for. The body is optional; every field has a default.
+         */
+        post: operations["queryAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/bootstrap": {
         parameters: {
             query?: never;
@@ -869,6 +890,43 @@ export interface components {
                 thumbnail_id: string;
             }[];
         };
+        AssetFilter: {
+            /** @description Repository-relative folder (`a/b`, no leading slash; empty for the root). Best combined with repository_id. */
+            folder_path?: string;
+            /** @description Include subfolders of folder_path. Default true. */
+            folder_recursive?: boolean;
+            /** @description true: the Trash. Default false. */
+            is_deleted?: boolean;
+            liked?: boolean;
+            /**
+             * Format: uuid
+             * @description Only this repository.
+             */
+            repository_id?: string;
+            /** @enum {string} */
+            type?: "PHOTO" | "VIDEO" | "AUDIO";
+            /** @description Any of these types (combines with `type`: both must hold). */
+            types?: ("PHOTO" | "VIDEO" | "AUDIO")[];
+        };
+        AssetQuery: {
+            filter?: components["schemas"]["AssetFilter"];
+            pagination?: {
+                /** @description Items per page, 1..200. Default 50. */
+                limit?: number;
+                /** @description Items to skip. Default 0. */
+                offset?: number;
+            };
+            /**
+             * @description `recently_added` (the default): newest in the catalog first (upload_time). `date_captured`: newest capture first (taken_time, else upload_time).
+             * @enum {string}
+             */
+            sort_by?: "recently_added" | "date_captured";
+            /**
+             * @description Stacks shown as one item (`collapsed`, the default) or as their members. No stacks exist yet, so both give the same list.
+             * @enum {string}
+             */
+            stack_mode?: "collapsed" | "expanded";
+        };
         BatchUploadResult: {
             asset_id: string | null;
             chunk_index: number | null;
@@ -940,6 +998,56 @@ export interface components {
                 unavailable_node_count: number;
             };
         };
+        GalleryItem: {
+            /** @description Best known capture time in epoch milliseconds: taken_time, else upload_time. */
+            best_ts_ms: number;
+            /**
+             * @description `media:<media_item_id>`
+             * @example media:0192f6c4-8a55-7b8e-9d4e-2f1f3a6b7c8d
+             */
+            id: string;
+            media_item: components["schemas"]["GalleryMediaItem"];
+            stack: components["schemas"]["GalleryStack"];
+            /** @enum {string} */
+            type: "media_item";
+        };
+        GalleryList: {
+            items: components["schemas"]["GalleryItem"][];
+            limit: number;
+            offset: number;
+            /** @enum {string} */
+            stack_mode: "collapsed" | "expanded";
+            /** @description Asset files behind all matching items (a RAW+JPEG pair counts 2). */
+            total_files: number;
+            /** @description Matching media items (a RAW+JPEG pair counts 1). */
+            total_media_items: number;
+            /** @description Rows the list has in this stack mode (equal to total_media_items while no stacks exist). */
+            total_visible: number;
+        };
+        GalleryMediaItem: {
+            composition: components["schemas"]["MediaComposition"];
+            /** @description The logical media item. An asset not linked into one yet (still processing, or failed) stands alone, and this is its asset_id. */
+            media_item_id: string;
+            /** @enum {string} */
+            media_kind: "photo" | "video" | "audio" | "live_photo";
+            primary_asset: components["schemas"]["Asset"];
+            stack: components["schemas"]["MediaItemStackRef"];
+        };
+        /** @description A collapsed stack shown as one item. Stacks do not exist yet: always null. */
+        GalleryStack: {
+            cover: {
+                media_item_id: string;
+                primary_asset_id: string;
+            };
+            matched_members: number;
+            members: {
+                media_item_id: string;
+                primary_asset_id: string;
+            }[];
+            stack_id: string;
+            /** @example burst */
+            stack_kind: string;
+        } | null;
         Health: {
             /** @enum {string} */
             database: "ok" | "error";
@@ -1003,6 +1111,22 @@ export interface components {
             password: string;
             username: string;
         };
+        MediaComposition: {
+            /** @description Files behind the item (in the same trash state as the list). */
+            component_count: number;
+            has_edited: boolean;
+            has_jpeg: boolean;
+            /** @description A live photo: the item also holds its motion clip. */
+            has_live_motion: boolean;
+            has_raw: boolean;
+        };
+        /** @description The stack the item belongs to. Stacks do not exist yet: always null. */
+        MediaItemStackRef: {
+            is_cover: boolean;
+            member_count: number;
+            stack_id: string;
+            stack_kind: string;
+        } | null;
         MediaToken: {
             expires_at: string;
             token: string;
@@ -1845,6 +1969,78 @@ export interface operations {
             };
             /** @description Error */
             416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    queryAssets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AssetQuery"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GalleryList"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

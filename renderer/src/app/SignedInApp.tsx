@@ -6,10 +6,20 @@ import { useMe } from '../api/use-me';
 import { AppLayout } from '../components/Layout/AppLayout';
 import { AccountPage } from '../features/account/AccountPage';
 import { AdminPage } from '../features/admin/AdminPage';
+import { JobsPage } from '../features/admin/JobsPage';
+import { RepositoriesPage } from '../features/admin/RepositoriesPage';
 import { LibrarySectionPage } from '../features/library/LibrarySectionPage';
+import { PhotosPage } from '../features/library/PhotosPage';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
-import { ADMIN_PATH, navigationFor } from './navigation';
+import { UploadPage } from '../features/upload/UploadPage';
+import { ADMIN_JOBS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { NotFoundPage } from './NotFoundPage';
+
+/** Library sections that have their real page; the others still show their empty state. */
+const SECTION_PAGES: Record<string, () => React.ReactElement> = {
+  '/': PhotosPage,
+  '/upload': UploadPage,
+};
 
 /** The pages of the signed-out flow; reaching one while signed in means "continue where you were going". */
 const SIGNED_OUT_PATHS = ['/sign-in', '/create-account', '/choose-password', '/welcome'];
@@ -38,15 +48,20 @@ export function SignedInApp() {
   return (
     <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut}>
       <Routes>
-        {LIBRARY_SECTIONS.map((section) => (
-          <Route
-            key={section.path}
-            path={section.path}
-            element={<LibrarySectionPage key={section.path} section={section} />}
-          />
-        ))}
+        {LIBRARY_SECTIONS.map((section) => {
+          const Page = SECTION_PAGES[section.path];
+          return (
+            <Route
+              key={section.path}
+              path={section.path}
+              element={Page ? <Page key={section.path} /> : <LibrarySectionPage key={section.path} section={section} />}
+            />
+          );
+        })}
         <Route path="/account" element={<AccountPage />} />
         <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
+        <Route path={ADMIN_REPOSITORIES_PATH} element={isAdmin ? <RepositoriesPage /> : <NotFoundPage />} />
+        <Route path={ADMIN_JOBS_PATH} element={isAdmin ? <JobsPage /> : <NotFoundPage />} />
         {SIGNED_OUT_PATHS.map((path) => (
           <Route key={path} path={path} element={<ContinueAfterSignIn />} />
         ))}

@@ -2,12 +2,23 @@ import type { NavGroup } from '../components/Layout/AppLayout';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 
 export const ADMIN_PATH = '/admin';
+export const ADMIN_REPOSITORIES_PATH = '/admin/repositories';
+export const ADMIN_JOBS_PATH = '/admin/jobs';
 
 /** The navigation for a signed-in person; administration only for administrators. */
 export function navigationFor(isAdmin: boolean): NavGroup[] {
   const groups: NavGroup[] = [
     { label: 'Library', items: LIBRARY_SECTIONS.map(({ path, label, icon }) => ({ to: path, label, icon })) },
   ];
-  if (isAdmin) groups.push({ label: 'Administration', items: [{ to: ADMIN_PATH, label: 'Users & settings', icon: 'users' }] });
+  if (isAdmin) {
+    groups.push({
+      label: 'Administration',
+      items: [
+        { to: ADMIN_PATH, label: 'Users & settings', icon: 'users' },
+        { to: ADMIN_REPOSITORIES_PATH, label: 'Repositories', icon: 'drive' },
+        { to: ADMIN_JOBS_PATH, label: 'Jobs', icon: 'jobs' },
+      ],
+    });
+  }
   return groups;
 }

@@ -81,7 +81,7 @@ export function AppLayout({ groups, user, onSignOut, signingOut, children }: App
               <ul className="nav__list">
                 {group.items.map((item) => (
                   <li key={item.to}>
-                    <NavLink to={item.to} end={item.to === '/'} className="nav__link">
+                    <NavLink to={item.to} end className="nav__link">
                       <Icon name={item.icon} />
                       <span>{item.label}</span>
                     </NavLink>

@@ -1,6 +1,7 @@
 /**
- * The library sections the navigation offers. None holds anything yet; each says honestly what it
- * will show once the library exists, instead of sample pictures that are not the household's.
+ * The library sections the navigation offers. Photos and Upload have their pages (app/SignedInApp);
+ * the others say honestly what they will show once they exist, instead of sample pictures that are
+ * not the household's.
  */
 import type { IconName } from '../../components/Icon';
 
@@ -18,7 +19,7 @@ export const LIBRARY_SECTIONS: LibrarySection[] = [
     label: 'Photos',
     icon: 'photos',
     emptyTitle: 'No photos yet',
-    emptyText: 'Your photos will appear here once the library is set up, newest first.',
+    emptyText: 'Photos and videos you add appear here, newest first.',
   },
   {
     path: '/albums',
@@ -59,7 +60,7 @@ export const LIBRARY_SECTIONS: LibrarySection[] = [
     path: '/upload',
     label: 'Upload',
     icon: 'upload',
-    emptyTitle: 'Uploading is not available yet',
-    emptyText: 'Once the library is set up, you will be able to add photos and videos from this device here.',
+    emptyTitle: 'Nothing uploading',
+    emptyText: 'Add photos and videos from this device here.',
   },
 ];

@@ -80,7 +80,9 @@ export class AssetPipeline {
       const lastAttempt = ctx.attempt >= ctx.job.max_attempts;
       if (permanent || lastAttempt) {
         const code = err instanceof FailNow ? err.code : err instanceof MediaDecodeError ? STATUS.failedCorrupt : STATUS.failedTool;
-        const reason = err instanceof MediaToolMissingError ? err.message : (err as Error).message;
+        // Members read this: never show server paths, only the repository-relative one.
+        const raw = err instanceof MediaToolMissingError ? err.message : (err as Error).message;
+        const reason = raw.split(file).join(asset.storage_path).split(repo.path).join('');
         this.fail(asset, code, reason, receiptId);
         throw new PermanentError(reason, { cause: err });
       }

@@ -1,0 +1,51 @@
+/**
+ * One asset's thumbnail through a media token URL. The URL is fixed once the image loads, so a token
+ * renewal does not reload it. When loading fails and a newer token exists (or can be fetched once),
+ * it tries again with that; otherwise it shows a placeholder (still processing, or no thumbnail).
+ */
+import { useEffect, useState } from 'react';
+import { mediaTokens, mediaUrl, useMediaToken } from './media-token';
+
+interface ThumbnailProps {
+  assetId: string;
+  size: 'small' | 'medium' | 'large';
+  alt: string;
+  className?: string;
+  /** Shown instead of the image when there is none (yet). */
+  fallback: React.ReactNode;
+}
+
+export function Thumbnail({ assetId, size, alt, className, fallback }: ThumbnailProps) {
+  const token = useMediaToken();
+  const [used, setUsed] = useState<string | null>(null);
+  const [retried, setRetried] = useState(false);
+  const [broken, setBroken] = useState(false);
+
+  useEffect(() => {
+    if (token && !used) setUsed(token);
+  }, [token, used]);
+
+  if (!used || broken) return <>{fallback}</>;
+
+  const onError = async () => {
+    // A good token was used: there is no thumbnail (yet). Otherwise the token may have expired while
+    // the tab slept: try once more with a newer one.
+    if (retried || mediaTokens.isFresh(used)) return setBroken(true);
+    setRetried(true);
+    const fresh = mediaTokens.current() !== used ? mediaTokens.current() : await mediaTokens.renew();
+    if (fresh && fresh !== used) setUsed(fresh);
+    else setBroken(true);
+  };
+
+  return (
+    <img
+      className={className}
+      src={mediaUrl(assetId, `thumbnail-${size}`, used)}
+      alt={alt}
+      loading="lazy"
+      decoding="async"
+      draggable={false}
+      onError={() => void onError()}
+    />
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * Upload: drop files or folders, or pick them; each file shows its own progress and state, with the
+ * reason and a Retry button when it fails. Uploads go on while the person visits other pages, and
+ * after a reload the unfinished ones wait for their file to be added again (see upload-queue.ts).
+ */
+import { useCallback, useId, useRef, useState, type DragEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { Button } from '../../components/Button';
+import { Icon } from '../../components/Icon';
+import { PageHeader } from '../../components/PageHeader';
+import { ProgressBar } from '../../components/ProgressBar';
+import { formatBytes } from '../../lib/format';
+import { libraryKeys } from '../library/library-api';
+import { filesFromDrop, filterFolderFiles } from './pick-files';
+import type { UploadItem } from './upload-queue';
+import { UploadRow } from './UploadRow';
+import { useUploadSettled, useUploads } from './use-uploads';
+import './upload.css';
+
+export function UploadPage() {
+  const { queue, items } = useUploads();
+  const queryClient = useQueryClient();
+  const [dragging, setDragging] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const filesInput = useRef<HTMLInputElement>(null);
+  const ids = { files: useId(), folder: useId() };
+
+  const onSettled = useCallback(() => void queryClient.invalidateQueries({ queryKey: libraryKeys.all }), [queryClient]);
+  useUploadSettled(onSettled);
+
+  const add = (files: File[], skipped = 0) => {
+    if (!queue) return;
+    setNote(skipped ? `${skipped} ${skipped === 1 ? 'file was' : 'files were'} left out: not photos, videos or audio.` : null);
+    if (files.length) queue.add(files);
+  };
+
+  const onDrop = async (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    add(await filesFromDrop(e.dataTransfer));
+  };
+
+  const active = items.filter((i) => !(i.state === 'paused' || (i.needsFile && i.state === 'failed')));
+  const totalBytes = active.reduce((s, i) => s + i.size, 0);
+  const sentBytes = active.reduce((s, i) => s + i.bytesSent, 0);
+  const finished = active.filter((i) => i.state === 'done' || i.state === 'duplicate').length;
+  const failed = active.filter((i) => i.state === 'failed').length;
+  const busy = active.some((i) => i.state === 'waiting' || i.state === 'uploading' || i.state === 'processing');
+  const percent = totalBytes ? Math.floor((sentBytes / totalBytes) * 100) : 0;
+  const paused = items.filter((i) => i.state === 'paused');
+
+  return (
+    <>
+      <PageHeader title="Upload">
+        <p>Add photos and videos from this device. They go to your library and appear in Photos once they are processed.</p>
+      </PageHeader>
+
+      <div className="upload">
+        <section
+          className={['dropzone', dragging ? 'dropzone--active' : ''].filter(Boolean).join(' ')}
+          aria-label="Add files"
+          onDragEnter={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragOver={(e) => {
+            e.preventDefault();
+            e.dataTransfer.dropEffect = 'copy';
+          }}
+          onDragLeave={(e) => {
+            if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+          }}
+          onDrop={(e) => void onDrop(e)}
+        >
+          <div className="dropzone__icon">
+            <Icon name="upload" size={30} />
+          </div>
+          <p className="dropzone__title">Drop photos, videos or folders here</p>
+          <p className="dropzone__hint">or choose them from this device</p>
+          <div className="button-row dropzone__buttons">
+            <label className="button button--primary file-button" htmlFor={ids.files}>
+              Choose files
+            </label>
+            <input
+              ref={filesInput}
+              id={ids.files}
+              className="visually-hidden"
+              type="file"
+              multiple
+              accept="image/*,video/*,audio/*,.heic,.heif,.dng,.nef,.cr2,.cr3,.arw,.raf,.rw2,.orf,.mts,.m2ts"
+              onChange={(e) => {
+                add([...(e.target.files ?? [])]);
+                e.target.value = '';
+              }}
+            />
+            <label className="button button--secondary file-button" htmlFor={ids.folder}>
+              Choose a folder
+            </label>
+            <input
+              id={ids.folder}
+              className="visually-hidden"
+              type="file"
+              multiple
+              ref={(el) => el?.setAttribute('webkitdirectory', '')}
+              onChange={(e) => {
+                const { files, skipped } = filterFolderFiles([...(e.target.files ?? [])]);
+                add(files, skipped);
+                e.target.value = '';
+              }}
+            />
+          </div>
+          {note && (
+            <p className="field__hint" role="status">
+              {note}
+            </p>
+          )}
+        </section>
+
+        {paused.length > 0 && (
+          <div className="notice notice--info" role="status">
+            {paused.length === 1 ? 'One upload was interrupted' : `${paused.length} uploads were interrupted`} before it finished. Add the same{' '}
+            {paused.length === 1 ? 'file' : 'files'} again to resume: only the missing parts are sent.
+          </div>
+        )}
+
+        {active.length > 0 && (
+          <section className="card upload-summary" aria-label="Overall progress">
+            <div className="upload-summary__line">
+              <strong>
+                {busy ? `Uploading ${active.length === 1 ? '1 file' : `${active.length} files`}` : 'Uploads finished'}
+              </strong>
+              <span>
+                {finished} of {active.length} done{failed ? `, ${failed} failed` : ''} · {formatBytes(sentBytes)} of {formatBytes(totalBytes)}
+              </span>
+            </div>
+            <ProgressBar value={percent} label="Overall progress" />
+            {!busy && finished > 0 && (
+              <p>
+                <Link to="/">See them in Photos</Link>
+              </p>
+            )}
+          </section>
+        )}
+
+        {items.length > 0 && (
+          <section className="card upload-queue" aria-labelledby="queue-heading">
+            <div className="upload-queue__head">
+              <h2 className="card__title" id="queue-heading">
+                Files
+              </h2>
+              {items.some((i) => i.state === 'done' || i.state === 'duplicate') && (
+                <Button variant="quiet" onClick={() => queue?.clearFinished()}>
+                  Clear finished
+                </Button>
+              )}
+            </div>
+            <ul className="upload-list" aria-label="Upload queue">
+              {items.map((item: UploadItem) => (
+                <UploadRow key={item.id} item={item} onRetry={() => queue?.retry(item.id)} onForget={() => queue?.forget(item.id)} />
+              ))}
+            </ul>
+          </section>
+        )}
+      </div>
+    </>
+  );
+}
