@@ -216,6 +216,14 @@ describe('chunked upload sessions', { skip: NO_CORPUS, timeout: 300_000 }, () =>
     assert.equal(badChunkSize.status, 422);
   });
 
+  test('a one-chunk session declared with the configured chunk size accepts its chunk', async () => {
+    const bytes = fs.readFileSync(src.file(SMALL));
+    const s = (await alice.post(`${U}/sessions`, { filename: 'one-chunk.jpg', total_size: bytes.length, total_chunks: 1, chunk_size: 20 * 1024 * 1024 })).body;
+    const r = await postMultipart(srv, `${U}/batch`, alice.token, [{ name: `chunk_${s.session_id}_0_1`, filename: 'one-chunk.jpg', data: bytes }]);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.results[0].success, true, r.text);
+  });
+
   test('a chunk cut off mid-way is discarded and not counted', async () => {
     const bytes = fs.readFileSync(src.file(MID));
     const chunks = chunksOf(bytes, 512 * 1024);

@@ -630,7 +630,8 @@ export class UploadsService {
       if (had !== undefined && had !== got.size) throw conflict(had, String(got.size));
       const implied = impliedChunkSize(s.total_size, s.total_chunks, index, got.size);
       if (implied === null) throw new Invalid(`Chunk ${index} has ${got.size} bytes, which cannot be part of ${s.total_chunks} chunks making ${s.total_size} bytes.`, [{ field: 'body.chunk', message: 'wrong chunk size' }], 'chunk_size_mismatch');
-      const inForce = this.store.fixChunkSize(sessionId, implied);
+      // A one-chunk session may have been declared with any chunk size ≥ the file: the chunk is the file.
+      const inForce = s.total_chunks === 1 ? implied : this.store.fixChunkSize(sessionId, implied);
       if (inForce !== implied) throw new Invalid(`Chunk ${index} has ${got.size} bytes; the session's chunks are ${inForce} bytes.`, [{ field: 'body.chunk', message: 'wrong chunk size' }], 'chunk_size_mismatch');
       assertReceiving(this.store.session(sessionId)!); // not merged meanwhile by another request
       // A repeat of the same size replaces the stored chunk (idempotent). The running merge may have
