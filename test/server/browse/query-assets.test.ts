@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../../shared/corpus');
+import { CORPUS } from '../media/corpus.ts';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Item = {

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../../shared/corpus');
+import { CORPUS } from '../media/corpus.ts';
 
 describe('asset files and details', { timeout: 300_000 }, () => {
   let srv: TestServer;

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import type { AssetRow } from '../../../server/src/features/assets/assets.store.ts';
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../../shared/corpus');
+import { CORPUS } from '../media/corpus.ts';
 
 interface Label {
   expected_metadata?: {

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { tempDataDir } from '../helpers/server.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const CORPUS = path.resolve(root, '../shared/corpus');
+import { CORPUS } from '../media/corpus.ts';
 
 function startChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {

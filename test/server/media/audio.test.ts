@@ -4,13 +4,13 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { needsWebAudio, probeAudio, transcodeWebAudio } from '../../../server/src/adapters/media/audio.ts';
 import type { TranscodeProgress } from '../../../server/src/adapters/media/video-transcode.ts';
-import { corpusPath, NO_CORPUS, NO_FFMPEG, tempDir } from './corpus.ts';
+import { corpusPath, tempDir } from './corpus.ts';
 
 /**
  * The corpus has no audio files, so the tests use real recordings taken out of corpus videos without
  * re-encoding: the AAC track of with-gps.mov (iPhone 6, 4.0 s) and the AMR-NB track of sample.3gp (2005 phone).
  */
-describe('audio', { skip: NO_CORPUS || NO_FFMPEG }, () => {
+describe('audio', () => {
   const dir = tempDir('audio');
   const m4a = path.join(dir, 'iphone-voice.m4a');
   const amr = path.join(dir, 'old-phone.amr');

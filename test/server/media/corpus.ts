@@ -15,14 +15,12 @@ const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 export const CORPUS = process.env.HEARTH_CORPUS ?? path.resolve(repoRoot, '../shared/corpus');
 export const HAVE_CORPUS = fs.existsSync(path.join(CORPUS, 'MANIFEST.md'));
-/** For `{ skip: NO_CORPUS }` on tests that need real media. */
-export const NO_CORPUS: string | false = HAVE_CORPUS ? false : `corpus not found at ${CORPUS} (set HEARTH_CORPUS)`;
 
 function hasBinary(name: string): boolean {
   return spawnSync(name, ['-version'], { stdio: 'ignore' }).status === 0;
 }
-export const NO_FFMPEG: string | false =
-  hasBinary(process.env.FFMPEG_PATH ?? 'ffmpeg') && hasBinary(process.env.FFPROBE_PATH ?? 'ffprobe') ? false : 'ffmpeg/ffprobe not installed';
+/** Media tests need ffmpeg and ffprobe (npm test installs Debian's when missing): never skipped. */
+export const HAVE_FFMPEG = hasBinary(process.env.FFMPEG_PATH ?? 'ffmpeg') && hasBinary(process.env.FFPROBE_PATH ?? 'ffprobe');
 
 export interface ExpectedMetadata {
   mime: string;

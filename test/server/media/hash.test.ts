@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { createContentHasher, hashBytes, hashFile, HASH_READ_BYTES } from '../../../server/src/adapters/media/hash.ts';
-import { corpusPath, NO_CORPUS, tempDir } from './corpus.ts';
+import { corpusPath, tempDir } from './corpus.ts';
 
 describe('BLAKE3 content hash', () => {
   test('matches the official BLAKE3 test vectors', async () => {
@@ -22,12 +22,12 @@ describe('BLAKE3 content hash', () => {
     assert.throws(() => h.update(data), /already finished/);
   });
 
-  test('hashFile streams a file to the same digest (multi-MiB real photo)', { skip: NO_CORPUS }, async () => {
+  test('hashFile streams a file to the same digest (multi-MiB real photo)', async () => {
     const file = corpusPath('duplicates', 'IMG_20180725_163423.jpg'); // 4 MB: several 1 MiB reads
     assert.equal(await hashFile(file), await hashBytes(fs.readFileSync(file)));
   });
 
-  test('exact duplicates hash equal, different bytes hash differently', { skip: NO_CORPUS }, async () => {
+  test('exact duplicates hash equal, different bytes hash differently', async () => {
     const a = await hashFile(corpusPath('duplicates', 'exact_el_torcal_rocks.jpg'));
     const b = await hashFile(corpusPath('duplicates', 'exact_el_torcal_rocks_copy.jpeg'));
     const c = await hashFile(corpusPath('duplicates', 'tanners_ridge.jpg'));

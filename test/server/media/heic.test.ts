@@ -4,9 +4,9 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { MediaDecodeError } from '../../../server/src/adapters/media/errors.ts';
 import { decodeHeic, heicDecoderWorkers, shutdownHeicDecoder } from '../../../server/src/adapters/media/heic.ts';
-import { corpusPath, NO_CORPUS, tempDir } from './corpus.ts';
+import { corpusPath, tempDir } from './corpus.ts';
 
-describe('HEIC decoding in a worker thread', { skip: NO_CORPUS }, () => {
+describe('HEIC decoding in a worker thread', () => {
   after(() => shutdownHeicDecoder());
 
   test('a 12 MP iPhone HEIC decodes upright while the event loop keeps running', async (t) => {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { shutdownHeicDecoder } from '../../../server/src/adapters/media/heic.ts';
 import { computePhash, hammingDistance, phashFromGrey32 } from '../../../server/src/adapters/media/phash.ts';
-import { corpusPath, labels, NO_CORPUS } from './corpus.ts';
+import { corpusPath, labels } from './corpus.ts';
 
-describe('pHash on the corpus duplicate groups', { skip: NO_CORPUS }, () => {
+describe('pHash on the corpus duplicate groups', () => {
   after(() => shutdownHeicDecoder());
   const lab = labels('duplicates');
   const hashes = new Map<string, string>();

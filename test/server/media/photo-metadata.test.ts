@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { offsetFromGpsClock, parseOffset, parseWallClock, toTakenTime } from '../../../server/src/adapters/media/capture-time.ts';
 import { extractPhotoMetadata, formatExposureTime, type PhotoMetadata } from '../../../server/src/adapters/media/photo-metadata.ts';
-import { corpusPath, labels, labelOffset, labelWallClock, NO_CORPUS, tempDir, wallClockOf, type ExpectedMetadata } from './corpus.ts';
+import { corpusPath, labels, labelOffset, labelWallClock, tempDir, wallClockOf, type ExpectedMetadata } from './corpus.ts';
 
 /**
  * Ground truth: labels.json "expected_metadata" (ExifTool 12.57). Fields present per folder (counted from the
@@ -112,7 +112,7 @@ function checkAgainstLabel(key: string, m: PhotoMetadata, e: ExpectedMetadata): 
   if (e.media_group_uuid !== undefined) assert.equal(m.content_identifier, e.media_group_uuid, msg('content_identifier'));
 }
 
-describe('photo metadata against the corpus ground truth', { skip: NO_CORPUS }, () => {
+describe('photo metadata against the corpus ground truth', () => {
   for (const folder of PHOTO_FOLDERS) {
     test(folder, async () => {
       let checked = 0;
@@ -130,7 +130,7 @@ describe('photo metadata against the corpus ground truth', { skip: NO_CORPUS }, 
   }
 });
 
-describe('photo metadata: specific behaviour', { skip: NO_CORPUS }, () => {
+describe('photo metadata: specific behaviour', () => {
   test('camera and exposure fields', async () => {
     const { metadata: m } = await extractPhotoMetadata(corpusPath('heic', 'IMG_5195.HEIC'));
     assert.equal(m.make, 'Apple');
@@ -213,7 +213,7 @@ describe('photo metadata: specific behaviour', { skip: NO_CORPUS }, () => {
   });
 });
 
-describe('photo metadata: damaged and hostile input never throws', { skip: NO_CORPUS }, () => {
+describe('photo metadata: damaged and hostile input never throws', () => {
   const dir = tempDir('damaged');
 
   test('corrupted.jpg (damaged image data): full metadata', async () => {

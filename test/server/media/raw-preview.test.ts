@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
 import { extractRawPreview, inspectRaw } from '../../../server/src/adapters/media/raw-preview.ts';
-import { corpusPath, labels, NO_CORPUS } from './corpus.ts';
+import { corpusPath, labels } from './corpus.ts';
 
 /**
  * What each corpus RAW holds, checked by hand against ExifTool's listing of the same files:
@@ -24,7 +24,7 @@ const EXPECTED: Record<string, { preview: [number, number] | null; source?: RegE
   'nikon_z9_overexposed.dng': { preview: [256, 171], source: /IFD0:strip/ },
 };
 
-describe('RAW previews on the corpus', { skip: NO_CORPUS }, () => {
+describe('RAW previews on the corpus', () => {
   for (const [file, want] of Object.entries(EXPECTED)) {
     test(file, async () => {
       const preview = await extractRawPreview(corpusPath('raw', file));

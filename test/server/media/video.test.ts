@@ -8,9 +8,8 @@ import { readBoxes } from '../../../server/src/adapters/media/bmff.ts';
 import { MediaToolError } from '../../../server/src/adapters/media/errors.ts';
 import { runTool } from '../../../server/src/adapters/media/run-tool.ts';
 import { needsWebVideo, parseIso6709, posterFrame, probeVideo, progressParser, transcodeWebVideo, type TranscodeProgress } from '../../../server/src/adapters/media/video.ts';
-import { corpusPath, labels, labelOffset, labelWallClock, NO_CORPUS, NO_FFMPEG, tempDir, wallClockOf } from './corpus.ts';
+import { corpusPath, labels, labelOffset, labelWallClock, tempDir, wallClockOf } from './corpus.ts';
 
-const SKIP = NO_CORPUS || NO_FFMPEG;
 
 /** Where our probe legitimately differs from ExifTool's label. */
 const KNOWN: Record<string, string> = {
@@ -40,7 +39,7 @@ const NEEDS_WEB: Record<string, boolean> = {
   'live/IMG_7943_HEVC.MOV': false, // H.264 despite its name, yuvj420p
 };
 
-describe('video probe against the corpus ground truth', { skip: SKIP }, () => {
+describe('video probe against the corpus ground truth', () => {
   const files = [...Object.keys(labels('video')).map((f) => `video/${f}`), 'live/IMG_7943_HEVC.MOV'];
   for (const key of files) {
     test(key, async () => {
@@ -91,7 +90,7 @@ describe('video probe against the corpus ground truth', { skip: SKIP }, () => {
   }
 });
 
-describe('web transcode, poster frames, and how failures are reported', { skip: SKIP }, () => {
+describe('web transcode, poster frames, and how failures are reported', () => {
   const dir = tempDir('video');
 
   test('MPEG-4 Part 2 + AMR 3GP → playable H.264/AAC MP4 with faststart', async (t) => {

@@ -11,9 +11,9 @@ import path from 'node:path';
 import { addMember, data, registerAdmin, V1 } from '../helpers/api.ts';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-export const CORPUS = process.env.HEARTH_CORPUS ?? path.resolve(repoRoot, '../shared/corpus');
-export const NO_CORPUS: string | false = fs.existsSync(path.join(CORPUS, 'MANIFEST.md')) ? false : `corpus not found at ${CORPUS}`;
+import { CORPUS } from '../media/corpus.ts';
+
+export { CORPUS };
 
 /** Small, distinct real photos from the corpus. */
 export const PHOTOS = ['exif/Canon_40D.jpg', 'duplicates/bee.jpg', 'exif/Nikon_D70.jpg', 'exif/Pentax_K10D.jpg', 'exif/Olympus_E-P3.jpg'];

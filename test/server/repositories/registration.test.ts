@@ -18,7 +18,6 @@ import {
   copyIn,
   createRepo,
   makeRepoFolder,
-  NO_CORPUS,
   scanNow,
   startEnv,
   tempDir,
@@ -28,7 +27,7 @@ import {
   type Env,
 } from './helpers.ts';
 
-describe('Repositories: registration, visibility, reachability', { skip: NO_CORPUS }, () => {
+describe('Repositories: registration, visibility, reachability', () => {
   let env: Env;
   before(async () => {
     env = await startEnv();

@@ -16,7 +16,6 @@ import {
   copyIn,
   createRepo,
   makeRepoFolder,
-  NO_CORPUS,
   scanNow,
   startEnv,
   waitFor,
@@ -24,7 +23,7 @@ import {
   type Env,
 } from './helpers.ts';
 
-describe('Repositories: scans', { skip: NO_CORPUS }, () => {
+describe('Repositories: scans', () => {
   let env: Env;
   before(async () => {
     env = await startEnv();
@@ -271,7 +270,7 @@ describe('Repositories: scans', { skip: NO_CORPUS }, () => {
   });
 });
 
-describe('Repositories: scans at start', { skip: NO_CORPUS }, () => {
+describe('Repositories: scans at start', () => {
   after(() => cleanupTemps());
 
   test('a file added while the server was stopped is indexed by the startup scan', async () => {

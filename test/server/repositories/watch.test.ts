@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { assetAt, assetsOf, cleanupTemps, copyIn, corpusFile, createRepo, makeRepoFolder, NO_CORPUS, startEnv, waitFor, waitForScan, type Env } from './helpers.ts';
+import { assetAt, assetsOf, cleanupTemps, copyIn, corpusFile, createRepo, makeRepoFolder, startEnv, waitFor, waitForScan, type Env } from './helpers.ts';
 
 const WITHIN = 15_000;
 
-describe('Repositories: folder watching', { skip: NO_CORPUS }, () => {
+describe('Repositories: folder watching', () => {
   let env: Env;
   let dir: string;
   let id: string;

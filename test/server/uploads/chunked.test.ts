@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { hashFile } from '../../../server/src/adapters/media/hash.ts';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, login, problem, registerAdmin } from '../helpers/api.ts';
-import { NO_CORPUS, U, copyCorpus, eventually, listFiles, postMultipart, stagingFiles, uploadFolderNow, type Part } from './helpers.ts';
+import { U, copyCorpus, eventually, listFiles, postMultipart, stagingFiles, uploadFolderNow, type Part } from './helpers.ts';
 
 const BIG = 'duplicates/IMG_20180725_163423.jpg'; // about 4 MB
 const MID = 'duplicates/iphone_hdr_NO.jpg'; // about 2 MB
@@ -24,7 +24,7 @@ function chunksOf(buf: Buffer, size: number): Buffer[] {
   return out;
 }
 
-describe('chunked upload sessions', { skip: NO_CORPUS, timeout: 300_000 }, () => {
+describe('chunked upload sessions', { timeout: 300_000 }, () => {
   let srv: TestServer;
   let alice: Client;
   let bob: Client;

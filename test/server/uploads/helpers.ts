@@ -12,8 +12,9 @@ import path from 'node:path';
 import { hashFile } from '../../../server/src/adapters/media/hash.ts';
 import type { TestServer } from '../helpers/server.ts';
 
-export const CORPUS = process.env.HEARTH_CORPUS ?? path.resolve(import.meta.dirname, '../../../../shared/corpus');
-export const NO_CORPUS: string | false = fs.existsSync(path.join(CORPUS, 'MANIFEST.md')) ? false : `corpus not found at ${CORPUS}`;
+import { CORPUS } from '../media/corpus.ts';
+
+export { CORPUS };
 export const U = '/api/v1/uploads';
 
 /** Copies corpus files (relative paths) into a fresh temp folder; returns their new paths by relative path. */

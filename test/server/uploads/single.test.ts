@@ -12,7 +12,6 @@ import { hashFile } from '../../../server/src/adapters/media/hash.ts';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
 import {
-  NO_CORPUS,
   U,
   copyCorpus,
   eventually,
@@ -31,7 +30,7 @@ const PHOTO3 = 'exif/Canon_40D.jpg';
 const PHOTO4 = 'gps/big_ben.jpg';
 const PHOTO5 = 'gps/DSCN0021.jpg';
 
-describe('single and batch uploads', { skip: NO_CORPUS, timeout: 300_000 }, () => {
+describe('single and batch uploads', { timeout: 300_000 }, () => {
   let srv: TestServer;
   let alice: Client;
   let bob: Client;

@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { addMember, registerAdmin } from '../helpers/api.ts';
-import { NO_CORPUS, U, copyCorpus, readSse, uploadFile } from './helpers.ts';
+import { U, copyCorpus, readSse, uploadFile } from './helpers.ts';
 
 const PHOTO = 'gps/DSCN0027.jpg';
 
-describe('upload receipt stream', { skip: NO_CORPUS, timeout: 120_000 }, () => {
+describe('upload receipt stream', { timeout: 120_000 }, () => {
   let srv: TestServer;
   let alice: Client;
   let bob: Client;
