@@ -15,6 +15,7 @@ import { uploadsRouter } from './features/uploads/uploads.router.ts';
 import { assetsRouter } from './features/assets/assets.router.ts';
 import { repositoriesRouter } from './features/repositories/repositories.router.ts';
 import { browseRouter } from './features/browse/browse.router.ts';
+import { indexingRouter } from './features/indexing/indexing.router.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -37,6 +38,8 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, usersRouter());
   api.route(API_BASE, settingsRouter());
   api.route(API_BASE, jobsRouter());
+  // Before assetsRouter: /assets/indexing/* are fixed paths beside /assets/{id}.
+  api.route(API_BASE, indexingRouter());
   api.route(API_BASE, assetsRouter());
   api.route(API_BASE, repositoriesRouter());
   api.route(API_BASE, uploadsRouter());

@@ -25,6 +25,8 @@ import { UploadsService } from './features/uploads/uploads.service.ts';
 import { uploadLimitsFromEnv } from './features/uploads/uploads.config.ts';
 import { cleanStaging } from './features/uploads/uploads.jobs.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
+import { IndexingService } from './features/indexing/indexing.service.ts';
+import { IndexerRegistry } from './features/indexing/indexers.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 
 export interface Container {
@@ -46,6 +48,8 @@ export interface Container {
   assets: AssetsService;
   /** Single, batch and chunked uploads into repositories, with receipts. */
   uploads: UploadsService;
+  /** ML index rebuilds and stats; ML features register their indexers in `indexing.indexers`. */
+  indexing: IndexingService;
   jobs: JobQueue;
   jobRunner: JobRunner;
   /** Stops the job workers (waiting up to `deadlineMs` for running jobs) and closes the catalog. */
@@ -91,12 +95,16 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     ingest: (): Ingest => ingest,
     dataDir: config.dataDir,
   });
+  // No ML model is wired in yet: the registry is empty, so every task reports unavailable.
+  const indexers = new IndexerRegistry();
+  const indexing = new IndexingService(db, jobs, settings, repositories, indexers);
   const system = new SystemService(db, settings, () => ({
-    semantic_image_embed: false,
-    semantic_text_embed: false,
-    face_recognition: false,
-    ocr: false,
-    bioclip_classify: false,
+    semantic_image_embed: indexers.available('semantic'),
+    // Text embedding for search comes with the semantic model.
+    semantic_text_embed: indexers.available('semantic'),
+    face_recognition: indexers.available('face'),
+    ocr: indexers.available('ocr'),
+    bioclip_classify: indexers.available('bioclip'),
   }));
 
   const derivatives = new DerivativePaths(p.derivatives);
@@ -137,6 +145,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     derivatives,
     assets,
     uploads,
+    indexing,
     jobs,
     jobRunner,
     close: async (deadlineMs = 0) => {

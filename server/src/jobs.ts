@@ -15,17 +15,20 @@ import { JobRegistry, type AnyJobDefinition, type QueueConfig } from './platform
 import { ASSETS_JOBS } from './features/assets/assets.jobs.ts';
 import { repositoriesJobs } from './features/repositories/repositories.jobs.ts';
 import { UPLOADS_JOBS } from './features/uploads/uploads.jobs.ts';
+import { INDEXING_JOBS } from './features/indexing/indexing.jobs.ts';
 
 /** Queue name → concurrency. Queues not listed run one job at a time. */
 export function jobQueues(cpus = os.availableParallelism()): Record<string, QueueConfig> {
   return {
     // Decoding and encoding are CPU-bound: one worker per core, at most 4, keeps the server responsive.
     media: { concurrency: Math.min(4, Math.max(1, cpus)) },
+    // One model run at a time: ONNX sessions use every core on their own.
+    ml: { concurrency: 1 },
   };
 }
 
 /** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/assets.jobs.ts. */
-export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS];
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS];
 
 export function buildJobRegistry(): JobRegistry {
   return new JobRegistry(jobQueues()).register(...JOB_DEFINITIONS);

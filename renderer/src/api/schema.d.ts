@@ -122,6 +122,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/indexing/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue an index rebuild of the ML tasks
+         * @description Picks up to `limit` ready assets per task (newest first; with `missing_only` only those the task has not indexed yet)
+         *     and queues one index job per asset and task on the `ml` queue. `receipt_id` is the rebuild job id (getJob follows it).
+         *     No `tasks` means all of them. Tasks turned off in the ML settings come back in `disabled_tasks` and are skipped;
+         *     when all are off the answer is 409 `index_tasks_disabled`. Tasks without an installed model are queued and wait as
+         *     `scheduled` jobs with the reason until the model is installed.
+         *     `reset_semantic` wipes every semantic vector (photos and videos) before rebuilding: it must include the `semantic`
+         *     task (422 `semantic_reset_needs_semantic`) and cannot be scoped to a repository (422 `semantic_reset_not_scopable`).
+         */
+        post: operations["rebuildAssetIndex"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/indexing/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How far each ML task has indexed the library
+         * @description Administrators see the whole installation; members see counts over their own assets. `total_count` counts the assets a task applies to (photos, or videos for `video_semantic`); `queued_jobs` the index jobs not finished yet; `reindex_jobs` rebuild requests still being expanded.
+         */
+        get: operations["getIndexingStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/query": {
         parameters: {
             query?: never;
@@ -1056,6 +1102,49 @@ export interface components {
             uptime_seconds: number;
             version: string;
         };
+        IndexingStats: {
+            photo_total: number;
+            reindex_jobs: number;
+            tasks: {
+                bioclip: {
+                    indexed_count: number;
+                    queued_jobs: number;
+                    total_count: number;
+                };
+                face: {
+                    indexed_count: number;
+                    queued_jobs: number;
+                    total_count: number;
+                };
+                ocr: {
+                    indexed_count: number;
+                    queued_jobs: number;
+                    total_count: number;
+                };
+                semantic: {
+                    indexed_count: number;
+                    queued_jobs: number;
+                    total_count: number;
+                };
+                video_semantic: {
+                    indexed_count: number;
+                    queued_jobs: number;
+                    total_count: number;
+                };
+            };
+            video_total: number;
+        };
+        IndexRebuildReceipt: {
+            disabled_tasks: ("semantic" | "ocr" | "face" | "bioclip" | "video_semantic")[];
+            limit: number;
+            message: string;
+            missing_only: boolean;
+            receipt_id: string;
+            repository_id: string | null;
+            requested_tasks: ("semantic" | "ocr" | "face" | "bioclip" | "video_semantic")[];
+            /** @enum {string} */
+            status: "queued";
+        };
         Job: {
             /** @description The arguments the job was queued with (JSON) */
             args?: unknown;
@@ -1969,6 +2058,167 @@ export interface operations {
             };
             /** @description Error */
             416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rebuildAssetIndex: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default 200 */
+                    limit?: number;
+                    /** @default false */
+                    missing_only?: boolean;
+                    /** Format: uuid */
+                    repository_id?: string | null;
+                    /** @default false */
+                    reset_semantic?: boolean;
+                    tasks?: ("semantic" | "ocr" | "face" | "bioclip" | "video_semantic")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexRebuildReceipt"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getIndexingStats: {
+        parameters: {
+            query?: {
+                repository_id?: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexingStats"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

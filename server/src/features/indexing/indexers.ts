@@ -1,0 +1,40 @@
+/**
+ * Where ML features plug in the code that indexes one asset for one task (embed it, read its text,
+ * find its faces…). A task with no registered indexer has no model installed: its jobs wait. The
+ * ML issues register theirs at start; until then the registry is empty and every task reports zero
+ * indexed assets, truthfully.
+ */
+import type { IndexTask } from './index-tasks.ts';
+
+export interface IndexTarget {
+  asset_id: string;
+  type: 'PHOTO' | 'VIDEO' | 'AUDIO';
+  /** Absolute path of the original. */
+  file: string;
+}
+
+export interface Indexer {
+  /** Stored with each entry, so that a model upgrade can find what it has not seen. */
+  readonly modelId: string;
+  /** Indexes one asset (idempotent: replaces its earlier results for this task). */
+  index(target: IndexTarget, signal: AbortSignal): Promise<void>;
+  /** Removes every result of this task (semantic reset). */
+  reset?(): void;
+}
+
+export class IndexerRegistry {
+  private readonly byTask = new Map<IndexTask, Indexer>();
+
+  register(task: IndexTask, indexer: Indexer): this {
+    this.byTask.set(task, indexer);
+    return this;
+  }
+
+  get(task: IndexTask): Indexer | undefined {
+    return this.byTask.get(task);
+  }
+
+  available(task: IndexTask): boolean {
+    return this.byTask.has(task);
+  }
+}
