@@ -64,7 +64,7 @@ describe('catalog', () => {
     assert.match(String(db.prepare('SELECT vec_version() AS v').pluck().get()), /^v0\./);
     const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[];
     assert.ok(tables.length >= 6);
-    for (const t of tables) assert.match(t.sql, /\)\s*STRICT\s*$/, `${t.name} is STRICT`);
+    for (const t of tables) assert.match(t.sql, /\)\s*(STRICT(\s*,\s*WITHOUT ROWID)?|WITHOUT ROWID\s*,\s*STRICT)\s*$/, `${t.name} is STRICT`);
     assert.throws(() => db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('k', 'x', 'not a number')").run(), /cannot store TEXT/);
     db.close();
   });
