@@ -16,6 +16,9 @@ import { assetsRouter } from './features/assets/assets.router.ts';
 import { repositoriesRouter } from './features/repositories/repositories.router.ts';
 import { browseRouter } from './features/browse/browse.router.ts';
 import { indexingRouter } from './features/indexing/indexing.router.ts';
+import { albumsRouter } from './features/albums/albums.router.ts';
+import { tagsRouter } from './features/tags/tags.router.ts';
+import { stacksRouter } from './features/stacks/stacks.router.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -38,8 +41,12 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, usersRouter());
   api.route(API_BASE, settingsRouter());
   api.route(API_BASE, jobsRouter());
-  // Before assetsRouter: /assets/indexing/* are fixed paths beside /assets/{id}.
+  // Before assetsRouter: fixed paths such as /assets/indexing/*, /assets/tags, /assets/stacks sit
+  // beside /assets/{id}, and the first matching route wins.
   api.route(API_BASE, indexingRouter());
+  api.route(API_BASE, tagsRouter());
+  api.route(API_BASE, stacksRouter());
+  api.route(API_BASE, albumsRouter());
   api.route(API_BASE, assetsRouter());
   api.route(API_BASE, repositoriesRouter());
   api.route(API_BASE, uploadsRouter());

@@ -27,6 +27,9 @@ import { cleanStaging } from './features/uploads/uploads.jobs.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { IndexingService } from './features/indexing/indexing.service.ts';
 import { IndexerRegistry } from './features/indexing/indexers.ts';
+import { AlbumsService } from './features/albums/albums.service.ts';
+import { TagsService } from './features/tags/tags.service.ts';
+import { StacksService } from './features/stacks/stacks.service.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 
 export interface Container {
@@ -50,6 +53,9 @@ export interface Container {
   uploads: UploadsService;
   /** ML index rebuilds and stats; ML features register their indexers in `indexing.indexers`. */
   indexing: IndexingService;
+  albums: AlbumsService;
+  tags: TagsService;
+  stacks: StacksService;
   jobs: JobQueue;
   jobRunner: JobRunner;
   /** Stops the job workers (waiting up to `deadlineMs` for running jobs) and closes the catalog. */
@@ -111,6 +117,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const ingest = new IngestService(db, repositories, jobs, log.child({ module: 'ingest' }));
   const pipeline = new AssetPipeline(db, repositories, derivatives, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, repositories, derivatives, jobs);
+  const albums = new AlbumsService(db, jobs);
+  const tags = new TagsService(db);
+  const stacks = new StacksService(db, jobs);
 
   const uploads = new UploadsService({
     db,
@@ -146,6 +155,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     assets,
     uploads,
     indexing,
+    albums,
+    tags,
+    stacks,
     jobs,
     jobRunner,
     close: async (deadlineMs = 0) => {
