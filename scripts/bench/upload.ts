@@ -3,17 +3,21 @@
  *
  * A generated file (default 1 GiB, an MP4 head and distinct pseudo-random blocks) goes to a
  * real Hearth server started as a child process (`server/src/main.ts` on a temporary data folder):
- *   - chunked: createUploadSession, then chunks of the server's configured `chunk_size` through
- *     batchUploadAssets, `max_concurrent` requests at a time, until the file is committed;
+ *   - chunked: createUploadSession (declaring the chunk size, as the web client does), then chunks
+ *     of the server's configured `chunk_size` through batchUploadAssets, `max_concurrent` requests
+ *     at a time, until the file is committed;
  *   - single: the whole file in one uploadAsset request.
  * Beside it, the plain loopback copy: a raw HTTP PUT of the same bytes to a minimal node:http server
  * (its own child process) that pipes the body to a file, flushed to disk before it answers (Hearth
  * fsyncs an upload before acknowledging it, so the copy does too). Before each measurement the page
- * cache is synced and the server's job queue is idle, so one run does not pay for the previous one. Prints MB/s of each, the ratio to the plain
- * copy, and the peak RSS of the Hearth server process during each upload (sampled every 20 ms from
- * /proc/<pid>/status until the last response).
+ * cache is synced and the server's job queue is idle, so one run does not pay for the previous one.
+ * Prints MB/s of each, the ratio to the plain copy, the peak RSS of the Hearth server process during
+ * each upload (sampled every 20 ms from /proc/<pid>/status until the last response), and the CPU
+ * time each server used for the upload (user + system, all threads): on a busy machine the MB/s
+ * vary a lot from run to run, the CPU a server spends per GiB much less.
  *
- *   npx tsx scripts/bench/upload.ts [--size-mb 1024] [--rounds 1] [--prof (CPU profile of the server into .tmp/)]
+ *   npx tsx scripts/bench/upload.ts [--size-mb 1024] [--rounds 1] [--only chunked|single] [--no-chunk-size]
+ *     [--prof (CPU profile of the server into .tmp/)] [--server-flag <node flag>]…
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -26,6 +30,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 const arg = (name: string, def: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : def);
 const SIZE = arg('--size-mb', 1024) * 1024 * 1024;
 const ROUNDS = arg('--rounds', 1);
+/** `--only chunked` / `--only single`: measure one path (with the plain copy), e.g. for a CPU profile of it. */
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const BLOCK = 1024 * 1024;
 const PASSWORD = 'bench password 123';
 
@@ -72,16 +78,34 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/** CPU seconds (user, system; all threads) a process has used so far, and its minor page faults (Linux /proc; CPU in ticks of 10 ms). */
+function cpuTimes(pid: number): { user: number; sys: number; faults: number } {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(fields[11]) / 100, sys: Number(fields[12]) / 100, faults: Number(fields[7]) }; // utime, stime, minflt (fields 14, 15, 10)
+}
+
+/** CPU used since `from` (cpuTimes), as "X s (user U + sys S, F k page faults)". */
+function cpuSince(pid: number, from: { user: number; sys: number; faults: number }): { total: number; text: string } {
+  const now = cpuTimes(pid);
+  const user = now.user - from.user;
+  const sys = now.sys - from.sys;
+  const faults = Math.round((now.faults - from.faults) / 1000);
+  return { total: user + sys, text: `${(user + sys).toFixed(1)} s (user ${user.toFixed(1)} + sys ${sys.toFixed(1)}, ${faults}k page faults)` };
+}
+
 /**
- * Peak resident memory of a process while `fn` runs, sampled every 20 ms (Linux /proc). Sampling
- * stops with the last response, so the processing the server queues afterwards does not count.
+ * Peak resident memory of a process while `fn` runs, sampled every 20 ms (Linux /proc), and the
+ * CPU time it used meanwhile (steadier than MB/s on a busy machine: what an upload costs the
+ * server). Sampling stops with the last response, so the processing the server queues afterwards
+ * does not count.
  */
-async function peakRss<T>(pid: number, fn: () => Promise<T>): Promise<[T, number]> {
+async function peakRss<T>(pid: number, fn: () => Promise<T>): Promise<[T, number, string]> {
   let peak = rssMb(pid);
+  const cpu0 = cpuTimes(pid);
   const t = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
   try {
     const r = await fn();
-    return [r, Math.max(peak, rssMb(pid))];
+    return [r, Math.max(peak, rssMb(pid)), cpuSince(pid, cpu0).text];
   } finally {
     clearInterval(t);
   }
@@ -125,7 +149,7 @@ function postPart(url: string, token: string, field: string, file: string, start
   );
 }
 
-async function plainCopy(file: string): Promise<number> {
+async function plainCopy(file: string): Promise<{ mbps: number; cpu: string }> {
   const dest = path.join(work, 'plain-dest');
   const code = `
     const http = require('node:http'); const fs = require('node:fs');
@@ -139,12 +163,14 @@ async function plainCopy(file: string): Promise<number> {
   children.push(child);
   const port = Number((await waitForLine(child, /PLAIN_READY (\d+)/))[1]);
   const t0 = performance.now();
+  const cpu0 = cpuTimes(child.pid!);
   const r = await request(`http://127.0.0.1:${port}/`, { method: 'PUT', headers: { 'content-length': String(SIZE) } }, (req) => fs.createReadStream(file, { highWaterMark: BLOCK }).pipe(req));
   const secs = (performance.now() - t0) / 1000;
+  const cpu = cpuSince(child.pid!, cpu0).text;
   if (r.status !== 200 || fs.statSync(dest).size !== SIZE) throw new Error(`plain copy failed: ${r.status} ${r.text}`);
   child.kill();
   fs.rmSync(dest);
-  return SIZE / 1e6 / secs;
+  return { mbps: SIZE / 1e6 / secs, cpu };
 }
 
 interface Hearth {
@@ -157,7 +183,9 @@ interface Hearth {
 async function startHearth(): Promise<Hearth> {
   const dataDir = path.join(work, 'data');
   const prof = process.argv.includes('--prof') ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, '.tmp', 'upload-bench-prof')}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/src/main.ts'], {
+  // `--server-flag X` (repeatable) passes a node flag to the server, e.g. --trace-gc (shown with HEARTH_LOG_LEVEL set).
+  const flags = process.argv.flatMap((a, i) => (a === '--server-flag' && process.argv[i + 1] ? [process.argv[i + 1]!] : []));
+  const child = spawn(process.execPath, [...prof, ...flags, '--import', 'tsx', 'server/src/main.ts'], {
     cwd: root,
     env: { ...process.env, HEARTH_DATA_DIR: dataDir, HEARTH_PORT: '0', HEARTH_LOG_LEVEL: process.env.HEARTH_LOG_LEVEL ?? 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -179,13 +207,16 @@ async function idleServer(h: Hearth): Promise<void> {
   }
 }
 
-async function chunked(h: Hearth, file: string, round: number): Promise<{ mbps: number; peak: number; chunk: number; concurrency: number }> {
+async function chunked(h: Hearth, file: string, round: number): Promise<{ mbps: number; peak: number; cpu: string; chunk: number; concurrency: number }> {
   const cfg = await json(`${h.url}/api/v1/uploads/config`, 'GET', h.token);
   const chunk: number = cfg.chunk_size;
   const concurrency: number = cfg.max_concurrent;
   const total = Math.ceil(SIZE / chunk);
   const t0 = performance.now();
-  const s = await json(`${h.url}/api/v1/uploads/sessions`, 'POST', h.token, { filename: `bench-chunked-${round}.mp4`, total_size: SIZE, total_chunks: total });
+  // Like the web client (renderer/src/features/upload/upload-queue.ts), the session declares its
+  // chunk size; `--no-chunk-size` leaves it to the server to learn (the first chunks then take a detour).
+  const declared = process.argv.includes('--no-chunk-size') ? {} : { chunk_size: chunk };
+  const s = await json(`${h.url}/api/v1/uploads/sessions`, 'POST', h.token, { filename: `bench-chunked-${round}.mp4`, total_size: SIZE, total_chunks: total, ...declared });
   let next = 0;
   let final: any = null; // eslint-disable-line @typescript-eslint/no-explicit-any
   const worker = async () => {
@@ -197,26 +228,27 @@ async function chunked(h: Hearth, file: string, round: number): Promise<{ mbps: 
       if (res.status !== 'uploading') final = res;
     }
   };
-  const [, peak] = await peakRss(h.pid, () => Promise.all(Array.from({ length: concurrency }, worker)));
+  const [, peak, cpu] = await peakRss(h.pid, () => Promise.all(Array.from({ length: concurrency }, worker)));
   const secs = (performance.now() - t0) / 1000;
   if (!final || final.status !== 'processing' || final.size !== SIZE) throw new Error(`chunked upload did not commit: ${JSON.stringify(final)}`);
-  return { mbps: SIZE / 1e6 / secs, peak, chunk, concurrency };
+  return { mbps: SIZE / 1e6 / secs, peak, cpu, chunk, concurrency };
 }
 
-async function single(h: Hearth, file: string, round: number): Promise<{ mbps: number; peak: number }> {
+async function single(h: Hearth, file: string, round: number): Promise<{ mbps: number; peak: number; cpu: string }> {
   // Different bytes than the chunked run (else: a duplicate, not stored): flip the last block's marker.
   const variant = path.join(work, `single-${round}.mp4`);
   fs.copyFileSync(file, variant);
   const fd = fs.openSync(variant, 'r+');
   fs.writeSync(fd, Buffer.from([round + 1]), 0, 1, SIZE - 1);
   fs.closeSync(fd);
+  settle(); // the copy just made is 1 GiB of dirty pages: flushed now, not during the measurement
   const t0 = performance.now();
-  const [r, peak] = await peakRss(h.pid, () => postPart(`${h.url}/api/v1/uploads/files`, h.token, 'file', variant, 0, SIZE));
+  const [r, peak, cpu] = await peakRss(h.pid, () => postPart(`${h.url}/api/v1/uploads/files`, h.token, 'file', variant, 0, SIZE));
   const secs = (performance.now() - t0) / 1000;
   fs.rmSync(variant);
   const body = JSON.parse(r.text);
   if (r.status !== 200 || body.status !== 'processing') throw new Error(`single upload: ${r.status} ${r.text}`);
-  return { mbps: SIZE / 1e6 / secs, peak };
+  return { mbps: SIZE / 1e6 / secs, peak, cpu };
 }
 
 /** Starts each measurement without the previous one's dirty pages being flushed under it. */
@@ -241,18 +273,26 @@ async function main() {
     fs.writeSync(fd, Buffer.from([round]), 0, 1, 200);
     fs.closeSync(fd);
     settle();
-    const plain = await plainCopy(file);
+    const { mbps: plain, cpu: plainCpu } = await plainCopy(file);
     settle();
-    const c = await chunked(h, file, round);
-    await idleServer(h);
-    settle();
-    const s = await single(h, file, round);
-    await idleServer(h);
-    rows.push(
-      `round ${round + 1}: plain loopback PUT ${plain.toFixed(0)} MB/s | ` +
-        `hearth chunked (${c.chunk / 1024 / 1024} MiB x ${c.concurrency}) ${c.mbps.toFixed(0)} MB/s = ${(c.mbps / plain).toFixed(2)} of plain, peak RSS ${c.peak.toFixed(0)} MB | ` +
-        `hearth single ${s.mbps.toFixed(0)} MB/s = ${(s.mbps / plain).toFixed(2)} of plain, peak RSS ${s.peak.toFixed(0)} MB`,
-    );
+    const parts = [`round ${round + 1}: plain loopback PUT ${plain.toFixed(0)} MB/s (server CPU ${plainCpu})`];
+    if (ONLY !== 'single') {
+      const c = await chunked(h, file, round);
+      await idleServer(h);
+      // Its output goes, as the plain copy's does right after it: each measurement then writes into
+      // memory the kernel just freed. (On this VM, writing into memory not touched for a while costs
+      // far more kernel time: single uploads measured right after a kept chunked one spent about
+      // 3 s of system time per GiB instead of about 1.2 s.)
+      fs.rmSync(path.join(h.repoPath, 'uploads'), { recursive: true, force: true });
+      settle();
+      parts.push(`hearth chunked (${c.chunk / 1024 / 1024} MiB x ${c.concurrency}) ${c.mbps.toFixed(0)} MB/s = ${(c.mbps / plain).toFixed(2)} of plain, peak RSS ${c.peak.toFixed(0)} MB, server CPU ${c.cpu}`);
+    }
+    if (ONLY !== 'chunked') {
+      const s = await single(h, file, round); // settles itself once its input file is made
+      await idleServer(h);
+      parts.push(`hearth single ${s.mbps.toFixed(0)} MB/s = ${(s.mbps / plain).toFixed(2)} of plain, peak RSS ${s.peak.toFixed(0)} MB, server CPU ${s.cpu}`);
+    }
+    rows.push(parts.join(' | '));
     console.log(rows.at(-1));
     // Drop what was committed so the next round stores the same sizes again (and the disk stays free).
     fs.rmSync(path.join(h.repoPath, 'uploads'), { recursive: true, force: true });

@@ -99,9 +99,9 @@ describe('chunked upload sessions', { timeout: 300_000 }, () => {
     assert.equal(afterRestart.status, 200, afterRestart.text);
     assert.deepEqual(afterRestart.body.received_chunks, [0, 2]);
 
-    // A chunk file damaged on disk (wrong size) no longer counts.
-    const chunkFile = path.join(repoPath, '.hearth/staging/sessions', s.session_id, '2.chunk');
-    fs.truncateSync(chunkFile, 10);
+    // The session's data file cut short on disk (into chunk 2): chunk 2 no longer counts.
+    const dataFile = path.join(repoPath, '.hearth/staging/sessions', s.session_id, 'data');
+    fs.truncateSync(dataFile, 2 * CHUNK + 10);
     const damaged = await alice.post(`${U}/sessions`, { session_id: s.session_id, filename: 'big photo.jpg', total_size: bytes.length, total_chunks: chunks.length });
     assert.deepEqual(damaged.body.received_chunks, [0]);
 
@@ -162,8 +162,8 @@ describe('chunked upload sessions', { timeout: 300_000 }, () => {
     const odd = await postMultipart(srv, `${U}/batch`, alice.token, [{ name: `chunk_${s.session_id}_1_${n}`, filename: 'b', data: chunks[1]!.subarray(0, 777) }]);
     assert.equal(odd.body.results[0].problem.code, 'chunk_size_mismatch');
 
-    // The stored chunk is still the first one, intact.
-    const stored = fs.readFileSync(path.join(repoPath, '.hearth/staging/sessions', s.session_id, '0.chunk'));
+    // The stored chunk is still the first one, intact (at its place in the session's data file).
+    const stored = fs.readFileSync(path.join(repoPath, '.hearth/staging/sessions', s.session_id, 'data')).subarray(0, chunks[0]!.length);
     assert.deepEqual(stored, chunks[0]);
     const resumed = await alice.post(`${U}/sessions`, { session_id: s.session_id, filename: 'mid.jpg', total_size: bytes.length, total_chunks: n });
     assert.deepEqual(resumed.body.received_chunks, [0]);
@@ -191,7 +191,7 @@ describe('chunked upload sessions', { timeout: 300_000 }, () => {
     // Bob's progress does not show alice's session, even when asked for it.
     const prog = await bob.get(`${U}/sessions?session_ids=${s.session_id}`);
     assert.deepEqual(prog.body.sessions, []);
-    assert.ok(!fs.existsSync(path.join(repoPath, '.hearth/staging/sessions', s.session_id, '0.chunk')));
+    assert.equal(srv.container.uploads.store.session(s.session_id)!.received_chunks, '[]', 'nothing of bob counts');
   });
 
   test('session ids and field names cannot carry paths', async () => {
@@ -231,7 +231,7 @@ describe('chunked upload sessions', { timeout: 300_000 }, () => {
     const cut = await postMultipart(srv, `${U}/batch`, alice.token, [{ name: `chunk_${s.session_id}_1_${chunks.length}`, filename: 'b', data: chunks[1]! }], { abortAfterBytes: 200_000 });
     assert.equal(cut.status, 0);
     const dir = path.join(repoPath, '.hearth/staging/sessions', s.session_id);
-    await eventually(() => listFiles(dir).length === 0, 10_000, 'the partial chunk to be removed');
+    await eventually(() => listFiles(dir).join() === 'data', 10_000, 'nothing but the data file in the session folder');
     const resumed = await alice.post(`${U}/sessions`, { session_id: s.session_id, filename: 'cut.jpg', total_size: bytes.length, total_chunks: chunks.length });
     assert.deepEqual(resumed.body.received_chunks, []);
     // The same for a whole-file upload cut off: nothing stays in staging, the receipt fails.
@@ -247,6 +247,73 @@ describe('chunked upload sessions', { timeout: 300_000 }, () => {
     const fin = await sendChunks(s.session_id, chunks, chunks.map((_, i) => i));
     assert.equal(fin.body.results.at(-1).status, 'duplicate', fin.text);
     assert.ok(fin.body.results.at(-1).asset_id);
+  });
+
+  test('chunks land at their offsets in one data file; a chunk being received is not taken twice at once', async () => {
+    const bytes = fs.readFileSync(src.file(MID));
+    const size = 512 * 1024;
+    const chunks = chunksOf(bytes, size);
+    const n = chunks.length;
+    const s = (await alice.post(`${U}/sessions`, { filename: 'twice.jpg', total_size: bytes.length, total_chunks: n, chunk_size: size, client_hash: await hashFile(src.file(MID)) })).body;
+    const dir = path.join(repoPath, '.hearth/staging/sessions', s.session_id);
+    assert.deepEqual(listFiles(dir), ['data']);
+    assert.equal(fs.statSync(path.join(dir, 'data')).size, bytes.length, 'made at its full size');
+
+    // Chunk 1 starts and stalls half-way; meanwhile a second request for chunk 1 is refused (retryable).
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = postMultipart(srv, `${U}/batch`, alice.token, [
+      {
+        name: `chunk_${s.session_id}_1_${n}`,
+        filename: 'b',
+        data: async function* () {
+          yield chunks[1]!.subarray(0, 1000);
+          await gate;
+          yield chunks[1]!.subarray(1000);
+        },
+      },
+    ]);
+    await new Promise((r) => setTimeout(r, 100));
+    // Probes with a wrong size are harmless: until chunk 1 is being received they just fail (422).
+    const busy = await eventually(async () => {
+      const r = await postMultipart(srv, `${U}/batch`, alice.token, [{ name: `chunk_${s.session_id}_1_${n}`, filename: 'b', data: Buffer.from('probe') }]);
+      return r.body.results[0].problem?.code === 'chunk_in_progress' ? r.body.results[0] : null;
+    }, 30_000, 'the second request for chunk 1 to be refused');
+    assert.deepEqual([busy.success, busy.problem.status, busy.problem.retryable], [false, 409, true]);
+    release();
+    const first = await slow;
+    assert.equal(first.body.results[0].success, true, first.text);
+    const data = fs.readFileSync(path.join(dir, 'data'));
+    assert.ok(data.subarray(size, 2 * size).equals(chunks[1]!), 'chunk 1 at its offset');
+    assert.deepEqual(listFiles(dir), ['data'], 'no file per chunk, no partial left');
+
+    // Out of order, in one batch; the session's file is committed itself (nothing assembled).
+    const rest = chunks.map((_, i) => i).filter((i) => i !== 1).reverse();
+    const fin = await sendChunks(s.session_id, chunks, rest);
+    const last = fin.body.results.at(-1);
+    assert.equal(last.success, true, fin.text);
+    assert.equal(last.content_hash, await hashFile(src.file(MID)));
+    assert.ok(!fs.existsSync(dir));
+  });
+
+  test('a session stored in the old layout (one file per chunk) is taken over when it resumes', async () => {
+    const bytes = fs.readFileSync(src.file(MID));
+    const size = 512 * 1024;
+    const chunks = chunksOf(bytes, size);
+    const n = chunks.length;
+    const body = { filename: 'old-layout.jpg', total_size: bytes.length, total_chunks: n, chunk_size: size };
+    const s = (await alice.post(`${U}/sessions`, body)).body;
+    const dir = path.join(repoPath, '.hearth/staging/sessions', s.session_id);
+    fs.rmSync(path.join(dir, 'data'));
+    fs.writeFileSync(path.join(dir, '0.chunk'), chunks[0]!);
+    fs.writeFileSync(path.join(dir, '2.chunk'), chunks[2]!);
+    fs.writeFileSync(path.join(dir, '3.chunk'), chunks[3]!.subarray(0, 10)); // cut short by a crash: dropped
+    const resumed = await alice.post(`${U}/sessions`, { ...body, session_id: s.session_id });
+    assert.equal(resumed.status, 200, resumed.text);
+    assert.deepEqual(resumed.body.received_chunks, [0, 2]);
+    assert.deepEqual(listFiles(dir), ['data']);
+    const fin = await sendChunks(s.session_id, chunks, chunks.map((_, i) => i).filter((i) => i !== 0 && i !== 2));
+    assert.equal(fin.body.results.at(-1).content_hash, await hashFile(src.file(MID)), fin.text);
   });
 
   test('a client hash that does not match the assembled file fails the session and keeps nothing', async () => {
@@ -293,7 +360,7 @@ describe('chunked upload sessions', { timeout: 300_000 }, () => {
     assert.ok(fs.existsSync(fresh));
     assert.ok(!fs.existsSync(oldPartial));
     assert.ok(!fs.existsSync(path.join(staging, 'sessions', idle.session_id)));
-    assert.ok(fs.existsSync(path.join(staging, 'sessions', live.session_id, '0.chunk')));
+    assert.ok(fs.existsSync(path.join(staging, 'sessions', live.session_id, 'data')));
     const prog = (await alice.get(`${U}/sessions?session_ids=${idle.session_id},${live.session_id}`)).body.sessions;
     assert.deepEqual(prog.map((s: { status: string }) => s.status), ['failed', 'uploading']);
     assert.equal(prog[0].problem.code, 'session_expired');

@@ -57,10 +57,15 @@ describe('upload memory stays bounded', { timeout: 300_000 }, () => {
     srv = await startServer();
     alice = new Client(srv.url);
     await registerAdmin(alice);
-    // Warm up: the first upload starts the hashing worker thread (a V8 isolate and its wasm, ~40 MB
-    // once per process), which is not what this test measures.
+    // Warm up: the first chunked session starts the hashing worker thread (a V8 isolate, some tens
+    // of MB once per process), which is not what this test measures; whole uploads hash inline.
     const warm = await postMultipart(srv, `${U}/files`, alice.token, [{ name: 'file', filename: 'warm.jpg', data: Buffer.alloc(3 * 1024 * 1024, 1) }], { headers: { 'x-content-hash': 'f'.repeat(64) } });
     assert.equal(warm.status, 422);
+    const ws = (await alice.post(`${U}/sessions`, { filename: 'warm.jpg', total_size: 2 * 1024 * 1024, total_chunks: 2, client_hash: 'f'.repeat(64) })).body;
+    for (const i of [0, 1]) {
+      const r = await postMultipart(srv, `${U}/batch`, alice.token, [{ name: `chunk_${ws.session_id}_${i}_2`, filename: 'blob', data: Buffer.alloc(1024 * 1024, 2) }]);
+      assert.equal(r.status, 200, r.text);
+    }
   });
   after(() => srv.stop({ removeData: true }));
 

@@ -1,62 +1,130 @@
 /**
- * Worker thread body for upload hashing (started by sink.ts; not imported anywhere else).
+ * Worker thread body for upload hashing (started by file-hasher.ts; not imported anywhere else).
  *
- * BLAKE3 through hash-wasm runs at about 450 MB/s on one core here, about as fast as the rest of the
- * upload path (multipart parsing, writing to disk) together: hashing on the main thread halves upload
- * throughput. Here it runs beside the main thread. Several uploads share a worker, each by its id;
- * messages of one id are handled in order. Each block comes in by transfer and goes back the same
- * way once hashed, so the main thread reuses its buffers and nothing is copied twice.
+ * It hashes staged files by reading them back while they are being written: the main thread writes
+ * an upload's bytes to its staging file and says how far the file is complete (`advance`); this
+ * worker reads that range (from the page cache: the bytes were just written) and feeds it to
+ * BLAKE3 (blake3.ts: native, or hash-wasm). The main thread thus never hashes, never hands buffers
+ * over, and a chunked upload whose chunks arrive out of order is hashed in file order: the service
+ * advances a session's hasher over the chunks stored contiguously from the start.
+ *
+ * Several files share the worker, each by its id. Work is done in slices of SLICE bytes, taking the
+ * files in turn, so one large file (a session resumed after a restart, hashed from its start) does
+ * not hold back the others; messages are read between slices.
  */
+import fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { createBLAKE3, type IHasher } from 'hash-wasm';
+import { createBlake3, type Blake3 } from './blake3.ts';
 
 export type HashRequest =
-  | { op: 'init'; id: number }
-  | { op: 'update'; id: number; buf: ArrayBuffer; len: number }
-  | { op: 'digest'; id: number }
+  /** Start hashing `file` (it exists; its bytes arrive later). */
+  | { op: 'open'; id: number; file: string }
+  /** Bytes [0, until) of the file are written: hash them. */
+  | { op: 'advance'; id: number; until: number }
+  /** Hash through `until`, then answer the digest and forget the file. */
+  | { op: 'digest'; id: number; until: number }
   | { op: 'drop'; id: number };
 
-export type HashResponse =
-  | { op: 'ack'; id: number; buf: ArrayBuffer }
-  | { op: 'digest'; id: number; hex: string }
-  | { op: 'error'; id: number; error: string; buf?: ArrayBuffer };
+export type HashResponse = { op: 'digest'; id: number; hex: string } | { op: 'error'; id: number; error: string };
 
-const hashers = new Map<number, Promise<IHasher>>();
+const READ_BYTES = 4 * 1024 * 1024;
+const SLICE = 16 * 1024 * 1024;
+
+interface Job {
+  id: number;
+  fd: number;
+  hasher: Blake3 | null;
+  pos: number;
+  until: number;
+  digest: boolean;
+}
+
+const jobs = new Map<number, Job>();
+const buf = Buffer.allocUnsafeSlow(READ_BYTES);
+let scheduled = false;
 
 parentPort!.on('message', (m: HashRequest) => {
-  void handle(m).catch((e: unknown) => {
-    const buf = m.op === 'update' ? m.buf : undefined;
-    parentPort!.postMessage({ op: 'error', id: m.id, error: (e as Error).message, buf } satisfies HashResponse, buf ? [buf] : []);
-  });
+  try {
+    handle(m);
+  } catch (e) {
+    fail(m.id, e);
+  }
 });
 
-async function handle(m: HashRequest): Promise<void> {
+function handle(m: HashRequest): void {
   switch (m.op) {
-    case 'init': {
-      const h = createBLAKE3().then((x) => {
-        x.init();
-        return x;
-      });
-      hashers.set(m.id, h);
-      await h;
+    case 'open': {
+      const job: Job = { id: m.id, fd: fs.openSync(m.file, 'r'), hasher: null, pos: 0, until: 0, digest: false };
+      jobs.set(m.id, job);
+      createBlake3().then(
+        (h) => {
+          job.hasher = h;
+          schedule();
+        },
+        (e: unknown) => fail(m.id, e),
+      );
       return;
     }
-    case 'update': {
-      const h = await hashers.get(m.id);
-      if (!h) throw new Error(`no hasher ${m.id}`);
-      h.update(new Uint8Array(m.buf, 0, m.len));
-      parentPort!.postMessage({ op: 'ack', id: m.id, buf: m.buf } satisfies HashResponse, [m.buf]);
-      return;
-    }
+    case 'advance':
     case 'digest': {
-      const h = await hashers.get(m.id);
-      hashers.delete(m.id);
-      if (!h) throw new Error(`no hasher ${m.id}`);
-      parentPort!.postMessage({ op: 'digest', id: m.id, hex: h.digest('hex') } satisfies HashResponse);
+      const job = jobs.get(m.id);
+      if (!job) return; // failed or dropped meanwhile: its error was answered already
+      job.until = Math.max(job.until, m.until);
+      if (m.op === 'digest') job.digest = true;
+      schedule();
       return;
     }
     case 'drop':
-      hashers.delete(m.id);
+      close(m.id);
       return;
   }
+}
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(work);
+}
+
+/** One slice of each file that has bytes waiting, then again after the queued messages. */
+function work(): void {
+  scheduled = false;
+  let more = false;
+  for (const job of [...jobs.values()]) {
+    if (!job.hasher) continue;
+    try {
+      const end = Math.min(job.until, job.pos + SLICE);
+      while (job.pos < end) {
+        const n = fs.readSync(job.fd, buf, 0, Math.min(READ_BYTES, end - job.pos), job.pos);
+        if (n === 0) throw new Error(`the staged file ends at ${job.pos} bytes, before ${job.until}`);
+        job.hasher.update(buf.subarray(0, n));
+        job.pos += n;
+      }
+      if (job.pos < job.until) more = true;
+      else if (job.digest) {
+        const hex = job.hasher.digest();
+        close(job.id);
+        parentPort!.postMessage({ op: 'digest', id: job.id, hex } satisfies HashResponse);
+      }
+    } catch (e) {
+      fail(job.id, e);
+    }
+  }
+  if (more) schedule();
+}
+
+function close(id: number): void {
+  const job = jobs.get(id);
+  if (!job) return;
+  jobs.delete(id);
+  try {
+    fs.closeSync(job.fd);
+  } catch {
+    /* already gone */
+  }
+}
+
+function fail(id: number, e: unknown): void {
+  close(id);
+  parentPort!.postMessage({ op: 'error', id, error: (e as Error).message ?? String(e) } satisfies HashResponse);
 }

@@ -15,6 +15,15 @@
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { BadRequest, DomainError, PayloadTooLarge } from '../../platform/http/errors.ts';
+import { installBoundarySearch } from './boundary-search.ts';
+
+/**
+ * Buffering between the request, the parser and a file part's stream: larger than the streams'
+ * defaults (16–64 KiB) so a part's bytes can flow in fewer, larger steps; bounded, so the memory
+ * per request stays small (the staging sink holds at most 8 MiB more). Measured against the
+ * defaults on 1 GiB uploads: no difference beyond the (large) noise of the test machine.
+ */
+const STREAM_HWM = 1024 * 1024;
 
 export interface MultipartLimits {
   parts: number;
@@ -54,7 +63,10 @@ export function parseMultipart(
       headers: { 'content-type': type },
       defParamCharset: 'utf8', // file names as browsers send them (UTF-8), not latin1
       limits: { ...limits, fileSize: limits.fileSize, headerPairs: 50 },
+      highWaterMark: STREAM_HWM,
+      fileHwm: STREAM_HWM,
     });
+    installBoundarySearch(bb); // the boundary search in C++ (Buffer.indexOf): see boundary-search.ts
   } catch (e) {
     body.resume();
     return Promise.reject(new BadRequest(`The multipart body cannot be read: ${(e as Error).message}.`, 'malformed_multipart'));

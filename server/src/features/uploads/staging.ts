@@ -3,9 +3,14 @@
  *
  * Layout inside a repository (`.hearth/` is Hearth's hidden folder, never indexed):
  *
- *   .hearth/staging/<uuid>                          a single upload or a merged session, while it streams in
- *   .hearth/staging/sessions/<session_id>/<i>.chunk  chunk i of a session, complete and of the expected size
- *   .hearth/staging/sessions/<session_id>/<i>.<rand>.partial   chunk i while it streams in
+ *   .hearth/staging/<uuid>                            a single upload (or a batch file) while it streams in
+ *   .hearth/staging/sessions/<session_id>/data        a chunked session's file, preallocated to its full
+ *                                                     size; each chunk is written at its offset
+ *   .hearth/staging/sessions/<session_id>/<i>.<rand>.partial   chunk i while it streams in, only when its
+ *                                                     offset is not known yet (the session's chunk size
+ *                                                     is learnt from a chunk still arriving)
+ *   .hearth/staging/sessions/<session_id>/<i>.chunk   chunk i as servers before the data file stored it
+ *                                                     (imported into the data file on resume)
  *
  * Staging sits in the target repository so the commit is a rename on one file system, even when
  * the repository is on another disk. The commit never overwrites: it hard-links the staged file to
@@ -18,7 +23,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { BLOCK, StagingSink } from './sink.ts';
+import { StagingSink, type SinkOptions } from './sink.ts';
 import { SYSTEM_DIR } from '../repositories/marker.ts';
 
 export const STAGING_DIR = path.join(SYSTEM_DIR, 'staging');
@@ -36,7 +41,12 @@ export function sessionDir(repoPath: string, sessionId: string): string {
   if (!SESSION_ID.test(sessionId)) throw new Error(`bad session id ${JSON.stringify(sessionId)}`);
   return path.join(repoPath, SESSIONS_DIR, sessionId);
 }
-export function chunkPath(repoPath: string, sessionId: string, index: number): string {
+/** A session's data file: all its chunks at their offsets. */
+export function sessionDataPath(repoPath: string, sessionId: string): string {
+  return path.join(sessionDir(repoPath, sessionId), 'data');
+}
+/** Chunk files of the layout before the data file (one file per chunk). */
+export function legacyChunkPath(repoPath: string, sessionId: string, index: number): string {
   return path.join(sessionDir(repoPath, sessionId), `${index}.chunk`);
 }
 export function partialChunkPath(repoPath: string, sessionId: string, index: number): string {
@@ -147,18 +157,20 @@ const HEAD_BYTES = 4096;
 
 /**
  * Streams `source` into a new file at `dest` (exclusive create: never overwrites) while hashing it
- * with BLAKE3 (sink.ts: 1 MiB blocks, hashed on a worker thread). Fails with TooLargeError as soon
- * as more than `maxBytes` arrived, and with the source's error when it breaks off (a client that
- * went away); in both cases `dest` is removed. The data is on disk (fsync) before this resolves.
+ * with BLAKE3 (sink.ts: 1 MiB blocks, hashed on a worker thread). Or, with `sink` options, into an
+ * existing file at an offset (a chunk into its session's data file), unhashed. Fails with
+ * TooLargeError as soon as more than `maxBytes` arrived, and with the source's error when it breaks
+ * off (a client that went away); in both cases a file this call created is removed. The data is on
+ * disk (fsync) before this resolves.
  *
  * The source is never destroyed here: on a failure it is switched to draining (its remaining data
  * is read and dropped), because a busboy part that is destroyed midway stalls the whole form. The
  * caller decides whether the rest of the request still matters (batch) or not (destroy the parser).
  */
-export async function receiveToFile(source: Readable, dest: string, maxBytes: number, opts: { hash?: boolean } = {}): Promise<Received> {
+export async function receiveToFile(source: Readable, dest: string, maxBytes: number, sinkOptions: SinkOptions = { create: true, hash: true }): Promise<Received> {
   let sink: StagingSink;
   try {
-    sink = await StagingSink.create(dest, { hash: opts.hash !== false });
+    sink = await StagingSink.create(dest, sinkOptions);
   } catch (e) {
     source.resume();
     throw e;
@@ -213,97 +225,5 @@ export async function receiveToFile(source: Readable, dest: string, maxBytes: nu
   } catch (e) {
     await sink.abort();
     throw e;
-  }
-}
-
-/**
- * Assembles a session's file from its chunk files, in order, hashing on the way (sink.ts). It can
- * run ahead while the upload is still going: the service appends each chunk as soon as it and all
- * before it are stored, so at the end only the last chunks remain to be appended.
- */
-export class ChunkMerger {
-  /** Index of the next chunk to append. */
-  next = 0;
-  private readonly headParts: Buffer[] = [];
-  private headLen = 0;
-  private readonly buf = Buffer.allocUnsafeSlow(BLOCK);
-
-  private constructor(private readonly sink: StagingSink) {}
-
-  static async start(dest: string): Promise<ChunkMerger> {
-    return new ChunkMerger(await StagingSink.create(dest, { hash: true }));
-  }
-
-  get file(): string {
-    return this.sink.file;
-  }
-
-  /** Appends one chunk file (the chunk `next`), read into one reused buffer (no garbage per read). */
-  async append(chunkFile: string): Promise<void> {
-    const fh = await fs.promises.open(chunkFile, 'r');
-    try {
-      for (;;) {
-        const { bytesRead } = await fh.read(this.buf, 0, BLOCK, null);
-        if (bytesRead === 0) break;
-        const chunk = this.buf.subarray(0, bytesRead);
-        if (this.headLen < HEAD_BYTES) {
-          this.headParts.push(Buffer.from(chunk.subarray(0, HEAD_BYTES - this.headLen)));
-          this.headLen += Math.min(chunk.length, HEAD_BYTES - this.headLen);
-        }
-        if (!this.sink.write(chunk)) await new Promise<void>((r) => this.sink.onDrain(r));
-      }
-    } finally {
-      await fh.close();
-    }
-    this.next++;
-  }
-
-  async finish(): Promise<Received> {
-    const { size, hash } = await this.sink.finish();
-    return { size, hash, head: Buffer.concat(this.headParts) };
-  }
-
-  abort(): Promise<void> {
-    return this.sink.abort();
-  }
-}
-
-/** One holder at a time per key (in this process): `await lock.run(key, fn)`. */
-export class KeyedLock {
-  private readonly tails = new Map<string, Promise<void>>();
-
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((r) => (release = r));
-    const tail = prev.then(() => mine);
-    this.tails.set(key, tail);
-    await prev;
-    try {
-      return await fn();
-    } finally {
-      release();
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
-  }
-}
-
-/** At most `size` holders at once; the rest wait in order. */
-export class Semaphore {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly size: number) {}
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((r) => this.waiting.push(r));
-    else this.active++;
-    try {
-      return await fn();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
   }
 }

@@ -1,0 +1,81 @@
+/**
+ * The last step of every upload path (single, batch file, chunked session): a staged, hashed file
+ * is checked, then either reported as a duplicate (and dropped) or committed into the repository
+ * and handed to the ingest.
+ *
+ * Duplicates: identity is (repository, BLAKE3, size). The duplicate check and the commit run under
+ * an in-process lock per (repository, hash), so two uploads of the same content at the same time
+ * end with one stored copy and one `duplicate`. The existing asset's id is reported only when the
+ * caller owns it (another member's asset id says nothing useful and would leak).
+ */
+import path from 'node:path';
+import fs from 'node:fs';
+import { detectBytes, type DetectedType } from '../../adapters/media/detect.ts';
+import { DomainError, Invalid } from '../../platform/http/errors.ts';
+import type { Actor } from '../../platform/http/context.ts';
+import { KeyedLock } from './locks.ts';
+import { commitStaged, uploadFolder, type Received } from './staging.ts';
+import type { Repo, UploadsContext } from './uploads.context.ts';
+import type { UploadResult } from './uploads.results.ts';
+
+const rm = (p: string) => fs.promises.rm(p, { recursive: true, force: true }).catch(() => undefined);
+
+export class Committer {
+  private readonly lock = new KeyedLock();
+
+  constructor(private readonly ctx: UploadsContext) {}
+
+  /**
+   * Checks (not empty, hash as announced, a media type we read), then under the (repository, hash)
+   * lock: duplicate → dropped; else committed and indexed. Updates the receipt on success; on
+   * failure throws (the caller fails the receipt and removes what it staged).
+   */
+  async finalize(actor: Actor, repo: Repo, staged: string, got: Received, name: string, receiptId: string, expectedHash?: string): Promise<UploadResult> {
+    const { store, now } = this.ctx;
+    if (got.size === 0) throw new Invalid('The file is empty.', [{ field: 'body.file', message: 'must not be empty' }], 'empty_file');
+    store.updateReceipt(receiptId, { status: 'uploading', size: got.size, content_hash: got.hash }, now());
+    if (expectedHash && expectedHash !== got.hash) {
+      throw new Invalid('The file that arrived does not match the content hash the client announced: it was changed or cut in transit. Nothing was kept.', [{ field: 'header.x-content-hash', message: 'does not match the received content' }], 'content_hash_mismatch');
+    }
+    const type = detectBytes(got.head, name);
+    if (!type) throw new DomainError(415, 'unsupported_media_type', `${name} is not a photo, video or audio file Hearth can read.`);
+    const fileName = withExtension(name, type);
+    const ingest = this.ctx.deps.ingest();
+
+    return this.lock.run(`${repo.repository_id}:${got.hash}`, async () => {
+      const base = { content_hash: got.hash, file_name: fileName, receipt_id: receiptId, size: got.size };
+      const dup = ingest.findByHash(repo.repository_id, got.hash, got.size);
+      if (dup) {
+        await rm(staged);
+        const own = dup.owner_id === actor.userId;
+        store.updateReceipt(receiptId, { status: 'duplicate', asset_id: own ? dup.asset_id : null }, now());
+        return { ...base, status: 'duplicate', asset_id: own ? dup.asset_id : null, message: own ? 'You already have this file; it was not stored again.' : 'This repository already holds this file; it was not stored again.' };
+      }
+      const relPath = await commitStaged(repo.path, staged, uploadFolder(new Date(now())), fileName);
+      let outcome;
+      try {
+        outcome = await ingest.indexFile({ repositoryId: repo.repository_id, relPath, ownerId: actor.userId, source: 'upload', knownHash: got.hash, receiptId, originalFilename: name });
+      } catch (e) {
+        await rm(path.join(repo.path, relPath)); // not catalogued: take it back out, the client may retry
+        throw e;
+      }
+      if (outcome.outcome === 'unsupported') {
+        await rm(path.join(repo.path, relPath));
+        throw new DomainError(415, 'unsupported_media_type', `${name} cannot be catalogued: ${outcome.reason}.`);
+      }
+      if (outcome.outcome === 'duplicate') {
+        await rm(path.join(repo.path, relPath));
+        store.updateReceipt(receiptId, { status: 'duplicate', asset_id: outcome.asset_id }, now());
+        return { ...base, status: 'duplicate', asset_id: outcome.asset_id, message: 'This repository already holds this file; it was not stored again.' };
+      }
+      // created/updated/restored queue the pipeline, which completes the receipt; a move or an
+      // unchanged file (indexed meanwhile by the folder watcher) is completed when its asset is ready.
+      store.updateReceipt(receiptId, { status: 'processing', asset_id: outcome.asset_id }, now());
+      return { ...base, status: 'processing', asset_id: outcome.asset_id, message: 'Stored; it is being processed.' };
+    });
+  }
+}
+
+function withExtension(name: string, type: DetectedType): string {
+  return path.extname(name) ? name : `${name}.${type.ext}`;
+}
