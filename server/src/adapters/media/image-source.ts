@@ -14,6 +14,7 @@
  *     cached as if it were the photo. The asset keeps its metadata and the job reports the damage.
  */
 import sharp, { type Sharp } from 'sharp';
+import './sharp-setup.ts';
 import { detect, type DetectedType } from './detect.ts';
 import { MediaDecodeError } from './errors.ts';
 import { decodeHeic } from './heic.ts';

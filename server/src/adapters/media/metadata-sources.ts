@@ -3,20 +3,23 @@
  * is in, as plain tag → value maps. photo-metadata.ts turns these into our fields.
  *
  * exifr does the EXIF/IPTC/XMP parsing; this file decides what to hand it:
- *   - JPEG, PNG, WebP, TIFF and TIFF-based RAWs: the file's bytes (see readWithExifr for why not the path).
+ *   - JPEG, PNG, WebP, TIFF and TIFF-based RAWs: the bytes exifr reads from them, and only those
+ *     (metadata-bytes.ts; see readWithExifr for why not the path).
  *   - HEIF/HEIC/AVIF: our own box parser finds the Exif and XMP items (bmff.ts), exifr parses the TIFF inside.
  *   - CR3: the CMT1 (IFD0), CMT2 (Exif) and CMT4 (GPS) boxes are TIFF blocks; each is read with our IFD reader
  *     and named with exifr's tag dictionaries.
- *   - RAF: the embedded JPEG carries the EXIF.
+ *   - RAF: the embedded JPEG carries the EXIF (its metadata segments are read, not the whole JPEG).
+ * The file is opened once and read with positioned reads; nothing here reads a whole file.
  * Options are chosen for correctness: reviveValues off (dates stay strings, see capture-time.ts), translateValues
  * off (Orientation stays 6 instead of "Rotate 90 CW"), XMP read as text and parsed separately so that XMP
  * namespaces ("exif", "tiff") cannot collide with the EXIF blocks of the same name.
  */
 import fs from 'node:fs/promises';
 import exifr from 'exifr';
-import { bufferSource, withFileSource } from './byte-source.ts';
+import { bufferSource, openFileSource, type ByteSource } from './byte-source.ts';
 import { readCr3Parts, readHeifMetadataItems } from './bmff.ts';
 import type { DetectedType } from './detect.ts';
+import { jpegMetadataBytes, metadataBytes, type MetadataBytes } from './metadata-bytes.ts';
 import { TiffReader } from './tiff-ifd.ts';
 
 export type TagBlock = Record<string, unknown>;
@@ -33,9 +36,6 @@ export interface MetadataSources {
   /** Problems met while reading; the data that could be read is still returned. */
   warnings: string[];
 }
-
-const WHOLE_FILE_MAX_BYTES = 64 * 1024 * 1024;
-const RETRY_WHOLE_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
 const EXIFR_OPTIONS = {
   tiff: true,
@@ -128,9 +128,9 @@ async function absorb(out: MetadataSources, result: unknown): Promise<boolean> {
   return any;
 }
 
-async function parseWithExifr(input: string | Buffer, out: MetadataSources): Promise<boolean> {
+async function parseWithExifr(input: Uint8Array, out: MetadataSources): Promise<boolean> {
   try {
-    return await absorb(out, await exifr.parse(input, EXIFR_OPTIONS));
+    return await absorb(out, await exifr.parse(Buffer.from(input.buffer, input.byteOffset, input.byteLength), EXIFR_OPTIONS));
   } catch (e) {
     out.warnings.push(`exifr: ${errorText(e)}`);
     return false;
@@ -156,65 +156,57 @@ async function readTiffBlock(bytes: Uint8Array, dictionary: 'ifd0' | 'exif' | 'g
   return out;
 }
 
-async function readCr3(filePath: string, out: MetadataSources): Promise<void> {
-  const parts = await withFileSource(filePath, readCr3Parts);
+async function readCr3(src: ByteSource, out: MetadataSources): Promise<void> {
+  const parts = await readCr3Parts(src);
   if (parts.cmt[1]) out.ifd0 = await readTiffBlock(parts.cmt[1], 'ifd0');
   if (parts.cmt[2]) out.exif = await readTiffBlock(parts.cmt[2], 'exif');
   if (parts.cmt[4]) out.gps = await readTiffBlock(parts.cmt[4], 'gps');
   if (parts.xmp) out.xmp = await parseXmpPacket(parts.xmp, out.warnings);
 }
 
-async function readHeif(filePath: string, out: MetadataSources): Promise<void> {
-  const items = await withFileSource(filePath, readHeifMetadataItems);
-  if (items.exif) await parseWithExifr(Buffer.from(items.exif), out);
+async function readHeif(src: ByteSource, out: MetadataSources): Promise<void> {
+  const items = await readHeifMetadataItems(src);
+  if (items.exif) await parseWithExifr(items.exif, out);
   else out.warnings.push('heif: no Exif item');
   if (items.xmp) out.xmp = { ...out.xmp, ...(await parseXmpPacket(items.xmp, out.warnings)) };
 }
 
-async function readRaf(filePath: string, out: MetadataSources): Promise<void> {
-  const jpeg = await withFileSource(filePath, async (src) => {
-    const h = await src.read(84, 8);
-    if (h.length < 8) return null;
-    const v = new DataView(h.buffer, h.byteOffset, 8);
-    const [offset, length] = [v.getUint32(0), v.getUint32(4)];
-    return offset > 0 && length > 0 && offset + length <= src.size ? Buffer.from(await src.read(offset, length)) : null;
-  });
-  if (jpeg) await parseWithExifr(jpeg, out);
+async function readRaf(src: ByteSource, out: MetadataSources): Promise<void> {
+  const h = await src.read(84, 8);
+  const v = h.length === 8 ? new DataView(h.buffer, h.byteOffset, 8) : null;
+  const [offset, length] = v ? [v.getUint32(0), v.getUint32(4)] : [0, 0];
+  if (offset > 0 && length > 0 && offset + length <= src.size) await parseMetadataBytes(await jpegMetadataBytes(src, offset, length), out);
   else out.warnings.push('raf: no embedded JPEG');
 }
 
+async function parseMetadataBytes(m: MetadataBytes, out: MetadataSources): Promise<void> {
+  if (m.limited) out.warnings.push(`metadata: ${m.limited}`);
+  await parseWithExifr(m.bytes, out);
+}
+
 /**
- * Files up to WHOLE_FILE_MAX_BYTES are read into memory and parsed from the buffer: exifr's own chunked file
- * reader leaves file handles open when it meets a damaged file (Node warns "Closing file descriptor on garbage
- * collection"), and it fails on some valid files (a DNG with a large XMP block: "Invalid typed array length").
- * Larger files (long RAW bursts, panoramas) go through the chunked reader, retried once on failure.
+ * exifr gets the bytes it will read, never the path: its own chunked file reader leaves file handles open when
+ * it meets a damaged file (Node warns "Closing file descriptor on garbage collection"), fails on some valid
+ * files (a DNG with a large XMP block: "Invalid typed array length"), and reads the whole file into memory
+ * anyway as soon as multi-segment XMP is asked for. Which bytes: metadata-bytes.ts.
  */
-async function readWithExifr(filePath: string, size: number, out: MetadataSources): Promise<void> {
-  if (size <= WHOLE_FILE_MAX_BYTES) {
-    await parseWithExifr(await fs.readFile(filePath), out);
-    return;
-  }
-  const ok = await parseWithExifr(filePath, out);
-  const failed = out.warnings.some((w) => w.startsWith('exifr:'));
-  if ((!ok || failed) && size <= RETRY_WHOLE_FILE_MAX_BYTES) {
-    const retry = emptySources();
-    if (await parseWithExifr(await fs.readFile(filePath), retry)) {
-      Object.assign(out, retry, { warnings: [...out.warnings.map((w) => `${w} (chunked read; whole-file retry used)`), ...retry.warnings] });
-    }
-  }
+async function readWithExifr(src: ByteSource, out: MetadataSources): Promise<void> {
+  await parseMetadataBytes(await metadataBytes(src), out);
 }
 
 /** All metadata blocks of a photo. Never throws for damaged content; I/O errors on the path itself do. */
 export async function readMetadataSources(filePath: string, type: DetectedType | null): Promise<MetadataSources> {
   const out = emptySources();
-  const size = (await fs.stat(filePath)).size;
+  const src = await openFileSource(filePath);
   try {
-    if (type?.ext === 'cr3') await readCr3(filePath, out);
-    else if (type?.ext === 'raf') await readRaf(filePath, out);
-    else if (type && ['image/heic', 'image/heif', 'image/avif'].includes(type.mime)) await readHeif(filePath, out);
-    else if (type?.ext !== 'crw') await readWithExifr(filePath, size, out);
+    if (type?.ext === 'cr3') await readCr3(src, out);
+    else if (type?.ext === 'raf') await readRaf(src, out);
+    else if (type && ['image/heic', 'image/heif', 'image/avif'].includes(type.mime)) await readHeif(src, out);
+    else if (type?.ext !== 'crw') await readWithExifr(src, out);
   } catch (e) {
     out.warnings.push(`metadata: ${errorText(e)}`);
+  } finally {
+    await src.close();
   }
   return out;
 }

@@ -27,6 +27,7 @@
  */
 import fs from 'node:fs/promises';
 import sharp from 'sharp';
+import './sharp-setup.ts';
 import { appleContentIdentifier } from './apple-makernote.ts';
 import { offsetFromGpsClock, parseIptcDateTime, parseOffset, parseWallClock, toTakenTime, type WallClock } from './capture-time.ts';
 import { detect, type DetectedType } from './detect.ts';
