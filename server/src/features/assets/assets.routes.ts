@@ -1,10 +1,18 @@
-/** One asset: detail, files, EXIF, reprocessing. */
+/**
+ * One asset: detail, files, EXIF, reprocessing, trash, edits, media item. Export, download and the edit
+ * sidecar are in export.routes.ts and sidecar.routes.ts. Decisions on contract gaps: assets.service.ts.
+ */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
-import { AssetSchema } from './assets.view.ts';
+import { SpecificMetadataEditSchema } from './asset-updates.ts';
+import { AssetDetailSchema, MediaItemSchema } from './assets.view.ts';
 
-const TAG = 'Assets: one asset';
-const IdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+export const TAG = 'Assets: one asset';
+export const IdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+const Message = z.object({ message: z.string() });
+const messageResponse = (description: string) => ({ description, content: { 'application/json': { schema: Message } } });
+const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
+const Rating = z.number().int().min(0).max(5).openapi({ description: '0 (none) to 5 stars.' });
 const bool = (def: boolean) =>
   z
     .enum(['true', 'false', '1', '0'])
@@ -22,6 +30,8 @@ export const getAsset = defineRoute('user', {
   path: '/assets/{id}',
   operationId: 'getAsset',
   summary: 'One asset with its details',
+  description:
+    'Each include flag adds one field: `thumbnails`, `tags` (tag links), `albums` (the caller\'s albums holding the asset, with added_time and position), `species_predictions` (best first), `ocr_result` and `face_result` (always null: OCR and face recognition do not run yet). `stack` is always present (null when not stacked). Assets in the Trash are readable by their owner; another user\'s asset answers 404.',
   tags: [TAG],
   request: {
     params: IdParam,
@@ -35,20 +45,7 @@ export const getAsset = defineRoute('user', {
     }),
   },
   responses: {
-    200: {
-      description: 'OK',
-      content: {
-        'application/json': {
-          schema: AssetSchema.extend({
-            thumbnails: z.array(z.object({ thumbnail_id: z.string(), size: z.string(), mime_type: z.string(), storage_path: z.string() })).optional(),
-            tags: z.array(z.object({ tag_id: z.number().int(), tag_name: z.string(), source: z.string(), confidence: z.number() })).optional(),
-            albums: z.array(z.object({ album_id: z.number().int(), album_name: z.string(), added_time: z.string(), position: z.number().int() })).optional(),
-            ocr_result: z.unknown().optional(),
-            face_result: z.unknown().optional(),
-          }).openapi('AssetDetail'),
-        },
-      },
-    },
+    200: { description: 'OK', content: { 'application/json': { schema: AssetDetailSchema } } },
     ...errorResponses(404),
   },
 });
@@ -132,6 +129,100 @@ export const reprocessAsset = defineRoute('user', {
       description: 'Queued',
       content: { 'application/json': { schema: z.object({ asset_id: z.string(), message: z.string(), receipt_id: z.string(), status: z.literal('queued') }) } },
     },
+    ...errorResponses(404),
+  },
+});
+
+export const deleteAsset = defineRoute('user', {
+  method: 'delete',
+  path: '/assets/{id}',
+  operationId: 'deleteAsset',
+  summary: 'Move an asset to the Trash (soft delete; the file is not touched)',
+  description:
+    'Sets is_deleted and deleted_at. The file stays in its folder; albums, tags, likes and ratings are kept for a restore. Deleting an asset already in the Trash answers 200 and changes nothing. The other component of a RAW+JPEG pair or live photo is not deleted with it.',
+  tags: [TAG],
+  request: { params: IdParam },
+  responses: { 200: messageResponse('In the Trash'), ...errorResponses(404) },
+});
+
+export const restoreAsset = defineRoute('user', {
+  method: 'post',
+  path: '/assets/{id}/restore',
+  operationId: 'restoreAsset',
+  summary: 'Restore an asset from the Trash',
+  description:
+    'Only from the Trash: a live asset answers 409 `asset_not_in_trash`. An asset whose file is gone from its folder (that is why it went to the Trash) answers 409 `original_missing`; putting the file back restores it by itself.',
+  tags: [TAG],
+  request: { params: IdParam },
+  responses: { 200: messageResponse('Restored'), ...errorResponses(404, 409) },
+});
+
+export const updateAssetMetadata = defineRoute('user', {
+  method: 'put',
+  path: '/assets/{id}',
+  operationId: 'updateAssetMetadata',
+  summary: "Correct an asset's specific metadata (photo, video or audio fields)",
+  description:
+    'A patch of `specific_metadata`: fields not sent keep their values, null clears one. Photos: camera_make, camera_model, lens_model, description, exposure_time, f_number, focal_length, iso_speed, exposure_compensation; videos: camera_make, camera_model; audio: title, artist, album. `is_raw` and `content_identifier` are read from the file and refused, as are fields of another type (422 naming the field). Changed field names are listed in `specific_metadata.edited_fields`. 409 `asset_processing` while the asset is being processed, 409 `asset_in_trash` in the Trash.',
+  tags: [TAG],
+  request: { params: IdParam, body: jsonBody(z.strictObject({ specific_metadata: SpecificMetadataEditSchema })) },
+  responses: { 200: messageResponse('Updated'), ...errorResponses(404, 409) },
+});
+
+export const updateAssetDescription = defineRoute('user', {
+  method: 'put',
+  path: '/assets/{id}/description',
+  operationId: 'updateAssetDescription',
+  summary: "Set an asset's description (caption)",
+  description: 'Trimmed; an empty text clears the description. 409 `asset_in_trash` in the Trash.',
+  tags: [TAG],
+  request: { params: IdParam, body: jsonBody(z.strictObject({ description: z.string().max(10_000) })) },
+  responses: { 200: messageResponse('Updated'), ...errorResponses(404, 409) },
+});
+
+export const updateAssetLike = defineRoute('user', {
+  method: 'put',
+  path: '/assets/{id}/like',
+  operationId: 'updateAssetLike',
+  summary: 'Like or unlike an asset',
+  description: '409 `asset_in_trash` in the Trash.',
+  tags: [TAG],
+  request: { params: IdParam, body: jsonBody(z.strictObject({ liked: z.boolean() })) },
+  responses: { 200: messageResponse('Updated'), ...errorResponses(404, 409) },
+});
+
+export const updateAssetRating = defineRoute('user', {
+  method: 'put',
+  path: '/assets/{id}/rating',
+  operationId: 'updateAssetRating',
+  summary: 'Rate an asset (0..5)',
+  description: 'A rating outside 0..5 answers 422 naming body.rating. 409 `asset_in_trash` in the Trash.',
+  tags: [TAG],
+  request: { params: IdParam, body: jsonBody(z.strictObject({ rating: Rating })) },
+  responses: { 200: messageResponse('Updated'), ...errorResponses(404, 409) },
+});
+
+export const updateAssetRatingAndLike = defineRoute('user', {
+  method: 'put',
+  path: '/assets/{id}/rating-and-like',
+  operationId: 'updateAssetRatingAndLike',
+  summary: 'Rate and like (or unlike) an asset in one change',
+  description: 'Both fields are required. 409 `asset_in_trash` in the Trash.',
+  tags: [TAG],
+  request: { params: IdParam, body: jsonBody(z.strictObject({ liked: z.boolean(), rating: Rating })) },
+  responses: { 200: messageResponse('Updated'), ...errorResponses(404, 409) },
+});
+
+export const getAssetMediaItem = defineRoute('user', {
+  method: 'get',
+  path: '/assets/{id}/media-item',
+  operationId: 'getAssetMediaItem',
+  summary: 'The logical media item an asset belongs to (RAW+JPEG pair, live photo, or itself)',
+  description: 'All components are listed, also those in the Trash. `media_item` is null until the asset has been processed.',
+  tags: [TAG],
+  request: { params: IdParam },
+  responses: {
+    200: { description: 'OK', content: { 'application/json': { schema: z.object({ asset_id: z.string(), media_item: MediaItemSchema.nullable() }) } } },
     ...errorResponses(404),
   },
 });

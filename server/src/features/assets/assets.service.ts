@@ -1,19 +1,66 @@
 /**
- * Reading assets and their files. Every read checks ownership; another user's asset answers 404, so
- * its existence does not leak. Administrators get no exception: photos are private to their owner.
+ * One asset: reading it and its files, editing it, trash, export, download, edit sidecar. Every operation
+ * checks ownership; another user's asset answers 404, so its existence does not leak. Administrators get no
+ * exception: photos are private to their owner.
+ *
+ * Decisions (contract gaps):
+ * - getAsset: `ocr_result` and `face_result` are null when asked for: OCR and face recognition do not run
+ *   yet, so there is nothing to show (no tables hold them). `species_predictions` is absent when
+ *   include_species=false, like the other include flags; `stack` is always there (null when not stacked).
+ *   `albums` lists only the caller's albums (albums are private too).
+ * - deleteAsset moves exactly this asset to the Trash (is_deleted, deleted_at); its file is never touched,
+ *   its albums, tags and ratings are kept, so a restore brings it back as it was. Deleting an asset already
+ *   in the Trash is a no-op answered 200. The partner of a RAW+JPEG pair or live photo stays where it is:
+ *   the library then shows the partner (see browse.store.ts).
+ * - restoreAsset works only from the Trash (409 `asset_not_in_trash` otherwise) and only when the file is
+ *   still in its folder (409 `original_missing`: the asset went to the Trash because its file disappeared;
+ *   putting the file back restores it by itself at the next scan or watcher event).
+ * - Changes (metadata, description, like, rating, sidecar) to an asset in the Trash are refused with 409
+ *   `asset_in_trash`: restore it first. Reading, exporting and downloading it are allowed.
+ * - updateAssetMetadata is refused while the asset is pending or processing (409 `asset_processing`): the
+ *   pipeline writes specific_metadata when it finishes and would overwrite the change. What may change:
+ *   asset-updates.ts.
+ * - updateAssetDescription: the text is trimmed; an empty text clears the description (null).
+ * - Export: see export.ts. Download: see download-zip.ts; assets in the Trash may be downloaded; unknown
+ *   ids and other users' ids answer 404 naming them, files that are gone from disk 409 naming them, both
+ *   before any byte is sent. Duplicated ids are packed once.
+ * - Sidecar: see sidecar.ts. The repository must be reachable (503 `repository_unavailable` otherwise).
  */
 import fs from 'node:fs';
+import { MediaDecodeError } from '../../adapters/media/errors.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
-import { NotFound } from '../../platform/http/errors.ts';
+import { Conflict, DomainError, Invalid, NotFound, Unavailable, type FieldError } from '../../platform/http/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
+import type { RepositoryRow } from '../repositories/repositories.store.ts';
+import { mergeSpecificMetadata, type SpecificMetadataEdit } from './asset-updates.ts';
 import { processAsset } from './assets.jobs.ts';
 import { AssetsStore, type AssetRow } from './assets.store.ts';
-import type { Asset } from './assets.view.ts';
-import { toAsset } from './assets.view.ts';
+import { isoTime, loadAssetExtras, toAsset, type Asset } from './assets.view.ts';
 import type { DerivativePaths, ThumbSize } from './derivatives.ts';
+import { streamZip, uniqueEntryNames, type ZipSource } from './download-zip.ts';
+import { EXPORT_MIME, LOSSY_FORMATS, exportFileName, renderExport, streamAndRemove, type ExportOptions } from './export.ts';
 import { resolveInRepository } from './ingest.service.ts';
+import { SidecarUnreadable, readSidecar, sidecarPath, writeSidecar, type Sidecar, type SidecarInput } from './sidecar.ts';
+
+export interface DetailInclude {
+  thumbnails: boolean;
+  tags: boolean;
+  albums: boolean;
+  species: boolean;
+  ocr: boolean;
+  faces: boolean;
+}
+
+export interface StreamedDownload {
+  stream: ReadableStream<Uint8Array>;
+  contentType: string;
+  name: string;
+  size: number;
+}
+
+const message = (text: string) => ({ message: text });
 
 export interface FileRef {
   path: string;
@@ -41,19 +88,35 @@ export class AssetsService {
     return row;
   }
 
-  detail(actor: Actor, assetId: string, include: { thumbnails: boolean; tags: boolean; albums: boolean; ocr: boolean; faces: boolean }) {
+  detail(actor: Actor, assetId: string, include: DetailInclude) {
     const a = this.own(actor, assetId);
-    const base: Asset & Record<string, unknown> = toAsset(a);
+    const extras = loadAssetExtras(this.store, [a.asset_id]).get(a.asset_id);
+    const base: Asset & Record<string, unknown> = toAsset(a, extras);
     if (include.thumbnails) {
       base.thumbnails = (['small', 'medium', 'large'] as ThumbSize[])
         .filter((s) => fs.existsSync(this.derivatives.thumbnail(a.asset_id, s)))
         .map((s) => ({ thumbnail_id: `${a.asset_id}:${s}`, size: s, mime_type: 'image/webp', storage_path: `/api/v1/assets/${a.asset_id}/thumbnail?size=${s}` }));
     }
-    if (include.tags) base.tags = [];
-    if (include.albums) base.albums = [];
+    if (include.tags) base.tags = this.store.tagLinks(a.asset_id);
+    if (include.albums) {
+      base.albums = this.store
+        .albumsOf(a.asset_id, actor.userId)
+        .map((r) => ({ added_time: isoTime(r.added_at)!, album_id: r.album_id, album_name: r.album_name, position: r.position }));
+    }
+    if (!include.species) delete (base as Partial<Asset>).species_predictions;
     if (include.ocr) base.ocr_result = null;
     if (include.faces) base.face_result = null;
     return base;
+  }
+
+  /** The logical media item the asset belongs to (null while the asset is not processed yet). */
+  mediaItem(actor: Actor, assetId: string) {
+    const a = this.own(actor, assetId);
+    const m = this.store.mediaItemOf(a.asset_id);
+    return {
+      asset_id: a.asset_id,
+      media_item: m ? { media_item_id: m.item.media_item_id, media_kind: m.item.media_kind, primary_asset_id: m.item.primary_asset_id, components: m.components } : null,
+    };
   }
 
   exif(actor: Actor, assetId: string) {
@@ -75,6 +138,17 @@ export class AssetsService {
     const repo = this.repositories.byId(a.repository_id);
     if (!repo) throw new NotFound('The repository of this asset is gone.', 'repository_not_found');
     return { path: resolveInRepository(repo.path, a.storage_path), contentType: a.mime_type, etag: `${a.hash}`, name: a.original_filename };
+  }
+
+  /** Absolute path of the asset's file, or null when its repository is gone or the path is unusable. */
+  private filePath(a: AssetRow): string | null {
+    const repo = this.repositories.byId(a.repository_id);
+    if (!repo) return null;
+    try {
+      return resolveInRepository(repo.path, a.storage_path);
+    } catch {
+      return null;
+    }
   }
 
   /** The browser-playable copy: the web transcode when one was needed, else the original. */
@@ -103,5 +177,219 @@ export class AssetsService {
       status: 'queued' as const,
       message: job.inserted ? `Queued ${tasks.length ? tasks.join(', ') : 'all tasks'}.` : 'Already queued.',
     };
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Trash
+
+  delete(actor: Actor, assetId: string) {
+    const a = this.own(actor, assetId);
+    if (a.is_deleted) return message('The asset is already in the Trash.');
+    const now = Date.now();
+    this.store.update(a.asset_id, { is_deleted: 1, deleted_at: now }, now);
+    return message('Moved to the Trash. The file was not touched.');
+  }
+
+  restore(actor: Actor, assetId: string) {
+    const a = this.own(actor, assetId);
+    if (!a.is_deleted) throw new Conflict('The asset is not in the Trash.', 'asset_not_in_trash');
+    const file = this.filePath(a);
+    if (!file || !fs.existsSync(file)) {
+      throw new Conflict(
+        'The file of this asset is no longer in its folder (or the folder is offline), so it cannot be restored. Put the file back and it returns by itself.',
+        'original_missing',
+      );
+    }
+    const now = Date.now();
+    this.store.update(a.asset_id, { is_deleted: 0, deleted_at: null }, now);
+    return message('Restored from the Trash.');
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Edits
+
+  /** The caller's asset, not in the Trash (409 otherwise), for changes. */
+  private editable(actor: Actor, assetId: string): AssetRow {
+    const a = this.own(actor, assetId);
+    if (a.is_deleted) throw new Conflict('The asset is in the Trash; restore it before changing it.', 'asset_in_trash');
+    return a;
+  }
+
+  updateMetadata(actor: Actor, assetId: string, edit: SpecificMetadataEdit) {
+    const a = this.editable(actor, assetId);
+    if (a.state === 'pending' || a.state === 'processing') {
+      throw new Conflict('The asset is still being processed; change its metadata once it is ready.', 'asset_processing');
+    }
+    const { json, changed } = mergeSpecificMetadata(a.type, a.specific_metadata, edit);
+    const now = Date.now();
+    this.store.update(a.asset_id, { specific_metadata: json }, now);
+    return message(`Updated ${changed.join(', ')}.`);
+  }
+
+  updateDescription(actor: Actor, assetId: string, description: string) {
+    const a = this.editable(actor, assetId);
+    const text = description.trim();
+    const now = Date.now();
+    this.store.update(a.asset_id, { description: text === '' ? null : text }, now);
+    return message(text === '' ? 'Description cleared.' : 'Description updated.');
+  }
+
+  updateLike(actor: Actor, assetId: string, liked: boolean) {
+    const a = this.editable(actor, assetId);
+    const now = Date.now();
+    this.store.update(a.asset_id, { liked: liked ? 1 : 0 }, now);
+    return message(liked ? 'Liked.' : 'Like removed.');
+  }
+
+  updateRating(actor: Actor, assetId: string, rating: number) {
+    const a = this.editable(actor, assetId);
+    const now = Date.now();
+    this.store.update(a.asset_id, { rating }, now);
+    return message(`Rated ${rating}.`);
+  }
+
+  updateRatingAndLike(actor: Actor, assetId: string, v: { liked: boolean; rating: number }) {
+    const a = this.editable(actor, assetId);
+    const now = Date.now();
+    this.store.update(a.asset_id, { liked: v.liked ? 1 : 0, rating: v.rating }, now);
+    return message(`Rated ${v.rating}${v.liked ? ' and liked' : ', not liked'}.`);
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Export and download
+
+  /** Re-encodes a photo (export.ts) and returns the download. */
+  async export(actor: Actor, assetId: string, o: ExportOptions & { filename?: string | undefined }): Promise<StreamedDownload> {
+    const a = this.own(actor, assetId);
+    if (a.type !== 'PHOTO') {
+      const what = a.type === 'VIDEO' ? 'a video' : 'audio';
+      throw new Invalid(`Export of ${what} as an image is not supported; download the original instead.`, [{ field: 'path.id', message: `is ${what}, not a photo` }], 'export_not_a_photo');
+    }
+    if (o.quality !== undefined && !LOSSY_FORMATS.includes(o.format)) {
+      throw new Invalid('quality applies to the lossy formats (jpeg, webp, avif); PNG is lossless.', [{ field: 'query.quality', message: `does not apply to ${o.format}` }]);
+    }
+    const file = this.filePath(a);
+    if (!file || !fs.existsSync(file)) throw new NotFound('The original file is not available (gone from its folder, or the folder is offline).', 'file_not_found');
+    let out;
+    try {
+      out = await renderExport(file, o);
+    } catch (e) {
+      const detail = (e instanceof MediaDecodeError ? e.detail : e instanceof Error ? e.message : String(e)).split(file).join(a.original_filename);
+      if (/too large for the (\w+) format/i.test(detail)) {
+        const field = o.maxWidth === undefined ? 'query.max_width' : 'query.max_height';
+        throw new Invalid(`The image is too large for ${o.format.toUpperCase()}; set max_width or max_height.`, [{ field, message: `needed for an image this large in ${o.format}` }], 'export_too_large');
+      }
+      throw new Invalid(`The photo could not be decoded for export: ${detail}`, [{ field: 'path.id', message: 'cannot be decoded' }], 'image_not_decodable');
+    }
+    return { stream: streamAndRemove(out.file), contentType: EXPORT_MIME[o.format], name: exportFileName(o.filename, a.original_filename, o.format), size: out.size };
+  }
+
+  /**
+   * A streamed zip of the originals of `assetIds` (download-zip.ts). Everything is checked before the first
+   * byte: unknown or other users' ids answer 404 naming them, files gone from disk 409 naming them.
+   */
+  download(actor: Actor, assetIds: string[], onStreamError?: (e: Error) => void): StreamedDownload {
+    const ids = [...new Set(assetIds.map((id) => id.toLowerCase()))];
+    const rows = new Map(this.store.ownedByIds(actor.userId, ids).map((r) => [r.asset_id, r]));
+    const fieldOf = (id: string) => `body.asset_ids.${assetIds.findIndex((x) => x.toLowerCase() === id)}`;
+    const unknown = ids.filter((id) => !rows.has(id));
+    if (unknown.length) {
+      const errors: FieldError[] = unknown.map((id) => ({ field: fieldOf(id), message: `no such asset: ${id}` }));
+      const more = unknown.length > 10 ? ` and ${unknown.length - 10} more` : '';
+      throw new DomainError(404, 'asset_not_found', `No such asset: ${unknown.slice(0, 10).join(', ')}${more}.`, { errors });
+    }
+    const missing: FieldError[] = [];
+    const found: { row: AssetRow; file: string; size: number; mtime: Date }[] = [];
+    for (const id of ids) {
+      const row = rows.get(id)!;
+      const file = this.filePath(row);
+      try {
+        const st = file ? fs.statSync(file) : null;
+        if (!file || !st?.isFile()) throw new Error('not a file');
+        found.push({ row, file, size: st.size, mtime: st.mtime });
+      } catch {
+        missing.push({ field: fieldOf(id), message: `the file of ${row.original_filename} (${id}) is not available` });
+      }
+    }
+    if (missing.length) {
+      const which = missing.slice(0, 5).map((m) => m.message.replace(/^the file of /, '').replace(/ is not available$/, ''));
+      throw new DomainError(409, 'original_missing', `${missing.length} file(s) are gone from their folders, or their folder is offline: ${which.join('; ')}.`, { errors: missing });
+    }
+    const names = uniqueEntryNames(found.map((f) => f.row.original_filename));
+    const sources: ZipSource[] = found.map((f, i) => ({ file: f.file, name: names[i]!, size: f.size, mtime: f.mtime }));
+    const { stream, size } = streamZip(sources, onStreamError);
+    const day = new Date().toISOString().slice(0, 10);
+    return { stream, size, contentType: 'application/zip', name: `hearth-${day}-${sources.length}-file${sources.length === 1 ? '' : 's'}.zip` };
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Studio edit sidecar (sidecar.ts)
+
+  private sidecarFile(a: AssetRow): string {
+    const repo: RepositoryRow | undefined = this.repositories.byId(a.repository_id);
+    if (!repo) throw new NotFound('The repository of this asset is gone.', 'repository_not_found');
+    if (repo.status !== 'active') throw new Unavailable('The repository of this asset is offline; its edits cannot be read or saved now.', 'repository_unavailable');
+    return sidecarPath(repo.path, a.asset_id);
+  }
+
+  private readSidecarOf(file: string): Sidecar | null {
+    try {
+      return readSidecar(file);
+    } catch (e) {
+      if (e instanceof SidecarUnreadable) {
+        throw new Conflict(`The stored edit of this asset cannot be read (${e.message}); save a new one without "version" to replace it.`, 'sidecar_unreadable');
+      }
+      const code = (e as { code?: string }).code;
+      throw new Unavailable(`The edit of this asset cannot be read from the repository folder (${code ?? 'read failed'}).`, 'repository_unavailable');
+    }
+  }
+
+  getSidecar(actor: Actor, assetId: string) {
+    const a = this.own(actor, assetId);
+    const sidecar = this.readSidecarOf(this.sidecarFile(a));
+    return { asset_id: a.asset_id, exists: sidecar !== null, sidecar };
+  }
+
+  saveSidecar(actor: Actor, assetId: string, input: SidecarInput) {
+    const a = this.editable(actor, assetId);
+    if (input.asset_id !== undefined && input.asset_id.toLowerCase() !== a.asset_id) {
+      throw new Invalid('The sidecar belongs to another asset.', [{ field: 'body.asset_id', message: 'must be the asset of the path' }]);
+    }
+    const file = this.sidecarFile(a);
+    let current: Sidecar | null;
+    try {
+      current = this.readSidecarOf(file);
+    } catch (e) {
+      if (input.version !== undefined || !(e instanceof Conflict)) throw e;
+      current = null; // unreadable, and the client asked to overwrite
+    }
+    const currentVersion = current?.version ?? 0;
+    if (input.version !== undefined && input.version !== currentVersion) {
+      throw new Conflict(`The edit was changed meanwhile: it is at version ${currentVersion}, this save is based on version ${input.version}. Reload it and save again.`, 'sidecar_version_conflict');
+    }
+    const sidecar: Sidecar = {
+      asset_id: a.asset_id,
+      version: currentVersion + 1,
+      updated_at: new Date().toISOString(),
+      source: {
+        file_size: a.file_size,
+        hash: a.hash,
+        width: a.width,
+        height: a.height,
+        mime_type: a.mime_type,
+        original_filename: a.original_filename,
+        storage_path: a.storage_path,
+      },
+      adjustments: input.adjustments,
+      canvas: input.canvas ?? null,
+      layers: input.layers ?? [],
+    };
+    try {
+      writeSidecar(file, sidecar);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      throw new Unavailable(`The edit could not be saved in the repository folder (${code ?? 'write failed'}).`, 'sidecar_write_failed');
+    }
+    return { asset_id: a.asset_id, exists: true, sidecar };
   }
 }

@@ -37,6 +37,48 @@ export interface AssetRow {
   updated_at: number;
 }
 
+export interface TagLinkRow {
+  tag_id: number;
+  tag_name: string;
+  source: string;
+  confidence: number;
+}
+
+export interface AssetAlbumRow {
+  album_id: number;
+  album_name: string;
+  added_at: number;
+  position: number;
+}
+
+export interface SpeciesRow {
+  asset_id: string;
+  label: string;
+  score: number;
+}
+
+/** Where an asset's media item sits in a stack. */
+export interface AssetStackRow {
+  asset_id: string;
+  stack_id: string;
+  stack_kind: string;
+  stack_size: number;
+  /** 1 when the asset's media item is the stack's cover (the chosen one, else the first by position). */
+  is_cover: number;
+}
+
+export interface MediaItemRow {
+  media_item_id: string;
+  media_kind: string;
+  primary_asset_id: string;
+}
+
+export interface ComponentRow {
+  asset_id: string;
+  position: number;
+  relation: string;
+}
+
 export type NewAsset = Pick<
   AssetRow,
   'asset_id' | 'owner_id' | 'repository_id' | 'storage_path' | 'type' | 'original_filename' | 'mime_type' | 'file_size' | 'hash' | 'file_mtime'
@@ -103,6 +145,78 @@ export class AssetsStore {
   /** Removes media items left without components. */
   pruneEmptyMediaItems(): void {
     this.db.prepare('DELETE FROM media_items WHERE media_item_id NOT IN (SELECT media_item_id FROM media_item_components)').run();
+  }
+
+  /** The rows of these ids that belong to this owner (one query, for bulk ownership checks). */
+  ownedByIds(ownerId: number, ids: string[]): AssetRow[] {
+    if (ids.length === 0) return [];
+    return this.db
+      .prepare('SELECT * FROM assets WHERE owner_id = ? AND asset_id IN (SELECT value FROM json_each(?))')
+      .all(ownerId, JSON.stringify(ids)) as AssetRow[];
+  }
+
+  tagLinks(assetId: string): TagLinkRow[] {
+    return this.db
+      .prepare(
+        `SELECT t.tag_id, t.tag_name, at.source, at.confidence FROM asset_tags at JOIN tags t ON t.tag_id = at.tag_id
+         WHERE at.asset_id = ? ORDER BY t.tag_name COLLATE NOCASE, t.tag_id`,
+      )
+      .all(assetId) as TagLinkRow[];
+  }
+
+  /** Albums of `ownerId` that contain the asset, oldest membership first. */
+  albumsOf(assetId: string, ownerId: number): AssetAlbumRow[] {
+    return this.db
+      .prepare(
+        `SELECT al.album_id, al.album_name, aa.added_at, aa.position FROM album_assets aa JOIN albums al ON al.album_id = aa.album_id
+         WHERE aa.asset_id = ? AND al.owner_id = ? ORDER BY aa.added_at, al.album_id`,
+      )
+      .all(assetId, ownerId) as AssetAlbumRow[];
+  }
+
+  /** Species predictions of these assets, best first per asset. */
+  species(assetIds: string[]): SpeciesRow[] {
+    if (assetIds.length === 0) return [];
+    return this.db
+      .prepare(
+        `SELECT asset_id, label, score FROM species_predictions WHERE asset_id IN (SELECT value FROM json_each(?))
+         ORDER BY asset_id, score DESC, label`,
+      )
+      .all(JSON.stringify(assetIds)) as SpeciesRow[];
+  }
+
+  /** The stack each of these assets' media items belongs to (assets outside any stack are absent). */
+  stacks(assetIds: string[]): AssetStackRow[] {
+    if (assetIds.length === 0) return [];
+    return this.db
+      .prepare(
+        `SELECT a.asset_id, s.stack_id, s.stack_kind,
+           (SELECT count(*) FROM stack_members m2 WHERE m2.stack_id = s.stack_id) AS stack_size,
+           (coalesce(s.cover_media_item_id,
+              (SELECT m3.media_item_id FROM stack_members m3 WHERE m3.stack_id = s.stack_id ORDER BY m3.position, m3.media_item_id LIMIT 1))
+            = sm.media_item_id) AS is_cover
+         FROM assets a
+         JOIN media_item_components c ON c.asset_id = a.asset_id
+         JOIN stack_members sm ON sm.media_item_id = c.media_item_id
+         JOIN stacks s ON s.stack_id = sm.stack_id
+         WHERE a.asset_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(assetIds)) as AssetStackRow[];
+  }
+
+  /** The media item an asset is a component of, with its components in position order. */
+  mediaItemOf(assetId: string): { item: MediaItemRow; components: ComponentRow[] } | undefined {
+    const item = this.db
+      .prepare(
+        `SELECT m.media_item_id, m.media_kind, m.primary_asset_id FROM media_item_components c
+         JOIN media_items m ON m.media_item_id = c.media_item_id WHERE c.asset_id = ?`,
+      )
+      .get(assetId) as MediaItemRow | undefined;
+    if (!item) return undefined;
+    const components = this.db
+      .prepare('SELECT asset_id, position, relation FROM media_item_components WHERE media_item_id = ? ORDER BY position, asset_id')
+      .all(item.media_item_id) as ComponentRow[];
+    return { item, components };
   }
 
   setReceipt(receiptId: string, fields: { status: string; asset_id?: string | null; problem?: string | null }, now: number): void {

@@ -1,8 +1,25 @@
-/** The public shape of an asset (contract: Asset, asset detail). */
+/**
+ * The public shape of an asset (contract: Asset, asset detail).
+ *
+ * `species_predictions` and `stack` come from other tables: a list of assets fills them in bulk with
+ * `loadAssetExtras` (two queries for a whole page) and passes each asset's extras to `toAsset`;
+ * without extras they are `[]` and `null`.
+ */
 import { z } from '@hono/zod-openapi';
-import type { AssetRow } from './assets.store.ts';
+import type { AssetRow, AssetsStore } from './assets.store.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export const SpeciesPredictionSchema = z.object({ label: z.string(), score: z.number() }).openapi('SpeciesPrediction');
+
+export const AssetStackSchema = z
+  .object({
+    stack_cover: z.boolean().openapi({ description: "Whether this asset's media item is the stack's cover." }),
+    stack_id: z.string(),
+    stack_kind: z.string().openapi({ example: 'burst' }),
+    stack_size: z.number().int().openapi({ description: 'Media items in the stack.' }),
+  })
+  .openapi('AssetStackRef');
 
 export const AssetSchema = z
   .object({
@@ -33,14 +50,34 @@ export const AssetSchema = z
     state: z.enum(['pending', 'processing', 'ready', 'failed']),
     last_error: z.string().nullable(),
     media_item_id: z.string().nullable(),
-    species_predictions: z.array(z.object({ label: z.string(), score: z.number() })),
+    species_predictions: z
+      .array(SpeciesPredictionSchema)
+      .openapi({ description: 'Species recognised in a photo (BioCLIP), best score first; empty when none were recognised.' }),
     specific_metadata: z.record(z.string(), z.unknown()).nullable(),
-    stack: z.object({ stack_cover: z.boolean(), stack_id: z.string(), stack_kind: z.string(), stack_size: z.number().int() }).nullable(),
+    stack: AssetStackSchema.nullable().openapi({ description: "The stack the asset's media item belongs to; null when it is not stacked." }),
   })
   .openapi('Asset');
 export type Asset = z.infer<typeof AssetSchema>;
+export type AssetStack = z.infer<typeof AssetStackSchema>;
+export type SpeciesPrediction = z.infer<typeof SpeciesPredictionSchema>;
 
-export function toAsset(r: AssetRow): Asset {
+export interface AssetExtras {
+  species_predictions?: SpeciesPrediction[];
+  stack?: AssetStack | null;
+}
+
+/** Species predictions and stacks of many assets in two queries (for lists and the detail). */
+export function loadAssetExtras(store: Pick<AssetsStore, 'species' | 'stacks'>, assetIds: string[]): Map<string, AssetExtras> {
+  const out = new Map<string, AssetExtras>(assetIds.map((id) => [id, { species_predictions: [], stack: null }]));
+  for (const s of store.species(assetIds)) out.get(s.asset_id)?.species_predictions?.push({ label: s.label, score: s.score });
+  for (const s of store.stacks(assetIds)) {
+    const e = out.get(s.asset_id);
+    if (e) e.stack = { stack_cover: s.is_cover === 1, stack_id: s.stack_id, stack_kind: s.stack_kind, stack_size: s.stack_size };
+  }
+  return out;
+}
+
+export function toAsset(r: AssetRow, extras: AssetExtras = {}): Asset {
   const folder = r.storage_path.includes('/') ? r.storage_path.slice(0, r.storage_path.lastIndexOf('/')) : '';
   return {
     asset_id: r.asset_id,
@@ -70,8 +107,55 @@ export function toAsset(r: AssetRow): Asset {
     state: r.state,
     last_error: r.last_error,
     media_item_id: r.media_item_id,
-    species_predictions: [],
+    species_predictions: extras.species_predictions ?? [],
     specific_metadata: r.specific_metadata ? (JSON.parse(r.specific_metadata) as Record<string, unknown>) : null,
-    stack: null,
+    stack: extras.stack ?? null,
   };
 }
+
+export const TagLinkSchema = z
+  .object({
+    tag_id: z.number().int(),
+    tag_name: z.string(),
+    source: z.string().openapi({ description: '`manual`, `zeroshot`, `bioclip` or `metadata` (IPTC/XMP keywords).' }),
+    confidence: z.number(),
+  })
+  .openapi({ description: 'Tag link (same shape as `TagLink` of the tag operations).' });
+
+export const AssetAlbumSchema = z
+  .object({ added_time: z.string(), album_id: z.number().int(), album_name: z.string(), position: z.number().int() })
+  .openapi('AssetAlbum');
+
+export const ThumbnailRefSchema = z
+  .object({ thumbnail_id: z.string(), size: z.string(), mime_type: z.string(), storage_path: z.string().openapi({ description: 'The URL of the thumbnail.' }) })
+  .openapi('ThumbnailRef');
+
+/** getAsset: the asset plus what its include flags ask for (absent when a flag is false). */
+export const AssetDetailSchema = AssetSchema.extend({
+  thumbnails: z.array(ThumbnailRefSchema).optional(),
+  tags: z.array(TagLinkSchema).optional(),
+  albums: z.array(AssetAlbumSchema).optional(),
+  species_predictions: z
+    .array(SpeciesPredictionSchema)
+    .optional()
+    .openapi({ description: 'Best score first; absent when include_species=false.' }),
+  ocr_result: z.null().optional().openapi({ description: 'Always null: OCR does not run yet (no OCR results exist).' }),
+  face_result: z.null().optional().openapi({ description: 'Always null: face recognition does not run yet (no face results exist).' }),
+}).openapi('AssetDetail');
+
+export const MediaItemSchema = z
+  .object({
+    media_item_id: z.string(),
+    media_kind: z.string().openapi({ description: '`photo`, `video`, `audio` or `live_photo`.' }),
+    primary_asset_id: z.string(),
+    components: z.array(
+      z.object({
+        asset_id: z.string(),
+        position: z.number().int(),
+        relation: z.string().openapi({ description: '`original`, `jpeg_original`, `raw_original`, `live_photo_still`, `live_photo_video`, …' }),
+      }),
+    ),
+  })
+  .openapi('MediaItem');
+
+export { iso as isoTime };

@@ -1,82 +1,276 @@
 /**
- * Linking assets into logical media items:
+ * Linking assets into logical media items, and what an item is made of (its composition).
+ *
  * - RAW + JPEG (or HEIC) pair: same folder, same base name, same owner → one `photo` item whose
- *   primary is the viewable JPEG (`jpeg_original`, position 0) with the RAW as `raw_original`.
+ *   primary is the viewable JPEG (`jpeg_original`) with the RAW as `raw_original`.
+ * - Edit iterations: `IMG_0042-2.jpg` is an edit of `IMG_0042` when a photo with the un-suffixed
+ *   name exists (same owner and repository, any folder: exports often land elsewhere) and both
+ *   capture times are known and within 5 s of each other. The iterations join the original's item as
+ *   `edited_version` (ordered by their number), together with its RAW partner if it has one.
  * - Apple live photo: a still and a motion clip with the same content identifier → one `live_photo`
  *   item (`live_photo_still`, `live_photo_video`), primary the still.
  * - Anything else is a single-component item (`original`).
+ *
+ * Component order (position 0 is the primary, the asset that stands for the item): `jpeg_original`,
+ * `original`, `live_photo_still`, `edited_version`, `raw_original`, `live_photo_video`; so a RAW with
+ * only an exported edit shows the edit. Linking is idempotent and works whatever order the files
+ * arrive in: the later file finds the earlier ones. When two items merge, the one that disappears
+ * hands its stack membership to the survivor if the survivor had none (stacks are presentation
+ * groups of media items, see features/stacks); stacks left with fewer than two members dissolve.
  */
 import path from 'node:path';
 import type { Db } from '../../platform/db/connection.ts';
 import { uuidv7 } from '../../platform/ids.ts';
+import { StacksStore } from '../stacks/stacks.store.ts';
 import type { AssetRow, AssetsStore } from './assets.store.ts';
 
-const isRaw = (a: AssetRow) => {
+/** Capture times of an original and its edit iterations differ by at most this. */
+export const EDIT_WINDOW_MS = 5_000;
+const EDIT_SUFFIX = /^(.+)-(\d+)$/;
+
+const RELATION_ORDER: Record<string, number> = {
+  jpeg_original: 0,
+  original: 1,
+  live_photo_still: 2,
+  edited_version: 3,
+  raw_original: 4,
+  alternative: 5,
+  live_photo_video: 6,
+};
+
+export function isRawAsset(a: Pick<AssetRow, 'specific_metadata'>): boolean {
   try {
     return Boolean(a.specific_metadata && (JSON.parse(a.specific_metadata) as { is_raw?: boolean }).is_raw);
   } catch {
     return false;
   }
-};
+}
 
-function stem(p: string): string {
-  const base = path.posix.basename(p);
+/** Lower-cased file name without its extension. */
+export function fileStem(p: string): string {
+  const base = path.posix.basename(p.replace(/\\/g, '/'));
   return base.slice(0, base.length - path.posix.extname(base).length).toLowerCase();
 }
 
+/** `img_0042-2` → {base: 'img_0042', iteration: 2}; null when the stem has no `-<digits>` suffix. */
+export function editSuffix(stem: string): { base: string; iteration: number } | null {
+  const m = EDIT_SUFFIX.exec(stem);
+  return m ? { base: m[1]!, iteration: Number(m[2]) } : null;
+}
+
+/** The relation of the original of a multi-file photo item. */
+function originalRelation(a: AssetRow): string {
+  if (isRawAsset(a)) return 'raw_original';
+  return a.mime_type === 'image/jpeg' ? 'jpeg_original' : 'original';
+}
+
+type Role = [AssetRow, string];
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
 export function linkMediaItem(db: Db, store: AssetsStore, asset: AssetRow, now: number): string {
-  let partner: AssetRow | undefined;
   let kind = asset.type.toLowerCase();
-  let roles: [AssetRow, string][] = [[asset, 'original']];
+  let roles: Role[] = [[asset, 'original']];
 
-  if (asset.content_id) {
-    partner = (
-      db
-        .prepare(
-          `SELECT * FROM assets WHERE owner_id = ? AND content_id = ? AND asset_id != ? AND type != ? AND is_deleted = 0
-           ORDER BY created_at LIMIT 1`,
-        )
-        .all(asset.owner_id, asset.content_id, asset.asset_id, asset.type) as AssetRow[]
-    )[0];
-    if (partner && (asset.type === 'PHOTO' || partner.type === 'PHOTO')) {
-      const still = asset.type === 'PHOTO' ? asset : partner;
-      const motion = asset.type === 'PHOTO' ? partner : asset;
-      kind = 'live_photo';
-      roles = [
-        [still, 'live_photo_still'],
-        [motion, 'live_photo_video'],
-      ];
-    } else partner = undefined;
-  }
-
-  if (!partner && asset.type === 'PHOTO') {
-    const dir = path.posix.dirname(asset.storage_path);
-    const siblings = db
-      .prepare(
-        `SELECT * FROM assets WHERE repository_id = ? AND owner_id = ? AND type = 'PHOTO' AND is_deleted = 0 AND asset_id != ?
-           AND storage_path LIKE ? ESCAPE '\\'`,
-      )
-      .all(asset.repository_id, asset.owner_id, asset.asset_id, `${dir === '.' ? '' : `${dir.replace(/[\\%_]/g, '\\$&')}/`}%`) as AssetRow[];
-    partner = siblings.find(
-      (s) => path.posix.dirname(s.storage_path) === dir && stem(s.storage_path) === stem(asset.storage_path) && isRaw(s) !== isRaw(asset),
-    );
-    if (partner) {
-      const raw = isRaw(asset) ? asset : partner;
-      const jpeg = isRaw(asset) ? partner : asset;
+  const live = asset.content_id ? livePartner(db, asset) : undefined;
+  if (live) {
+    const still = asset.type === 'PHOTO' ? asset : live;
+    const motion = asset.type === 'PHOTO' ? live : asset;
+    kind = 'live_photo';
+    roles = [
+      [still, 'live_photo_still'],
+      [motion, 'live_photo_video'],
+    ];
+  } else if (asset.type === 'PHOTO') {
+    const group = photoGroup(db, asset);
+    if (group.length > 1) {
       kind = 'photo';
-      roles = [
-        [jpeg, 'jpeg_original'],
-        [raw, 'raw_original'],
-      ];
+      roles = group;
     }
   }
+  // Stable: within one relation the group's own order stays (the original first, iterations by number).
+  roles.sort(([, ra], [, rb]) => (RELATION_ORDER[ra] ?? 9) - (RELATION_ORDER[rb] ?? 9));
+  return writeItem(db, store, roles, kind, now);
+}
 
-  const existingId = roles.map(([a]) => a.media_item_id).find((id): id is string => !!id);
-  const mediaItemId = existingId ?? uuidv7(now);
+function livePartner(db: Db, asset: AssetRow): AssetRow | undefined {
+  const partner = db
+    .prepare(
+      `SELECT * FROM assets WHERE owner_id = ? AND content_id = ? AND asset_id != ? AND type != ? AND is_deleted = 0
+       ORDER BY created_at LIMIT 1`,
+    )
+    .get(asset.owner_id, asset.content_id, asset.asset_id, asset.type) as AssetRow | undefined;
+  return partner && (asset.type === 'PHOTO' || partner.type === 'PHOTO') ? partner : undefined;
+}
+
+/** The RAW/JPEG partner of a photo: same folder, same stem, the other kind. */
+function pairPartner(db: Db, asset: AssetRow): AssetRow | undefined {
+  const dir = path.posix.dirname(asset.storage_path);
+  // folder_path (migration 0006) is indexed with the repository: one folder is read, not the owner's
+  // library (the unary + keeps the planner off the owner indexes).
+  const siblings = db
+    .prepare(
+      `SELECT * FROM assets WHERE repository_id = ? AND folder_path = ? AND +owner_id = ? AND type = 'PHOTO' AND +is_deleted = 0 AND asset_id != ?
+         AND storage_path LIKE ? ESCAPE '\\'`,
+    )
+    .all(asset.repository_id, dir === '.' ? '' : dir, asset.owner_id, asset.asset_id, `${likeEscape(asset.storage_path.slice(0, asset.storage_path.length - path.posix.extname(asset.storage_path).length))}.%`) as AssetRow[];
+  return siblings.find((s) => fileStem(s.storage_path) === fileStem(asset.storage_path) && isRawAsset(s) !== isRawAsset(asset));
+}
+
+/** The photos that form one item with this one: its RAW/JPEG partner and edit iterations (or just itself). */
+function photoGroup(db: Db, asset: AssetRow): Role[] {
+  const edits = asset.taken_time !== null ? editGroup(db, asset, asset.taken_time) : null;
+  if (!edits) {
+    const partner = pairPartner(db, asset);
+    if (!partner) return [[asset, 'original']];
+    const raw = isRawAsset(asset) ? asset : partner;
+    const jpeg = isRawAsset(asset) ? partner : asset;
+    return [
+      [jpeg, 'jpeg_original'],
+      [raw, 'raw_original'],
+    ];
+  }
+  const { anchor, copies, iterations } = edits;
+  const roles: Role[] = [[anchor, originalRelation(anchor)]];
+  const partner = pairPartner(db, anchor);
+  for (const a of partner ? [partner, ...copies] : copies) {
+    if (!roles.some(([r]) => r.asset_id === a.asset_id)) roles.push([a, originalRelation(a)]);
+  }
+  for (const it of iterations) roles.push([it, 'edited_version']);
+  return roles;
+}
+
+/**
+ * The original and its edit iterations around a photo that has a capture time, or null when the photo
+ * is neither an edit of an original nor an original with edits. Looks only at the owner's photos of
+ * the same repository captured within the window (an index range on capture time).
+ */
+function editGroup(db: Db, asset: AssetRow, taken: number): { anchor: AssetRow; copies: AssetRow[]; iterations: AssetRow[] } | null {
+  const near = db
+    .prepare(
+      `SELECT * FROM assets WHERE owner_id = @owner AND is_deleted = 0 AND taken_time BETWEEN @from AND @to
+         AND repository_id = @repo AND type = 'PHOTO' AND asset_id != @id`,
+    )
+    .all({ owner: asset.owner_id, from: taken - 2 * EDIT_WINDOW_MS, to: taken + 2 * EDIT_WINDOW_MS, repo: asset.repository_id, id: asset.asset_id }) as AssetRow[];
+  if (near.length === 0) return null;
+  const all = [asset, ...near];
+  const stemOf = (a: AssetRow) => fileStem(a.original_filename);
+  const within = (a: AssetRow, b: AssetRow) => a.taken_time !== null && b.taken_time !== null && Math.abs(a.taken_time - b.taken_time) <= EDIT_WINDOW_MS;
+  // The original: the viewable file (not the RAW) when there is one.
+  const originalOf = (stem: string, around: AssetRow) => {
+    const same = all.filter((a) => stemOf(a) === stem && within(a, around));
+    return same.find((a) => !isRawAsset(a)) ?? same[0];
+  };
+
+  const own = editSuffix(stemOf(asset));
+  const anchor = (own && originalOf(own.base, asset)) || originalOf(stemOf(asset), asset) || asset;
+  const base = stemOf(anchor);
+  const iterations = all
+    .filter((a) => editSuffix(stemOf(a))?.base === base && within(a, anchor))
+    .sort((a, b) => editSuffix(stemOf(a))!.iteration - editSuffix(stemOf(b))!.iteration || a.asset_id.localeCompare(b.asset_id));
+  if (iterations.length === 0) return null;
+  // Other files of the original (a RAW beside a JPEG, possibly in another folder).
+  const copies = all.filter((a) => a !== anchor && stemOf(a) === base && within(a, anchor));
+  return { anchor, copies, iterations };
+}
+
+/** Writes the components of one item, merging the items they were in before. Returns the item id. */
+function writeItem(db: Db, store: AssetsStore, roles: Role[], kind: string, now: number): string {
+  const stacks = new StacksStore(db);
+  const members = new Set(roles.map(([a]) => a.asset_id));
+  const previous = [...new Set(roles.map(([a]) => a.media_item_id).filter((id): id is string => !!id))];
+  const componentsOf = (id: string) =>
+    db.prepare('SELECT asset_id FROM media_item_components WHERE media_item_id = ? ORDER BY position').pluck().all(id) as string[];
+
+  // A single file that used to share an item with others leaves it for an item of its own.
+  let mediaItemId: string | undefined;
+  if (roles.length === 1) {
+    const current = roles[0]![0].media_item_id;
+    if (current && componentsOf(current).every((id) => members.has(id))) mediaItemId = current;
+  } else {
+    // Prefer the primary's item, then any item of the group.
+    mediaItemId = roles.map(([a]) => a.media_item_id).find((id): id is string => !!id);
+  }
+
   const primary = roles[0]![0];
-  if (!existingId) store.createMediaItem(mediaItemId, asset.owner_id, kind, primary.asset_id, now);
-  else db.prepare('UPDATE media_items SET media_kind = ?, primary_asset_id = ?, updated_at = ? WHERE media_item_id = ?').run(kind, primary.asset_id, now, mediaItemId);
+  if (!mediaItemId) {
+    mediaItemId = uuidv7(now);
+    store.createMediaItem(mediaItemId, primary.owner_id, kind, primary.asset_id, now);
+  } else {
+    db.prepare('UPDATE media_items SET media_kind = ?, primary_asset_id = ?, updated_at = ? WHERE media_item_id = ?').run(kind, primary.asset_id, now, mediaItemId);
+  }
+  // The merged-away items hand their stack membership over when the survivor has none.
+  for (const old of previous) if (old !== mediaItemId) stacks.transferMembership(old, mediaItemId);
+
+  const leftovers = componentsOf(mediaItemId).filter((id) => !members.has(id));
   roles.forEach(([a, relation], i) => store.setComponent(mediaItemId, a.asset_id, i, relation));
-  store.pruneEmptyMediaItems();
+  leftovers.forEach((id, i) => db.prepare('UPDATE media_item_components SET position = ? WHERE asset_id = ?').run(roles.length + i, id));
+
+  // Items that lost components keep a compact order and a primary that still belongs to them.
+  for (const old of previous) if (old !== mediaItemId) repairMediaItem(db, old, now);
+  const touched = stacks.stacksOfItems([mediaItemId, ...previous]);
+  // Items merged away (only those: a scan of every item would be slow on a large library).
+  const drop = db.prepare('DELETE FROM media_items WHERE media_item_id = ? AND NOT EXISTS (SELECT 1 FROM media_item_components WHERE media_item_id = ?)');
+  for (const old of previous) if (old !== mediaItemId) drop.run(old, old);
+  stacks.normalize(touched, now);
   return mediaItemId;
+}
+
+/** Compacts an item's component positions and points its primary at position 0 (no-op when empty). */
+export function repairMediaItem(db: Db, mediaItemId: string, now: number): void {
+  const comps = db
+    .prepare('SELECT asset_id, relation FROM media_item_components WHERE media_item_id = ? ORDER BY position, asset_id')
+    .all(mediaItemId) as { asset_id: string; relation: string }[];
+  if (comps.length === 0) return;
+  comps.forEach((c, i) => db.prepare('UPDATE media_item_components SET position = ? WHERE asset_id = ?').run(i, c.asset_id));
+  const liveVideo = comps.some((c) => c.relation === 'live_photo_video');
+  const kindSql = liveVideo && comps.length > 1 ? "'live_photo'" : `CASE (SELECT type FROM assets WHERE asset_id = @primary) WHEN 'VIDEO' THEN 'video' WHEN 'AUDIO' THEN 'audio' ELSE 'photo' END`;
+  db.prepare(`UPDATE media_items SET primary_asset_id = @primary, media_kind = ${kindSql}, updated_at = @now WHERE media_item_id = @id`).run({
+    primary: comps[0]!.asset_id,
+    now,
+    id: mediaItemId,
+  });
+}
+
+// ------------------------------------------------------------------------------------------ composition
+
+export interface Composition {
+  component_count: number;
+  has_edited: boolean;
+  has_jpeg: boolean;
+  has_live_motion: boolean;
+  has_raw: boolean;
+}
+
+export interface CompositionPart {
+  relation: string;
+  mime_type: string;
+  specific_metadata: string | null;
+}
+
+/** What an item is made of, from its components (the one implementation; browse uses it too). */
+export function compositionOf(parts: readonly CompositionPart[]): Composition {
+  return {
+    component_count: parts.length,
+    has_edited: parts.some((p) => p.relation === 'edited_version'),
+    has_jpeg: parts.some((p) => p.mime_type === 'image/jpeg'),
+    has_live_motion: parts.some((p) => p.relation === 'live_photo_video'),
+    has_raw: parts.some((p) => p.relation === 'raw_original' || isRawAsset(p)),
+  };
+}
+
+/**
+ * The composition of one media item over its components in one trash state (default: the library,
+ * not the Trash). Null when the item does not exist.
+ */
+export function composition(db: Db, mediaItemId: string, opts: { isDeleted?: boolean } = {}): Composition | null {
+  const exists = db.prepare('SELECT 1 FROM media_items WHERE media_item_id = ?').get(mediaItemId);
+  if (!exists) return null;
+  const parts = db
+    .prepare(
+      `SELECT c.relation, a.mime_type, a.specific_metadata FROM media_item_components c JOIN assets a ON a.asset_id = c.asset_id
+       WHERE c.media_item_id = ? AND a.is_deleted = ? ORDER BY c.position`,
+    )
+    .all(mediaItemId, opts.isDeleted ? 1 : 0) as CompositionPart[];
+  return compositionOf(parts);
 }

@@ -23,6 +23,7 @@ import { AssetsStore, type AssetRow } from './assets.store.ts';
 import type { DerivativePaths } from './derivatives.ts';
 import { resolveInRepository } from './ingest.service.ts';
 import { linkMediaItem } from './media-items.ts';
+import { afterAssetReady } from '../stacks/stacks.service.ts';
 import { STATUS } from './status-codes.ts';
 
 type Fields = Partial<Omit<AssetRow, 'asset_id' | 'created_at'>>;
@@ -68,6 +69,7 @@ export class AssetPipeline {
       const mediaItemId = this.db.transaction(() => {
         this.store.update(assetId, { ...fields, state: 'ready', last_error: null }, now);
         const id = linkMediaItem(this.db, this.store, this.store.byId(assetId)!, now);
+        afterAssetReady(this.db, asset); // queues stack detection for the repository (features/stacks)
         done.push(STATUS.mediaItem);
         this.store.update(assetId, { status: JSON.stringify(done) }, now);
         if (receiptId) this.store.setReceipt(receiptId, { status: 'completed', asset_id: assetId }, now);
@@ -104,16 +106,27 @@ export class AssetPipeline {
   }
 
   private async photo(asset: AssetRow, file: string, type: Awaited<ReturnType<typeof detect>>, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress'>) {
-    const { metadata: m, exif } = await extractPhotoMetadata(file, { type });
-    done.push(STATUS.metadata);
-    ctx.progress(0.3, 'metadata');
-    const thumbs = await generateThumbnails(
+    // Metadata and thumbnails at the same time: the metadata is read and parsed on this (JavaScript) thread
+    // while libvips decodes and encodes on its own, so neither waits for the other. Outcomes are taken in the
+    // old order: a metadata error (the file itself unreadable) is reported before a decode error.
+    const thumbnails = generateThumbnails(
       file,
       { small: this.derivatives.thumbnail(asset.asset_id, 'small'), medium: this.derivatives.thumbnail(asset.asset_id, 'medium'), large: this.derivatives.thumbnail(asset.asset_id, 'large') },
       { type, phash: true },
-    ).catch((e: unknown) => {
-      throw e instanceof MediaDecodeError ? e : new MediaDecodeError(asset.original_filename, `the image could not be decoded (${(e as Error).message})`, { cause: e });
+    ).then(
+      (value) => ({ ok: true as const, value }),
+      (e: unknown) => ({ ok: false as const, error: e instanceof MediaDecodeError ? e : new MediaDecodeError(asset.original_filename, `the image could not be decoded (${(e as Error).message})`, { cause: e }) }),
+    );
+    const metadata = await extractPhotoMetadata(file, { type }).catch(async (e: unknown) => {
+      await thumbnails; // never leave libvips writing into an asset whose job has already failed
+      throw e;
     });
+    const { metadata: m, exif } = metadata;
+    done.push(STATUS.metadata);
+    ctx.progress(0.3, 'metadata');
+    const outcome = await thumbnails;
+    if (!outcome.ok) throw outcome.error;
+    const thumbs = outcome.value;
     done.push(STATUS.thumbnails, STATUS.phash, STATUS.webCopy);
     ctx.progress(0.9, 'thumbnails');
     Object.assign(fields, {
