@@ -1,6 +1,35 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../platform/http/context.ts';
 import { createRouter } from '../../platform/http/router.ts';
+import * as r from './albums.routes.ts';
 
 export function albumsRouter() {
   const app = createRouter();
+  const svc = (c: Context<AppEnv>) => c.get('container').albums;
+
+  app.openapi(r.listAlbums, (c) => c.json(svc(c).list(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(r.createAlbum, (c) => c.json(svc(c).create(c.get('actor')!, c.req.valid('json')), 201));
+  app.openapi(r.getAlbum, (c) => c.json(svc(c).get(c.get('actor')!, c.req.valid('param').id, c.req.valid('query').repository_id), 200));
+  app.openapi(r.updateAlbum, (c) => c.json(svc(c).update(c.get('actor')!, c.req.valid('param').id, c.req.valid('json')), 200));
+  app.openapi(r.deleteAlbum, (c) => c.json(svc(c).delete(c.get('actor')!, c.req.valid('param').id), 200));
+  app.openapi(r.listAlbumAssets, (c) => c.json(svc(c).assets(c.get('actor')!, c.req.valid('param').id, c.req.valid('query')), 200));
+  app.openapi(r.addAssetToAlbum, (c) => {
+    const { id, assetId } = c.req.valid('param');
+    return c.json(svc(c).addAsset(c.get('actor')!, id, assetId, c.req.valid('json')?.position), 200);
+  });
+  app.openapi(r.removeAssetFromAlbum, (c) => {
+    const { id, assetId } = c.req.valid('param');
+    return c.json(svc(c).removeAsset(c.get('actor')!, id, assetId), 200);
+  });
+  app.openapi(r.updateAlbumAssetPosition, (c) => {
+    const { id, assetId } = c.req.valid('param');
+    return c.json(svc(c).moveAsset(c.get('actor')!, id, assetId, c.req.valid('json').position), 200);
+  });
+  app.openapi(r.queueAlbumSpeciesRecognition, (c) => c.json(svc(c).queueSpecies(c.get('actor')!, c.req.valid('param').id), 200));
+  app.openapi(r.listAssetAlbums, (c) => c.json(svc(c).albumsOfAsset(c.get('actor')!, c.req.valid('param').id), 200));
+  app.openapi(r.addAssetToAlbumByAsset, (c) => {
+    const { id, albumId } = c.req.valid('param');
+    return c.json(svc(c).addAsset(c.get('actor')!, albumId, id, undefined, { album: 'path.albumId', asset: 'path.id' }), 200);
+  });
   return app;
 }

@@ -1,10 +1,298 @@
-/** Albums: per-user, ordered membership, covers (see albums.routes.ts for the operations). */
+/**
+ * Albums: per-user, ordered membership, covers, species albums (see albums.routes.ts for the operations).
+ *
+ * Rules (the contract's and Hearth's decisions where it is silent):
+ * - An album belongs to its creator (`user_id`). Another user's album answers 404 (`album_not_found`,
+ *   naming the path field) exactly like an album that does not exist; administrators get no exception.
+ *   Only the owner's own assets can be added: another user's asset answers 404 `asset_not_found`
+ *   naming `path.assetId` (`path.id` on the asset-scoped route).
+ * - Membership is ordered: positions 0..n-1 without gaps over every member (Trash included). Adding
+ *   appends, or inserts at `position` (0..n) and shifts the rest back; removing closes the gap;
+ *   moving (updateAlbumAssetPosition) shifts the members in between. A position outside the range
+ *   is 422 `position_out_of_range` naming `body.position` (not clamped: a client asking for a place
+ *   that does not exist has a stale view, and should learn it rather than see the photo elsewhere).
+ * - Adding an asset that is already a member changes nothing and answers 200 with a message saying
+ *   so (idempotent: a retried request or a double click is not an error). Use
+ *   updateAlbumAssetPosition to move it.
+ * - An asset in the Trash cannot be added (409 `asset_in_trash`: restore it first). An asset that
+ *   goes to the Trash stays a member, keeps its place and comes back with it when restored; until
+ *   then it is not counted in `asset_count`, is not a displayed cover and is left out of
+ *   listAlbumAssets unless `include_deleted=true`. Positions stay album positions, so a listing
+ *   without the Trash may skip a number.
+ * - Cover: the owner's choice via updateAlbum `cover_asset_id` (null clears it); it must be a member
+ *   not in the Trash, else 422 `cover_not_in_album` naming `body.cover_asset_id`. Removing the cover
+ *   from the album clears it. `display_cover_asset_id` is the cover unless it is in the Trash, else
+ *   the first member by position not in the Trash, else null.
+ * - `updated_at` moves on every change to the album, its membership or its order; listAlbums shows
+ *   the most recently changed first. Album names need not be unique.
+ * - `repository_id` (listAlbums, getAlbum, listAlbumAssets) scopes to that repository: listAlbums
+ *   returns only albums holding at least one visible asset of it, and counts, the displayed cover
+ *   and the asset listing consider only its assets. An unknown repository is 404
+ *   `repository_not_found` naming `query.repository_id`.
+ * - Deleting an album never deletes, moves or trashes its assets.
+ * - Species (`bio` albums): adding a PHOTO to a bio album, or turning an album into a bio album,
+ *   queues an `indexing.index-asset` job with task `bioclip` for each photo without species
+ *   predictions (not in the Trash, not failed). queueAlbumSpeciesRecognition does the same on
+ *   request for the whole album; it is 409 `album_not_bio` for a regular album and 409
+ *   `species_disabled` when species recognition is turned off in the ML settings (then the
+ *   automatic queuing is skipped silently: the photo is still added). One job per photo at a time
+ *   (the job's unique key). Without an installed species model the jobs wait visibly as `scheduled`
+ *   with the reason (features/indexing), and run once a model is installed.
+ */
+import type { SettingsStore } from '../../config/settings.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import type { Actor } from '../../platform/http/context.ts';
+import { Conflict, DomainError, Invalid } from '../../platform/http/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
+import { AssetsStore, type AssetRow } from '../assets/assets.store.ts';
+import { loadAssetExtras } from '../assets/assets.view.ts';
+import { isTaskEnabled } from '../indexing/index-tasks.ts';
+import type { IndexerRegistry } from '../indexing/indexers.ts';
+import { indexAsset } from '../indexing/indexing.jobs.ts';
+import { AlbumsStore, type AlbumRow, type AlbumType } from './albums.store.ts';
+import { toAlbum, toAlbumAsset, toAlbumOfAsset, type Album } from './albums.view.ts';
+
+export interface NewAlbum {
+  album_name: string;
+  album_type?: AlbumType | undefined;
+  description?: string | null | undefined;
+}
+
+export interface AlbumPatch {
+  album_name?: string | undefined;
+  album_type?: AlbumType | undefined;
+  description?: string | null | undefined;
+  cover_asset_id?: string | null | undefined;
+}
+
+/** Which request fields carry the album and asset ids (they differ between the two add routes). */
+export interface IdFields {
+  album: string;
+  asset: string;
+}
+const ALBUM_SCOPED: IdFields = { album: 'path.id', asset: 'path.assetId' };
+
+function notFound(message: string, code: string, field: string): DomainError {
+  return new DomainError(404, code, message, { errors: [{ field, message: 'not found' }] });
+}
 
 export class AlbumsService {
+  private readonly store: AlbumsStore;
+  private readonly assetsStore: AssetsStore;
+
   constructor(
     private readonly db: Db,
     private readonly jobs: JobQueue,
-  ) {}
+    private readonly settings: Pick<SettingsStore, 'section'>,
+    private readonly indexers: Pick<IndexerRegistry, 'available'>,
+  ) {
+    this.store = new AlbumsStore(db);
+    this.assetsStore = new AssetsStore(db);
+  }
+
+  list(actor: Actor, q: { limit: number; offset: number; repository_id?: string | undefined }) {
+    const repo = this.repo(q.repository_id);
+    const { rows, total } = this.store.list(actor.userId, repo, q.limit, q.offset);
+    return { albums: rows.map(toAlbum), limit: q.limit, offset: q.offset, total };
+  }
+
+  create(actor: Actor, input: NewAlbum): Album {
+    const id = this.store.insert(
+      { owner_id: actor.userId, album_name: input.album_name, album_type: input.album_type ?? 'regular', description: input.description ?? null },
+      Date.now(),
+    );
+    return this.view(id, null);
+  }
+
+  get(actor: Actor, albumId: number, repositoryId?: string): Album {
+    const repo = this.repo(repositoryId);
+    this.own(actor, albumId);
+    return this.view(albumId, repo);
+  }
+
+  update(actor: Actor, albumId: number, patch: AlbumPatch): Album {
+    this.db
+      .transaction(() => {
+        const album = this.own(actor, albumId);
+        const fields: Parameters<AlbumsStore['update']>[1] = {};
+        if (patch.album_name !== undefined) fields.album_name = patch.album_name;
+        if (patch.description !== undefined) fields.description = patch.description;
+        if (patch.album_type !== undefined) fields.album_type = patch.album_type;
+        if (patch.cover_asset_id !== undefined) {
+          if (patch.cover_asset_id !== null) {
+            const a = this.assetRow(patch.cover_asset_id);
+            const member = this.store.positionOf(albumId, patch.cover_asset_id) !== undefined;
+            if (!a || !member || a.is_deleted) {
+              throw new Invalid(
+                'The cover must be a photo or video of this album that is not in the Trash.',
+                [{ field: 'body.cover_asset_id', message: 'not an asset of this album (or it is in the Trash)' }],
+                'cover_not_in_album',
+              );
+            }
+          }
+          fields.cover_asset_id = patch.cover_asset_id;
+        }
+        this.store.update(albumId, fields, Date.now());
+        if (album.album_type !== 'bio' && patch.album_type === 'bio' && this.speciesEnabled()) {
+          this.enqueueSpecies(actor, this.store.photosLackingSpecies(albumId));
+        }
+      })
+      .immediate();
+    return this.view(albumId, null);
+  }
+
+  delete(actor: Actor, albumId: number) {
+    const album = this.own(actor, albumId);
+    const members = this.store.memberCount(albumId);
+    this.store.delete(albumId);
+    return {
+      message: `Deleted the album "${album.album_name}". Its ${members} ${members === 1 ? 'asset stays' : 'assets stay'} in your library.`,
+    };
+  }
+
+  assets(actor: Actor, albumId: number, q: { repository_id?: string | undefined; include_deleted: boolean }) {
+    const repo = this.repo(q.repository_id);
+    this.own(actor, albumId);
+    const rows = this.store.members(albumId, { includeDeleted: q.include_deleted, repo });
+    const extras = loadAssetExtras(this.assetsStore, rows.map((r) => r.asset_id));
+    const assets = rows.map((r) => toAlbumAsset(r, extras.get(r.asset_id)));
+    return { album_id: albumId, assets, count: assets.length };
+  }
+
+  /** Adds one of the caller's assets: at the end, or at `position` (0..n) shifting the rest back. */
+  addAsset(actor: Actor, albumId: number, assetId: string, position?: number, fields: IdFields = ALBUM_SCOPED) {
+    return this.db
+      .transaction(() => {
+        const album = this.own(actor, albumId, fields.album);
+        const asset = this.assetRow(assetId);
+        if (!asset || asset.owner_id !== actor.userId) throw notFound('No such asset.', 'asset_not_found', fields.asset);
+        const existing = this.store.positionOf(albumId, assetId);
+        if (existing !== undefined) {
+          return { message: `Already in the album "${album.album_name}"; nothing changed.` };
+        }
+        if (asset.is_deleted) throw new Conflict('This asset is in the Trash: restore it before adding it to an album.', 'asset_in_trash');
+        this.store.normalise(albumId);
+        const n = this.store.memberCount(albumId);
+        const at = position ?? n;
+        if (at > n) throw this.outOfRange(n);
+        const now = Date.now();
+        this.store.insertAt(albumId, assetId, at, now);
+        this.store.touch(albumId, now);
+        let note = '';
+        if (album.album_type === 'bio' && asset.type === 'PHOTO' && asset.state !== 'failed' && this.speciesEnabled() && !this.store.hasSpecies(assetId)) {
+          this.enqueueSpecies(actor, [assetId]);
+          note = ' Species recognition is queued for it.';
+        }
+        return { message: `Added to the album "${album.album_name}" at position ${at}.${note}` };
+      })
+      .immediate();
+  }
+
+  removeAsset(actor: Actor, albumId: number, assetId: string) {
+    return this.db
+      .transaction(() => {
+        const album = this.own(actor, albumId);
+        this.store.normalise(albumId);
+        const at = this.member(albumId, assetId);
+        this.store.removeAt(albumId, assetId, at);
+        const now = Date.now();
+        if (album.cover_asset_id === assetId) this.store.update(albumId, { cover_asset_id: null }, now);
+        else this.store.touch(albumId, now);
+        return { message: `Removed from the album "${album.album_name}"; the asset stays in your library.` };
+      })
+      .immediate();
+  }
+
+  moveAsset(actor: Actor, albumId: number, assetId: string, position: number) {
+    return this.db
+      .transaction(() => {
+        const album = this.own(actor, albumId);
+        this.store.normalise(albumId);
+        const from = this.member(albumId, assetId);
+        const n = this.store.memberCount(albumId);
+        if (position > n - 1) throw this.outOfRange(n - 1);
+        if (from === position) return { message: `Already at position ${position}; nothing changed.` };
+        this.store.move(albumId, assetId, from, position);
+        this.store.touch(albumId, Date.now());
+        return { message: `Moved from position ${from} to ${position} in the album "${album.album_name}".` };
+      })
+      .immediate();
+  }
+
+  queueSpecies(actor: Actor, albumId: number) {
+    return this.db
+      .transaction(() => {
+        const album = this.own(actor, albumId);
+        if (album.album_type !== 'bio') {
+          throw new Conflict('Species recognition runs on bio albums only: make this album a bio album first (updateAlbum album_type "bio").', 'album_not_bio');
+        }
+        if (!this.speciesEnabled()) throw new Conflict('Species recognition is turned off in the ML settings.', 'species_disabled');
+        const ids = this.store.photosLackingSpecies(albumId);
+        const inserted = this.enqueueSpecies(actor, ids);
+        const waiting = ids.length - inserted;
+        let message = ids.length
+          ? `Queued species recognition for ${ids.length} ${ids.length === 1 ? 'photo' : 'photos'}` +
+            (waiting ? ` (${waiting} already waiting in the queue).` : '.')
+          : 'Every photo in this album already has species predictions: nothing to queue.';
+        if (ids.length && !this.indexers.available('bioclip')) message += ' No species model is installed yet: the jobs wait until one is.';
+        return { message, queued_assets: ids.length, status: 'queued' as const };
+      })
+      .immediate();
+  }
+
+  albumsOfAsset(actor: Actor, assetId: string) {
+    const asset = this.assetRow(assetId);
+    if (!asset || asset.owner_id !== actor.userId) throw notFound('No such asset.', 'asset_not_found', 'path.id');
+    const albums = this.store.albumsOfAsset(actor.userId, assetId).map(toAlbumOfAsset);
+    return { albums, asset_id: assetId, count: albums.length };
+  }
+
+  /** The caller's album, or 404 naming the path field (also for another user's album). */
+  private own(actor: Actor, albumId: number, field = 'path.id'): AlbumRow {
+    const album = this.store.byId(albumId);
+    if (!album || album.owner_id !== actor.userId) throw notFound('No such album.', 'album_not_found', field);
+    return album;
+  }
+
+  private member(albumId: number, assetId: string): number {
+    const at = this.store.positionOf(albumId, assetId);
+    if (at === undefined) throw notFound('This asset is not in the album.', 'asset_not_in_album', 'path.assetId');
+    return at;
+  }
+
+  private outOfRange(max: number): Invalid {
+    return new Invalid(
+      `The position must be between 0 and ${max}.`,
+      [{ field: 'body.position', message: `must be between 0 and ${max}` }],
+      'position_out_of_range',
+    );
+  }
+
+  private assetRow(assetId: string): AssetRow | undefined {
+    return this.assetsStore.byId(assetId);
+  }
+
+  private repo(repositoryId: string | undefined): string | null {
+    if (repositoryId === undefined) return null;
+    if (!this.store.repositoryExists(repositoryId)) throw notFound('No such repository.', 'repository_not_found', 'query.repository_id');
+    return repositoryId;
+  }
+
+  private view(albumId: number, repo: string | null): Album {
+    return toAlbum(this.store.listRow(albumId, repo)!);
+  }
+
+  private speciesEnabled(): boolean {
+    return isTaskEnabled(this.settings, 'bioclip');
+  }
+
+  /** Queues species jobs (the queue's unique key skips photos already waiting); returns how many are new. */
+  private enqueueSpecies(actor: Actor, assetIds: readonly string[]): number {
+    if (!assetIds.length) return 0;
+    const results = this.jobs.enqueueMany(
+      indexAsset,
+      assetIds.map((asset_id) => ({ args: { asset_id, task: 'bioclip' as const }, opts: { ownerId: actor.userId } })),
+    );
+    return results.filter((r) => r.inserted).length;
+  }
 }
