@@ -16,6 +16,7 @@ import { ASSETS_JOBS } from './features/assets/assets.jobs.ts';
 import { repositoriesJobs } from './features/repositories/repositories.jobs.ts';
 import { UPLOADS_JOBS } from './features/uploads/uploads.jobs.ts';
 import { INDEXING_JOBS } from './features/indexing/indexing.jobs.ts';
+import { STACKS_JOBS } from './features/stacks/stacks.jobs.ts';
 
 /** Queue name → concurrency. Queues not listed run one job at a time. */
 export function jobQueues(cpus = os.availableParallelism()): Record<string, QueueConfig> {
@@ -28,7 +29,7 @@ export function jobQueues(cpus = os.availableParallelism()): Record<string, Queu
 }
 
 /** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/assets.jobs.ts. */
-export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS];
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...STACKS_JOBS];
 
 export function buildJobRegistry(): JobRegistry {
   return new JobRegistry(jobQueues()).register(...JOB_DEFINITIONS);
