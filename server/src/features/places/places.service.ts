@@ -1,0 +1,72 @@
+/**
+ * Map points (getMapPoints): where the caller's photos and videos were taken.
+ *
+ * Decisions (the contract gives the parameters and the point fields):
+ * - Only your own assets, not in the Trash (administrators too), one point per media item: a
+ *   RAW+JPEG pair or a live photo is one point, at its primary (the library grid's rule).
+ * - Photos and videos alike (anything with a position); (0, 0) exactly counts as "no position":
+ *   it is what cameras and apps write for an empty GPS block, and nothing real is ever taken there.
+ * - The viewport is all four bounds or none (422 naming the missing ones); south must not exceed
+ *   north; west > east is a box crossing the antimeridian (west 170, east -170 is 20° wide).
+ * - Order: newest capture first (taken_time, else upload_time), then asset id, so paging with
+ *   limit/offset is stable; `total` counts every matching point, not just the page.
+ */
+import type { Db } from '../../platform/db/connection.ts';
+import type { Actor } from '../../platform/http/context.ts';
+import { Invalid, NotFound } from '../../platform/http/errors.ts';
+import { catalogMemo } from '../statistics/memo.ts';
+import { nonHeadRowids } from '../statistics/scope.ts';
+import { PlacesStore, type Viewport } from './places.store.ts';
+import type { MapPoints, MapPointsQuery } from './places.routes.ts';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const BOUNDS = ['south', 'north', 'west', 'east'] as const;
+
+export class PlacesService {
+  private readonly store: PlacesStore;
+
+  constructor(private readonly db: Db) {
+    this.store = new PlacesStore(db);
+  }
+
+  mapPoints(actor: Actor, q: MapPointsQuery): MapPoints {
+    const given = BOUNDS.filter((b) => q[b] !== undefined);
+    let box: Viewport | undefined;
+    if (given.length > 0 && given.length < 4) {
+      const missing = BOUNDS.filter((b) => q[b] === undefined);
+      throw new Invalid(
+        `A viewport needs all four bounds: add ${missing.join(', ')} (or send none).`,
+        missing.map((b) => ({ field: `query.${b}`, message: 'is required when any bound is given', code: 'bounds_incomplete' })),
+        'bounds_incomplete',
+      );
+    }
+    if (given.length === 4) {
+      box = { south: q.south!, north: q.north!, west: q.west!, east: q.east! };
+      if (box.south > box.north) {
+        throw new Invalid('south must not be greater than north.', [{ field: 'query.south', message: 'must be less than or equal to north' }], 'bounds_inverted');
+      }
+    }
+    if (q.repository_id !== undefined && !this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(q.repository_id)) {
+      throw new NotFound('Repository not found.', 'repository_not_found');
+    }
+    const scope = { ownerId: actor.userId, repositoryId: q.repository_id };
+    const nonHeads = nonHeadRowids(this.db, actor.userId);
+    const total = catalogMemo(this.db).get(`map-total:${actor.userId}:${q.repository_id ?? ''}:${box ? BOUNDS.map((b) => box[b]).join(',') : ''}`, () =>
+      this.store.count(scope, box, nonHeads),
+    );
+    const rows = this.store.page(scope, box, nonHeads, q.limit, q.offset, total);
+    return {
+      limit: q.limit,
+      offset: q.offset,
+      total,
+      points: rows.map((r) => ({
+        asset_id: r.asset_id,
+        gps_latitude: r.gps_latitude,
+        gps_longitude: r.gps_longitude,
+        original_filename: r.original_filename,
+        taken_time: iso(r.taken_time),
+        upload_time: iso(r.upload_time)!,
+      })),
+    };
+  }
+}
