@@ -5,7 +5,7 @@ import { createRouter } from '../../platform/http/router.ts';
 import * as r from './browse.routes.ts';
 import { BrowseService } from './browse.service.ts';
 
-/** One service per container, built on first use from its catalog (nothing to wire in container.ts). */
+/** One service per container (it keeps the list cache), built on first use from its catalog. */
 const services = new WeakMap<Container, BrowseService>();
 function browse(c: Context<AppEnv>): BrowseService {
   const container = c.get('container');
@@ -17,5 +17,7 @@ function browse(c: Context<AppEnv>): BrowseService {
 export function browseRouter() {
   const app = createRouter();
   app.openapi(r.queryAssets, (c) => c.json(browse(c).query(c.get('actor')!, c.req.valid('json') ?? {}), 200));
+  app.openapi(r.listLikedAssets, (c) => c.json(browse(c).liked(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(r.listAssetsByRating, (c) => c.json(browse(c).byRating(c.get('actor')!, c.req.valid('param').rating, c.req.valid('query')), 200));
   return app;
 }

@@ -1,39 +1,113 @@
 /**
- * Browsing, search, statistics: the unified list (queryAssets).
+ * Browsing, search, statistics: the unified list and the liked / rated lists.
  *
- * | operationId | method and path             |
- * |-------------|-----------------------------|
- * | queryAssets | POST /api/v1/assets/query   |
+ * | operationId        | method and path                  |
+ * |--------------------|----------------------------------|
+ * | queryAssets        | POST /api/v1/assets/query        |
+ * | listLikedAssets    | GET  /api/v1/assets/liked        |
+ * | listAssetsByRating | GET  /api/v1/assets/rating/{rating} |
  *
- * First version: filter, paging and the two sorts. `query`/`search_type` (filename and semantic
- * search) and `viewer_timezone` come with search; until then they are unknown fields (422).
+ * Decisions (see also browse.filter.ts for the filter fields and browse.service.ts for the list):
+ * - `pagination.limit` is 1..200 (default 50), `offset` 0..10,000,000; the liked and rated lists
+ *   take `limit` 1..200 (default 20) and `offset`.
+ * - `search_type: semantic` with a non-empty `query` needs the CLIP model, which this build does not
+ *   ship: 503 problem with code `semantic_search_unavailable` (nothing is faked). `filename` (the
+ *   default) lists items whose file name contains `query`, ignoring ASCII case; an empty `query` is
+ *   no search (the plain list).
+ * - The liked and rated lists are one entry per media item (the asset that stands for it, as in
+ *   the gallery), library only (not the Trash), newest capture first. Rating 0 lists unrated items.
  *
  * Defaults are applied by the service, not with zod `.default()`: the generated client types treat a
  * field with a default as required, which would make every caller send every field.
  */
 import { z } from '@hono/zod-openapi';
-import { defineRoute } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { AssetSchema } from '../assets/assets.view.ts';
+import { isDateValue } from './browse.filter.ts';
 import { GalleryListSchema } from './browse.view.ts';
 
 const TAG = 'Browsing, search, statistics';
 const AssetType = z.enum(['PHOTO', 'VIDEO', 'AUDIO']);
+const DateValue = z
+  .string()
+  .max(40)
+  .refine(isDateValue, 'must be a date (YYYY-MM-DD) or an RFC 3339 date-time')
+  .openapi({ example: '2024-07-31' });
+const Name = z.string().trim().min(1).max(200);
 
 export const AssetFilterSchema = z
   .strictObject({
-    repository_id: z.uuid().optional().openapi({ description: 'Only this repository.' }),
-    type: AssetType.optional(),
-    types: z.array(AssetType).min(1).max(3).optional().openapi({ description: 'Any of these types (combines with `type`: both must hold).' }),
-    is_deleted: z.boolean().optional().openapi({ description: 'true: the Trash. Default false.' }),
-    liked: z.boolean().optional(),
+    album_id: z.number().int().min(1).optional().openapi({ description: 'Only assets in this album of yours (another user’s album matches nothing).' }),
+    camera_model: Name.optional().openapi({ description: 'Exact camera model, as listed by getFilterOptions.' }),
+    date: z
+      .strictObject({ from: DateValue.optional(), to: DateValue.optional() })
+      .refine((d) => d.from !== undefined || d.to !== undefined, 'give from, to or both')
+      .optional()
+      .openapi({
+        description:
+          'Inclusive range on the capture time (else the upload time). A day (YYYY-MM-DD) is read in `viewer_timezone` (UTC when absent); an RFC 3339 date-time is exact.',
+      }),
+    event_id: z.uuid().optional().openapi({ description: 'Photo events do not exist in this build: a valid id matches nothing.' }),
+    filename: z
+      .strictObject({
+        operator: z.enum(['contains', 'matches', 'starts_with', 'ends_with']).optional(),
+        mode: z.enum(['contains', 'matches', 'starts_with', 'ends_with']).optional().openapi({ description: 'Legacy name of `operator`.' }),
+        value: z.string().min(1).max(255),
+      })
+      .optional()
+      .openapi({
+        description:
+          'File name test, ignoring ASCII case. `matches`: the whole name against a pattern where `*` is any run of characters and `?` one character. Default operator `contains`.',
+      }),
     folder_path: z
       .string()
       .max(4096)
-      .refine((p) => !p.split('/').some((s) => s === '..' || s === '.'), 'must not contain . or .. segments')
+      .refine((p) => !p.replace(/\\/g, '/').split('/').some((s) => s === '..' || s === '.'), 'must not contain . or .. segments')
       .optional()
       .openapi({ description: 'Repository-relative folder (`a/b`, no leading slash; empty for the root). Best combined with repository_id.' }),
     folder_recursive: z.boolean().optional().openapi({ description: 'Include subfolders of folder_path. Default true.' }),
+    is_deleted: z.boolean().optional().openapi({ description: 'true: the Trash. Default false.' }),
+    lens: Name.optional().openapi({ description: 'Exact lens model, as listed by getFilterOptions.' }),
+    liked: z.boolean().optional(),
+    location: z
+      .strictObject({
+        south: z.number().min(-90).max(90),
+        north: z.number().min(-90).max(90),
+        west: z.number().min(-180).max(180),
+        east: z.number().min(-180).max(180),
+      })
+      .refine((l) => l.south <= l.north, { message: 'must not be greater than north', path: ['south'] })
+      .optional()
+      .openapi({ description: 'Bounding box in degrees; south ≤ north; west > east is a box across the antimeridian. Assets without GPS never match.' }),
+    media_item: z
+      .strictObject({ composition: z.enum(['contains_raw', 'jpeg_raw', 'raw_unpaired', 'no_raw', 'live_photo']) })
+      .optional()
+      .openapi({
+        description:
+          '`contains_raw`: holds a RAW file; `jpeg_raw`: a RAW with a viewable partner (JPEG/HEIC/edit); `raw_unpaired`: a RAW on its own; `no_raw`; `live_photo`. Only files in the listed trash state count.',
+      }),
+    owner_id: z.number().int().min(1).optional().openapi({ description: 'Only your own id matches anything: photos are private to their owner, administrators included.' }),
+    person_id: z.number().int().min(1).optional().openapi({ description: 'People do not exist in this build: a valid id matches nothing.' }),
+    rating: z.number().int().min(0).max(5).optional().openapi({ description: 'Exact rating; 0 is unrated.' }),
+    repository_id: z.uuid().optional().openapi({ description: 'Only this repository.' }),
+    stack: z
+      .strictObject({
+        kinds: z.array(z.enum(['burst', 'manual'])).min(1).max(2).optional(),
+        membership: z.enum(['stacked', 'unstacked']).optional(),
+      })
+      .optional()
+      .openapi({ description: '`stacked`: the item is in a stack (of one of `kinds` when given); `unstacked`: it is not. `kinds` alone means stacked.' }),
+    tag_name: Name.max(100).optional().openapi({ description: 'Has this tag (case ignored).' }),
+    tag_names: z.array(Name.max(100)).min(1).max(20).optional().openapi({ description: 'Has every one of these tags (case ignored).' }),
+    tag_source: z
+      .enum(['manual', 'zeroshot', 'bioclip', 'metadata'])
+      .optional()
+      .openapi({ description: 'With tag_name(s): the tags must come from this source. Alone: has any tag from this source.' }),
+    type: AssetType.optional(),
+    types: z.array(AssetType).min(1).max(3).optional().openapi({ description: 'Any of these types (combines with `type`: both must hold).' }),
   })
   .openapi('AssetFilter');
+export type AssetFilter = z.output<typeof AssetFilterSchema>;
 
 export const AssetQuerySchema = z
   .strictObject({
@@ -44,13 +118,19 @@ export const AssetQuerySchema = z
         offset: z.number().int().min(0).max(10_000_000).optional().openapi({ description: 'Items to skip. Default 0.' }),
       })
       .optional(),
+    query: z.string().max(255).optional().openapi({ description: 'Search text. With search_type `filename`: the file name contains it (ASCII case ignored).' }),
+    search_type: z.enum(['filename', 'semantic']).optional().openapi({
+      description: '`filename` (the default). `semantic` (with a non-empty `query`) needs the CLIP model, which is not installed: 503 `semantic_search_unavailable`.',
+    }),
     sort_by: z.enum(['recently_added', 'date_captured']).optional().openapi({
       description:
         '`recently_added` (the default): newest in the catalog first (upload_time). `date_captured`: newest capture first (taken_time, else upload_time).',
     }),
     stack_mode: z.enum(['collapsed', 'expanded']).optional().openapi({
-      description: 'Stacks shown as one item (`collapsed`, the default) or as their members. No stacks exist yet, so both give the same list.',
+      description:
+        '`collapsed` (the default): a stack is one row, shown through its cover (or its first matching member when the cover does not match), with `stack` filled in. `expanded`: every member is a row.',
     }),
+    viewer_timezone: z.string().min(1).max(64).optional().openapi({ description: 'IANA time zone in which `filter.date` days are read. Default UTC.', example: 'Europe/Amsterdam' }),
   })
   .openapi('AssetQuery');
 export type AssetQuery = z.output<typeof AssetQuerySchema>;
@@ -59,14 +139,58 @@ export const queryAssets = defineRoute('user', {
   method: 'post',
   path: '/assets/query',
   operationId: 'queryAssets',
-  summary: 'List your assets as media items, filtered, sorted and paged',
+  summary: 'List your assets as media items, filtered, searched, sorted and paged',
   description: [
-    'The unified list: one row per logical media item (a RAW+JPEG pair or a live photo is one row, shown through its primary asset; an asset still processing or failed stands alone).',
-    'Only your own assets. Trash (`is_deleted`) is left out unless asked for. The body is optional; every field has a default.',
+    'The unified list: one row per logical media item (a RAW+JPEG pair or a live photo is one row, shown through its primary asset; an asset still processing or failed stands alone). Stacks are one row in `collapsed` mode.',
+    'Only your own assets (administrators too). Trash (`is_deleted`) is left out unless asked for. The body is optional; every field has a default.',
+    'Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours, `event_id` and `person_id` (events and people do not exist yet) match nothing.',
+    'Totals: `total_media_items` matching items, `total_files` the files behind them (in the listed trash state), `total_visible` the rows of this stack mode.',
   ].join('\n'),
   tags: [TAG],
   request: {
     body: { required: false, content: { 'application/json': { schema: AssetQuerySchema } } },
   },
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: GalleryListSchema } } } },
+  responses: {
+    200: { description: 'OK', content: { 'application/json': { schema: GalleryListSchema } } },
+    ...errorResponses(503),
+  },
+});
+
+const Paging = z.object({
+  limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: '1..200, default 20.' }),
+  offset: z.coerce.number().int().min(0).max(10_000_000).optional().openapi({ description: 'Default 0.' }),
+});
+
+export const AssetPageSchema = z
+  .object({
+    assets: z.array(AssetSchema),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    total: z.number().int(),
+  })
+  .openapi('AssetPage');
+
+export const listLikedAssets = defineRoute('user', {
+  method: 'get',
+  path: '/assets/liked',
+  operationId: 'listLikedAssets',
+  summary: 'Your liked assets, newest capture first',
+  description: 'One asset per media item (the one the gallery shows), library only (not the Trash), newest capture first.',
+  tags: [TAG],
+  request: { query: Paging },
+  responses: { 200: { description: 'OK', content: { 'application/json': { schema: AssetPageSchema } } } },
+});
+
+export const listAssetsByRating = defineRoute('user', {
+  method: 'get',
+  path: '/assets/rating/{rating}',
+  operationId: 'listAssetsByRating',
+  summary: 'Your assets with exactly this rating, newest capture first',
+  description: 'Rating 0..5 (0 lists unrated items). One asset per media item, library only, newest capture first.',
+  tags: [TAG],
+  request: {
+    params: z.object({ rating: z.coerce.number().int().min(0).max(5).openapi({ param: { name: 'rating', in: 'path' }, example: 5 }) }),
+    query: Paging,
+  },
+  responses: { 200: { description: 'OK', content: { 'application/json': { schema: AssetPageSchema } } } },
 });

@@ -1,100 +1,174 @@
 /**
- * The unified list (queryAssets): the caller's own assets as logical media items, filtered, sorted
- * and paged. Administrators get no exception: photos are private to their owner.
+ * The unified list (queryAssets) and the liked / rated lists: the caller's own assets as logical
+ * media items, filtered, sorted, stacks collapsed or expanded, and paged. Administrators get no
+ * exception: photos are private to their owner.
  *
- * Stacks (bursts, manual stacks) do not exist yet: `stack_mode` is accepted and echoed, and both
- * modes give the same list; `stack` is always null and total_visible equals total_media_items.
+ * Decisions:
+ * - A row is a media item shown through the asset that stands for it: its first file (by position;
+ *   the primary is position 0) in the listed trash state. Normally that is the primary; if the
+ *   primary is in the Trash and its RAW partner is not, the RAW stands for the item in the library
+ *   and the JPEG in the Trash. An asset not linked into an item (pending, processing, failed) stands
+ *   alone. Filters apply to that asset (see browse.filter.ts).
+ * - Stacks, `collapsed` (default): a stack is one row, at the place of the member it shows: its
+ *   cover when the cover matches the filter, else its first matching member by stack position. The
+ *   row's `stack` lists the cover, the members (with a file in the listed trash state) and how many
+ *   members matched. `expanded`: every matching member is a row of its own. In both modes each
+ *   stacked row's `media_item.stack` says where it sits.
+ * - Totals: `total_media_items` and `total_files` count every matching item and the files behind
+ *   them (in the listed trash state) in both modes; `total_visible` counts the rows of the mode.
+ *
+ * Speed: the full ordered list of a query is computed once and kept current (browse.lists.ts), so a
+ * page at any offset is an array slice plus one page of rows, always read fresh.
  */
 import type { Db } from '../../platform/db/connection.ts';
+import { Unavailable } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
-import { toAsset } from '../assets/assets.view.ts';
-import type { AssetQuery } from './browse.routes.ts';
-import { BrowseStore, type AssetType, type ComponentRow, type HeadRow, type ListFilter } from './browse.store.ts';
+import { AssetsStore } from '../assets/assets.store.ts';
+import { loadAssetExtras, toAsset, type Asset } from '../assets/assets.view.ts';
+import { compositionOf } from '../assets/media-items.ts';
+import { buildFilter, type SqlFilter } from './browse.filter.ts';
+import type { AssetFilter, AssetQuery } from './browse.routes.ts';
+import { ListCache, syncState, type ListResult, type StackMode } from './browse.lists.ts';
+import type { CatalogShape } from './browse.shape.ts';
+import { BrowseStore, type ComponentRow, type ListSort, type PageRow, type PageStackRow } from './browse.store.ts';
+import { CatalogVersions } from './browse.versions.ts';
 import type { GalleryItem, GalleryList } from './browse.view.ts';
 
-const isRawMeta = (json: string | null) => {
-  try {
-    return Boolean(json && (JSON.parse(json) as { is_raw?: boolean }).is_raw);
-  } catch {
-    return false;
-  }
-};
-
-/** `/a/b/` → `a/b`; backslashes as slashes. */
-function normaliseFolder(p: string): string {
-  return p.replace(/\\/g, '/').replace(/\/+/g, '/').replace(/^\/|\/$/g, '');
+export interface AssetPage {
+  assets: Asset[];
+  limit: number;
+  offset: number;
+  total: number;
 }
 
 export class BrowseService {
   private readonly store: BrowseStore;
+  private readonly assets: AssetsStore;
+  private readonly versions: CatalogVersions;
+  private readonly lists: ListCache;
+  /** The shape the current request works with (set by `list`). */
+  private shape: CatalogShape | null = null;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.store = new BrowseStore(db);
+    this.assets = new AssetsStore(db);
+    this.versions = new CatalogVersions(db);
+    this.lists = new ListCache(this.store);
   }
 
   query(actor: Actor, q: AssetQuery = {}): GalleryList {
-    const filter = q.filter;
+    if (q.search_type === 'semantic' && q.query !== undefined && q.query.trim() !== '') {
+      throw new Unavailable(
+        'Semantic search needs the CLIP model, which is not installed on this server. Search by file name instead (search_type "filename").',
+        'semantic_search_unavailable',
+      );
+    }
+    const f = buildFilter(actor.userId, { filter: q.filter, filenameQuery: q.search_type === 'semantic' ? undefined : q.query, viewerTimezone: q.viewer_timezone });
     const limit = q.pagination?.limit ?? 50;
     const offset = q.pagination?.offset ?? 0;
-    const sort = q.sort_by ?? 'recently_added';
-    const stackMode = q.stack_mode ?? 'collapsed';
-    const typeSets: AssetType[][] = [];
-    if (filter?.type) typeSets.push([filter.type]);
-    if (filter?.types) typeSets.push(filter.types);
-    const f: ListFilter = {
-      ownerId: actor.userId,
-      isDeleted: filter?.is_deleted ?? false,
-      repositoryId: filter?.repository_id,
-      typeSets,
-      liked: filter?.liked,
-      folder: filter?.folder_path !== undefined ? { path: normaliseFolder(filter.folder_path), recursive: filter.folder_recursive ?? true } : undefined,
-    };
+    const mode = q.stack_mode ?? 'collapsed';
+    // One read transaction: the list and its page come from one snapshot even if another process writes.
+    return this.db.transaction(() => {
+      const list = this.list(f, q.sort_by ?? 'recently_added', mode);
+      const page = Array.from(list.rows.subarray(Math.min(offset, list.rows.length), Math.min(offset + limit, list.rows.length)));
+      return {
+        items: this.items(page, f.isDeleted, mode, list),
+        limit,
+        offset,
+        stack_mode: mode,
+        total_files: list.files,
+        total_media_items: list.items,
+        total_visible: list.rows.length,
+      };
+    })();
+  }
 
-    const totals = this.store.count(f);
-    const rows = totals.items > offset ? this.store.page(f, sort, limit, offset) : [];
-    const linked = [...new Set(rows.map((r) => r.link_media_item_id).filter((id): id is string => !!id))];
+  liked(actor: Actor, paging: { limit?: number | undefined; offset?: number | undefined }): AssetPage {
+    return this.assetPage(actor, { liked: true }, paging);
+  }
+
+  byRating(actor: Actor, rating: number, paging: { limit?: number | undefined; offset?: number | undefined }): AssetPage {
+    return this.assetPage(actor, { rating }, paging);
+  }
+
+  /** One asset per media item (library only), newest capture first. */
+  private assetPage(actor: Actor, filter: AssetFilter, paging: { limit?: number | undefined; offset?: number | undefined }): AssetPage {
+    const limit = paging.limit ?? 20;
+    const offset = paging.offset ?? 0;
+    const f = buildFilter(actor.userId, { filter });
+    return this.db.transaction(() => {
+      const list = this.list(f, 'date_captured', 'expanded');
+      const page = Array.from(list.rows.subarray(Math.min(offset, list.rows.length), Math.min(offset + limit, list.rows.length)));
+      const byRowid = new Map(this.store.rows(page).map((r) => [r.rid, r]));
+      const rows = page.map((id) => byRowid.get(id)!);
+      const extras = loadAssetExtras(this.assets, rows.map((r) => r.asset_id));
+      return { assets: rows.map((r) => toAsset(stripRow(r), extras.get(r.asset_id))), limit, offset, total: list.items };
+    })();
+  }
+
+  private list(f: SqlFilter, sort: ListSort, mode: StackMode): ListResult {
+    const v = this.versions.current();
+    const st = syncState(this.db, this.versions, this.store, v);
+    this.shape = st.shape;
+    return this.lists.get(st, v, f, sort, mode);
+  }
+
+  private items(rowids: number[], isDeleted: boolean, mode: StackMode, list: ListResult): GalleryItem[] {
+    if (rowids.length === 0) return [];
+    const shape = this.shape!;
+    const state = isDeleted ? 1 : 0;
+    const byRowid = new Map(this.store.rows(rowids).map((r) => [r.rid, r]));
+    const rows = rowids.map((id) => byRowid.get(id)!);
+    const linked = [...new Set(rows.map((r) => r.media_item_id).filter((id): id is string => !!id))];
     const byItem = new Map<string, ComponentRow[]>();
-    for (const c of this.store.components(linked, f.isDeleted)) {
-      const list = byItem.get(c.media_item_id) ?? [];
-      list.push(c);
-      byItem.set(c.media_item_id, list);
+    for (const c of this.store.components(linked, isDeleted)) {
+      const l = byItem.get(c.media_item_id) ?? [];
+      l.push(c);
+      byItem.set(c.media_item_id, l);
     }
-
-    return {
-      items: rows.map((r) => this.item(r, byItem.get(r.link_media_item_id ?? '') ?? [])),
-      limit,
-      offset,
-      stack_mode: stackMode,
-      total_files: totals.files,
-      total_media_items: totals.items,
-      total_visible: totals.items,
-    };
-  }
-
-  private item(r: HeadRow, components: ComponentRow[]): GalleryItem {
-    const parts: Pick<ComponentRow, 'relation' | 'mime_type' | 'specific_metadata'>[] = components.length
-      ? components
-      : [{ relation: 'original', mime_type: r.mime_type, specific_metadata: r.specific_metadata }];
-    const mediaItemId = r.link_media_item_id ?? r.asset_id;
-    const { link_media_item_id: _id, link_media_kind: kind, ...asset } = r;
-    return {
-      id: `media:${mediaItemId}`,
-      type: 'media_item',
-      best_ts_ms: r.taken_time ?? r.upload_time,
-      media_item: {
-        media_item_id: mediaItemId,
-        media_kind: kind ?? (r.type.toLowerCase() as 'photo' | 'video' | 'audio'),
-        composition: {
-          component_count: parts.length,
-          has_edited: parts.some((p) => p.relation === 'edited_version'),
-          has_jpeg: parts.some((p) => p.mime_type === 'image/jpeg'),
-          has_live_motion: parts.some((p) => p.relation === 'live_photo_video'),
-          has_raw: parts.some((p) => p.relation === 'raw_original' || isRawMeta(p.specific_metadata)),
+    const extras = loadAssetExtras(this.assets, rows.map((r) => r.asset_id));
+    const slots = rows.map((r) => shape.stack(r.rid));
+    const stacks = new Map<number, PageStackRow[]>();
+    for (const m of this.store.stacks([...new Set(slots.filter((x) => x !== undefined).map((x) => x.stack.key))], isDeleted)) {
+      const l = stacks.get(m.key) ?? [];
+      l.push(m);
+      stacks.set(m.key, l);
+    }
+    return rows.map((r, i) => {
+      const comps = byItem.get(r.media_item_id ?? '') ?? [];
+      const parts = comps.length ? comps : [{ relation: 'original', mime_type: r.mime_type, specific_metadata: r.specific_metadata }];
+      const mediaItemId = r.media_item_id ?? r.asset_id;
+      const slot = slots[i];
+      const all = slot ? stacks.get(slot.stack.key) : undefined;
+      const members = all?.filter((m) => m.in_state === 1);
+      const cover = all?.find((m) => m.is_cover === 1) ?? all?.[0];
+      return {
+        id: `media:${mediaItemId}`,
+        type: 'media_item' as const,
+        best_ts_ms: r.taken_time ?? r.upload_time,
+        media_item: {
+          media_item_id: mediaItemId,
+          media_kind: r.link_media_kind ?? (r.type.toLowerCase() as 'photo' | 'video' | 'audio'),
+          composition: compositionOf(parts),
+          primary_asset: toAsset(stripRow(r), extras.get(r.asset_id)),
+          stack: slot && all?.length ? { stack_id: all[0]!.stack_id, stack_kind: all[0]!.stack_kind, member_count: members!.length, is_cover: slot.isCover } : null,
         },
-        primary_asset: toAsset(asset),
-        stack: null,
-      },
-      stack: null,
-    };
+        stack:
+          slot && all?.length && mode === 'collapsed'
+            ? {
+                stack_id: all[0]!.stack_id,
+                stack_kind: all[0]!.stack_kind,
+                cover: { media_item_id: cover!.media_item_id, primary_asset_id: cover!.primary_asset_id },
+                matched_members: list.matched[slot.stack.key] || 1,
+                members: members!.map((m) => ({ media_item_id: m.media_item_id, primary_asset_id: m.primary_asset_id })),
+              }
+            : null,
+      };
+    });
   }
+}
+
+function stripRow(r: PageRow) {
+  const { rid: _rid, link_media_kind: _kind, ...asset } = r;
+  return { ...asset, exif_raw: null };
 }

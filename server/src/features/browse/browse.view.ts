@@ -17,19 +17,24 @@ export const CompositionSchema = z
 
 const StackMemberSchema = z.object({ media_item_id: z.string(), primary_asset_id: z.string() });
 
-/** Where a media item sits in a stack (contract shape; no stacks exist yet, so always null). */
+/** Where a media item sits in a stack. */
 export const MediaItemStackSchema = z
-  .object({ stack_id: z.string(), stack_kind: z.string(), member_count: z.number().int(), is_cover: z.boolean() })
+  .object({
+    stack_id: z.string(),
+    stack_kind: z.string().openapi({ description: '`burst` or `manual`.', example: 'burst' }),
+    member_count: z.number().int().openapi({ description: 'Members with a file in the listed trash state.' }),
+    is_cover: z.boolean().openapi({ description: 'This item is the stack’s cover (the chosen one, else the first member).' }),
+  })
   .openapi('MediaItemStackRef');
 
-/** A stack shown as one gallery row (contract shape; no stacks exist yet, so always null). */
+/** A stack shown as one gallery row (stack_mode `collapsed`). */
 export const GalleryStackSchema = z
   .object({
     stack_id: z.string(),
-    stack_kind: z.string().openapi({ example: 'burst' }),
-    cover: StackMemberSchema,
-    matched_members: z.number().int(),
-    members: z.array(StackMemberSchema),
+    stack_kind: z.string().openapi({ description: '`burst` or `manual`.', example: 'burst' }),
+    cover: StackMemberSchema.openapi({ description: 'The stack’s cover, whether or not it matched the filter.' }),
+    matched_members: z.number().int().openapi({ description: 'Members that match the filter (at least 1).' }),
+    members: z.array(StackMemberSchema).openapi({ description: 'Every member with a file in the listed trash state, by stack position.' }),
   })
   .openapi('GalleryStack');
 
@@ -41,7 +46,7 @@ export const GalleryMediaItemSchema = z
     media_kind: z.enum(['photo', 'video', 'audio', 'live_photo']),
     composition: CompositionSchema,
     primary_asset: AssetSchema,
-    stack: MediaItemStackSchema.nullable().openapi({ description: 'The stack the item belongs to. Stacks do not exist yet: always null.' }),
+    stack: MediaItemStackSchema.nullable().openapi({ description: 'The stack the item belongs to; null when it is in none.' }),
   })
   .openapi('GalleryMediaItem');
 
@@ -51,7 +56,9 @@ export const GalleryItemSchema = z
     type: z.literal('media_item'),
     best_ts_ms: z.number().int().openapi({ description: 'Best known capture time in epoch milliseconds: taken_time, else upload_time.' }),
     media_item: GalleryMediaItemSchema,
-    stack: GalleryStackSchema.nullable().openapi({ description: 'A collapsed stack shown as one item. Stacks do not exist yet: always null.' }),
+    stack: GalleryStackSchema.nullable().openapi({
+      description: 'In `collapsed` mode, the stack this row stands for (the row is its cover, or its first matching member). Null in `expanded` mode and for items in no stack.',
+    }),
   })
   .openapi('GalleryItem');
 
@@ -63,7 +70,7 @@ export const GalleryListSchema = z
     stack_mode: z.enum(['collapsed', 'expanded']),
     total_files: z.number().int().openapi({ description: 'Asset files behind all matching items (a RAW+JPEG pair counts 2).' }),
     total_media_items: z.number().int().openapi({ description: 'Matching media items (a RAW+JPEG pair counts 1).' }),
-    total_visible: z.number().int().openapi({ description: 'Rows the list has in this stack mode (equal to total_media_items while no stacks exist).' }),
+    total_visible: z.number().int().openapi({ description: 'Rows the list has in this stack mode (collapsed: a stack counts once; expanded: equal to total_media_items).' }),
   })
   .openapi('GalleryList');
 

@@ -1,0 +1,291 @@
+/**
+ * Computed lists and keeping them current.
+ *
+ * A list is the ordered rowids of the rows a query shows. Computing it walks every matching index
+ * entry (browse.store.ts `matching`), so it is kept, per query, and brought up to date instead of
+ * computed again:
+ * - nothing it depends on changed (its counters, browse.versions.ts): it is still exact;
+ * - some rows changed (a new file, a file into the Trash, a like when the list filters on likes):
+ *   those rows leave the list, the ones that still match go back in at their place in the list
+ *   order (`listOrder`), and the totals and stack rows are counted again from the list;
+ * - more changed than that is worth, another connection wrote, a tag or album was renamed or
+ *   deleted: it is computed again.
+ * The catalog shape and the journal of changed rows are per connection (`syncState`), shared by
+ * every list. Rows whose sort key ties to the millisecond keep the order they had when they were
+ * placed (a fresh computation could order such a tie differently; pages of one list never do).
+ */
+import type { Db } from '../../platform/db/connection.ts';
+import type { SqlFilter } from './browse.filter.ts';
+import { CatalogShape } from './browse.shape.ts';
+import { listOrder, type BrowseStore, type ListOrder, type ListSort } from './browse.store.ts';
+import type { CatalogVersions, Dep, Versions } from './browse.versions.ts';
+
+export type StackMode = 'collapsed' | 'expanded';
+
+export interface ListResult {
+  /** Rowids of the rows of the list, in order. */
+  rows: Int32Array;
+  items: number;
+  files: number;
+  /** Matching members per stack, by stacks.rowid (collapsed lists; empty otherwise). */
+  matched: Int32Array;
+}
+
+interface Cached extends ListResult {
+  /** Every matching row that stands for its media item, in order (before stacks collapse). */
+  listed: Int32Array;
+  deps: string;
+  coarse: string;
+  epoch: number;
+  seq: number;
+}
+
+const NO_MATCHES = new Int32Array(0);
+export const EMPTY: ListResult = { rows: new Int32Array(0), items: 0, files: 0, matched: NO_MATCHES };
+
+/** At most this many lists are kept, and this many rows over all of them. */
+const CACHE_LISTS = 32;
+const CACHE_ROWS = 12_000_000;
+/** A list is patched when at most this many rows changed and at most this many come back in. */
+const PATCH_CHANGED = 50_000;
+const PATCH_ADDED = 2_000;
+/** The journal keeps the changed rows of this many changes at most. */
+const JOURNAL_ROWS = 200_000;
+/** Changes that make a list start over rather than re-check rows. */
+const COARSE: Dep[] = ['tag_names', 'album_owners'];
+
+let epochs = 0;
+
+/** The rows that changed, numbered: a list brought up to date at `seq` needs the rows after it. */
+class Journal {
+  readonly epoch = ++epochs;
+  seq = 0;
+  private entries: { seq: number; rows: number[] }[] = [];
+  private total = 0;
+
+  push(rows: number[]): void {
+    if (rows.length === 0) return;
+    this.entries.push({ seq: ++this.seq, rows });
+    this.total += rows.length;
+    while (this.total > JOURNAL_ROWS && this.entries.length > 1) this.total -= this.entries.shift()!.rows.length;
+  }
+
+  /** The rows changed after `seq`; null when the journal no longer reaches back that far. */
+  since(seq: number): Set<number> | null {
+    const out = new Set<number>();
+    if (seq === this.seq) return out;
+    if ((this.entries[0]?.seq ?? Infinity) > seq + 1) return null;
+    for (const e of this.entries) if (e.seq > seq) for (const r of e.rows) out.add(r);
+    return out;
+  }
+}
+
+export interface CatalogState {
+  shape: CatalogShape;
+  journal: Journal;
+}
+
+const states = new WeakMap<Db, CatalogState>();
+
+/** The shape and the journal of this connection, brought up to date with what the triggers logged. */
+export function syncState(db: Db, versions: CatalogVersions, store: BrowseStore, v: Versions): CatalogState {
+  let st = states.get(db);
+  if (!st || st.shape.dataVersion !== v.data) {
+    versions.take();
+    st = { shape: CatalogShape.build(db, v.data), journal: new Journal() };
+    states.set(db, st);
+  } else if (v.logged > 0) {
+    const changes = versions.take();
+    if (changes.overflow) {
+      st.shape = CatalogShape.build(db, v.data);
+      st.journal = new Journal();
+    } else {
+      const touched = st.shape.patch(db, changes);
+      st.journal.push([...changes.rows, ...touched, ...store.rowidsOf(changes.assets)]);
+    }
+  }
+  return st;
+}
+
+export class ListCache {
+  private readonly lists = new Map<string, Cached>();
+  private cachedRows = 0;
+
+  constructor(private readonly store: BrowseStore) {}
+
+  get(st: CatalogState, v: Versions, f: SqlFilter, sort: ListSort, mode: StackMode): ListResult {
+    if (f.none) return EMPTY;
+    const key = JSON.stringify([f.terms, f.params, f.drive, f.stack ?? null, sort, mode]);
+    const deps = v.of(f.deps);
+    const coarse = v.of(f.deps.filter((d) => COARSE.includes(d)));
+    const hit = this.lists.get(key);
+    if (hit) {
+      this.forget(key, hit);
+      if (hit.epoch === st.journal.epoch && hit.coarse === coarse) {
+        const changed = hit.deps === deps ? new Set<number>() : st.journal.since(hit.seq);
+        if (changed && changed.size <= PATCH_CHANGED && (changed.size === 0 || this.patch(st.shape, hit, f, sort, mode, changed))) {
+          hit.deps = deps;
+          hit.seq = st.journal.seq;
+          return this.keep(key, hit);
+        }
+      }
+    }
+    const listed = headsOf(st.shape, this.store.matching(f, sort), f);
+    return this.keep(key, { ...finish(st.shape, listed, mode), listed, deps, coarse, epoch: st.journal.epoch, seq: st.journal.seq });
+  }
+
+  private keep(key: string, list: Cached): Cached {
+    this.lists.set(key, list);
+    this.cachedRows += size(list);
+    for (const [k, old] of this.lists) {
+      if (this.lists.size <= CACHE_LISTS && this.cachedRows <= CACHE_ROWS) break;
+      if (k !== key) this.forget(k, old);
+    }
+    return list;
+  }
+
+  private forget(key: string, list: Cached): void {
+    this.lists.delete(key);
+    this.cachedRows -= size(list);
+  }
+
+  /**
+   * The changed rows leave the list; those that still match go back in at their place. False when
+   * too many come back (computing the list again is then cheaper).
+   */
+  private patch(shape: CatalogShape, list: Cached, f: SqlFilter, sort: ListSort, mode: StackMode, changed: Set<number>): boolean {
+    const order = listOrder(f.drive, sort);
+    const back = this.store
+      .recheck(f, order, [...changed])
+      .filter((vals) => accepts(shape, f, vals[vals.length - 1] as number));
+    if (back.length > PATCH_ADDED) return false;
+    const gone = new Uint8Array(shape.nonHead.length);
+    for (const r of changed) if (r < gone.length) gone[r] = 1;
+    const before = list.listed;
+    const kept = new Int32Array(before.length);
+    let k = 0;
+    for (let i = 0; i < before.length; i++) {
+      const r = before[i]!;
+      if (gone[r] !== 1) kept[k++] = r;
+    }
+
+    const valuesOf = this.store.orderValues(order);
+    const memo = new Map<number, unknown[]>();
+    const at = (i: number) => {
+      const r = kept[i]!;
+      let vals = memo.get(r);
+      if (!vals) memo.set(r, (vals = valuesOf(r)));
+      return vals;
+    };
+    const listed = new Int32Array(k + back.length);
+    let out = 0;
+    let from = 0;
+    for (const vals of back) {
+      // The first kept row that comes after this one (rows of `back` are in list order too).
+      let lo = from;
+      let hi = k;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (compare(order, at(mid), vals) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      listed.set(kept.subarray(from, lo), out);
+      out += lo - from;
+      listed[out++] = vals[vals.length - 1] as number;
+      from = lo;
+    }
+    listed.set(kept.subarray(from, k), out);
+    Object.assign(list, finish(shape, listed, mode), { listed });
+    return true;
+  }
+}
+
+function size(list: Cached): number {
+  return list.listed.length + (list.rows === list.listed ? 0 : list.rows.length);
+}
+
+/** SQLite's order of two values of a column: NULL, then numbers, then text (BINARY). */
+function compareValue(x: unknown, y: unknown): number {
+  if (x === y) return 0;
+  if (x === null || x === undefined) return -1;
+  if (y === null || y === undefined) return 1;
+  const nx = typeof x === 'number' || typeof x === 'bigint';
+  const ny = typeof y === 'number' || typeof y === 'bigint';
+  if (nx && ny) return (x as number) < (y as number) ? -1 : 1;
+  if (nx !== ny) return nx ? -1 : 1;
+  return String(x) < String(y) ? -1 : 1;
+}
+
+function compare(order: ListOrder, a: unknown[], b: unknown[]): number {
+  for (let i = 0; i < order.cols.length; i++) {
+    const c = compareValue(a[i], b[i]);
+    if (c !== 0) return order.desc[i] ? -c : c;
+  }
+  return 0;
+}
+
+/** Whether a matching row is a row of the list: it stands for its item, and the stack filter holds. */
+function accepts(shape: CatalogShape, f: SqlFilter, r: number): boolean {
+  if (!shape.isHead(r)) return false;
+  const sf = f.stack;
+  if (!sf) return true;
+  const slot = shape.stack(r);
+  const inStack = slot !== undefined && (sf.kinds === null || sf.kinds.includes(slot.stack.kind));
+  return inStack === (sf.membership === 'stacked');
+}
+
+/** The matching rows that are rows of the list, in order. */
+export function headsOf(shape: CatalogShape, matching: number[], f: SqlFilter): Int32Array {
+  const { nonHead } = shape;
+  const listed = new Int32Array(matching.length);
+  let n = 0;
+  for (let i = 0; i < matching.length; i++) {
+    const r = matching[i]!;
+    if (nonHead[r] === 1) continue;
+    if (f.stack && !accepts(shape, f, r)) continue;
+    listed[n++] = r;
+  }
+  return listed.slice(0, n);
+}
+
+/**
+ * Totals and the rows shown: in collapsed mode each stack keeps one row, its cover when the cover
+ * matched, else its first matching member by position, at that member's place.
+ */
+export function finish(shape: CatalogShape, listed: Int32Array, mode: StackMode): ListResult {
+  const { extra, slotOf, slots } = shape;
+  let files = 0;
+  const stacked: number[] = [];
+  for (let i = 0; i < listed.length; i++) {
+    const r = listed[i]!;
+    files += 1 + (extra[r] ?? 0);
+    if ((slotOf[r] ?? 0) !== 0) stacked.push(r);
+  }
+  if (mode === 'expanded' || stacked.length === 0) return { rows: listed, items: listed.length, files, matched: NO_MATCHES };
+  // Per stack (by key), how many members matched and the row it shows; the others are hidden.
+  const size = shape.maxStackKey + 1;
+  const matched = new Int32Array(size);
+  const rank = new Int32Array(size).fill(0x7fffffff);
+  const row = new Int32Array(size);
+  let shown = 0;
+  for (const r of stacked) {
+    const s = slots[slotOf[r]! - 1]!;
+    const key = s.stack.key;
+    if (matched[key] === 0) shown++;
+    matched[key]!++;
+    const rk = s.isCover ? -1 : s.member.pos;
+    if (rk < rank[key]!) {
+      rank[key] = rk;
+      row[key] = r;
+    }
+  }
+  const hidden = new Uint8Array(shape.nonHead.length);
+  for (const r of stacked) if (row[slots[slotOf[r]! - 1]!.stack.key] !== r) hidden[r] = 1;
+  const rows = new Int32Array(listed.length - stacked.length + shown);
+  let v = 0;
+  for (let i = 0; i < listed.length; i++) {
+    const r = listed[i]!;
+    if (hidden[r] !== 1) rows[v++] = r;
+  }
+  return { rows, items: listed.length, files, matched };
+}
