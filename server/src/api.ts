@@ -19,6 +19,10 @@ import { indexingRouter } from './features/indexing/indexing.router.ts';
 import { albumsRouter } from './features/albums/albums.router.ts';
 import { tagsRouter } from './features/tags/tags.router.ts';
 import { stacksRouter } from './features/stacks/stacks.router.ts';
+import { foldersRouter } from './features/folders/folders.router.ts';
+import { placesRouter } from './features/places/places.router.ts';
+import { statisticsRouter } from './features/statistics/statistics.router.ts';
+import { featuredRouter } from './features/featured/featured.router.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -45,12 +49,16 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   // beside /assets/{id}, and the first matching route wins.
   api.route(API_BASE, indexingRouter());
   api.route(API_BASE, tagsRouter());
+  api.route(API_BASE, foldersRouter());
+  api.route(API_BASE, placesRouter());
+  api.route(API_BASE, statisticsRouter());
+  api.route(API_BASE, featuredRouter());
   api.route(API_BASE, stacksRouter());
   api.route(API_BASE, albumsRouter());
+  api.route(API_BASE, browseRouter());
   api.route(API_BASE, assetsRouter());
   api.route(API_BASE, repositoriesRouter());
   api.route(API_BASE, uploadsRouter());
-  api.route(API_BASE, browseRouter());
   return api;
 }
 

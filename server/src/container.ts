@@ -117,7 +117,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const ingest = new IngestService(db, repositories, jobs, log.child({ module: 'ingest' }));
   const pipeline = new AssetPipeline(db, repositories, derivatives, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, repositories, derivatives, jobs);
-  const albums = new AlbumsService(db, jobs);
+  const albums = new AlbumsService(db, jobs, settings, indexers);
   const tags = new TagsService(db);
   const stacks = new StacksService(db, jobs);
 
