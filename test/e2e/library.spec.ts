@@ -8,11 +8,10 @@
  *
  * Screenshots are kept as artifacts under test-results/e2e.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { withOwnServer } from './own-server.ts';
 
 // The root tsconfig has no DOM library; these are the page globals used inside page.evaluate.
 declare const document: {
@@ -22,8 +21,6 @@ declare const document: {
 declare const window: { innerWidth: number; scrollTo(x: number, y: number): void };
 declare const localStorage: { length: number; key(i: number): string | null; getItem(k: string): string | null };
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const CORPUS = path.resolve(ROOT, '../shared/corpus');
 const ADMIN = { username: 'hestia', displayName: 'Hestia', password: 'keep-the-fire-burning' };
 const PHONE = { width: 390, height: 844 };
 const PHOTOS = ['gps/DSCN0010.jpg', 'gps/big_ben.jpg', 'exif/orientation_landscape_1.jpg', 'gps/thompson-springs.jpg'];
@@ -33,45 +30,7 @@ const CORRUPT = 'exif/corrupted.jpg';
 /** Larger than a few 64 KiB chunks, for the resume test. */
 const RESUMED = 'exif/Canon_SD300_canon_tags.jpg';
 
-/** A Hearth server of our own: started once for this file, stopped (and its data removed) after. */
-const test = base.extend<object, { hearth: { url: string; files: string } }>({
-  hearth: [
-    async ({}, use) => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-library-'));
-      const files = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-files-'));
-      for (const rel of [...PHOTOS, VIDEO, CORRUPT, RESUMED]) fs.copyFileSync(path.join(CORPUS, rel), path.join(files, path.basename(rel)));
-      const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['--import', 'tsx', 'server/src/main.ts'], {
-        cwd: ROOT,
-        env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '127.0.0.1', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', HEARTH_API_VARIANT: 'B' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`the server did not start: ${stderr}`)), 60_000);
-        child.stdout!.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /HEARTH_READY (\{.*\})/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(`http://127.0.0.1:${(JSON.parse(m[1]!) as { port: number }).port}`);
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
-      });
-      await use({ url, files });
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      fs.rmSync(files, { recursive: true, force: true });
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-  baseURL: async ({ hearth }, use) => use(hearth.url),
-});
+const test = withOwnServer('library', [...PHOTOS, VIDEO, CORRUPT, RESUMED]);
 
 test.describe.configure({ mode: 'serial' });
 
@@ -167,7 +126,7 @@ test('upload photos and a video, see them in Photos, on desktop and phone', asyn
     const grid = page.getByRole('list', { name: 'Photos and videos' });
     await expect(grid.getByRole('listitem')).toHaveCount(names.length + 1);
     await expect
-      .poll(() => page.evaluate(() => Array.from(document.querySelectorAll('.grid img')).filter((i) => i.complete && i.naturalWidth > 0).length), {
+      .poll(() => page.evaluate(() => Array.from(document.querySelectorAll('.timeline img')).filter((i) => i.complete && i.naturalWidth > 0).length), {
         timeout: 30_000,
       })
       .toBe(names.length);
@@ -177,7 +136,7 @@ test('upload photos and a video, see them in Photos, on desktop and phone', asyn
     await expect(failed).toBeVisible();
     await expect(failed).toHaveAttribute('title', /^corrupted\.jpg: .+/);
     await expect(grid.locator('.tile__badge--failed')).toHaveCount(1);
-    await expect(page.getByText(`${names.length + 1} photos and videos, newest first.`)).toBeVisible();
+    await expect(page.getByText(`${names.length + 1} photos and videos, by the day they were taken.`)).toBeVisible();
     await snap(page, 'desktop-photos-grid');
   });
 

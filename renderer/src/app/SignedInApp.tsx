@@ -10,6 +10,12 @@ import { JobsPage } from '../features/admin/JobsPage';
 import { RepositoriesPage } from '../features/admin/RepositoriesPage';
 import { LibrarySectionPage } from '../features/library/LibrarySectionPage';
 import { PhotosPage } from '../features/library/PhotosPage';
+import { FavouritesPage } from '../features/library/FavouritesPage';
+import { TrashPage } from '../features/library/TrashPage';
+import { AlbumsPage } from '../features/albums/AlbumsPage';
+import { AlbumPage } from '../features/albums/AlbumPage';
+import { MapPage } from '../features/map/MapPage';
+import { FoldersPage } from '../features/folders/FoldersPage';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { UploadPage } from '../features/upload/UploadPage';
 import { ADMIN_JOBS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
@@ -18,6 +24,11 @@ import { NotFoundPage } from './NotFoundPage';
 /** Library sections that have their real page; the others still show their empty state. */
 const SECTION_PAGES: Record<string, () => React.ReactElement> = {
   '/': PhotosPage,
+  '/albums': AlbumsPage,
+  '/folders': FoldersPage,
+  '/map': MapPage,
+  '/favourites': FavouritesPage,
+  '/trash': TrashPage,
   '/upload': UploadPage,
 };
 
@@ -58,6 +69,7 @@ export function SignedInApp() {
             />
           );
         })}
+        <Route path="/albums/:albumId" element={<AlbumPage />} />
         <Route path="/account" element={<AccountPage />} />
         <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
         <Route path={ADMIN_REPOSITORIES_PATH} element={isAdmin ? <RepositoriesPage /> : <NotFoundPage />} />

@@ -1,18 +1,37 @@
-/** One square of the photo grid: the thumbnail with badges for videos (duration) and failures. */
+/**
+ * One square of the photo grid: the thumbnail with badges for videos (duration), favourites, stacks
+ * and failures, and a selection check. While something is selected, a click toggles selection
+ * instead of opening (as in every phone gallery); shift-click selects a range.
+ */
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
 import type { GalleryItem } from './library-api';
 import { Thumbnail } from './Thumbnail';
 
-export function PhotoTile({ item, onOpen }: { item: GalleryItem; onOpen: () => void }) {
+interface PhotoTileProps {
+  item: GalleryItem;
+  onOpen: () => void;
+  selected?: boolean;
+  /** Something is selected: clicks select rather than open. */
+  selecting?: boolean;
+  onToggleSelect?: ((range: boolean) => void) | undefined;
+  style?: React.CSSProperties;
+}
+
+export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style }: PhotoTileProps) {
   const asset = item.media_item.primary_asset;
   const failed = asset.state === 'failed';
   const processing = asset.state === 'pending' || asset.state === 'processing';
   const isVideo = asset.type === 'VIDEO';
-  const duration = isVideo ? formatDuration(asset.duration) : '';
+  const isAudio = asset.type === 'AUDIO';
+  const duration = isVideo || isAudio ? formatDuration(asset.duration) : '';
+  const stackSize = (item as { stack?: { members?: unknown[] } | null }).stack?.members?.length ?? 0;
   const label = [
     asset.original_filename,
     isVideo ? `video${duration ? ` ${duration}` : ''}` : null,
+    isAudio ? `audio${duration ? ` ${duration}` : ''}` : null,
+    asset.liked ? 'favourite' : null,
+    stackSize > 1 ? `stack of ${stackSize}` : null,
     failed ? `could not be processed${asset.last_error ? `: ${asset.last_error}` : ''}` : null,
     processing ? 'still being processed' : null,
   ]
@@ -20,12 +39,16 @@ export function PhotoTile({ item, onOpen }: { item: GalleryItem; onOpen: () => v
     .join(', ');
 
   return (
-    <li className="grid__cell">
+    <div className={['grid__cell', selected ? 'grid__cell--selected' : ''].filter(Boolean).join(' ')} role="listitem" style={style}>
       <button
         type="button"
         className={['tile', failed ? 'tile--failed' : '', processing ? 'tile--processing' : ''].filter(Boolean).join(' ')}
-        onClick={onOpen}
+        onClick={(e) => {
+          if ((selecting || e.shiftKey || e.ctrlKey || e.metaKey) && onToggleSelect) onToggleSelect(e.shiftKey);
+          else onOpen();
+        }}
         aria-label={label}
+        aria-pressed={selecting ? selected : undefined}
         title={failed ? `${asset.original_filename}: ${asset.last_error ?? 'processing failed'}` : asset.original_filename}
       >
         <Thumbnail
@@ -37,14 +60,24 @@ export function PhotoTile({ item, onOpen }: { item: GalleryItem; onOpen: () => v
           fallback={
             <span className="tile__placeholder" aria-hidden="true">
               <Icon name={failed ? 'alert' : isVideo ? 'play' : 'photos'} size={28} />
-              <span>{processing ? 'Processing…' : 'No preview'}</span>
+              <span>{processing ? 'Processing…' : isAudio ? 'Audio' : 'No preview'}</span>
             </span>
           }
         />
-        {isVideo && (
+        {(isVideo || isAudio) && (
           <span className="tile__badge tile__badge--video" aria-hidden="true">
             <Icon name="play" size={14} />
             {duration}
+          </span>
+        )}
+        {asset.liked && (
+          <span className="tile__badge tile__badge--liked" aria-hidden="true">
+            <Icon name="heart" size={14} />
+          </span>
+        )}
+        {stackSize > 1 && (
+          <span className="tile__badge tile__badge--stack" aria-hidden="true">
+            {stackSize}
           </span>
         )}
         {failed && (
@@ -54,6 +87,15 @@ export function PhotoTile({ item, onOpen }: { item: GalleryItem; onOpen: () => v
           </span>
         )}
       </button>
-    </li>
+      {onToggleSelect && (
+        <input
+          type="checkbox"
+          className="tile__check"
+          checked={selected}
+          aria-label={`Select ${asset.original_filename}`}
+          onChange={(e) => onToggleSelect((e.nativeEvent as MouseEvent).shiftKey ?? false)}
+        />
+      )}
+    </div>
   );
 }

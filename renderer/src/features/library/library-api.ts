@@ -14,7 +14,12 @@ export const PAGE_SIZE = 100;
 export const libraryKeys = {
   all: ['library'] as const,
   recent: ['library', 'recently_added'] as const,
+  list: (name: string, body: unknown) => ['library', 'list', name, body] as const,
 };
+
+type QueryBody = NonNullable<paths['/api/v1/assets/query']['post']['requestBody']>['content']['application/json'];
+export type AssetFilter = NonNullable<QueryBody['filter']>;
+export type SortBy = NonNullable<QueryBody['sort_by']>;
 
 /** While anything on screen is still being processed, look again every few seconds. */
 const PROCESSING_POLL_MS = 3_000;
@@ -22,13 +27,18 @@ const PROCESSING_POLL_MS = 3_000;
 const isProcessing = (a: Asset) => a.state === 'pending' || a.state === 'processing';
 
 export function useRecentAssets() {
+  return useAssetList('recent', { sort_by: 'recently_added' });
+}
+
+/** Any list of the unified query (timeline, favourites, trash…), a page at a time. */
+export function useAssetList(name: string, query: { filter?: AssetFilter; sort_by?: SortBy; viewer_timezone?: string }) {
   return useInfiniteQuery({
-    queryKey: libraryKeys.recent,
+    queryKey: libraryKeys.list(name, query),
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       request(
         api.POST('/api/v1/assets/query', {
-          body: { sort_by: 'recently_added', pagination: { limit: PAGE_SIZE, offset: pageParam } },
+          body: { ...query, pagination: { limit: PAGE_SIZE, offset: pageParam } },
           signal,
         }),
       ),

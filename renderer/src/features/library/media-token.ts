@@ -107,7 +107,7 @@ export function useMediaToken(): string | null {
   return token;
 }
 
-type MediaKind = 'thumbnail-small' | 'thumbnail-medium' | 'thumbnail-large' | 'original' | 'video';
+type MediaKind = 'thumbnail-small' | 'thumbnail-medium' | 'thumbnail-large' | 'original' | 'video' | 'audio';
 
 /** The URL of an asset's media file with a media token. */
 export function mediaUrl(assetId: string, kind: MediaKind, token: string): string {
@@ -115,5 +115,6 @@ export function mediaUrl(assetId: string, kind: MediaKind, token: string): strin
   const mt = `mt=${encodeURIComponent(token)}`;
   if (kind === 'original') return `/api/v1/assets/${id}/original?${mt}`;
   if (kind === 'video') return `/api/v1/assets/${id}/video/web?${mt}`;
+  if (kind === 'audio') return `/api/v1/assets/${id}/audio/web?${mt}`;
   return `/api/v1/assets/${id}/thumbnail?size=${kind.slice('thumbnail-'.length)}&${mt}`;
 }

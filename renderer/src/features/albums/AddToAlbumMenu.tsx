@@ -1,0 +1,49 @@
+/** "Add to album" for a selection: pick one of the albums, or name a new one. */
+import { useState } from 'react';
+import { messageOf } from '../../api/problem';
+import { Button } from '../../components/Button';
+import { useAddToAlbum, useAlbums, useCreateAlbum } from './albums-api';
+
+export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string[]; onDone: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const albums = useAlbums();
+  const add = useAddToAlbum();
+  const create = useCreateAlbum();
+  const busy = add.isPending || create.isPending;
+  const addTo = (albumId: number) => add.mutate({ albumId, assetIds }, { onSuccess: () => (setOpen(false), onDone()) });
+
+  return (
+    <div className="album-menu">
+      <Button variant="secondary" aria-expanded={open} onClick={() => setOpen((v) => !v)} disabled={busy}>
+        Add to album
+      </Button>
+      {open && (
+        <div className="album-menu__panel" role="dialog" aria-label="Add to album">
+          <ul className="album-menu__list">
+            {(albums.data?.albums ?? []).map((a) => (
+              <li key={a.album_id}>
+                <button type="button" className="album-menu__item" disabled={busy} onClick={() => addTo(a.album_id)}>
+                  {a.album_name} <span>({a.asset_count})</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          <form
+            className="album-menu__new"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (name.trim()) create.mutate({ album_name: name.trim() }, { onSuccess: (album) => addTo((album as { album_id: number }).album_id) });
+            }}
+          >
+            <input aria-label="New album name" placeholder="New album…" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+            <Button type="submit" variant="secondary" busy={busy} busyLabel="Adding…" disabled={!name.trim()}>
+              Create and add
+            </Button>
+          </form>
+          {(add.isError || create.isError) && <p className="field__error">{messageOf(add.error ?? create.error)}</p>}
+        </div>
+      )}
+    </div>
+  );
+}

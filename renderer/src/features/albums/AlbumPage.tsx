@@ -1,0 +1,126 @@
+/**
+ * One album: its members in the album's order. Select to remove, to make the cover, or (one at a
+ * time) to move earlier or later; the order and the cover are kept on the server.
+ */
+import { useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { messageOf } from '../../api/problem';
+import { Button } from '../../components/Button';
+import { EmptyState } from '../../components/EmptyState';
+import { PageHeader } from '../../components/PageHeader';
+import { NotFoundPage } from '../../app/NotFoundPage';
+import { Timeline } from '../library/Timeline';
+import { Viewer } from '../library/Viewer';
+import '../library/library.css';
+import { albumAssetToItem, useAlbum, useAlbumAssets, useDeleteAlbum, useMoveInAlbum, useRemoveFromAlbum, useUpdateAlbum } from './albums-api';
+import './albums.css';
+
+export function AlbumPage() {
+  const id = Number(useParams().albumId);
+  const album = useAlbum(id);
+  const members = useAlbumAssets(id);
+  const items = useMemo(() => (members.data?.assets ?? []).map(albumAssetToItem), [members.data]);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [openIndex, setOpenIndex] = useState<number | null>(null);
+  const remove = useRemoveFromAlbum(id);
+  const move = useMoveInAlbum(id);
+  const update = useUpdateAlbum(id);
+  const del = useDeleteAlbum();
+  const navigate = useNavigate();
+
+  if (!Number.isInteger(id) || (album.isError && (album.error as { status?: number }).status === 404)) return <NotFoundPage />;
+  const a = album.data;
+  const selectedIds = [...selected];
+  const positionOf = (assetId: string) => members.data?.assets.find((m) => m.asset_id === assetId)?.position ?? 0;
+  const lastPosition = Math.max(0, ...(members.data?.assets ?? []).map((m) => m.position));
+  const busy = remove.isPending || move.isPending || update.isPending;
+  const error = remove.error ?? move.error ?? update.error ?? del.error;
+  const clear = () => setSelected(new Set());
+
+  return (
+    <>
+      <PageHeader title={a?.album_name ?? 'Album'}>
+        {a && <p>{[a.asset_count === 1 ? '1 item' : `${a.asset_count} items`, a.description].filter(Boolean).join(' · ')}</p>}
+      </PageHeader>
+      {selected.size > 0 ? (
+        <div className="selection-bar" role="toolbar" aria-label="Selection">
+          <strong>{selected.size === 1 ? '1 selected' : `${selected.size} selected`}</strong>
+          {selected.size === 1 && (
+            <>
+              <Button variant="secondary" disabled={busy} onClick={() => update.mutate({ cover_asset_id: selectedIds[0]! }, { onSuccess: clear })}>
+                Make cover
+              </Button>
+              <Button variant="secondary" disabled={busy || positionOf(selectedIds[0]!) === 0} onClick={() => move.mutate({ assetId: selectedIds[0]!, position: positionOf(selectedIds[0]!) - 1 })}>
+                Move earlier
+              </Button>
+              <Button
+                variant="secondary"
+                disabled={busy || positionOf(selectedIds[0]!) >= lastPosition}
+                onClick={() => move.mutate({ assetId: selectedIds[0]!, position: positionOf(selectedIds[0]!) + 1 })}
+              >
+                Move later
+              </Button>
+            </>
+          )}
+          <Button variant="secondary" busy={remove.isPending} busyLabel="Removing…" disabled={busy} onClick={() => remove.mutate(selectedIds, { onSuccess: clear })}>
+            Remove from album
+          </Button>
+          <Button variant="quiet" onClick={clear}>
+            Clear selection
+          </Button>
+        </div>
+      ) : (
+        a && (
+          <div className="album-actions">
+            <Button
+              variant="quiet"
+              busy={del.isPending}
+              busyLabel="Deleting…"
+              onClick={() => {
+                if (window.confirm(`Delete the album “${a.album_name}”? The photos stay in your library.`)) del.mutate(id, { onSuccess: () => navigate('/albums') });
+              }}
+            >
+              Delete album
+            </Button>
+          </div>
+        )
+      )}
+      {error && (
+        <p className="field__error" role="alert">
+          {messageOf(error)}
+        </p>
+      )}
+      {members.isSuccess && items.length === 0 && (
+        <EmptyState icon="albums" title="This album is empty">
+          <p>Select photos in the timeline and choose “Add to album”.</p>
+        </EmptyState>
+      )}
+      {items.length > 0 && (
+        <Timeline
+          items={items}
+          groupByDay={false}
+          label={`Album ${a?.album_name ?? ''}`.trim()}
+          selected={new Set(items.filter((i) => selected.has(i.media_item.primary_asset.asset_id)).map((i) => i.id))}
+          onToggleSelect={(index) =>
+            setSelected((prev) => {
+              const next = new Set(prev);
+              const assetId = items[index]!.media_item.primary_asset.asset_id;
+              if (next.has(assetId)) next.delete(assetId);
+              else next.add(assetId);
+              return next;
+            })
+          }
+          onOpen={setOpenIndex}
+        />
+      )}
+      {openIndex !== null && items[openIndex] && (
+        <Viewer
+          item={items[openIndex]}
+          onClose={() => setOpenIndex(null)}
+          onPrevious={openIndex > 0 ? () => setOpenIndex(openIndex - 1) : undefined}
+          onNext={openIndex < items.length - 1 ? () => setOpenIndex(openIndex + 1) : undefined}
+        />
+      )}
+    </>
+  );
+}

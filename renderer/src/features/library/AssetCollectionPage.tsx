@@ -1,0 +1,140 @@
+/**
+ * A page of assets from the unified query: the Photos timeline, Favourites, Trash. Virtualised grid
+ * (Timeline), paging as the end comes near, multi-select with bulk actions, and the viewer.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { messageOf } from '../../api/problem';
+import { Button } from '../../components/Button';
+import { EmptyState } from '../../components/EmptyState';
+import type { IconName } from '../../components/Icon';
+import { PageHeader } from '../../components/PageHeader';
+import { useUploadSettled } from '../upload/use-uploads';
+import { flattenPages, libraryKeys, useAssetList, type AssetFilter, type SortBy } from './library-api';
+import { SelectionBar } from './SelectionBar';
+import { Timeline } from './Timeline';
+import { Viewer } from './Viewer';
+import './library.css';
+
+export interface CollectionProps {
+  name: string;
+  title: string;
+  /** The grid's accessible name (default: the title). */
+  listLabel?: string;
+  /** "12 photos and videos" → the sentence under the title. */
+  describe: (total: number) => string;
+  filter?: AssetFilter;
+  sortBy: SortBy;
+  groupByDay: boolean;
+  empty: { icon: IconName; title: string; text: React.ReactNode };
+  /** The Trash offers restore instead of delete. */
+  trash?: boolean;
+  /** Shown above the grid (the filters of the timeline). */
+  toolbar?: React.ReactNode;
+}
+
+/** Dates in filters are the viewer's days: the server reads them in this zone. */
+const VIEWER_TIMEZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+export function AssetCollectionPage({ name, title, listLabel, describe, filter, sortBy, groupByDay, empty, trash = false, toolbar }: CollectionProps) {
+  const query = useMemo(() => ({ ...(filter ? { filter } : {}), sort_by: sortBy, ...(filter?.date && VIEWER_TIMEZONE ? { viewer_timezone: VIEWER_TIMEZONE } : {}) }), [filter, sortBy]);
+  const list = useAssetList(name, query);
+  const items = useMemo(() => flattenPages(list.data?.pages), [list.data?.pages]);
+  const total = list.data?.pages.at(-1)?.total_visible ?? 0;
+  const [openIndex, setOpenIndex] = useState<number | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const queryClient = useQueryClient();
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+
+  useUploadSettled(useCallback(() => void queryClient.invalidateQueries({ queryKey: libraryKeys.all }), [queryClient]));
+
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const toggle = useCallback(
+    (index: number, range: boolean) => {
+      setSelected((prev) => {
+        const next = new Set(prev);
+        if (range && anchor !== null) {
+          const [a, b] = anchor < index ? [anchor, index] : [index, anchor];
+          for (let i = a; i <= b; i++) next.add(items[i]!.media_item.primary_asset.asset_id);
+        } else {
+          const id = items[index]!.media_item.primary_asset.asset_id;
+          if (next.has(id)) next.delete(id);
+          else next.add(id);
+        }
+        return next;
+      });
+      setAnchor(index);
+    },
+    [anchor, items],
+  );
+  const selectedItems = useMemo(() => new Set(items.filter((i) => selected.has(i.media_item.primary_asset.asset_id)).map((i) => i.id)), [items, selected]);
+  const open = openIndex !== null ? items[openIndex] : undefined;
+
+  return (
+    <>
+      <PageHeader title={title}>{items.length > 0 && <p>{describe(total)}</p>}</PageHeader>
+
+      {toolbar}
+      {selected.size > 0 && <SelectionBar ids={[...selected]} trash={trash} onDone={() => setSelected(new Set())} />}
+
+      {list.isPending && <p role="status">Loading…</p>}
+      {list.isError && (
+        <div className="notice notice--error" role="alert">
+          {messageOf(list.error)}{' '}
+          <Button variant="secondary" onClick={() => void list.refetch()}>
+            Try again
+          </Button>
+        </div>
+      )}
+      {list.isSuccess && items.length === 0 && (
+        <EmptyState icon={empty.icon} title={empty.title}>
+          <p>{empty.text}</p>
+        </EmptyState>
+      )}
+
+      {items.length > 0 && (
+        <Timeline
+          items={items}
+          groupByDay={groupByDay}
+          label={listLabel ?? title}
+          selected={selectedItems}
+          onToggleSelect={toggle}
+          onOpen={setOpenIndex}
+          onNearEnd={loadMore}
+        />
+      )}
+      <div className="grid__more">
+        {isFetchingNextPage && <p role="status">Loading more…</p>}
+        {list.isFetchNextPageError && (
+          <p className="field__error">
+            {messageOf(list.error)}{' '}
+            <Button variant="secondary" onClick={loadMore}>
+              Try again
+            </Button>
+          </p>
+        )}
+      </div>
+
+      {open && openIndex !== null && (
+        <Viewer
+          item={open}
+          trash={trash}
+          onClose={() => setOpenIndex(null)}
+          onPrevious={openIndex > 0 ? () => setOpenIndex(openIndex - 1) : undefined}
+          onNext={
+            openIndex < items.length - 1
+              ? () => {
+                  if (openIndex >= items.length - 5) loadMore();
+                  setOpenIndex(openIndex + 1);
+                }
+              : undefined
+          }
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * Filters of the timeline (camera, lens, dates, type, rating, tag, folder), kept in the page's URL
+ * so that a filtered view survives a reload and can be bookmarked or shared within the household.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { api } from '../../api/client';
+import { request } from '../../api/problem';
+import type { AssetFilter } from './library-api';
+
+const KEYS = ['camera', 'lens', 'from', 'to', 'type', 'rating', 'tag', 'folder'] as const;
+
+/** The filter the URL asks for, or undefined when none. */
+export function useUrlFilter(): { filter: AssetFilter | undefined; active: number } {
+  const [params] = useSearchParams();
+  const f: AssetFilter = {};
+  const camera = params.get('camera');
+  const lens = params.get('lens');
+  const from = params.get('from');
+  const to = params.get('to');
+  const type = params.get('type');
+  const rating = params.get('rating');
+  const tag = params.get('tag');
+  const folder = params.get('folder');
+  if (camera) f.camera_model = camera;
+  if (lens) f.lens = lens;
+  if (from || to) f.date = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  if (type === 'PHOTO' || type === 'VIDEO' || type === 'AUDIO') f.type = type;
+  if (rating && /^[0-5]$/.test(rating)) f.rating = Number(rating);
+  if (tag) f.tag_name = tag;
+  if (folder) f.folder_path = folder.replace(/^\/+|\/+$/g, '');
+  const active = Object.keys(f).length;
+  return { filter: active ? f : undefined, active };
+}
+
+export function FilterBar() {
+  const [params, setParams] = useSearchParams();
+  const options = useQuery({
+    queryKey: ['library', 'filter-options'],
+    queryFn: ({ signal }) => request(api.GET('/api/v1/assets/filter-options', { signal })),
+    staleTime: 60_000,
+  });
+  const set = (key: (typeof KEYS)[number], value: string) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value) next.set(key, value);
+        else next.delete(key);
+        return next;
+      },
+      { replace: true },
+    );
+  const any = KEYS.some((k) => params.get(k));
+
+  return (
+    <form className="filters" role="search" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+      <label>
+        Camera
+        <select value={params.get('camera') ?? ''} onChange={(e) => set('camera', e.target.value)}>
+          <option value="">Any camera</option>
+          {(options.data?.camera_models ?? []).map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Lens
+        <select value={params.get('lens') ?? ''} onChange={(e) => set('lens', e.target.value)}>
+          <option value="">Any lens</option>
+          {(options.data?.lenses ?? []).map((l) => (
+            <option key={l}>{l}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        From
+        <input type="date" value={params.get('from') ?? ''} onChange={(e) => set('from', e.target.value)} />
+      </label>
+      <label>
+        To
+        <input type="date" value={params.get('to') ?? ''} onChange={(e) => set('to', e.target.value)} />
+      </label>
+      <label>
+        Type
+        <select value={params.get('type') ?? ''} onChange={(e) => set('type', e.target.value)}>
+          <option value="">Everything</option>
+          <option value="PHOTO">Photos</option>
+          <option value="VIDEO">Videos</option>
+          <option value="AUDIO">Audio</option>
+        </select>
+      </label>
+      <label>
+        Rating
+        <select value={params.get('rating') ?? ''} onChange={(e) => set('rating', e.target.value)}>
+          <option value="">Any rating</option>
+          {[5, 4, 3, 2, 1].map((n) => (
+            <option key={n} value={n}>
+              {'★'.repeat(n)}
+            </option>
+          ))}
+          <option value="0">Unrated</option>
+        </select>
+      </label>
+      <label>
+        Tag
+        <input type="search" value={params.get('tag') ?? ''} placeholder="Any tag" onChange={(e) => set('tag', e.target.value)} />
+      </label>
+      <label>
+        Folder
+        <input type="search" value={params.get('folder') ?? ''} placeholder="e.g. 2024/summer" onChange={(e) => set('folder', e.target.value)} />
+      </label>
+      {any && (
+        <button type="button" className="button button--quiet" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+          Clear filters
+        </button>
+      )}
+    </form>
+  );
+}
