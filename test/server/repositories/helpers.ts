@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { addMember, data, registerAdmin, V1 } from '../helpers/api.ts';
+import { after, before } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 
 import { CORPUS } from '../media/corpus.ts';
@@ -132,4 +133,20 @@ export async function scanNow(env: Env, repositoryId: string, body: object = {})
   assert.ok(r.status === 202 || r.status === 200, r.text);
   const { scan } = data(env.admin, r);
   return waitForScan(env, repositoryId, (s) => s.scan_id === scan.scan_id);
+}
+
+/**
+ * Starts an environment before the suite's tests and stops it (and removes temporary folders)
+ * after them; `set` receives it for the suite's own variable.
+ */
+export function useEnv(set: (env: Env) => void): void {
+  let env: Env | undefined;
+  before(async () => {
+    env = await startEnv();
+    set(env);
+  });
+  after(async () => {
+    await env?.ts.stop({ removeData: true });
+    cleanupTemps();
+  });
 }

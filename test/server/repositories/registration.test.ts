@@ -20,6 +20,7 @@ import {
   makeRepoFolder,
   scanNow,
   startEnv,
+  useEnv,
   tempDir,
   waitFor,
   waitForScan,
@@ -29,13 +30,7 @@ import {
 
 describe('Repositories: registration, visibility, reachability', () => {
   let env: Env;
-  before(async () => {
-    env = await startEnv();
-  });
-  after(async () => {
-    await env.ts.stop({ removeData: true });
-    cleanupTemps();
-  });
+  useEnv((e) => (env = e));
 
   test('the primary repository is listed, inside the storage root (root_id), idle and active', async () => {
     const r = await env.admin.get(`${V1}/repositories`);

@@ -18,6 +18,7 @@ import {
   makeRepoFolder,
   scanNow,
   startEnv,
+  useEnv,
   waitFor,
   waitForScan,
   type Env,
@@ -25,13 +26,7 @@ import {
 
 describe('Repositories: scans', () => {
   let env: Env;
-  before(async () => {
-    env = await startEnv();
-  });
-  after(async () => {
-    await env.ts.stop({ removeData: true });
-    cleanupTemps();
-  });
+  useEnv((e) => (env = e));
 
   test('scan counts: new, unchanged, changed, moved, deleted; hidden, .hearth/ and partial files are not seen', async () => {
     const { dir, id } = makeRepoFolder({

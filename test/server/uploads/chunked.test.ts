@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { hashFile } from '../../../server/src/adapters/media/hash.ts';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, login, problem, registerAdmin } from '../helpers/api.ts';
-import { U, copyCorpus, eventually, listFiles, postMultipart, stagingFiles, uploadFolderNow, type Part } from './helpers.ts';
+import { U, copyCorpus, startUploadServer, stopUploadServer, eventually, listFiles, postMultipart, stagingFiles, uploadFolderNow, type Part } from './helpers.ts';
 
 const BIG = 'duplicates/IMG_20180725_163423.jpg'; // about 4 MB
 const MID = 'duplicates/iphone_hdr_NO.jpg'; // about 2 MB
@@ -39,19 +39,8 @@ describe('chunked upload sessions', { timeout: 300_000 }, () => {
       indexes.map((i): Part => ({ name: `chunk_${sessionId}_${i}_${total}`, filename: 'blob', data: chunks[i] ?? Buffer.from('x') })),
     );
 
-  before(async () => {
-    src = copyCorpus([BIG, MID, SMALL]);
-    srv = await startServer();
-    alice = new Client(srv.url);
-    await registerAdmin(alice);
-    bob = new Client(srv.url);
-    await addMember(alice, bob, 'bob');
-    repoPath = srv.container.repositories.primary()!.path;
-  });
-  after(async () => {
-    await srv.stop({ removeData: true });
-    fs.rmSync(src.dir, { recursive: true, force: true });
-  });
+  before(async () => void ({ src, srv, alice, bob, repoPath } = await startUploadServer([BIG, MID, SMALL])));
+  after(() => stopUploadServer(srv, src));
 
   test('an interrupted chunked upload resumes with the chunks the server holds, also after a restart', async () => {
     const bytes = fs.readFileSync(src.file(BIG));

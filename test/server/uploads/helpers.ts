@@ -10,7 +10,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { hashFile } from '../../../server/src/adapters/media/hash.ts';
-import type { TestServer } from '../helpers/server.ts';
+import { Client, startServer, type TestServer } from '../helpers/server.ts';
+import { addMember, registerAdmin } from '../helpers/api.ts';
 
 import { CORPUS } from '../media/corpus.ts';
 
@@ -240,4 +241,20 @@ export async function readSse(
     clearTimeout(timer);
   }
   return { status: res.status, contentType, events, text: '' };
+}
+
+/** A fresh server with alice (admin) and bob (member), and copies of the corpus files to upload. */
+export async function startUploadServer(rels: string[]) {
+  const src = copyCorpus(rels);
+  const srv = await startServer();
+  const alice = new Client(srv.url);
+  await registerAdmin(alice);
+  const bob = new Client(srv.url);
+  await addMember(alice, bob, 'bob');
+  return { src, srv, alice, bob, repoPath: srv.container.repositories.primary()!.path };
+}
+
+export async function stopUploadServer(srv: TestServer, src: { dir: string }): Promise<void> {
+  await srv.stop({ removeData: true });
+  fs.rmSync(src.dir, { recursive: true, force: true });
 }

@@ -14,6 +14,8 @@ import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
 import {
   U,
   copyCorpus,
+  startUploadServer,
+  stopUploadServer,
   eventually,
   filesWithHash,
   postMultipart,
@@ -37,19 +39,8 @@ describe('single and batch uploads', { timeout: 300_000 }, () => {
   let repoPath: string;
   let src: ReturnType<typeof copyCorpus>;
 
-  before(async () => {
-    src = copyCorpus([PHOTO, PHOTO2, PHOTO3, PHOTO4, PHOTO5]);
-    srv = await startServer();
-    alice = new Client(srv.url);
-    await registerAdmin(alice);
-    bob = new Client(srv.url);
-    await addMember(alice, bob, 'bob');
-    repoPath = srv.container.repositories.primary()!.path;
-  });
-  after(async () => {
-    await srv.stop({ removeData: true });
-    fs.rmSync(src.dir, { recursive: true, force: true });
-  });
+  before(async () => void ({ src, srv, alice, bob, repoPath } = await startUploadServer([PHOTO, PHOTO2, PHOTO3, PHOTO4, PHOTO5])));
+  after(() => stopUploadServer(srv, src));
 
   test('a single upload is stored under uploads/YYYY/MM, hashed, catalogued, and its receipt completes', async () => {
     const file = src.file(PHOTO);
