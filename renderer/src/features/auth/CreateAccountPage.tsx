@@ -14,16 +14,8 @@ import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { feedbackFrom, feedbackFromChecks } from '../../lib/form-feedback';
 import { useForm } from '../../lib/use-form';
-import {
-  checkConfirmation,
-  checkDisplayName,
-  checkNewPassword,
-  checkRequired,
-  checkUsername,
-  onlyProblems,
-  PASSWORD_HINT,
-  USERNAME_HINT,
-} from '../../lib/validation';
+import { checkRequired, onlyProblems } from '../../lib/validation';
+import { NewAccountFields, newAccountBody, newAccountChecks } from './new-account';
 import { register } from './auth-api';
 import { AuthLayout } from './AuthLayout';
 
@@ -64,18 +56,13 @@ export function CreateAccountPage({ status }: { status: BootstrapStatus }) {
     e.preventDefault();
     const problems = onlyProblems({
       inviteCode: checkRequired(values.inviteCode, 'Enter the invite code from your administrator.'),
-      username: checkUsername(values.username),
-      displayName: checkDisplayName(values.displayName, { optional: true }),
-      password: checkNewPassword(values.password),
-      confirm: checkConfirmation(values.password, values.confirm),
+      ...newAccountChecks(values),
     });
     form.setFeedback(feedbackFromChecks(problems));
     if (Object.keys(problems).length) return;
     mutation.mutate({
-      username: values.username.trim(),
-      password: values.password,
+      ...newAccountBody(values),
       invite_code: values.inviteCode.trim(),
-      ...(values.displayName.trim() ? { display_name: values.displayName.trim() } : {}),
     });
   };
 
@@ -84,10 +71,7 @@ export function CreateAccountPage({ status }: { status: BootstrapStatus }) {
       <form ref={form.formRef} className="form" onSubmit={submit} noValidate aria-label="Create an account">
         <FormError message={form.feedback.summary} />
         <TextField label="Invite code" autoComplete="off" autoCapitalize="none" spellCheck={false} {...form.field('inviteCode')} />
-        <TextField label="User name" hint={USERNAME_HINT} autoComplete="username" autoCapitalize="none" spellCheck={false} {...form.field('username')} />
-        <TextField label="Display name" labelNote="optional" hint="How Hearth greets you. Defaults to the user name." autoComplete="name" {...form.field('displayName')} />
-        <TextField label="Password" type="password" hint={PASSWORD_HINT} autoComplete="new-password" {...form.field('password')} />
-        <TextField label="Confirm password" type="password" autoComplete="new-password" {...form.field('confirm')} />
+        <NewAccountFields field={form.field} />
         <Button type="submit" busy={mutation.isPending} busyLabel="Creating account…">
           Create account
         </Button>

@@ -14,16 +14,8 @@ import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { feedbackFrom, feedbackFromChecks } from '../../lib/form-feedback';
 import { useForm } from '../../lib/use-form';
-import {
-  checkConfirmation,
-  checkDisplayName,
-  checkNewPassword,
-  checkRequired,
-  checkUsername,
-  onlyProblems,
-  PASSWORD_HINT,
-  USERNAME_HINT,
-} from '../../lib/validation';
+import { checkRequired, onlyProblems } from '../../lib/validation';
+import { NewAccountFields, newAccountBody, newAccountChecks } from './new-account';
 import { register } from './auth-api';
 import { AuthLayout } from './AuthLayout';
 
@@ -57,18 +49,13 @@ export function FirstRunPage({ status }: { status: BootstrapStatus }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const problems = onlyProblems({
-      username: checkUsername(values.username),
-      displayName: checkDisplayName(values.displayName, { optional: true }),
-      password: checkNewPassword(values.password),
-      confirm: checkConfirmation(values.password, values.confirm),
+      ...newAccountChecks(values),
       setupCode: status.setup_code_required ? checkRequired(values.setupCode, 'Enter the setup code.') : null,
     });
     form.setFeedback(feedbackFromChecks(problems));
     if (Object.keys(problems).length) return;
     mutation.mutate({
-      username: values.username.trim(),
-      password: values.password,
-      ...(values.displayName.trim() ? { display_name: values.displayName.trim() } : {}),
+      ...newAccountBody(values),
       ...(status.setup_code_required ? { setup_code: values.setupCode.trim() } : {}),
     });
   };
@@ -85,10 +72,7 @@ export function FirstRunPage({ status }: { status: BootstrapStatus }) {
     >
       <form ref={form.formRef} className="form" onSubmit={submit} noValidate aria-label="Create the administrator account">
         <FormError message={form.feedback.summary} />
-        <TextField label="User name" hint={USERNAME_HINT} autoComplete="username" autoCapitalize="none" spellCheck={false} {...form.field('username')} />
-        <TextField label="Display name" labelNote="optional" hint="How Hearth greets you. Defaults to the user name." autoComplete="name" {...form.field('displayName')} />
-        <TextField label="Password" type="password" hint={PASSWORD_HINT} autoComplete="new-password" {...form.field('password')} />
-        <TextField label="Confirm password" type="password" autoComplete="new-password" {...form.field('confirm')} />
+        <NewAccountFields field={form.field} />
         {status.setup_code_required && (
           <TextField
             label="Setup code"
