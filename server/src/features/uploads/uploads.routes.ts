@@ -154,8 +154,8 @@ export const batchUploadAssets = defineRoute('user', {
     'Multipart. Text field `repository_id` (optional, default the primary repository; before the files) applies to whole files. File fields:\n\n' +
     '- `single_{session_id}`: a whole file; `session_id` is the client’s own correlation id (letters, digits, `-`), echoed in its result.\n' +
     '- `chunk_{session_id}_{index}_{total}`: chunk `index` (0-based, `index < total`) of a session made with createUploadSession, whose `total_chunks` must equal `total`. ' +
-    'Every chunk but the last has the session’s chunk size, the last the rest. A chunk sent again with the same size replaces the stored one (idempotent); with another size it is refused (409). ' +
-    'When the last missing chunk arrives the file is assembled, hashed, checked against the session’s `client_hash` and committed like a single upload.\n\n' +
+    'Every chunk but the last has the session’s chunk size, the last the rest. A chunk sent again with the same size is read and dropped, answered as received (idempotent); with another size it is refused (409 `chunk_conflict`), and while another request is still receiving that chunk it is 409 `chunk_in_progress` (retryable). ' +
+    'Chunks are written in place into one staged file; when the last missing chunk arrives the file is hashed, checked against the session’s `client_hash` and committed like a single upload.\n\n' +
     'Each file part gets a result; one part failing (its `problem` says why: 404 foreign or unknown session, 409, 413, 422) does not fail the others. A chunk cut off mid-way is discarded, not counted.',
   tags: [TAG],
   request: {
