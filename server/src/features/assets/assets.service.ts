@@ -186,7 +186,7 @@ export class AssetsService {
     const a = this.own(actor, assetId);
     if (a.is_deleted) return message('The asset is already in the Trash.');
     const now = Date.now();
-    this.store.update(a.asset_id, { is_deleted: 1, deleted_at: now }, now);
+    this.store.update(a.asset_id, { is_deleted: 1, deleted_at: now, deleted_reason: 'user' }, now);
     return message('Moved to the Trash. The file was not touched.');
   }
 
@@ -201,7 +201,7 @@ export class AssetsService {
       );
     }
     const now = Date.now();
-    this.store.update(a.asset_id, { is_deleted: 0, deleted_at: null }, now);
+    this.store.update(a.asset_id, { is_deleted: 0, deleted_at: null, deleted_reason: null }, now);
     return message('Restored from the Trash.');
   }
 

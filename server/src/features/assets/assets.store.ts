@@ -25,6 +25,8 @@ export interface AssetRow {
   description: string | null;
   is_deleted: number;
   deleted_at: number | null;
+  /** Why it is in the Trash (migration 0008): a person's deletion, or its file went missing. */
+  deleted_reason: 'user' | 'missing' | null;
   content_id: string | null;
   phash: string | null;
   specific_metadata: string | null;

@@ -81,7 +81,10 @@ export class IngestService implements Ingest {
     if (!stat.isFile()) return { outcome: 'unsupported', reason: 'not a regular file' };
     const mtime = Math.floor(stat.mtimeMs);
     const existing = this.store.byPath(repo.repository_id, relPath);
-    if (existing && !existing.is_deleted && existing.file_size === stat.size && existing.file_mtime === mtime && existing.hash) {
+    // A person's deletion stands while the file stays on disk: only a file that went missing and
+    // came back is brought out of the Trash by watching or scanning.
+    const trashedByUser = existing?.is_deleted === 1 && existing.deleted_reason === 'user';
+    if (existing && (!existing.is_deleted || trashedByUser) && existing.file_size === stat.size && existing.file_mtime === mtime && existing.hash) {
       return { outcome: 'unchanged', asset_id: existing.asset_id };
     }
     if (stat.size === 0) return { outcome: 'unsupported', reason: 'the file is empty' };
@@ -96,10 +99,20 @@ export class IngestService implements Ingest {
 
       if (existing) {
         // Same path, new content (or a file that came back): reprocess, keep the asset id.
-        const restored = existing.is_deleted === 1;
+        const restored = existing.is_deleted === 1 && !trashedByUser;
         this.store.update(
           existing.asset_id,
-          { file_size: stat.size, file_mtime: mtime, hash, mime_type: type.mime, type: TYPE_OF[type.kind], is_deleted: 0, deleted_at: null, state: 'pending', status: '[10]', last_error: null },
+          {
+            file_size: stat.size,
+            file_mtime: mtime,
+            hash,
+            mime_type: type.mime,
+            type: TYPE_OF[type.kind],
+            ...(trashedByUser ? {} : { is_deleted: 0, deleted_at: null, deleted_reason: null }),
+            state: 'pending',
+            status: '[10]',
+            last_error: null,
+          },
           now,
         );
         enqueue(existing.asset_id);
@@ -111,7 +124,12 @@ export class IngestService implements Ingest {
         .byHash(repo.repository_id, hash, stat.size)
         .find((a) => a.is_deleted === 1 || !fs.existsSync(path.join(repo.path, a.storage_path)));
       if (moved && !fs.existsSync(path.join(repo.path, moved.storage_path))) {
-        this.store.update(moved.asset_id, { storage_path: relPath, file_mtime: mtime, is_deleted: 0, deleted_at: null }, now);
+        const keepTrashed = moved.is_deleted === 1 && moved.deleted_reason === 'user';
+        this.store.update(
+          moved.asset_id,
+          { storage_path: relPath, file_mtime: mtime, ...(keepTrashed ? {} : { is_deleted: 0, deleted_at: null, deleted_reason: null }) },
+          now,
+        );
         this.log.info({ asset_id: moved.asset_id, from: moved.storage_path, to: relPath }, 'asset moved');
         return { outcome: 'moved', asset_id: moved.asset_id };
       }
@@ -141,7 +159,7 @@ export class IngestService implements Ingest {
     const row = this.store.byPath(repositoryId, relPath.replace(/\\/g, '/'));
     if (!row || row.is_deleted) return false;
     const now = this.now();
-    this.store.update(row.asset_id, { is_deleted: 1, deleted_at: now }, now);
+    this.store.update(row.asset_id, { is_deleted: 1, deleted_at: now, deleted_reason: 'missing' }, now);
     this.log.info({ asset_id: row.asset_id, path: relPath }, 'asset file missing: moved to trash');
     return true;
   }
