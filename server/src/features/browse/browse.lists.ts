@@ -17,8 +17,8 @@
 import type { Db } from '../../platform/db/connection.ts';
 import type { SqlFilter } from './browse.filter.ts';
 import { CatalogShape } from './browse.shape.ts';
-import { listOrder, type BrowseStore, type ListOrder, type ListSort } from './browse.store.ts';
-import type { CatalogVersions, Dep, Versions } from './browse.versions.ts';
+import { BrowseStore, listOrder, type ListOrder, type ListSort } from './browse.store.ts';
+import { CatalogVersions, type Dep, type Versions } from './browse.versions.ts';
 
 export type StackMode = 'collapsed' | 'expanded';
 
@@ -56,14 +56,17 @@ const COARSE: Dep[] = ['tag_names', 'album_owners'];
 
 let epochs = 0;
 
-/** The rows that changed, numbered: a list brought up to date at `seq` needs the rows after it. */
-class Journal {
+/**
+ * What changed (rows, or folder keys), numbered: a cache brought up to date at `seq` needs what
+ * came after it. A new journal (a new `epoch`) means "start over".
+ */
+export class Journal<T = number> {
   readonly epoch = ++epochs;
   seq = 0;
-  private entries: { seq: number; rows: number[] }[] = [];
+  private entries: { seq: number; rows: T[] }[] = [];
   private total = 0;
 
-  push(rows: number[]): void {
+  push(rows: T[]): void {
     if (rows.length === 0) return;
     this.entries.push({ seq: ++this.seq, rows });
     this.total += rows.length;
@@ -71,8 +74,8 @@ class Journal {
   }
 
   /** The rows changed after `seq`; null when the journal no longer reaches back that far. */
-  since(seq: number): Set<number> | null {
-    const out = new Set<number>();
+  since(seq: number): Set<T> | null {
+    const out = new Set<T>();
     if (seq === this.seq) return out;
     if ((this.entries[0]?.seq ?? Infinity) > seq + 1) return null;
     for (const e of this.entries) if (e.seq > seq) for (const r of e.rows) out.add(r);
@@ -83,28 +86,46 @@ class Journal {
 export interface CatalogState {
   shape: CatalogShape;
   journal: Journal;
+  /** Folders whose summary changed (browse.versions.ts `folderKey`), for features/folders. */
+  folders: Journal<string>;
 }
 
 const states = new WeakMap<Db, CatalogState>();
 
-/** The shape and the journal of this connection, brought up to date with what the triggers logged. */
+/** The shape and the journals of this connection, brought up to date with what the triggers logged. */
 export function syncState(db: Db, versions: CatalogVersions, store: BrowseStore, v: Versions): CatalogState {
   let st = states.get(db);
   if (!st || st.shape.dataVersion !== v.data) {
     versions.take();
-    st = { shape: CatalogShape.build(db, v.data), journal: new Journal() };
+    st = { shape: CatalogShape.build(db, v.data), journal: new Journal(), folders: new Journal<string>() };
     states.set(db, st);
   } else if (v.logged > 0) {
     const changes = versions.take();
     if (changes.overflow) {
       st.shape = CatalogShape.build(db, v.data);
       st.journal = new Journal();
+      st.folders = new Journal<string>();
     } else {
       const touched = st.shape.patch(db, changes);
       st.journal.push([...changes.rows, ...touched, ...store.rowidsOf(changes.assets)]);
+      st.folders.push(changes.folders);
     }
   }
   return st;
+}
+
+const sources = new WeakMap<Db, { versions: CatalogVersions; store: BrowseStore }>();
+
+/**
+ * The catalog state of this connection, current: the one way every cache over the catalog (lists
+ * here, folder summaries) learns what changed. One log per connection, read by one reader: two
+ * readers would each miss what the other took.
+ */
+export function currentCatalog(db: Db): { st: CatalogState; v: Versions } {
+  let src = sources.get(db);
+  if (!src) sources.set(db, (src = { versions: new CatalogVersions(db), store: new BrowseStore(db) }));
+  const v = src.versions.current();
+  return { st: syncState(db, src.versions, src.store, v), v };
 }
 
 export class ListCache {

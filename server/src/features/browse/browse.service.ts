@@ -28,10 +28,9 @@ import { loadAssetExtras, toAsset, type Asset } from '../assets/assets.view.ts';
 import { compositionOf } from '../assets/media-items.ts';
 import { buildFilter, type SqlFilter } from './browse.filter.ts';
 import type { AssetFilter, AssetQuery } from './browse.routes.ts';
-import { ListCache, syncState, type ListResult, type StackMode } from './browse.lists.ts';
+import { currentCatalog, ListCache, type ListResult, type StackMode } from './browse.lists.ts';
 import type { CatalogShape } from './browse.shape.ts';
 import { BrowseStore, type ComponentRow, type ListSort, type PageRow, type PageStackRow } from './browse.store.ts';
-import { CatalogVersions } from './browse.versions.ts';
 import type { GalleryItem, GalleryList } from './browse.view.ts';
 
 export interface AssetPage {
@@ -44,7 +43,6 @@ export interface AssetPage {
 export class BrowseService {
   private readonly store: BrowseStore;
   private readonly assets: AssetsStore;
-  private readonly versions: CatalogVersions;
   private readonly lists: ListCache;
   /** The shape the current request works with (set by `list`). */
   private shape: CatalogShape | null = null;
@@ -52,7 +50,6 @@ export class BrowseService {
   constructor(private readonly db: Db) {
     this.store = new BrowseStore(db);
     this.assets = new AssetsStore(db);
-    this.versions = new CatalogVersions(db);
     this.lists = new ListCache(this.store);
   }
 
@@ -107,8 +104,7 @@ export class BrowseService {
   }
 
   private list(f: SqlFilter, sort: ListSort, mode: StackMode): ListResult {
-    const v = this.versions.current();
-    const st = syncState(this.db, this.versions, this.store, v);
+    const { st, v } = currentCatalog(this.db);
     this.shape = st.shape;
     return this.lists.get(st, v, f, sort, mode);
   }

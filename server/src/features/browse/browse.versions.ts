@@ -4,8 +4,10 @@
  * - counters, one per kind of data a list can depend on: a cached list whose counters did not move
  *   is still exact (liking a photo leaves the timeline alone);
  * - a log naming what changed: asset rows ('r', by rowid), assets ('a', by id: album and tag links,
- *   trash state), media items ('i') and stacks ('s'). The catalog shape (browse.shape.ts) redoes
- *   those items and stacks; cached lists re-check those rows instead of starting over.
+ *   trash state), media items ('i'), stacks ('s') and folders ('f', `folderKey`: a file came, went,
+ *   moved, or changed what a folder summary counts). The catalog shape (browse.shape.ts) redoes
+ *   those items and stacks; cached lists re-check those rows instead of starting over; cached
+ *   folder summaries (features/folders) count those folders again.
  * `PRAGMA data_version` catches writes by other connections, which nothing here sees: they drop
  * everything. So do more changes than the log keeps, and renaming or deleting a tag or an album
  * for the lists that filter on them.
@@ -18,7 +20,7 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 
-type Kind = 'r' | 'a' | 'i' | 's';
+type Kind = 'r' | 'a' | 'i' | 's' | 'f';
 
 export type Dep =
   | 'rows'
@@ -41,14 +43,22 @@ export type Dep =
 
 type Trigger = [table: string, event: string, when: string | null, deps: Dep[], log: [Kind, string][]];
 
+/** The folder a row of `assets` sits in, as one text key: repository, owner and folder path (see `folderKey`). */
+const FOLDER_OF = (row: 'NEW' | 'OLD') => `${row}.repository_id || char(31) || ${row}.owner_id || char(31) || ${row}.folder_path`;
+
+/** The key the log uses for a folder of one owner in one repository. */
+export const folderKey = (repositoryId: string, ownerId: number, folderPath: string) => `${repositoryId}\x1f${ownerId}\x1f${folderPath}`;
+
 /**
  * `shape` is what browse.shape.ts reads: components of multi-file items, stacks. A new single-file
  * item (its position-0 component) does not change it.
  */
 const TRIGGERS: Trigger[] = [
-  ['assets', 'INSERT', null, ['rows'], [['r', 'NEW.rowid']]],
-  ['assets', 'DELETE', null, ['rows'], [['r', 'OLD.rowid']]],
+  ['assets', 'INSERT', null, ['rows'], [['r', 'NEW.rowid'], ['f', FOLDER_OF('NEW')]]],
+  ['assets', 'DELETE', null, ['rows'], [['r', 'OLD.rowid'], ['f', FOLDER_OF('OLD')]]],
   ['assets', 'UPDATE', null, [], [['r', 'NEW.rowid']]],
+  // What a folder summary counts (folders.store.ts): its files by type, state, time and trash state.
+  ['assets', 'UPDATE OF is_deleted, type, state, taken_time, upload_time, storage_path, repository_id, owner_id', null, [], [['f', FOLDER_OF('OLD')], ['f', FOLDER_OF('NEW')]]],
   ['assets', 'UPDATE OF owner_id', null, ['rows'], []],
   ['assets', 'UPDATE OF is_deleted', null, ['trash'], [['a', 'NEW.asset_id']]],
   ['assets', 'UPDATE OF upload_time, taken_time', null, ['time'], []],
@@ -120,6 +130,8 @@ export interface Changes {
   assets: string[];
   items: string[];
   stacks: string[];
+  /** Folders whose summary changed (`folderKey`). */
+  folders: string[];
   /** More changed than the log keeps: start over. */
   overflow: boolean;
 }
@@ -157,11 +169,12 @@ export class CatalogVersions {
   /** What the log named since the last call; the log starts empty again. */
   take(): Changes {
     const logged = (this.counters.all() as [string, number][]).find(([k]) => k === 'logged')?.[1] ?? 0;
-    const out: Changes = { rows: [], assets: [], items: [], stacks: [], overflow: logged >= LOG_LIMIT };
+    const out: Changes = { rows: [], assets: [], items: [], stacks: [], folders: [], overflow: logged >= LOG_LIMIT };
     for (const [kind, key] of this.readLog.all() as [Kind, string | number][]) {
       if (kind === 'r') out.rows.push(Number(key));
       else if (kind === 'a') out.assets.push(String(key));
       else if (kind === 'i') out.items.push(String(key));
+      else if (kind === 'f') out.folders.push(String(key));
       else out.stacks.push(String(key));
     }
     this.clearLog();

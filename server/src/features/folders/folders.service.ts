@@ -19,13 +19,14 @@
  *   getFolder tells the two apart (404 when you have nothing there).
  * - Order: by repository name, then folder name in natural order (`2` before `10`), case-insensitive.
  *
- * Cost: one grouped query per repository over the subtree (see folders.store.ts), so listing the
- * root of a repository reads every asset of it; the answer is memoised until the catalog changes.
+ * Cost: the counts of every folder are kept current (folder-totals.ts), so a listing is a roll-up
+ * in memory plus one indexed lookup per cover; only the first listing after a start counts a
+ * repository in full.
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { NotFound } from '../../platform/http/errors.ts';
-import { catalogMemo } from '../statistics/memo.ts';
+import { folderTotals, FolderTotals } from './folder-totals.ts';
 import { FoldersStore, type FolderAggRow, type RepositoryName } from './folders.store.ts';
 import type { FolderList, FolderSummary } from './folders.routes.ts';
 
@@ -72,23 +73,32 @@ function add(acc: Acc, row: FolderAggRow): void {
 
 export class FoldersService {
   private readonly store: FoldersStore;
+  private readonly totals: FolderTotals;
 
-  constructor(private readonly db: Db) {
+  /** `totals`: the connection's kept counts unless given (a fresh FolderTotals counts everything again). */
+  constructor(
+    private readonly db: Db,
+    totals?: FolderTotals,
+  ) {
     this.store = new FoldersStore(db);
+    this.totals = totals ?? folderTotals(db);
   }
 
-  /** The immediate child folders of `parent` (repository-relative, '' for the root). Memoised (memo.ts). */
+  /** The immediate child folders of `parent` (repository-relative, '' for the root). */
   list(actor: Actor, q: { repository_id?: string | undefined; path: string }): FolderList {
-    return catalogMemo(this.db).get(`folders:${actor.userId}:${q.repository_id ?? '*'}:${q.path}`, () => this.compute(actor, q));
+    // One read transaction: the kept counts and the covers come from one snapshot.
+    return this.db.transaction(() => this.compute(actor, q))();
   }
 
   private compute(actor: Actor, q: { repository_id?: string | undefined; path: string }): FolderList {
     const repos = q.repository_id !== undefined ? [this.repository(q.repository_id)] : this.store.repositories();
     const folders: FolderSummary[] = [];
+    const prefix = q.path === '' ? '' : `${q.path}/`;
     for (const repo of repos) {
-      const prefix = q.path === '' ? '' : `${q.path}/`;
       const children = new Map<string, Acc>();
-      for (const row of this.store.folders(repo.repository_id, actor.userId, { kind: 'below', path: q.path })) {
+      for (const row of this.totals.of(repo.repository_id, actor.userId).values()) {
+        // Strictly below `path`: the child folders' subtrees (the folder's own files are not a child).
+        if (row.folder_path === '' || !row.folder_path.startsWith(prefix)) continue;
         const rest = row.folder_path.slice(prefix.length);
         const slash = rest.indexOf('/');
         const name = slash === -1 ? rest : rest.slice(0, slash);
@@ -103,14 +113,17 @@ export class FoldersService {
     return { folders, parent_path: q.path };
   }
 
-  /** One folder (recursive counts); 404 when the caller has nothing in it. Memoised (memo.ts). */
+  /** One folder (recursive counts); 404 when the caller has nothing in it. */
   get(actor: Actor, q: { repository_id: string; path: string }): FolderSummary {
-    return catalogMemo(this.db).get(`folder:${actor.userId}:${q.repository_id}:${q.path}`, () => this.one(actor, q));
+    return this.db.transaction(() => this.one(actor, q))();
   }
 
   private one(actor: Actor, q: { repository_id: string; path: string }): FolderSummary {
     const repo = this.repository(q.repository_id);
-    const rows = this.store.folders(repo.repository_id, actor.userId, { kind: 'subtree', path: q.path });
+    const below = `${q.path}/`;
+    const rows = [...this.totals.of(repo.repository_id, actor.userId).values()].filter(
+      (r) => q.path === '' || r.folder_path === q.path || r.folder_path.startsWith(below),
+    );
     if (rows.length === 0) throw new NotFound('No such folder, or nothing of yours is in it.', 'folder_not_found');
     const acc = newAcc(q.path);
     for (const row of rows) add(acc, row);

@@ -35,9 +35,11 @@ export interface RepositoryName {
 }
 
 /** Which part of a repository's tree to aggregate. */
-export type FolderRange = { kind: 'below'; path: string } | { kind: 'subtree'; path: string };
+export type FolderRange = { kind: 'below' | 'subtree' | 'exact'; path: string };
 
 function rangeSql(r: FolderRange): { sql: string; params: Record<string, unknown> } {
+  // That folder's own files only.
+  if (r.kind === 'exact') return { sql: 'a.folder_path = @self', params: { self: r.path } };
   if (r.kind === 'below') {
     // Strictly inside `path` (its own files excluded): the child folders' subtrees.
     if (r.path === '') return { sql: "a.folder_path > ''", params: {} };
