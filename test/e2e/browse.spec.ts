@@ -249,3 +249,109 @@ test('phone width: timeline in three columns, viewer opens and steps', async ({ 
   await expect(viewer).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('phone-viewer.png') });
 });
+
+test('stacks: stack a selection, expand and collapse, take a photo out in the viewer', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await signIn(page);
+  const all = FILES.length - 1; // DSCN0010.jpg stays in the trash since the multi-select test
+  await expect(grid(page).getByRole('listitem')).toHaveCount(all);
+  await grid(page).getByRole('checkbox', { name: 'Select big_ben.jpg' }).check();
+  await grid(page).getByRole('checkbox', { name: 'Select Canon_40D.jpg' }).check();
+  const bar = page.getByRole('toolbar', { name: 'Selection' });
+  await bar.getByRole('button', { name: 'Stack', exact: true }).click();
+  await expect(bar).toBeHidden();
+
+  // One tile for the two, the first picked on top, with a badge counting them.
+  await expect(grid(page).getByRole('listitem')).toHaveCount(all - 1);
+  await expect(tile(page, 'big_ben.jpg')).toHaveAccessibleName(/stack of 2/);
+  await expect(tile(page, 'big_ben.jpg').locator('.tile__badge--stack')).toHaveText('2');
+  await expect(tile(page, 'Canon_40D.jpg')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('stacks.png'), fullPage: true });
+
+  // Expanded: every member its own tile; the switch is in the URL, so it survives a reload.
+  await page.getByRole('search', { name: 'Filters' }).getByRole('switch', { name: 'Expand stacks' }).check();
+  await expect(page).toHaveURL(/[?&]stacks=expanded/);
+  await expect(grid(page).getByRole('listitem')).toHaveCount(all);
+  await expect(tile(page, 'Canon_40D.jpg')).toHaveAccessibleName(/in a stack of 2/);
+  await page.reload();
+  await expect(page.getByRole('search', { name: 'Filters' }).getByRole('switch', { name: 'Expand stacks' })).toBeChecked();
+  await expect(grid(page).getByRole('listitem')).toHaveCount(all);
+
+  // The viewer lists the stack's members; pick the other one, then take it out of the stack.
+  await tile(page, 'big_ben.jpg').click();
+  const viewer = page.getByRole('dialog');
+  const strip = viewer.getByRole('list', { name: 'Photos in this stack' });
+  await expect(strip.getByRole('listitem')).toHaveCount(2);
+  await strip.getByRole('button', { name: 'Photo 2 of 2' }).click();
+  await expect(page.getByRole('dialog', { name: 'Canon_40D.jpg' })).toBeVisible();
+  await expect(strip.getByRole('button', { name: 'Photo 2 of 2' })).toHaveAttribute('aria-current', 'true');
+  await page.screenshot({ path: test.info().outputPath('stack-viewer.png') });
+  await viewer.getByRole('button', { name: 'Remove from stack' }).click();
+  await expect(viewer.getByRole('status').filter({ hasText: 'Canon_40D.jpg was taken out of the stack.' })).toBeVisible();
+  // A stack of two left with one dissolves: no strip any more, back on the photo it was opened on.
+  await expect(strip).toBeHidden();
+  await expect(page.getByRole('dialog', { name: 'big_ben.jpg' })).toBeVisible();
+  await viewer.getByRole('button', { name: 'Close' }).click();
+
+  await page.getByRole('search', { name: 'Filters' }).getByRole('switch', { name: 'Expand stacks' }).uncheck();
+  await expect(page).not.toHaveURL(/stacks=/);
+  await expect(grid(page).getByRole('listitem')).toHaveCount(all);
+  await expect(tile(page, 'big_ben.jpg')).not.toHaveAccessibleName(/stack/);
+  await expect(tile(page, 'Canon_40D.jpg')).not.toHaveAccessibleName(/stack/);
+  await expect(grid(page).locator('.tile__badge--stack')).toHaveCount(0);
+});
+
+test('tag a selection: progress, a failure shown and retried, then the tag filter finds exactly those', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await signIn(page);
+  // Hold the tag requests so the progress can be seen, and make the first one fail once.
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let failedOnce = false;
+  await page.route('**/api/v1/assets/*/tags', async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    await gate;
+    if (failedOnce) return route.fallback();
+    failedOnce = true;
+    return route.fulfill({
+      status: 503,
+      contentType: 'application/problem+json',
+      body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'busy', detail: 'Hearth is busy. Try again.' }),
+    });
+  });
+
+  await grid(page).getByRole('checkbox', { name: 'Select Canon_40D.jpg' }).check();
+  await grid(page).getByRole('checkbox', { name: 'Select Canon_600D_gps.jpg' }).check();
+  const bar = page.getByRole('toolbar', { name: 'Selection' });
+  await bar.getByRole('button', { name: 'Tag…', exact: true }).click();
+  const panel = page.getByRole('dialog', { name: 'Tag selection' });
+  await panel.getByLabel('Tag name').fill('holiday');
+  await panel.getByRole('button', { name: 'Tag 2' }).click();
+  await expect(panel.getByRole('status')).toHaveText(/Tagging 0 of 2…/);
+  await expect(panel.getByRole('progressbar', { name: 'Tagging with holiday' })).toBeVisible();
+  release();
+
+  await expect(panel.getByRole('status')).toHaveText('Tagged 1 of 2 with “holiday”.');
+  const failure = panel.getByRole('alert');
+  await expect(failure).toContainText('1 could not be tagged:');
+  await expect(failure).toContainText(/(Canon_40D|Canon_600D_gps)\.jpg: Hearth is busy\. Try again\./);
+  await page.screenshot({ path: test.info().outputPath('tag-failure.png') });
+  await failure.getByRole('button', { name: 'Retry' }).click();
+  await expect(panel.getByRole('status')).toHaveText('Tagged 2 of 2 with “holiday”.');
+  await expect(failure).toBeHidden();
+  await page.unroute('**/api/v1/assets/*/tags');
+  await panel.getByRole('button', { name: 'Done' }).click();
+  await expect(bar).toBeHidden();
+
+  await page.getByRole('search', { name: 'Filters' }).getByLabel('Tag').fill('holiday');
+  await expect(grid(page).getByRole('listitem')).toHaveCount(2);
+  await expect(tile(page, 'Canon_40D.jpg')).toBeVisible();
+  await expect(tile(page, 'Canon_600D_gps.jpg')).toBeVisible();
+  await expect(page.getByText('2 photos and videos match the filters.')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('tags.png'), fullPage: true });
+
+  // The tag is now offered when tagging more.
+  await grid(page).getByRole('checkbox', { name: 'Select Canon_40D.jpg' }).check();
+  await bar.getByRole('button', { name: 'Tag…', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Tag selection' }).getByRole('button', { name: 'Tag with holiday' })).toBeVisible();
+});

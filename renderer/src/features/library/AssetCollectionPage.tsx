@@ -10,7 +10,7 @@ import { EmptyState } from '../../components/EmptyState';
 import type { IconName } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
 import { useUploadSettled } from '../upload/use-uploads';
-import { flattenPages, libraryKeys, useAssetList, type AssetFilter, type SortBy } from './library-api';
+import { flattenPages, libraryKeys, useAssetList, type AssetFilter, type SortBy, type StackMode } from './library-api';
 import { SelectionBar } from './SelectionBar';
 import { Timeline } from './Timeline';
 import { Viewer } from './Viewer';
@@ -25,6 +25,8 @@ export interface CollectionProps {
   describe: (total: number) => string;
   filter?: AssetFilter;
   sortBy: SortBy;
+  /** Stacks as one tile each (the server's default) or every member its own tile. */
+  stackMode?: StackMode;
   groupByDay: boolean;
   empty: { icon: IconName; title: string; text: React.ReactNode };
   /** The Trash offers restore instead of delete. */
@@ -36,12 +38,23 @@ export interface CollectionProps {
 /** Dates in filters are the viewer's days: the server reads them in this zone. */
 const VIEWER_TIMEZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-export function AssetCollectionPage({ name, title, listLabel, describe, filter, sortBy, groupByDay, empty, trash = false, toolbar }: CollectionProps) {
-  const query = useMemo(() => ({ ...(filter ? { filter } : {}), sort_by: sortBy, ...(filter?.date && VIEWER_TIMEZONE ? { viewer_timezone: VIEWER_TIMEZONE } : {}) }), [filter, sortBy]);
+export function AssetCollectionPage({ name, title, listLabel, describe, filter, sortBy, stackMode, groupByDay, empty, trash = false, toolbar }: CollectionProps) {
+  const query = useMemo(
+    () => ({
+      ...(filter ? { filter } : {}),
+      sort_by: sortBy,
+      ...(stackMode ? { stack_mode: stackMode } : {}),
+      ...(filter?.date && VIEWER_TIMEZONE ? { viewer_timezone: VIEWER_TIMEZONE } : {}),
+    }),
+    [filter, sortBy, stackMode],
+  );
   const list = useAssetList(name, query);
   const items = useMemo(() => flattenPages(list.data?.pages), [list.data?.pages]);
   const total = list.data?.pages.at(-1)?.total_visible ?? 0;
-  const [openIndex, setOpenIndex] = useState<number | null>(null);
+  // The open item by id, not position: when the list changes under the viewer (a member taken out
+  // of a stack becomes a row of its own, a new upload lands) it keeps showing the same item. When
+  // the item left the list (moved to the trash), the one now at its place shows.
+  const [opened, setOpened] = useState<{ id: string; index: number } | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [anchor, setAnchor] = useState<number | null>(null);
   const queryClient = useQueryClient();
@@ -71,15 +84,19 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
     },
     [anchor, items],
   );
-  const selectedItems = useMemo(() => new Set(items.filter((i) => selected.has(i.media_item.primary_asset.asset_id)).map((i) => i.id)), [items, selected]);
-  const open = openIndex !== null ? items[openIndex] : undefined;
+  const selectedRows = useMemo(() => items.filter((i) => selected.has(i.media_item.primary_asset.asset_id)), [items, selected]);
+  const selectedItems = useMemo(() => new Set(selectedRows.map((i) => i.id)), [selectedRows]);
+  const found = opened ? items.findIndex((i) => i.id === opened.id) : -1;
+  const openIndex = !opened ? -1 : found >= 0 ? found : Math.min(opened.index, items.length - 1);
+  const open = openIndex >= 0 ? items[openIndex] : undefined;
+  const openAt = useCallback((index: number) => setOpened(items[index] ? { id: items[index].id, index } : null), [items]);
 
   return (
     <>
       <PageHeader title={title}>{items.length > 0 && <p>{describe(total)}</p>}</PageHeader>
 
       {toolbar}
-      {selected.size > 0 && <SelectionBar ids={[...selected]} trash={trash} onDone={() => setSelected(new Set())} />}
+      {selected.size > 0 && <SelectionBar ids={[...selected]} items={selectedRows} trash={trash} onDone={() => setSelected(new Set())} />}
 
       {list.isPending && <p role="status">Loading…</p>}
       {list.isError && (
@@ -103,7 +120,7 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
           label={listLabel ?? title}
           selected={selectedItems}
           onToggleSelect={toggle}
-          onOpen={setOpenIndex}
+          onOpen={openAt}
           onNearEnd={loadMore}
         />
       )}
@@ -119,17 +136,17 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
         )}
       </div>
 
-      {open && openIndex !== null && (
+      {open && (
         <Viewer
           item={open}
           trash={trash}
-          onClose={() => setOpenIndex(null)}
-          onPrevious={openIndex > 0 ? () => setOpenIndex(openIndex - 1) : undefined}
+          onClose={() => setOpened(null)}
+          onPrevious={openIndex > 0 ? () => openAt(openIndex - 1) : undefined}
           onNext={
             openIndex < items.length - 1
               ? () => {
                   if (openIndex >= items.length - 5) loadMore();
-                  setOpenIndex(openIndex + 1);
+                  openAt(openIndex + 1);
                 }
               : undefined
           }

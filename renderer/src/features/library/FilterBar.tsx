@@ -1,12 +1,14 @@
 /**
  * Filters of the timeline (camera, lens, dates, type, rating, tag, folder), kept in the page's URL
  * so that a filtered view survives a reload and can be bookmarked or shared within the household.
+ * The stacks switch (`stacks=expanded`: every member of a stack its own tile) lives there too, but
+ * it is a way of looking rather than a filter: "Clear filters" keeps it.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
-import type { AssetFilter } from './library-api';
+import type { AssetFilter, StackMode } from './library-api';
 
 const KEYS = ['camera', 'lens', 'from', 'to', 'type', 'rating', 'tag', 'folder'] as const;
 
@@ -33,6 +35,12 @@ export function useUrlFilter(): { filter: AssetFilter | undefined; active: numbe
   return { filter: active ? f : undefined, active };
 }
 
+/** How stacks show in the timeline: one tile each (the default), or every member its own tile. */
+export function useUrlStackMode(): StackMode {
+  const [params] = useSearchParams();
+  return params.get('stacks') === 'expanded' ? 'expanded' : 'collapsed';
+}
+
 export function FilterBar() {
   const [params, setParams] = useSearchParams();
   const options = useQuery({
@@ -40,7 +48,7 @@ export function FilterBar() {
     queryFn: ({ signal }) => request(api.GET('/api/v1/assets/filter-options', { signal })),
     staleTime: 60_000,
   });
-  const set = (key: (typeof KEYS)[number], value: string) =>
+  const set = (key: (typeof KEYS)[number] | 'stacks', value: string) =>
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
@@ -109,8 +117,21 @@ export function FilterBar() {
         Folder
         <input type="search" value={params.get('folder') ?? ''} placeholder="e.g. 2024/summer" onChange={(e) => set('folder', e.target.value)} />
       </label>
+      <label className="filters__switch" title="Show every photo of a stack as its own tile">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={params.get('stacks') === 'expanded'}
+          onChange={(e) => set('stacks', e.target.checked ? 'expanded' : '')}
+        />
+        Expand stacks
+      </label>
       {any && (
-        <button type="button" className="button button--quiet" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+        <button
+          type="button"
+          className="button button--quiet"
+          onClick={() => setParams((prev) => new URLSearchParams(prev.get('stacks') ? { stacks: prev.get('stacks')! } : {}), { replace: true })}
+        >
           Clear filters
         </button>
       )}

@@ -2,9 +2,12 @@
  * One square of the photo grid: the thumbnail with badges for videos (duration), favourites, stacks
  * and failures, and a selection check. While something is selected, a click toggles selection
  * instead of opening (as in every phone gallery); shift-click selects a range.
+ * A row standing for a stack (stacks collapsed) shows the member count; with stacks expanded, a
+ * member shows the stack sign alone, so it is clear it belongs to one.
  */
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
+import { StackIcon } from '../stacks/StackIcon';
 import type { GalleryItem } from './library-api';
 import { Thumbnail } from './Thumbnail';
 
@@ -25,13 +28,15 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
   const isVideo = asset.type === 'VIDEO';
   const isAudio = asset.type === 'AUDIO';
   const duration = isVideo || isAudio ? formatDuration(asset.duration) : '';
-  const stackSize = (item as { stack?: { members?: unknown[] } | null }).stack?.members?.length ?? 0;
+  const stackSize = item.stack?.members.length ?? 0;
+  const memberOf = stackSize > 1 ? 0 : (item.media_item.stack?.member_count ?? 0);
   const label = [
     asset.original_filename,
     isVideo ? `video${duration ? ` ${duration}` : ''}` : null,
     isAudio ? `audio${duration ? ` ${duration}` : ''}` : null,
     asset.liked ? 'favourite' : null,
     stackSize > 1 ? `stack of ${stackSize}` : null,
+    memberOf > 1 ? `in a stack of ${memberOf}` : null,
     failed ? `could not be processed${asset.last_error ? `: ${asset.last_error}` : ''}` : null,
     processing ? 'still being processed' : null,
   ]
@@ -75,9 +80,10 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
             <Icon name="heart" size={14} />
           </span>
         )}
-        {stackSize > 1 && (
+        {(stackSize > 1 || memberOf > 1) && (
           <span className="tile__badge tile__badge--stack" aria-hidden="true">
-            {stackSize}
+            <StackIcon />
+            {stackSize > 1 ? stackSize : null}
           </span>
         )}
         {failed && (

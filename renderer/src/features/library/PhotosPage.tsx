@@ -1,7 +1,7 @@
 /** Photos: the whole library as a timeline, newest capture first, grouped by day, with filters. */
 import { Link } from 'react-router';
 import { AssetCollectionPage } from './AssetCollectionPage';
-import { FilterBar, useUrlFilter } from './FilterBar';
+import { FilterBar, useUrlFilter, useUrlStackMode } from './FilterBar';
 
 const EMPTY_LIBRARY = {
   icon: 'photos' as const,
@@ -22,6 +22,7 @@ function describe(n: number, filtered: boolean): string {
 
 export function PhotosPage() {
   const { filter, active } = useUrlFilter();
+  const stackMode = useUrlStackMode();
   return (
     <AssetCollectionPage
       name="timeline"
@@ -30,6 +31,7 @@ export function PhotosPage() {
       filter={filter}
       toolbar={<FilterBar />}
       sortBy="date_captured"
+      stackMode={stackMode}
       groupByDay
       describe={(n) => describe(n, active > 0)}
       empty={active ? NOTHING_MATCHES : EMPTY_LIBRARY}

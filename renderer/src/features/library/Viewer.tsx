@@ -3,6 +3,8 @@
  * back, the page behind is inert). Photos zoom (double-click, + / −, wheel) and pan by dragging;
  * videos and audio play; the info panel shows details and lets the owner like, rate, describe and
  * tag. Keys: ← → step, Esc closes, F favourite, 0–5 rate, I info, Delete moves to the trash.
+ * An item in a stack shows the stack's members in a strip below: picking one shows it here (it may
+ * not be a row of the list when stacks are collapsed, so it is fetched on its own).
  */
 import { useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../api/problem';
@@ -10,6 +12,8 @@ import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { formatDateTime, formatDuration } from '../../lib/format';
 import { useRestoreAssets, useSetLiked, useSetRating, useTrashAssets } from './asset-actions-api';
+import { StackStrip } from '../stacks/StackStrip';
+import { useAssetDetail } from './asset-detail';
 import { useReprocessAsset, type GalleryItem } from './library-api';
 import { mediaUrl, useMediaToken } from './media-token';
 import { Thumbnail } from './Thumbnail';
@@ -37,7 +41,14 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const restore = useRestoreAssets();
   const [showInfo, setShowInfo] = useState(() => localStorage.getItem('hearth.viewer.info') === '1');
   const [exporting, setExporting] = useState(false);
-  const asset = item.media_item.primary_asset;
+  const rowAsset = item.media_item.primary_asset;
+  // The stack member picked in the strip; it belongs to that item (another item shows its own photo).
+  const [pick, setPick] = useState<{ item: string; asset: string } | null>(null);
+  const pickedId = pick?.item === item.id && pick.asset !== rowAsset.asset_id ? pick.asset : null;
+  const picked = useAssetDetail(pickedId ?? rowAsset.asset_id, pickedId !== null);
+  const asset = pickedId && picked.data ? picked.data : rowAsset;
+  const inStack = !trash && (item.stack != null || item.media_item.stack != null || rowAsset.stack != null);
+  const [note, setNote] = useState<{ item: string; text: string } | null>(null);
   const when = formatDateTime(asset.taken_time ?? asset.upload_time);
   // The list refreshes after a change; until then show what was just chosen.
   const [liked, setLiked] = useState(asset.liked);
@@ -132,6 +143,16 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
     );
   }
 
+  if (pickedId && !picked.data) {
+    media = picked.isError ? (
+      <p className="overlay__problem">{messageOf(picked.error)}</p>
+    ) : (
+      <p className="overlay__problem" role="status">
+        Loading…
+      </p>
+    );
+  }
+
   const actionError = like.error ?? rate.error ?? remove.error ?? restore.error;
   return (
     <dialog
@@ -196,6 +217,11 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
           {messageOf(actionError)}
         </p>
       )}
+      {note?.item === item.id && (
+        <p className="overlay__note" role="status">
+          {note.text}
+        </p>
+      )}
       <div className="overlay__body">
         <div className="overlay__stage">
           {onPrevious && (
@@ -217,6 +243,18 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
         )}
         {showInfo && !exporting && <ViewerInfo assetId={asset.asset_id} rating={rating} onRate={trash ? undefined : setStars} />}
       </div>
+      {inStack && (
+        <StackStrip
+          assetId={rowAsset.asset_id}
+          shownId={pickedId ?? rowAsset.asset_id}
+          onShow={(id) => setPick({ item: item.id, asset: id })}
+          onRemoved={() => {
+            // A member picked in the strip has left it: back to the item the viewer was opened on.
+            setPick(null);
+            setNote({ item: item.id, text: `${asset.original_filename} was taken out of the stack.` });
+          }}
+        />
+      )}
     </dialog>
   );
 }

@@ -1,12 +1,13 @@
 /** The viewer's details panel: when, where, which camera, albums, tags, description and rating. */
 import { useEffect, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { messageOf, request } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { assetKeys } from './asset-actions-api';
+import { useAssetDetail } from './asset-detail';
 import { RatingStars } from './RatingStars';
 
 type Meta = Record<string, unknown>;
@@ -24,11 +25,7 @@ function exposureLine(m: Meta): string {
 
 export function ViewerInfo({ assetId, rating, onRate }: { assetId: string; rating: number; onRate?: ((n: number) => void) | undefined }) {
   const queryClient = useQueryClient();
-  const detail = useQuery({
-    queryKey: assetKeys.detail(assetId),
-    queryFn: ({ signal }) =>
-      request(api.GET('/api/v1/assets/{id}', { params: { path: { id: assetId }, query: { include_tags: 'true', include_albums: 'true' } }, signal })),
-  });
+  const detail = useAssetDetail(assetId);
   const refresh = () => queryClient.invalidateQueries({ queryKey: assetKeys.detail(assetId) });
   const [description, setDescription] = useState('');
   const [tag, setTag] = useState('');

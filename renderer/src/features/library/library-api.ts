@@ -20,6 +20,7 @@ export const libraryKeys = {
 type QueryBody = NonNullable<paths['/api/v1/assets/query']['post']['requestBody']>['content']['application/json'];
 export type AssetFilter = NonNullable<QueryBody['filter']>;
 export type SortBy = NonNullable<QueryBody['sort_by']>;
+export type StackMode = NonNullable<QueryBody['stack_mode']>;
 
 /** While anything on screen is still being processed, look again every few seconds. */
 const PROCESSING_POLL_MS = 3_000;
@@ -31,7 +32,7 @@ export function useRecentAssets() {
 }
 
 /** Any list of the unified query (timeline, favourites, trash…), a page at a time. */
-export function useAssetList(name: string, query: { filter?: AssetFilter; sort_by?: SortBy; viewer_timezone?: string }) {
+export function useAssetList(name: string, query: { filter?: AssetFilter; sort_by?: SortBy; viewer_timezone?: string; stack_mode?: StackMode }) {
   return useInfiniteQuery({
     queryKey: libraryKeys.list(name, query),
     initialPageParam: 0,
