@@ -14,8 +14,7 @@
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
-import { catalogMemo } from '../statistics/memo.ts';
-import { nonHeadRowids } from '../statistics/scope.ts';
+import { mapIndex } from './map-index.ts';
 import { PlacesStore, type Viewport } from './places.store.ts';
 import type { MapPoints, MapPointsQuery } from './places.routes.ts';
 
@@ -49,12 +48,11 @@ export class PlacesService {
     if (q.repository_id !== undefined && !this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(q.repository_id)) {
       throw new NotFound('Repository not found.', 'repository_not_found');
     }
-    const scope = { ownerId: actor.userId, repositoryId: q.repository_id };
-    const nonHeads = nonHeadRowids(this.db, actor.userId);
-    const total = catalogMemo(this.db).get(`map-total:${actor.userId}:${q.repository_id ?? ''}:${box ? BOUNDS.map((b) => box[b]).join(',') : ''}`, () =>
-      this.store.count(scope, box, nonHeads),
-    );
-    const rows = this.store.page(scope, box, nonHeads, q.limit, q.offset, total);
+    // One read transaction: the kept points and the page's rows come from one snapshot.
+    const { total, rows } = this.db.transaction(() => {
+      const m = mapIndex(this.db).match(actor.userId, box, q.repository_id, q.limit, q.offset);
+      return { total: m.total, rows: this.store.rows(m.page) };
+    })();
     return {
       limit: q.limit,
       offset: q.offset,
