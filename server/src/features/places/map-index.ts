@@ -1,71 +1,145 @@
 /**
  * Every geotagged live file of an owner, kept in memory in map order (newest capture first, then
- * asset id), so that a map request is one pass over a few typed arrays instead of a walk through
- * the catalog.
+ * asset id) with what a map point shows, so that a map request is one pass over a few typed arrays
+ * instead of a walk through the catalog.
  *
  * Why: a map asks for "the points in this viewport, newest first, and how many there are". With
  * half a million geotagged files (a 1M library) no index answers both: counting through the GPS
  * index still has to look up every row for its trash state and media item, and paging newest
  * first through the time index has to look up rows until the page fills (0.1–2 s either way).
- * In memory the same pass costs milliseconds: 530k points take about 12 MB here.
+ * In memory the same pass costs a few milliseconds; 200k points take about 20 MB.
  *
  * Kept current through the catalog's change log (features/browse/browse.lists.ts
  * `currentCatalog`): the rows changed since the last request (a new file, a deletion, a trash move,
- * a new position or time) are read again and put at their place; the rest stays. A write by
- * another connection, or more changes than the log keeps, counts everything again. Whether a file
+ * a new position, time or name) are read again and put at their place; the rest stays. A write by
+ * another connection, or more changes than the log keeps, reads everything again. Whether a file
  * stands for its media item (a RAW+JPEG pair is one point) is asked of the catalog shape at query
  * time, so pairs forming or parting need no re-read here.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { currentCatalog } from '../browse/browse.lists.ts';
-import type { Viewport } from './places.store.ts';
+import { currentCatalog, type Journal } from '../browse/browse.lists.ts';
+import type { PointRow, Viewport } from './places.store.ts';
 
 /** Files that have a position: (0, 0) exactly is what an empty GPS block decodes to, never a place. */
 const HAS_GPS = 'a.gps_latitude IS NOT NULL AND a.gps_longitude IS NOT NULL AND NOT (a.gps_latitude = 0 AND a.gps_longitude = 0)';
-const COLUMNS = 'a.rowid, a.gps_latitude, a.gps_longitude, a.best_time, a.asset_id, a.repository_id';
-type Row = [rowid: number, lat: number, lon: number, t: number, id: string, repo: string];
+const COLUMNS = 'a.rowid, a.gps_latitude, a.gps_longitude, a.best_time, a.asset_id, a.repository_id, a.original_filename, a.taken_time, a.upload_time';
+type Row = [rowid: number, lat: number, lon: number, t: number, id: string, repo: string, name: string, taken: number | null, upload: number];
 
 /** Past this many changed rows, reading everything again is cheaper than patching. */
-const PATCH_LIMIT = 50_000;
+const PATCH_LIMIT = 20_000;
 /** Owners kept. */
 const KEPT = 8;
 
-interface Points {
-  epoch: number;
-  seq: number;
+/** Map order: newest first, then asset id descending (what the API documents). */
+const before = (t1: number, id1: string, t2: number, id2: string) => (t1 !== t2 ? t1 > t2 : id1 > id2);
+
+/** One owner's points in map order: parallel columns, the first `size` entries used. */
+class Points {
+  size = 0;
   rowid: Int32Array;
   lat: Float64Array;
   lon: Float64Array;
   time: Float64Array;
-  id: string[];
+  /** Capture time, NaN when unknown. */
+  taken: Float64Array;
+  upload: Float64Array;
   /** Index into `repos`. */
   repo: Uint16Array;
-  repos: string[];
-}
+  id: string[] = [];
+  name: string[] = [];
+  repos: string[] = [];
 
-/** Map order: newest first, then asset id descending (what the API documents). */
-function before(t1: number, id1: string, t2: number, id2: string): boolean {
-  return t1 !== t2 ? t1 > t2 : id1 > id2;
-}
+  constructor(
+    public epoch: number,
+    public seq: number,
+    capacity: number,
+  ) {
+    this.rowid = new Int32Array(capacity);
+    this.lat = new Float64Array(capacity);
+    this.lon = new Float64Array(capacity);
+    this.time = new Float64Array(capacity);
+    this.taken = new Float64Array(capacity);
+    this.upload = new Float64Array(capacity);
+    this.repo = new Uint16Array(capacity);
+  }
 
-function pack(rows: Row[], epoch: number, seq: number, repos: string[]): Points {
-  const n = rows.length;
-  const p: Points = { epoch, seq, rowid: new Int32Array(n), lat: new Float64Array(n), lon: new Float64Array(n), time: new Float64Array(n), id: new Array<string>(n), repo: new Uint16Array(n), repos };
-  const repoIndex = new Map(repos.map((r, i) => [r, i]));
-  rows.forEach(([rowid, lat, lon, t, id, repo], i) => {
-    let ri = repoIndex.get(repo);
-    if (ri === undefined) {
-      ri = repos.push(repo) - 1;
-      repoIndex.set(repo, ri);
+  private get typed() {
+    return [this.rowid, this.lat, this.lon, this.time, this.taken, this.upload, this.repo] as const;
+  }
+
+  private repoIndex(repo: string): number {
+    const i = this.repos.indexOf(repo);
+    return i >= 0 ? i : this.repos.push(repo) - 1;
+  }
+
+  private set(i: number, [rowid, lat, lon, t, id, repo, name, taken, upload]: Row): void {
+    this.rowid[i] = rowid;
+    this.lat[i] = lat;
+    this.lon[i] = lon;
+    this.time[i] = t;
+    this.taken[i] = taken ?? NaN;
+    this.upload[i] = upload;
+    this.repo[i] = this.repoIndex(repo);
+    this.id[i] = id;
+    this.name[i] = name;
+  }
+
+  /** Appends a row (rows must come in map order). */
+  push(row: Row): void {
+    this.set(this.size++, row);
+  }
+
+  remove(i: number): void {
+    for (const col of this.typed) col.copyWithin(i, i + 1, this.size);
+    this.id.splice(i, 1);
+    this.name.splice(i, 1);
+    this.size--;
+  }
+
+  /** Puts a row at its place in map order. */
+  insert(row: Row): void {
+    if (this.size === this.rowid.length) this.grow();
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(this.time[mid]!, this.id[mid]!, row[3], row[4])) lo = mid + 1;
+      else hi = mid;
     }
-    p.rowid[i] = rowid;
-    p.lat[i] = lat;
-    p.lon[i] = lon;
-    p.time[i] = t;
-    p.id[i] = id;
-    p.repo[i] = ri;
-  });
-  return p;
+    for (const col of this.typed) col.copyWithin(lo + 1, lo, this.size);
+    this.id.splice(lo, 0, row[4]);
+    this.name.splice(lo, 0, row[6]);
+    this.size++;
+    this.set(lo, row);
+  }
+
+  private grow(): void {
+    const n = Math.max(64, Math.ceil(this.rowid.length * 1.25));
+    const grown = <T extends Int32Array | Float64Array | Uint16Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a);
+      return b;
+    };
+    this.rowid = grown(this.rowid);
+    this.lat = grown(this.lat);
+    this.lon = grown(this.lon);
+    this.time = grown(this.time);
+    this.taken = grown(this.taken);
+    this.upload = grown(this.upload);
+    this.repo = grown(this.repo);
+  }
+
+  point(i: number): PointRow {
+    const taken = this.taken[i]!;
+    return {
+      asset_id: this.id[i]!,
+      gps_latitude: this.lat[i]!,
+      gps_longitude: this.lon[i]!,
+      original_filename: this.name[i]!,
+      taken_time: Number.isNaN(taken) ? null : taken,
+      upload_time: this.upload[i]!,
+    };
+  }
 }
 
 const perConnection = new WeakMap<Db, MapIndex>();
@@ -79,8 +153,8 @@ export function mapIndex(db: Db): MapIndex {
 
 export interface MapMatch {
   total: number;
-  /** Rowids of the page, in map order. */
-  page: number[];
+  /** The page, in map order. */
+  points: PointRow[];
 }
 
 export class MapIndex {
@@ -92,7 +166,7 @@ export class MapIndex {
     this.all = db
       .prepare(`SELECT ${COLUMNS} FROM assets a INDEXED BY assets_owner_best_time WHERE a.owner_id = ? AND a.is_deleted = 0 AND ${HAS_GPS} ORDER BY a.best_time DESC, a.asset_id DESC`)
       .raw();
-    this.some = db.prepare(`SELECT ${COLUMNS} FROM assets a WHERE a.rowid IN (SELECT value FROM json_each(@rows)) AND a.owner_id = @owner AND a.is_deleted = 0 AND ${HAS_GPS}`).raw();
+    this.some = db.prepare(`SELECT ${COLUMNS} FROM json_each(@rows) j CROSS JOIN assets a ON a.rowid = j.value WHERE a.owner_id = @owner AND a.is_deleted = 0 AND ${HAS_GPS}`).raw();
   }
 
   /** The owner's points (one per media item) in the viewport and repository, counted, with one page. */
@@ -101,11 +175,11 @@ export class MapIndex {
     const p = this.points(ownerId, st.journal);
     const { nonHead } = st.shape;
     const repo = repositoryId === undefined ? -1 : p.repos.indexOf(repositoryId);
-    if (repositoryId !== undefined && repo === -1) return { total: 0, page: [] };
+    if (repositoryId !== undefined && repo === -1) return { total: 0, points: [] };
     const across = box !== undefined && box.west > box.east;
-    const page: number[] = [];
+    const points: PointRow[] = [];
     let total = 0;
-    for (let i = 0; i < p.rowid.length; i++) {
+    for (let i = 0; i < p.size; i++) {
       if (repo >= 0 && p.repo[i] !== repo) continue;
       if (box) {
         const lat = p.lat[i]!;
@@ -113,23 +187,26 @@ export class MapIndex {
         if (lat < box.south || lat > box.north) continue;
         if (across ? lon < box.west && lon > box.east : lon < box.west || lon > box.east) continue;
       }
-      const r = p.rowid[i]!;
-      if (nonHead[r] === 1) continue;
-      if (total >= offset && page.length < limit) page.push(r);
+      if (nonHead[p.rowid[i]!] === 1) continue;
+      if (total >= offset && points.length < limit) points.push(p.point(i));
       total++;
     }
-    return { total, page };
+    return { total, points };
   }
 
-  private points(ownerId: number, journal: { epoch: number; seq: number; since(seq: number): Set<number> | null }): Points {
+  private points(ownerId: number, journal: Journal): Points {
     const hit = this.kept.get(ownerId);
     if (hit) this.kept.delete(ownerId);
     let p: Points | null = null;
     if (hit && hit.epoch === journal.epoch) {
       const changed = journal.since(hit.seq);
-      if (changed && changed.size <= PATCH_LIMIT) p = changed.size === 0 ? hit : this.patch(hit, ownerId, changed, journal.seq);
+      if (changed && changed.size <= PATCH_LIMIT) p = this.patch(hit, ownerId, changed);
     }
-    if (!p) p = pack(this.all.all(ownerId) as Row[], journal.epoch, journal.seq, []);
+    if (!p) {
+      const rows = this.all.all(ownerId) as Row[];
+      p = new Points(journal.epoch, journal.seq, rows.length);
+      for (const r of rows) p.push(r);
+    }
     p.seq = journal.seq;
     this.kept.set(ownerId, p);
     if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!);
@@ -137,37 +214,12 @@ export class MapIndex {
   }
 
   /** The changed rows leave; those that are still geotagged live files of the owner come back at their place. */
-  private patch(p: Points, ownerId: number, changed: Set<number>, seq: number): Points {
-    const back = (this.some.all({ rows: JSON.stringify([...changed]), owner: ownerId }) as Row[]).sort((x, y) => (before(x[3], x[4], y[3], y[4]) ? -1 : 1));
-    const max = p.rowid.length + back.length;
-    const out: Points = { epoch: p.epoch, seq, rowid: new Int32Array(max), lat: new Float64Array(max), lon: new Float64Array(max), time: new Float64Array(max), id: [], repo: new Uint16Array(max), repos: p.repos };
-    let n = 0;
-    const repoIndex = (repo: string) => {
-      const i = out.repos.indexOf(repo);
-      return i >= 0 ? i : out.repos.push(repo) - 1;
-    };
-    const add = (rowid: number, lat: number, lon: number, t: number, id: string, repo: number) => {
-      out.rowid[n] = rowid;
-      out.lat[n] = lat;
-      out.lon[n] = lon;
-      out.time[n] = t;
-      out.id.push(id);
-      out.repo[n++] = repo;
-    };
-    let b = 0;
-    for (let i = 0; i < p.rowid.length; i++) {
-      const t = p.time[i]!;
-      const id = p.id[i]!;
-      for (; b < back.length && before(back[b]![3], back[b]![4], t, id); b++) {
-        const [r, lat, lon, bt, bid, repo] = back[b]!;
-        add(r, lat, lon, bt, bid, repoIndex(repo));
-      }
-      if (!changed.has(p.rowid[i]!)) add(p.rowid[i]!, p.lat[i]!, p.lon[i]!, t, id, p.repo[i]!);
-    }
-    for (; b < back.length; b++) {
-      const [r, lat, lon, bt, bid, repo] = back[b]!;
-      add(r, lat, lon, bt, bid, repoIndex(repo));
-    }
-    return { ...out, rowid: out.rowid.slice(0, n), lat: out.lat.slice(0, n), lon: out.lon.slice(0, n), time: out.time.slice(0, n), repo: out.repo.slice(0, n) };
+  private patch(p: Points, ownerId: number, changed: Set<number>): Points {
+    if (changed.size === 0) return p;
+    const gone: number[] = [];
+    for (let i = 0; i < p.size; i++) if (changed.has(p.rowid[i]!)) gone.push(i);
+    for (let k = gone.length - 1; k >= 0; k--) p.remove(gone[k]!);
+    for (const row of this.some.all({ rows: JSON.stringify([...changed]), owner: ownerId }) as Row[]) p.insert(row);
+    return p;
   }
 }

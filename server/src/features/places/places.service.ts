@@ -45,14 +45,11 @@ export class PlacesService {
         throw new Invalid('south must not be greater than north.', [{ field: 'query.south', message: 'must be less than or equal to north' }], 'bounds_inverted');
       }
     }
-    if (q.repository_id !== undefined && !this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(q.repository_id)) {
+    if (q.repository_id !== undefined && !this.store.repositoryExists(q.repository_id)) {
       throw new NotFound('Repository not found.', 'repository_not_found');
     }
-    // One read transaction: the kept points and the page's rows come from one snapshot.
-    const { total, rows } = this.db.transaction(() => {
-      const m = mapIndex(this.db).match(actor.userId, box, q.repository_id, q.limit, q.offset);
-      return { total: m.total, rows: this.store.rows(m.page) };
-    })();
+    // One read transaction: the change log and the rows read again come from one snapshot.
+    const { total, points: rows } = this.db.transaction(() => mapIndex(this.db).match(actor.userId, box, q.repository_id, q.limit, q.offset))();
     return {
       limit: q.limit,
       offset: q.offset,

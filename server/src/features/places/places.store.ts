@@ -1,6 +1,5 @@
 /**
- * SQL of map points: the rows of one page (which rows, and in what order, comes from the map index,
- * map-index.ts).
+ * SQL of map points beyond the map index (map-index.ts reads the points themselves).
  */
 import type { Db } from '../../platform/db/connection.ts';
 
@@ -23,16 +22,7 @@ export interface PointRow {
 export class PlacesStore {
   constructor(private readonly db: Db) {}
 
-  /** These rows, in the order given. */
-  rows(rowids: number[]): PointRow[] {
-    if (rowids.length === 0) return [];
-    const found = this.db
-      .prepare(
-        `SELECT a.rowid AS rid, a.asset_id, a.gps_latitude, a.gps_longitude, a.original_filename, a.taken_time, a.upload_time
-         FROM assets a WHERE a.rowid IN (SELECT value FROM json_each(?))`,
-      )
-      .all(JSON.stringify(rowids)) as (PointRow & { rid: number })[];
-    const byRowid = new Map(found.map(({ rid, ...row }) => [rid, row]));
-    return rowids.map((r) => byRowid.get(r)!);
+  repositoryExists(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(id) !== undefined;
   }
 }

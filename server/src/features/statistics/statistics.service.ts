@@ -21,16 +21,16 @@
  *   any asset), sorted case-insensitively in natural order.
  * - Asset types: `types` is the list of filter values; `formats` describes the recognised formats.
  *
- * Cost on a large library (1M assets): the heatmap is a range of an index; years and filter options
- * read indexes only; camera/lens, focal length and time distribution read every live asset of the
- * owner once (seconds at 1M). Every answer is memoised until the catalog changes (memo.ts).
+ * Cost on a large library (1M assets): the statistics count facts kept in memory per owner
+ * (owner-facts.ts: read once, then only changed rows again), a pass of a few milliseconds; filter
+ * options walk two indexes and are memoised until the catalog changes (memo.ts).
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
 import { ASSET_TYPES, FORMATS } from './asset-types.ts';
 import { catalogMemo } from './memo.ts';
-import { MAX_OFFSET_MS, nonHeadRowids, type Scope } from './scope.ts';
+import { ownerFacts, type Counted } from './owner-facts.ts';
 import { StatisticsStore } from './statistics.store.ts';
 import type {
   ActivityHeatmap,
@@ -63,9 +63,10 @@ export class StatisticsService {
     this.store = new StatisticsStore(db);
   }
 
-  private scope(actor: Actor, repositoryId: string | undefined): Scope {
+  /** The caller's files the statistics count (one per media item, live), in one repository or all. */
+  private counted(actor: Actor, repositoryId: string | undefined): Counted {
     if (repositoryId !== undefined && !this.store.repositoryExists(repositoryId)) throw new NotFound('Repository not found.', 'repository_not_found');
-    return { ownerId: actor.userId, repositoryId };
+    return this.db.transaction(() => ownerFacts(this.db).counted(actor.userId, repositoryId))();
   }
 
   private memo<T>(name: string, actor: Actor, args: unknown, compute: () => T): T {
@@ -84,46 +85,53 @@ export class StatisticsService {
   }
 
   years(actor: Actor, repositoryId?: string): StatsYears {
-    const scope = this.scope(actor, repositoryId);
-    return this.memo('years', actor, repositoryId ?? null, () => {
-      const years = this.store.years(scope, nonHeadRowids(this.db, actor.userId));
-      return { years, total: years.reduce((n, y) => n + y.count, 0) };
-    });
+    const { facts, rows } = this.counted(actor, repositoryId);
+    const counts = new Map<number, number>();
+    for (const i of rows) counts.set(facts.year[i]!, (counts.get(facts.year[i]!) ?? 0) + 1);
+    const years = [...counts].map(([year, count]) => ({ year, count })).sort((x, y) => y.year - x.year);
+    return { years, total: rows.length };
   }
 
   cameraLens(actor: Actor, q: { limit: number; repository_id?: string | undefined }): CameraLensStats {
-    const scope = this.scope(actor, q.repository_id);
-    return this.memo('camera-lens', actor, [q.limit, q.repository_id ?? null], () => {
-      const rows = this.store.cameraLens(scope, nonHeadRowids(this.db, actor.userId));
-      rows.sort((x, y) => y.count - x.count || byName(x.camera_model, y.camera_model) || byName(x.lens_model ?? '', y.lens_model ?? ''));
-      return {
-        items: rows.slice(0, q.limit),
-        limit: q.limit,
-        total_combinations: rows.length,
-        total_photos: rows.reduce((n, r) => n + r.count, 0),
-      };
+    const { facts, rows: counted } = this.counted(actor, q.repository_id);
+    const pairs = new Map<number, number>();
+    // A pair of dictionary indexes as one number (lens -1: none recorded).
+    const width = facts.names.length + 1;
+    for (const i of counted) {
+      if (facts.photo[i] !== 1 || facts.camera[i] === -1) continue;
+      const key = facts.camera[i]! * width + (facts.lens[i]! + 1);
+      pairs.set(key, (pairs.get(key) ?? 0) + 1);
+    }
+    const rows = [...pairs].map(([key, count]) => {
+      const lens = (key % width) - 1;
+      return { camera_model: facts.names[Math.floor(key / width)]!, lens_model: lens === -1 ? null : facts.names[lens]!, count };
     });
+    rows.sort((x, y) => y.count - x.count || byName(x.camera_model, y.camera_model) || byName(x.lens_model ?? '', y.lens_model ?? ''));
+    return {
+      items: rows.slice(0, q.limit),
+      limit: q.limit,
+      total_combinations: rows.length,
+      total_photos: rows.reduce((n, r) => n + r.count, 0),
+    };
   }
 
   heatmap(actor: Actor, q: ActivityQuery): ActivityHeatmap {
     const { start, end } = this.range(q);
-    const scope = this.scope(actor, q.repository_id);
-    return this.memo('heatmap', actor, [start, end, q.repository_id ?? null], () => {
-      const rows = this.store.days(scope, nonHeadRowids(this.db, actor.userId), msOf(start) - MAX_OFFSET_MS, msOf(end) + DAY_MS + MAX_OFFSET_MS);
-      const byDay = new Map(rows.map((r) => [r.day, r.count]));
-      const days: { date: string; count: number }[] = [];
-      for (let t = msOf(start); t <= msOf(end); t += DAY_MS) {
-        const date = dayOf(t);
-        days.push({ date, count: byDay.get(date) ?? 0 });
-      }
-      return {
-        start_date: start,
-        end_date: end,
-        days,
-        total: days.reduce((n, d) => n + d.count, 0),
-        max_count: days.reduce((m, d) => Math.max(m, d.count), 0),
-      };
-    });
+    const { facts, rows } = this.counted(actor, q.repository_id);
+    const first = msOf(start) / DAY_MS;
+    const perDay = new Int32Array(msOf(end) / DAY_MS - first + 1);
+    for (const i of rows) {
+      const d = facts.day[i]! - first;
+      if (d >= 0 && d < perDay.length) perDay[d]!++;
+    }
+    const days = Array.from(perDay, (count, d) => ({ date: dayOf((first + d) * DAY_MS), count }));
+    return {
+      start_date: start,
+      end_date: end,
+      days,
+      total: days.reduce((n, d) => n + d.count, 0),
+      max_count: days.reduce((m, d) => Math.max(m, d.count), 0),
+    };
   }
 
   /** The inclusive day range asked for (see the route for the rules). */
@@ -156,37 +164,40 @@ export class StatisticsService {
   }
 
   focalLengths(actor: Actor, repositoryId?: string): FocalLengthStats {
-    const scope = this.scope(actor, repositoryId);
-    return this.memo('focal', actor, repositoryId ?? null, () => {
-      const rows = this.store.focalLengths(scope, nonHeadRowids(this.db, actor.userId));
-      const known = rows.filter((r): r is { fl: number; count: number } => r.fl !== null);
-      const buckets = FOCAL_EDGES.map((min, i) => {
-        const max = FOCAL_EDGES[i + 1] ?? null;
-        return {
-          label: max === null ? `${min}+ mm` : min === 0 ? `<${max} mm` : `${min}–${max} mm`,
-          min_mm: min,
-          max_mm: max,
-          count: known.filter((r) => r.fl >= min && (max === null || r.fl < max)).reduce((n, r) => n + r.count, 0),
-        };
-      });
-      const top = [...known].sort((x, y) => y.count - x.count || x.fl - y.fl).slice(0, 10);
+    const { facts, rows: counted } = this.counted(actor, repositoryId);
+    const perValue = new Map<number | null, number>();
+    for (const i of counted) {
+      if (facts.photo[i] !== 1) continue;
+      const fl = Number.isNaN(facts.fl[i]!) ? null : facts.fl[i]!;
+      perValue.set(fl, (perValue.get(fl) ?? 0) + 1);
+    }
+    const rows = [...perValue].map(([fl, count]) => ({ fl, count }));
+    const known = rows.filter((r): r is { fl: number; count: number } => r.fl !== null);
+    const buckets = FOCAL_EDGES.map((min, i) => {
+      const max = FOCAL_EDGES[i + 1] ?? null;
       return {
-        buckets,
-        top_values: top.map((r) => ({ focal_length: r.fl, count: r.count })),
-        total: known.reduce((n, r) => n + r.count, 0),
-        unknown_count: rows.filter((r) => r.fl === null).reduce((n, r) => n + r.count, 0),
+        label: max === null ? `${min}+ mm` : min === 0 ? `<${max} mm` : `${min}–${max} mm`,
+        min_mm: min,
+        max_mm: max,
+        count: known.filter((r) => r.fl >= min && (max === null || r.fl < max)).reduce((n, r) => n + r.count, 0),
       };
     });
+    const top = [...known].sort((x, y) => y.count - x.count || x.fl - y.fl).slice(0, 10);
+    return {
+      buckets,
+      top_values: top.map((r) => ({ focal_length: r.fl, count: r.count })),
+      total: known.reduce((n, r) => n + r.count, 0),
+      unknown_count: rows.filter((r) => r.fl === null).reduce((n, r) => n + r.count, 0),
+    };
   }
 
   timeDistribution(actor: Actor, q: { type: 'hourly' | 'monthly'; repository_id?: string | undefined }): TimeDistribution {
-    const scope = this.scope(actor, q.repository_id);
-    return this.memo('time', actor, [q.type, q.repository_id ?? null], () => {
-      const rows = this.store.timeBuckets(scope, nonHeadRowids(this.db, actor.userId), q.type === 'hourly' ? 'hour' : 'month');
-      const byBucket = new Map(rows.map((r) => [r.bucket, r.count]));
-      const keys = q.type === 'hourly' ? Array.from({ length: 24 }, (_, i) => i) : Array.from({ length: 12 }, (_, i) => i + 1);
-      const buckets = keys.map((bucket) => ({ bucket, count: byBucket.get(bucket) ?? 0 }));
-      return { type: q.type, buckets, total: buckets.reduce((n, b) => n + b.count, 0) };
-    });
+    const { facts, rows } = this.counted(actor, q.repository_id);
+    const unit = q.type === 'hourly' ? facts.hour : facts.month;
+    const first = q.type === 'hourly' ? 0 : 1;
+    const counts = new Array<number>(q.type === 'hourly' ? 24 : 12).fill(0);
+    for (const i of rows) if (unit[i]! >= first) counts[unit[i]! - first]!++;
+    const buckets = counts.map((count, k) => ({ bucket: k + first, count }));
+    return { type: q.type, buckets, total: buckets.reduce((n, b) => n + b.count, 0) };
   }
 }
