@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config/env.ts';
 import { createContainer } from './container.ts';
 import { createApp } from './app.ts';
 import { createLogger } from './platform/logger.ts';
+import { warmLibraryCaches } from './warm-up.ts';
 
 function start(): void {
   let config;
@@ -44,6 +45,7 @@ function start(): void {
     }
     // Machine-readable line for the Electron shell and tests that start the server as a child.
     process.stdout.write(`HEARTH_READY ${JSON.stringify({ port: info.port, url })}\n`);
+    void warmLibraryCaches(container, () => closing);
   });
   server.on('error', (err: NodeJS.ErrnoException) => {
     process.stderr.write(
@@ -53,7 +55,9 @@ function start(): void {
     );
     process.exit(1);
   });
+  let closing = false;
   const shutdown = (signal: string) => {
+    closing = true;
     log.info({ signal }, 'shutting down');
     server.close(async () => {
       await container.close(3000);

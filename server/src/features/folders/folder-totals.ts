@@ -43,6 +43,11 @@ export class FolderTotals {
     this.store = new FoldersStore(db);
   }
 
+  /** Whether the counts of this owner in this repository are kept (read, and not dropped since). */
+  keeps(repositoryId: string, ownerId: number): boolean {
+    return this.kept.has(folderKey(repositoryId, ownerId, ''));
+  }
+
   /** Every folder of the repository holding some of the owner's live files, with its own counts. */
   of(repositoryId: string, ownerId: number): Map<string, FolderAggRow> {
     const { st } = currentCatalog(this.db);

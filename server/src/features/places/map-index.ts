@@ -164,9 +164,15 @@ export class MapIndex {
 
   constructor(private readonly db: Db) {
     this.all = db
-      .prepare(`SELECT ${COLUMNS} FROM assets a INDEXED BY assets_owner_best_time WHERE a.owner_id = ? AND a.is_deleted = 0 AND ${HAS_GPS} ORDER BY a.best_time DESC, a.asset_id DESC`)
+      // Through the GPS index: only geotagged rows are looked up (a third of the time of walking every live file).
+      .prepare(`SELECT ${COLUMNS} FROM assets a INDEXED BY assets_list_gps WHERE a.owner_id = ? AND a.is_deleted = 0 AND ${HAS_GPS} ORDER BY a.best_time DESC, a.asset_id DESC`)
       .raw();
     this.some = db.prepare(`SELECT ${COLUMNS} FROM json_each(@rows) j CROSS JOIN assets a ON a.rowid = j.value WHERE a.owner_id = @owner AND a.is_deleted = 0 AND ${HAS_GPS}`).raw();
+  }
+
+  /** Whether this owner's points are kept (read, and not dropped since). */
+  keeps(ownerId: number): boolean {
+    return this.kept.has(ownerId);
   }
 
   /** The owner's points (one per media item) in the viewport and repository, counted, with one page. */

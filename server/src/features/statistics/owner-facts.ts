@@ -149,6 +149,11 @@ export class OwnerFacts {
     this.some = db.prepare(`SELECT ${COLUMNS} FROM json_each(@rows) j CROSS JOIN assets a ON a.rowid = j.value WHERE a.owner_id = @owner AND a.is_deleted = 0`).raw();
   }
 
+  /** Whether this owner's facts are kept (read, and not dropped since). */
+  keeps(ownerId: number): boolean {
+    return this.kept.has(ownerId);
+  }
+
   /** The owner's files a statistic counts, optionally of one repository. */
   counted(ownerId: number, repositoryId?: string): Counted {
     const { st } = currentCatalog(this.db);
