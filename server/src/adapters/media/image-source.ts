@@ -20,6 +20,7 @@ import { MediaDecodeError } from './errors.ts';
 import { decodeHeic } from './heic.ts';
 import { applyOrientation } from './orientation.ts';
 import { extractRawPreview } from './raw-preview.ts';
+import { stableInput } from './stable-input.ts';
 
 export const DEFAULT_MAX_INPUT_PIXELS = 200_000_000;
 
@@ -54,9 +55,10 @@ export async function openImage(filePath: string, options: OpenImageOptions = {}
     } catch (e) {
       // A generic "mif1" HEIF may hold AV1 instead of HEVC, which sharp's libheif does decode.
       if (type.mime !== 'image/heif') throw e;
-      return { pipeline: sharp(filePath, { ...base, autoOrient: true }), decoder: 'sharp' };
+      return { pipeline: sharp(await stableInput(filePath), { ...base, autoOrient: true }), decoder: 'sharp' };
     }
   }
-  if (SHARP_FORMATS.has(type.mime)) return { pipeline: sharp(filePath, { ...base, autoOrient: true }), decoder: 'sharp' };
+  // The bytes, never the path: a file cut short while libvips maps it would kill the process (stable-input.ts).
+  if (SHARP_FORMATS.has(type.mime)) return { pipeline: sharp(await stableInput(filePath), { ...base, autoOrient: true }), decoder: 'sharp' };
   throw new MediaDecodeError(filePath, `no decoder for ${type.mime}`);
 }

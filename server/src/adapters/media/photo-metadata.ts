@@ -35,6 +35,7 @@ import { toJsonSafe, type JsonValue } from './json-safe.ts';
 import { readMetadataSources, readXmpSidecar, type MetadataSources, type TagBlock } from './metadata-sources.ts';
 import { swapsAxes } from './orientation.ts';
 import { inspectRaw } from './raw-preview.ts';
+import { stableInput } from './stable-input.ts';
 
 export interface PhotoMetadata {
   make: string | null;
@@ -261,8 +262,8 @@ async function displayedSize(
   }
   try {
     // Header only: no pixel decode. limitInputPixels off: we only read the numbers here, the decode limit
-    // is enforced where pixels are decoded (thumbnails.ts).
-    const m = await sharp(filePath, { limitInputPixels: false }).metadata();
+    // is enforced where pixels are decoded (thumbnails.ts). The bytes, not the path (stable-input.ts).
+    const m = await sharp(await stableInput(filePath), { limitInputPixels: false }).metadata();
     if (m.format === 'heif') return { width: m.width ?? null, height: m.height ?? null };
     if (m.autoOrient?.width && m.autoOrient.height) return { width: m.autoOrient.width, height: m.autoOrient.height };
   } catch (e) {

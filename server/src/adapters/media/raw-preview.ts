@@ -26,6 +26,7 @@ import { readCr3Parts } from './bmff.ts';
 import { detectBytes } from './detect.ts';
 import { isViewableJpeg, readJpegFrame } from './jpeg-header.ts';
 import { TAG, TiffReader } from './tiff-ifd.ts';
+import { stableInput } from './stable-input.ts';
 
 export interface RawPreviewCandidate {
   offset: number;
@@ -214,7 +215,7 @@ export async function extractRawPreview(filePath: string): Promise<RawPreview | 
   if (info.rgbThumbnail) {
     try {
       // Page 0 of the TIFF container is IFD0, the thumbnail; autoOrient stays off (orientation is returned).
-      const { data, info: out } = await sharp(filePath, { page: 0, failOn: 'error', limitInputPixels: 50_000_000 })
+      const { data, info: out } = await sharp(await stableInput(filePath), { page: 0, failOn: 'error', limitInputPixels: 50_000_000 })
         .jpeg({ quality: 92 })
         .toBuffer({ resolveWithObject: true });
       return { jpeg: data, width: out.width, height: out.height, orientation: info.orientation, source: 'IFD0:uncompressed RGB' };

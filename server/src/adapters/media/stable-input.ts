@@ -1,0 +1,24 @@
+/**
+ * The bytes of a file, for libvips (sharp) to decode, instead of its path.
+ *
+ * Why: given a path, libvips maps the file into memory. If the file shrinks while it is being
+ * decoded (a sync client or a photo editor saving over it: truncate, then write), touching a page
+ * past the new end raises SIGBUS, which kills the whole server: no exception, nothing to catch,
+ * every member's session gone. Plain reads only ever see a short file, which the decoder reports as
+ * a damaged image (the job fails visibly and the watcher's next event indexes the new version).
+ *
+ * Cost: the file is in memory while it is decoded; the decoder needs that much for its pixels
+ * anyway (a 200 MP limit applies, image-source.ts). Files larger than `MAX_DECODE_BYTES` are
+ * refused rather than read whole.
+ */
+import fs from 'node:fs/promises';
+import { MediaDecodeError } from './errors.ts';
+
+/** No camera file or scan we decode comes near this; above it a file is refused, not read whole. */
+export const MAX_DECODE_BYTES = 2 ** 31 - 1;
+
+export async function stableInput(filePath: string): Promise<Buffer> {
+  const { size } = await fs.stat(filePath);
+  if (size > MAX_DECODE_BYTES) throw new MediaDecodeError(filePath, `the file is ${size} bytes; at most ${MAX_DECODE_BYTES} are decoded`);
+  return fs.readFile(filePath);
+}
