@@ -26,7 +26,7 @@
  *   - content_identifier: Apple MakerNote 0x0011 (apple-makernote.ts), else an XMP ContentIdentifier.
  */
 import fs from 'node:fs/promises';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import './sharp-setup.ts';
 import { appleContentIdentifier } from './apple-makernote.ts';
 import { offsetFromGpsClock, parseIptcDateTime, parseOffset, parseWallClock, toTakenTime, type WallClock } from './capture-time.ts';
@@ -35,7 +35,24 @@ import { toJsonSafe, type JsonValue } from './json-safe.ts';
 import { readMetadataSources, readXmpSidecar, type MetadataSources, type TagBlock } from './metadata-sources.ts';
 import { swapsAxes } from './orientation.ts';
 import { inspectRaw } from './raw-preview.ts';
-import { stableInput } from './stable-input.ts';
+import { stableHead } from './stable-input.ts';
+
+/**
+ * How much of the file the image header read (dimensions) looks at: a first try that holds the
+ * header of nearly every photo, then a larger one (big APP segments, a TIFF directory further in).
+ */
+const HEADER_TRIES = [512 * 1024, 16 * 1024 * 1024];
+
+async function headerOf(filePath: string): Promise<Metadata> {
+  for (let i = 0; ; i++) {
+    const head = await stableHead(filePath, HEADER_TRIES[i]!);
+    try {
+      return await sharp(head, { limitInputPixels: false }).metadata();
+    } catch (e) {
+      if (i === HEADER_TRIES.length - 1 || head.length < HEADER_TRIES[i]!) throw e;
+    }
+  }
+}
 
 export interface PhotoMetadata {
   make: string | null;
@@ -262,8 +279,9 @@ async function displayedSize(
   }
   try {
     // Header only: no pixel decode. limitInputPixels off: we only read the numbers here, the decode limit
-    // is enforced where pixels are decoded (thumbnails.ts). The bytes, not the path (stable-input.ts).
-    const m = await sharp(await stableInput(filePath), { limitInputPixels: false }).metadata();
+    // is enforced where pixels are decoded (thumbnails.ts). Bytes, not the path (stable-input.ts), and
+    // only the first ones: a header never needs the whole of a huge file.
+    const m = await headerOf(filePath);
     if (m.format === 'heif') return { width: m.width ?? null, height: m.height ?? null };
     if (m.autoOrient?.width && m.autoOrient.height) return { width: m.autoOrient.width, height: m.autoOrient.height };
   } catch (e) {

@@ -22,3 +22,26 @@ export async function stableInput(filePath: string): Promise<Buffer> {
   if (size > MAX_DECODE_BYTES) throw new MediaDecodeError(filePath, `the file is ${size} bytes; at most ${MAX_DECODE_BYTES} are decoded`);
   return fs.readFile(filePath);
 }
+
+/**
+ * At most the first `maxBytes` of a file, for reading an image's header (its size and orientation)
+ * without its pixels: every header sharp reads sits at the start of the file for the formats it
+ * opens here (JPEG frame header, PNG IHDR, WebP/AVIF/HEIF boxes); a TIFF whose directory lies past
+ * this prefix answers with an error, and the caller falls back to the EXIF sizes.
+ */
+export async function stableHead(filePath: string, maxBytes: number): Promise<Buffer> {
+  const handle = await fs.open(filePath, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buf = Buffer.alloc(Math.min(size, maxBytes));
+    let read = 0;
+    while (read < buf.length) {
+      const { bytesRead } = await handle.read(buf, read, buf.length - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return buf.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
