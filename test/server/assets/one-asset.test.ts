@@ -289,6 +289,25 @@ describe('one asset: detail, media item, trash, edits', { timeout: 300_000 }, ()
     srv.container.db.prepare("UPDATE assets SET state = 'ready' WHERE asset_id = ?").run(ids.second);
   });
 
+  test('reprocessing reads the file again but keeps what a person corrected', async () => {
+    const before = (await get(ids.canon)).specific_metadata;
+    assert.deepEqual([before.camera_model, before.lens_model, before.f_number], ['Canon EOS Kiss X5', null, 2.8], 'the corrections of the test above');
+    // Something the file says, changed behind the catalog's back: reprocessing must read it again.
+    const stale = { ...before, camera_make: 'stale make' };
+    srv.container.db.prepare('UPDATE assets SET specific_metadata = ? WHERE asset_id = ?').run(JSON.stringify(stale), ids.canon);
+    const r = await owner.post(`${V1}/assets/${ids.canon}/reprocess`, {});
+    assert.equal(r.status, 200, r.text);
+    await srv.container.jobRunner.whenIdle();
+    const after = await get(ids.canon);
+    assert.equal(after.state, 'ready');
+    const m = after.specific_metadata;
+    assert.deepEqual([m.camera_model, m.lens_model, m.f_number, m.exposure_time, m.iso_speed], ['Canon EOS Kiss X5', null, 2.8, '1/250', 400], 'corrections kept');
+    assert.deepEqual(m.edited_fields, before.edited_fields);
+    assert.equal(m.camera_make, 'Canon', 'a field nobody edited is read from the file again');
+    const col = srv.container.db.prepare('SELECT camera_model FROM assets WHERE asset_id = ?').pluck().get(ids.canon);
+    assert.equal(col, 'Canon EOS Kiss X5', 'the camera filter still follows the correction');
+  });
+
   test('variant B wraps the answers of the new operations', async () => {
     const b = new Client(srv.url, 'B');
     b.token = owner.token;

@@ -15,7 +15,8 @@
  * - The body is a patch: fields not sent keep their values; `null` clears a field. Strings are trimmed and
  *   must not be empty (send null to clear). At least one field must be sent.
  * - The names of the fields a person changed are kept in `specific_metadata.edited_fields`, so the UI can
- *   mark them and a later metadata re-read knows which values are the person's.
+ *   mark them and a later metadata re-read knows which values are the person's: reprocessing reads the
+ *   file again but keeps those fields as the person left them (`keepPersonEdits`).
  * - `camera_model` and `lens_model` feed the camera/lens filters (generated columns), so a correction shows
  *   in the filters at once.
  */
@@ -101,4 +102,28 @@ export function mergeSpecificMetadata(type: 'PHOTO' | 'VIDEO' | 'AUDIO', current
   const before = Array.isArray(meta.edited_fields) ? (meta.edited_fields as unknown[]).filter((x): x is string => typeof x === 'string') : [];
   meta.edited_fields = [...new Set([...before, ...keys])].sort();
   return { json: JSON.stringify(meta), changed: keys };
+}
+
+const parseObject = (json: string | null): Record<string, unknown> => {
+  try {
+    const v = json ? (JSON.parse(json) as unknown) : null;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * `fresh` (specific_metadata just read from the file) with the fields a person edited taken from
+ * `current` (what the asset holds now), and the list of those fields kept: a reprocess never undoes
+ * a correction.
+ */
+export function keepPersonEdits(current: string | null, fresh: string): string {
+  const before = parseObject(current);
+  const edited = Array.isArray(before.edited_fields) ? (before.edited_fields as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+  if (edited.length === 0) return fresh;
+  const next = parseObject(fresh);
+  for (const k of edited) next[k] = before[k] ?? null;
+  next.edited_fields = edited;
+  return JSON.stringify(next);
 }

@@ -25,6 +25,7 @@ import { resolveInRepository } from './ingest.service.ts';
 import { linkMediaItem } from './media-items.ts';
 import { afterAssetReady } from '../stacks/stacks.service.ts';
 import { STATUS } from './status-codes.ts';
+import { keepPersonEdits } from './asset-updates.ts';
 
 type Fields = Partial<Omit<AssetRow, 'asset_id' | 'created_at'>>;
 
@@ -67,6 +68,8 @@ export class AssetPipeline {
 
       const now = this.now();
       const mediaItemId = this.db.transaction(() => {
+        // What a person corrected stays as they left it; the rest is what the file says now.
+        if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(assetId)?.specific_metadata ?? null, fields.specific_metadata);
         this.store.update(assetId, { ...fields, state: 'ready', last_error: null }, now);
         const id = linkMediaItem(this.db, this.store, this.store.byId(assetId)!, now);
         afterAssetReady(this.db, asset); // queues stack detection for the repository (features/stacks)
