@@ -3,7 +3,8 @@
  *   1. system packages the tests need (Debian chromium, ffmpeg): installed when missing and we can
  *   2. type check (server, scripts, tests, renderer)
  *   3. build the web UI (the server and the browser tests serve it)
- *   4. server tests: node:test over real HTTP, real SQLite (test/server)
+ *   4. server tests: node:test over real HTTP, real SQLite (test/server), and the web UI's pure
+ *      modules (test/renderer)
  *   5. browser tests: Playwright in Debian chromium (test/e2e)
  * Ends with one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part.
  */
@@ -58,11 +59,15 @@ function ensureSystemPackages(): void {
 
 function serverTests(): void {
   const tap = path.join(tmp, 'server-tests.tap');
-  const files = fs
-    .readdirSync(path.join(root, 'test/server'), { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => path.join('test/server', f))
+  // test/renderer: the web UI's pure modules (layout, formatting), run by node like the server's.
+  const files = ['test/server', 'test/renderer']
+    .flatMap((dir) =>
+      fs
+        .readdirSync(path.join(root, dir), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => path.join(dir, f)),
+    )
     .sort();
   const status = run('node', [
     '--import',

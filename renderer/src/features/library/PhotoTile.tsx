@@ -19,9 +19,11 @@ interface PhotoTileProps {
   selecting?: boolean;
   onToggleSelect?: ((range: boolean) => void) | undefined;
   style?: React.CSSProperties;
+  /** Leave the thumbnail out for now (the grid is being flung past this tile; see use-fast-scroll.ts). */
+  deferImage?: boolean;
 }
 
-export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style }: PhotoTileProps) {
+export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style, deferImage = false }: PhotoTileProps) {
   const asset = item.media_item.primary_asset;
   const failed = asset.state === 'failed';
   const processing = asset.state === 'pending' || asset.state === 'processing';
@@ -62,6 +64,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
           size="small"
           alt=""
           className="tile__image"
+          defer={deferImage}
           fallback={
             <span className="tile__placeholder" aria-hidden="true">
               <Icon name={failed ? 'alert' : isVideo ? 'play' : 'photos'} size={28} />

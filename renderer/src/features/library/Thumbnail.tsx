@@ -13,11 +13,20 @@ interface ThumbnailProps {
   className?: string;
   /** Shown instead of the image when there is none (yet). */
   fallback: React.ReactNode;
+  /**
+   * Not yet: render nothing (the tile's empty square) and ask for no image. Once false the image
+   * loads, and it stays when `defer` turns true again (the grid defers during a fling).
+   */
+  defer?: boolean;
 }
 
-export function Thumbnail({ assetId, size, alt, className, fallback }: ThumbnailProps) {
+export function Thumbnail({ assetId, size, alt, className, fallback, defer = false }: ThumbnailProps) {
   const token = useMediaToken();
-  const [used, setUsed] = useState<string | null>(null);
+  const [started, setStarted] = useState(!defer);
+  if (!defer && !started) setStarted(true);
+  // The token at hand is used from the first render: a tile mounts once, straight with its image,
+  // rather than with its placeholder and again a moment later (that doubled the grid's work per tile).
+  const [used, setUsed] = useState<string | null>(token);
   const [retried, setRetried] = useState(false);
   const [broken, setBroken] = useState(false);
 
@@ -25,6 +34,7 @@ export function Thumbnail({ assetId, size, alt, className, fallback }: Thumbnail
     if (token && !used) setUsed(token);
   }, [token, used]);
 
+  if (!started) return null;
   if (!used || broken) return <>{fallback}</>;
 
   const onError = async () => {

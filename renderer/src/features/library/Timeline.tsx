@@ -1,13 +1,25 @@
 /**
  * The virtualised photo grid: items grouped by day (or not), laid out in rows of square tiles, and
  * only the rows near the viewport in the page. The page itself scrolls (the window), so the grid
- * measures its own offset and the window's scroll position. When the last loaded rows come near,
- * `onNearEnd` asks for the next page.
+ * measures its own offset and the window's scroll position. While fewer than PREFETCH screens of
+ * loaded rows are left below the window, `onNearEnd` asks for the next page.
+ *
+ * What keeps scrolling smooth with 100k items (measured with `npm run bench:timeline`; each of these
+ * took frames over 50 ms away on a 2-core machine with software rendering):
+ * - tiles are one flat list of keyed elements, so a tile is made once while it is in range (rows
+ *   as nested arrays were matched by position: every move by a row made all 80 tiles again);
+ * - the layout continues from the previous one when a page is appended (timeline-layout.ts);
+ * - the grid renders when the window has moved an eighth of its height, not in every frame, and a
+ *   tile already in the page does not render again (memoised, with callbacks that stay the same);
+ * - during a fling, tiles ask for no thumbnail and take no hover (use-fast-scroll.ts);
+ * - CSS containment on the grid and on every tile: a tile coming or going lays out and restyles
+ *   itself only; "something is selected" is a class on the grid, not a `:has()` rule.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { GalleryItem } from './library-api';
 import { PhotoTile } from './PhotoTile';
-import { firstRowAt, layoutTimeline } from './timeline-layout';
+import { useFastScroll } from './use-fast-scroll';
+import { dayLabel, firstRowAt, layoutTimeline, type EntryAccess, type TimelineLayout } from './timeline-layout';
 
 interface TimelineProps {
   items: readonly GalleryItem[];
@@ -22,7 +34,9 @@ interface TimelineProps {
 const GAP = 4;
 const HEADER = 44;
 /** Rows drawn above and below the viewport, in viewport heights. */
-const OVERSCAN = 1;
+const OVERSCAN = 0.5;
+/** The next page is asked for while less than this many viewport heights are loaded below the viewport. */
+const PREFETCH = 3;
 
 function useWidth(ref: React.RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0);
@@ -37,6 +51,11 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
   return width;
 }
 
+/**
+ * The part of the grid in the window, in grid coordinates. Its top moves in steps of an eighth of the
+ * window (the overscan covers the difference), so that a scroll renders the grid a few times per
+ * screenful rather than in every frame.
+ */
 function useViewport(ref: React.RefObject<HTMLElement | null>) {
   const [view, setView] = useState({ top: 0, bottom: typeof window === 'undefined' ? 1000 : window.innerHeight });
   useEffect(() => {
@@ -45,11 +64,10 @@ function useViewport(ref: React.RefObject<HTMLElement | null>) {
       frame = 0;
       const el = ref.current;
       if (!el) return;
-      const offset = el.getBoundingClientRect().top; // grid top relative to the viewport
-      setView((v) => {
-        const next = { top: -offset, bottom: -offset + window.innerHeight };
-        return Math.abs(next.top - v.top) < 8 && Math.abs(next.bottom - v.bottom) < 8 ? v : next;
-      });
+      const h = window.innerHeight;
+      const step = Math.max(40, Math.round(h / 8));
+      const top = Math.floor(-el.getBoundingClientRect().top / step) * step; // grid top relative to the viewport
+      setView((v) => (v.top === top && v.bottom === top + h + step ? v : { top, bottom: top + h + step }));
     };
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(update);
@@ -66,51 +84,105 @@ function useViewport(ref: React.RefObject<HTMLElement | null>) {
   return view;
 }
 
+const ACCESS: EntryAccess<GalleryItem> = { id: (i) => i.id, ts: (i) => i.best_ts_ms };
+
+interface CellProps {
+  item: GalleryItem;
+  index: number;
+  top: number;
+  left: number;
+  size: number;
+  selected: boolean;
+  selecting: boolean;
+  deferImage: boolean;
+  onOpen: (index: number) => void;
+  onToggleSelect: (index: number, range: boolean) => void;
+}
+
+/**
+ * One tile at its place. Memoised on plain values: while scrolling, only the tiles that come into
+ * range render; the ones already on screen are left alone.
+ */
+const Cell = memo(function Cell({ item, index, top, left, size, selected, selecting, deferImage, onOpen, onToggleSelect }: CellProps) {
+  return (
+    <PhotoTile
+      item={item}
+      selected={selected}
+      selecting={selecting}
+      deferImage={deferImage}
+      onOpen={() => onOpen(index)}
+      onToggleSelect={(range) => onToggleSelect(index, range)}
+      style={{ position: 'absolute', top, left, width: size, height: size, contain: 'size layout style' }}
+    />
+  );
+});
+
 export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleSelect, onNearEnd }: TimelineProps) {
   const ref = useRef<HTMLDivElement>(null);
   const width = useWidth(ref);
   const view = useViewport(ref);
+  const fast = useFastScroll();
   const minTile = width < 600 ? Math.max(90, (width - 2 * GAP) / 3 - 1) : 150;
+  // The previous layout is continued when a page was appended (see layoutTimeline).
+  const previous = useRef<TimelineLayout | undefined>(undefined);
   const layout = useMemo(
-    () => layoutTimeline(items.map((i) => ({ id: i.id, ts: i.best_ts_ms })), { width: width || 800, minTile, gap: GAP, headerHeight: HEADER, groupByDay }),
+    () => layoutTimeline(items, { width: width || 800, minTile, gap: GAP, headerHeight: HEADER, groupByDay }, previous.current, ACCESS),
     [items, width, minTile, groupByDay],
   );
+  useEffect(() => {
+    previous.current = layout;
+  }, [layout]);
   const span = view.bottom - view.top;
   const from = firstRowAt(layout.rows, view.top - span * OVERSCAN);
   const visible = [];
   for (let r = from; r < layout.rows.length && layout.rows[r]!.top < view.bottom + span * OVERSCAN; r++) visible.push(layout.rows[r]!);
-  const lastVisible = visible.at(-1);
-  const nearEnd = !!lastVisible && lastVisible.firstIndex + lastVisible.count >= items.length - layout.columns * 4;
+  const nearEnd = layout.rows.length > 0 && layout.height - view.bottom < span * PREFETCH;
 
   useEffect(() => {
     if (nearEnd) onNearEnd?.();
   }, [nearEnd, onNearEnd, items.length]);
 
+  // Tiles get callbacks that stay the same while the page hands new ones on every page of items,
+  // so the tiles already on screen do not render again each time a page arrives.
+  const handlers = useRef({ onOpen, onToggleSelect });
+  useLayoutEffect(() => {
+    handlers.current = { onOpen, onToggleSelect };
+  });
+  const open = useCallback((index: number) => handlers.current.onOpen(index), []);
+  const toggle = useCallback((index: number, range: boolean) => handlers.current.onToggleSelect(index, range), []);
+
   const selecting = selected.size > 0;
+  const now = new Date();
   return (
-    <div ref={ref} className="timeline" style={{ height: layout.height }} role="list" aria-label={label}>
-      {visible.map((row) =>
-        row.kind === 'header' ? (
-          <h2 key={row.key} className="timeline__day" style={{ top: row.top, height: row.height }}>
-            {row.label}
-          </h2>
-        ) : (
-          Array.from({ length: row.count }, (_, c) => {
-            const index = row.firstIndex + c;
-            const item = items[index]!;
-            return (
-              <PhotoTile
-                key={item.id}
-                item={item}
-                selected={selected.has(item.id)}
-                selecting={selecting}
-                onOpen={() => onOpen(index)}
-                onToggleSelect={(range) => onToggleSelect(index, range)}
-                style={{ position: 'absolute', top: row.top, left: c * (layout.tile + GAP), width: layout.tile, height: layout.tile }}
-              />
-            );
-          })
-        ),
+    <div ref={ref} className={['timeline', selecting ? 'timeline--selecting' : '', fast ? 'timeline--flung' : ''].filter(Boolean).join(' ')} style={{ height: layout.height, contain: 'size layout style' }} role="list" aria-label={label}>
+      {/* One flat list of keyed elements. Rows as nested arrays would be matched by their position,
+          so when the window moved by a row every tile below would be thrown away and made again. */}
+      {visible.flatMap((row) =>
+        row.kind === 'header'
+          ? [
+              <h2 key={row.key} className="timeline__day" style={{ top: row.top, height: row.height }}>
+                {dayLabel(row.ts, now)}
+              </h2>,
+            ]
+          : Array.from({ length: row.count }, (_, c) => {
+              const index = row.firstIndex + c;
+              const item = items[index]!;
+              return (
+                <Cell
+                  key={item.id}
+                  item={item}
+                  index={index}
+                  top={row.top}
+                  left={c * (layout.tile + GAP)}
+                  size={layout.tile}
+                  selected={selected.has(item.id)}
+                  selecting={selecting}
+                  deferImage={fast}
+                  onOpen={open}
+                  onToggleSelect={toggle}
+                />
+              );
+            }),
       )}
     </div>
   );

@@ -1,0 +1,57 @@
+/**
+ * Whether the window is being flung through the timeline rather than read: true while it scrolls
+ * faster than FAST_SCREENS_PER_S screens a second, and until SETTLE_MS after it slows down.
+ *
+ * The grid uses it the way phone galleries do: tiles that come into view during a fling show their
+ * empty square and ask for no thumbnail, and those still on screen once the scroll settles load
+ * theirs. At 4000 px/s a tile crosses the window in a fifth of a second, too short to see a photo,
+ * yet each one cost an image request, a decode and a raster; on a 2-core machine without a GPU
+ * that work alone took the frame rate from 20 to under 10 frames a second
+ * (`npm run bench:timeline`). Reading speed (a screen a second) stays under the threshold, so
+ * photos load as they come into view.
+ */
+import { useEffect, useState } from 'react';
+
+/** Faster than this many window heights a second is a fling. */
+export const FAST_SCREENS_PER_S = 2.5;
+/** How long the scroll must stay slow before thumbnails load. */
+export const SETTLE_MS = 150;
+
+export function useFastScroll(): boolean {
+  const [fast, setFast] = useState(false);
+  useEffect(() => {
+    let lastY = window.scrollY;
+    let lastT = performance.now();
+    let isFast = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = () => {
+      timer = undefined;
+      isFast = false;
+      setFast(false);
+    };
+    const onScroll = () => {
+      const t = performance.now();
+      const y = window.scrollY;
+      const dt = t - lastT;
+      // Two scroll events in one frame say nothing about speed: wait for the next frame's.
+      if (dt < 4) return;
+      const speed = (Math.abs(y - lastY) / dt) * 1000;
+      lastY = y;
+      lastT = t;
+      if (speed > FAST_SCREENS_PER_S * window.innerHeight) {
+        if (!isFast) {
+          isFast = true;
+          setFast(true);
+        }
+        if (timer !== undefined) clearTimeout(timer);
+        timer = setTimeout(settle, SETTLE_MS);
+      }
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, []);
+  return fast;
+}
