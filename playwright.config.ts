@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/e2e/chromium.ts';
 
 // A port picked once per run (workers inherit it): two runs on one machine must not collide.
 process.env.HEARTH_E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
@@ -42,17 +43,8 @@ export default defineConfig({
     browserName: 'chromium',
     baseURL,
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-        '--disable-dev-shm-usage',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
