@@ -269,7 +269,17 @@ test('stacks: stack a selection, expand and collapse, take a photo out in the vi
   await page.screenshot({ path: test.info().outputPath('stacks.png'), fullPage: true });
 
   // Expanded: every member its own tile; the switch is in the URL, so it survives a reload.
-  await page.getByRole('search', { name: 'Filters' }).getByRole('switch', { name: 'Expand stacks' }).check();
+  // The switch flips in the same task as the click: a URL update in a transition would have React
+  // put the controlled switch back until the transition commits (and a check at that moment fails).
+  const flipped = await page
+    .getByRole('search', { name: 'Filters' })
+    .getByRole('switch', { name: 'Expand stacks' })
+    .evaluate((el) => {
+      const input = el as unknown as { click(): void; checked: boolean };
+      input.click();
+      return input.checked;
+    });
+  expect(flipped).toBe(true);
   await expect(page).toHaveURL(/[?&]stacks=expanded/);
   await expect(grid(page).getByRole('listitem')).toHaveCount(all);
   await expect(tile(page, 'Canon_40D.jpg')).toHaveAccessibleName(/in a stack of 2/);
