@@ -33,7 +33,7 @@ export async function warmLibraryCaches(container: Container, stopped: () => boo
     const steps: [string, () => unknown][] = [
       ['timeline', () => new BrowseService(db).query(actor, { pagination: { limit: 1 } })],
       ['folders', () => new FoldersService(db).list(actor, { path: '' })],
-      ['map', () => new PlacesService(db).mapPoints(actor, { limit: 1, offset: 0 })],
+      ['map', () => new PlacesService(db).mapPointsJson(actor, { limit: 1, offset: 0 })],
       ['statistics', () => new StatisticsService(db).years(actor)],
     ];
     for (const [name, step] of steps) {

@@ -48,6 +48,8 @@ class Points {
   id: string[] = [];
   name: string[] = [];
   repos: string[] = [];
+  /** Each point as the answer writes it (pointJson), made the first time it is served. */
+  json: (string | undefined)[] = [];
 
   constructor(
     public epoch: number,
@@ -82,6 +84,7 @@ class Points {
     this.repo[i] = this.repoIndex(repo);
     this.id[i] = id;
     this.name[i] = name;
+    this.json[i] = undefined;
   }
 
   /** Appends a row (rows must come in map order). */
@@ -93,6 +96,7 @@ class Points {
     for (const col of this.typed) col.copyWithin(i, i + 1, this.size);
     this.id.splice(i, 1);
     this.name.splice(i, 1);
+    this.json.splice(i, 1);
     this.size--;
   }
 
@@ -109,6 +113,7 @@ class Points {
     for (const col of this.typed) col.copyWithin(lo + 1, lo, this.size);
     this.id.splice(lo, 0, row[4]);
     this.name.splice(lo, 0, row[6]);
+    this.json.splice(lo, 0, undefined);
     this.size++;
     this.set(lo, row);
   }
@@ -140,6 +145,27 @@ class Points {
       upload_time: this.upload[i]!,
     };
   }
+
+  pointJson(i: number): string {
+    return (this.json[i] ??= pointJson(this.point(i)));
+  }
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * A map point as getMapPoints writes it. Kept with the point once made: writing 5000 points
+ * (two dates each) took 8–15 ms of a 16–20 ms answer at 100k; joining kept ones takes about 1.
+ */
+export function pointJson(p: PointRow): string {
+  return JSON.stringify({
+    asset_id: p.asset_id,
+    gps_latitude: p.gps_latitude,
+    gps_longitude: p.gps_longitude,
+    original_filename: p.original_filename,
+    taken_time: iso(p.taken_time),
+    upload_time: iso(p.upload_time),
+  });
 }
 
 const perConnection = new WeakMap<Db, MapIndex>();
@@ -177,13 +203,27 @@ export class MapIndex {
 
   /** The owner's points (one per media item) in the viewport and repository, counted, with one page. */
   match(ownerId: number, box: Viewport | undefined, repositoryId: string | undefined, limit: number, offset: number): MapMatch {
+    const points: PointRow[] = [];
+    const total = this.scan(ownerId, box, repositoryId, limit, offset, (p, i) => points.push(p.point(i)));
+    return { total, points };
+  }
+
+  /** As match, with the page's points as the answer writes them (pointJson). */
+  matchJson(ownerId: number, box: Viewport | undefined, repositoryId: string | undefined, limit: number, offset: number): { total: number; points: string[] } {
+    const points: string[] = [];
+    const total = this.scan(ownerId, box, repositoryId, limit, offset, (p, i) => points.push(p.pointJson(i)));
+    return { total, points };
+  }
+
+  /** One pass over the owner's points: counts the matching ones and hands the page's to `take`. */
+  private scan(ownerId: number, box: Viewport | undefined, repositoryId: string | undefined, limit: number, offset: number, take: (p: Points, i: number) => void): number {
     const { st } = currentCatalog(this.db);
     const p = this.points(ownerId, st.journal);
     const { nonHead } = st.shape;
     const repo = repositoryId === undefined ? -1 : p.repos.indexOf(repositoryId);
-    if (repositoryId !== undefined && repo === -1) return { total: 0, points: [] };
+    if (repositoryId !== undefined && repo === -1) return 0;
     const across = box !== undefined && box.west > box.east;
-    const points: PointRow[] = [];
+    let taken = 0;
     let total = 0;
     for (let i = 0; i < p.size; i++) {
       if (repo >= 0 && p.repo[i] !== repo) continue;
@@ -194,10 +234,13 @@ export class MapIndex {
         if (across ? lon < box.west && lon > box.east : lon < box.west || lon > box.east) continue;
       }
       if (nonHead[p.rowid[i]!] === 1) continue;
-      if (total >= offset && points.length < limit) points.push(p.point(i));
+      if (total >= offset && taken < limit) {
+        take(p, i);
+        taken++;
+      }
       total++;
     }
-    return { total, points };
+    return total;
   }
 
   private points(ownerId: number, journal: Journal): Points {
