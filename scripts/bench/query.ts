@@ -36,6 +36,7 @@ import { createApp } from '../../server/src/app.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
 import { loadMigrations, migrate } from '../../server/src/platform/db/migrate.ts';
 import { hashPassword } from '../../server/src/platform/crypto/passwords.ts';
+import { seededRandom } from '../../test/shared/seeded-random.ts';
 
 /** Bump when the generated data changes: cached catalogs of another version are rebuilt. */
 const GENERATOR_VERSION = 1;
@@ -60,14 +61,7 @@ const label = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 // ------------------------------------------------------------------ deterministic randomness
 
 function prng(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return {
     next,
     int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),

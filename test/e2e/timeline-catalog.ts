@@ -15,6 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { seededRandom } from '../shared/seeded-random.ts';
 
 export const FIRST_DAY = Date.UTC(2010, 0, 1);
 export const LAST_DAY = Date.UTC(2024, 11, 31);
@@ -29,20 +30,9 @@ export interface SyntheticTimeline {
   days: number;
 }
 
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` photos over the 15 years, deterministic for a seed. */
 export function makeTimeline(count: number, seed = 100_000): SyntheticTimeline {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const dayCount = Math.round((LAST_DAY - FIRST_DAY) / DAY) + 1;
   const weights: number[] = [];
   for (let d = 0; d < dayCount; d++) {

@@ -7,21 +7,11 @@ process.env.TZ = 'Europe/Berlin'; // a zone with DST: days of 23 and 25 hours
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { firstRowAt, layoutTimeline, type LayoutOptions, type TimelineEntry, type TimelineLayout } from '../../renderer/src/features/library/timeline-layout.ts';
-
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../shared/seeded-random.ts';
 
 /** Items newest first over the days around the 2024 DST changes, a few to many per day, some at midnight. */
 function items(count: number, seed: number): TimelineEntry[] {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const out: TimelineEntry[] = [];
   let t = Date.UTC(2024, 10, 1);
   for (let i = 0; i < count; i++) {
@@ -55,7 +45,7 @@ test('each header holds exactly the items of one local day, across DST changes',
 for (const groupByDay of [true, false]) {
   test(`a layout continued page by page equals one made from scratch (${groupByDay ? 'by day' : 'not grouped'})`, () => {
     const list = items(5000, groupByDay ? 2 : 3);
-    const rand = prng(4);
+    const rand = seededRandom(4);
     const o = { ...OPTIONS, groupByDay };
     let layout: TimelineLayout | undefined;
     for (let n = 0; n < list.length; ) {
