@@ -4,8 +4,8 @@
  * measures its own offset and the window's scroll position. While fewer than PREFETCH screens of
  * loaded rows are left below the window, `onNearEnd` asks for the next page.
  *
- * What keeps scrolling smooth with 100k items (measured with `npm run bench:timeline`; each of these
- * took frames over 50 ms away on a 2-core machine with software rendering):
+ * What keeps scrolling smooth with 100k items (found with traces of `npm run bench:timeline` on a
+ * 2-core machine with software rendering):
  * - tiles are one flat list of keyed elements, so a tile is made once while it is in range (rows
  *   as nested arrays were matched by position: every move by a row made all 80 tiles again);
  * - the layout continues from the previous one when a page is appended (timeline-layout.ts);

@@ -6,8 +6,8 @@
  * empty square and ask for no thumbnail, and those still on screen once the scroll settles load
  * theirs. At 4000 px/s a tile crosses the window in a fifth of a second, too short to see a photo,
  * yet each one cost an image request, a decode and a raster; on a 2-core machine without a GPU
- * that work alone took the frame rate from 20 to under 10 frames a second
- * (`npm run bench:timeline`). Reading speed (a screen a second) stays under the threshold, so
+ * that work kept the page's main thread busy nearly all the time (a trace of
+ * `npm run bench:timeline`). Reading speed (a screen a second) stays under the threshold, so
  * photos load as they come into view.
  */
 import { useEffect, useState } from 'react';
