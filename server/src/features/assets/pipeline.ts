@@ -17,6 +17,7 @@ import { detect, type DetectedType } from '../../adapters/media/detect.ts';
 import { MediaDamagedError, MediaDecodeError } from '../../adapters/media/errors.ts';
 import { asDamage, assertIntactContainer, photoDecodeFailure } from '../../adapters/media/damage.ts';
 import { writePlaceholderThumbnails } from '../../adapters/media/placeholder.ts';
+import { extractMotionVideo, locateMotionVideo, type MotionPhotoClaim } from '../../adapters/media/motion-photo.ts';
 import { extractPhotoMetadata } from '../../adapters/media/photo-metadata.ts';
 import { generateThumbnails } from '../../adapters/media/thumbnails.ts';
 import { needsWebVideo, posterFrame, probeVideo, transcodeWebVideo } from '../../adapters/media/video.ts';
@@ -116,7 +117,7 @@ export class AssetPipeline {
     this.log.warn({ asset_id: asset.asset_id, path: asset.storage_path, reason }, 'asset processing failed');
   }
 
-  private async photo(asset: AssetRow, file: string, type: Awaited<ReturnType<typeof detect>>, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress'>) {
+  private async photo(asset: AssetRow, file: string, type: Awaited<ReturnType<typeof detect>>, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress' | 'signal'>) {
     // Metadata and thumbnails at the same time: the metadata is read and parsed on this (JavaScript) thread
     // while libvips decodes and encodes on its own, so neither waits for the other. Outcomes are taken in the
     // old order: a metadata error (the file itself unreadable) is reported before a decode error.
@@ -142,7 +143,9 @@ export class AssetPipeline {
       done.push(STATUS.placeholderThumbnails);
       this.log.info({ asset_id: asset.asset_id, detail: outcome.error.detail.split(file).join(asset.storage_path) }, 'RAW without a usable preview: placeholder thumbnails');
     } else throw outcome.error;
-    ctx.progress(0.9, 'thumbnails');
+    ctx.progress(0.8, 'thumbnails');
+    const motion = m.motion_photo ? await this.motionClip(asset, file, m.motion_photo, ctx) : null;
+    ctx.progress(0.9, 'motion');
     Object.assign(fields, {
       width: m.width ?? thumbs?.source.width ?? null,
       height: m.height ?? thumbs?.source.height ?? null,
@@ -170,10 +173,52 @@ export class AssetPipeline {
         gps_altitude: m.gps_altitude,
         orientation: m.orientation,
         ...(thumbs ? {} : { preview_missing: true }),
+        ...(motion ? { motion_photo: motion } : {}),
       }),
     } satisfies Fields);
     if (m.description && !asset.description) fields.description = m.description;
     if (m.rating && !asset.rating) fields.rating = Math.max(0, Math.min(5, Math.round(m.rating)));
+  }
+
+  /**
+   * The video of a motion photo, out of the file into `motion.mp4` (as is when a browser plays it, else its
+   * H.264/AAC web copy); the asset then links as a live photo and getAssetWebVideo serves the clip. A clip that
+   * is not where the XMP says, or is damaged, leaves a plain photo (the still is what matters); a tool failure
+   * is thrown and retried like any other.
+   */
+  private async motionClip(asset: AssetRow, file: string, claim: MotionPhotoClaim, ctx: Pick<JobContext, 'signal'>) {
+    const dest = this.derivatives.motionVideo(asset.asset_id);
+    const where = await locateMotionVideo(file, claim);
+    if (!where) {
+      fs.rmSync(dest, { force: true });
+      this.log.info({ asset_id: asset.asset_id, dialect: claim.dialect }, 'motion photo XMP without a video where it says: kept as a plain photo');
+      return null;
+    }
+    const extracted = `${dest}.embedded.mp4`;
+    try {
+      await extractMotionVideo(file, where, extracted);
+      const { info } = await probeVideo(extracted, { signal: ctx.signal });
+      const web = needsWebVideo(info);
+      if (web) await transcodeWebVideo(extracted, dest, () => {}, { duration: info.duration, signal: ctx.signal });
+      else fs.renameSync(extracted, dest);
+      return {
+        dialect: claim.dialect,
+        video_offset: where.offset,
+        video_length: where.length,
+        presentation_timestamp_us: claim.presentationTimestampUs,
+        duration: info.duration,
+        video_codec: info.video_codec,
+        web_copy: web,
+      };
+    } catch (e) {
+      const damage = asDamage({ kind: 'video', mime: 'video/mp4', ext: 'mp4', isRaw: false }, e);
+      if (!(damage instanceof MediaDamagedError)) throw e;
+      fs.rmSync(dest, { force: true });
+      this.log.info({ asset_id: asset.asset_id, detail: damage.detail }, 'motion photo with a damaged embedded video: kept as a plain photo');
+      return null;
+    } finally {
+      fs.rmSync(extracted, { force: true });
+    }
   }
 
   private thumbnailTargets(assetId: string) {
