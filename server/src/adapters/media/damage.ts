@@ -35,6 +35,14 @@ export function damagedReason(type: Pick<DetectedType, 'ext' | 'mime'> | null | 
   return `The ${formatLabel(type)} file is damaged or cut short; it cannot be decoded.`;
 }
 
+/**
+ * A RAW of which nothing can be read, neither a preview nor metadata: cut short before its directories, or
+ * a container Hearth does not parse (Canon CRW). The sentence says both, since the bytes cannot tell them apart.
+ */
+export function unreadableRawReason(type: Pick<DetectedType, 'ext' | 'mime'> | null | undefined): string {
+  return `Neither the preview nor the metadata of this ${formatLabel(type)} file can be read: it is damaged or cut short, or a kind of RAW Hearth does not read.`;
+}
+
 export const TOO_LARGE_REASON = 'The image is larger than Hearth decodes (more than 200 megapixels).';
 
 /** A photo decode failure (thumbnails.ts, heic.ts, raw-preview.ts) as a MediaDamagedError. */

@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import { detect, type DetectedType } from '../../adapters/media/detect.ts';
 import { MediaDamagedError, MediaDecodeError } from '../../adapters/media/errors.ts';
-import { asDamage, assertIntactContainer, photoDecodeFailure } from '../../adapters/media/damage.ts';
+import { asDamage, assertIntactContainer, photoDecodeFailure, unreadableRawReason } from '../../adapters/media/damage.ts';
 import { writePlaceholderThumbnails } from '../../adapters/media/placeholder.ts';
 import { extractMotionVideo, locateMotionVideo, type MotionPhotoClaim } from '../../adapters/media/motion-photo.ts';
 import { extractPhotoMetadata } from '../../adapters/media/photo-metadata.ts';
@@ -142,6 +142,8 @@ export class AssetPipeline {
       await writePlaceholderThumbnails(this.thumbnailTargets(asset.asset_id), { width: m.width, height: m.height });
       done.push(STATUS.placeholderThumbnails);
       this.log.info({ asset_id: asset.asset_id, detail: outcome.error.detail.split(file).join(asset.storage_path) }, 'RAW without a usable preview: placeholder thumbnails');
+    } else if (type?.isRaw) {
+      throw new MediaDamagedError(unreadableRawReason(type), outcome.error.detail, { cause: outcome.error });
     } else throw outcome.error;
     ctx.progress(0.8, 'thumbnails');
     const motion = m.motion_photo ? await this.motionClip(asset, file, m.motion_photo, ctx) : null;
