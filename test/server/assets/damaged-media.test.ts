@@ -81,6 +81,15 @@ describe('damaged input is corrupt at once, with a stable reason', { timeout: 30
     }
   });
 
+  test('a complete movie followed by a maker’s trailer is not damaged', async () => {
+    // Samsung phones append a trailer (ending in "SEFT") after the movie; its first bytes can read like a box.
+    const trailer = Buffer.concat([Buffer.from([0x00, 0x10, 0x00, 0x00]), Buffer.from('SEFH', 'latin1'), Buffer.alloc(100, 7), Buffer.from('SEFT', 'latin1')]);
+    const id = await addFile(srv, 'sound/trailer.mp4', ownerId, Buffer.concat([makeClip(path.join(tmp, 'trailer.mp4'), { seconds: 1 }), trailer]));
+    await srv.container.jobRunner.whenIdle();
+    const a = srv.container.db.prepare('SELECT state, last_error FROM assets WHERE asset_id = ?').get(id) as { state: string; last_error: string | null };
+    assert.deepEqual(a, { state: 'ready', last_error: null });
+  });
+
   test('a tool that fails on a sound file is retried, then ends 920 (tool failed)', async () => {
     const saved = process.env.FFPROBE_PATH;
     process.env.FFPROBE_PATH = '/bin/false'; // a "probe" that exits 1 and says nothing: not the file's fault

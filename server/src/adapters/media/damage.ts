@@ -85,9 +85,10 @@ export function asDamage(type: DetectedType | null | undefined, error: unknown):
 const BMFF_MOVIES = new Set(['mp4', 'mov', 'm4v', '3gp', '3g2']);
 
 /**
- * Structural check of an ISO-BMFF file before any tool reads it. Throws MediaDamagedError when a top-level
- * box runs past the end of the file, or when a movie has no `moov` box. Data after the last box that does
- * not form a box (padding, a trailer) is left alone: players ignore it too.
+ * Structural check of an ISO-BMFF file before any tool reads it. Throws MediaDamagedError when the movie's
+ * data or index (or any box before the index) runs past the end of the file, or when a movie has no `moov`
+ * box. Bytes after a complete movie that do not form a box (padding, a maker's trailer) are left alone:
+ * players ignore them too.
  */
 export async function assertIntactContainer(file: string, type: DetectedType | null | undefined): Promise<void> {
   if (!type) return;
@@ -97,9 +98,21 @@ export async function assertIntactContainer(file: string, type: DetectedType | n
   const problem = await withFileSource(file, async (src) => {
     const top = await readBoxes(src, 0, src.size);
     if (top[0]?.type !== 'ftyp' && !(movie && top.length > 0)) return 'no ISO-BMFF header';
-    const cut = top.find((b) => b.truncated);
-    if (cut) return `the '${cut.type}' box at ${cut.start} runs past the end of the file (${src.size} bytes)`;
-    if (movie && !top.some((b) => b.type === 'moov')) return "no 'moov' box (the movie's index is missing)";
+    let index = false;
+    for (const box of top) {
+      // Bytes that are not a box (a maker's trailer, such as Samsung's SEFT after a complete movie): the
+      // movie ended before them.
+      if (!/^[\x20-\x7e]{4}$/.test(box.type)) break;
+      if (box.truncated) {
+        // The movie's own data or index cut short, or anything before the index: the file was cut short.
+        if (!index || box.type === 'moov' || box.type === 'mdat' || box.type === 'meta') {
+          return `the '${box.type}' box at ${box.start} runs past the end of the file (${src.size} bytes)`;
+        }
+        break; // a trailer after a complete movie that happens to read like a box
+      }
+      if (box.type === 'moov' || (heif && box.type === 'meta')) index = true;
+    }
+    if (movie && !index) return "no 'moov' box (the movie's index is missing)";
     return null;
   });
   if (problem) throw new MediaDamagedError(damagedReason(type), problem);
