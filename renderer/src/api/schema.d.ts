@@ -538,7 +538,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Browser-playable video (H.264/AAC MP4, or the original when it already plays) */
+        /**
+         * Browser-playable video (H.264/AAC MP4, or the original when it already plays)
+         * @description For a motion photo (a still with its clip embedded in the same file, `specific_metadata.motion_photo`), the clip.
+         */
         get: operations["getAssetWebVideo"];
         put?: never;
         post?: never;

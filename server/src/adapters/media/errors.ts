@@ -45,3 +45,20 @@ export class MediaDecodeError extends Error {
     super(`cannot decode ${input}: ${detail}`, options);
   }
 }
+
+/**
+ * The file itself is damaged, cut short or not decodable as what it claims to be: retrying cannot help.
+ * `reason` is a fixed sentence for people (the asset's `last_error`, the upload receipt): the same for every
+ * file of the same kind and damage, whatever the tool printed this time (libvips and ffmpeg messages carry
+ * buffer addresses and leftovers of other decodes). `detail` keeps the tool's own words for the log.
+ */
+export class MediaDamagedError extends Error {
+  override readonly name = 'MediaDamagedError';
+  constructor(
+    readonly reason: string,
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+  }
+}

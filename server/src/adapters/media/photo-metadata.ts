@@ -35,6 +35,7 @@ import { toJsonSafe, type JsonValue } from './json-safe.ts';
 import { readMetadataSources, readXmpSidecar, type MetadataSources, type TagBlock } from './metadata-sources.ts';
 import { swapsAxes } from './orientation.ts';
 import { inspectRaw } from './raw-preview.ts';
+import { motionPhotoClaim, type MotionPhotoClaim } from './motion-photo.ts';
 import { stableHead } from './stable-input.ts';
 
 /**
@@ -84,6 +85,8 @@ export interface PhotoMetadata {
   /** Displayed size (orientation applied). */
   width: number | null;
   height: number | null;
+  /** A Samsung/Google motion photo: where its XMP says the embedded video is (motion-photo.ts checks the bytes). */
+  motion_photo: MotionPhotoClaim | null;
 }
 
 export interface PhotoMetadataResult {
@@ -309,6 +312,8 @@ export async function extractPhotoMetadata(filePath: string, opts: PhotoMetadata
   if (type === undefined) type = await detect(filePath).catch(() => null);
   const s = await readMetadataSources(filePath, type);
   const warnings = s.warnings;
+  // From the file's own XMP only: a sidecar describes edits, not where bytes are inside the file.
+  const motion = motionPhotoClaim(s.xmp);
   if (opts.sidecarPath) {
     const side = await readXmpSidecar(opts.sidecarPath, warnings);
     for (const [ns, block] of Object.entries(side)) s.xmp[ns] = { ...(s.xmp[ns] ?? {}), ...block };
@@ -347,6 +352,7 @@ export async function extractPhotoMetadata(filePath: string, opts: PhotoMetadata
     content_identifier: contentIdentifierFrom(s),
     width: size.width,
     height: size.height,
+    motion_photo: motion,
   };
   return { metadata, exif: rawExifJson(s), warnings };
 }

@@ -5,8 +5,9 @@
  *   - width/height are the *displayed* size: phones record sideways and store a display matrix (rotation), so
  *     a portrait iPhone clip is coded 1920×1080 with rotation −90; we report 1080×1920 and `rotation` 90.
  *   - creation_time: when the camera wrote a local time with its zone (Apple's
- *     com.apple.quicktime.creationdate, or the QuickTime ©day "date" tag), that is the capture moment and its
- *     offset is kept; it survives editing/exporting, which rewrites the container's creation_time (the corpus'
+ *     com.apple.quicktime.creationdate, or the QuickTime/MP4 ©day "date" tag; on the movie or on a track, in
+ *     any language variant, the zone as ±hh:mm, ±hhmm, ±hh or GMT±h:mm), that is the capture moment and its
+ *     offset is kept, as the photo path prefers a zoned EXIF time; it survives editing/exporting, which rewrites the container's creation_time (the corpus'
  *     iphone5_gps.mov: exported 2015-12-12, taken 2015-01-19 −08:00). Otherwise the container's creation_time,
  *     which QuickTime/MP4 define as UTC: a true instant whose local zone is unknown (creation_time_kind 'utc';
  *     the offset stays null and a geocoder may supply the zone from GPS). AVI's IDIT/ICRD has no zone and is
@@ -105,13 +106,33 @@ export function parseIso6709(value: string | undefined): VideoInfo['gps'] {
   return { latitude, longitude, altitude: altitude !== null && Number.isFinite(altitude) ? altitude : null };
 }
 
+/** Tags that hold the camera's local time with its zone, best first: QuickTime's Keys, then ©day / MP4 date. */
+const ZONED_TIME_KEYS = ['com.apple.quicktime.creationdate', 'date'];
+
+/** The values of `key` in a tag list, ignoring case, the plain key first, then language variants ("date-eng"). */
+function tagValues(tags: Record<string, string>, key: string): string[] {
+  const plain: string[] = [];
+  const localised: string[] = [];
+  for (const [k, v] of Object.entries(tags)) {
+    const lower = k.toLowerCase();
+    if (lower === key) plain.push(v);
+    else if (lower.startsWith(`${key}-`) && /^[a-z]{3}$/.test(lower.slice(key.length + 1))) localised.push(v);
+  }
+  return [...plain, ...localised];
+}
+
 function captureTime(tags: Record<string, string>, streams: FfprobeStream[], container: string): CaptureTime {
   // AVI's IDIT/ICRD dates are the camera's local clock; MP4/QuickTime/3GP creation_time is UTC.
   const isAvi = container === 'avi';
-  // A local time with a zone, written by the camera: the best evidence of when it was taken.
-  for (const key of ['com.apple.quicktime.creationdate', 'date']) {
-    const t = offsetFromWallClockString(tags[key], { requireZone: true });
-    if (t) return t;
+  // A local time with a zone, written by the camera: the best evidence of when it was taken, wherever
+  // ffprobe puts it (the movie's tags, else a track's) and under any language suffix ("date-eng").
+  for (const key of ZONED_TIME_KEYS) {
+    for (const source of [tags, ...streams.map((s) => s.tags ?? {})]) {
+      for (const value of tagValues(source, key)) {
+        const t = offsetFromWallClockString(value, { requireZone: true });
+        if (t) return t;
+      }
+    }
   }
   const containerTime = tags.creation_time ?? streams.find((s) => s.tags?.creation_time)?.tags?.creation_time;
   return offsetFromWallClockString(containerTime, { defaultUtc: !isAvi }) ?? { iso: null, offsetMinutes: null, kind: null };

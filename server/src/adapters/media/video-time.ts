@@ -16,6 +16,18 @@ export interface CaptureTime {
 }
 
 /**
+ * The zone after a time of day, in every form writers use, as "±hh:mm": "+0300", "+03:00", "+03" (ISO 8601
+ * allows hours alone), " +03:00", "GMT+03:00", "UTC+3". A "Z" and strings without a zone are left alone.
+ */
+function normaliseZone(value: string): string {
+  const m = /(\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(GMT|UTC)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(value);
+  if (!m) return value;
+  const [, time, prefix, sign, hh, mm] = m;
+  if (hh!.length === 1 && !prefix) return value; // "+3" without GMT/UTC is not a zone anyone writes
+  return `${value.slice(0, m.index)}${time}${sign}${hh!.padStart(2, '0')}:${mm ?? '00'}`;
+}
+
+/**
  * "2019-07-24T11:25:40+0300" (Apple), "2015-12-12T08:59:26.000000Z" (MP4 creation_time),
  * "2012-09-10 20:52:00" (AVI IDIT, no zone).
  *   - requireZone: only accept strings that carry a zone (used for camera-local tags).
@@ -28,8 +40,7 @@ export function offsetFromWallClockString(
   opts: { requireZone?: boolean; defaultUtc?: boolean } = {},
 ): CaptureTime | null {
   if (!value || !/\d{2}:\d{2}/.test(value)) return null; // date-only: not a capture time
-  // Normalise "+0300" to "+03:00" so the shared parser reads it.
-  const normalised = value.trim().replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+  const normalised = normaliseZone(value.replace(/\0/g, '').trim());
   const wall = parseWallClock(normalised);
   if (!wall) return null;
   const year = Number(wall.local.slice(0, 4));

@@ -88,6 +88,7 @@ export const getAssetWebVideo = defineRoute('media', {
   path: '/assets/{id}/video/web',
   operationId: 'getAssetWebVideo',
   summary: 'Browser-playable video (H.264/AAC MP4, or the original when it already plays)',
+  description: 'For a motion photo (a still with its clip embedded in the same file, `specific_metadata.motion_photo`), the clip.',
   tags: [TAG],
   request: { params: IdParam, query: z.object({ mt: z.string().optional() }) },
   responses: fileResponse('video/mp4', 'The video'),

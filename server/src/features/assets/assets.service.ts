@@ -42,6 +42,7 @@ import type { DerivativePaths, ThumbSize } from './derivatives.ts';
 import { streamZip, uniqueEntryNames, type ZipSource } from './download-zip.ts';
 import { EXPORT_MIME, LOSSY_FORMATS, exportFileName, renderExport, streamAndRemove, type ExportOptions } from './export.ts';
 import { resolveInRepository } from './ingest.service.ts';
+import { hasEmbeddedMotion } from './media-items.ts';
 import { SidecarUnreadable, readSidecar, sidecarPath, writeSidecar, type Sidecar, type SidecarInput } from './sidecar.ts';
 
 export interface DetailInclude {
@@ -151,9 +152,16 @@ export class AssetsService {
     }
   }
 
-  /** The browser-playable copy: the web transcode when one was needed, else the original. */
+  /**
+   * The browser-playable copy: the web transcode when one was needed, else the original. For a motion photo
+   * (a still whose clip is embedded in the same file) the video is that clip, extracted by the pipeline.
+   */
   webMedia(actor: Actor, assetId: string, kind: 'VIDEO' | 'AUDIO'): FileRef {
     const a = this.own(actor, assetId);
+    if (kind === 'VIDEO' && a.type === 'PHOTO' && a.state === 'ready' && hasEmbeddedMotion(a)) {
+      const clip = this.derivatives.motionVideo(a.asset_id);
+      if (fs.existsSync(clip)) return { path: clip, contentType: 'video/mp4', etag: `${a.hash}-motion-${a.updated_at}`, name: `${a.original_filename.replace(/\.[^.]*$/, '')}.mp4` };
+    }
     if (a.type !== kind) throw new NotFound(`This asset is not ${kind === 'VIDEO' ? 'a video' : 'audio'}.`, 'wrong_asset_type');
     if (a.state !== 'ready') throw new NotFound('The playable copy is not ready yet.', 'web_copy_not_ready');
     const web = kind === 'VIDEO' ? this.derivatives.webVideo(a.asset_id) : this.derivatives.webAudio(a.asset_id);

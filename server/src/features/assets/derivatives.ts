@@ -22,6 +22,10 @@ export class DerivativePaths {
   webVideo(assetId: string): string {
     return path.join(this.dir(assetId), 'web.mp4');
   }
+  /** The playable clip of a motion photo (a still with its video embedded in the same file). */
+  motionVideo(assetId: string): string {
+    return path.join(this.dir(assetId), 'motion.mp4');
+  }
   webAudio(assetId: string): string {
     return path.join(this.dir(assetId), 'web.mp3');
   }

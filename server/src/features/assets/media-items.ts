@@ -9,6 +9,10 @@
  *   `edited_version` (ordered by their number), together with its RAW partner if it has one.
  * - Apple live photo: a still and a motion clip with the same content identifier → one `live_photo`
  *   item (`live_photo_still`, `live_photo_video`), primary the still.
+ * - Samsung/Google motion photo: one file holding the still and its clip (`specific_metadata.motion_photo`,
+ *   set by the pipeline once the clip is extracted) → a `live_photo` item of that one asset as
+ *   `live_photo_still`; its motion is the asset's own web video (getAssetWebVideo), so the composition says
+ *   `has_live_motion` with a single component.
  * - Anything else is a single-component item (`original`).
  *
  * Component order (position 0 is the primary, the asset that stands for the item): `jpeg_original`,
@@ -37,6 +41,15 @@ const RELATION_ORDER: Record<string, number> = {
   alternative: 5,
   live_photo_video: 6,
 };
+
+/** A motion photo whose embedded clip was extracted (see the pipeline's motionClip). */
+export function hasEmbeddedMotion(a: Pick<AssetRow, 'specific_metadata'>): boolean {
+  try {
+    return Boolean(a.specific_metadata && (JSON.parse(a.specific_metadata) as { motion_photo?: unknown }).motion_photo);
+  } catch {
+    return false;
+  }
+}
 
 export function isRawAsset(a: Pick<AssetRow, 'specific_metadata'>): boolean {
   try {
@@ -86,6 +99,9 @@ export function linkMediaItem(db: Db, store: AssetsStore, asset: AssetRow, now: 
     if (group.length > 1) {
       kind = 'photo';
       roles = group;
+    } else if (hasEmbeddedMotion(asset)) {
+      kind = 'live_photo';
+      roles = [[asset, 'live_photo_still']];
     }
   }
   // Stable: within one relation the group's own order stays (the original first, iterations by number).
@@ -224,7 +240,9 @@ export function repairMediaItem(db: Db, mediaItemId: string, now: number): void 
   if (comps.length === 0) return;
   comps.forEach((c, i) => db.prepare('UPDATE media_item_components SET position = ? WHERE asset_id = ?').run(i, c.asset_id));
   const liveVideo = comps.some((c) => c.relation === 'live_photo_video');
-  const kindSql = liveVideo && comps.length > 1 ? "'live_photo'" : `CASE (SELECT type FROM assets WHERE asset_id = @primary) WHEN 'VIDEO' THEN 'video' WHEN 'AUDIO' THEN 'audio' ELSE 'photo' END`;
+  const embedded = comps.length === 1 && comps[0]!.relation === 'live_photo_still'
+    && hasEmbeddedMotion((db.prepare('SELECT specific_metadata FROM assets WHERE asset_id = ?').get(comps[0]!.asset_id) as Pick<AssetRow, 'specific_metadata'> | undefined) ?? { specific_metadata: null });
+  const kindSql = (liveVideo && comps.length > 1) || embedded ? "'live_photo'" : `CASE (SELECT type FROM assets WHERE asset_id = @primary) WHEN 'VIDEO' THEN 'video' WHEN 'AUDIO' THEN 'audio' ELSE 'photo' END`;
   db.prepare(`UPDATE media_items SET primary_asset_id = @primary, media_kind = ${kindSql}, updated_at = @now WHERE media_item_id = @id`).run({
     primary: comps[0]!.asset_id,
     now,
@@ -254,7 +272,7 @@ export function compositionOf(parts: readonly CompositionPart[]): Composition {
     component_count: parts.length,
     has_edited: parts.some((p) => p.relation === 'edited_version'),
     has_jpeg: parts.some((p) => p.mime_type === 'image/jpeg'),
-    has_live_motion: parts.some((p) => p.relation === 'live_photo_video'),
+    has_live_motion: parts.some((p) => p.relation === 'live_photo_video' || (p.relation === 'live_photo_still' && hasEmbeddedMotion(p))),
     has_raw: parts.some((p) => p.relation === 'raw_original' || isRawAsset(p)),
   };
 }

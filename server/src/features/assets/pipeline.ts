@@ -5,12 +5,19 @@
  *   video: ffprobe metadata → poster frame → thumbnails + pHash from the poster → web MP4 when the
  *          original will not play in a browser
  *   audio: ffprobe metadata → web MP3 when needed
- * then the media item (RAW+JPEG pair, live photo, single). A corrupt or unsupported file ends in the
- * `failed` state with the reason at once; a tool failure is retried, then fails visibly.
+ * then the media item (RAW+JPEG pair, live photo, single). A damaged, cut short or unsupported file ends
+ * `failed` (900) at once with a fixed sentence per format (adapters/media/damage.ts); only a failure of a tool
+ * or of the machine is retried, then fails visibly (920).
+ * A RAW whose embedded preview is missing or undecodable keeps its metadata and gets placeholder thumbnails
+ * (status 31, `specific_metadata.preview_missing`): when it was taken and with what camera never depends on
+ * the preview.
  */
 import fs from 'node:fs';
-import { detect } from '../../adapters/media/detect.ts';
-import { MediaDecodeError, MediaToolMissingError } from '../../adapters/media/errors.ts';
+import { detect, type DetectedType } from '../../adapters/media/detect.ts';
+import { MediaDamagedError, MediaDecodeError } from '../../adapters/media/errors.ts';
+import { asDamage, assertIntactContainer, photoDecodeFailure, unreadableRawReason } from '../../adapters/media/damage.ts';
+import { writePlaceholderThumbnails } from '../../adapters/media/placeholder.ts';
+import { extractMotionVideo, locateMotionVideo, type MotionPhotoClaim } from '../../adapters/media/motion-photo.ts';
 import { extractPhotoMetadata } from '../../adapters/media/photo-metadata.ts';
 import { generateThumbnails } from '../../adapters/media/thumbnails.ts';
 import { needsWebVideo, posterFrame, probeVideo, transcodeWebVideo } from '../../adapters/media/video.ts';
@@ -63,8 +70,8 @@ export class AssetPipeline {
       const fields: Fields = {};
       const done: number[] = [STATUS.indexed];
       if (asset.type === 'PHOTO') await this.photo(asset, file, type, fields, done, ctx);
-      else if (asset.type === 'VIDEO') await this.video(asset, file, fields, done, ctx);
-      else await this.audio(asset, file, fields, done, ctx);
+      else if (asset.type === 'VIDEO') await this.video(asset, file, type, fields, done, ctx);
+      else await this.audio(asset, file, type, fields, done, ctx);
 
       const now = this.now();
       const mediaItemId = this.db.transaction(() => {
@@ -81,13 +88,15 @@ export class AssetPipeline {
       ctx.progress(1, 'ready');
       return { state: `ready (${mediaItemId})` };
     } catch (err) {
-      const permanent = err instanceof FailNow || err instanceof MediaDecodeError;
+      const permanent = err instanceof FailNow || err instanceof MediaDecodeError || err instanceof MediaDamagedError;
       const lastAttempt = ctx.attempt >= ctx.job.max_attempts;
       if (permanent || lastAttempt) {
-        const code = err instanceof FailNow ? err.code : err instanceof MediaDecodeError ? STATUS.failedCorrupt : STATUS.failedTool;
-        // Members read this: never show server paths, only the repository-relative one.
-        const raw = err instanceof MediaToolMissingError ? err.message : (err as Error).message;
+        const code = err instanceof FailNow ? err.code : err instanceof MediaDecodeError || err instanceof MediaDamagedError ? STATUS.failedCorrupt : STATUS.failedTool;
+        // Members read this: never show server paths, only the repository-relative one. Damage is told in
+        // its fixed sentence; the tool's own words go to the log only.
+        const raw = err instanceof MediaDamagedError ? err.reason : (err as Error).message;
         const reason = raw.split(file).join(asset.storage_path).split(repo.path).join('');
+        if (err instanceof MediaDamagedError) this.log.info({ asset_id: asset.asset_id, detail: err.detail.split(file).join(asset.storage_path) }, 'damaged input');
         this.fail(asset, code, reason, receiptId);
         throw new PermanentError(reason, { cause: err });
       }
@@ -108,17 +117,13 @@ export class AssetPipeline {
     this.log.warn({ asset_id: asset.asset_id, path: asset.storage_path, reason }, 'asset processing failed');
   }
 
-  private async photo(asset: AssetRow, file: string, type: Awaited<ReturnType<typeof detect>>, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress'>) {
+  private async photo(asset: AssetRow, file: string, type: Awaited<ReturnType<typeof detect>>, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress' | 'signal'>) {
     // Metadata and thumbnails at the same time: the metadata is read and parsed on this (JavaScript) thread
     // while libvips decodes and encodes on its own, so neither waits for the other. Outcomes are taken in the
     // old order: a metadata error (the file itself unreadable) is reported before a decode error.
-    const thumbnails = generateThumbnails(
-      file,
-      { small: this.derivatives.thumbnail(asset.asset_id, 'small'), medium: this.derivatives.thumbnail(asset.asset_id, 'medium'), large: this.derivatives.thumbnail(asset.asset_id, 'large') },
-      { type, phash: true },
-    ).then(
+    const thumbnails = generateThumbnails(file, this.thumbnailTargets(asset.asset_id), { type, phash: true }).then(
       (value) => ({ ok: true as const, value }),
-      (e: unknown) => ({ ok: false as const, error: e instanceof MediaDecodeError ? e : new MediaDecodeError(asset.original_filename, `the image could not be decoded (${(e as Error).message})`, { cause: e }) }),
+      (e: unknown) => ({ ok: false as const, error: photoDecodeFailure(type, e) }),
     );
     const metadata = await extractPhotoMetadata(file, { type }).catch(async (e: unknown) => {
       await thumbnails; // never leave libvips writing into an asset whose job has already failed
@@ -128,19 +133,30 @@ export class AssetPipeline {
     done.push(STATUS.metadata);
     ctx.progress(0.3, 'metadata');
     const outcome = await thumbnails;
-    if (!outcome.ok) throw outcome.error;
-    const thumbs = outcome.value;
-    done.push(STATUS.thumbnails, STATUS.phash, STATUS.webCopy);
-    ctx.progress(0.9, 'thumbnails');
+    let thumbs: Awaited<ReturnType<typeof generateThumbnails>> | null = null;
+    if (outcome.ok) {
+      thumbs = outcome.value;
+      done.push(STATUS.thumbnails, STATUS.phash, STATUS.webCopy);
+    } else if (type?.isRaw && hasCatalogMetadata(m)) {
+      // The preview is missing or damaged, the metadata is not: keep it and show a placeholder.
+      await writePlaceholderThumbnails(this.thumbnailTargets(asset.asset_id), { width: m.width, height: m.height });
+      done.push(STATUS.placeholderThumbnails);
+      this.log.info({ asset_id: asset.asset_id, detail: outcome.error.detail.split(file).join(asset.storage_path) }, 'RAW without a usable preview: placeholder thumbnails');
+    } else if (type?.isRaw) {
+      throw new MediaDamagedError(unreadableRawReason(type), outcome.error.detail, { cause: outcome.error });
+    } else throw outcome.error;
+    ctx.progress(0.8, 'thumbnails');
+    const motion = m.motion_photo ? await this.motionClip(asset, file, m.motion_photo, ctx) : null;
+    ctx.progress(0.9, 'motion');
     Object.assign(fields, {
-      width: m.width ?? thumbs.source.width,
-      height: m.height ?? thumbs.source.height,
+      width: m.width ?? thumbs?.source.width ?? null,
+      height: m.height ?? thumbs?.source.height ?? null,
       taken_time: isoToMs(m.taken_time),
       capture_offset_minutes: m.capture_offset_minutes,
       gps_latitude: m.gps_latitude,
       gps_longitude: m.gps_longitude,
       content_id: m.content_identifier,
-      phash: thumbs.phash ?? null,
+      phash: thumbs?.phash ?? null,
       exif_raw: JSON.stringify(exif),
       specific_metadata: JSON.stringify({
         camera_make: m.make,
@@ -158,22 +174,74 @@ export class AssetPipeline {
         keywords: m.keywords,
         gps_altitude: m.gps_altitude,
         orientation: m.orientation,
+        ...(thumbs ? {} : { preview_missing: true }),
+        ...(motion ? { motion_photo: motion } : {}),
       }),
     } satisfies Fields);
     if (m.description && !asset.description) fields.description = m.description;
     if (m.rating && !asset.rating) fields.rating = Math.max(0, Math.min(5, Math.round(m.rating)));
   }
 
-  private async video(asset: AssetRow, file: string, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress' | 'signal'>) {
+  /**
+   * The video of a motion photo, out of the file into `motion.mp4` (as is when a browser plays it, else its
+   * H.264/AAC web copy); the asset then links as a live photo and getAssetWebVideo serves the clip. A clip that
+   * is not where the XMP says, or is damaged, leaves a plain photo (the still is what matters); a tool failure
+   * is thrown and retried like any other.
+   */
+  private async motionClip(asset: AssetRow, file: string, claim: MotionPhotoClaim, ctx: Pick<JobContext, 'signal'>) {
+    const dest = this.derivatives.motionVideo(asset.asset_id);
+    const where = await locateMotionVideo(file, claim);
+    if (!where) {
+      fs.rmSync(dest, { force: true });
+      this.log.info({ asset_id: asset.asset_id, dialect: claim.dialect }, 'motion photo XMP without a video where it says: kept as a plain photo');
+      return null;
+    }
+    const extracted = `${dest}.embedded.mp4`;
+    try {
+      await extractMotionVideo(file, where, extracted);
+      const { info } = await probeVideo(extracted, { signal: ctx.signal });
+      const web = needsWebVideo(info);
+      if (web) await transcodeWebVideo(extracted, dest, () => {}, { duration: info.duration, signal: ctx.signal });
+      else fs.renameSync(extracted, dest);
+      return {
+        dialect: claim.dialect,
+        video_offset: where.offset,
+        video_length: where.length,
+        presentation_timestamp_us: claim.presentationTimestampUs,
+        duration: info.duration,
+        video_codec: info.video_codec,
+        web_copy: web,
+      };
+    } catch (e) {
+      const damage = asDamage({ kind: 'video', mime: 'video/mp4', ext: 'mp4', isRaw: false }, e);
+      if (!(damage instanceof MediaDamagedError)) throw e;
+      fs.rmSync(dest, { force: true });
+      this.log.info({ asset_id: asset.asset_id, detail: damage.detail }, 'motion photo with a damaged embedded video: kept as a plain photo');
+      return null;
+    } finally {
+      fs.rmSync(extracted, { force: true });
+    }
+  }
+
+  private thumbnailTargets(assetId: string) {
+    return { small: this.derivatives.thumbnail(assetId, 'small'), medium: this.derivatives.thumbnail(assetId, 'medium'), large: this.derivatives.thumbnail(assetId, 'large') };
+  }
+
+  private async video(asset: AssetRow, file: string, type: DetectedType | null, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress' | 'signal'>) {
+    await assertIntactContainer(file, type);
+    try {
+      await this.videoSteps(asset, file, fields, done, ctx);
+    } catch (e) {
+      throw asDamage(type, e);
+    }
+  }
+
+  private async videoSteps(asset: AssetRow, file: string, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress' | 'signal'>) {
     const { info } = await probeVideo(file, { signal: ctx.signal });
     done.push(STATUS.metadata);
     const poster = this.derivatives.poster(asset.asset_id);
     await posterFrame(file, poster, { duration: info.duration });
-    const thumbs = await generateThumbnails(
-      poster,
-      { small: this.derivatives.thumbnail(asset.asset_id, 'small'), medium: this.derivatives.thumbnail(asset.asset_id, 'medium'), large: this.derivatives.thumbnail(asset.asset_id, 'large') },
-      { phash: true },
-    );
+    const thumbs = await generateThumbnails(poster, this.thumbnailTargets(asset.asset_id), { phash: true });
     done.push(STATUS.thumbnails, STATUS.phash);
     ctx.progress(0.2, 'poster');
     const web = this.derivatives.webVideo(asset.asset_id);
@@ -206,7 +274,15 @@ export class AssetPipeline {
     } satisfies Fields);
   }
 
-  private async audio(asset: AssetRow, file: string, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress' | 'signal'>) {
+  private async audio(asset: AssetRow, file: string, type: DetectedType | null, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress' | 'signal'>) {
+    try {
+      await this.audioSteps(asset, file, fields, done, ctx);
+    } catch (e) {
+      throw asDamage(type, e);
+    }
+  }
+
+  private async audioSteps(asset: AssetRow, file: string, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress' | 'signal'>) {
     const { info } = await probeAudio(file, { signal: ctx.signal });
     done.push(STATUS.metadata);
     const web = this.derivatives.webAudio(asset.asset_id);
@@ -229,6 +305,11 @@ export class AssetPipeline {
       }),
     } satisfies Fields);
   }
+}
+
+/** Something a household would search or filter by was read: camera, capture time or size. */
+function hasCatalogMetadata(m: { make: string | null; model: string | null; taken_time: string | null; width: number | null }): boolean {
+  return Boolean(m.make || m.model || m.taken_time || m.width);
 }
 
 /** A failure that retrying cannot fix. */

@@ -8,10 +8,14 @@
  * | 10   | indexed: content type detected, BLAKE3 hash computed           |
  * | 20   | metadata extracted (EXIF/IPTC/XMP or ffprobe)                  |
  * | 30   | thumbnails small/medium/large written                          |
+ * | 31   | placeholder thumbnails written instead: the photo's pixels      |
+ * |      | cannot be shown (a RAW with no usable embedded preview); its    |
+ * |      | metadata is kept and `specific_metadata.preview_missing` is true |
  * | 40   | perceptual hash computed (photos and video posters)            |
  * | 50   | web copy ready (H.264/AAC MP4 or MP3), or the original plays   |
  * | 60   | linked into its media item (RAW+JPEG pair, live photo, single)  |
- * | 900  | failed: the file is unsupported or corrupt (not retried)       |
+ * | 900  | failed: the file is damaged, cut short or unsupported; never    |
+ * |      | retried, `last_error` is a fixed sentence per format (damage.ts) |
  * | 910  | failed: the file disappeared before processing                 |
  * | 920  | failed: a tool failed repeatedly (ffmpeg missing, …)           |
  */
@@ -19,6 +23,7 @@ export const STATUS = {
   indexed: 10,
   metadata: 20,
   thumbnails: 30,
+  placeholderThumbnails: 31,
   phash: 40,
   webCopy: 50,
   mediaItem: 60,

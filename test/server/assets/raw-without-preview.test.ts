@@ -1,0 +1,124 @@
+/**
+ * A RAW whose embedded preview is missing or cannot be decoded keeps its metadata (camera, capture time,
+ * size), is `ready` with a neutral placeholder thumbnail, and says so (status 31, preview_missing); it stays
+ * in the camera and date filters. Files: the ExifTool suite's metadata-only CR2 (corpus), a CR3 whose
+ * previews were blanked or damaged, and a NEF cut off before its preview.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { Client, type TestServer } from '../helpers/server.ts';
+import { V1, data } from '../helpers/api.ts';
+import { CORPUS } from '../media/corpus.ts';
+import { inspectRaw } from '../../../server/src/adapters/media/raw-preview.ts';
+import { addFile, household } from './fixture.ts';
+import { scratchDir } from './made-media.ts';
+
+const CR3 = path.join(CORPUS, 'raw/Canon_EOS_R6_pruned.CR3');
+
+/** The CR3 with every embedded JPEG changed by `damage` (in place, same length: the boxes stay intact). */
+async function cr3WithPreviews(damage: (jpeg: Buffer) => void): Promise<Buffer> {
+  const bytes = Buffer.from(fs.readFileSync(CR3));
+  const { previews } = await inspectRaw(CR3);
+  assert.ok(previews.length >= 1, 'the sample has embedded previews to damage');
+  for (const p of previews) damage(bytes.subarray(p.offset, p.offset + p.length));
+  return bytes;
+}
+
+interface Expect {
+  make: string;
+  model: string;
+  /** Local wall clock as the camera wrote it. */
+  local: string;
+  offset: number | null;
+  size: [number, number] | null;
+}
+
+describe('RAW without a usable preview keeps its metadata and shows a placeholder', { timeout: 300_000 }, () => {
+  let srv: TestServer;
+  let owner: Client;
+  const tmp = scratchDir();
+  const ids: Record<string, string> = {};
+  const expect: Record<string, Expect> = {
+    'metadata-only.cr2': { make: 'Canon', model: 'Canon EOS 350D DIGITAL', local: '2005-08-03T18:59:18', offset: null, size: [1536, 1024] },
+    'blank-previews.cr3': { make: 'Canon', model: 'Canon EOS R6', local: '2021-05-12T12:21:21', offset: 120, size: [3408, 2272] },
+    'damaged-previews.cr3': { make: 'Canon', model: 'Canon EOS R6', local: '2021-05-12T12:21:21', offset: 120, size: [3408, 2272] },
+    'preview-cut-off.nef': { make: 'NIKON CORPORATION', model: 'NIKON D1', local: '2000-11-19T13:01:50', offset: null, size: null },
+  };
+
+  before(async () => {
+    const h = await household();
+    ({ srv, owner } = h);
+    const files: Record<string, Buffer> = {
+      'metadata-only.cr2': fs.readFileSync(path.join(CORPUS, 'raw/exiftool_CanonRaw.cr2')),
+      // No JPEG start marker: there is no preview to find.
+      'blank-previews.cr3': await cr3WithPreviews((jpeg) => jpeg.fill(0, 0, 4)),
+      // The headers are intact, the compressed picture data is not: found, but it cannot be decoded.
+      'damaged-previews.cr3': await cr3WithPreviews((jpeg) => {
+        const sos = jpeg.indexOf(Buffer.from([0xff, 0xda]));
+        jpeg.fill(0xff, sos + 2 + jpeg.readUInt16BE(sos + 2) + 16);
+      }),
+      // An interrupted copy: the directory with camera and date made it, the thumbnail strip did not.
+      'preview-cut-off.nef': fs.readFileSync(path.join(CORPUS, 'raw/RAW_NIKON_D1.NEF')).subarray(0, 32 * 1024),
+    };
+    for (const [name, bytes] of Object.entries(files)) ids[name] = await addFile(srv, `raw/${name}`, h.ownerId, bytes);
+    await srv.container.jobRunner.whenIdle();
+  });
+  after(async () => {
+    await srv.stop({ removeData: true });
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test('ready, with camera, capture time and size, flagged preview_missing (both variants)', async () => {
+    for (const variant of ['A', 'B'] as const) {
+      const client = new Client(srv.url, variant);
+      client.token = owner.token;
+      for (const [name, e] of Object.entries(expect)) {
+        const a = data(client, await client.get(`${V1}/assets/${ids[name]}`));
+        assert.equal(a.state, 'ready', `${name}: ${a.state} ${a.last_error}`);
+        assert.equal(a.last_error, null);
+        assert.ok(a.status.includes(31) && !a.status.includes(30) && a.status.includes(20), `${name}: ${JSON.stringify(a.status)}`);
+        assert.equal(a.specific_metadata.preview_missing, true, name);
+        assert.equal(a.specific_metadata.is_raw, true, name);
+        assert.equal(a.specific_metadata.camera_make, e.make, name);
+        assert.equal(a.specific_metadata.camera_model, e.model, name);
+        const local = new Date(Date.parse(a.taken_time) + (a.capture_offset_minutes ?? 0) * 60_000).toISOString().slice(0, 19);
+        assert.equal(local, e.local, name);
+        assert.equal(a.capture_offset_minutes, e.offset, name);
+        if (e.size) assert.deepEqual([a.width, a.height], e.size, name);
+      }
+    }
+  });
+
+  test('the thumbnail is a neutral grey placeholder in the photo’s proportions', async () => {
+    for (const [name, e] of Object.entries(expect)) {
+      for (const size of ['small', 'large'] as const) {
+        const r = await fetch(`${srv.url}${V1}/assets/${ids[name]}/thumbnail?size=${size}`, { headers: { authorization: `Bearer ${owner.token}` } });
+        assert.equal(r.status, 200, name);
+        assert.equal(r.headers.get('content-type'), 'image/webp');
+        const img = sharp(Buffer.from(await r.arrayBuffer()));
+        const meta = await img.metadata();
+        const [w, h] = e.size ?? [3, 2];
+        assert.equal(Math.max(meta.width!, meta.height!), size === 'small' ? 400 : 1920, name);
+        assert.ok(Math.abs(meta.width! / meta.height! - w / h) < 0.01, `${name}: ${meta.width}x${meta.height}`);
+        const stats = await img.stats();
+        for (const c of stats.channels.slice(0, 3)) assert.ok(Math.abs(c.mean - 128) < 3 && c.stdev < 2, `${name}: flat grey`);
+      }
+    }
+  });
+
+  test('they stay in the camera and date filters; no perceptual hash is taken of a placeholder', async () => {
+    const found = async (filter: unknown) => {
+      const r = await owner.post(`${V1}/assets/query`, { filter });
+      assert.equal(r.status, 200, r.text);
+      return (data(owner, r).items as { media_item: { primary_asset: { asset_id: string } } }[]).map((i) => i.media_item.primary_asset.asset_id);
+    };
+    assert.ok((await found({ camera_model: 'Canon EOS R6' })).includes(ids['damaged-previews.cr3']!));
+    assert.ok((await found({ camera_model: 'NIKON D1' })).includes(ids['preview-cut-off.nef']!));
+    assert.ok((await found({ date: { from: '2005-08-03', to: '2005-08-03' } })).includes(ids['metadata-only.cr2']!));
+    const a = srv.container.db.prepare('SELECT phash FROM assets WHERE asset_id = ?').get(ids['metadata-only.cr2']) as { phash: string | null };
+    assert.equal(a.phash, null, 'no perceptual hash of a placeholder (every placeholder would look alike)');
+  });
+});
