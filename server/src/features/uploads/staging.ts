@@ -23,6 +23,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { ClientAborted } from './multipart.ts';
 import { StagingSink, type SinkOptions } from './sink.ts';
 import { SYSTEM_DIR } from '../repositories/marker.ts';
 
@@ -159,8 +160,8 @@ const HEAD_BYTES = 4096;
  * Streams `source` into a new file at `dest` (exclusive create: never overwrites) while hashing it
  * with BLAKE3 (sink.ts: 1 MiB blocks, hashed on a worker thread). Or, with `sink` options, into an
  * existing file at an offset (a chunk into its session's data file), unhashed. Fails with
- * TooLargeError as soon as more than `maxBytes` arrived, and with the source's error when it breaks
- * off (a client that went away); in both cases a file this call created is removed. The data is on
+ * TooLargeError as soon as more than `maxBytes` arrived, and with ClientAborted when the source breaks
+ * off (a client that went away, a body that ended or stalled mid-file); in both cases a file this call created is removed. The data is on
  * disk (fsync) before this resolves.
  *
  * The source is never destroyed here: on a failure it is switched to draining (its remaining data
@@ -209,7 +210,7 @@ export async function receiveToFile(source: Readable, dest: string, maxBytes: nu
         }
       };
       source.on('data', onData);
-      source.once('error', fail);
+      source.once('error', () => fail(new ClientAborted()));
       source.once('end', () => {
         ended = true;
         if (failed) return;
@@ -217,8 +218,11 @@ export async function receiveToFile(source: Readable, dest: string, maxBytes: nu
         resolve();
       });
       source.once('close', () => {
-        if (!ended) fail(new Error('the upload stopped before the file was complete'));
+        if (!ended) fail(new ClientAborted());
       });
+      // The part may have broken off before this call got to listen (the client went away or the
+      // body ended while the staging file was being opened): its 'error'/'close' are gone by now.
+      if (brokenOff(source)) fail(new ClientAborted());
     });
     const { size, hash } = await sink.finish();
     return { size, hash, head: Buffer.concat(headParts) };
@@ -226,4 +230,12 @@ export async function receiveToFile(source: Readable, dest: string, maxBytes: nu
     await sink.abort();
     throw e;
   }
+}
+
+/**
+ * Whether a stream already broke off before its end (destroyed, with or without an error). A listener added after the fact never hears its 'error' or
+ * 'close' again, so whoever starts reading a part late asks this first.
+ */
+export function brokenOff(source: Readable): boolean {
+  return !source.readableEnded && (source.errored !== null || source.destroyed);
 }
