@@ -1508,7 +1508,7 @@ export interface paths {
         put?: never;
         /**
          * Upload one file
-         * @description Multipart with the file in `file` and an optional `repository_id` (default: the primary repository), which must come before the file. The body streams to the repository’s staging folder and is hashed (BLAKE3) on the way; with `X-Content-Hash` a mismatch answers 422 and keeps nothing. Content already in the repository (same hash and size) answers `status: duplicate` and is not stored again; otherwise the file is committed under `uploads/YYYY/MM/` (never overwriting: `name (1).ext`…), catalogued, and its processing queued (`status: processing`). Follow the receipt with getUploadStatus. A body that ends before the form’s closing boundary answers 400 `upload_incomplete`; one that brings no byte for the idle timeout (60 s unless configured) answers 408 `upload_stalled` and closes the connection; either way nothing of it is kept. The server serves `max_in_flight_requests` uploads at once and one member only a share of them (a quarter unless configured): past either, 503 `uploads_busy` with Retry-After.
+         * @description Multipart with the file in `file` and an optional `repository_id` (default: the primary repository), which must come before the file. The body streams to the repository’s staging folder and is hashed (BLAKE3) on the way; with `X-Content-Hash` a mismatch answers 422 and keeps nothing. Content you already have in the repository (same hash and size) answers `status: duplicate` with your asset and is not stored again; when that asset is in your Trash, the upload brings it back (`restored_from_trash: true`). Duplicates are per member: content only another member has becomes an asset of yours (stored once on disk). Otherwise the file is committed under `uploads/YYYY/MM/` (never overwriting: `name (1).ext`…), catalogued, and its processing queued (`status: processing`). Follow the receipt with getUploadStatus. A body that ends before the form’s closing boundary answers 400 `upload_incomplete`; one that brings no byte for the idle timeout (60 s unless configured) answers 408 `upload_stalled` and closes the connection; either way nothing of it is kept. The server serves `max_in_flight_requests` uploads at once and one member only a share of them (a quarter unless configured): past either, 503 `uploads_busy` with Retry-After.
          */
         post: operations["uploadAsset"];
         delete?: never;
@@ -2012,6 +2012,8 @@ export interface components {
             receipt_id: string | null;
             /** @description Chunks of the session stored so far (chunk parts). */
             received_chunks: number | null;
+            /** @description The duplicate was your asset in the Trash: this upload brought it back. */
+            restored_from_trash: boolean;
             session_id: string;
             /** @description Bytes of this part (a chunk), or of the whole file once committed. */
             size: number | null;
@@ -2902,7 +2904,7 @@ export interface components {
             updated_at: string;
         };
         UploadResult: {
-            /** @description The new asset, or the existing one of a duplicate when it is yours. */
+            /** @description The new asset, or your existing one of a duplicate. */
             asset_id: string | null;
             /** @description BLAKE3 of the received bytes, computed by the server. */
             content_hash: string;
@@ -2910,6 +2912,8 @@ export interface components {
             file_name: string;
             message: string;
             receipt_id: string;
+            /** @description The duplicate was your asset in the Trash: this upload brought it back (`status: duplicate`, `asset_id` is that asset). */
+            restored_from_trash: boolean;
             size: number;
             /** @enum {string} */
             status: "processing" | "duplicate";

@@ -100,14 +100,17 @@ const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'E
 
 /**
  * Moves a staged file into the repository at `folder/name`, or `name (1)`, `name (2)`… when the
- * name is taken. Never overwrites anything. Returns the repository-relative path (forward slashes).
+ * name is taken. Never overwrites anything. `skip`: names to pass over although no file is there
+ * (a path the catalog holds for another member, whose file went missing). Returns the
+ * repository-relative path (forward slashes).
  */
-export async function commitStaged(repoPath: string, staged: string, relFolder: string, name: string): Promise<string> {
+export async function commitStaged(repoPath: string, staged: string, relFolder: string, name: string, skip: (relPath: string) => boolean = () => false): Promise<string> {
   const folderAbs = path.join(repoPath, ...relFolder.split('/'));
   await fs.promises.mkdir(folderAbs, { recursive: true });
   let useLink = true;
   for (let n = 0; n < 10_000; n++) {
     const candidate = n < 9_999 ? numberedName(name, n) : numberedName(name, Number.parseInt(crypto.randomBytes(4).toString('hex'), 16));
+    if (skip(`${relFolder}/${candidate}`)) continue;
     const target = path.join(folderAbs, candidate);
     if (useLink) {
       try {
@@ -138,6 +141,40 @@ export async function commitStaged(repoPath: string, staged: string, relFolder: 
     return `${relFolder}/${candidate}`;
   }
   throw new Error(`no free file name for ${name} in ${relFolder}`);
+}
+
+/**
+ * Puts another name on `source` (a file of the repository with the same bytes) at `folder/name`,
+ * or `name (1)`… when taken (or passed over by `skip`, as in commitStaged), never overwriting: a copy-on-write clone where the file system has
+ * them (the two files share their blocks, and a later edit of one leaves the other as it was),
+ * else a hard link (one inode, two names). Returns the repository-relative path, or null when the
+ * file system can do neither (the caller then stores its own copy).
+ */
+export async function commitAsCopyOf(repoPath: string, source: string, relFolder: string, name: string, skip: (relPath: string) => boolean = () => false): Promise<string | null> {
+  const folderAbs = path.join(repoPath, ...relFolder.split('/'));
+  await fs.promises.mkdir(folderAbs, { recursive: true });
+  let clone = true;
+  for (let n = 0; n < 10_000; n++) {
+    const candidate = numberedName(name, n);
+    if (skip(`${relFolder}/${candidate}`)) continue;
+    const target = path.join(folderAbs, candidate);
+    try {
+      if (clone) await fs.promises.copyFile(source, target, fs.constants.COPYFILE_EXCL | fs.constants.COPYFILE_FICLONE_FORCE);
+      else await fs.promises.link(source, target);
+      return `${relFolder}/${candidate}`;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      if (code === 'EEXIST') continue;
+      if (clone && (NO_LINK.has(code) || code === 'EINVAL' || code === 'ENOTTY' || code === 'EXDEV')) {
+        clone = false; // (libuv removes the target it made when the clone fails)
+        n--; // the same name, as a hard link
+        continue;
+      }
+      if (NO_LINK.has(code) || code === 'ENOENT') return null;
+      throw e;
+    }
+  }
+  return null;
 }
 
 export class TooLargeError extends Error {

@@ -65,7 +65,8 @@ const UploadResultFields = {
   receipt_id: z.string(),
   size: z.number().int(),
   status: z.enum(['processing', 'duplicate']),
-  asset_id: z.string().nullable().openapi({ description: 'The new asset, or the existing one of a duplicate when it is yours.' }),
+  asset_id: z.string().nullable().openapi({ description: 'The new asset, or your existing one of a duplicate.' }),
+  restored_from_trash: z.boolean().openapi({ description: 'The duplicate was your asset in the Trash: this upload brought it back (`status: duplicate`, `asset_id` is that asset).' }),
 };
 
 export const UploadResultSchema = z.object(UploadResultFields).openapi('UploadResult');
@@ -81,6 +82,7 @@ export const BatchResultSchema = z
     size: z.number().int().nullable().openapi({ description: 'Bytes of this part (a chunk), or of the whole file once committed.' }),
     message: z.string(),
     asset_id: z.string().nullable(),
+    restored_from_trash: z.boolean().openapi({ description: 'The duplicate was your asset in the Trash: this upload brought it back.' }),
     chunk_index: z.number().int().nullable(),
     received_chunks: z.number().int().nullable().openapi({ description: 'Chunks of the session stored so far (chunk parts).' }),
     problem: UploadProblemSchema.nullable(),
@@ -133,7 +135,9 @@ export const uploadAsset = defineRoute('user', {
   description:
     'Multipart with the file in `file` and an optional `repository_id` (default: the primary repository), which must come before the file. ' +
     'The body streams to the repository’s staging folder and is hashed (BLAKE3) on the way; with `X-Content-Hash` a mismatch answers 422 and keeps nothing. ' +
-    'Content already in the repository (same hash and size) answers `status: duplicate` and is not stored again; otherwise the file is committed under ' +
+    'Content you already have in the repository (same hash and size) answers `status: duplicate` with your asset and is not stored again; when that asset is in your Trash, ' +
+    'the upload brings it back (`restored_from_trash: true`). Duplicates are per member: content only another member has becomes an asset of yours (stored once on disk). ' +
+    'Otherwise the file is committed under ' +
     '`uploads/YYYY/MM/` (never overwriting: `name (1).ext`…), catalogued, and its processing queued (`status: processing`). Follow the receipt with getUploadStatus.' + CUT_OFF,
   tags: [TAG],
   request: {
