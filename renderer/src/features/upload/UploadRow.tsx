@@ -20,7 +20,7 @@ function stateText(item: UploadItem, percent: number): string {
     case 'duplicate':
       return `Duplicate: ${item.message ?? 'already in your library.'}`;
     case 'restored':
-      return `Restored: ${item.message ?? 'back from your Trash.'}`;
+      return item.message ?? 'Restored from your Trash.';
     case 'failed':
       return `Failed: ${item.message ?? 'the upload did not work.'}${item.needsFile ? ' Add the file again to retry.' : ''}`;
   }

@@ -89,7 +89,7 @@ const FILE_CONCURRENCY = 2;
 const MAX_ATTEMPTS = 5;
 const MAX_BUSY_WAITS = 60;
 const PAUSED_MESSAGE = 'Paused: add the file again to resume.';
-const RESTORED_MESSAGE = 'It was in your Trash: it is back in your library, not stored twice.';
+const RESTORED_MESSAGE = 'Restored from your Trash: it is back in your library, not stored twice.';
 const TERMINAL: UploadState[] = ['done', 'duplicate', 'restored', 'failed'];
 
 const backoff = (attempt: number) => Math.min(500 * 2 ** attempt, 15_000);
