@@ -1471,7 +1471,7 @@ export interface paths {
          *     - `single_{session_id}`: a whole file; `session_id` is the client’s own correlation id (letters, digits, `-`), echoed in its result.
          *     - `chunk_{session_id}_{index}_{total}`: chunk `index` (0-based, `index < total`) of a session made with createUploadSession, whose `total_chunks` must equal `total`. Every chunk but the last has the session’s chunk size, the last the rest. A chunk sent again with the same size is read and dropped, answered as received (idempotent); with another size it is refused (409 `chunk_conflict`), and while another request is still receiving that chunk it is 409 `chunk_in_progress` (retryable). Chunks are written in place into one staged file; when the last missing chunk arrives the file is hashed, checked against the session’s `client_hash` and committed like a single upload.
          *
-         *     Each file part gets a result; one part failing (its `problem` says why: 404 foreign or unknown session, 409, 413, 422) does not fail the others. A chunk cut off mid-way is discarded, not counted.
+         *     Each file part gets a result; one part failing (its `problem` says why: 404 foreign or unknown session, 409, 413, 422) does not fail the others. A chunk cut off mid-way is discarded, not counted. A body that ends before the form’s closing boundary answers 400 `upload_incomplete`; one that brings no byte for the idle timeout (60 s unless configured) answers 408 `upload_stalled` and closes the connection; either way nothing of it is kept. The server serves `max_in_flight_requests` uploads at once and one member only a share of them (a quarter unless configured): past either, 503 `uploads_busy` with Retry-After.
          */
         post: operations["batchUploadAssets"];
         delete?: never;
@@ -1511,7 +1511,7 @@ export interface paths {
         put?: never;
         /**
          * Upload one file
-         * @description Multipart with the file in `file` and an optional `repository_id` (default: the primary repository), which must come before the file. The body streams to the repository’s staging folder and is hashed (BLAKE3) on the way; with `X-Content-Hash` a mismatch answers 422 and keeps nothing. Content already in the repository (same hash and size) answers `status: duplicate` and is not stored again; otherwise the file is committed under `uploads/YYYY/MM/` (never overwriting: `name (1).ext`…), catalogued, and its processing queued (`status: processing`). Follow the receipt with getUploadStatus.
+         * @description Multipart with the file in `file` and an optional `repository_id` (default: the primary repository), which must come before the file. The body streams to the repository’s staging folder and is hashed (BLAKE3) on the way; with `X-Content-Hash` a mismatch answers 422 and keeps nothing. Content you already have in the repository (same hash and size) answers `status: duplicate` with your asset and is not stored again; when that asset is in your Trash, the upload brings it back (`restored_from_trash: true`). Duplicates are per member: content only another member has becomes an asset of yours (stored once on disk). Otherwise the file is committed under `uploads/YYYY/MM/` (never overwriting: `name (1).ext`…), catalogued, and its processing queued (`status: processing`). Follow the receipt with getUploadStatus. A body that ends before the form’s closing boundary answers 400 `upload_incomplete`; one that brings no byte for the idle timeout (60 s unless configured) answers 408 `upload_stalled` and closes the connection; either way nothing of it is kept. The server serves `max_in_flight_requests` uploads at once and one member only a share of them (a quarter unless configured): past either, 503 `uploads_busy` with Retry-After.
          */
         post: operations["uploadAsset"];
         delete?: never;
@@ -2015,6 +2015,8 @@ export interface components {
             receipt_id: string | null;
             /** @description Chunks of the session stored so far (chunk parts). */
             received_chunks: number | null;
+            /** @description The duplicate was your asset in the Trash: this upload brought it back. */
+            restored_from_trash: boolean;
             session_id: string;
             /** @description Bytes of this part (a chunk), or of the whole file once committed. */
             size: number | null;
@@ -2905,7 +2907,7 @@ export interface components {
             updated_at: string;
         };
         UploadResult: {
-            /** @description The new asset, or the existing one of a duplicate when it is yours. */
+            /** @description The new asset, or your existing one of a duplicate. */
             asset_id: string | null;
             /** @description BLAKE3 of the received bytes, computed by the server. */
             content_hash: string;
@@ -2913,6 +2915,8 @@ export interface components {
             file_name: string;
             message: string;
             receipt_id: string;
+            /** @description The duplicate was your asset in the Trash: this upload brought it back (`status: duplicate`, `asset_id` is that asset). */
+            restored_from_trash: boolean;
             size: number;
             /** @enum {string} */
             status: "processing" | "duplicate";
@@ -8752,6 +8756,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request body stopped arriving (idle timeout); send it again */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -8899,6 +8912,15 @@ export interface operations {
             };
             /** @description Not found (also for resources of other users) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body stopped arriving (idle timeout); send it again */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };

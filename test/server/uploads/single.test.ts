@@ -102,7 +102,7 @@ describe('single and batch uploads', { timeout: 300_000 }, () => {
     assert.equal(bad.body.errors[0].field, 'header.x-content-hash');
   });
 
-  test('a duplicate is reported with the existing asset and stored once', async () => {
+  test('a duplicate is reported with the uploader’s existing asset and stored once', async () => {
     const file = src.file(PHOTO3);
     const hash = await hashFile(file);
     const first = await uploadFile(srv, alice.token!, file);
@@ -116,11 +116,10 @@ describe('single and batch uploads', { timeout: 300_000 }, () => {
     assert.deepEqual(stagingFiles(repoPath), []);
     const o = (await alice.get(`${V1}/uploads/receipts?receipt_ids=${second.body.receipt_id}`)).body.operations[0];
     assert.deepEqual([o.status, o.terminal, o.success, o.asset_id], ['duplicate', true, true, first.body.asset_id]);
-    // Another member uploading the same content: a duplicate too, without alice's asset id.
+    // Another member uploading the same content gets an asset of their own (per-owner.test.ts).
     const byBob = await uploadFile(srv, bob.token!, file);
-    assert.equal(byBob.body.status, 'duplicate');
-    assert.equal(byBob.body.asset_id, null);
-    assert.equal((await filesWithHash(repoPath, hash)).length, 1);
+    assert.equal(byBob.body.status, 'processing', byBob.text);
+    assert.notEqual(byBob.body.asset_id, first.body.asset_id);
 
     // precheck (advisory) knows alice has it, bob does not.
     const pa = await alice.post(`${V1}/uploads/precheck`, { files: [{ hash, size: fs.statSync(file).size, file_name: 'x.jpg' }, { hash: 'cd'.repeat(32), size: 5 }] });
@@ -129,7 +128,8 @@ describe('single and batch uploads', { timeout: 300_000 }, () => {
     assert.deepEqual(pa.body.results.map((x: { duplicate: boolean; candidate: boolean }) => [x.duplicate, x.candidate]), [[true, false], [false, true]]);
     assert.equal(pa.body.results[0].asset_id, first.body.asset_id);
     const pb = await bob.post(`${V1}/uploads/precheck`, { files: [{ hash, size: fs.statSync(file).size }] });
-    assert.equal(pb.body.duplicate_count, 0);
+    assert.equal(pb.body.duplicate_count, 1);
+    assert.equal(pb.body.results[0].asset_id, byBob.body.asset_id);
   });
 
   test('concurrent uploads of the same file end with one stored copy', async () => {

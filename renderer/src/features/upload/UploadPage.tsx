@@ -13,7 +13,7 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes } from '../../lib/format';
 import { libraryKeys } from '../library/library-api';
 import { filesFromDrop, filterFolderFiles } from './pick-files';
-import type { UploadItem } from './upload-queue';
+import { isFinished, type UploadItem } from './upload-queue';
 import { UploadRow } from './UploadRow';
 import { useUploadSettled, useUploads } from './use-uploads';
 import './upload.css';
@@ -44,7 +44,7 @@ export function UploadPage() {
   const active = items.filter((i) => !(i.state === 'paused' || (i.needsFile && i.state === 'failed')));
   const totalBytes = active.reduce((s, i) => s + i.size, 0);
   const sentBytes = active.reduce((s, i) => s + i.bytesSent, 0);
-  const finished = active.filter((i) => i.state === 'done' || i.state === 'duplicate').length;
+  const finished = active.filter((i) => isFinished(i.state)).length;
   const failed = active.filter((i) => i.state === 'failed').length;
   const busy = active.some((i) => i.state === 'waiting' || i.state === 'uploading' || i.state === 'processing');
   const percent = totalBytes ? Math.floor((sentBytes / totalBytes) * 100) : 0;
@@ -149,7 +149,7 @@ export function UploadPage() {
               <h2 className="card__title" id="queue-heading">
                 Files
               </h2>
-              {items.some((i) => i.state === 'done' || i.state === 'duplicate') && (
+              {items.some((i) => isFinished(i.state)) && (
                 <Button variant="quiet" onClick={() => queue?.clearFinished()}>
                   Clear finished
                 </Button>

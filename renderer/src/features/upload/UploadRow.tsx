@@ -2,7 +2,7 @@
 import { Button } from '../../components/Button';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes } from '../../lib/format';
-import type { UploadItem } from './upload-queue';
+import { isFinished, type UploadItem } from './upload-queue';
 
 
 function stateText(item: UploadItem, percent: number): string {
@@ -19,6 +19,8 @@ function stateText(item: UploadItem, percent: number): string {
       return 'Done';
     case 'duplicate':
       return `Duplicate: ${item.message ?? 'already in your library.'}`;
+    case 'restored':
+      return item.message ?? 'Restored from your Trash.';
     case 'failed':
       return `Failed: ${item.message ?? 'the upload did not work.'}${item.needsFile ? ' Add the file again to retry.' : ''}`;
   }
@@ -26,7 +28,7 @@ function stateText(item: UploadItem, percent: number): string {
 
 export function UploadRow({ item, onRetry, onForget }: { item: UploadItem; onRetry: () => void; onForget: () => void }) {
   const percent = item.size ? Math.floor((item.bytesSent / item.size) * 100) : item.state === 'uploading' ? 0 : 100;
-  const shown = item.state === 'done' || item.state === 'duplicate' || item.state === 'processing' ? 100 : percent;
+  const shown = isFinished(item.state) || item.state === 'processing' ? 100 : percent;
   return (
     <li className={`upload-row upload-row--${item.state}`} aria-label={item.name}>
       <div className="upload-row__top">

@@ -31,11 +31,20 @@ interface SessionAnswer {
   status: 'pending' | 'uploading' | 'merging' | 'completed' | 'failed';
   received_chunks: number[];
   problem: Problem | null;
-  result: { status: 'processing' | 'duplicate'; message: string } | null;
+  result: { status: 'processing' | 'duplicate'; message: string; restored_from_trash?: boolean } | null;
 }
 type BatchResult = components['schemas']['BatchUploadResult'];
 
-export type UploadState = 'paused' | 'waiting' | 'uploading' | 'processing' | 'done' | 'duplicate' | 'failed';
+/**
+ * `restored`: the file was the person's own asset in the Trash; the server brought it back instead
+ * of storing it twice (a duplicate with `restored_from_trash`).
+ */
+export type UploadState = 'paused' | 'waiting' | 'uploading' | 'processing' | 'done' | 'duplicate' | 'restored' | 'failed';
+
+/** The file is in the library: stored and processed, already there, or back from the Trash. */
+export function isFinished(state: UploadState): boolean {
+  return state === 'done' || state === 'duplicate' || state === 'restored';
+}
 
 export interface UploadItem {
   id: string;
@@ -80,7 +89,8 @@ const FILE_CONCURRENCY = 2;
 const MAX_ATTEMPTS = 5;
 const MAX_BUSY_WAITS = 60;
 const PAUSED_MESSAGE = 'Paused: add the file again to resume.';
-const TERMINAL: UploadState[] = ['done', 'duplicate', 'failed'];
+const RESTORED_MESSAGE = 'Restored from your Trash: it is back in your library, not stored twice.';
+const TERMINAL: UploadState[] = ['done', 'duplicate', 'restored', 'failed'];
 
 const backoff = (attempt: number) => Math.min(500 * 2 ** attempt, 15_000);
 
@@ -237,7 +247,7 @@ export class UploadQueue {
   }
 
   clearFinished(): void {
-    this.entries = this.entries.filter((e) => e.state !== 'done' && e.state !== 'duplicate');
+    this.entries = this.entries.filter((e) => !isFinished(e.state));
     this.emit();
   }
 
@@ -351,11 +361,11 @@ export class UploadQueue {
       if (answer.status === 'failed') throw new UploadFailure(answer.problem?.detail ?? 'The server could not take this file.', false);
       if (answer.status === 'completed' || answer.status === 'merging') {
         e.bytesSent = e.size;
-        if (answer.result?.status === 'duplicate') return this.settle(e, 'duplicate', duplicateMessage(answer.result.message));
+        if (answer.result?.status === 'duplicate') return this.settleDuplicate(e, answer.result);
         return this.toProcessing(e);
       }
       const final = await this.sendChunks(e, answer, totalChunks, chunkSize, cfg, run.signal);
-      if (final?.status === 'duplicate') return this.settle(e, 'duplicate', duplicateMessage(final.message));
+      if (final?.status === 'duplicate') return this.settleDuplicate(e, final);
       this.toProcessing(e);
     } catch (err) {
       if (this.disposed || run.signal.aborted) return;
@@ -586,7 +596,13 @@ export class UploadQueue {
     }
   }
 
-  private settle(e: Entry, state: 'done' | 'duplicate', message: string | null): void {
+  /** Already in the library: not stored again, or brought back from the person's Trash. */
+  private settleDuplicate(e: Entry, r: { message: string; restored_from_trash?: boolean }): void {
+    if (r.restored_from_trash) return this.settle(e, 'restored', RESTORED_MESSAGE);
+    this.settle(e, 'duplicate', duplicateMessage(r.message));
+  }
+
+  private settle(e: Entry, state: 'done' | 'duplicate' | 'restored', message: string | null): void {
     e.unfollow?.();
     e.unfollow = null;
     this.store.remove(e.key);

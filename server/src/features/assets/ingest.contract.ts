@@ -6,7 +6,12 @@
  * - A file is identified by (repository, repository-relative path). Indexing the same path again
  *   updates the asset when size or mtime changed, and does nothing otherwise.
  * - A new path whose BLAKE3 hash and size match an asset whose file went missing in the same
- *   repository is a move: the asset keeps its id (albums, likes and ratings survive).
+ *   repository is a move: the asset keeps its id (albums, likes and ratings survive). An upload is
+ *   a move only of the uploader's own asset (never another member's), and brings it out of the
+ *   Trash: the uploader asked for the file.
+ * - Duplicates are per owner: the same bytes may be catalogued once per member (each member's
+ *   copy is their own asset at its own path; uploads store it once on disk, see uploads/commit.ts).
+ *   Scans and the watcher catalogue a new path for the repository's default owner as always.
  * - Unsupported files (by content, not extension) are skipped and reported, never catalogued.
  * - Indexing is cheap (stat, detect, hash); the heavy work (metadata, thumbnails, transcodes) is
  *   the `assets.process` job, queued in the same transaction that creates the asset.
@@ -40,4 +45,18 @@ export interface Ingest {
   markMissing(repositoryId: string, relPath: string): boolean;
   /** An existing asset with this content in the repository (for duplicate checks), if any. */
   findByHash(repositoryId: string, hash: string, size: number): { asset_id: string; owner_id: number } | undefined;
+  /**
+   * The owner's own asset with this content in the repository: a live one first, else one in the
+   * Trash whose file is still in its folder (it can be restored). Never another member's.
+   */
+  ownCopy(repositoryId: string, ownerId: number, hash: string, size: number): { asset_id: string; in_trash: boolean } | undefined;
+  /** Who owns the asset catalogued at this path (its file may be gone), if any. */
+  ownerOfPath(repositoryId: string, relPath: string): number | undefined;
+  /** Brings an asset out of the Trash; false when it is not there or its file is gone. */
+  restoreFromTrash(assetId: string): boolean;
+  /**
+   * A file of the repository (anyone's) that holds this content as it was catalogued (size and
+   * modification time unchanged since it was hashed): absolute path, or undefined.
+   */
+  fileWithContent(repositoryId: string, hash: string, size: number): string | undefined;
 }

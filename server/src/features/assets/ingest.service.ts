@@ -13,7 +13,7 @@ import { uuidv7 } from '../../platform/ids.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
-import { AssetsStore } from './assets.store.ts';
+import { AssetsStore, type AssetRow } from './assets.store.ts';
 import { processAsset } from './assets.jobs.ts';
 import type { IndexFileRequest, IndexOutcome, Ingest } from './ingest.contract.ts';
 
@@ -52,6 +52,53 @@ export class IngestService implements Ingest {
     return row ? { asset_id: row.asset_id, owner_id: row.owner_id } : undefined;
   }
 
+  ownCopy(repositoryId: string, ownerId: number, hash: string, size: number) {
+    const mine = this.store.byHash(repositoryId, hash, size).filter((a) => a.owner_id === ownerId);
+    const live = mine.find((a) => !a.is_deleted);
+    if (live) return { asset_id: live.asset_id, in_trash: false };
+    const trashed = mine.find((a) => this.fileOf(a) !== undefined);
+    return trashed ? { asset_id: trashed.asset_id, in_trash: true } : undefined;
+  }
+
+  ownerOfPath(repositoryId: string, relPath: string): number | undefined {
+    return this.store.byPath(repositoryId, relPath.replace(/\\/g, '/'))?.owner_id;
+  }
+
+  restoreFromTrash(assetId: string): boolean {
+    const a = this.store.byId(assetId);
+    if (!a?.is_deleted || this.fileOf(a) === undefined) return false;
+    const now = this.now();
+    this.store.update(assetId, { is_deleted: 0, deleted_at: null, deleted_reason: null }, now);
+    this.log.info({ asset_id: assetId }, 'asset restored from the trash by an upload of the same file');
+    return true;
+  }
+
+  fileWithContent(repositoryId: string, hash: string, size: number): string | undefined {
+    for (const a of this.store.byHash(repositoryId, hash, size)) {
+      const abs = this.fileOf(a);
+      if (!abs) continue;
+      try {
+        const st = fs.statSync(abs);
+        if (st.isFile() && st.size === size && Math.floor(st.mtimeMs) === a.file_mtime) return abs;
+      } catch {
+        // gone meanwhile: try the next
+      }
+    }
+    return undefined;
+  }
+
+  /** The asset's file, when its repository is known and the file is there. */
+  private fileOf(a: AssetRow): string | undefined {
+    const repo = this.repositories.byId(a.repository_id);
+    if (!repo) return undefined;
+    try {
+      const abs = resolveInRepository(repo.path, a.storage_path);
+      return fs.existsSync(abs) ? abs : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   indexFile(req: IndexFileRequest): Promise<IndexOutcome> {
     const key = `${req.repositoryId}\0${req.relPath.replace(/\\/g, '/')}`;
     const previous = this.pathLocks.get(key) ?? Promise.resolve();
@@ -84,7 +131,8 @@ export class IngestService implements Ingest {
     // A person's deletion stands while the file stays on disk: only a file that went missing and
     // came back is brought out of the Trash by watching or scanning.
     const trashedByUser = existing?.is_deleted === 1 && existing.deleted_reason === 'user';
-    if (existing && (!existing.is_deleted || trashedByUser) && existing.file_size === stat.size && existing.file_mtime === mtime && existing.hash) {
+    const uploadOfTrashed = req.source === 'upload' && existing?.is_deleted === 1; // handled below: brought back
+    if (existing && !uploadOfTrashed && (!existing.is_deleted || trashedByUser) && existing.file_size === stat.size && existing.file_mtime === mtime && existing.hash) {
       return { outcome: 'unchanged', asset_id: existing.asset_id };
     }
     if (stat.size === 0) return { outcome: 'unsupported', reason: 'the file is empty' };
@@ -98,8 +146,11 @@ export class IngestService implements Ingest {
         this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: req.receiptId ?? null }, { uniqueKey: `process:${assetId}`, ownerId: req.ownerId });
 
       if (existing) {
-        // Same path, new content (or a file that came back): reprocess, keep the asset id.
-        const restored = existing.is_deleted === 1 && !trashedByUser;
+        // Same path, new content (or a file that came back): reprocess, keep the asset id. An
+        // upload landing here is the owner's own (commit.ts never picks another member's path)
+        // and brings the asset out of the Trash: the member asked for the file.
+        const keepTrashed = trashedByUser && req.source !== 'upload';
+        const restored = existing.is_deleted === 1 && !keepTrashed;
         this.store.update(
           existing.asset_id,
           {
@@ -108,7 +159,7 @@ export class IngestService implements Ingest {
             hash,
             mime_type: type.mime,
             type: TYPE_OF[type.kind],
-            ...(trashedByUser ? {} : { is_deleted: 0, deleted_at: null, deleted_reason: null }),
+            ...(keepTrashed ? {} : { is_deleted: 0, deleted_at: null, deleted_reason: null }),
             state: 'pending',
             status: '[10]',
             last_error: null,
@@ -119,12 +170,17 @@ export class IngestService implements Ingest {
         return { outcome: restored ? 'restored' : 'updated', asset_id: existing.asset_id };
       }
 
-      // A move: the same content at a new path, while the old path's asset is missing.
+      // A move: the same content at a new path, while the old path's asset is missing. An upload
+      // moves only the uploader's own asset (another member's stays theirs, and in their Trash).
+      const upload = req.source === 'upload';
       const moved = this.store
         .byHash(repo.repository_id, hash, stat.size)
+        .filter((a) => !upload || a.owner_id === req.ownerId)
         .find((a) => a.is_deleted === 1 || !fs.existsSync(path.join(repo.path, a.storage_path)));
       if (moved && !fs.existsSync(path.join(repo.path, moved.storage_path))) {
-        const keepTrashed = moved.is_deleted === 1 && moved.deleted_reason === 'user';
+        // A person's deletion stands when the file turns up elsewhere in the folder; an upload of it
+        // is the person asking for it back.
+        const keepTrashed = !upload && moved.is_deleted === 1 && moved.deleted_reason === 'user';
         this.store.update(
           moved.asset_id,
           { storage_path: relPath, file_mtime: mtime, ...(keepTrashed ? {} : { is_deleted: 0, deleted_at: null, deleted_reason: null }) },

@@ -43,7 +43,8 @@ import {
 import type { Committer } from './commit.ts';
 import { uploadHashPool, type FileHasher } from './file-hasher.ts';
 import { Semaphore } from './locks.ts';
-import { SESSION_ID, TooLargeError, partialChunkPath, receiveToFile, sanitizeFileName, sessionDataPath, sessionDir, type Received } from './staging.ts';
+import { ClientAborted } from './multipart.ts';
+import { SESSION_ID, TooLargeError, brokenOff, partialChunkPath, receiveToFile, sanitizeFileName, sessionDataPath, sessionDir, type Received } from './staging.ts';
 import { HASH_HEX, targetRepository, toStoredProblem, type Repo, type UploadsContext } from './uploads.context.ts';
 import { emptyResult, type BatchResult, type SessionAnswer, type SessionInput, type UploadResult } from './uploads.results.ts';
 import type { SessionRow, StoredProblem } from './uploads.store.ts';
@@ -291,8 +292,9 @@ export class ChunkSessions {
     await new Promise<void>((resolve, reject) => {
       stream.on('data', (d: Buffer) => (size += d.length));
       stream.once('end', resolve);
-      stream.once('error', reject);
-      stream.once('close', resolve);
+      stream.once('error', () => reject(new ClientAborted()));
+      stream.once('close', () => (stream.readableEnded ? resolve() : reject(new ClientAborted())));
+      if (brokenOff(stream)) reject(new ClientAborted()); // broke off before we listened: its events are gone
     });
     if (size !== had) throw new Conflict(`Chunk ${index} was already received with ${had} bytes; this one has ${size}.`, 'chunk_conflict');
     return size;

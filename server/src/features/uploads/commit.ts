@@ -3,10 +3,18 @@
  * is checked, then either reported as a duplicate (and dropped) or committed into the repository
  * and handed to the ingest.
  *
- * Duplicates: identity is (repository, BLAKE3, size). The duplicate check and the commit run under
- * an in-process lock per (repository, hash), so two uploads of the same content at the same time
- * end with one stored copy and one `duplicate`. The existing asset's id is reported only when the
- * caller owns it (another member's asset id says nothing useful and would leak).
+ * Duplicates are per owner: identity is (repository, owner, BLAKE3, size). Decisions:
+ * - The uploader already has the content: `duplicate`, with their asset's id, nothing stored.
+ * - Only another member has it: the uploader gets an asset of their own (they may keep their copy,
+ *   and nothing in the answer hints at the other member's file). The bytes are stored once: the
+ *   new name is a copy-on-write clone or a hard link of the file already there, when the file
+ *   system allows (else the uploaded copy is kept). Each member's asset has its own path, so
+ *   deleting one member's asset (or even its file) leaves the other's bytes where they are.
+ * - The uploader's own copy is in the Trash (its file still in the folder): the upload brings it
+ *   back, as a household user re-adding a photo expects, instead of storing a second `name (1)`.
+ *   The answer is `duplicate` with that asset's id and `restored_from_trash: true`.
+ * The checks and the commit run under an in-process lock per (repository, hash), so two uploads of
+ * the same content at the same time end with one stored copy per owner.
  */
 import path from 'node:path';
 import fs from 'node:fs';
@@ -14,7 +22,7 @@ import { detectBytes, type DetectedType } from '../../adapters/media/detect.ts';
 import { DomainError, Invalid } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { KeyedLock } from './locks.ts';
-import { commitStaged, uploadFolder, type Received } from './staging.ts';
+import { commitAsCopyOf, commitStaged, uploadFolder, type Received } from './staging.ts';
 import type { Repo, UploadsContext } from './uploads.context.ts';
 import type { UploadResult } from './uploads.results.ts';
 
@@ -44,14 +52,16 @@ export class Committer {
 
     return this.lock.run(`${repo.repository_id}:${got.hash}`, async () => {
       const base = { content_hash: got.hash, file_name: fileName, receipt_id: receiptId, size: got.size };
-      const dup = ingest.findByHash(repo.repository_id, got.hash, got.size);
-      if (dup) {
+      const own = ingest.ownCopy(repo.repository_id, actor.userId, got.hash, got.size);
+      if (own && (!own.in_trash || ingest.restoreFromTrash(own.asset_id))) {
         await rm(staged);
-        const own = dup.owner_id === actor.userId;
-        store.updateReceipt(receiptId, { status: 'duplicate', asset_id: own ? dup.asset_id : null }, now());
-        return { ...base, status: 'duplicate', asset_id: own ? dup.asset_id : null, message: own ? 'You already have this file; it was not stored again.' : 'This repository already holds this file; it was not stored again.' };
+        store.updateReceipt(receiptId, { status: 'duplicate', asset_id: own.asset_id }, now());
+        const message = own.in_trash
+          ? 'You already had this file in your Trash: it is back in your library, not stored again.'
+          : 'You already have this file; it was not stored again.';
+        return { ...base, status: 'duplicate', asset_id: own.asset_id, restored_from_trash: own.in_trash, message };
       }
-      const relPath = await commitStaged(repo.path, staged, uploadFolder(new Date(now())), fileName);
+      const relPath = await this.commit(actor, repo, staged, got, fileName);
       let outcome;
       try {
         outcome = await ingest.indexFile({ repositoryId: repo.repository_id, relPath, ownerId: actor.userId, source: 'upload', knownHash: got.hash, receiptId, originalFilename: name });
@@ -66,13 +76,33 @@ export class Committer {
       if (outcome.outcome === 'duplicate') {
         await rm(path.join(repo.path, relPath));
         store.updateReceipt(receiptId, { status: 'duplicate', asset_id: outcome.asset_id }, now());
-        return { ...base, status: 'duplicate', asset_id: outcome.asset_id, message: 'This repository already holds this file; it was not stored again.' };
+        return { ...base, status: 'duplicate', asset_id: outcome.asset_id, restored_from_trash: false, message: 'You already have this file; it was not stored again.' };
       }
       // created/updated/restored queue the pipeline, which completes the receipt; a move or an
       // unchanged file (indexed meanwhile by the folder watcher) is completed when its asset is ready.
       store.updateReceipt(receiptId, { status: 'processing', asset_id: outcome.asset_id }, now());
-      return { ...base, status: 'processing', asset_id: outcome.asset_id, message: 'Stored; it is being processed.' };
+      return { ...base, status: 'processing', asset_id: outcome.asset_id, restored_from_trash: false, message: 'Stored; it is being processed.' };
     });
+  }
+
+  /**
+   * Commits the staged file under `uploads/YYYY/MM/`: as another name of a file of the repository
+   * that already holds these bytes (stored once), or the staged file itself. Returns the path.
+   */
+  private async commit(actor: Actor, repo: Repo, staged: string, got: Received, fileName: string): Promise<string> {
+    const folder = uploadFolder(new Date(this.ctx.now()));
+    const ingest = this.ctx.deps.ingest();
+    // A path the catalog holds for another member (its file went missing) is theirs: indexing the
+    // upload there would hand the upload to their asset.
+    const othersPath = (relPath: string) => {
+      const owner = ingest.ownerOfPath(repo.repository_id, relPath);
+      return owner !== undefined && owner !== actor.userId;
+    };
+    const same = ingest.fileWithContent(repo.repository_id, got.hash, got.size);
+    const linked = same ? await commitAsCopyOf(repo.path, same, folder, fileName, othersPath) : null;
+    if (!linked) return commitStaged(repo.path, staged, folder, fileName, othersPath);
+    await rm(staged);
+    return linked;
   }
 }
 

@@ -10,7 +10,12 @@
  *   with ends the whole request: the parser stops and that error is the answer. Per-file failures
  *   that should not stop a batch are caught by the handler itself.
  * - busboy's count limits (parts, files, fields) end the request with 413; a field longer than its
- *   limit with 413; a body that is not multipart with 415; a malformed or cut-off body with 400.
+ *   limit with 413; a body that is not multipart with 415; a malformed body with 400.
+ * - A body that ends before the form's closing boundary (the client went away, or sent fewer bytes
+ *   than the form needs) ends the request with 400 `upload_incomplete`; one that brings no byte for
+ *   `idleMs` while the parser waits for it ends it with 408 `upload_stalled`. Either way every part
+ *   handler sees its stream break off, removes what it staged, and only then is the request
+ *   answered: nothing is left holding an upload slot or a staging file.
  */
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
@@ -31,6 +36,8 @@ export interface MultipartLimits {
   fields: number;
   fieldSize: number;
   fileSize: number;
+  /** A body that brings no byte for this long while the parser waits for it is stalled (408); none: no limit. */
+  idleMs?: number;
 }
 
 export interface MultipartHandlers {
@@ -44,6 +51,34 @@ export class ClientAborted extends BadRequest {
   constructor() {
     super('The request body ended before the form was complete.', 'upload_incomplete');
   }
+}
+
+/** The body stopped arriving: nothing came for the idle timeout while the server waited for it. */
+export class UploadStalled extends DomainError {
+  constructor(idleMs: number) {
+    super(408, 'upload_stalled', `Nothing of the upload arrived for ${Math.round(idleMs / 1000)} s; it was given up. Send it again.`, { retryable: true });
+  }
+}
+
+/**
+ * Calls `onStall` when `body` brings no data for `idleMs` while it flows (the parser wants more).
+ * While the body is paused (backpressure: a part's handler is busy, the disk is slow) the clock
+ * does not run: the wait is the server's, not the client's. Returns the stop function.
+ */
+function watchIdle(body: Readable, idleMs: number, onStall: () => void): () => void {
+  let last = Date.now();
+  const touch = () => (last = Date.now());
+  const tick = Math.max(10, Math.min(1000, Math.floor(idleMs / 4)));
+  const timer = setInterval(() => {
+    if (body.readableFlowing === false || body.readableEnded) return touch();
+    if (Date.now() - last >= idleMs) onStall();
+  }, tick);
+  timer.unref();
+  body.on('data', touch);
+  return () => {
+    clearInterval(timer);
+    body.off('data', touch);
+  };
 }
 
 export function parseMultipart(
@@ -62,7 +97,7 @@ export function parseMultipart(
     bb = busboy({
       headers: { 'content-type': type },
       defParamCharset: 'utf8', // file names as browsers send them (UTF-8), not latin1
-      limits: { ...limits, fileSize: limits.fileSize, headerPairs: 50 },
+      limits: { parts: limits.parts, files: limits.files, fields: limits.fields, fieldSize: limits.fieldSize, fileSize: limits.fileSize, headerPairs: 50 },
       highWaterMark: STREAM_HWM,
       fileHwm: STREAM_HWM,
     });
@@ -77,9 +112,11 @@ export function parseMultipart(
     let queue: Promise<void> = Promise.resolve();
     let filesSeen = 0;
     let settled = false;
+    let stopWatching = () => {};
     const abort = (err: unknown) => {
       if (settled) return;
       settled = true;
+      stopWatching();
       body.unpipe(bb);
       bb.destroy();
       body.resume(); // read and drop the rest, so the answer can still reach the client
@@ -122,6 +159,7 @@ export function parseMultipart(
         () => {
           if (settled) return;
           settled = true;
+          stopWatching();
           resolve();
         },
         abort,
@@ -129,5 +167,7 @@ export function parseMultipart(
     });
     body.on('error', () => abort(new ClientAborted()));
     body.pipe(bb);
+    const idleMs = limits.idleMs;
+    if (idleMs) stopWatching = watchIdle(body, idleMs, () => abort(new UploadStalled(idleMs)));
   });
 }

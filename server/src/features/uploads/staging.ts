@@ -23,6 +23,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { ClientAborted } from './multipart.ts';
 import { StagingSink, type SinkOptions } from './sink.ts';
 import { SYSTEM_DIR } from '../repositories/marker.ts';
 
@@ -99,14 +100,17 @@ const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'E
 
 /**
  * Moves a staged file into the repository at `folder/name`, or `name (1)`, `name (2)`… when the
- * name is taken. Never overwrites anything. Returns the repository-relative path (forward slashes).
+ * name is taken. Never overwrites anything. `skip`: names to pass over although no file is there
+ * (a path the catalog holds for another member, whose file went missing). Returns the
+ * repository-relative path (forward slashes).
  */
-export async function commitStaged(repoPath: string, staged: string, relFolder: string, name: string): Promise<string> {
+export async function commitStaged(repoPath: string, staged: string, relFolder: string, name: string, skip: (relPath: string) => boolean = () => false): Promise<string> {
   const folderAbs = path.join(repoPath, ...relFolder.split('/'));
   await fs.promises.mkdir(folderAbs, { recursive: true });
   let useLink = true;
   for (let n = 0; n < 10_000; n++) {
     const candidate = n < 9_999 ? numberedName(name, n) : numberedName(name, Number.parseInt(crypto.randomBytes(4).toString('hex'), 16));
+    if (skip(`${relFolder}/${candidate}`)) continue;
     const target = path.join(folderAbs, candidate);
     if (useLink) {
       try {
@@ -139,6 +143,40 @@ export async function commitStaged(repoPath: string, staged: string, relFolder: 
   throw new Error(`no free file name for ${name} in ${relFolder}`);
 }
 
+/**
+ * Puts another name on `source` (a file of the repository with the same bytes) at `folder/name`,
+ * or `name (1)`… when taken (or passed over by `skip`, as in commitStaged), never overwriting: a copy-on-write clone where the file system has
+ * them (the two files share their blocks, and a later edit of one leaves the other as it was),
+ * else a hard link (one inode, two names). Returns the repository-relative path, or null when the
+ * file system can do neither (the caller then stores its own copy).
+ */
+export async function commitAsCopyOf(repoPath: string, source: string, relFolder: string, name: string, skip: (relPath: string) => boolean = () => false): Promise<string | null> {
+  const folderAbs = path.join(repoPath, ...relFolder.split('/'));
+  await fs.promises.mkdir(folderAbs, { recursive: true });
+  let clone = true;
+  for (let n = 0; n < 10_000; n++) {
+    const candidate = numberedName(name, n);
+    if (skip(`${relFolder}/${candidate}`)) continue;
+    const target = path.join(folderAbs, candidate);
+    try {
+      if (clone) await fs.promises.copyFile(source, target, fs.constants.COPYFILE_EXCL | fs.constants.COPYFILE_FICLONE_FORCE);
+      else await fs.promises.link(source, target);
+      return `${relFolder}/${candidate}`;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      if (code === 'EEXIST') continue;
+      if (clone && (NO_LINK.has(code) || code === 'EINVAL' || code === 'ENOTTY' || code === 'EXDEV')) {
+        clone = false; // (libuv removes the target it made when the clone fails)
+        n--; // the same name, as a hard link
+        continue;
+      }
+      if (NO_LINK.has(code) || code === 'ENOENT') return null;
+      throw e;
+    }
+  }
+  return null;
+}
+
 export class TooLargeError extends Error {
   constructor(readonly limit: number) {
     super(`larger than ${limit} bytes`);
@@ -159,8 +197,8 @@ const HEAD_BYTES = 4096;
  * Streams `source` into a new file at `dest` (exclusive create: never overwrites) while hashing it
  * with BLAKE3 (sink.ts: 1 MiB blocks, hashed on a worker thread). Or, with `sink` options, into an
  * existing file at an offset (a chunk into its session's data file), unhashed. Fails with
- * TooLargeError as soon as more than `maxBytes` arrived, and with the source's error when it breaks
- * off (a client that went away); in both cases a file this call created is removed. The data is on
+ * TooLargeError as soon as more than `maxBytes` arrived, and with ClientAborted when the source breaks
+ * off (a client that went away, a body that ended or stalled mid-file); in both cases a file this call created is removed. The data is on
  * disk (fsync) before this resolves.
  *
  * The source is never destroyed here: on a failure it is switched to draining (its remaining data
@@ -209,7 +247,7 @@ export async function receiveToFile(source: Readable, dest: string, maxBytes: nu
         }
       };
       source.on('data', onData);
-      source.once('error', fail);
+      source.once('error', () => fail(new ClientAborted()));
       source.once('end', () => {
         ended = true;
         if (failed) return;
@@ -217,8 +255,11 @@ export async function receiveToFile(source: Readable, dest: string, maxBytes: nu
         resolve();
       });
       source.once('close', () => {
-        if (!ended) fail(new Error('the upload stopped before the file was complete'));
+        if (!ended) fail(new ClientAborted());
       });
+      // The part may have broken off before this call got to listen (the client went away or the
+      // body ended while the staging file was being opened): its 'error'/'close' are gone by now.
+      if (brokenOff(source)) fail(new ClientAborted());
     });
     const { size, hash } = await sink.finish();
     return { size, hash, head: Buffer.concat(headParts) };
@@ -226,4 +267,12 @@ export async function receiveToFile(source: Readable, dest: string, maxBytes: nu
     await sink.abort();
     throw e;
   }
+}
+
+/**
+ * Whether a stream already broke off before its end (destroyed, with or without an error). A listener added after the fact never hears its 'error' or
+ * 'close' again, so whoever starts reading a part late asks this first.
+ */
+export function brokenOff(source: Readable): boolean {
+  return !source.readableEnded && (source.errored !== null || source.destroyed);
 }

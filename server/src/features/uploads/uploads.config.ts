@@ -12,6 +12,12 @@
  * |---------------------------------|----------|------------------------------------------------------|
  * | HEARTH_UPLOAD_MAX_FILE_BYTES    | 50 GiB   | largest file one upload (or one session) may carry   |
  * | HEARTH_UPLOAD_MAX_IN_FLIGHT     | 32       | upload requests served at once (more: 503, retry)    |
+ * | HEARTH_UPLOAD_MAX_IN_FLIGHT_PER_USER | a quarter of the above | of those, how many one member may hold |
+ * |                                 |          | (so one member, or a stolen session, cannot take     |
+ * |                                 |          | every slot: the others still upload)                 |
+ * | HEARTH_UPLOAD_IDLE_TIMEOUT_S    | 60       | an upload body that brings no byte for this long     |
+ * |                                 |          | while the server waits for it is stalled: answered   |
+ * |                                 |          | 408, its staging removed, its slot freed             |
  * | HEARTH_UPLOAD_STAGING_MAX_AGE_H | 24       | idle sessions and orphan staging files older than    |
  * |                                 |          | this are failed / removed by the cleanup job         |
  */
@@ -36,6 +42,10 @@ export interface UploadLimits {
   maxChunks: number;
   /** Upload requests served at once, server-wide; past it: 503 with Retry-After. */
   maxInFlight: number;
+  /** Of those, the most one member may hold at once; past it: 503 with Retry-After. */
+  maxInFlightPerUser: number;
+  /** A body that brings no byte for this long while the server waits for it is stalled (408). */
+  idleTimeoutMs: number;
   /** Merges of completed chunk sessions running at once. */
   mergeConcurrency: number;
   /** Sessions idle longer are failed; staging files older are removed (cleanup job). */
@@ -71,6 +81,8 @@ const positiveInt = z.coerce.number().int().positive();
 const envSchema = z.object({
   HEARTH_UPLOAD_MAX_FILE_BYTES: positiveInt.default(50 * GiB),
   HEARTH_UPLOAD_MAX_IN_FLIGHT: positiveInt.max(10_000).default(32),
+  HEARTH_UPLOAD_MAX_IN_FLIGHT_PER_USER: positiveInt.max(10_000).optional(),
+  HEARTH_UPLOAD_IDLE_TIMEOUT_S: z.coerce.number().positive().max(86_400).default(60),
   HEARTH_UPLOAD_STAGING_MAX_AGE_H: z.coerce.number().positive().default(24),
 });
 
@@ -91,6 +103,8 @@ export function uploadLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Uploa
     maxFieldBytes: 64 * 1024,
     maxChunks: 100_000,
     maxInFlight: e.HEARTH_UPLOAD_MAX_IN_FLIGHT,
+    maxInFlightPerUser: Math.min(e.HEARTH_UPLOAD_MAX_IN_FLIGHT, e.HEARTH_UPLOAD_MAX_IN_FLIGHT_PER_USER ?? Math.ceil(e.HEARTH_UPLOAD_MAX_IN_FLIGHT / 4)),
+    idleTimeoutMs: Math.round(e.HEARTH_UPLOAD_IDLE_TIMEOUT_S * 1000),
     mergeConcurrency: Math.max(1, Math.min(4, Math.floor(os.availableParallelism() / 2))),
     stagingMaxAgeMs: e.HEARTH_UPLOAD_STAGING_MAX_AGE_H * 3_600_000,
     maxJsonBytes: 4 * MiB,

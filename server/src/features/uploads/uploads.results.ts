@@ -9,8 +9,10 @@ export interface UploadResult {
   receipt_id: string;
   size: number;
   status: 'processing' | 'duplicate';
-  /** The catalogued asset: the new one, or the existing one of a duplicate when the caller owns it. */
+  /** The catalogued asset: the new one, or the caller's existing one of a duplicate. */
   asset_id: string | null;
+  /** The duplicate was the caller's asset in the Trash: the upload brought it back (commit.ts). */
+  restored_from_trash: boolean;
 }
 
 export interface BatchResult {
@@ -23,6 +25,8 @@ export interface BatchResult {
   size: number | null;
   message: string;
   asset_id: string | null;
+  /** The duplicate was the caller's asset in the Trash: the upload brought it back (commit.ts). */
+  restored_from_trash: boolean;
   /** For chunk parts: which chunk this was, and how many of the session's chunks are now stored. */
   chunk_index: number | null;
   received_chunks: number | null;
@@ -68,5 +72,5 @@ export interface SessionInput {
 
 /** A batch result before anything is known about its part. */
 export function emptyResult(sessionId: string): BatchResult {
-  return { session_id: sessionId, success: false, status: 'failed', file_name: null, receipt_id: null, content_hash: null, size: null, message: '', asset_id: null, chunk_index: null, received_chunks: null, problem: null };
+  return { session_id: sessionId, success: false, status: 'failed', file_name: null, receipt_id: null, content_hash: null, size: null, message: '', asset_id: null, restored_from_trash: false, chunk_index: null, received_chunks: null, problem: null };
 }

@@ -23,8 +23,21 @@ function bodyStream(c: Context<AppEnv>): Readable {
   return body ? Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>) : Readable.from([]);
 }
 
+/**
+ * An upload answered before its body was read to the end (it stalled, broke off, or was refused
+ * part-way) closes its connection after the answer: the rest of that body is not worth reading,
+ * and a stalled client must not keep the socket, and the drain of its body, forever.
+ */
+async function closeUnfinishedBody(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
+  await next();
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming && !incoming.complete) c.res.headers.set('connection', 'close');
+}
+
 export function uploadsRouter() {
   const app = createRouter();
+  app.use('/uploads/files', closeUnfinishedBody);
+  app.use('/uploads/batch', closeUnfinishedBody);
   // The stream is a raw route: never enveloped in variant B, its errors stay problem+json.
   app.use('/uploads/receipts/stream', async (c, next) => {
     c.set('rawRoute', true);

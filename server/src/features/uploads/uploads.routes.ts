@@ -32,6 +32,11 @@ const jsonLimit = bodyLimit({
   },
 });
 
+/** How every multipart upload ends when its body does not arrive whole, or the slots are taken. */
+const CUT_OFF =
+  ' A body that ends before the form’s closing boundary answers 400 `upload_incomplete`; one that brings no byte for the idle timeout (60 s unless configured) answers 408 `upload_stalled` and closes the connection; ' +
+  'either way nothing of it is kept. The server serves `max_in_flight_requests` uploads at once and one member only a share of them (a quarter unless configured): past either, 503 `uploads_busy` with Retry-After.';
+
 const Hash = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (BLAKE3)');
 const SessionId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be 1-64 letters, digits or -');
 
@@ -60,7 +65,8 @@ const UploadResultFields = {
   receipt_id: z.string(),
   size: z.number().int(),
   status: z.enum(['processing', 'duplicate']),
-  asset_id: z.string().nullable().openapi({ description: 'The new asset, or the existing one of a duplicate when it is yours.' }),
+  asset_id: z.string().nullable().openapi({ description: 'The new asset, or your existing one of a duplicate.' }),
+  restored_from_trash: z.boolean().openapi({ description: 'The duplicate was your asset in the Trash: this upload brought it back (`status: duplicate`, `asset_id` is that asset).' }),
 };
 
 export const UploadResultSchema = z.object(UploadResultFields).openapi('UploadResult');
@@ -76,6 +82,7 @@ export const BatchResultSchema = z
     size: z.number().int().nullable().openapi({ description: 'Bytes of this part (a chunk), or of the whole file once committed.' }),
     message: z.string(),
     asset_id: z.string().nullable(),
+    restored_from_trash: z.boolean().openapi({ description: 'The duplicate was your asset in the Trash: this upload brought it back.' }),
     chunk_index: z.number().int().nullable(),
     received_chunks: z.number().int().nullable().openapi({ description: 'Chunks of the session stored so far (chunk parts).' }),
     problem: UploadProblemSchema.nullable(),
@@ -128,8 +135,10 @@ export const uploadAsset = defineRoute('user', {
   description:
     'Multipart with the file in `file` and an optional `repository_id` (default: the primary repository), which must come before the file. ' +
     'The body streams to the repository’s staging folder and is hashed (BLAKE3) on the way; with `X-Content-Hash` a mismatch answers 422 and keeps nothing. ' +
-    'Content already in the repository (same hash and size) answers `status: duplicate` and is not stored again; otherwise the file is committed under ' +
-    '`uploads/YYYY/MM/` (never overwriting: `name (1).ext`…), catalogued, and its processing queued (`status: processing`). Follow the receipt with getUploadStatus.',
+    'Content you already have in the repository (same hash and size) answers `status: duplicate` with your asset and is not stored again; when that asset is in your Trash, ' +
+    'the upload brings it back (`restored_from_trash: true`). Duplicates are per member: content only another member has becomes an asset of yours (stored once on disk). ' +
+    'Otherwise the file is committed under ' +
+    '`uploads/YYYY/MM/` (never overwriting: `name (1).ext`…), catalogued, and its processing queued (`status: processing`). Follow the receipt with getUploadStatus.' + CUT_OFF,
   tags: [TAG],
   request: {
     headers: z.object({ 'x-content-hash': Hash.optional().openapi({ description: 'BLAKE3 of the file (64 hex), computed by the client.' }) }),
@@ -141,7 +150,7 @@ export const uploadAsset = defineRoute('user', {
   },
   responses: {
     200: { description: 'Stored and queued, or recognised as a duplicate', content: { 'application/json': { schema: UploadResultSchema } } },
-    ...errorResponses(404, 415, 503),
+    ...errorResponses(404, 408, 415, 503),
   },
 });
 
@@ -156,7 +165,7 @@ export const batchUploadAssets = defineRoute('user', {
     '- `chunk_{session_id}_{index}_{total}`: chunk `index` (0-based, `index < total`) of a session made with createUploadSession, whose `total_chunks` must equal `total`. ' +
     'Every chunk but the last has the session’s chunk size, the last the rest. A chunk sent again with the same size is read and dropped, answered as received (idempotent); with another size it is refused (409 `chunk_conflict`), and while another request is still receiving that chunk it is 409 `chunk_in_progress` (retryable). ' +
     'Chunks are written in place into one staged file; when the last missing chunk arrives the file is hashed, checked against the session’s `client_hash` and committed like a single upload.\n\n' +
-    'Each file part gets a result; one part failing (its `problem` says why: 404 foreign or unknown session, 409, 413, 422) does not fail the others. A chunk cut off mid-way is discarded, not counted.',
+    'Each file part gets a result; one part failing (its `problem` says why: 404 foreign or unknown session, 409, 413, 422) does not fail the others. A chunk cut off mid-way is discarded, not counted.' + CUT_OFF,
   tags: [TAG],
   request: {
     body: multipart(
@@ -171,7 +180,7 @@ export const batchUploadAssets = defineRoute('user', {
   },
   responses: {
     200: { description: 'One result per file part, in order', content: { 'application/json': { schema: z.object({ results: z.array(BatchResultSchema) }) } } },
-    ...errorResponses(404, 415, 503),
+    ...errorResponses(404, 408, 415, 503),
   },
 });
 

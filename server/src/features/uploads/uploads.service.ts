@@ -4,7 +4,7 @@
  * (`Ingest.indexFile`), which catalogues them and queues their processing.
  *
  * This class is the feature's face (the router, the container and the jobs use it): it admits
- * requests (a server-wide cap on uploads in flight) and hands each operation to the part that
+ * requests (a server-wide cap on uploads in flight, and a share of it per member) and hands each operation to the part that
  * holds it:
  *
  *   whole-file-uploads.ts  single upload and batch (multipart, busboy, never buffered)
@@ -70,6 +70,7 @@ export class UploadsService {
   private readonly wholeFiles: WholeFileUploads;
   private readonly receiptsOf: Receipts;
   private inFlight = 0;
+  private readonly inFlightBy = new Map<number, number>();
   private maintenance: NodeJS.Timeout | null = null;
   private stopFirst: () => void = () => undefined;
 
@@ -104,12 +105,12 @@ export class UploadsService {
       body.resume();
       throw e;
     }
-    return this.admitted(body, () => this.wholeFiles.single(actor, body, contentType, contentHash));
+    return this.admitted(actor, body, () => this.wholeFiles.single(actor, body, contentType, contentHash));
   }
 
   /** Whole files (`single_{id}`) and session chunks (`chunk_{id}_{index}_{total}`) in one multipart body. */
   async uploadBatch(actor: Actor, body: Readable, contentType: string | undefined): Promise<{ results: BatchResult[] }> {
-    return this.admitted(body, () => this.wholeFiles.batch(actor, body, contentType));
+    return this.admitted(actor, body, () => this.wholeFiles.batch(actor, body, contentType));
   }
 
   /** Creates a chunk session, or resumes one (same id, same file): reports what is already stored. */
@@ -166,19 +167,38 @@ export class UploadsService {
     await this.sessions.stop();
   }
 
-  /** Server-wide cap on concurrent upload requests. */
-  private async admitted<T>(body: Readable, fn: () => Promise<T>): Promise<T> {
-    if (this.inFlight >= this.limits.maxInFlight) {
+  /**
+   * Admission: a server-wide cap on upload requests in flight, and a share of it per member, so one
+   * member's requests (or stalled bodies sent in their name) cannot take every slot. A slot is held
+   * until the request's work ends, which the multipart parser guarantees: the client going away,
+   * the body ending early or stalling past the idle timeout all end it (multipart.ts).
+   */
+  private async admitted<T>(actor: Actor, body: Readable, fn: () => Promise<T>): Promise<T> {
+    const mine = this.inFlightBy.get(actor.userId) ?? 0;
+    if (this.inFlight >= this.limits.maxInFlight || mine >= this.limits.maxInFlightPerUser) {
       body.resume();
-      throw new DomainError(503, 'uploads_busy', 'The server is receiving as many uploads as it can. Retry in a moment.', { retryable: true, retryAfterSeconds: 2 });
+      const detail =
+        mine >= this.limits.maxInFlightPerUser
+          ? `You are already sending ${mine} uploads at once, as many as one member may. Retry when one of them is answered.`
+          : 'The server is receiving as many uploads as it can. Retry in a moment.';
+      throw new DomainError(503, 'uploads_busy', detail, { retryable: true, retryAfterSeconds: 2 });
     }
     this.inFlight++;
+    this.inFlightBy.set(actor.userId, mine + 1);
     try {
       return await fn();
     } catch (e) {
       throw toDomainError(e);
     } finally {
       this.inFlight--;
+      const left = (this.inFlightBy.get(actor.userId) ?? 1) - 1;
+      if (left > 0) this.inFlightBy.set(actor.userId, left);
+      else this.inFlightBy.delete(actor.userId);
     }
+  }
+
+  /** Upload requests in flight, in all and by member (tests and diagnostics). */
+  slotsInUse(): { total: number; byUser: Record<number, number> } {
+    return { total: this.inFlight, byUser: Object.fromEntries(this.inFlightBy) };
   }
 }

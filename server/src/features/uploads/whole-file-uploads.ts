@@ -112,6 +112,7 @@ export class WholeFileUploads {
       fieldSize: l.maxFieldBytes,
       // busboy marks a file truncated when it *reaches* the limit: one more byte lets an exactly-max file through.
       fileSize: l.maxFileBytes + 1,
+      idleMs: l.idleTimeoutMs,
     };
   }
 

@@ -65,6 +65,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Not signed in, or the token expired or was revoked',
   403: 'Signed in but not allowed',
   404: 'Not found (also for resources of other users)',
+  408: 'The request body stopped arriving (idle timeout); send it again',
   409: 'Conflicts with the current state',
   413: 'Request body too large',
   422: 'Validation failed; `errors` names each field',
