@@ -30,7 +30,11 @@ function start(): void {
     process.exit(1);
   }
   const app = createApp(container);
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
+  // No whole-request deadline (Node's default is 300 s): a large video over slow Wi-Fi may take longer
+  // than that. Stalled bodies are cut by the uploads' own idle timeout (HEARTH_UPLOAD_IDLE_TIMEOUT_S), and
+  // headers still have Node's headersTimeout, so a slow client cannot hold a socket without sending.
+  const serverOptions = { requestTimeout: 0 };
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info: AddressInfo) => {
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${info.port}/`;
     log.info({ url, data_dir: config.dataDir }, 'Hearth is listening');
