@@ -180,4 +180,49 @@ describe('Repositories: files copied in while the folder is being registered', {
       }
     }
   });
+
+  test('a scan (watching off) that meets files still being written waits for them: catalogued once, from their final content, and ready', async () => {
+    const { dir, id } = makeRepoFolder();
+    await createRepo(env, dir, 'Scan meets a copy');
+    const repos = env.ts.container.repositories;
+    await waitFor('the first scan', () => env.ts.container.db.prepare("SELECT 1 FROM repository_scans WHERE repository_id = ? AND status = 'completed'").get(id));
+    await repos.stopWatching(id!);
+    try {
+      const files = { 'slow/a.jpg': PHOTOS[0]!, 'slow/b.jpg': PHOTOS[3]!, 'slow/c.jpg': PHOTOS[9]! };
+      const bytes = Object.values(files).map((src) => fs.readFileSync(corpusFile(src)));
+      fs.mkdirSync(path.join(dir, 'slow'));
+      const fds = Object.keys(files).map((rel) => fs.openSync(path.join(dir, ...rel.split('/')), 'w'));
+      const PIECES = 8;
+      const write = (k: number) =>
+        fds.forEach((fd, j) => {
+          const b = bytes[j]!;
+          const step = Math.ceil(b.length / PIECES);
+          fs.writeSync(fd, b, k * step, Math.max(0, Math.min(step, b.length - k * step)));
+        });
+      write(0);
+      // The scan starts while the files are a piece long; the writer goes on meanwhile.
+      const asked = await env.admin.post(`${V1}/repositories/${id}/scans`, {});
+      assert.ok(asked.status === 202 || asked.status === 200, asked.text);
+      for (let k = 1; k < PIECES; k++) {
+        await sleep(150);
+        write(k);
+      }
+      fds.forEach((fd) => fs.closeSync(fd));
+      const finalHash = new Map<string, string>();
+      for (const rel of Object.keys(files)) finalHash.set(rel, await hashFile(path.join(dir, ...rel.split('/'))));
+      const rows = await waitFor(
+        'the copied files catalogued from their final content and ready',
+        () => {
+          const all = env.ts.container.db.prepare('SELECT asset_id, storage_path, file_size, hash, state, is_deleted, phash FROM assets WHERE repository_id = ?').all(id) as Row[];
+          const done = all.filter((r) => r.state === 'ready' && r.hash === finalHash.get(r.storage_path) && r.phash === refPhash.get(files[r.storage_path as keyof typeof files]));
+          return done.length === Object.keys(files).length ? all : undefined;
+        },
+        DEADLINE_MS,
+      );
+      assert.deepEqual(rows.map((r) => r.storage_path).sort(), Object.keys(files).sort(), 'each file exactly once');
+      assert.equal(repos.isWatching(id!), false, 'only the scan saw these files');
+    } finally {
+      await repos.startWatching(id!);
+    }
+  });
 });

@@ -410,6 +410,7 @@ export class RepositoriesService {
     const w = this.watchers.get(id);
     if (!w) return;
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     await Promise.race([
       w.ready,
       new Promise<void>((resolve) => {
@@ -417,10 +418,12 @@ export class RepositoriesService {
           this.log.warn({ repository_id: id }, 'the folder watcher is still listing the repository; scanning without waiting for it');
           resolve();
         }, WATCHER_READY_MAX_MS);
-        signal.addEventListener('abort', () => resolve(), { once: true });
+        onAbort = () => resolve();
+        signal.addEventListener('abort', onAbort, { once: true });
       }),
     ]);
     clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
     signal.throwIfAborted();
   }
 

@@ -157,8 +157,11 @@ export class RepositoryWatcher {
       this.unlinkTimer.unref();
       return;
     }
-    // Queued behind every add already reported, so a move's new path is indexed first.
-    this.o.lane.run(() => this.applyUnlinks()).catch((err: unknown) => this.failed(err));
+    // Queued behind every add already reported, so a move's new path is indexed first. Only the
+    // removals due now: one seen while this waits in the lane gets its own grace.
+    const due = [...this.pendingUnlinks];
+    this.pendingUnlinks.clear();
+    this.o.lane.run(() => this.applyUnlinks(due)).catch((err: unknown) => this.failed(err));
   }
 
   /** Files seen changing in the tree whose writes have not settled yet. */
@@ -180,12 +183,8 @@ export class RepositoryWatcher {
     this.o.log.warn({ err, path: rel }, 'handling a watched change failed (the next scan reconciles)');
   }
 
-  private async applyUnlinks(): Promise<void> {
-    if (this.pendingUnlinks.size === 0 || this.closed) return;
-    const rels = [...this.pendingUnlinks];
-    this.pendingUnlinks.clear();
-    if (this.unlinkTimer) clearTimeout(this.unlinkTimer);
-    this.unlinkTimer = null;
+  private async applyUnlinks(rels: string[]): Promise<void> {
+    if (rels.length === 0 || this.closed) return;
     if (!this.o.isReachable()) {
       this.o.log.warn({ files: rels.length }, 'repository unreachable: removals seen by the watcher are ignored');
       return;
