@@ -6,9 +6,15 @@
  * - A file is identified by (repository, repository-relative path). Indexing the same path again
  *   updates the asset when size or mtime changed, and does nothing otherwise.
  * - A new path whose BLAKE3 hash and size match an asset whose file went missing in the same
- *   repository is a move: the asset keeps its id (albums, likes and ratings survive). An upload is
- *   a move only of the uploader's own asset (never another member's), and brings it out of the
- *   Trash: the uploader asked for the file.
+ *   repository is a move: the asset keeps its id (albums, likes and ratings survive) and is never
+ *   trashed on the way. An upload is a move only of the uploader's own asset (never another
+ *   member's), and brings it out of the Trash: the uploader asked for the file, under the name the
+ *   uploader gave it. When the file itself was renamed (its base name changed), the asset takes
+ *   the new name as `original_filename`; a move to another folder under the same name keeps the
+ *   name it had (for an upload stored as `IMG_1 (1).jpg`, the uploader's `IMG_1.jpg`).
+ * - A file that changes while it is being read is not catalogued half-written: indexing throws
+ *   FileChangingError, and the caller indexes it again once it is quiet. A catalogued file whose
+ *   content changes is processed again, even when its processing is running at that moment.
  * - Duplicates are per owner: the same bytes may be catalogued once per member (each member's
  *   copy is their own asset at its own path; uploads store it once on disk, see uploads/commit.ts).
  *   Scans and the watcher catalogue a new path for the repository's default owner as always.
@@ -37,6 +43,14 @@ export interface IndexFileRequest {
   originalFilename?: string;
   /** Upload receipt to complete when the pipeline finishes. */
   receiptId?: string;
+}
+
+/** The file changed while it was being read (still being written): index it again once it is quiet. */
+export class FileChangingError extends Error {
+  constructor(relPath: string) {
+    super(`'${relPath}' changed while it was being read (it is still being written)`);
+    this.name = 'FileChangingError';
+  }
 }
 
 export interface Ingest {

@@ -15,7 +15,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import { AssetsStore, type AssetRow } from './assets.store.ts';
 import { processAsset } from './assets.jobs.ts';
-import type { IndexFileRequest, IndexOutcome, Ingest } from './ingest.contract.ts';
+import { FileChangingError, type IndexFileRequest, type IndexOutcome, type Ingest } from './ingest.contract.ts';
 
 const TYPE_OF = { photo: 'PHOTO', video: 'VIDEO', audio: 'AUDIO' } as const;
 
@@ -133,17 +133,29 @@ export class IngestService implements Ingest {
     const trashedByUser = existing?.is_deleted === 1 && existing.deleted_reason === 'user';
     const uploadOfTrashed = req.source === 'upload' && existing?.is_deleted === 1; // handled below: brought back
     if (existing && !uploadOfTrashed && (!existing.is_deleted || trashedByUser) && existing.file_size === stat.size && existing.file_mtime === mtime && existing.hash) {
+      if (req.source === 'scan') this.repairDiskName(existing, relPath);
       return { outcome: 'unchanged', asset_id: existing.asset_id };
     }
     if (stat.size === 0) return { outcome: 'unsupported', reason: 'the file is empty' };
     const type = await detect(abs);
     if (!type) return { outcome: 'unsupported', reason: 'not a photo, video or audio file Hearth can read' };
     const hash = req.knownHash ?? (await hashFile(abs));
+    // Still being written (a copy in progress): the hash is of half a file. Not catalogued now; the
+    // watcher reports the file again once it is quiet, and a scan waits for it.
+    const after = await fs.promises.stat(abs).catch(() => null);
+    if (!after || after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) throw new FileChangingError(relPath);
     const now = this.now();
 
     return tx(this.db, (): IndexOutcome => {
-      const enqueue = (assetId: string) =>
-        this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: req.receiptId ?? null }, { uniqueKey: `process:${assetId}`, ownerId: req.ownerId });
+      const enqueue = (assetId: string) => {
+        const first = this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: req.receiptId ?? null }, { uniqueKey: `process:${assetId}`, ownerId: req.ownerId });
+        if (!first.inserted && first.job.state === 'running') {
+          // The running job may have read the file before this change (a copy that was still under
+          // way): one more run after it (the pipeline waits for the running one to finish, and a run
+          // whose content was replaced meanwhile does not write its result).
+          this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: req.receiptId ?? null }, { uniqueKey: `process:${assetId}:after:${first.job.id}`, ownerId: req.ownerId });
+        }
+      };
 
       if (existing) {
         // Same path, new content (or a file that came back): reprocess, keep the asset id. An
@@ -166,6 +178,7 @@ export class IngestService implements Ingest {
           },
           now,
         );
+        if (req.source === 'scan') this.repairDiskName(existing, relPath);
         enqueue(existing.asset_id);
         return { outcome: restored ? 'restored' : 'updated', asset_id: existing.asset_id };
       }
@@ -181,9 +194,18 @@ export class IngestService implements Ingest {
         // A person's deletion stands when the file turns up elsewhere in the folder; an upload of it
         // is the person asking for it back.
         const keepTrashed = !upload && moved.is_deleted === 1 && moved.deleted_reason === 'user';
+        const renamed = path.posix.basename(relPath) !== path.posix.basename(moved.storage_path);
         this.store.update(
           moved.asset_id,
-          { storage_path: relPath, file_mtime: mtime, ...(keepTrashed ? {} : { is_deleted: 0, deleted_at: null, deleted_reason: null }) },
+          {
+            storage_path: relPath,
+            file_mtime: mtime,
+            // A file renamed on disk was named by a person: that name is the one to show, search and
+            // download. A move to another folder keeps the name (an upload keeps its uploader's).
+            // An upload that brings its owner's asset back names it as the uploader named the file.
+            ...(upload && req.originalFilename ? { original_filename: req.originalFilename } : renamed ? { original_filename: path.posix.basename(relPath) } : {}),
+            ...(keepTrashed ? {} : { is_deleted: 0, deleted_at: null, deleted_reason: null }),
+          },
           now,
         );
         this.log.info({ asset_id: moved.asset_id, from: moved.storage_path, to: relPath }, 'asset moved');
@@ -209,6 +231,22 @@ export class IngestService implements Ingest {
       enqueue(assetId);
       return { outcome: 'created', asset_id: assetId };
     });
+  }
+
+  /**
+   * A file found by watching or scanning is named by the file on disk. Catalogs written before moves
+   * took the new name kept the old one after a rename; a scan that indexes the path again (a forced
+   * scan) puts the disk name back. Uploads keep their uploader's name: their file may be stored as `name (1).ext`.
+   */
+  private repairDiskName(row: AssetRow, relPath: string): void {
+    const onDisk = path.posix.basename(relPath);
+    if (row.original_filename === onDisk) return;
+    const uploaded = this.db
+      .prepare("SELECT 1 FROM upload_receipts WHERE asset_id = ? AND status <> 'duplicate' LIMIT 1")
+      .get(row.asset_id);
+    if (uploaded) return;
+    this.store.update(row.asset_id, { original_filename: onDisk }, this.now());
+    this.log.info({ asset_id: row.asset_id, path: relPath }, 'asset name set to the name of its file');
   }
 
   markMissing(repositoryId: string, relPath: string): boolean {

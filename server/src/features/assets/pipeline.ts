@@ -23,7 +23,7 @@ import { generateThumbnails } from '../../adapters/media/thumbnails.ts';
 import { needsWebVideo, posterFrame, probeVideo, transcodeWebVideo } from '../../adapters/media/video.ts';
 import { needsWebAudio, probeAudio, transcodeWebAudio } from '../../adapters/media/audio.ts';
 import type { Db } from '../../platform/db/connection.ts';
-import { PermanentError, type JobContext } from '../../platform/jobs/registry.ts';
+import { PermanentError, SnoozeError, type JobContext } from '../../platform/jobs/registry.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import { AssetsStore, type AssetRow } from './assets.store.ts';
@@ -60,7 +60,15 @@ export class AssetPipeline {
     const repo = this.repositories.byId(asset.repository_id);
     if (!repo) throw new PermanentError(`repository of asset ${assetId} no longer exists`);
     const file = resolveInRepository(repo.path, asset.storage_path);
+    // A second run queued because the file changed while a first one was running (ingest.service.ts)
+    // starts after it, so the two never write the same derivatives at once.
+    if (this.otherRunOf(assetId, ctx.job.id)) throw new SnoozeError(500, 'waiting for the previous run on this file to finish');
     this.store.update(assetId, { state: 'processing' }, this.now());
+    // The file was replaced while this run read it: the run queued for the new content writes the result.
+    const superseded = () => {
+      const now = this.store.byId(assetId);
+      return !now || now.hash !== asset.hash || now.file_size !== asset.file_size;
+    };
 
     try {
       if (!fs.existsSync(file)) throw new FailNow(STATUS.failedMissing, 'The file disappeared before it could be processed.');
@@ -75,6 +83,7 @@ export class AssetPipeline {
 
       const now = this.now();
       const mediaItemId = this.db.transaction(() => {
+        if (superseded()) return null;
         // What a person corrected stays as they left it; the rest is what the file says now.
         if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(assetId)?.specific_metadata ?? null, fields.specific_metadata);
         this.store.update(assetId, { ...fields, state: 'ready', last_error: null }, now);
@@ -85,9 +94,11 @@ export class AssetPipeline {
         if (receiptId) this.store.setReceipt(receiptId, { status: 'completed', asset_id: assetId }, now);
         return id;
       }).immediate();
+      if (mediaItemId === null) return { state: 'superseded: the file changed; processed again' };
       ctx.progress(1, 'ready');
       return { state: `ready (${mediaItemId})` };
     } catch (err) {
+      if (superseded()) return { state: 'superseded: the file changed; processed again' };
       const permanent = err instanceof FailNow || err instanceof MediaDecodeError || err instanceof MediaDamagedError;
       const lastAttempt = ctx.attempt >= ctx.job.max_attempts;
       if (permanent || lastAttempt) {
@@ -103,6 +114,13 @@ export class AssetPipeline {
       this.store.update(assetId, { state: 'pending', last_error: (err as Error).message }, this.now());
       throw err;
     }
+  }
+
+  /** Whether another process-asset job of this asset is running now. */
+  private otherRunOf(assetId: string, jobId: number): boolean {
+    return !!this.db
+      .prepare("SELECT 1 FROM jobs WHERE state = 'running' AND kind = 'assets.process-asset' AND id <> ? AND json_extract(args, '$.asset_id') = ? LIMIT 1")
+      .get(jobId, assetId);
   }
 
   private fail(asset: AssetRow, code: number, reason: string, receiptId: string | null): void {

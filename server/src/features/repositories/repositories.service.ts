@@ -11,6 +11,8 @@
  * - Every active repository is watched (watcher.ts) and scanned (scanner.ts) as a durable job
  *   (`repositories.scan-repository`): once at start, every `library.scan_interval_seconds` after the
  *   previous scan finished, and on request. One scan per repository is queued or running at a time.
+ *   The watcher is started (and ready) before a scan walks, so nothing written while a repository is
+ *   being registered or scanned falls between the two.
  * - Scanned and watched files belong to the repository's `default_owner_id`, or else to the oldest
  *   active administrator. Repositories are shared by the household; what each member sees of them
  *   is decided per asset by its owner. Paths are shown to administrators only.
@@ -60,6 +62,9 @@ export interface RepositoriesOptions {
   /** Stat polling instead of native file events. */
   polling?: boolean;
 }
+
+/** A scan waits at most this long for the repository's watcher to finish its initial listing. */
+const WATCHER_READY_MAX_MS = 5 * 60_000;
 
 export interface CreateRepositoryInput {
   name: string;
@@ -397,6 +402,31 @@ export class RepositoriesService {
     this.rootEventTimers.set(id, t);
   }
 
+  /**
+   * Resolves when the repository's watcher (if any) delivers events, or after WATCHER_READY_MAX_MS
+   * (a huge tree or a slow share: the scan goes on, and the periodic scans catch what it misses).
+   */
+  private async watcherReady(id: string, signal: AbortSignal): Promise<void> {
+    const w = this.watchers.get(id);
+    if (!w) return;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      w.ready,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          this.log.warn({ repository_id: id }, 'the folder watcher is still listing the repository; scanning without waiting for it');
+          resolve();
+        }, WATCHER_READY_MAX_MS);
+        onAbort = () => resolve();
+        signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    signal.throwIfAborted();
+  }
+
   /** Resolves when every watcher started so far delivers events. */
   async watchersReady(): Promise<void> {
     await Promise.all([...this.watchers.values()].map((w) => w.ready));
@@ -576,6 +606,11 @@ export class RepositoriesService {
     }
     const started = Date.now();
     try {
+      // Watching starts before the walk: whatever changes from here on is reported by the watcher,
+      // and what was there before is seen by the walk (the two dedupe through the catalog), so a copy
+      // into a folder that is being registered or scanned never waits for the next periodic scan.
+      await this.watcherReady(repo.repository_id, ctx.signal);
+      const watcher = this.watchers.get(repo.repository_id)?.watcher;
       const out = await scanRepositoryTree({
         repositoryId: repo.repository_id,
         root: repo.path,
@@ -585,6 +620,8 @@ export class RepositoriesService {
         lane: this.lane(repo.repository_id),
         catalog: () => this.store.catalog(repo.repository_id),
         isReachable: () => this.checkReachability(repo.repository_id)?.status === 'active',
+        stabilityMs: this.opts.stabilityMs,
+        watcherQuiet: watcher ? () => watcher.quiet() : undefined,
         notMedia,
         walkFs: this.walkFs,
         signal: ctx.signal,

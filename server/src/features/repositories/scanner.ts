@@ -3,22 +3,29 @@
  *
  * 1. Walk (skipping `.hearth/`, hidden files and partial downloads, see ignore.ts). Any folder or
  *    file that cannot be read makes the walk incomplete.
- * 2. Only after a complete walk, and when the folder is still reachable: catalogued files that were
- *    not seen (and are still absent now) are marked missing. This comes before indexing so that a
- *    moved file, indexed at its new path next, is recognised by its hash as the missing asset
- *    (it keeps its id).
- * 3. Index new files, and catalogued files whose size or mtime differ. `force` re-checks every file
+ * 2. Index new files, and catalogued files whose size or mtime differ. `force` re-checks every file
  *    with the ingest service instead of trusting size and mtime (and re-tries files remembered as
  *    not media). Files trashed in the catalog are left alone unless their content changed, so a
- *    scan never undoes a user's delete.
+ *    scan never undoes a user's delete. A file written moments ago (or that changes while it is
+ *    read) may still be being copied: it is set aside and indexed once it is quiet, so no half
+ *    file is catalogued.
+ * 3. Only then, after a complete walk and when the folder is still reachable: catalogued files
+ *    that were not seen (and are still absent now) are marked missing. Moves are reconciled first:
+ *    a moved or renamed file, indexed at its new path in step 2, is recognised by its hash as the
+ *    asset whose path is gone and takes the new path (and name), so it never passes through the
+ *    Trash. Before marking, the scan waits for the folder watcher to report what is being written
+ *    (a move under way), so the watcher's half of a move is in the lane first.
  *
  * Every catalog write goes through `Ingest` and through the repository's serial lane, shared with
  * the watcher, so that a watch event and a scan never index the same repository at the same time.
+ * The walk and the watcher dedupe through the catalog: a path indexed by both is unchanged the
+ * second time.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { walkTree, type WalkOptions } from '../../adapters/fs/walk.ts';
-import type { Ingest } from '../assets/ingest.contract.ts';
+import { waitForQuietFile, recentlyWritten } from '../../adapters/fs/write-settled.ts';
+import { FileChangingError, type Ingest, type IndexOutcome } from '../assets/ingest.contract.ts';
 import { isIgnoredRel } from './ignore.ts';
 import type { CatalogEntry, ScanCounts } from './repositories.store.ts';
 import type { SerialLane } from './watcher.ts';
@@ -33,6 +40,10 @@ export interface ScanInput {
   catalog: () => CatalogEntry[];
   /** Re-checks the folder (and its marker) right before anything is marked missing. */
   isReachable: () => boolean;
+  /** A file must have stopped changing for this long before it is indexed. */
+  stabilityMs: number;
+  /** Resolves once the repository's watcher has no write in flight (absent when not watched). */
+  watcherQuiet?: (() => Promise<void>) | undefined;
   /** Files seen as not media, by path → "size:mtime", so unchanged ones are not re-read every scan. */
   notMedia: Map<string, string>;
   walkFs?: Pick<WalkOptions, 'readDir' | 'stat'> | undefined;
@@ -50,6 +61,12 @@ export interface ScanOutcome {
 }
 
 const MAX_LISTED = 5;
+/** How long a scan waits for one file that is still being written before leaving it to the watcher and the next scan. */
+const MAX_SETTLE_WAIT_MS = 60_000;
+/** How many times a file that keeps changing while it is read is tried again within one scan. */
+const MAX_CHANGING_RETRIES = 3;
+/** Files waited for at the same time (each is a stat every few hundred ms). */
+const SETTLE_BATCH = 64;
 
 export function emptyCounts(): ScanCounts {
   return { files_seen: 0, added: 0, updated: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 };
@@ -84,26 +101,7 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
   const catalog = new Map(input.catalog().map((e) => [e.storage_path, e]));
   const seen = new Set(walk.files.map((f) => f.rel));
 
-  // 2. Missing files, only after a complete walk of a folder that is still there.
-  const markedMissing = new Set<string>();
-  if (completeWalk) {
-    const absent = [...catalog.values()].filter((e) => !e.is_deleted && !seen.has(e.storage_path));
-    if (absent.length && !input.isReachable()) {
-      completeWalk = false;
-      problems.push('The repository became unreachable during the scan, so nothing was marked missing.');
-    } else {
-      for (const e of absent) {
-        signal?.throwIfAborted();
-        await lane.run(() => {
-          // Appeared after the walk (the watcher may have indexed it meanwhile): not missing.
-          if (fs.existsSync(path.join(root, ...e.storage_path.split('/')))) return;
-          if (ingest.markMissing(repositoryId, e.storage_path)) markedMissing.add(e.asset_id);
-        });
-      }
-    }
-  }
-
-  // 3. New and changed files; new ones first.
+  // 2. New and changed files; new ones first.
   const fresh: typeof walk.files = [];
   const changed: typeof walk.files = [];
   for (const f of walk.files) {
@@ -120,44 +118,97 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
   }
   const todo = [...fresh, ...changed];
   const failures: string[] = [];
-  let movedFromMarked = 0;
+  const tally = (out: IndexOutcome, rel: string, size: number, mtimeMs: number) => {
+    switch (out.outcome) {
+      case 'created':
+        counts.added++;
+        break;
+      case 'updated':
+      case 'restored':
+        counts.updated++;
+        break;
+      case 'moved':
+        counts.moved++;
+        break;
+      case 'unsupported':
+        counts.skipped++;
+        input.notMedia.set(rel, `${size}:${Math.floor(mtimeMs)}`);
+        break;
+      default:
+        counts.skipped++;
+    }
+  };
+  /** Indexes one file; false when it changed while it was read (still being written). */
+  const indexOne = async (rel: string, size: number, mtimeMs: number): Promise<boolean> => {
+    try {
+      const out = await lane.run(() => ingest.indexFile({ repositoryId, relPath: rel, ownerId: input.ownerId, source: 'scan' }));
+      tally(out, rel, size, mtimeMs);
+    } catch (e) {
+      if (e instanceof FileChangingError) return false;
+      counts.failed++;
+      failures.push(`'${rel}' (${scrub(e instanceof Error ? e.message : String(e)).slice(0, 200)})`);
+    }
+    return true;
+  };
+  const unsettled: string[] = [];
   let lastCounts = Date.now();
+  const step = (done: number, total: number) => {
+    input.progress(0.1 + (0.8 * done) / Math.max(1, total), `indexing ${done} of ${total}`);
+    if (Date.now() - lastCounts > 500) {
+      lastCounts = Date.now();
+      input.onCounts({ ...counts });
+    }
+  };
   for (let i = 0; i < todo.length; i++) {
     signal?.throwIfAborted();
     const f = todo[i]!;
-    try {
-      const out = await lane.run(() => ingest.indexFile({ repositoryId, relPath: f.rel, ownerId: input.ownerId, source: 'scan' }));
-      switch (out.outcome) {
-        case 'created':
-          counts.added++;
-          break;
-        case 'updated':
-        case 'restored':
-          counts.updated++;
-          break;
-        case 'moved':
-          counts.moved++;
-          if (markedMissing.has(out.asset_id)) movedFromMarked++;
-          break;
-        case 'unsupported':
-          counts.skipped++;
-          input.notMedia.set(f.rel, `${f.size}:${Math.floor(f.mtimeMs)}`);
-          break;
-        default:
-          counts.skipped++;
+    if (recentlyWritten(f.mtimeMs, input.stabilityMs) || !(await indexOne(f.rel, f.size, f.mtimeMs))) unsettled.push(f.rel);
+    step(i + 1, todo.length);
+  }
+
+  // Files still being written: wait until they are quiet (a batch at a time), then index them.
+  let leftChanging = 0;
+  let waiting = unsettled;
+  for (let round = 0; round < MAX_CHANGING_RETRIES && waiting.length; round++) {
+    const again: string[] = [];
+    for (let i = 0; i < waiting.length; i += SETTLE_BATCH) {
+      const batch = waiting.slice(i, i + SETTLE_BATCH);
+      const quiet = await Promise.all(batch.map((rel) => waitForQuietFile(path.join(root, ...rel.split('/')), input.stabilityMs, MAX_SETTLE_WAIT_MS, signal)));
+      for (let j = 0; j < batch.length; j++) {
+        signal?.throwIfAborted();
+        const q = quiet[j]!;
+        if (!q.quiet) {
+          if (q.why === 'still-changing') leftChanging++; // removed meanwhile ('gone'): nothing to catalogue
+          continue;
+        }
+        if (!(await indexOne(batch[j]!, q.stats.size, q.stats.mtimeMs))) again.push(batch[j]!);
       }
-    } catch (e) {
-      counts.failed++;
-      failures.push(`'${f.rel}' (${scrub(e instanceof Error ? e.message : String(e)).slice(0, 200)})`);
     }
-    input.progress(0.1 + (0.9 * (i + 1)) / todo.length, `indexing ${i + 1} of ${todo.length}`);
-    if (Date.now() - lastCounts > 500) {
-      lastCounts = Date.now();
-      input.onCounts({ ...counts, deleted: Math.max(0, markedMissing.size - movedFromMarked) });
+    waiting = again;
+  }
+  leftChanging += waiting.length;
+  if (leftChanging) problems.push(`${leftChanging} file(s) were still being written; they are indexed when the writing stops.`);
+
+  // 3. Missing files, only after a complete walk of a folder that is still there, and after moves.
+  let markedMissing = 0;
+  if (completeWalk) {
+    await input.watcherQuiet?.();
+    const absent = input.catalog().filter((e) => !e.is_deleted && !seen.has(e.storage_path));
+    if (absent.length && !input.isReachable()) {
+      completeWalk = false;
+      problems.push('The repository became unreachable during the scan, so nothing was marked missing.');
+    } else {
+      for (const e of absent) {
+        signal?.throwIfAborted();
+        await lane.run(() => {
+          // Appeared after the walk (the watcher may have indexed it meanwhile): not missing.
+          if (fs.existsSync(path.join(root, ...e.storage_path.split('/')))) return;
+          if (ingest.markMissing(repositoryId, e.storage_path)) markedMissing++;
+        });
+      }
     }
   }
-  // A moved file's old path was marked missing first: that is a move, not a deletion.
-  counts.deleted = Math.max(0, markedMissing.size - movedFromMarked);
+  counts.deleted = markedMissing;
   if (failures.length) problems.push(`${failures.length} file(s) could not be indexed: ${listSome(failures, failures.length)}.`);
   input.progress(1, `${counts.files_seen} files seen`);
   return { counts, completeWalk, error: problems.length ? problems.join(' ') : null };

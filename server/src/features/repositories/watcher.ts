@@ -1,15 +1,22 @@
 /**
  * Folder watching for one repository: file changes reach the catalog within seconds, between scans.
  *
- * - add / change (reported once the file has stopped growing) → `ingest.indexFile({source: 'watch'})`.
- * - unlink → held for a short grace (`unlinkGraceMs`, restarted by further unlinks) and then
- *   `ingest.markMissing`. A move shows up as unlink(old) then, once the new file is stable,
- *   add(new): every pending unlink is applied before any add is indexed, so the ingest service
- *   finds the old asset missing and recognises the new path by its hash as a move (the asset keeps
- *   its id). A path that is back by the time its unlink is applied is not marked missing.
+ * - add / change (reported once the file has stopped changing, see adapters/fs/watch.ts) →
+ *   `ingest.indexFile({source: 'watch'})`. A new path whose content is that of a catalogued file
+ *   whose own path is gone is a move: the ingest keeps the asset (id, albums, likes) and takes the
+ *   new path, and the new name when the file itself was renamed.
+ * - unlink → held, and applied (`ingest.markMissing`, the Trash with reason `missing`) only once
+ *   no unlink came for `unlinkGraceMs` AND no write is in flight anywhere in the tree (bounded by
+ *   MAX_UNLINK_WAIT_MS). A move shows up as unlink(old) and add(new) in either order, the add only
+ *   once the new file is quiet; waiting for the tree to be quiet means the add is indexed (and the
+ *   asset moved) before the removal is looked at, so a renamed or moved file, or every file of a
+ *   renamed folder, never passes through the Trash. A path that is back, or whose asset has
+ *   moved on, is not marked missing.
  * - Before anything is marked missing the repository is checked again: when the folder itself
  *   went away (disk unplugged, share unmounted, folder deleted), chokidar reports every file as
  *   unlinked; those are dropped, the repository is reported offline and nothing leaves the catalog.
+ * - A file that changed again while it was being hashed (FileChangingError) is left: its write
+ *   will be reported again once it is quiet.
  *
  * All catalog writes of a repository run one at a time through its SerialLane, shared with scans.
  */
@@ -17,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { watchTree, type TreeEvent, type TreeWatcher } from '../../adapters/fs/watch.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { Ingest } from '../assets/ingest.contract.ts';
+import { FileChangingError, type Ingest } from '../assets/ingest.contract.ts';
 import { isIgnoredRel } from './ignore.ts';
 
 /** Runs async tasks one after another, in the order they were given. */
@@ -62,13 +69,17 @@ export interface RepositoryWatcherOptions {
   polling?: boolean;
 }
 
-const MAX_UNLINK_WAIT_MS = 10_000;
+/** Removals wait for writes in flight at most this long (a long copy elsewhere must not hold a deletion forever). */
+const MAX_UNLINK_WAIT_MS = 60_000;
+/** How often a held removal looks again whether the tree has become quiet. */
+const QUIET_POLL_MS = 100;
 
 export class RepositoryWatcher {
   private tree: TreeWatcher | null = null;
   private readonly pendingUnlinks = new Set<string>();
   private unlinkTimer: NodeJS.Timeout | null = null;
   private firstPendingAt = 0;
+  private lastUnlinkAt = 0;
   private closed = false;
 
   constructor(private readonly o: RepositoryWatcherOptions) {}
@@ -111,12 +122,7 @@ export class RepositoryWatcher {
       case 'change':
         if (e.rel === '') return;
         this.pendingUnlinks.delete(e.rel);
-        this.o.lane
-          .run(async () => {
-            await this.applyUnlinks();
-            await this.index(e.rel);
-          })
-          .catch((err: unknown) => this.failed(err, e.rel));
+        this.o.lane.run(() => this.index(e.rel)).catch((err: unknown) => this.failed(err, e.rel));
         return;
       case 'unlink':
         if (e.rel === '') return;
@@ -134,12 +140,42 @@ export class RepositoryWatcher {
     const now = Date.now();
     if (!this.unlinkTimer) this.firstPendingAt = now;
     else clearTimeout(this.unlinkTimer);
-    const wait = Math.max(0, Math.min(this.o.unlinkGraceMs, this.firstPendingAt + MAX_UNLINK_WAIT_MS - now));
-    this.unlinkTimer = setTimeout(() => {
-      this.unlinkTimer = null;
-      this.o.lane.run(() => this.applyUnlinks()).catch((err: unknown) => this.failed(err));
-    }, wait);
+    this.lastUnlinkAt = now;
+    this.unlinkTimer = setTimeout(() => this.unlinkTimerFired(), this.o.unlinkGraceMs);
     this.unlinkTimer.unref();
+  }
+
+  /** The grace is over: apply the removals once nothing is being written (see the file's doc). */
+  private unlinkTimerFired(): void {
+    this.unlinkTimer = null;
+    if (this.closed || this.pendingUnlinks.size === 0) return;
+    const now = Date.now();
+    const waitedTooLong = now - this.firstPendingAt >= MAX_UNLINK_WAIT_MS;
+    const graceLeft = this.lastUnlinkAt + this.o.unlinkGraceMs - now;
+    if (!waitedTooLong && (graceLeft > 0 || this.writesInFlight > 0)) {
+      this.unlinkTimer = setTimeout(() => this.unlinkTimerFired(), Math.max(QUIET_POLL_MS, graceLeft));
+      this.unlinkTimer.unref();
+      return;
+    }
+    // Queued behind every add already reported, so a move's new path is indexed first. Only the
+    // removals due now: one seen while this waits in the lane gets its own grace.
+    const due = [...this.pendingUnlinks];
+    this.pendingUnlinks.clear();
+    this.o.lane.run(() => this.applyUnlinks(due)).catch((err: unknown) => this.failed(err));
+  }
+
+  /** Files seen changing in the tree whose writes have not settled yet. */
+  get writesInFlight(): number {
+    return this.tree?.writesInFlight ?? 0;
+  }
+
+  /**
+   * Resolves once no write is in flight in the tree (or after `maxMs`), so that what the watcher is
+   * about to report is in the lane before a scan decides what is missing.
+   */
+  async quiet(maxMs = MAX_UNLINK_WAIT_MS): Promise<void> {
+    const until = Date.now() + maxMs;
+    while (!this.closed && this.writesInFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, QUIET_POLL_MS));
   }
 
   private failed(err: unknown, rel?: string): void {
@@ -147,12 +183,8 @@ export class RepositoryWatcher {
     this.o.log.warn({ err, path: rel }, 'handling a watched change failed (the next scan reconciles)');
   }
 
-  private async applyUnlinks(): Promise<void> {
-    if (this.pendingUnlinks.size === 0 || this.closed) return;
-    const rels = [...this.pendingUnlinks];
-    this.pendingUnlinks.clear();
-    if (this.unlinkTimer) clearTimeout(this.unlinkTimer);
-    this.unlinkTimer = null;
+  private async applyUnlinks(rels: string[]): Promise<void> {
+    if (rels.length === 0 || this.closed) return;
     if (!this.o.isReachable()) {
       this.o.log.warn({ files: rels.length }, 'repository unreachable: removals seen by the watcher are ignored');
       return;
@@ -181,6 +213,10 @@ export class RepositoryWatcher {
       const out = await ingest.indexFile({ repositoryId: this.o.repositoryId, relPath: rel, ownerId, source: 'watch' });
       this.o.log.debug({ path: rel, outcome: out.outcome }, 'watched file indexed');
     } catch (err) {
+      if (err instanceof FileChangingError) {
+        this.o.log.debug({ path: rel }, 'watched file changed while it was read: indexed once its write settles');
+        return;
+      }
       this.o.log.warn({ err, path: rel }, 'indexing a watched file failed (the next scan retries)');
     }
   }
