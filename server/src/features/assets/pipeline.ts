@@ -16,6 +16,7 @@ import { generateThumbnails } from '../../adapters/media/thumbnails.ts';
 import { needsWebVideo, posterFrame, probeVideo, transcodeWebVideo } from '../../adapters/media/video.ts';
 import { needsWebAudio, probeAudio, transcodeWebAudio } from '../../adapters/media/audio.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import { failpoint } from '../../platform/failpoints.ts';
 import { PermanentError, type JobContext } from '../../platform/jobs/registry.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
@@ -54,6 +55,7 @@ export class AssetPipeline {
     if (!repo) throw new PermanentError(`repository of asset ${assetId} no longer exists`);
     const file = resolveInRepository(repo.path, asset.storage_path);
     this.store.update(assetId, { state: 'processing' }, this.now());
+    failpoint('asset.process');
 
     try {
       if (!fs.existsSync(file)) throw new FailNow(STATUS.failedMissing, 'The file disappeared before it could be processed.');
