@@ -15,7 +15,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import { AssetsStore } from './assets.store.ts';
 import { processAsset } from './assets.jobs.ts';
-import type { IndexFileRequest, IndexOutcome, Ingest } from './ingest.contract.ts';
+import type { CommittedUploads, IndexFileRequest, IndexOutcome, Ingest } from './ingest.contract.ts';
 
 const TYPE_OF = { photo: 'PHOTO', video: 'VIDEO', audio: 'AUDIO' } as const;
 
@@ -36,6 +36,7 @@ export class IngestService implements Ingest {
   /** One indexing at a time per (repository, path): an upload's commit and the watcher's event for
    *  the same new file must not both insert it. */
   private readonly pathLocks = new Map<string, Promise<unknown>>();
+  private committedUploads: CommittedUploads | null = null;
 
   constructor(
     private readonly db: Db,
@@ -45,6 +46,11 @@ export class IngestService implements Ingest {
     private readonly now: () => number = Date.now,
   ) {
     this.store = new AssetsStore(db);
+  }
+
+  /** Who committed which upload (the uploads feature): consulted in every indexing's transaction. */
+  useCommittedUploads(c: CommittedUploads): void {
+    this.committedUploads = c;
   }
 
   findByHash(repositoryId: string, hash: string, size: number) {
@@ -94,8 +100,14 @@ export class IngestService implements Ingest {
     const now = this.now();
 
     return tx(this.db, (): IndexOutcome => {
-      const enqueue = (assetId: string) =>
-        this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: req.receiptId ?? null }, { uniqueKey: `process:${assetId}`, ownerId: req.ownerId });
+      // A file an upload committed is its uploader's, with their receipt and name, whoever indexes it.
+      const upload = this.committedUploads?.claim(repo.repository_id, relPath, hash, stat.size);
+      const ownerId = upload?.ownerId ?? req.ownerId;
+      const receiptId = upload?.receiptId ?? req.receiptId ?? null;
+      const enqueue = (assetId: string) => {
+        if (upload) this.committedUploads!.settle(upload.receiptId, assetId);
+        this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: receiptId }, { uniqueKey: `process:${assetId}`, ownerId });
+      };
 
       if (existing) {
         // Same path, new content (or a file that came back): reprocess, keep the asset id.
@@ -138,11 +150,11 @@ export class IngestService implements Ingest {
       this.store.insert(
         {
           asset_id: assetId,
-          owner_id: req.ownerId,
+          owner_id: ownerId,
           repository_id: repo.repository_id,
           storage_path: relPath,
           type: TYPE_OF[type.kind],
-          original_filename: req.originalFilename ?? path.posix.basename(relPath),
+          original_filename: upload?.originalFilename ?? req.originalFilename ?? path.posix.basename(relPath),
           mime_type: type.mime,
           file_size: stat.size,
           hash,

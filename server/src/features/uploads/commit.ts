@@ -13,6 +13,8 @@ import fs from 'node:fs';
 import { detectBytes, type DetectedType } from '../../adapters/media/detect.ts';
 import { DomainError, Invalid } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
+import { failpoint } from '../../platform/failpoints.ts';
+import type { CommitIntents } from './commit-intents.ts';
 import { KeyedLock } from './locks.ts';
 import { commitStaged, uploadFolder, type Received } from './staging.ts';
 import type { Repo, UploadsContext } from './uploads.context.ts';
@@ -23,7 +25,11 @@ const rm = (p: string) => fs.promises.rm(p, { recursive: true, force: true }).ca
 export class Committer {
   private readonly lock = new KeyedLock();
 
-  constructor(private readonly ctx: UploadsContext) {}
+  constructor(
+    private readonly ctx: UploadsContext,
+    /** Where each commit is recorded before the link, so its owner survives a crash. */
+    private readonly intents: CommitIntents,
+  ) {}
 
   /**
    * Checks (not empty, hash as announced, a media type we read), then under the (repository, hash)
@@ -51,25 +57,43 @@ export class Committer {
         store.updateReceipt(receiptId, { status: 'duplicate', asset_id: own ? dup.asset_id : null }, now());
         return { ...base, status: 'duplicate', asset_id: own ? dup.asset_id : null, message: own ? 'You already have this file; it was not stored again.' : 'This repository already holds this file; it was not stored again.' };
       }
-      const relPath = await commitStaged(repo.path, staged, uploadFolder(new Date(now())), fileName);
+      const intent = { receipt_id: receiptId, owner_id: actor.userId, repository_id: repo.repository_id, content_hash: got.hash, size: got.size, original_filename: name };
+      let relPath: string;
+      try {
+        relPath = await commitStaged(repo.path, staged, uploadFolder(new Date(now())), fileName, {
+          reserve: (rel) => this.intents.reserve({ ...intent, rel_path: rel }),
+          release: () => this.intents.drop(receiptId),
+        });
+      } catch (e) {
+        this.intents.drop(receiptId);
+        throw e;
+      }
+      failpoint('upload.after-commit');
+      // Taking a committed file back out: the record goes after the file, so a crash in between
+      // leaves a record without a file (dropped at the next start), never a file without its owner.
+      const takeBack = async () => {
+        await rm(path.join(repo.path, relPath));
+        this.intents.drop(receiptId);
+      };
       let outcome;
       try {
         outcome = await ingest.indexFile({ repositoryId: repo.repository_id, relPath, ownerId: actor.userId, source: 'upload', knownHash: got.hash, receiptId, originalFilename: name });
       } catch (e) {
-        await rm(path.join(repo.path, relPath)); // not catalogued: take it back out, the client may retry
+        await takeBack(); // not catalogued: take it back out, the client may retry
         throw e;
       }
       if (outcome.outcome === 'unsupported') {
-        await rm(path.join(repo.path, relPath));
+        await takeBack();
         throw new DomainError(415, 'unsupported_media_type', `${name} cannot be catalogued: ${outcome.reason}.`);
       }
       if (outcome.outcome === 'duplicate') {
-        await rm(path.join(repo.path, relPath));
+        await takeBack();
         store.updateReceipt(receiptId, { status: 'duplicate', asset_id: outcome.asset_id }, now());
         return { ...base, status: 'duplicate', asset_id: outcome.asset_id, message: 'This repository already holds this file; it was not stored again.' };
       }
       // created/updated/restored queue the pipeline, which completes the receipt; a move or an
       // unchanged file (indexed meanwhile by the folder watcher) is completed when its asset is ready.
+      this.intents.drop(receiptId); // settled by the catalog write already, except for a move
       store.updateReceipt(receiptId, { status: 'processing', asset_id: outcome.asset_id }, now());
       return { ...base, status: 'processing', asset_id: outcome.asset_id, message: 'Stored; it is being processed.' };
     });

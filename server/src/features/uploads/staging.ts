@@ -98,16 +98,30 @@ export function uploadFolder(now: Date): string {
 const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK']);
 
 /**
+ * Durable record of where a staged file is about to go (commit-intents.ts): `reserve(rel)` is called
+ * before each name is tried (false: another upload holds it, try the next), `release(rel)` when the
+ * name turned out to be taken on disk.
+ */
+export interface CommitReservation {
+  reserve(relPath: string): boolean;
+  release(relPath: string): void;
+}
+
+/**
  * Moves a staged file into the repository at `folder/name`, or `name (1)`, `name (2)`… when the
  * name is taken. Never overwrites anything. Returns the repository-relative path (forward slashes).
+ * With `reservation`, each name is recorded before the file is linked to it, so a crash at any
+ * point leaves the catalog knowing where the upload may be.
  */
-export async function commitStaged(repoPath: string, staged: string, relFolder: string, name: string): Promise<string> {
+export async function commitStaged(repoPath: string, staged: string, relFolder: string, name: string, reservation?: CommitReservation): Promise<string> {
   const folderAbs = path.join(repoPath, ...relFolder.split('/'));
   await fs.promises.mkdir(folderAbs, { recursive: true });
   let useLink = true;
   for (let n = 0; n < 10_000; n++) {
     const candidate = n < 9_999 ? numberedName(name, n) : numberedName(name, Number.parseInt(crypto.randomBytes(4).toString('hex'), 16));
     const target = path.join(folderAbs, candidate);
+    const rel = `${relFolder}/${candidate}`;
+    if (reservation && !reservation.reserve(rel)) continue;
     if (useLink) {
       try {
         await fs.promises.link(staged, target);
@@ -115,7 +129,10 @@ export async function commitStaged(repoPath: string, staged: string, relFolder: 
         return `${relFolder}/${candidate}`;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? '';
-        if (code === 'EEXIST') continue;
+        if (code === 'EEXIST') {
+          reservation?.release(rel);
+          continue;
+        }
         if (!NO_LINK.has(code)) throw e;
         useLink = false; // this file system has no hard links: reserve-then-rename below
       }
@@ -124,7 +141,10 @@ export async function commitStaged(repoPath: string, staged: string, relFolder: 
     try {
       fh = await fs.promises.open(target, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        reservation?.release(rel);
+        continue;
+      }
       throw e;
     }
     await fh.close();
