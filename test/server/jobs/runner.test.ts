@@ -427,8 +427,9 @@ describe('start and stop', () => {
     assert.ok(reason instanceof RunnerStoppingError);
     const j = h.queue.get(id)!;
     assert.equal(j.state, 'available');
-    assert.equal(j.attempt, 1);
+    assert.equal(j.attempt, 0, 'stopping is not the job\'s failure: the attempt is given back');
     assert.match(j.last_error!, /interrupted/);
+    assert.deepEqual(j.errors.map((e) => e.attempt), [1]);
 
     hang = false;
     const next = h.runner();
@@ -437,7 +438,7 @@ describe('start and stop', () => {
     await next.whenIdle();
     const after = h.queue.get(id)!;
     assert.equal(after.state, 'completed');
-    assert.equal(after.attempt, 2);
+    assert.equal(after.attempt, 1);
     assert.equal(after.result, 'second run');
   });
 });

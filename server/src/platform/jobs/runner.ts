@@ -11,7 +11,8 @@
  * (default 1 s) picks up scheduled and retryable jobs whose time has come and takes back jobs whose
  * lease expired in another process. At start, `recoverOnStart()` re-queues what a crash left
  * `running` (see there for how often a crash may interrupt a job); `stop()` lets running jobs
- * finish up to a deadline, then aborts them (they are re-queued).
+ * finish up to a deadline, then aborts them (they are re-queued, the attempt given back: neither a
+ * crash nor a stop is the job's failure).
  *
  * Delivery is at least once: a job interrupted by a crash runs again, so handlers must be idempotent
  * (write their effects so that a second run changes nothing more).
@@ -536,11 +537,12 @@ export class JobRunner {
     log.info({ delay_ms: s.delayMs, reason: s.message }, 'job snoozed');
   }
 
+  /** Shutdown cut the job off: back to available with the attempt given back (stopping is not the job's failure). */
   private requeue(exec: Execution, log: Logger): void {
     const message = new RunnerStoppingError().message;
     const entry: JobErrorEntry = { at: this.now(), attempt: exec.job.attempt, error: message };
     this.write(
-      `UPDATE jobs SET state = 'available', lease_expires_at = NULL, last_error = @message,
+      `UPDATE jobs SET state = 'available', attempt = attempt - 1, lease_expires_at = NULL, last_error = @message,
          errors = json_insert(errors, '$[#]', json(@entry))
        WHERE ${RUNNING_GUARD}`,
       { message, entry: JSON.stringify(entry), id: exec.job.id, attempt: exec.job.attempt },
