@@ -19,6 +19,7 @@ import { buildJobRegistry } from './jobs.ts';
 import { IngestService } from './features/assets/ingest.service.ts';
 import type { Ingest } from './features/assets/ingest.contract.ts';
 import { AssetPipeline } from './features/assets/pipeline.ts';
+import { settleInterruptedAssets } from './features/assets/interrupted-assets.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/assets.service.ts';
 import { UploadsService } from './features/uploads/uploads.service.ts';
@@ -130,6 +131,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     limits: uploadLimitsFromEnv(),
   });
 
+  // Every indexing (upload, watch, scan) gives a committed upload to its uploader.
+  ingest.useCommittedUploads(uploads.commitIntents);
+
   repositories.ensurePrimary();
   setupCode.ensure(auth.users.count() > 0);
   auth.store.prune(Date.now());
@@ -137,6 +141,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // Jobs left running by a crash go back to the queue before the workers start.
   const recovered = jobRunner.recoverOnStart();
   if (recovered.requeued || recovered.discarded) log.warn(recovered, 'jobs interrupted by the last stop were recovered');
+  // …and every asset is then ready, failed or queued: none stays `processing` for a job that is gone.
+  const assetsSettled = settleInterruptedAssets(db, jobs, Date.now());
+  if (assetsSettled.failed || assetsSettled.requeued || assetsSettled.queued) log.warn(assetsSettled, 'assets interrupted by the last stop were settled');
 
   container = {
     config,
@@ -169,6 +176,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   };
   jobRunner.start();
   uploads.startMaintenance(() => jobs.enqueue(cleanStaging, {}));
+  // Uploads a crash left committed but not catalogued go to their uploaders (scans would do the same).
+  void uploads.catalogueCommittedUploads();
   // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.
   repositories.start();
   return container;

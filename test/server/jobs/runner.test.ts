@@ -9,7 +9,7 @@ import { afterEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineJob, PermanentError, SnoozeError, type JobContext } from '../../../server/src/platform/jobs/registry.ts';
-import { exponentialBackoff, JobCancelledError, JobTimeoutError, RunnerStoppingError } from '../../../server/src/platform/jobs/runner.ts';
+import { CRASH_INTERRUPTION, exponentialBackoff, JobCancelledError, JobTimeoutError, MAX_CRASH_INTERRUPTIONS, RunnerStoppingError } from '../../../server/src/platform/jobs/runner.ts';
 import { deferred, harness, until, type Harness } from './harness.ts';
 
 const N = z.object({ n: z.number().int() });
@@ -340,37 +340,50 @@ describe('scheduling', () => {
 });
 
 describe('start and stop', () => {
-  test('recoverOnStart re-queues jobs left running, keeping the attempt; a last attempt is discarded', async () => {
+  test('recoverOnStart re-queues jobs left running and gives the crashed attempt back; the third crash discards', async () => {
     const ran: number[] = [];
     const def = job((a) => {
       ran.push(a.n);
     });
     const h = setup([def]);
-    const ids = [1, 2, 3].map((n) => h.queue.enqueue(def, { n }).job.id);
-    const leave = (id: number, attempt: number) =>
+    const ids = [1, 2, 3, 4].map((n) => h.queue.enqueue(def, { n }).job.id);
+    const leave = (id: number, attempt: number, crashesBefore = 0) =>
       h.db
-        .prepare(`UPDATE jobs SET state = 'running', attempt = @attempt, attempted_at = 0, lease_expires_at = @lease WHERE id = @id`)
-        .run({ id, attempt, lease: h.clock.now() + 3_600_000 });
+        .prepare(`UPDATE jobs SET state = 'running', attempt = @attempt, attempted_at = 0, lease_expires_at = @lease, errors = @errors WHERE id = @id`)
+        .run({
+          id,
+          attempt,
+          lease: h.clock.now() + 3_600_000,
+          errors: JSON.stringify(Array.from({ length: crashesBefore }, (_, i) => ({ at: i, attempt, error: CRASH_INTERRUPTION }))),
+        });
     leave(ids[0]!, 1);
-    leave(ids[1]!, 3);
-    h.db.prepare(`UPDATE jobs SET queue = 'renamed-queue' WHERE id = ?`).run(ids[2]);
+    leave(ids[1]!, 3); // its last attempt: a crash does not use it up
+    leave(ids[2]!, 1, MAX_CRASH_INTERRUPTIONS - 1); // cut off by crashes every time: given up
+    h.db.prepare(`UPDATE jobs SET queue = 'renamed-queue' WHERE id = ?`).run(ids[3]);
 
     const runner = h.runner();
-    assert.deepEqual(runner.recoverOnStart(), { requeued: 1, discarded: 1 });
+    assert.deepEqual(runner.recoverOnStart(), { requeued: 2, discarded: 1 });
     const a = h.queue.get(ids[0]!)!;
     assert.equal(a.state, 'available');
-    assert.equal(a.attempt, 1);
+    assert.equal(a.attempt, 0, 'the attempt the crash cut off is given back');
     assert.equal(a.lease_expires_at, null);
-    assert.match(a.last_error!, /interrupted/);
+    assert.equal(a.last_error, CRASH_INTERRUPTION);
+    assert.deepEqual(a.errors.map((e) => [e.attempt, e.error]), [[1, CRASH_INTERRUPTION]]);
     const b = h.queue.get(ids[1]!)!;
-    assert.equal(b.state, 'discarded');
-    assert.match(b.last_error!, /last attempt/);
-    assert.equal(h.queue.get(ids[2]!)!.queue, 'work', 'unfinished jobs follow their kind to its queue');
+    assert.equal(b.state, 'available', 'a crash on the last attempt is not a failure of the job');
+    assert.equal(b.attempt, 2);
+    const c = h.queue.get(ids[2]!)!;
+    assert.equal(c.state, 'discarded');
+    assert.match(c.last_error!, new RegExp(`stopped unexpectedly ${MAX_CRASH_INTERRUPTIONS} times`));
+    assert.equal(c.errors.length, MAX_CRASH_INTERRUPTIONS);
+    assert.equal(h.queue.get(ids[3]!)!.queue, 'work', 'unfinished jobs follow their kind to its queue');
 
     runner.start();
     await runner.whenIdle();
-    assert.deepEqual(ran.sort(), [1, 3]);
-    assert.equal(h.queue.get(ids[0]!)!.attempt, 2);
+    assert.deepEqual(ran.sort(), [1, 2, 4]);
+    assert.equal(h.queue.get(ids[0]!)!.attempt, 1);
+    assert.equal(h.queue.get(ids[1]!)!.attempt, 3);
+    assert.equal(h.queue.get(ids[1]!)!.state, 'completed');
   });
 
   test('stop waits for running jobs up to the deadline', async () => {
@@ -414,8 +427,9 @@ describe('start and stop', () => {
     assert.ok(reason instanceof RunnerStoppingError);
     const j = h.queue.get(id)!;
     assert.equal(j.state, 'available');
-    assert.equal(j.attempt, 1);
+    assert.equal(j.attempt, 0, 'stopping is not the job\'s failure: the attempt is given back');
     assert.match(j.last_error!, /interrupted/);
+    assert.deepEqual(j.errors.map((e) => e.attempt), [1]);
 
     hang = false;
     const next = h.runner();
@@ -424,7 +438,7 @@ describe('start and stop', () => {
     await next.whenIdle();
     const after = h.queue.get(id)!;
     assert.equal(after.state, 'completed');
-    assert.equal(after.attempt, 2);
+    assert.equal(after.attempt, 1);
     assert.equal(after.result, 'second run');
   });
 });

@@ -22,6 +22,7 @@
  * - Indexing is cheap (stat, detect, hash); the heavy work (metadata, thumbnails, transcodes) is
  *   the `assets.process` job, queued in the same transaction that creates the asset.
  * - A missing file soft-deletes its asset (is_deleted, deleted_at): nothing is ever purged here.
+ * - A file an upload committed belongs to its uploader, whoever indexes it (CommittedUploads).
  */
 export type IngestSource = 'upload' | 'scan' | 'watch';
 
@@ -51,6 +52,25 @@ export class FileChangingError extends Error {
     super(`'${relPath}' changed while it was being read (it is still being written)`);
     this.name = 'FileChangingError';
   }
+}
+
+/** An upload committed at a path and not catalogued yet (features/uploads/commit-intents.ts). */
+export interface CommittedUpload {
+  ownerId: number;
+  receiptId: string;
+  originalFilename: string;
+}
+
+/**
+ * Who committed a file, when an upload did: consulted inside the catalog transaction of every
+ * indexing (upload, watch or scan), so a committed upload always becomes its uploader's asset,
+ * whichever path catalogues it first, also after a crash.
+ */
+export interface CommittedUploads {
+  /** The upload committed at relPath with exactly this content, if any. */
+  claim(repositoryId: string, relPath: string, hash: string, size: number): CommittedUpload | undefined;
+  /** The claimed upload is now the asset `assetId` (same transaction). */
+  settle(receiptId: string, assetId: string): void;
 }
 
 export interface Ingest {

@@ -15,7 +15,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import { AssetsStore, type AssetRow } from './assets.store.ts';
 import { processAsset } from './assets.jobs.ts';
-import { FileChangingError, type IndexFileRequest, type IndexOutcome, type Ingest } from './ingest.contract.ts';
+import { FileChangingError, type CommittedUploads, type IndexFileRequest, type IndexOutcome, type Ingest } from './ingest.contract.ts';
 
 const TYPE_OF = { photo: 'PHOTO', video: 'VIDEO', audio: 'AUDIO' } as const;
 
@@ -36,6 +36,7 @@ export class IngestService implements Ingest {
   /** One indexing at a time per (repository, path): an upload's commit and the watcher's event for
    *  the same new file must not both insert it. */
   private readonly pathLocks = new Map<string, Promise<unknown>>();
+  private committedUploads: CommittedUploads | null = null;
 
   constructor(
     private readonly db: Db,
@@ -45,6 +46,11 @@ export class IngestService implements Ingest {
     private readonly now: () => number = Date.now,
   ) {
     this.store = new AssetsStore(db);
+  }
+
+  /** Who committed which upload (the uploads feature): consulted in every indexing's transaction. */
+  useCommittedUploads(c: CommittedUploads): void {
+    this.committedUploads = c;
   }
 
   findByHash(repositoryId: string, hash: string, size: number) {
@@ -147,13 +153,18 @@ export class IngestService implements Ingest {
     const now = this.now();
 
     return tx(this.db, (): IndexOutcome => {
+      // A file an upload committed is its uploader's, with their receipt and name, whoever indexes it.
+      const upload = this.committedUploads?.claim(repo.repository_id, relPath, hash, stat.size);
+      const ownerId = upload?.ownerId ?? req.ownerId;
+      const receiptId = upload?.receiptId ?? req.receiptId ?? null;
       const enqueue = (assetId: string) => {
-        const first = this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: req.receiptId ?? null }, { uniqueKey: `process:${assetId}`, ownerId: req.ownerId });
+        if (upload) this.committedUploads!.settle(upload.receiptId, assetId);
+        const first = this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: receiptId }, { uniqueKey: `process:${assetId}`, ownerId });
         if (!first.inserted && first.job.state === 'running') {
           // The running job may have read the file before this change (a copy that was still under
           // way): one more run after it (the pipeline waits for the running one to finish, and a run
           // whose content was replaced meanwhile does not write its result).
-          this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: req.receiptId ?? null }, { uniqueKey: `process:${assetId}:after:${first.job.id}`, ownerId: req.ownerId });
+          this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: receiptId }, { uniqueKey: `process:${assetId}:after:${first.job.id}`, ownerId });
         }
       };
 
@@ -185,15 +196,17 @@ export class IngestService implements Ingest {
 
       // A move: the same content at a new path, while the old path's asset is missing. An upload
       // moves only the uploader's own asset (another member's stays theirs, and in their Trash).
-      const upload = req.source === 'upload';
+      // (A committed upload claimed by a scan after a crash counts as that upload.)
+      const fromUpload = req.source === 'upload' || upload !== undefined;
+      const uploadedName = upload?.originalFilename ?? req.originalFilename;
       const moved = this.store
         .byHash(repo.repository_id, hash, stat.size)
-        .filter((a) => !upload || a.owner_id === req.ownerId)
+        .filter((a) => !fromUpload || a.owner_id === ownerId)
         .find((a) => a.is_deleted === 1 || !fs.existsSync(path.join(repo.path, a.storage_path)));
       if (moved && !fs.existsSync(path.join(repo.path, moved.storage_path))) {
         // A person's deletion stands when the file turns up elsewhere in the folder; an upload of it
         // is the person asking for it back.
-        const keepTrashed = !upload && moved.is_deleted === 1 && moved.deleted_reason === 'user';
+        const keepTrashed = !fromUpload && moved.is_deleted === 1 && moved.deleted_reason === 'user';
         const renamed = path.posix.basename(relPath) !== path.posix.basename(moved.storage_path);
         this.store.update(
           moved.asset_id,
@@ -203,11 +216,12 @@ export class IngestService implements Ingest {
             // A file renamed on disk was named by a person: that name is the one to show, search and
             // download. A move to another folder keeps the name (an upload keeps its uploader's).
             // An upload that brings its owner's asset back names it as the uploader named the file.
-            ...(upload && req.originalFilename ? { original_filename: req.originalFilename } : renamed ? { original_filename: path.posix.basename(relPath) } : {}),
+            ...(fromUpload && uploadedName ? { original_filename: uploadedName } : renamed ? { original_filename: path.posix.basename(relPath) } : {}),
             ...(keepTrashed ? {} : { is_deleted: 0, deleted_at: null, deleted_reason: null }),
           },
           now,
         );
+        if (upload) this.committedUploads!.settle(upload.receiptId, moved.asset_id);
         this.log.info({ asset_id: moved.asset_id, from: moved.storage_path, to: relPath }, 'asset moved');
         return { outcome: 'moved', asset_id: moved.asset_id };
       }
@@ -216,11 +230,11 @@ export class IngestService implements Ingest {
       this.store.insert(
         {
           asset_id: assetId,
-          owner_id: req.ownerId,
+          owner_id: ownerId,
           repository_id: repo.repository_id,
           storage_path: relPath,
           type: TYPE_OF[type.kind],
-          original_filename: req.originalFilename ?? path.posix.basename(relPath),
+          original_filename: upload?.originalFilename ?? req.originalFilename ?? path.posix.basename(relPath),
           mime_type: type.mime,
           file_size: stat.size,
           hash,

@@ -23,6 +23,7 @@ import { generateThumbnails } from '../../adapters/media/thumbnails.ts';
 import { needsWebVideo, posterFrame, probeVideo, transcodeWebVideo } from '../../adapters/media/video.ts';
 import { needsWebAudio, probeAudio, transcodeWebAudio } from '../../adapters/media/audio.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import { failpoint } from '../../platform/failpoints.ts';
 import { PermanentError, SnoozeError, type JobContext } from '../../platform/jobs/registry.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
@@ -69,6 +70,7 @@ export class AssetPipeline {
       const now = this.store.byId(assetId);
       return !now || now.hash !== asset.hash || now.file_size !== asset.file_size;
     };
+    failpoint('asset.process');
 
     try {
       if (!fs.existsSync(file)) throw new FailNow(STATUS.failedMissing, 'The file disappeared before it could be processed.');

@@ -21,6 +21,8 @@ import fs from 'node:fs';
 import { detectBytes, type DetectedType } from '../../adapters/media/detect.ts';
 import { DomainError, Invalid } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
+import { failpoint } from '../../platform/failpoints.ts';
+import type { CommitIntents } from './commit-intents.ts';
 import { KeyedLock } from './locks.ts';
 import { commitAsCopyOf, commitStaged, uploadFolder, type Received } from './staging.ts';
 import type { Repo, UploadsContext } from './uploads.context.ts';
@@ -31,7 +33,11 @@ const rm = (p: string) => fs.promises.rm(p, { recursive: true, force: true }).ca
 export class Committer {
   private readonly lock = new KeyedLock();
 
-  constructor(private readonly ctx: UploadsContext) {}
+  constructor(
+    private readonly ctx: UploadsContext,
+    /** Where each commit is recorded before the link, so its owner survives a crash. */
+    private readonly intents: CommitIntents,
+  ) {}
 
   /**
    * Checks (not empty, hash as announced, a media type we read), then under the (repository, hash)
@@ -61,25 +67,39 @@ export class Committer {
           : 'You already have this file; it was not stored again.';
         return { ...base, status: 'duplicate', asset_id: own.asset_id, restored_from_trash: own.in_trash, message };
       }
-      const relPath = await this.commit(actor, repo, staged, got, fileName);
+      let relPath: string;
+      try {
+        relPath = await this.commit(actor, repo, staged, got, fileName, receiptId, name);
+      } catch (e) {
+        this.intents.drop(receiptId);
+        throw e;
+      }
+      failpoint('upload.after-commit');
+      // Taking a committed file back out: the record goes after the file, so a crash in between
+      // leaves a record without a file (dropped at the next start), never a file without its owner.
+      const takeBack = async () => {
+        await rm(path.join(repo.path, relPath));
+        this.intents.drop(receiptId);
+      };
       let outcome;
       try {
         outcome = await ingest.indexFile({ repositoryId: repo.repository_id, relPath, ownerId: actor.userId, source: 'upload', knownHash: got.hash, receiptId, originalFilename: name });
       } catch (e) {
-        await rm(path.join(repo.path, relPath)); // not catalogued: take it back out, the client may retry
+        await takeBack(); // not catalogued: take it back out, the client may retry
         throw e;
       }
       if (outcome.outcome === 'unsupported') {
-        await rm(path.join(repo.path, relPath));
+        await takeBack();
         throw new DomainError(415, 'unsupported_media_type', `${name} cannot be catalogued: ${outcome.reason}.`);
       }
       if (outcome.outcome === 'duplicate') {
-        await rm(path.join(repo.path, relPath));
+        await takeBack();
         store.updateReceipt(receiptId, { status: 'duplicate', asset_id: outcome.asset_id }, now());
         return { ...base, status: 'duplicate', asset_id: outcome.asset_id, restored_from_trash: false, message: 'You already have this file; it was not stored again.' };
       }
       // created/updated/restored queue the pipeline, which completes the receipt; a move or an
       // unchanged file (indexed meanwhile by the folder watcher) is completed when its asset is ready.
+      this.intents.drop(receiptId); // settled by the catalog write already, except for a move
       store.updateReceipt(receiptId, { status: 'processing', asset_id: outcome.asset_id }, now());
       return { ...base, status: 'processing', asset_id: outcome.asset_id, restored_from_trash: false, message: 'Stored; it is being processed.' };
     });
@@ -89,7 +109,7 @@ export class Committer {
    * Commits the staged file under `uploads/YYYY/MM/`: as another name of a file of the repository
    * that already holds these bytes (stored once), or the staged file itself. Returns the path.
    */
-  private async commit(actor: Actor, repo: Repo, staged: string, got: Received, fileName: string): Promise<string> {
+  private async commit(actor: Actor, repo: Repo, staged: string, got: Received, fileName: string, receiptId: string, name: string): Promise<string> {
     const folder = uploadFolder(new Date(this.ctx.now()));
     const ingest = this.ctx.deps.ingest();
     // A path the catalog holds for another member (its file went missing) is theirs: indexing the
@@ -98,9 +118,15 @@ export class Committer {
       const owner = ingest.ownerOfPath(repo.repository_id, relPath);
       return owner !== undefined && owner !== actor.userId;
     };
+    // Each name is recorded with its uploader before the file appears under it (commit-intents.ts).
+    const intent = { receipt_id: receiptId, owner_id: actor.userId, repository_id: repo.repository_id, content_hash: got.hash, size: got.size, original_filename: name };
+    const placement = {
+      skip: othersPath,
+      reservation: { reserve: (rel: string) => this.intents.reserve({ ...intent, rel_path: rel }), release: () => this.intents.drop(receiptId) },
+    };
     const same = ingest.fileWithContent(repo.repository_id, got.hash, got.size);
-    const linked = same ? await commitAsCopyOf(repo.path, same, folder, fileName, othersPath) : null;
-    if (!linked) return commitStaged(repo.path, staged, folder, fileName, othersPath);
+    const linked = same ? await commitAsCopyOf(repo.path, same, folder, fileName, placement) : null;
+    if (!linked) return commitStaged(repo.path, staged, folder, fileName, placement);
     await rm(staged);
     return linked;
   }

@@ -99,18 +99,39 @@ export function uploadFolder(now: Date): string {
 const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK']);
 
 /**
- * Moves a staged file into the repository at `folder/name`, or `name (1)`, `name (2)`… when the
- * name is taken. Never overwrites anything. `skip`: names to pass over although no file is there
- * (a path the catalog holds for another member, whose file went missing). Returns the
- * repository-relative path (forward slashes).
+ * Durable record of where a staged file is about to go (commit-intents.ts): `reserve(rel)` is called
+ * before each name is tried (false: another upload holds it, try the next), `release(rel)` when the
+ * name turned out to be taken on disk.
  */
-export async function commitStaged(repoPath: string, staged: string, relFolder: string, name: string, skip: (relPath: string) => boolean = () => false): Promise<string> {
+export interface CommitReservation {
+  reserve(relPath: string): boolean;
+  release(relPath: string): void;
+}
+
+/** How a commit picks its name: see commitStaged. */
+export interface CommitPlacement {
+  skip?: (relPath: string) => boolean;
+  reservation?: CommitReservation;
+}
+
+/**
+ * Moves a staged file into the repository at `folder/name`, or `name (1)`, `name (2)`… when the
+ * name is taken. Never overwrites anything. Returns the repository-relative path (forward slashes).
+ * `placement.skip`: names to pass over although no file is there (a path the catalog holds for
+ * another member, whose file went missing). With `placement.reservation`, each name is recorded
+ * before the file is linked to it, so a crash at any point leaves the catalog knowing whose upload
+ * may be there.
+ */
+export async function commitStaged(repoPath: string, staged: string, relFolder: string, name: string, placement: CommitPlacement = {}): Promise<string> {
+  const { skip = () => false, reservation } = placement;
   const folderAbs = path.join(repoPath, ...relFolder.split('/'));
   await fs.promises.mkdir(folderAbs, { recursive: true });
   let useLink = true;
   for (let n = 0; n < 10_000; n++) {
     const candidate = n < 9_999 ? numberedName(name, n) : numberedName(name, Number.parseInt(crypto.randomBytes(4).toString('hex'), 16));
-    if (skip(`${relFolder}/${candidate}`)) continue;
+    const rel = `${relFolder}/${candidate}`;
+    if (skip(rel)) continue;
+    if (reservation && !reservation.reserve(rel)) continue;
     const target = path.join(folderAbs, candidate);
     if (useLink) {
       try {
@@ -119,7 +140,10 @@ export async function commitStaged(repoPath: string, staged: string, relFolder: 
         return `${relFolder}/${candidate}`;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? '';
-        if (code === 'EEXIST') continue;
+        if (code === 'EEXIST') {
+          reservation?.release(rel);
+          continue;
+        }
         if (!NO_LINK.has(code)) throw e;
         useLink = false; // this file system has no hard links: reserve-then-rename below
       }
@@ -128,7 +152,10 @@ export async function commitStaged(repoPath: string, staged: string, relFolder: 
     try {
       fh = await fs.promises.open(target, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        reservation?.release(rel);
+        continue;
+      }
       throw e;
     }
     await fh.close();
@@ -145,26 +172,32 @@ export async function commitStaged(repoPath: string, staged: string, relFolder: 
 
 /**
  * Puts another name on `source` (a file of the repository with the same bytes) at `folder/name`,
- * or `name (1)`… when taken (or passed over by `skip`, as in commitStaged), never overwriting: a copy-on-write clone where the file system has
+ * or `name (1)`… when taken (or passed over, or reserved first, as in commitStaged), never overwriting: a copy-on-write clone where the file system has
  * them (the two files share their blocks, and a later edit of one leaves the other as it was),
  * else a hard link (one inode, two names). Returns the repository-relative path, or null when the
  * file system can do neither (the caller then stores its own copy).
  */
-export async function commitAsCopyOf(repoPath: string, source: string, relFolder: string, name: string, skip: (relPath: string) => boolean = () => false): Promise<string | null> {
+export async function commitAsCopyOf(repoPath: string, source: string, relFolder: string, name: string, placement: CommitPlacement = {}): Promise<string | null> {
+  const { skip = () => false, reservation } = placement;
   const folderAbs = path.join(repoPath, ...relFolder.split('/'));
   await fs.promises.mkdir(folderAbs, { recursive: true });
   let clone = true;
   for (let n = 0; n < 10_000; n++) {
     const candidate = numberedName(name, n);
-    if (skip(`${relFolder}/${candidate}`)) continue;
+    const rel = `${relFolder}/${candidate}`;
+    if (skip(rel)) continue;
+    if (reservation && !reservation.reserve(rel)) continue;
     const target = path.join(folderAbs, candidate);
     try {
       if (clone) await fs.promises.copyFile(source, target, fs.constants.COPYFILE_EXCL | fs.constants.COPYFILE_FICLONE_FORCE);
       else await fs.promises.link(source, target);
-      return `${relFolder}/${candidate}`;
+      return rel;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? '';
-      if (code === 'EEXIST') continue;
+      if (code === 'EEXIST') {
+        reservation?.release(rel);
+        continue;
+      }
       if (clone && (NO_LINK.has(code) || code === 'EINVAL' || code === 'ENOTTY' || code === 'EXDEV')) {
         clone = false; // (libuv removes the target it made when the clone fails)
         n--; // the same name, as a hard link

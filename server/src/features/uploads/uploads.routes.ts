@@ -333,7 +333,10 @@ export const getUploadStatus = defineRoute('user', {
   path: '/uploads/receipts',
   operationId: 'getUploadStatus',
   summary: 'Where your uploaded files are (receipts)',
-  description: 'Your receipts among `receipt_ids` (1–100); unknown ids and other users’ receipts are left out. Terminal states: completed, duplicate, failed.',
+  description:
+    'Your receipts among `receipt_ids` (1–100); unknown ids and other users’ receipts are left out. Terminal states: completed, duplicate, failed. ' +
+    'An upload the server’s stop (a crash, a power cut) cut off before it was stored is `failed` with problem code `upload_interrupted` (retryable: send the file again); ' +
+    'one stored just before the stop completes after the restart as usual. A chunked session stays resumable across a stop.',
   tags: [TAG],
   request: { query: z.object({ receipt_ids: idList('receipt_ids', 100) }) },
   responses: { 200: { description: 'OK', content: { 'application/json': { schema: ReceiptsSchema } } } },

@@ -13,6 +13,8 @@
  *   commit.ts              the last step of all paths: checks, duplicates, commit, ingest
  *   receipts.ts            receipts, their SSE stream, the precheck
  *   staging-cleanup.ts     the cleanup job (idle sessions, orphan staging files)
+ *   commit-intents.ts      who committed which file (so a crash never loses an upload's owner)
+ *   startup-recovery.ts    what a crash left (staging, receipts, committed uploads), settled at start
  *   sink.ts, file-hasher.ts, hash-worker.ts, blake3.ts   writing staged bytes and hashing them
  *
  * Nothing is written outside `.hearth/staging/` before the commit; every failure removes the
@@ -26,6 +28,8 @@ import type { Actor } from '../../platform/http/context.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ChunkSessions } from './chunk-sessions.ts';
 import { Committer } from './commit.ts';
+import { CommitIntents } from './commit-intents.ts';
+import { catalogueCommitted, settleInterruptedUploads, type UploadsRecovery } from './startup-recovery.ts';
 import { Receipts } from './receipts.ts';
 import { cleanupStaging } from './staging-cleanup.ts';
 import { tuningForMemory, type ClientTuning, type UploadLimits } from './uploads.config.ts';
@@ -64,7 +68,10 @@ function sweepArrayBuffersInline(log: Logger): void {
 export class UploadsService {
   readonly store: UploadsStore;
   readonly limits: UploadLimits;
+  /** Who committed which upload; the ingest consults it (CommittedUploads) in every indexing. */
+  readonly commitIntents: CommitIntents;
   private readonly ctx: UploadsContext;
+  private readonly recovered: UploadsRecovery;
   private readonly log: Logger;
   private readonly sessions: ChunkSessions;
   private readonly wholeFiles: WholeFileUploads;
@@ -79,13 +86,25 @@ export class UploadsService {
     this.limits = deps.limits;
     this.log = deps.log;
     this.ctx = { deps, store: this.store, limits: deps.limits, log: deps.log, now: deps.now ?? Date.now };
-    const committer = new Committer(this.ctx);
+    this.commitIntents = new CommitIntents(deps.db, this.ctx.now);
+    const committer = new Committer(this.ctx, this.commitIntents);
     this.sessions = new ChunkSessions(this.ctx, committer);
     this.wholeFiles = new WholeFileUploads(this.ctx, committer, this.sessions);
     this.receiptsOf = new Receipts(this.ctx);
     sweepArrayBuffersInline(this.log);
     const reset = this.store.resetInterruptedMerges(this.ctx.now());
     if (reset) this.log.warn({ sessions: reset }, 'upload sessions interrupted while merging go back to uploading');
+    // Built at start, before any request: what the last stop left in staging belongs to no request.
+    this.recovered = settleInterruptedUploads(this.ctx, this.commitIntents);
+  }
+
+  /**
+   * Catalogues, for their uploaders, the uploads the last stop left committed but not catalogued.
+   * Call once the ingest is ready (after start); resolves when done, never throws.
+   */
+  catalogueCommittedUploads(): Promise<void> {
+    const committed = this.recovered.committed.splice(0);
+    return committed.length ? catalogueCommitted(this.ctx, this.commitIntents, committed) : Promise.resolve();
   }
 
   /** Poll and heartbeat intervals of the receipt stream (tests shorten them). */

@@ -10,7 +10,9 @@
  * No polling storm: enqueue wakes the queue's workers through an in-process event; a slow poll
  * (default 1 s) picks up scheduled and retryable jobs whose time has come and takes back jobs whose
  * lease expired in another process. At start, `recoverOnStart()` re-queues what a crash left
- * `running`; `stop()` lets running jobs finish up to a deadline, then aborts them (they are re-queued).
+ * `running` (see there for how often a crash may interrupt a job); `stop()` lets running jobs
+ * finish up to a deadline, then aborts them (they are re-queued, the attempt given back: neither a
+ * crash nor a stop is the job's failure).
  *
  * Delivery is at least once: a job interrupted by a crash runs again, so handlers must be idempotent
  * (write their effects so that a second run changes nothing more).
@@ -122,6 +124,18 @@ export class RunnerStoppingError extends Error {
 }
 
 const RUNNING_GUARD = "id = @id AND state = 'running' AND attempt = @attempt";
+
+/** The error entry of an attempt cut off by a crash (found `running` at the next start). */
+export const CRASH_INTERRUPTION = 'interrupted: Hearth stopped unexpectedly while this job ran';
+/**
+ * How many crashes may cut a job off before it is given up. A crash is not the job's failure (a
+ * power cut, an out-of-memory kill of the whole server), so it does not use up an attempt; but a
+ * file that crashes the process every time it is read must not crash it forever. After this many
+ * interruptions the job is discarded with a reason saying so. Jobs running beside the culprit are
+ * interrupted as often; they usually finish between crashes, and if not, they fail visibly and can
+ * be run again by hand (retryNow).
+ */
+export const MAX_CRASH_INTERRUPTIONS = 3;
 const PRUNE_EVERY_MS = 3_600_000;
 
 function describeError(e: unknown): string {
@@ -204,10 +218,12 @@ export class JobRunner {
   }
 
   /**
-   * At start, before `start()`: jobs a crash left `running` go back to `available` with their attempt
-   * count kept (the next claim counts a new attempt); one that was on its last attempt is discarded,
-   * so a job that crashes the process cannot loop forever. Unfinished jobs whose kind moved to
-   * another queue follow it.
+   * At start, before `start()`: jobs a crash left `running` go back to `available` and the attempt
+   * the crash cut off is given back (the crash was not the job's failure; the next claim is the
+   * same attempt again), with an error entry saying so. A job cut off by its
+   * MAX_CRASH_INTERRUPTIONS-th crash is discarded instead, so a job that crashes the process cannot
+   * loop forever. (Features settle what a discarded job leaves, e.g. the assets feature's start-up
+   * reconciliation.) Unfinished jobs whose kind moved to another queue follow it.
    */
   recoverOnStart(): { requeued: number; discarded: number } {
     const now = this.now();
@@ -219,7 +235,32 @@ export class JobRunner {
             .prepare(`UPDATE jobs SET queue = ? WHERE kind = ? AND queue <> ? AND state IN (${sqlList(ACTIVE_STATES)})`)
             .run(def.queue, kind, def.queue);
         }
-        const counts = this.takeBack('1 = 1', now, 'interrupted: Hearth stopped while this job ran');
+        const rows = this.db
+          .prepare(
+            `UPDATE jobs SET
+               state = CASE WHEN crashes + 1 >= @limit THEN 'discarded' ELSE 'available' END,
+               attempt = CASE WHEN crashes + 1 >= @limit THEN attempt ELSE attempt - 1 END,
+               finalized_at = CASE WHEN crashes + 1 >= @limit THEN @now ELSE NULL END,
+               lease_expires_at = NULL,
+               last_error = CASE WHEN crashes + 1 >= @limit THEN @given_up ELSE @message END,
+               errors = json_insert(errors, '$[#]', json_object('at', @now, 'attempt', attempt, 'error', @message))
+             FROM (
+               SELECT j.id AS crashed_id,
+                 (SELECT count(*) FROM json_each(j.errors) e WHERE json_extract(e.value, '$.error') = @message) AS crashes
+               FROM jobs j WHERE j.state = 'running'
+             )
+             WHERE id = crashed_id
+             RETURNING state, queue`,
+          )
+          .all({
+            now,
+            limit: MAX_CRASH_INTERRUPTIONS,
+            message: CRASH_INTERRUPTION,
+            given_up: `Hearth stopped unexpectedly ${MAX_CRASH_INTERRUPTIONS} times while this job ran; it was given up in case it is what stops Hearth.`,
+          }) as { state: string; queue: string }[];
+        const requeued = rows.filter((r) => r.state === 'available');
+        for (const q of new Set(requeued.map((r) => r.queue))) this.queue.wake(q);
+        const counts = { requeued: requeued.length, discarded: rows.length - requeued.length };
         if (counts.requeued || counts.discarded) this.log.warn(counts, 'jobs interrupted by the last stop were taken back');
         return counts;
       })
@@ -496,11 +537,12 @@ export class JobRunner {
     log.info({ delay_ms: s.delayMs, reason: s.message }, 'job snoozed');
   }
 
+  /** Shutdown cut the job off: back to available with the attempt given back (stopping is not the job's failure). */
   private requeue(exec: Execution, log: Logger): void {
     const message = new RunnerStoppingError().message;
     const entry: JobErrorEntry = { at: this.now(), attempt: exec.job.attempt, error: message };
     this.write(
-      `UPDATE jobs SET state = 'available', lease_expires_at = NULL, last_error = @message,
+      `UPDATE jobs SET state = 'available', attempt = attempt - 1, lease_expires_at = NULL, last_error = @message,
          errors = json_insert(errors, '$[#]', json(@entry))
        WHERE ${RUNNING_GUARD}`,
       { message, entry: JSON.stringify(entry), id: exec.job.id, attempt: exec.job.attempt },
