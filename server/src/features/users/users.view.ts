@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Role } from '../../platform/http/context.ts';
 import type { UserRow } from './users.store.ts';
+import { singleLine } from '../../platform/http/text.ts';
 
 /**
  * Permissions by role. Administrators run the installation (users, settings, repositories, jobs) but
@@ -47,14 +48,16 @@ export function toUser(r: UserRow): User {
 }
 
 /** Account names: 3–32 characters, a letter first, then letters, digits, dot, dash or underscore. */
-export const Username = z
-  .string()
-  .trim()
-  .min(3, 'must be at least 3 characters')
-  .max(32, 'must be at most 32 characters')
-  .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, 'must start with a letter and use only letters, digits, dot, dash, underscore');
+export const Username = singleLine(
+  z
+    .string()
+    .trim()
+    .min(3, 'must be at least 3 characters')
+    .max(32, 'must be at most 32 characters')
+    .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, 'must start with a letter and use only letters, digits, dot, dash, underscore'),
+);
 
 /** Passwords: 10–256 characters; length is what makes a password strong, not symbol rules. */
 export const NewPassword = z.string().min(10, 'must be at least 10 characters').max(256, 'must be at most 256 characters');
 
-export const DisplayName = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+export const DisplayName = singleLine(z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'));

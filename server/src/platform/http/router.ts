@@ -32,13 +32,14 @@ const TARGET_PREFIX: Record<string, string> = {
 
 export function zodIssuesToFieldErrors(
   target: string,
-  issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[],
+  issues: readonly { path: readonly PropertyKey[]; message: string; code: string; params?: Record<string, unknown> }[],
 ): FieldError[] {
   const prefix = TARGET_PREFIX[target] ?? target;
   return issues.map((i) => ({
     field: [prefix, ...i.path.map(String)].join('.'),
     message: i.code === 'invalid_type' && /received undefined$/.test(i.message) ? 'is required' : i.message,
-    code: i.code,
+    // A refinement may name its own stable code (for example `control_characters`, see text.ts).
+    code: typeof i.params?.code === 'string' ? i.params.code : i.code,
   }));
 }
 
