@@ -2489,7 +2489,7 @@ export interface components {
             created_at: string;
             /** @description Assets whose file is gone, moved to the trash. */
             deleted: number;
-            /** @description What went wrong or was left undone, with repository-relative paths. */
+            /** @description What went wrong or was left undone. A file is named by its repository-relative path to its owner and as `asset <id>` to anyone else; unreadable places and files not catalogued yet are named to administrators only. */
             error: string | null;
             /** @description Files that could not be indexed (see `error`). */
             failed: number;

@@ -22,6 +22,7 @@ import type { Ingest } from '../assets/ingest.contract.ts';
 import { isIgnoredRel } from './ignore.ts';
 import type { CatalogEntry, ScanCounts } from './repositories.store.ts';
 import type { SerialLane } from './watcher.ts';
+import { emptyProblems, encodeScanProblems } from './scan-problems.ts';
 
 export interface ScanInput {
   repositoryId: string;
@@ -45,24 +46,18 @@ export interface ScanInput {
 export interface ScanOutcome {
   counts: ScanCounts;
   completeWalk: boolean;
-  /** Problems worth showing (repository-relative paths only); null when none. */
+  /** Problems worth showing, stored as facts and put in words per reader (scan-problems.ts); null when none. */
   error: string | null;
 }
-
-const MAX_LISTED = 5;
 
 export function emptyCounts(): ScanCounts {
   return { files_seen: 0, added: 0, updated: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 };
 }
 
-function listSome(items: string[], total: number): string {
-  return items.slice(0, MAX_LISTED).join(', ') + (total > MAX_LISTED ? ` and ${total - MAX_LISTED} more` : '');
-}
-
 export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome> {
   const { repositoryId, root, ingest, lane, signal } = input;
   const counts = emptyCounts();
-  const problems: string[] = [];
+  const problems = emptyProblems();
   const scrub = (text: string) => text.split(root).join('');
 
   input.progress(0, 'listing files');
@@ -76,10 +71,7 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
   input.onCounts(counts);
 
   let completeWalk = walk.complete;
-  if (!completeWalk) {
-    const where = walk.errors.map((e) => `'${e.rel || '.'}' (${e.reason})`);
-    problems.push(`The walk was incomplete, so nothing was marked missing: ${walk.errors.length} place(s) could not be read: ${listSome(where, where.length)}.`);
-  }
+  if (!completeWalk) problems.unreadable.push(...walk.errors.map((e) => ({ rel: e.rel, reason: e.reason })));
 
   const catalog = new Map(input.catalog().map((e) => [e.storage_path, e]));
   const seen = new Set(walk.files.map((f) => f.rel));
@@ -90,7 +82,7 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
     const absent = [...catalog.values()].filter((e) => !e.is_deleted && !seen.has(e.storage_path));
     if (absent.length && !input.isReachable()) {
       completeWalk = false;
-      problems.push('The repository became unreachable during the scan, so nothing was marked missing.');
+      problems.notes.push('The repository became unreachable during the scan, so nothing was marked missing.');
     } else {
       for (const e of absent) {
         signal?.throwIfAborted();
@@ -119,7 +111,6 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
     else counts.skipped++;
   }
   const todo = [...fresh, ...changed];
-  const failures: string[] = [];
   let movedFromMarked = 0;
   let lastCounts = Date.now();
   for (let i = 0; i < todo.length; i++) {
@@ -148,7 +139,8 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
       }
     } catch (e) {
       counts.failed++;
-      failures.push(`'${f.rel}' (${scrub(e instanceof Error ? e.message : String(e)).slice(0, 200)})`);
+      const reason = scrub(e instanceof Error ? e.message : String(e)).slice(0, 200);
+      problems.failed.push({ rel: f.rel, reason, asset_id: catalog.get(f.rel)?.asset_id ?? null });
     }
     input.progress(0.1 + (0.9 * (i + 1)) / todo.length, `indexing ${i + 1} of ${todo.length}`);
     if (Date.now() - lastCounts > 500) {
@@ -158,7 +150,6 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
   }
   // A moved file's old path was marked missing first: that is a move, not a deletion.
   counts.deleted = Math.max(0, markedMissing.size - movedFromMarked);
-  if (failures.length) problems.push(`${failures.length} file(s) could not be indexed: ${listSome(failures, failures.length)}.`);
   input.progress(1, `${counts.files_seen} files seen`);
-  return { counts, completeWalk, error: problems.length ? problems.join(' ') : null };
+  return { counts, completeWalk, error: encodeScanProblems(problems) };
 }
