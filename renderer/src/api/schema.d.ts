@@ -9427,7 +9427,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description One of the account's own assets (not in the Trash); anything else answers 404 `asset_not_found`. null clears it.
+                     */
                     avatar_asset_id?: string | null;
                     display_name?: string;
                     is_active?: boolean;
@@ -9709,7 +9712,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description One of your own assets (not in the Trash); anything else answers 404 `asset_not_found`. null clears it.
+                     */
                     avatar_asset_id?: string | null;
                     display_name?: string;
                 };
@@ -9736,6 +9742,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token expired or was revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

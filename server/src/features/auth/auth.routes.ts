@@ -199,8 +199,8 @@ export const updateMyProfile = defineRoute('user', {
   request: body(
     z.strictObject({
       display_name: DisplayName.optional(),
-      avatar_asset_id: z.uuid().nullable().optional(),
+      avatar_asset_id: z.uuid().nullable().optional().openapi({ description: 'One of your own assets (not in the Trash); anything else answers 404 `asset_not_found`. null clears it.' }),
     }),
   ),
-  responses: { 200: json(UserSchema) },
+  responses: { 200: json(UserSchema), ...errorResponses(404) },
 });

@@ -1,7 +1,8 @@
 /** The public shape of a user account, and the permissions that follow from its role. */
 import { z } from '@hono/zod-openapi';
 import type { Role } from '../../platform/http/context.ts';
-import type { UserRow } from './users.store.ts';
+import type { UserRow, UsersStore } from './users.store.ts';
+import { DomainError } from '../../platform/http/errors.ts';
 import { singleLine } from '../../platform/http/text.ts';
 
 /**
@@ -59,5 +60,17 @@ export const Username = singleLine(
 
 /** Passwords: 10–256 characters; length is what makes a password strong, not symbol rules. */
 export const NewPassword = z.string().min(10, 'must be at least 10 characters').max(256, 'must be at most 256 characters');
+
+/**
+ * 404 `asset_not_found` naming `body.avatar_asset_id` unless the asset is the account's own (and not in
+ * the Trash): an avatar is chosen among one's own photos, and another member's asset must not be
+ * told apart from one that does not exist.
+ */
+export function checkAvatar(store: Pick<UsersStore, 'isOwnAvatarCandidate'>, userId: number, assetId: string | null | undefined): void {
+  if (!assetId || store.isOwnAvatarCandidate(userId, assetId)) return;
+  throw new DomainError(404, 'asset_not_found', 'No such asset.', {
+    errors: [{ field: 'body.avatar_asset_id', message: 'no such asset of this account', code: 'asset_not_found' }],
+  });
+}
 
 export const DisplayName = singleLine(z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'));
