@@ -598,8 +598,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Camera models and lenses you can filter by
-         * @description The distinct camera models and lens models found in the metadata of your own assets (photos and videos, not in the Trash), for the camera and lens filters of the library. Empty lists when none are recorded.
+         * Camera makes, models and lenses you can filter by
+         * @description The distinct camera makes, camera models and lens models found in the metadata of your own assets (photos and videos, not in the Trash), for the camera and lens filters of the library. Empty lists when none are recorded.
          */
         get: operations["getFilterOptions"];
         put?: never;
@@ -1846,6 +1846,11 @@ export interface components {
         AssetFilter: {
             /** @description Only assets in this album of yours (another user’s album matches nothing). */
             album_id?: number;
+            /**
+             * @description Exact camera make (manufacturer), as listed by getFilterOptions.
+             * @example Canon
+             */
+            camera_make?: string;
             /** @description Exact camera model, as listed by getFilterOptions. */
             camera_model?: string;
             /** @description Inclusive range on the capture time (else the upload time). A day (YYYY-MM-DD) is read in `viewer_timezone` (UTC when absent); an RFC 3339 date-time is exact. */
@@ -2103,6 +2108,8 @@ export interface components {
             strategy: "weighted_aes_v1";
         };
         FilterOptions: {
+            /** @description Distinct camera makes (manufacturers) of your assets, sorted (case-insensitive, natural order). */
+            camera_makes: string[];
             /** @description Distinct camera models of your assets, sorted (case-insensitive, natural order). */
             camera_models: string[];
             /** @description Distinct lens models of your assets, sorted the same way. */
@@ -4288,7 +4295,7 @@ export interface operations {
     exportAsset: {
         parameters: {
             query: {
-                /** @description Base name of the download, without extension. */
+                /** @description Base name of the download, without extension; made safe (control characters and the like become `_`), not refused. */
                 filename?: string;
                 format: "jpeg" | "png" | "webp" | "avif";
                 /** @description Upper bound of the height in pixels. */

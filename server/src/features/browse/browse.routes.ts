@@ -39,6 +39,7 @@ const Name = singleLine(z.string().trim().min(1).max(200));
 export const AssetFilterSchema = z
   .strictObject({
     album_id: z.number().int().min(1).optional().openapi({ description: 'Only assets in this album of yours (another user’s album matches nothing).' }),
+    camera_make: Name.optional().openapi({ description: 'Exact camera make (manufacturer), as listed by getFilterOptions.', example: 'Canon' }),
     camera_model: Name.optional().openapi({ description: 'Exact camera model, as listed by getFilterOptions.' }),
     date: z
       .strictObject({ from: DateValue.optional(), to: DateValue.optional() })
