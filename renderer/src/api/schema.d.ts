@@ -1972,7 +1972,7 @@ export interface components {
         };
         AssetStack: {
             asset_id: string;
-            stack: components["schemas"]["Stack"] & (Record<string, never> | null);
+            stack: components["schemas"]["Stack"] | null;
         };
         /** @description The stack the asset's media item belongs to; null when it is not stacked. */
         AssetStackRef: {
@@ -2929,7 +2929,8 @@ export interface components {
             receipt_id: string;
             /** @description Chunk indexes stored on the server (0-based). */
             received_chunks: number[];
-            result: components["schemas"]["UploadResult"] & (Record<string, never> | null);
+            /** @description Set when this call completed the session (all chunks were already stored). */
+            result: components["schemas"]["UploadResult"] | null;
             session_id: string;
             /** @enum {string} */
             status: "pending" | "uploading" | "merging" | "completed" | "failed";
@@ -2962,7 +2963,7 @@ export interface operations {
             query?: {
                 /** @description Albums per page, 1..100. Default 20. */
                 limit?: number;
-                offset?: number | null;
+                offset?: number;
                 /** @description Only the assets of this repository count and are listed. */
                 repository_id?: string;
             };
@@ -5761,7 +5762,7 @@ export interface operations {
                 /** @description Photos to feature, 1..24. Default 8. */
                 count?: number;
                 /** @description Only photos from the last N days (capture time, else upload time), 0..36500; 0: no cutoff. Default 3650. */
-                days?: number | null;
+                days?: number;
                 /** @description Only this repository (404 when unknown). */
                 repository_id?: string;
                 /** @description Any text; the same seed gives the same selection. Default: today’s UTC date, YYYY-MM-DD. */
@@ -6159,7 +6160,7 @@ export interface operations {
                 /** @description 1..200, default 20. */
                 limit?: number;
                 /** @description Default 0. */
-                offset?: number | null;
+                offset?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
@@ -6212,19 +6213,19 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Eastern longitude of the viewport, -180..180. */
-                east?: number | null;
+                east?: number;
                 /** @description Points per page, 1..5000. Default 1000. */
                 limit?: number;
                 /** @description Northern latitude of the viewport, -90..90. */
-                north?: number | null;
+                north?: number;
                 /** @description Points to skip. Default 0. */
-                offset?: number | null;
+                offset?: number;
                 /** @description Only this repository (404 when unknown). */
                 repository_id?: string;
                 /** @description Southern latitude of the viewport, -90..90. */
-                south?: number | null;
+                south?: number;
                 /** @description Western longitude of the viewport, -180..180. */
-                west?: number | null;
+                west?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
@@ -6369,14 +6370,14 @@ export interface operations {
                 /** @description 1..200, default 20. */
                 limit?: number;
                 /** @description Default 0. */
-                offset?: number | null;
+                offset?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
                 "X-Api-Variant"?: "A" | "B";
             };
             path: {
-                rating: number | null;
+                rating: number;
             };
             cookie?: never;
         };
@@ -6516,7 +6517,7 @@ export interface operations {
                 /** @description 1..200, default 50. */
                 limit?: number;
                 /** @description Default 0. */
-                offset?: number | null;
+                offset?: number;
                 /** @description Substring of the tag name. */
                 q?: string;
                 repository_id?: string;
@@ -7689,7 +7690,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Error samples per queue (0–20) */
-                error_limit?: number | null;
+                error_limit?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
@@ -7895,7 +7896,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                offset?: number | null;
+                offset?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
@@ -8086,7 +8087,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        scan: components["schemas"]["RepositoryScan"] & (Record<string, never> | null);
+                        scan: components["schemas"]["RepositoryScan"] | null;
                     };
                 };
             };
@@ -9352,7 +9353,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                offset?: number | null;
+                offset?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
