@@ -88,7 +88,7 @@ describe('OpenAPI contract', () => {
     const srv = await startServer();
     try {
       const served = await (await fetch(`${srv.url}/api/openapi.json`)).json();
-      await SwaggerParser.validate(structuredClone(served));
+      await SwaggerParser.validate(structuredClone(served) as Parameters<typeof SwaggerParser.validate>[0]);
     } finally {
       await srv.stop({ removeData: true });
     }
