@@ -2327,6 +2327,7 @@ export interface components {
              * @example assets.extract-metadata
              */
             kind: string;
+            /** @description Names assets by id (`asset <id>`), never by a member's file name or path. */
             last_error: string | null;
             max_attempts: number;
             /** @description The user whose request queued the job */
