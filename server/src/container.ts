@@ -22,6 +22,7 @@ import { AssetPipeline } from './features/assets/pipeline.ts';
 import { settleInterruptedAssets } from './features/assets/interrupted-assets.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/assets.service.ts';
+import { AssetErrorRedactor } from './features/assets/asset-references.ts';
 import { UploadsService } from './features/uploads/uploads.service.ts';
 import { uploadLimitsFromEnv } from './features/uploads/uploads.config.ts';
 import { cleanStaging } from './features/uploads/uploads.jobs.ts';
@@ -59,6 +60,8 @@ export interface Container {
   stacks: StacksService;
   jobs: JobQueue;
   jobRunner: JobRunner;
+  /** Makes job errors speak of assets by id (administrators read them, not the files' owners). */
+  jobErrors: AssetErrorRedactor;
   /** Stops the job workers (waiting up to `deadlineMs` for running jobs) and closes the catalog. */
   close(deadlineMs?: number): Promise<void>;
 }
@@ -88,7 +91,14 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const jobs = new JobQueue(db, jobRegistry);
   // Handlers reach services through ctx.deps: the container, complete by the time a job runs.
   let container!: Container;
-  const jobRunner = new JobRunner({ db, queue: jobs, log: log.child({ module: 'jobs' }), deps: () => container });
+  const jobErrors = new AssetErrorRedactor(db);
+  const jobRunner = new JobRunner({
+    db,
+    queue: jobs,
+    log: log.child({ module: 'jobs' }),
+    deps: () => container,
+    describeFailure: (job, text) => jobErrors.redactJobError(job.args, text),
+  });
 
   const keys = KeyRing.fromFile(p.secretKey);
   const settings = new SettingsStore(db, keys.key('settings'));
@@ -167,6 +177,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     stacks,
     jobs,
     jobRunner,
+    jobErrors,
     close: async (deadlineMs = 0) => {
       await uploads.stop();
       await repositories.stop();

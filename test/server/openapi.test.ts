@@ -2,13 +2,17 @@
  * The contract pipeline: the committed server/openapi.json (and the renderer's generated schema) match
  * the routes; every operation is documented (operationId, summary, tag, error responses); every
  * operationId is one of ../shared/spec/operations.md. Operations not built yet are listed, not failed.
+ * The served document validates with an external validator (swagger-parser), and the schemas the test
+ * client checks every JSON answer against (helpers/response-schemas.ts) accept what the server sends.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { clientSchemaText, currentDocumentText } from '../../scripts/gen-api.ts';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { Client, startServer } from './helpers/server.ts';
+import { ResponseSchemas } from './helpers/response-schemas.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SPEC_OPERATIONS = path.resolve(root, process.env.HEARTH_SPEC_DIR ?? '../shared/spec', 'operations.md');
@@ -78,6 +82,53 @@ describe('OpenAPI contract', () => {
     const missing = [...contract].filter((id) => !ours.includes(id));
     console.log(`# contract coverage: ${ours.length}/${contract.size} operations; not yet built: ${missing.length}`);
     console.log(`# missing: ${missing.join(', ')}`);
+  });
+
+  test('the served document validates with swagger-parser', async () => {
+    const srv = await startServer();
+    try {
+      const served = await (await fetch(`${srv.url}/api/openapi.json`)).json();
+      await SwaggerParser.validate(structuredClone(served) as Parameters<typeof SwaggerParser.validate>[0]);
+    } finally {
+      await srv.stop({ removeData: true });
+    }
+  });
+
+  test('path parameters are required and never null; no parameter is nullable', () => {
+    for (const { method, path: p, op } of operations(doc)) {
+      for (const param of ((op as { parameters?: { name: string; in: string; required?: boolean; schema?: { type?: unknown } }[] }).parameters ?? [])) {
+        const where = `${method.toUpperCase()} ${p} ${param.in} ${param.name}`;
+        if (param.in === 'path') assert.equal(param.required, true, `${where} must be required`);
+        assert.ok(!JSON.stringify(param.schema?.type ?? '').includes('null'), `${where} must not be nullable`);
+      }
+    }
+  });
+
+  test('nullable references accept null and their schema, and nothing else', () => {
+    const schemas = new ResponseSchemas(doc);
+    const check = (method: string, p: string, body: unknown) =>
+      schemas.check({ method, path: p, status: 200, contentType: 'application/json', body, variant: 'A' });
+    const scanPath = '/api/v1/repositories/0192f6c4-8a55-4b8e-9d4e-2f1f3a6b7c8d/scans/latest';
+    check('get', scanPath, { scan: null });
+    check('get', '/api/v1/assets/0192f6c4-8a55-4b8e-9d4e-2f1f3a6b7c8d/stack', { asset_id: 'x', stack: null });
+    assert.throws(() => check('get', scanPath, { scan: 'nothing' }), /does not match the OpenAPI document/);
+    assert.throws(() => check('get', scanPath, { scan: { scan_id: 'x' } }), /does not match the OpenAPI document/);
+    const session = JSON.stringify(doc.components.schemas.UploadSession.properties.result);
+    assert.doesNotMatch(session, /allOf/, 'UploadSession.result is a nullable reference, not an allOf');
+    assert.match(session, /"type":"null"/);
+  });
+
+  test('the response check holds variant B answers to the envelope and the same schema', () => {
+    const schemas = new ResponseSchemas(doc);
+    const scanPath = '/api/v1/repositories/0192f6c4-8a55-4b8e-9d4e-2f1f3a6b7c8d/scans/latest';
+    const B = (body: unknown, status = 200) => schemas.check({ method: 'get', path: scanPath, status, contentType: 'application/json', body, variant: 'B' });
+    B({ code: 0, data: { scan: null }, error: '', message: 'success' });
+    assert.throws(() => B({ scan: null }), /not a variant B envelope/);
+    assert.throws(() => B({ code: 0, data: { scan: 3 }, error: '', message: 'success' }), /does not match/);
+    const problem = { type: 'urn:hearth:problem:repository_not_found', title: 'Not Found', status: 404, detail: 'No such repository.', code: 'repository_not_found' };
+    B({ code: 404, data: problem, error: 'repository_not_found', message: 'No such repository.' }, 404);
+    assert.throws(() => B({ code: 404, data: { ...problem, status: 'x' }, error: 'e', message: 'm' }, 404), /does not match/);
+    assert.throws(() => B({ code: 418, data: problem, error: 'e', message: 'm' }, 418), /declares no JSON answer for status 418/);
   });
 
   test('GET /api/openapi.json and /api/docs are served', async () => {

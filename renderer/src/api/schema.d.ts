@@ -601,8 +601,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Camera models and lenses you can filter by
-         * @description The distinct camera models and lens models found in the metadata of your own assets (photos and videos, not in the Trash), for the camera and lens filters of the library. Empty lists when none are recorded.
+         * Camera makes, models and lenses you can filter by
+         * @description The distinct camera makes, camera models and lens models found in the metadata of your own assets (photos and videos, not in the Trash), for the camera and lens filters of the library. Empty lists when none are recorded.
          */
         get: operations["getFilterOptions"];
         put?: never;
@@ -1829,14 +1829,44 @@ export interface components {
             asset_id: string;
             count: number;
         };
-        AssetDetail: components["schemas"]["Asset"] & {
+        AssetDetail: {
             albums?: components["schemas"]["AssetAlbum"][];
+            asset_id: string;
+            capture_offset_minutes: number | null;
+            content_id: string | null;
+            deleted_at: string | null;
+            description: string | null;
+            duration: number | null;
             /** @description Always null: face recognition does not run yet (no face results exist). */
             face_result?: null;
+            file_size: number;
+            /** @description Repository-relative folder of the file. */
+            folder_path: string;
+            gps_latitude: number | null;
+            gps_longitude: number | null;
+            hash: string | null;
+            height: number | null;
+            is_deleted: boolean;
+            last_error: string | null;
+            liked: boolean;
+            media_item_id: string | null;
+            mime_type: string;
             /** @description Always null: OCR does not run yet (no OCR results exist). */
             ocr_result?: null;
+            original_filename: string;
+            owner_id: number;
+            rating: number;
+            repository_id: string;
             /** @description Best score first; absent when include_species=false. */
             species_predictions?: components["schemas"]["SpeciesPrediction"][];
+            specific_metadata: {
+                [key: string]: unknown;
+            } | null;
+            stack: components["schemas"]["AssetStackRef"];
+            /** @enum {string} */
+            state: "pending" | "processing" | "ready" | "failed";
+            /** @description Completed processing steps and failure codes; see features/assets/status-codes.ts. */
+            status: number[];
             tags?: {
                 confidence: number;
                 /** @description `manual`, `zeroshot`, `bioclip` or `metadata` (IPTC/XMP keywords). */
@@ -1844,11 +1874,21 @@ export interface components {
                 tag_id: number;
                 tag_name: string;
             }[];
+            taken_time: string | null;
             thumbnails?: components["schemas"]["ThumbnailRef"][];
+            /** @enum {string} */
+            type: "PHOTO" | "VIDEO" | "AUDIO";
+            upload_time: string;
+            width: number | null;
         };
         AssetFilter: {
             /** @description Only assets in this album of yours (another user’s album matches nothing). */
             album_id?: number;
+            /**
+             * @description Exact camera make (manufacturer), as listed by getFilterOptions.
+             * @example Canon
+             */
+            camera_make?: string;
             /** @description Exact camera model, as listed by getFilterOptions. */
             camera_model?: string;
             /** @description Inclusive range on the capture time (else the upload time). A day (YYYY-MM-DD) is read in `viewer_timezone` (UTC when absent); an RFC 3339 date-time is exact. */
@@ -1970,7 +2010,7 @@ export interface components {
         };
         AssetStack: {
             asset_id: string;
-            stack: components["schemas"]["Stack"] & (Record<string, never> | null);
+            stack: components["schemas"]["Stack"] | null;
         };
         /** @description The stack the asset's media item belongs to; null when it is not stacked. */
         AssetStackRef: {
@@ -2108,6 +2148,8 @@ export interface components {
             strategy: "weighted_aes_v1";
         };
         FilterOptions: {
+            /** @description Distinct camera makes (manufacturers) of your assets, sorted (case-insensitive, natural order). */
+            camera_makes: string[];
             /** @description Distinct camera models of your assets, sorted (case-insensitive, natural order). */
             camera_models: string[];
             /** @description Distinct lens models of your assets, sorted the same way. */
@@ -2290,6 +2332,7 @@ export interface components {
              * @example assets.extract-metadata
              */
             kind: string;
+            /** @description Names assets by id (`asset <id>`), never by a member's file name or path. */
             last_error: string | null;
             max_attempts: number;
             /** @description The user whose request queued the job */
@@ -2494,7 +2537,7 @@ export interface components {
             created_at: string;
             /** @description Assets whose file is gone, moved to the trash. */
             deleted: number;
-            /** @description What went wrong or was left undone, with repository-relative paths. */
+            /** @description What went wrong or was left undone. A file is named by its repository-relative path to its owner and as `asset <id>` to anyone else; unreadable places and files not catalogued yet are named to administrators only. */
             error: string | null;
             /** @description Files that could not be indexed (see `error`). */
             failed: number;
@@ -2929,7 +2972,8 @@ export interface components {
             receipt_id: string;
             /** @description Chunk indexes stored on the server (0-based). */
             received_chunks: number[];
-            result: components["schemas"]["UploadResult"] & (Record<string, never> | null);
+            /** @description Set when this call completed the session (all chunks were already stored). */
+            result: components["schemas"]["UploadResult"] | null;
             session_id: string;
             /** @enum {string} */
             status: "pending" | "uploading" | "merging" | "completed" | "failed";
@@ -2962,7 +3006,7 @@ export interface operations {
             query?: {
                 /** @description Albums per page, 1..100. Default 20. */
                 limit?: number;
-                offset?: number | null;
+                offset?: number;
                 /** @description Only the assets of this repository count and are listed. */
                 repository_id?: string;
             };
@@ -3067,6 +3111,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3214,6 +3267,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3444,6 +3506,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -3586,6 +3657,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3820,6 +3900,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4206,6 +4295,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -4295,7 +4393,7 @@ export interface operations {
     exportAsset: {
         parameters: {
             query: {
-                /** @description Base name of the download, without extension. */
+                /** @description Base name of the download, without extension; made safe (control characters and the like become `_`), not refused. */
                 filename?: string;
                 format: "jpeg" | "png" | "webp" | "avif";
                 /** @description Upper bound of the height in pixels. */
@@ -4436,6 +4534,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4692,6 +4799,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -4790,6 +4906,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -4875,6 +5000,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5118,6 +5252,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5395,6 +5538,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5733,6 +5885,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -5761,7 +5922,7 @@ export interface operations {
                 /** @description Photos to feature, 1..24. Default 8. */
                 count?: number;
                 /** @description Only photos from the last N days (capture time, else upload time), 0..36500; 0: no cutoff. Default 3650. */
-                days?: number | null;
+                days?: number;
                 /** @description Only this repository (404 when unknown). */
                 repository_id?: string;
                 /** @description Any text; the same seed gives the same selection. Default: today’s UTC date, YYYY-MM-DD. */
@@ -5846,6 +6007,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token expired or was revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6072,6 +6242,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6159,7 +6338,7 @@ export interface operations {
                 /** @description 1..200, default 20. */
                 limit?: number;
                 /** @description Default 0. */
-                offset?: number | null;
+                offset?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
@@ -6212,19 +6391,19 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Eastern longitude of the viewport, -180..180. */
-                east?: number | null;
+                east?: number;
                 /** @description Points per page, 1..5000. Default 1000. */
                 limit?: number;
                 /** @description Northern latitude of the viewport, -90..90. */
-                north?: number | null;
+                north?: number;
                 /** @description Points to skip. Default 0. */
-                offset?: number | null;
+                offset?: number;
                 /** @description Only this repository (404 when unknown). */
                 repository_id?: string;
                 /** @description Southern latitude of the viewport, -90..90. */
-                south?: number | null;
+                south?: number;
                 /** @description Western longitude of the viewport, -180..180. */
-                west?: number | null;
+                west?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
@@ -6334,6 +6513,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6369,14 +6557,14 @@ export interface operations {
                 /** @description 1..200, default 20. */
                 limit?: number;
                 /** @description Default 0. */
-                offset?: number | null;
+                offset?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
                 "X-Api-Variant"?: "A" | "B";
             };
             path: {
-                rating: number | null;
+                rating: number;
             };
             cookie?: never;
         };
@@ -6490,6 +6678,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6516,7 +6713,7 @@ export interface operations {
                 /** @description 1..200, default 50. */
                 limit?: number;
                 /** @description Default 0. */
-                offset?: number | null;
+                offset?: number;
                 /** @description Substring of the tag name. */
                 q?: string;
                 repository_id?: string;
@@ -6654,6 +6851,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -6684,6 +6890,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BootstrapStatus"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unexpected server error */
@@ -6723,6 +6938,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -6759,6 +6983,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token expired or was revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6838,6 +7071,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6905,6 +7147,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6994,6 +7245,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -7044,6 +7304,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -7078,6 +7347,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token expired or was revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7144,6 +7422,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7242,6 +7529,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -7332,6 +7628,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -7382,6 +7687,15 @@ export interface operations {
                     "application/json": components["schemas"]["Capabilities"];
                 };
             };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -7412,6 +7726,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unexpected server error */
@@ -7609,6 +7932,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -7689,7 +8021,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Error samples per queue (0–20) */
-                error_limit?: number | null;
+                error_limit?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
@@ -7775,6 +8107,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token expired or was revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7871,6 +8212,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -7895,7 +8245,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                offset?: number | null;
+                offset?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
@@ -8044,6 +8394,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -8086,7 +8445,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        scan: components["schemas"]["RepositoryScan"] & (Record<string, never> | null);
+                        scan: components["schemas"]["RepositoryScan"] | null;
                     };
                 };
             };
@@ -8230,6 +8589,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected server error */
             500: {
                 headers: {
@@ -8273,6 +8641,15 @@ export interface operations {
             };
             /** @description Signed in but not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8345,6 +8722,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8774,7 +9160,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Error */
+            /** @description The body is not of the declared media type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8841,6 +9227,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token expired or was revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8937,7 +9332,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Error */
+            /** @description The body is not of the declared media type */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9037,6 +9432,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9337,6 +9741,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -9370,7 +9783,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                offset?: number | null;
+                offset?: number;
             };
             header?: {
                 /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
@@ -9452,7 +9865,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description One of the account's own assets (not in the Trash); anything else answers 404 `asset_not_found`. null clears it.
+                     */
                     avatar_asset_id?: string | null;
                     display_name?: string;
                     is_active?: boolean;
@@ -9519,6 +9935,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9692,6 +10117,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -9734,7 +10168,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description One of your own assets (not in the Trash); anything else answers 404 `asset_not_found`. null clears it.
+                     */
                     avatar_asset_id?: string | null;
                     display_name?: string;
                 };
@@ -9768,8 +10205,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 /**
  * Starts the real server in-process on a fresh temporary data folder (real SQLite file, real HTTP on
- * 127.0.0.1, random port) and gives tests a small HTTP client with a cookie jar.
+ * 127.0.0.1, random port) and gives tests a small HTTP client with a cookie jar that checks every
+ * JSON answer against the served OpenAPI document (response-schemas.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import { loadConfig, type AppConfig } from '../../../server/src/config/env.ts';
 import { createContainer, type Container } from '../../../server/src/container.ts';
 import { createApp } from '../../../server/src/app.ts';
 import { createLogger } from '../../../server/src/platform/logger.ts';
+import { responseSchemasFor } from './response-schemas.ts';
 
 export interface TestServer {
   url: string;
@@ -97,7 +99,12 @@ export class Client {
     const text = await res.text();
     let parsed: unknown = text;
     const type = res.headers.get('content-type') ?? '';
-    if (type.includes('json') && text) parsed = JSON.parse(text);
+    if (type.includes('json') && text) {
+      parsed = JSON.parse(text);
+      // Every JSON answer must be what the served document declares (helpers/response-schemas.ts).
+      const schemas = await responseSchemasFor(this.base);
+      schemas.check({ method, path: p.split('?')[0]!, status: res.status, contentType: type, body: parsed, variant: headers['x-api-variant'] ?? 'A' });
+    }
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 

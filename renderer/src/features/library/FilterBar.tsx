@@ -1,5 +1,5 @@
 /**
- * Filters of the timeline (camera, lens, dates, type, rating, tag, folder), kept in the page's URL
+ * Filters of the timeline (camera make and model, lens, dates, type, rating, tag, folder), kept in the page's URL
  * so that a filtered view survives a reload and can be bookmarked or shared within the household.
  * The stacks switch (`stacks=expanded`: every member of a stack its own tile) lives there too, but
  * it is a way of looking rather than a filter: "Clear filters" keeps it.
@@ -10,12 +10,13 @@ import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { AssetFilter, StackMode } from './library-api';
 
-const KEYS = ['camera', 'lens', 'from', 'to', 'type', 'rating', 'tag', 'folder'] as const;
+const KEYS = ['make', 'camera', 'lens', 'from', 'to', 'type', 'rating', 'tag', 'folder'] as const;
 
 /** The filter the URL asks for, or undefined when none. */
 export function useUrlFilter(): { filter: AssetFilter | undefined; active: number } {
   const [params] = useSearchParams();
   const f: AssetFilter = {};
+  const make = params.get('make');
   const camera = params.get('camera');
   const lens = params.get('lens');
   const from = params.get('from');
@@ -24,6 +25,7 @@ export function useUrlFilter(): { filter: AssetFilter | undefined; active: numbe
   const rating = params.get('rating');
   const tag = params.get('tag');
   const folder = params.get('folder');
+  if (make) f.camera_make = make;
   if (camera) f.camera_model = camera;
   if (lens) f.lens = lens;
   if (from || to) f.date = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
@@ -62,6 +64,15 @@ export function FilterBar() {
 
   return (
     <form className="filters" role="search" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+      <label>
+        Make
+        <select value={params.get('make') ?? ''} onChange={(e) => set('make', e.target.value)}>
+          <option value="">Any make</option>
+          {(options.data?.camera_makes ?? []).map((m) => (
+            <option key={m}>{m}</option>
+          ))}
+        </select>
+      </label>
       <label>
         Camera
         <select value={params.get('camera') ?? ''} onChange={(e) => set('camera', e.target.value)}>

@@ -23,6 +23,7 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { AlbumAssetSchema, AlbumSchema, AlbumOfAssetSchema } from './albums.view.ts';
+import { multiLine, singleLine } from '../../platform/http/text.ts';
 
 const TAG = 'Albums';
 const ASSET_TAG = 'Assets: one asset';
@@ -39,8 +40,8 @@ const RepositoryQuery = z.uuid().optional().openapi({ description: 'Only the ass
 const Message = z.object({ message: z.string() }).openapi('Message');
 const ok = <S extends z.ZodType>(schema: S, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 
-const AlbumName = z.string().trim().min(1).max(200);
-const Description = z.string().trim().max(2000).nullable();
+const AlbumName = singleLine(z.string().trim().min(1).max(200));
+const Description = multiLine(z.string().trim().max(2000)).nullable();
 const AlbumType = z.enum(['regular', 'bio']);
 const Position = z.number().int().min(0).max(1_000_000);
 

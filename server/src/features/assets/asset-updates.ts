@@ -22,14 +22,10 @@
  */
 import { z } from '@hono/zod-openapi';
 import { Invalid, type FieldError } from '../../platform/http/errors.ts';
+import { multiLine, singleLine } from '../../platform/http/text.ts';
 
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty (send null to clear)')
-    .max(max)
-    .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
+const text = (max: number, lines: 'single' | 'multi' = 'single') =>
+  (lines === 'single' ? singleLine : multiLine)(z.string().trim().min(1, 'must not be empty (send null to clear)').max(max))
     .nullable()
     .optional();
 
@@ -38,7 +34,7 @@ export const SpecificMetadataEditSchema = z
     camera_make: text(100).openapi({ description: 'Photo, video.' }),
     camera_model: text(100).openapi({ description: 'Photo, video.' }),
     lens_model: text(200).openapi({ description: 'Photo.' }),
-    description: text(2000).openapi({ description: 'Photo: the description embedded in the file (the caption shown in Hearth is the asset `description`).' }),
+    description: text(2000, 'multi').openapi({ description: 'Photo: the description embedded in the file (the caption shown in Hearth is the asset `description`).' }),
     exposure_time: z
       .string()
       .trim()

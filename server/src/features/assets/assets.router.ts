@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { createRouter } from '../../platform/http/router.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { sendFile } from '../../platform/http/send-file.ts';
+import { contentDisposition, sendFile } from '../../platform/http/send-file.ts';
 import type { FileRef, StreamedDownload } from './assets.service.ts';
 import * as r from './assets.routes.ts';
 import * as x from './export.routes.ts';
@@ -15,8 +15,7 @@ function file(c: Context<AppEnv>, ref: () => FileRef, disposition: 'inline' | 'a
 }
 
 function attachmentName(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return contentDisposition('attachment', name);
 }
 
 /** A streamed download made on request (export, zip): never cached, always an attachment. */

@@ -6,6 +6,7 @@ import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { SpecificMetadataEditSchema } from './asset-updates.ts';
 import { AssetDetailSchema, MediaItemSchema } from './assets.view.ts';
+import { multiLine } from '../../platform/http/text.ts';
 
 export const TAG = 'Assets: one asset';
 export const IdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
@@ -177,7 +178,7 @@ export const updateAssetDescription = defineRoute('user', {
   summary: "Set an asset's description (caption)",
   description: 'Trimmed; an empty text clears the description. 409 `asset_in_trash` in the Trash.',
   tags: [TAG],
-  request: { params: IdParam, body: jsonBody(z.strictObject({ description: z.string().max(10_000) })) },
+  request: { params: IdParam, body: jsonBody(z.strictObject({ description: multiLine(z.string().max(10_000)) })) },
   responses: { 200: messageResponse('Updated'), ...errorResponses(404, 409) },
 });
 

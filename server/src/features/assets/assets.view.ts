@@ -7,6 +7,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { AssetRow, AssetsStore } from './assets.store.ts';
+import { displayFileName } from '../../platform/http/display-names.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -84,7 +85,7 @@ export function toAsset(r: AssetRow, extras: AssetExtras = {}): Asset {
     owner_id: r.owner_id,
     repository_id: r.repository_id,
     type: r.type,
-    original_filename: r.original_filename,
+    original_filename: displayFileName(r.original_filename),
     folder_path: folder,
     mime_type: r.mime_type,
     file_size: r.file_size,

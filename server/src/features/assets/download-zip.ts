@@ -7,7 +7,8 @@
  *   a two-core machine for a percent or two. With stored entries of known size yazl knows the archive's
  *   exact size before the first byte, which becomes Content-Length (browsers then show real progress).
  * - Names: the originals' file names, flat (no folders). Characters that are unsafe in a file name
- *   (path separators, control and reserved characters) become `_`. The same name twice (compared without
+ *   (path separators, control and reserved characters) become `_`; bidirectional controls are dropped
+ *   (platform/http/display-names.ts). The same name twice (compared without
  *   case, as Windows and macOS do) gets " (2)", " (3)", … before its extension.
  * - Each entry keeps the file's modification time.
  * - If a file changes size or disappears after the request was checked, the archive cannot be finished:
@@ -17,6 +18,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
+import { displayFileName } from '../../platform/http/display-names.ts';
 
 export interface ZipSource {
   /** Absolute path of the file to add. */
@@ -33,7 +35,7 @@ const UNSAFE = /[\u0000-\u001f\u007f/\\:*?"<>|]/g;
 export function uniqueEntryNames(names: string[]): string[] {
   const used = new Set<string>();
   return names.map((raw, i) => {
-    let name = raw.replace(UNSAFE, '_').replace(/^[.\s]+/, '').trim() || `file-${i + 1}`;
+    let name = displayFileName(raw).replace(UNSAFE, '_').replace(/^[.\s]+/, '').trim() || `file-${i + 1}`;
     if (name === '..' || name === '.') name = `file-${i + 1}`;
     const dot = name.lastIndexOf('.');
     const stem = dot > 0 ? name.slice(0, dot) : name;

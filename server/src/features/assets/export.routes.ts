@@ -40,7 +40,7 @@ export const exportAsset = defineRoute('media', {
       quality: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'Lossy formats only (jpeg, webp, avif).' }),
       max_width: pixels.optional().openapi({ description: 'Upper bound of the width in pixels.' }),
       max_height: pixels.optional().openapi({ description: 'Upper bound of the height in pixels.' }),
-      filename: z.string().min(1).max(200).optional().openapi({ description: 'Base name of the download, without extension.' }),
+      filename: z.string().min(1).max(200).optional().openapi({ description: 'Base name of the download, without extension; made safe (control characters and the like become `_`), not refused.' }),
       mt: z.string().optional(),
     }),
   },

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Sharp } from 'sharp';
 import { DEFAULT_MAX_INPUT_PIXELS, openImage } from '../../adapters/media/image-source.ts';
+import { displayFileName } from '../../platform/http/display-names.ts';
 
 export const EXPORT_FORMATS = ['jpeg', 'png', 'webp', 'avif'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -116,9 +117,9 @@ export function streamAndRemove(file: string): ReadableStream<Uint8Array> {
  * extension. A requested name that already ends in an image extension loses it (`photo.jpg` → `photo.png`).
  */
 export function exportFileName(requested: string | undefined, originalFilename: string, format: ExportFormat): string {
-  const fallbackStem = originalFilename.replace(/\.[^./\\]{1,8}$/, '');
+  const fallbackStem = displayFileName(originalFilename).replace(/\.[^./\\]{1,8}$/, '');
   const clean = (s: string) =>
-    s
+    displayFileName(s)
       .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_')
       .replace(/\.(jpe?g|png|webp|avif|heic|heif|tiff?|gif)$/i, '')
       .replace(/^[.\s]+|[.\s]+$/g, '')

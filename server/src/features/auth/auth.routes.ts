@@ -1,6 +1,7 @@
 /** Authentication and account operations: route definitions and their schemas. */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { singleLine } from '../../platform/http/text.ts';
 import { DisplayName, NewPassword, UserSchema, Username } from '../users/users.view.ts';
 
 const TAG = 'Authentication and account';
@@ -99,7 +100,7 @@ export const login = defineRoute('public', {
   operationId: 'login',
   summary: 'Sign in with user name and password',
   tags: [TAG],
-  request: body(z.strictObject({ username: z.string().min(1).max(64), password: z.string().min(1).max(256) }).openapi('LoginRequest')),
+  request: body(z.strictObject({ username: singleLine(z.string().min(1).max(64)), password: z.string().min(1).max(256) }).openapi('LoginRequest')),
   responses: { 200: json(SessionSchema), ...errorResponses(401, 403, 429) },
 });
 
@@ -109,7 +110,7 @@ export const getLoginOptions = defineRoute('public', {
   operationId: 'getLoginOptions',
   summary: 'Which sign-in methods to offer for a user name (reveals nothing about the account)',
   tags: [TAG],
-  request: body(z.strictObject({ username: z.string().min(1).max(64) })),
+  request: body(z.strictObject({ username: singleLine(z.string().min(1).max(64)) })),
   responses: { 200: json(z.object({ password: z.boolean(), passkey: z.boolean() }).openapi('LoginOptions')), ...errorResponses(429) },
 });
 
@@ -198,8 +199,8 @@ export const updateMyProfile = defineRoute('user', {
   request: body(
     z.strictObject({
       display_name: DisplayName.optional(),
-      avatar_asset_id: z.uuid().nullable().optional(),
+      avatar_asset_id: z.uuid().nullable().optional().openapi({ description: 'One of your own assets (not in the Trash); anything else answers 404 `asset_not_found`. null clears it.' }),
     }),
   ),
-  responses: { 200: json(UserSchema) },
+  responses: { 200: json(UserSchema), ...errorResponses(404) },
 });

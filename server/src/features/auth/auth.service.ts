@@ -21,7 +21,7 @@ import { Conflict, Forbidden, Unauthorized } from '../../platform/http/errors.ts
 import { FailureLimiter } from '../../platform/http/rate-limit.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { UsersStore, type UserRow } from '../users/users.store.ts';
-import { toUser, type User } from '../users/users.view.ts';
+import { checkAvatar, toUser, type User } from '../users/users.view.ts';
 import { AuthStore } from './auth.store.ts';
 import type { SetupCode } from './setup-code.ts';
 
@@ -377,7 +377,10 @@ export class AuthService {
   updateMyProfile(actor: Actor, input: { display_name?: string | undefined; avatar_asset_id?: string | null | undefined }): User {
     const patch: Parameters<UsersStore['update']>[1] = {};
     if (input.display_name !== undefined) patch.display_name = input.display_name;
-    if (input.avatar_asset_id !== undefined) patch.avatar_asset_id = input.avatar_asset_id;
+    if (input.avatar_asset_id !== undefined) {
+      checkAvatar(this.users, actor.userId, input.avatar_asset_id);
+      patch.avatar_asset_id = input.avatar_asset_id;
+    }
     this.users.update(actor.userId, patch, this.now());
     return this.me(actor);
   }

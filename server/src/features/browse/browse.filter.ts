@@ -10,7 +10,7 @@
  * - `owner_id` other than the caller, `event_id` and `person_id` match nothing: photos are private
  *   to their owner (administrators included), and events and people do not exist in this build.
  * - `album_id` of an album that is not the caller's matches nothing (no 404: the list is a search).
- * - `camera_model` and `lens` are exact (the values getFilterOptions offers); `tag_name` and
+ * - `camera_make`, `camera_model` and `lens` are exact (the values getFilterOptions offers); `tag_name` and
  *   `tag_names` ignore case; `tag_names` needs every name; `tag_source` restricts the tags matched
  *   by name, or alone asks for any tag from that source.
  * - `filename` and `query` ignore ASCII case. `matches` is a whole-name pattern where `*` is any run
@@ -49,7 +49,7 @@ export interface SqlFilter {
   deps: Dep[];
 }
 
-export type Drive = 'sort' | 'album' | 'tag' | 'camera' | 'lens' | 'date' | 'gps' | 'folder' | 'liked' | 'rating' | 'filename';
+export type Drive = 'sort' | 'album' | 'tag' | 'camera' | 'make' | 'lens' | 'date' | 'gps' | 'folder' | 'liked' | 'rating' | 'filename';
 
 /**
  * The expressions behind the 0006 generated columns best_time and camera_model, written
@@ -58,6 +58,8 @@ export type Drive = 'sort' | 'album' | 'tag' | 'camera' | 'lens' | 'date' | 'gps
  */
 export const BEST_TIME = 'coalesce(a.taken_time, a.upload_time)';
 export const CAMERA_MODEL = "CAST(json_extract(a.specific_metadata, '$.camera_model') AS TEXT)";
+/** The same for the camera make (0009, indexed by assets_list_make). */
+export const CAMERA_MAKE = "CAST(json_extract(a.specific_metadata, '$.camera_make') AS TEXT)";
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
@@ -210,7 +212,12 @@ export function buildFilter(ownerId: number, input: FilterInput): SqlFilter {
     params.rating = f.rating;
     if (f.rating > 0) drives.add('rating');
   }
-  if (f.camera_model !== undefined || f.lens !== undefined || f.media_item?.composition !== undefined) deps.add('meta');
+  if (f.camera_make !== undefined || f.camera_model !== undefined || f.lens !== undefined || f.media_item?.composition !== undefined) deps.add('meta');
+  if (f.camera_make !== undefined) {
+    terms.push(`${CAMERA_MAKE} = @make`);
+    params.make = f.camera_make;
+    drives.add('make');
+  }
   if (f.camera_model !== undefined) {
     terms.push(`${CAMERA_MODEL} = @camera`);
     params.camera = f.camera_model;
@@ -330,7 +337,7 @@ export function buildFilter(ownerId: number, input: FilterInput): SqlFilter {
   out.deps = [...deps].sort();
   rowTerms.push(...terms.map((t) => setTerms.get(t) ?? t));
   // The most selective index first; the sort index when nothing narrows the list.
-  for (const d of ['album', 'tag', 'folder', 'camera', 'lens', 'rating', 'liked', 'gps', 'date', 'filename'] as const) {
+  for (const d of ['album', 'tag', 'folder', 'camera', 'make', 'lens', 'rating', 'liked', 'gps', 'date', 'filename'] as const) {
     if (drives.has(d)) {
       out.drive = d;
       break;

@@ -25,6 +25,7 @@ import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { AssetSchema } from '../assets/assets.view.ts';
 import { isDateValue } from './browse.filter.ts';
 import { GalleryListSchema } from './browse.view.ts';
+import { singleLine } from '../../platform/http/text.ts';
 
 const TAG = 'Browsing, search, statistics';
 const AssetType = z.enum(['PHOTO', 'VIDEO', 'AUDIO']);
@@ -33,11 +34,12 @@ const DateValue = z
   .max(40)
   .refine(isDateValue, 'must be a date (YYYY-MM-DD) or an RFC 3339 date-time')
   .openapi({ example: '2024-07-31' });
-const Name = z.string().trim().min(1).max(200);
+const Name = singleLine(z.string().trim().min(1).max(200));
 
 export const AssetFilterSchema = z
   .strictObject({
     album_id: z.number().int().min(1).optional().openapi({ description: 'Only assets in this album of yours (another user’s album matches nothing).' }),
+    camera_make: Name.optional().openapi({ description: 'Exact camera make (manufacturer), as listed by getFilterOptions.', example: 'Canon' }),
     camera_model: Name.optional().openapi({ description: 'Exact camera model, as listed by getFilterOptions.' }),
     date: z
       .strictObject({ from: DateValue.optional(), to: DateValue.optional() })

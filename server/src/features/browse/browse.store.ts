@@ -72,7 +72,7 @@ export function listOrder(drive: Drive, sort: ListSort): ListOrder {
   const spec = (cols: string[], orderBy: string): ListOrder => ({ cols: [...cols, 'a.rowid'], desc: cols.map((_, i) => i === 0).concat(false), orderBy });
   if (drive === 'sort' && sort === 'recently_added') return spec(['a.upload_time', 'a.type', 'a.liked', 'a.rating', 'a.media_item_id'], `${key} DESC`);
   if ((drive === 'sort' || drive === 'date') && sort === 'date_captured') return spec([BEST_TIME, 'a.upload_time', 'a.type', 'a.liked', 'a.rating', 'a.media_item_id'], `${key} DESC`);
-  if (sort === 'recently_added' && (drive === 'camera' || drive === 'liked' || drive === 'rating')) return spec(['a.upload_time', BEST_TIME], `${key} DESC`);
+  if (sort === 'recently_added' && (drive === 'camera' || drive === 'make' || drive === 'liked' || drive === 'rating')) return spec(['a.upload_time', BEST_TIME], `${key} DESC`);
   return spec([key], `${key} DESC, a.rowid`);
 }
 
@@ -88,6 +88,8 @@ function indexFor(drive: Drive, sort: ListSort): string | null {
       return 'assets_id_list';
     case 'camera':
       return 'assets_list_camera';
+    case 'make':
+      return 'assets_list_make';
     case 'lens':
       return 'assets_owner_lens';
     case 'liked':

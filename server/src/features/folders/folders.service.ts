@@ -29,6 +29,7 @@ import { NotFound } from '../../platform/http/errors.ts';
 import { folderTotals, FolderTotals } from './folder-totals.ts';
 import { FoldersStore, type FolderAggRow, type RepositoryName } from './folders.store.ts';
 import type { FolderList, FolderSummary } from './folders.routes.ts';
+import { displayFileName } from '../../platform/http/display-names.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -152,7 +153,7 @@ export class FoldersService {
       date_start: iso(acc.tMin),
       date_end: iso(acc.tMax),
       depth: segments.length,
-      display_name: segments.at(-1) ?? repo.name,
+      display_name: segments.length ? displayFileName(segments.at(-1)!) : repo.name,
       folder_path: acc.path,
       repository_id: repo.repository_id,
       repository_name: repo.name,

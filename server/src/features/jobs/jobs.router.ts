@@ -6,9 +6,9 @@ import * as r from './jobs.routes.ts';
 import { JobsService, type JobsContainer } from './jobs.service.ts';
 
 function jobs(c: Context<AppEnv>): JobsService {
-  const { jobs: queue } = c.get('container') as Container & Partial<JobsContainer>;
+  const { jobs: queue, jobErrors } = c.get('container') as Container & Partial<JobsContainer>;
   if (!queue) throw new Error('the job queue is not in the container (container.ts must provide `jobs: JobQueue`)');
-  return new JobsService(queue);
+  return new JobsService(queue, jobErrors ? (args, text) => jobErrors.redactJobError(args, text) : undefined);
 }
 
 export function jobsRouter() {

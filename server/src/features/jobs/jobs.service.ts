@@ -6,7 +6,7 @@
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
 import { InvalidCursorError, type JobQueue, type TimeRange } from '../../platform/jobs/queue.ts';
-import type { JobState } from '../../platform/jobs/registry.ts';
+import type { Job, JobState } from '../../platform/jobs/registry.ts';
 import { toJobView, toQueue, toQueueSummary, toStats } from './jobs.view.ts';
 
 /**
@@ -15,7 +15,11 @@ import { toJobView, toQueue, toQueueSummary, toStats } from './jobs.view.ts';
  */
 export interface JobsContainer {
   jobs: JobQueue;
+  /** Rewrites an error text for administrators (assets by id, see features/assets/asset-references.ts). */
+  jobErrors?: { redactJobError(args: unknown, text: string): string };
 }
+
+type Redact = (args: unknown, text: string) => string;
 
 export interface ListJobsQuery {
   state?: JobState | undefined;
@@ -28,13 +32,36 @@ export interface ListJobsQuery {
 }
 
 export class JobsService {
-  constructor(private readonly queue: JobQueue) {}
+  /**
+   * Errors are stored already rewritten (the runner's `describeFailure`); they are rewritten again
+   * when shown, for jobs that failed before that rule existed.
+   */
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly redact: Redact = (_args, text) => text,
+  ) {}
 
   summaries(_actor: Actor, errorLimit: number) {
+    const queues = this.queue.summaries(errorLimit).map((q) => ({
+      ...q,
+      error_samples: q.error_samples.map((s) => ({ ...s, last_error: this.text(this.queue.get(s.job_id)?.args, s.last_error) })),
+    }));
     return {
       generated_at: new Date(this.queue.now()).toISOString(),
-      queues: this.queue.summaries(errorLimit).map(toQueueSummary),
+      queues: queues.map(toQueueSummary),
     };
+  }
+
+  private text(args: unknown, text: string | null): string | null {
+    return text === null ? null : this.redact(args, text);
+  }
+
+  private view(job: Job) {
+    return toJobView({
+      ...job,
+      last_error: this.text(job.args, job.last_error),
+      errors: job.errors.map((e) => ({ ...e, error: this.redact(job.args, e.error) })),
+    });
   }
 
   stats(_actor: Actor) {
@@ -53,7 +80,7 @@ export class JobsService {
         includeCount: q.include_count,
       });
       return {
-        jobs: page.jobs.map(toJobView),
+        jobs: page.jobs.map((j) => this.view(j)),
         limit: q.limit,
         next_cursor: page.next_cursor,
         ...(page.total !== undefined ? { total: page.total } : {}),
@@ -69,7 +96,7 @@ export class JobsService {
   get(_actor: Actor, id: number) {
     const job = this.queue.get(id);
     if (!job) throw new NotFound('No such job.', 'job_not_found');
-    return toJobView(job);
+    return this.view(job);
   }
 
   listQueues(_actor: Actor, limit: number) {

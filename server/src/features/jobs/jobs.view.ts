@@ -36,7 +36,7 @@ export const JobSchema = z
     scheduled_at: z.string().openapi({ description: 'Not before this time' }),
     attempted_at: z.string().nullable(),
     finalized_at: z.string().nullable(),
-    last_error: z.string().nullable(),
+    last_error: z.string().nullable().openapi({ description: 'Names assets by id (`asset <id>`), never by a member\'s file name or path.' }),
     errors: z.array(z.object({ at: z.string(), attempt: z.number().int(), error: z.string() })).openapi({
       description: 'One entry per failed or interrupted attempt, oldest first',
     }),

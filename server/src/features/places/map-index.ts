@@ -19,6 +19,7 @@
 import type { Db } from '../../platform/db/connection.ts';
 import { currentCatalog, type Journal } from '../browse/browse.lists.ts';
 import type { PointRow, Viewport } from './places.store.ts';
+import { displayFileName } from '../../platform/http/display-names.ts';
 
 /** Files that have a position: (0, 0) exactly is what an empty GPS block decodes to, never a place. */
 const HAS_GPS = 'a.gps_latitude IS NOT NULL AND a.gps_longitude IS NOT NULL AND NOT (a.gps_latitude = 0 AND a.gps_longitude = 0)';
@@ -162,7 +163,7 @@ export function pointJson(p: PointRow): string {
     asset_id: p.asset_id,
     gps_latitude: p.gps_latitude,
     gps_longitude: p.gps_longitude,
-    original_filename: p.original_filename,
+    original_filename: displayFileName(p.original_filename),
     taken_time: iso(p.taken_time),
     upload_time: iso(p.upload_time),
   });

@@ -6,6 +6,7 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { RepositorySchema, RepositoryScanSchema } from './repositories.view.ts';
+import { singleLine } from '../../platform/http/text.ts';
 
 const TAG = 'Repositories';
 const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
@@ -61,7 +62,7 @@ export const createRepository = defineRoute('admin', {
       content: {
         'application/json': {
           schema: z.strictObject({
-            name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').openapi({ example: 'Family photos' }),
+            name: singleLine(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).openapi({ example: 'Family photos' }),
             path: z.string().min(1, 'must not be empty').max(4096).openapi({ description: 'Absolute folder path on the server', example: '/srv/photos' }),
           }),
         },

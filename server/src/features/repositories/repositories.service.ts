@@ -36,6 +36,7 @@ import { checkRepositoryFolder, encodeDetail, type Reachability } from './reacha
 import { scanRepository, type ScanJobArgs } from './repositories.jobs.ts';
 import { RepositoriesStore, type RepositoryRow, type ScanMode, type ScanRow } from './repositories.store.ts';
 import { toRepositoryView, toScanView, type RepositoryScanView, type RepositoryView } from './repositories.view.ts';
+import { emptyProblems, encodeScanProblems, renderScanError, scanNote, scanProblemAssets } from './scan-problems.ts';
 import { scanRepositoryTree } from './scanner.ts';
 import { RepositoryWatcher, SerialLane } from './watcher.ts';
 
@@ -466,7 +467,7 @@ export class RepositoriesService {
     const now = this.now();
     for (const s of this.store.pendingScans()) {
       if (!this.store.isActiveJobState(this.store.scanJob(s.scan_id)?.state)) {
-        this.store.finishScan(s.scan_id, { status: 'failed', error: 'Interrupted: Hearth stopped before this scan finished.' }, now);
+        this.store.finishScan(s.scan_id, { status: 'failed', error: scanNote('Interrupted: Hearth stopped before this scan finished.') }, now);
       }
     }
     for (const row of this.store.all()) {
@@ -531,24 +532,27 @@ export class RepositoriesService {
   requestScan(actor: Actor, id: string, body: { force?: boolean | undefined }): ScanRequestResult {
     if (!this.store.byId(id)) throw new NotFound('No such repository.', 'repository_not_found');
     const { scan, created } = this.enqueueScan(actor.userId, id, 'manual', body.force ?? false);
-    return { scan: this.scanView(scan), created };
+    return { scan: this.scanView(actor, scan), created };
   }
 
-  listScans(_actor: Actor, id: string, limit: number, offset: number) {
+  listScans(actor: Actor, id: string, limit: number, offset: number) {
     if (!this.store.byId(id)) throw new NotFound('No such repository.', 'repository_not_found');
     const { rows, total } = this.store.listScans(id, limit, offset);
-    return { scans: rows.map((s) => this.scanView(s)), limit, offset, total };
+    return { scans: rows.map((s) => this.scanView(actor, s)), limit, offset, total };
   }
 
-  latestScan(_actor: Actor, id: string): { scan: RepositoryScanView | null } {
+  latestScan(actor: Actor, id: string): { scan: RepositoryScanView | null } {
     if (!this.store.byId(id)) throw new NotFound('No such repository.', 'repository_not_found');
     const s = this.store.latestScan(id);
-    return { scan: s ? this.scanView(s) : null };
+    return { scan: s ? this.scanView(actor, s) : null };
   }
 
-  private scanView(s: ScanRow): RepositoryScanView {
+  /** A scan as `actor` may read it: its problems name only what the reader may know (scan-problems.ts). */
+  private scanView(actor: Actor, s: ScanRow): RepositoryScanView {
     const pending = s.status === 'queued' || s.status === 'running';
-    return toScanView(s, pending ? this.store.scanJob(s.scan_id) : undefined);
+    const owners = this.store.assetOwners(scanProblemAssets(s.error));
+    const error = renderScanError(s.error, { userId: actor.userId, isAdmin: actor.role === 'admin' }, owners);
+    return toScanView({ ...s, error }, pending ? this.store.scanJob(s.scan_id) : undefined);
   }
 
   private enqueueScan(requestedBy: number | null, id: string, mode: ScanMode, force: boolean): { scan: ScanRow; created: boolean } {
@@ -562,7 +566,7 @@ export class RepositoriesService {
         // Its job was cancelled or deleted without it: close it so the repository is not stuck.
         this.store.finishScan(
           pending.scan_id,
-          job?.state === 'cancelled' ? { status: 'cancelled', error: 'Cancelled.' } : { status: 'failed', error: 'Interrupted: its job ended without running it.' },
+          job?.state === 'cancelled' ? { status: 'cancelled', error: scanNote('Cancelled.') } : { status: 'failed', error: scanNote('Interrupted: its job ended without running it.') },
           this.now(),
         );
       }
@@ -586,7 +590,7 @@ export class RepositoriesService {
     const scan = this.store.scan(args.scan_id);
     if (!scan || (scan.status !== 'queued' && scan.status !== 'running')) return { scan_id: args.scan_id, skipped: 'the scan is no longer pending' };
     const fail = (error: string) => {
-      this.store.finishScan(args.scan_id, { status: 'failed', error }, this.now());
+      this.store.finishScan(args.scan_id, { status: 'failed', error: scanNote(error) }, this.now());
       return { scan_id: args.scan_id, status: 'failed', error };
     };
     const repo = this.store.byId(args.repository_id);
@@ -635,7 +639,7 @@ export class RepositoriesService {
       if (!this.db.open) throw e;
       const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : undefined;
       if (reason instanceof JobCancelledError) {
-        this.store.finishScan(args.scan_id, { status: 'cancelled', error: 'Cancelled.' }, this.now());
+        this.store.finishScan(args.scan_id, { status: 'cancelled', error: scanNote('Cancelled.') }, this.now());
         throw e;
       }
       if (reason instanceof RunnerStoppingError) {
@@ -643,7 +647,7 @@ export class RepositoriesService {
         throw e;
       }
       const message = (e instanceof Error ? e.message : String(e)).split(repo.path).join('');
-      this.store.finishScan(args.scan_id, { status: 'failed', error: `The scan failed: ${message}` }, this.now());
+      this.store.finishScan(args.scan_id, { status: 'failed', error: encodeScanProblems({ ...emptyProblems(), failure: message }) }, this.now());
       if (reason) throw e; // timeout: the runner records it
       throw new PermanentError(message, { cause: e });
     }

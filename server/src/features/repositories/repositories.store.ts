@@ -113,6 +113,15 @@ export class RepositoriesStore {
       .all(repositoryId) as CatalogEntry[];
   }
 
+  /** The owners of these assets (unknown ids are left out). */
+  assetOwners(assetIds: readonly string[]): Map<string, number> {
+    if (!assetIds.length) return new Map();
+    const rows = this.db
+      .prepare(`SELECT asset_id, owner_id FROM assets WHERE asset_id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(assetIds)) as { asset_id: string; owner_id: number }[];
+    return new Map(rows.map((r) => [r.asset_id, r.owner_id]));
+  }
+
   // ------------------------------------------------------------------ scans
 
   insertScan(s: Pick<ScanRow, 'scan_id' | 'repository_id' | 'mode' | 'requested_by' | 'created_at'>): void {

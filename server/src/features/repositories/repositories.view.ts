@@ -43,7 +43,10 @@ export const RepositoryScanSchema = z
     deleted: z.number().int().openapi({ description: 'Assets whose file is gone, moved to the trash.' }),
     skipped: z.number().int().openapi({ description: 'Files unchanged since they were indexed, or not media.' }),
     failed: z.number().int().openapi({ description: 'Files that could not be indexed (see `error`).' }),
-    error: z.string().nullable().openapi({ description: 'What went wrong or was left undone, with repository-relative paths.' }),
+    error: z.string().nullable().openapi({
+      description:
+        'What went wrong or was left undone. A file is named by its repository-relative path to its owner and as `asset <id>` to anyone else; unreadable places and files not catalogued yet are named to administrators only.',
+    }),
     progress: z.number().nullable().openapi({ description: '0..1 while queued or running; null once finished.' }),
     progress_message: z.string().nullable(),
     created_at: z.string(),

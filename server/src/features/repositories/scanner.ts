@@ -29,6 +29,7 @@ import { FileChangingError, type Ingest, type IndexOutcome } from '../assets/ing
 import { isIgnoredRel } from './ignore.ts';
 import type { CatalogEntry, ScanCounts } from './repositories.store.ts';
 import type { SerialLane } from './watcher.ts';
+import { emptyProblems, encodeScanProblems } from './scan-problems.ts';
 
 export interface ScanInput {
   repositoryId: string;
@@ -56,11 +57,10 @@ export interface ScanInput {
 export interface ScanOutcome {
   counts: ScanCounts;
   completeWalk: boolean;
-  /** Problems worth showing (repository-relative paths only); null when none. */
+  /** Problems worth showing, stored as facts and put in words per reader (scan-problems.ts); null when none. */
   error: string | null;
 }
 
-const MAX_LISTED = 5;
 /** How long a scan waits for one file that is still being written before leaving it to the watcher and the next scan. */
 const MAX_SETTLE_WAIT_MS = 60_000;
 /** How many times a file that keeps changing while it is read is tried again within one scan. */
@@ -72,14 +72,10 @@ export function emptyCounts(): ScanCounts {
   return { files_seen: 0, added: 0, updated: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 };
 }
 
-function listSome(items: string[], total: number): string {
-  return items.slice(0, MAX_LISTED).join(', ') + (total > MAX_LISTED ? ` and ${total - MAX_LISTED} more` : '');
-}
-
 export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome> {
   const { repositoryId, root, ingest, lane, signal } = input;
   const counts = emptyCounts();
-  const problems: string[] = [];
+  const problems = emptyProblems();
   const scrub = (text: string) => text.split(root).join('');
 
   input.progress(0, 'listing files');
@@ -93,10 +89,7 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
   input.onCounts(counts);
 
   let completeWalk = walk.complete;
-  if (!completeWalk) {
-    const where = walk.errors.map((e) => `'${e.rel || '.'}' (${e.reason})`);
-    problems.push(`The walk was incomplete, so nothing was marked missing: ${walk.errors.length} place(s) could not be read: ${listSome(where, where.length)}.`);
-  }
+  if (!completeWalk) problems.unreadable.push(...walk.errors.map((e) => ({ rel: e.rel, reason: e.reason })));
 
   const catalog = new Map(input.catalog().map((e) => [e.storage_path, e]));
   const seen = new Set(walk.files.map((f) => f.rel));
@@ -117,7 +110,6 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
     else counts.skipped++;
   }
   const todo = [...fresh, ...changed];
-  const failures: string[] = [];
   const tally = (out: IndexOutcome, rel: string, size: number, mtimeMs: number) => {
     switch (out.outcome) {
       case 'created':
@@ -146,7 +138,8 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
     } catch (e) {
       if (e instanceof FileChangingError) return false;
       counts.failed++;
-      failures.push(`'${rel}' (${scrub(e instanceof Error ? e.message : String(e)).slice(0, 200)})`);
+      const reason = scrub(e instanceof Error ? e.message : String(e)).slice(0, 200);
+      problems.failed.push({ rel, reason, asset_id: catalog.get(rel)?.asset_id ?? null });
     }
     return true;
   };
@@ -187,7 +180,7 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
     waiting = again;
   }
   leftChanging += waiting.length;
-  if (leftChanging) problems.push(`${leftChanging} file(s) were still being written; they are indexed when the writing stops.`);
+  if (leftChanging) problems.notes.push(`${leftChanging} file(s) were still being written; they are indexed when the writing stops.`);
 
   // 3. Missing files, only after a complete walk of a folder that is still there, and after moves.
   let markedMissing = 0;
@@ -196,7 +189,7 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
     const absent = input.catalog().filter((e) => !e.is_deleted && !seen.has(e.storage_path));
     if (absent.length && !input.isReachable()) {
       completeWalk = false;
-      problems.push('The repository became unreachable during the scan, so nothing was marked missing.');
+      problems.notes.push('The repository became unreachable during the scan, so nothing was marked missing.');
     } else {
       for (const e of absent) {
         signal?.throwIfAborted();
@@ -209,7 +202,6 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
     }
   }
   counts.deleted = markedMissing;
-  if (failures.length) problems.push(`${failures.length} file(s) could not be indexed: ${listSome(failures, failures.length)}.`);
   input.progress(1, `${counts.files_seen} files seen`);
-  return { counts, completeWalk, error: problems.length ? problems.join(' ') : null };
+  return { counts, completeWalk, error: encodeScanProblems(problems) };
 }

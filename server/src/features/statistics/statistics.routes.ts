@@ -36,6 +36,7 @@ const IsoDate = z
 
 export const FilterOptionsSchema = z
   .object({
+    camera_makes: z.array(z.string()).openapi({ description: 'Distinct camera makes (manufacturers) of your assets, sorted (case-insensitive, natural order).' }),
     camera_models: z.array(z.string()).openapi({ description: 'Distinct camera models of your assets, sorted (case-insensitive, natural order).' }),
     lenses: z.array(z.string()).openapi({ description: 'Distinct lens models of your assets, sorted the same way.' }),
   })
@@ -45,9 +46,9 @@ export const getFilterOptions = defineRoute('user', {
   method: 'get',
   path: '/assets/filter-options',
   operationId: 'getFilterOptions',
-  summary: 'Camera models and lenses you can filter by',
+  summary: 'Camera makes, models and lenses you can filter by',
   description:
-    'The distinct camera models and lens models found in the metadata of your own assets (photos and videos, not in the Trash), for the camera and lens filters of the library. Empty lists when none are recorded.',
+    'The distinct camera makes, camera models and lens models found in the metadata of your own assets (photos and videos, not in the Trash), for the camera and lens filters of the library. Empty lists when none are recorded.',
   tags: [TAG],
   responses: { 200: { description: 'OK', content: { 'application/json': { schema: FilterOptionsSchema } } } },
 });

@@ -75,6 +75,7 @@ export class StatisticsService {
 
   filterOptions(actor: Actor): FilterOptions {
     return this.memo('filter-options', actor, null, () => ({
+      camera_makes: this.store.distinct(actor.userId, 'camera_make').map((s) => s.trim()).filter(Boolean).sort(byName),
       camera_models: this.store.distinct(actor.userId, 'camera_model').map((s) => s.trim()).filter(Boolean).sort(byName),
       lenses: this.store.distinct(actor.userId, 'lens_model').map((s) => s.trim()).filter(Boolean).sort(byName),
     }));

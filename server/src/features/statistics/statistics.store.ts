@@ -1,6 +1,6 @@
 /**
  * SQL of the filter options (the statistics themselves count facts kept in memory, owner-facts.ts).
- * Filter options walk assets_owner_camera / assets_owner_lens one distinct value at a time (a skip
+ * Filter options walk assets_owner_make / assets_owner_camera / assets_owner_lens one distinct value at a time (a skip
  * scan: one seek per camera, not one row per photo).
  */
 import type { Db } from '../../platform/db/connection.ts';
@@ -13,7 +13,7 @@ export class StatisticsStore {
    * (owner_id, column) that seeks to the next distinct value, then keeps values with at least one
    * asset not in the Trash.
    */
-  distinct(ownerId: number, column: 'camera_model' | 'lens_model'): string[] {
+  distinct(ownerId: number, column: 'camera_make' | 'camera_model' | 'lens_model'): string[] {
     return this.db
       .prepare(
         `WITH RECURSIVE v(m) AS (

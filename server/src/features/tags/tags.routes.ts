@@ -16,6 +16,7 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { TAG_SOURCES } from './tags.store.ts';
+import { singleLine } from '../../platform/http/text.ts';
 
 const ASSET_TAG = 'Assets: one asset';
 const BROWSE_TAG = 'Browsing, search, statistics';
@@ -58,7 +59,7 @@ export const addAssetTag = defineRoute('user', {
   tags: [ASSET_TAG],
   request: {
     params: AssetParam,
-    body: { required: true, content: { 'application/json': { schema: z.strictObject({ tag_name: z.string().max(400) }).openapi('AddTagRequest') } } },
+    body: { required: true, content: { 'application/json': { schema: z.strictObject({ tag_name: singleLine(z.string().trim().max(400)) }).openapi('AddTagRequest') } } },
   },
   responses: { 200: ok(TagLinkSchema), ...errorResponses(404) },
 });

@@ -21,13 +21,10 @@
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
+import { isSingleLineText } from '../../platform/http/text.ts';
 import { TagsStore, type TagLinkRow, type TagSource } from './tags.store.ts';
 
 export const TAG_NAME_MAX = 100;
-
-// C0 and C1 controls, DEL, and the Unicode line/paragraph separators.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 export interface TagSummary {
   tag_id: number;
@@ -44,7 +41,7 @@ export function cleanTagName(raw: string, field = 'body.tag_name'): string {
   const bad = (message: string) => new Invalid(`Check ${field} (${message}).`, [{ field, message, code: 'invalid_tag_name' }], 'invalid_tag_name');
   if (name.length === 0) throw bad('must not be empty');
   if ([...name].length > TAG_NAME_MAX) throw bad(`must be at most ${TAG_NAME_MAX} characters`);
-  if (CONTROL.test(name)) throw bad('must not contain control characters');
+  if (!isSingleLineText(name)) throw bad('must not contain control characters');
   return name;
 }
 

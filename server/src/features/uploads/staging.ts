@@ -26,6 +26,7 @@ import type { Readable } from 'node:stream';
 import { ClientAborted } from './multipart.ts';
 import { StagingSink, type SinkOptions } from './sink.ts';
 import { SYSTEM_DIR } from '../repositories/marker.ts';
+import { displayFileName } from '../../platform/http/display-names.ts';
 
 export const STAGING_DIR = path.join(SYSTEM_DIR, 'staging');
 export const SESSIONS_DIR = path.join(STAGING_DIR, 'sessions');
@@ -62,7 +63,7 @@ const MAX_NAME_BYTES = 200;
 
 /**
  * The name a client gave, made safe to store: its base name (whatever directories it claims, with
- * `/` or `\`), control characters and characters Windows refuses replaced by `_`, leading dots
+ * `/` or `\`), bidirectional controls dropped, control characters and characters Windows refuses replaced by `_`, leading dots
  * (hidden files) and trailing dots/spaces dropped, at most 200 bytes (the extension kept).
  * Returns null for names that cannot be a file name at all: empty, NUL, `.`/`..`.
  */
@@ -70,8 +71,10 @@ export function sanitizeFileName(raw: string): string | null {
   if (raw.includes('\0')) return null;
   const base = raw.split(/[\\/]/).pop() ?? '';
   if (base === '' || base === '.' || base === '..') return null;
+  // Bidirectional controls are dropped: Hearth chooses this name on disk, so it never stores one that
+  // displays as something else (`x\u202Egpj.exe` as `xexe.jpg`); see platform/http/display-names.ts.
   // eslint-disable-next-line no-control-regex
-  let name = base.normalize('NFC').replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_');
+  let name = displayFileName(base.normalize('NFC')).replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_');
   name = name.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
   if (name === '') return null;
   if (WINDOWS_RESERVED.test(name)) name = `_${name}`;

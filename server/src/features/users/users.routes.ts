@@ -52,7 +52,7 @@ export const updateUser = defineRoute('admin', {
             display_name: DisplayName.optional(),
             role: z.enum(['admin', 'user']).optional(),
             is_active: z.boolean().optional(),
-            avatar_asset_id: z.uuid().nullable().optional(),
+            avatar_asset_id: z.uuid().nullable().optional().openapi({ description: 'One of the account\'s own assets (not in the Trash); anything else answers 404 `asset_not_found`. null clears it.' }),
           }),
         },
       },

@@ -11,7 +11,7 @@ import { Conflict, NotFound } from '../../platform/http/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { AuthStore } from '../auth/auth.store.ts';
 import { UsersStore } from './users.store.ts';
-import { toUser } from './users.view.ts';
+import { checkAvatar, toUser } from './users.view.ts';
 
 const TEMP_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 
@@ -62,7 +62,10 @@ export class UsersService {
       if (patch.display_name !== undefined) fields.display_name = patch.display_name;
       if (patch.role !== undefined) fields.role = patch.role;
       if (patch.is_active !== undefined) fields.is_active = patch.is_active ? 1 : 0;
-      if (patch.avatar_asset_id !== undefined) fields.avatar_asset_id = patch.avatar_asset_id;
+      if (patch.avatar_asset_id !== undefined) {
+        checkAvatar(this.users, userId, patch.avatar_asset_id); // the account's own photo, as for updateMyProfile
+        fields.avatar_asset_id = patch.avatar_asset_id;
+      }
       // A deactivated account, or one whose role changed, must not keep tokens minted before.
       if (deactivated || roleChanged) fields.bumpAuthVersion = true;
       this.users.update(userId, fields, now);

@@ -52,6 +52,14 @@ export class UsersStore {
     return this.byId(Number(info.lastInsertRowid))!;
   }
 
+  /**
+   * Whether `assetId` may be `userId`'s avatar: one of their own assets, not in the Trash. Another
+   * member's asset is as unknown as one that does not exist.
+   */
+  isOwnAvatarCandidate(userId: number, assetId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM assets WHERE asset_id = ? AND owner_id = ? AND is_deleted = 0').get(assetId, userId) !== undefined;
+  }
+
   update(
     id: number,
     patch: Partial<Pick<UserRow, 'username' | 'display_name' | 'role' | 'is_active' | 'avatar_asset_id' | 'password_hash' | 'must_change_password' | 'last_login_at'>> & {

@@ -1,7 +1,9 @@
 /** The public shape of a user account, and the permissions that follow from its role. */
 import { z } from '@hono/zod-openapi';
 import type { Role } from '../../platform/http/context.ts';
-import type { UserRow } from './users.store.ts';
+import type { UserRow, UsersStore } from './users.store.ts';
+import { DomainError } from '../../platform/http/errors.ts';
+import { singleLine } from '../../platform/http/text.ts';
 
 /**
  * Permissions by role. Administrators run the installation (users, settings, repositories, jobs) but
@@ -47,14 +49,28 @@ export function toUser(r: UserRow): User {
 }
 
 /** Account names: 3–32 characters, a letter first, then letters, digits, dot, dash or underscore. */
-export const Username = z
-  .string()
-  .trim()
-  .min(3, 'must be at least 3 characters')
-  .max(32, 'must be at most 32 characters')
-  .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, 'must start with a letter and use only letters, digits, dot, dash, underscore');
+export const Username = singleLine(
+  z
+    .string()
+    .trim()
+    .min(3, 'must be at least 3 characters')
+    .max(32, 'must be at most 32 characters')
+    .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, 'must start with a letter and use only letters, digits, dot, dash, underscore'),
+);
 
 /** Passwords: 10–256 characters; length is what makes a password strong, not symbol rules. */
 export const NewPassword = z.string().min(10, 'must be at least 10 characters').max(256, 'must be at most 256 characters');
 
-export const DisplayName = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+/**
+ * 404 `asset_not_found` naming `body.avatar_asset_id` unless the asset is the account's own (and not in
+ * the Trash): an avatar is chosen among one's own photos, and another member's asset must not be
+ * told apart from one that does not exist.
+ */
+export function checkAvatar(store: Pick<UsersStore, 'isOwnAvatarCandidate'>, userId: number, assetId: string | null | undefined): void {
+  if (!assetId || store.isOwnAvatarCandidate(userId, assetId)) return;
+  throw new DomainError(404, 'asset_not_found', 'No such asset.', {
+    errors: [{ field: 'body.avatar_asset_id', message: 'no such asset of this account', code: 'asset_not_found' }],
+  });
+}
+
+export const DisplayName = singleLine(z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'));

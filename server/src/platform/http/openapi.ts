@@ -1,10 +1,11 @@
 /**
  * The OpenAPI 3.1 document, generated from the routes. Post-processing adds what applies to every
- * operation (the `X-Api-Variant` header) and drops our internal `x-access` marker into a readable
- * `x-hearth-access` extension.
+ * operation (the `X-Api-Variant` header), drops our internal `x-access` marker into a readable
+ * `x-hearth-access` extension, and corrects what the generator gets wrong (openapi-fixes.ts).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './context.ts';
+import { correctDocument } from './openapi-fixes.ts';
 
 type Doc = ReturnType<OpenAPIHono<AppEnv>['getOpenAPI31Document']>;
 type Operation = { parameters?: unknown[]; 'x-access'?: string; 'x-hearth-access'?: string; [k: string]: unknown };
@@ -39,5 +40,6 @@ export function openApiDocument(api: OpenAPIHono<AppEnv>): Doc {
       }
     }
   }
+  correctDocument(doc as unknown as Parameters<typeof correctDocument>[0]);
   return doc;
 }

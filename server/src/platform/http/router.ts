@@ -3,7 +3,8 @@
  *
  * `defineRoute(access, config)` is `createRoute` plus the rules every operation must follow: it
  * declares who may call (and enforces it with a route middleware), the bearer security scheme, and
- * the error responses that follow from it (401, 403, 400/422 for validated input, 500), so the
+ * the error responses that follow from it (401, 403, 422 for validated input and the variant header,
+ * 400/413/415 for a body, 500), so the
  * OpenAPI document lists every error status an operation can answer.
  */
 import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
@@ -32,13 +33,14 @@ const TARGET_PREFIX: Record<string, string> = {
 
 export function zodIssuesToFieldErrors(
   target: string,
-  issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[],
+  issues: readonly { path: readonly PropertyKey[]; message: string; code: string; params?: Record<string, unknown> }[],
 ): FieldError[] {
   const prefix = TARGET_PREFIX[target] ?? target;
   return issues.map((i) => ({
     field: [prefix, ...i.path.map(String)].join('.'),
     message: i.code === 'invalid_type' && /received undefined$/.test(i.message) ? 'is required' : i.message,
-    code: i.code,
+    // A refinement may name its own stable code (for example `control_characters`, see text.ts).
+    code: typeof i.params?.code === 'string' ? i.params.code : i.code,
   }));
 }
 
@@ -68,6 +70,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   408: 'The request body stopped arriving (idle timeout); send it again',
   409: 'Conflicts with the current state',
   413: 'Request body too large',
+  415: 'The body is not of the declared media type',
   422: 'Validation failed; `errors` names each field',
   429: 'Too many attempts; retry after the `Retry-After` seconds',
   500: 'Unexpected server error',
@@ -102,13 +105,13 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
   const statuses = new Set<number>([500]);
   if (access !== 'public') statuses.add(401);
   if (access === 'admin') statuses.add(403);
+  // Every operation validates its X-Api-Variant header (and its parameters): 422.
+  statuses.add(422);
   const req = config.request;
-  if (req && (req.body || req.query || req.params || req.headers)) {
-    statuses.add(422);
-    if (req.body) {
-      statuses.add(400);
-      statuses.add(413);
-    }
+  if (req?.body) {
+    statuses.add(400);
+    statuses.add(413);
+    statuses.add(415);
   }
   const own = new Set(Object.keys(config.responses).map(Number));
   const extra = errorResponses(...[...statuses].filter((s) => !own.has(s)));

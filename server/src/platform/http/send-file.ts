@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { DomainError, NotFound } from './errors.ts';
+import { displayFileName } from './display-names.ts';
 
 export interface SendFileOptions {
   contentType: string;
@@ -18,7 +19,9 @@ export interface SendFileOptions {
   maxAgeSeconds?: number;
 }
 
-function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+/** The header for a download named `raw` (neutralised for display: no bidirectional controls). */
+export function contentDisposition(kind: 'inline' | 'attachment', raw: string): string {
+  const name = displayFileName(raw);
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

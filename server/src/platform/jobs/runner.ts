@@ -87,6 +87,11 @@ export interface JobRunnerOptions {
   progressIntervalMs?: number;
   /** Deleting old final jobs (checked on start and every hour); null keeps everything. */
   retention?: RetentionConfig | null;
+  /**
+   * Rewrites a failed attempt's error text before it is stored (administrators read it): the container
+   * makes it speak of assets by id, never by a member's file name or path. Default: unchanged.
+   */
+  describeFailure?: (job: Job, text: string) => string;
 }
 
 type AbortCause = 'timeout' | 'cancel' | 'shutdown';
@@ -177,6 +182,7 @@ export class JobRunner {
   private readonly opts: Required<Pick<JobRunnerOptions, 'pollIntervalMs' | 'leaseMarginMs' | 'abortGraceMs' | 'progressIntervalMs'>>;
   private readonly retention: RetentionConfig | null;
   private readonly deps: Container | (() => Container) | undefined;
+  private readonly describeFailure: (job: Job, text: string) => string;
   private readonly statements = new Map<string, Statement>();
 
   private queueNames: string[] = [];
@@ -209,6 +215,7 @@ export class JobRunner {
     };
     this.retention = options.retention === undefined ? { completedMs: 7 * 86_400_000, failedMs: 30 * 86_400_000 } : options.retention;
     this.deps = options.deps;
+    this.describeFailure = options.describeFailure ?? ((_job, text) => text);
     if (options.queues) this.queueNames = [...options.queues];
   }
 
@@ -499,7 +506,7 @@ export class JobRunner {
   private fail(exec: Execution, error: unknown, log: Logger, def?: AnyJobDefinition): void {
     const { job } = exec;
     const now = this.now();
-    const message = describeError(error);
+    const message = this.failureText(job, describeError(error), log);
     const permanent = error instanceof PermanentError || !def;
     const discard = permanent || job.attempt >= job.max_attempts;
     const entry: JobErrorEntry = { at: now, attempt: job.attempt, error: message };
@@ -524,6 +531,16 @@ export class JobRunner {
     const line = { error: message, max_attempts: job.max_attempts, ...(discard ? {} : { retry_in_ms: delay }) };
     if (discard) log.error({ ...line, err: error instanceof Error && !(error instanceof PermanentError) ? error : undefined }, 'job discarded');
     else log.warn(line, 'job failed; will retry');
+  }
+
+  private failureText(job: Job, text: string, log: Logger): string {
+    try {
+      return this.describeFailure(job, text).slice(0, 4000);
+    } catch (e) {
+      // The failure is recorded anyway, with no text that could name a file.
+      log.error({ err: e }, 'describing a job failure failed');
+      return 'failed (the error text could not be prepared)';
+    }
   }
 
   private snooze(exec: Execution, s: SnoozeError, log: Logger): void {

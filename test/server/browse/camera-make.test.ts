@@ -1,0 +1,78 @@
+/**
+ * The camera make filter ("all Canon photos"), consistent with the model filter: exact values as
+ * getFilterOptions lists them (`camera_makes`), only the caller's assets, not the Trash in the options,
+ * combinable with the model filter; both response variants.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client, startServer, type TestServer } from '../helpers/server.ts';
+import { V1, addMember, data, registerAdmin } from '../helpers/api.ts';
+import { corpusFile } from '../repositories/helpers.ts';
+
+describe('queryAssets: camera make', () => {
+  let srv: TestServer;
+  const ids: Record<string, string> = {};
+  const clients: Record<'alice' | 'bob', Record<'A' | 'B', Client>> = {} as never;
+
+  before(async () => {
+    srv = await startServer();
+    const alice = new Client(srv.url);
+    const bob = new Client(srv.url);
+    const aliceId = (await registerAdmin(alice)).session.user.user_id;
+    const bobId = (await addMember(alice, bob, 'bob')).session.user.user_id;
+    for (const [name, c] of [['alice', alice], ['bob', bob]] as const) {
+      const b = new Client(srv.url, 'B');
+      b.token = c.token;
+      clients[name] = { A: c, B: b };
+    }
+    const repo = srv.container.repositories.primary()!;
+    const index = async (key: string, from: string, ownerId: number) => {
+      const rel = `cams/${key}.jpg`;
+      fs.mkdirSync(path.join(repo.path, 'cams'), { recursive: true });
+      fs.copyFileSync(corpusFile(from), path.join(repo.path, rel));
+      const r = await srv.container.ingest.indexFile({ repositoryId: repo.repository_id, relPath: rel, ownerId, source: 'scan' });
+      assert.equal(r.outcome, 'created', JSON.stringify(r));
+      ids[key] = (r as { asset_id: string }).asset_id;
+    };
+    await index('canon40d', 'exif/Canon_40D.jpg', aliceId);
+    await index('canonG9', 'exif/Canon_PowerShot_G9.jpg', aliceId);
+    await index('nikon', 'exif/Nikon_D70.jpg', aliceId);
+    await index('olympusTrashed', 'exif/Olympus_E-P3.jpg', aliceId);
+    await index('bobsCanon', 'exif/Canon_DIGITAL_IXUS_400.jpg', bobId);
+    await srv.container.jobRunner.whenIdle();
+    srv.container.db.prepare('UPDATE assets SET is_deleted = 1, deleted_at = ? WHERE asset_id = ?').run(Date.now(), ids.olympusTrashed);
+  });
+  after(() => srv.stop({ removeData: true }));
+
+  for (const variant of ['A', 'B'] as const) {
+    const keysOf = async (who: 'alice' | 'bob', filter: object) => {
+      const c = clients[who][variant];
+      const r = await c.post(`${V1}/assets/query`, { filter, pagination: { limit: 100 } });
+      assert.equal(r.status, 200, r.text);
+      const byId = new Map(Object.entries(ids).map(([k, v]) => [v, k]));
+      return (data(c, r).items as { media_item: { primary_asset: { asset_id: string } } }[])
+        .map((i) => byId.get(i.media_item.primary_asset.asset_id) ?? i.media_item.primary_asset.asset_id)
+        .sort();
+    };
+
+    test(`variant ${variant}: filter options list your camera makes, sorted, without the Trash`, async () => {
+      const c = clients.alice[variant];
+      const r = await c.get(`${V1}/assets/filter-options`);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(data(c, r).camera_makes, ['Canon', 'NIKON CORPORATION']);
+      const b = clients.bob[variant];
+      assert.deepEqual(data(b, await b.get(`${V1}/assets/filter-options`)).camera_makes, ['Canon']);
+    });
+
+    test(`variant ${variant}: camera_make is exact and lists only your photos of that make`, async () => {
+      assert.deepEqual(await keysOf('alice', { camera_make: 'Canon' }), ['canon40d', 'canonG9']);
+      assert.deepEqual(await keysOf('alice', { camera_make: 'canon' }), [], 'exact, case included (as camera_model)');
+      assert.deepEqual(await keysOf('alice', { camera_make: 'NIKON CORPORATION' }), ['nikon']);
+      assert.deepEqual(await keysOf('bob', { camera_make: 'Canon' }), ['bobsCanon']);
+      assert.deepEqual(await keysOf('alice', { camera_make: 'Canon', camera_model: 'Canon PowerShot G9' }), ['canonG9']);
+      assert.deepEqual(await keysOf('alice', { camera_make: 'NIKON CORPORATION', camera_model: 'Canon EOS 40D' }), []);
+    });
+  }
+});
