@@ -12,6 +12,7 @@ import { Client, startServer, type TestServer } from './helpers/server.ts';
 import { V1, addMember, data, registerAdmin } from './helpers/api.ts';
 import { corpusFile, waitFor } from './repositories/helpers.ts';
 import { uploadFile } from './uploads/helpers.ts';
+import { MediaDecodeError } from '../../server/src/adapters/media/errors.ts';
 
 const SECRET = 'bobs-secret-diary';
 const HOLIDAY = 'bobs-holiday-in-rome';
@@ -36,9 +37,16 @@ for (const variant of ['A', 'B'] as const) {
       await addMember(admin, bob, 'bob');
       await addMember(admin, carol, 'carol');
       tmp = fs.mkdtempSync(path.join(srv.dataDir, 'src-'));
-      // A JPEG that starts right and then is noise: its processing fails for good.
+      // A photo the decoder refuses, with the words decoders use: "cannot decode <its path>: …"
+      // (damaged files have a fixed sentence that names nothing; this is the other kind of failure).
       const broken = path.join(tmp, `${SECRET}.jpg`);
-      fs.writeFileSync(broken, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(4000, 0x5a)]));
+      fs.copyFileSync(corpusFile('exif/Nikon_D70.jpg'), broken);
+      const pipeline = srv.container.pipeline as unknown as { photo: (asset: { asset_id: string }, file: string, ...rest: unknown[]) => Promise<unknown> };
+      const photo = pipeline.photo.bind(pipeline);
+      pipeline.photo = async (asset, file, ...rest) => {
+        if (file.includes(SECRET)) throw new MediaDecodeError(file, 'unsupported colour profile');
+        return photo(asset, file, ...rest);
+      };
       const up = await uploadFile(srv, bob.token!, broken);
       assert.ok(up.status === 200 || up.status === 201, up.text);
       brokenId = (up.body as { asset_id: string }).asset_id;

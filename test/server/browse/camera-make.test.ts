@@ -42,7 +42,8 @@ describe('queryAssets: camera make', () => {
     await index('olympusTrashed', 'exif/Olympus_E-P3.jpg', aliceId);
     await index('bobsCanon', 'exif/Canon_DIGITAL_IXUS_400.jpg', bobId);
     await srv.container.jobRunner.whenIdle();
-    srv.container.db.prepare('UPDATE assets SET is_deleted = 1, deleted_at = ? WHERE asset_id = ?').run(Date.now(), ids.olympusTrashed);
+    // Put in the Trash by its owner (a person's deletion: watching and scanning leave it there).
+    srv.container.db.prepare("UPDATE assets SET is_deleted = 1, deleted_at = ?, deleted_reason = 'user' WHERE asset_id = ?").run(Date.now(), ids.olympusTrashed);
   });
   after(() => srv.stop({ removeData: true }));
 
