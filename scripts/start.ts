@@ -9,11 +9,16 @@
  *      the server, without a wrapper process in between; where execve is missing (Windows) the server runs
  *      as a child that gets the signals and whose exit code this process exits with.
  *
- * The server's environment gets MALLOC_ARENA_MAX=2 unless it is set already. glibc's allocator otherwise
- * gives each thread that allocates (libvips' workers, the libuv pool, worker threads) an arena of its own, up
- * to 8 per core, and keeps what they freed: after ingesting the corpus the server held far more memory than
- * it used. With 2 arenas the same ingest measured no slower (scripts/bench/footprint.ts, ingest.ts). Other
- * C libraries ignore the variable.
+ * The server's environment gets two glibc allocator settings, each unless it is set already (other C
+ * libraries ignore them). Measured after uploading the corpus (372 files), the server's memory 10 s / 60 s
+ * after the queue went idle (scripts/bench/footprint.ts; V8's heap was 24–29 MB of it throughout):
+ *   - neither: 311 MB at 10 s (one run);
+ *   - MALLOC_ARENA_MAX=2: 236 / 214 MB. glibc otherwise gives each thread that allocates (libvips' workers,
+ *     the libuv pool, worker threads) an arena of its own, up to 8 per core, and keeps what they freed;
+ *   - and MALLOC_MMAP_THRESHOLD_=131072: 183 / 147 MB. libvips' image buffers (larger than 128 KiB) are then
+ *     always mapped on their own and given back when freed; by default glibc raises that threshold after the
+ *     first large free, so later buffers come from the heap, which keeps them.
+ * Ingest speed with both: see the note of the change that set them (scripts/bench/ingest.ts run with and without).
  *
  * Runs under plain `node` (type stripping) so that starting needs neither tsx nor a build of this file:
  * no TypeScript-only syntax here.
@@ -46,7 +51,8 @@ function buildUiIfChanged(): void {
 buildUiIfChanged();
 if ((await buildServer({ ifChanged: true, quiet: true })) === 'built') console.log('built the server (server/dist)');
 
-const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+const SERVER_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+const env = { ...SERVER_MALLOC_ENV, ...process.env };
 if (typeof process.execve === 'function') {
   process.execve(process.execPath, [process.execPath, SERVER_ENTRY], env);
 } else {
