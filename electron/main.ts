@@ -35,7 +35,7 @@ async function boot(): Promise<void> {
   const dataDir = path.join(app.getPath('userData'), 'data');
   const resources = app.isPackaged ? process.resourcesPath : path.resolve(__dirname, '../..');
   server = await startServer({
-    entry: path.join(__dirname, 'server.cjs'),
+    entry: path.join(__dirname, 'server', 'main.js'),
     dataDir,
     modelsDir: path.join(app.getPath('userData'), 'models'),
     uiDir: path.join(resources, 'renderer/dist'),

@@ -44,16 +44,21 @@ export const EXTERNAL = ['better-sqlite3', 'sqlite-vec', 'sharp', 'onnxruntime-n
 /** What the bundle is made from: a change to any of these rebuilds it. */
 const INPUTS = ['server/src', 'package-lock.json', 'tsconfig.json', 'scripts/build-server.ts', 'scripts/build-stamp.ts'];
 
-function checkServerBuild(): BuildCheck {
-  const check = checkBuild(STAMP, ROOT, INPUTS);
-  return fs.existsSync(SERVER_ENTRY) ? check : { ...check, current: false };
+function checkServerBuild(dist: string): BuildCheck {
+  const check = checkBuild(dist === SERVER_DIST ? STAMP : path.join(dist, '.build-stamp'), ROOT, INPUTS);
+  return fs.existsSync(path.join(dist, 'main.js')) ? check : { ...check, current: false };
 }
 
-export async function buildServer(opts: { ifChanged?: boolean; quiet?: boolean } = {}): Promise<'built' | 'current'> {
-  const check = checkServerBuild();
+/**
+ * Builds into `outDir` (default server/dist). The desktop build (scripts/build-electron.ts) builds the
+ * same layout into electron/dist/server, so both run the server, its workers and migrations alike.
+ */
+export async function buildServer(opts: { ifChanged?: boolean; quiet?: boolean; outDir?: string } = {}): Promise<'built' | 'current'> {
+  const SERVER_DIST_OUT = opts.outDir ? path.resolve(ROOT, opts.outDir) : SERVER_DIST;
+  const check = checkServerBuild(SERVER_DIST_OUT);
   if (opts.ifChanged && check.current) return 'current';
   const { build } = await import('esbuild');
-  fs.rmSync(SERVER_DIST, { recursive: true, force: true });
+  fs.rmSync(SERVER_DIST_OUT, { recursive: true, force: true });
   const common = {
     bundle: true,
     platform: 'node' as const,
@@ -68,20 +73,20 @@ export async function buildServer(opts: { ifChanged?: boolean; quiet?: boolean }
     minifyWhitespace: true,
     minifySyntax: true,
   };
-  await build({ ...common, entryPoints: ['server/src/main.ts'], outfile: path.join(SERVER_DIST, 'server.js') });
-  await build({ ...common, entryPoints: ['server/src/adapters/media/heic-worker.ts'], outfile: path.join(SERVER_DIST, 'heic-worker.js') });
-  await build({ ...common, entryPoints: ['server/src/features/uploads/hash-worker.ts'], outfile: path.join(SERVER_DIST, 'hash-worker.js') });
+  await build({ ...common, entryPoints: ['server/src/main.ts'], outfile: path.join(SERVER_DIST_OUT, 'server.js') });
+  await build({ ...common, entryPoints: ['server/src/adapters/media/heic-worker.ts'], outfile: path.join(SERVER_DIST_OUT, 'heic-worker.js') });
+  await build({ ...common, entryPoints: ['server/src/features/uploads/hash-worker.ts'], outfile: path.join(SERVER_DIST_OUT, 'hash-worker.js') });
   // Every .js here is CommonJS, whatever the project's own "type" says.
-  fs.writeFileSync(path.join(SERVER_DIST, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+  fs.writeFileSync(path.join(SERVER_DIST_OUT, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
   // The compile cache belongs to this build (a rebuild empties server/dist); a folder that cannot be
   // written only means no cache.
   fs.writeFileSync(
-    SERVER_ENTRY,
+    path.join(SERVER_DIST_OUT, 'main.js'),
     "'use strict';\n" +
       "require('node:module').enableCompileCache?.(require('node:path').join(__dirname, '.compile-cache'));\n" +
       "require('./server.js');\n",
   );
-  fs.cpSync(path.join(ROOT, 'server/src/platform/db/migrations'), path.join(SERVER_DIST, 'migrations'), { recursive: true });
+  fs.cpSync(path.join(ROOT, 'server/src/platform/db/migrations'), path.join(SERVER_DIST_OUT, 'migrations'), { recursive: true });
   check.record();
   return 'built';
 }

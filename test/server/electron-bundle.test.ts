@@ -1,10 +1,11 @@
 /**
- * The desktop shell runs the server from an esbuild bundle (electron/dist/server.cjs) in a utility
+ * The desktop shell runs the server from an esbuild bundle (electron/dist/server/, built by scripts/build-server.ts) in a utility
  * process. Electron itself cannot launch here, but the bundle it forks is plain Node: build it and
  * check that it starts on a fresh data folder and answers.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { tempDataDir } from './helpers/server.ts';
@@ -15,7 +16,12 @@ describe('desktop server bundle', () => {
   test('builds and serves the API from a fresh data folder', { timeout: 120_000 }, async () => {
     const build = spawnSync('npm', ['run', '--silent', 'build:electron'], { cwd: root, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
-    const child = spawn(process.execPath, [path.join(root, 'electron/dist/server.cjs')], {
+    // The worker threads (HEIC decoding, upload hashing) must be where the server looks for them.
+    const dist = path.join(root, 'electron/dist/server');
+    for (const f of ['main.js', 'heic-worker.js', 'hash-worker.js', 'package.json', 'migrations/0001_foundation.sql']) {
+      assert.ok(fs.existsSync(path.join(dist, f)), `electron/dist/server/${f} is built`);
+    }
+    const child = spawn(process.execPath, [path.join(dist, 'main.js')], {
       env: { ...process.env, HEARTH_PORT: '0', HEARTH_DATA_DIR: tempDataDir(), HEARTH_LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
