@@ -19,7 +19,7 @@ import { buildJobRegistry } from './jobs.ts';
 import { IngestService } from './features/assets/ingest.service.ts';
 import type { Ingest } from './features/assets/ingest.contract.ts';
 import { AssetPipeline } from './features/assets/pipeline.ts';
-import { settleInterruptedAssets } from './features/assets/interrupted-assets.ts';
+import { settleAssetsWithTheirJobs, settleInterruptedAssets } from './features/assets/interrupted-assets.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/assets.service.ts';
 import { AssetErrorRedactor } from './features/assets/asset-references.ts';
@@ -148,6 +148,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   setupCode.ensure(auth.users.count() > 0);
   auth.store.prune(Date.now());
 
+  // A processing job given up or run again by any route settles its asset in the same transaction.
+  settleAssetsWithTheirJobs(db, jobs);
   // Jobs left running by a crash go back to the queue before the workers start.
   const recovered = jobRunner.recoverOnStart();
   if (recovered.requeued || recovered.discarded) log.warn(recovered, 'jobs interrupted by the last stop were recovered');

@@ -101,6 +101,9 @@ export class AssetPipeline {
       return { state: `ready (${mediaItemId})` };
     } catch (err) {
       if (superseded()) return { state: 'superseded: the file changed; processed again' };
+      // Cancelled or taken back while it ran: whoever did that settled the asset (interrupted-assets.ts)
+      // in the same transaction; this run's abort error must not overwrite it.
+      if (!this.stillRunning(ctx.job)) throw err;
       const permanent = err instanceof FailNow || err instanceof MediaDecodeError || err instanceof MediaDamagedError;
       const lastAttempt = ctx.attempt >= ctx.job.max_attempts;
       if (permanent || lastAttempt) {
@@ -116,6 +119,11 @@ export class AssetPipeline {
       this.store.update(assetId, { state: 'pending', last_error: (err as Error).message }, this.now());
       throw err;
     }
+  }
+
+  /** Whether this attempt of the job is still the one the queue counts as running. */
+  private stillRunning(job: Pick<JobContext['job'], 'id' | 'attempt'>): boolean {
+    return !!this.db.prepare("SELECT 1 FROM jobs WHERE id = ? AND state = 'running' AND attempt = ?").get(job.id, job.attempt);
   }
 
   /** Whether another process-asset job of this asset is running now. */

@@ -143,6 +143,20 @@ export class DuplicateJobError extends Error {
   }
 }
 
+/**
+ * What a feature does when a job of its kind ends without completing, or is put back to run again.
+ * Called synchronously inside the transaction that changes the job's state (by every route: cancel,
+ * a failed last attempt, a lease that expired on the last attempt, a crash at start-up, retryNow),
+ * so the feature's own rows change together with the job or not at all. Handlers must only write to
+ * the catalog (no I/O, no awaiting): an exception rolls the job's state change back.
+ */
+export interface JobOutcomeHooks {
+  /** The job became `cancelled` or `discarded` (its `state` and `last_error` say which and why). */
+  givenUp?(job: Job): void;
+  /** A cancelled or discarded job was put back to run again (retryNow). */
+  revived?(job: Job): void;
+}
+
 export interface QueueEvents {
   /** Jobs became runnable in this queue (emitted after the current synchronous work). */
   wake: [queue: string];
@@ -175,6 +189,7 @@ function decodeCursor(cursor: string): number {
 export class JobQueue {
   readonly events = new EventEmitter<QueueEvents>();
   private readonly pendingWakes = new Set<string>();
+  private readonly outcomeHooks = new Map<string, JobOutcomeHooks[]>();
 
   constructor(
     private readonly db: Db,
@@ -183,6 +198,25 @@ export class JobQueue {
     readonly now: () => number = Date.now,
   ) {
     this.events.setMaxListeners(0);
+  }
+
+  // ---------------------------------------------------------------- hooks
+
+  /** Registers what happens when a job of this kind is given up or put back (see JobOutcomeHooks). */
+  onOutcome(kind: string, hooks: JobOutcomeHooks): void {
+    this.outcomeHooks.set(kind, [...(this.outcomeHooks.get(kind) ?? []), hooks]);
+  }
+
+  /**
+   * Tells the kind's hooks that these jobs were just given up (cancelled or discarded). The runner
+   * calls it inside the transaction of its own state changes; cancel() calls it itself.
+   */
+  notifyGivenUp(jobs: readonly Job[]): void {
+    for (const job of jobs) for (const h of this.outcomeHooks.get(job.kind) ?? []) h.givenUp?.(job);
+  }
+
+  private notifyRevived(job: Job): void {
+    for (const h of this.outcomeHooks.get(job.kind) ?? []) h.revived?.(job);
   }
 
   // ---------------------------------------------------------------- writes
@@ -213,11 +247,17 @@ export class JobQueue {
    */
   cancel(id: number): Job | undefined {
     const row = this.db
-      .prepare(
-        `UPDATE jobs SET state = 'cancelled', finalized_at = @now, lease_expires_at = NULL
-         WHERE id = @id AND state IN (${ACTIVE}) RETURNING *`,
-      )
-      .get({ id, now: this.now() }) as JobRow | undefined;
+      .transaction(() => {
+        const r = this.db
+          .prepare(
+            `UPDATE jobs SET state = 'cancelled', finalized_at = @now, lease_expires_at = NULL
+             WHERE id = @id AND state IN (${ACTIVE}) RETURNING *`,
+          )
+          .get({ id, now: this.now() }) as JobRow | undefined;
+        if (r) this.notifyGivenUp([toJob(r)]);
+        return r;
+      })
+      .immediate();
     if (row) {
       // After the caller's transaction, like wake: a rolled-back cancel must not abort anything.
       if (row.attempted_at !== null) setImmediate(() => this.events.emit('cancel', id));
@@ -227,20 +267,28 @@ export class JobQueue {
   }
 
   /**
-   * Runs a retryable or discarded job again now. A discarded job that used all its attempts gets one
-   * more. Returns the job, or undefined when there is none; other states are left as they are.
-   * Throws DuplicateJobError when another unfinished job holds its unique key.
+   * Runs a retryable, discarded or cancelled job again now (a person asking for it again overrides
+   * an earlier cancel). A job that used all its attempts gets one more. Returns the job, or undefined
+   * when there is none; other states are left as they are. Throws DuplicateJobError when another
+   * unfinished job holds its unique key.
    */
   retryNow(id: number): Job | undefined {
     let row: JobRow | undefined;
     try {
       row = this.db
-        .prepare(
-          `UPDATE jobs SET state = 'available', run_at = @now, finalized_at = NULL,
-             max_attempts = max(max_attempts, attempt + 1)
-           WHERE id = @id AND state IN ('retryable', 'discarded') RETURNING *`,
-        )
-        .get({ id, now: this.now() }) as JobRow | undefined;
+        .transaction(() => {
+          const before = this.db.prepare('SELECT state FROM jobs WHERE id = ?').pluck().get(id) as string | undefined;
+          const r = this.db
+            .prepare(
+              `UPDATE jobs SET state = 'available', run_at = @now, finalized_at = NULL,
+                 max_attempts = max(max_attempts, attempt + 1)
+               WHERE id = @id AND state IN ('retryable', 'discarded', 'cancelled') RETURNING *`,
+            )
+            .get({ id, now: this.now() }) as JobRow | undefined;
+          if (r && before !== 'retryable') this.notifyRevived(toJob(r));
+          return r;
+        })
+        .immediate();
     } catch (e) {
       if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateJobError(id);
       throw e;

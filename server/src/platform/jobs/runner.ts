@@ -229,8 +229,8 @@ export class JobRunner {
    * the crash cut off is given back (the crash was not the job's failure; the next claim is the
    * same attempt again), with an error entry saying so. A job cut off by its
    * MAX_CRASH_INTERRUPTIONS-th crash is discarded instead, so a job that crashes the process cannot
-   * loop forever. (Features settle what a discarded job leaves, e.g. the assets feature's start-up
-   * reconciliation.) Unfinished jobs whose kind moved to another queue follow it.
+   * loop forever (the kind's outcome hooks hear of it in the same transaction, see
+   * JobQueue.onOutcome). Unfinished jobs whose kind moved to another queue follow it.
    */
   recoverOnStart(): { requeued: number; discarded: number } {
     const now = this.now();
@@ -257,14 +257,15 @@ export class JobRunner {
                FROM jobs j WHERE j.state = 'running'
              )
              WHERE id = crashed_id
-             RETURNING state, queue`,
+             RETURNING *`,
           )
           .all({
             now,
             limit: MAX_CRASH_INTERRUPTIONS,
             message: CRASH_INTERRUPTION,
             given_up: `Hearth stopped unexpectedly ${MAX_CRASH_INTERRUPTIONS} times while this job ran; it was given up in case it is what stops Hearth.`,
-          }) as { state: string; queue: string }[];
+          }) as JobRow[];
+        this.queue.notifyGivenUp(rows.filter((r) => r.state === 'discarded').map(toJob));
         const requeued = rows.filter((r) => r.state === 'available');
         for (const q of new Set(requeued.map((r) => r.queue))) this.queue.wake(q);
         const counts = { requeued: requeued.length, discarded: rows.length - requeued.length };
@@ -511,11 +512,12 @@ export class JobRunner {
     const discard = permanent || job.attempt >= job.max_attempts;
     const entry: JobErrorEntry = { at: now, attempt: job.attempt, error: message };
     const delay = discard ? 0 : this.backoff(job.attempt, this.random);
-    this.write(
+    this.finish(
+      discard,
       `UPDATE jobs SET state = @state, finalized_at = @finalized_at, run_at = @run_at, lease_expires_at = NULL,
          last_error = @message, errors = json_insert(errors, '$[#]', json(@entry)),
          progress = coalesce(@progress, progress), progress_message = coalesce(@progress_message, progress_message)
-       WHERE ${RUNNING_GUARD}`,
+       WHERE ${RUNNING_GUARD} RETURNING *`,
       {
         state: discard ? 'discarded' : 'retryable',
         finalized_at: discard ? now : null,
@@ -567,6 +569,20 @@ export class JobRunner {
     log.info('job interrupted by shutdown; it will run again at the next start');
   }
 
+  /**
+   * Runs a finishing statement (one with RETURNING *); when it gives the job up, the kind's outcome
+   * hooks run in the same transaction.
+   */
+  private finish(givesUp: boolean, sql: string, params: Record<string, unknown>): void {
+    if (!this.db.open) return;
+    this.db
+      .transaction(() => {
+        const row = this.stmt(sql).get(params) as JobRow | undefined;
+        if (row && givesUp) this.queue.notifyGivenUp([toJob(row)]);
+      })
+      .immediate();
+  }
+
   /** Runs a finishing statement; false when the job was no longer ours or the catalog is closed. */
   private write(sql: string, params: Record<string, unknown>): boolean {
     if (!this.db.open) return false;
@@ -593,17 +609,23 @@ export class JobRunner {
     const mine = [...this.active.keys()];
     const notMine = mine.length ? `AND id NOT IN (${mine.join(', ')})` : '';
     const rows = this.db
-      .prepare(
-        `UPDATE jobs SET
-           state = CASE WHEN attempt >= max_attempts THEN 'discarded' ELSE 'available' END,
-           finalized_at = CASE WHEN attempt >= max_attempts THEN @now ELSE NULL END,
-           lease_expires_at = NULL,
-           last_error = CASE WHEN attempt >= max_attempts THEN @message || ' (on its last attempt)' ELSE @message END,
-           errors = json_insert(errors, '$[#]', json_object('at', @now, 'attempt', attempt, 'error', @message))
-         WHERE state = 'running' AND ${where} ${notMine}
-         RETURNING state, queue`,
-      )
-      .all({ ...params, now, message }) as { state: string; queue: string }[];
+      .transaction(() => {
+        const taken = this.db
+          .prepare(
+            `UPDATE jobs SET
+               state = CASE WHEN attempt >= max_attempts THEN 'discarded' ELSE 'available' END,
+               finalized_at = CASE WHEN attempt >= max_attempts THEN @now ELSE NULL END,
+               lease_expires_at = NULL,
+               last_error = CASE WHEN attempt >= max_attempts THEN @message || ' (on its last attempt)' ELSE @message END,
+               errors = json_insert(errors, '$[#]', json_object('at', @now, 'attempt', attempt, 'error', @message))
+             WHERE state = 'running' AND ${where} ${notMine}
+             RETURNING *`,
+          )
+          .all({ ...params, now, message }) as JobRow[];
+        this.queue.notifyGivenUp(taken.filter((r) => r.state === 'discarded').map(toJob));
+        return taken;
+      })
+      .immediate();
     const requeued = rows.filter((r) => r.state === 'available');
     for (const q of new Set(requeued.map((r) => r.queue))) this.queue.wake(q);
     return { requeued: requeued.length, discarded: rows.length - requeued.length };
