@@ -88,7 +88,7 @@ export class Client {
       body = JSON.stringify(opts.json);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${this.base}${p}`, { method, headers, body });
+    const res = await fetchOnce(`${this.base}${p}`, { method, headers, body });
     for (const sc of res.headers.getSetCookie()) {
       const [pair] = sc.split(';');
       const [name, ...rest] = pair!.split('=');
@@ -121,3 +121,21 @@ export class Client {
     return this.req<T>('PATCH', p, { ...opts, json });
   }
 }
+
+/**
+ * fetch, with the one retry a browser makes: a GET or HEAD sent on a kept-alive connection that the
+ * server closed at that same moment (its keep-alive timer fired while a test held the event loop,
+ * e.g. writing thousands of rows) fails with ECONNRESET before any answer; it is sent again once.
+ * Nothing else is retried, so a server that really drops requests still fails the test.
+ */
+async function fetchOnce(url: string, init: RequestInit & { method: string }): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (e) {
+    const code = ((e as { cause?: { code?: string } }).cause ?? {}).code;
+    const idempotent = init.method === 'GET' || init.method === 'HEAD';
+    if (!idempotent || (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET')) throw e;
+    return fetch(url, init);
+  }
+}
+
