@@ -4,10 +4,11 @@
  * check that it starts on a fresh data folder and answers.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { startChild, stopChild } from './crash/child.ts';
 import { tempDataDir } from './helpers/server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -21,32 +22,14 @@ describe('desktop server bundle', () => {
     for (const f of ['main.js', 'heic-worker.js', 'hash-worker.js', 'package.json', 'migrations/0001_foundation.sql']) {
       assert.ok(fs.existsSync(path.join(dist, f)), `electron/dist/server/${f} is built`);
     }
-    const child = spawn(process.execPath, [path.join(dist, 'main.js')], {
-      env: { ...process.env, HEARTH_PORT: '0', HEARTH_DATA_DIR: tempDataDir(), HEARTH_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const server = await startChild(tempDataDir(), {}, { argv: [path.join(dist, 'main.js')] });
     try {
-      let out = '';
-      const port = await new Promise<number>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`not ready:\n${out}`)), 60_000);
-        const on = (d: Buffer) => {
-          out += d;
-          const m = /HEARTH_READY (\{.*\})/.exec(out);
-          if (m) {
-            clearTimeout(t);
-            resolve((JSON.parse(m[1]!) as { port: number }).port);
-          }
-        };
-        child.stdout.on('data', on);
-        child.stderr.on('data', on);
-        child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-      });
-      const health = (await (await fetch(`http://127.0.0.1:${port}/api/v1/health`)).json()) as { status: string };
+      const health = (await (await fetch(`${server.url}/api/v1/health`)).json()) as { status: string };
       assert.equal(health.status, 'ok');
-      const boot = (await (await fetch(`http://127.0.0.1:${port}/api/v1/auth/bootstrap`)).json()) as { bootstrap_mode: boolean };
+      const boot = (await (await fetch(`${server.url}/api/v1/auth/bootstrap`)).json()) as { bootstrap_mode: boolean };
       assert.equal(boot.bootstrap_mode, true, 'migrations ran from the bundle');
     } finally {
-      child.kill('SIGTERM');
+      await stopChild(server);
     }
   });
 });

@@ -7,11 +7,12 @@
  * alone, and that the stamp follows the sources' contents (scripts/build-stamp.ts).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { startChild, stopChild } from './crash/child.ts';
 import { checkBuild } from '../../scripts/build-stamp.ts';
 import { Client, tempDataDir } from './helpers/server.ts';
 import { data, registerAdmin, V1 } from './helpers/api.ts';
@@ -37,28 +38,10 @@ describe('server bundle (server/dist)', () => {
     assert.match(again.out, /up to date/, 'an unchanged build is not rebuilt');
 
     const src = copyCorpus(['heic/IMG_1034.heic']);
-    const child = spawn(path.join(root, 'node_modules/.bin/node'), [path.join(dist, 'main.js')], {
-      cwd: os.tmpdir(), // nothing is looked up relative to the working folder
-      env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '127.0.0.1', HEARTH_DATA_DIR: tempDataDir(), HEARTH_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // Started from another working folder: nothing is looked up relative to it.
+    const server = await startChild(tempDataDir(), {}, { argv: [path.join(dist, 'main.js')], cwd: os.tmpdir() });
     try {
-      let out = '';
-      const port = await new Promise<number>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`not ready:\n${out}`)), 60_000);
-        const on = (d: Buffer) => {
-          out += d;
-          const m = /HEARTH_READY (\{.*\})/.exec(out);
-          if (m) {
-            clearTimeout(t);
-            resolve((JSON.parse(m[1]!) as { port: number }).port);
-          }
-        };
-        child.stdout.on('data', on);
-        child.stderr.on('data', on);
-        child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-      });
-      const url = `http://127.0.0.1:${port}`;
+      const url = server.url;
       for (const variant of ['A', 'B'] as const) {
         const c = new Client(url, variant);
         const health = await c.get(`${V1}/health`);
@@ -81,7 +64,7 @@ describe('server bundle (server/dist)', () => {
       assert.equal(thumb.status, 200);
       assert.match(thumb.headers.get('content-type') ?? '', /^image\/webp/);
     } finally {
-      child.kill('SIGTERM');
+      await stopChild(server);
       fs.rmSync(src.dir, { recursive: true, force: true });
     }
   });

@@ -17,12 +17,13 @@ export interface Child {
 }
 
 /**
- * Starts `server/src/main.ts`; resolves once it prints HEARTH_READY. `env` adds variables (for
- * example HEARTH_FAILPOINT). Rejects when the process exits before it is ready.
+ * Starts `server/src/main.ts` (or, with `argv`, what those node arguments name: a built bundle);
+ * resolves once it prints HEARTH_READY. `env` adds variables (for example HEARTH_FAILPOINT).
+ * Rejects when the process exits before it is ready.
  */
-export function startChild(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
+export function startChild(dataDir: string, env: Record<string, string> = {}, opts: { argv?: string[]; cwd?: string } = {}): Promise<Child> {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), opts.argv ?? ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: opts.cwd ?? ROOT,
     env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '127.0.0.1', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
