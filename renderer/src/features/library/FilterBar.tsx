@@ -64,33 +64,9 @@ export function FilterBar() {
 
   return (
     <form className="filters" role="search" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-      <label>
-        Make
-        <select value={params.get('make') ?? ''} onChange={(e) => set('make', e.target.value)}>
-          <option value="">Any make</option>
-          {(options.data?.camera_makes ?? []).map((m) => (
-            <option key={m}>{m}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Camera
-        <select value={params.get('camera') ?? ''} onChange={(e) => set('camera', e.target.value)}>
-          <option value="">Any camera</option>
-          {(options.data?.camera_models ?? []).map((c) => (
-            <option key={c}>{c}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Lens
-        <select value={params.get('lens') ?? ''} onChange={(e) => set('lens', e.target.value)}>
-          <option value="">Any lens</option>
-          {(options.data?.lenses ?? []).map((l) => (
-            <option key={l}>{l}</option>
-          ))}
-        </select>
-      </label>
+      <OptionSelect label="Make" anyLabel="Any make" value={params.get('make') ?? ''} values={options.data?.camera_makes} onChange={(v) => set('make', v)} />
+      <OptionSelect label="Camera" anyLabel="Any camera" value={params.get('camera') ?? ''} values={options.data?.camera_models} onChange={(v) => set('camera', v)} />
+      <OptionSelect label="Lens" anyLabel="Any lens" value={params.get('lens') ?? ''} values={options.data?.lenses} onChange={(v) => set('lens', v)} />
       <label>
         From
         <input type="date" value={params.get('from') ?? ''} onChange={(e) => set('from', e.target.value)} />
@@ -147,5 +123,20 @@ export function FilterBar() {
         </button>
       )}
     </form>
+  );
+}
+
+/** One filter chosen from the values the library has (getFilterOptions), or any. */
+function OptionSelect(props: { label: string; anyLabel: string; value: string; values: string[] | undefined; onChange: (value: string) => void }) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">{props.anyLabel}</option>
+        {(props.values ?? []).map((v) => (
+          <option key={v}>{v}</option>
+        ))}
+      </select>
+    </label>
   );
 }
