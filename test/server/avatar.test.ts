@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client, startServer, type TestServer } from './helpers/server.ts';
-import { V1, addMember, data, problem, registerAdmin } from './helpers/api.ts';
+import { startServer, type Client, type TestServer } from './helpers/server.ts';
+import { V1, data, problem, signedInHousehold } from './helpers/api.ts';
 import { corpusFile } from './repositories/helpers.ts';
 import { uploadFile } from './uploads/helpers.ts';
 
@@ -24,12 +24,11 @@ for (const variant of ['A', 'B'] as const) {
 
     before(async () => {
       srv = await startServer();
-      admin = new Client(srv.url, variant);
-      bob = new Client(srv.url, variant);
-      carol = new Client(srv.url, variant);
-      await registerAdmin(admin);
-      await addMember(admin, bob, 'bob');
-      carolId = (await addMember(admin, carol, 'carol')).session.user.user_id;
+      const h = await signedInHousehold(srv.url, variant, ['bob', 'carol']);
+      ({ admin } = h);
+      bob = h.members.bob.client;
+      carol = h.members.carol.client;
+      carolId = h.members.carol.id;
       const a = await uploadFile(srv, bob.token!, corpusFile('exif/Canon_40D.jpg'));
       assert.ok(a.status < 300, a.text);
       bobsPhoto = (a.body as { asset_id: string }).asset_id;

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client, startServer, type TestServer } from './helpers/server.ts';
-import { V1, addMember, data, registerAdmin } from './helpers/api.ts';
+import { startServer, type Client, type TestServer } from './helpers/server.ts';
+import { V1, data, signedInHousehold } from './helpers/api.ts';
 import { corpusFile, waitFor } from './repositories/helpers.ts';
 import { uploadFile } from './uploads/helpers.ts';
 import { MediaDecodeError } from '../../server/src/adapters/media/errors.ts';
@@ -30,12 +30,10 @@ for (const variant of ['A', 'B'] as const) {
 
     before(async () => {
       srv = await startServer();
-      admin = new Client(srv.url, variant);
-      bob = new Client(srv.url, variant);
-      carol = new Client(srv.url, variant);
-      await registerAdmin(admin);
-      await addMember(admin, bob, 'bob');
-      await addMember(admin, carol, 'carol');
+      const h = await signedInHousehold(srv.url, variant, ['bob', 'carol']);
+      ({ admin } = h);
+      bob = h.members.bob.client;
+      carol = h.members.carol.client;
       tmp = fs.mkdtempSync(path.join(srv.dataDir, 'src-'));
       // A photo the decoder refuses, with the words decoders use: "cannot decode <its path>: …"
       // (damaged files have a fixed sentence that names nothing; this is the other kind of failure).

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from './helpers/server.ts';
-import { V1, addMember, data, problem, registerAdmin } from './helpers/api.ts';
+import { V1, data, problem, signedInHousehold } from './helpers/api.ts';
 
 const SOME_ID = '0192f6c4-8a55-4b8e-9d4e-2f1f3a6b7c8d';
 /** Each is refused in every single-line field. */
@@ -23,10 +23,9 @@ for (const variant of ['A', 'B'] as const) {
     let albumId: number;
     before(async () => {
       srv = await startServer();
-      admin = new Client(srv.url, variant);
-      member = new Client(srv.url, variant);
-      await registerAdmin(admin);
-      await addMember(admin, member, 'bob');
+      const h = await signedInHousehold(srv.url, variant, ['bob']);
+      ({ admin } = h);
+      member = h.members.bob.client;
       const r = await member.post(`${V1}/albums`, { album_name: 'Summer' });
       assert.equal(r.status, 201, r.text);
       albumId = data(member, r).album_id;

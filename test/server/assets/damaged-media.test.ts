@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client, type TestServer } from '../helpers/server.ts';
+import type { Client, TestServer } from '../helpers/server.ts';
 import { V1, data } from '../helpers/api.ts';
 import { CORPUS } from '../media/corpus.ts';
-import { addFile, household } from './fixture.ts';
+import { addFile, household, inVariant } from './fixture.ts';
 import { cutShort, makeClip, noisePng, scratchDir } from './made-media.ts';
 
 const corpus = (rel: string) => fs.readFileSync(path.join(CORPUS, rel));
@@ -55,8 +55,7 @@ describe('damaged input is corrupt at once, with a stable reason', { timeout: 30
 
   test('every damaged file fails with 900 and its format’s fixed sentence, in both variants', async () => {
     for (const variant of ['A', 'B'] as const) {
-      const client = new Client(srv.url, variant);
-      client.token = owner.token;
+      const client = inVariant(owner, variant);
       for (const [name, [, expected]] of Object.entries(cases)) {
         for (const id of ids[name]!) {
           const r = await client.get(`${V1}/assets/${id}`);

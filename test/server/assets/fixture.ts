@@ -26,6 +26,13 @@ export async function household(opts: { dataDir?: string } = {}): Promise<Househ
   return { srv, owner, other, ownerId: me.session.user.user_id, otherId: bob.session.user.user_id };
 }
 
+/** A client of the same signed-in account speaking response variant `variant`. */
+export function inVariant(signedIn: Client, variant: 'A' | 'B'): Client {
+  const c = new Client(signedIn.base, variant);
+  c.token = signedIn.token;
+  return c;
+}
+
 /** Copies a corpus file (or writes `bytes`) to `rel` in the primary repository and indexes it. */
 export async function addFile(srv: TestServer, rel: string, ownerId: number, from: string | Buffer = rel): Promise<string> {
   const repo = srv.container.repositories.primary()!;

@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client, type TestServer } from '../helpers/server.ts';
+import type { Client, TestServer } from '../helpers/server.ts';
 import { V1, data } from '../helpers/api.ts';
 import { CORPUS } from '../media/corpus.ts';
-import { addFile, household } from './fixture.ts';
+import { addFile, household, inVariant } from './fixture.ts';
 import { makeClip, motionPhotoJpeg, motionPhotoXmp, scratchDir, withXmp } from './made-media.ts';
 
 interface Probe {
@@ -55,8 +55,7 @@ describe('motion photos are live photos with playable motion', { timeout: 600_00
 
   test('one asset, a live_photo item whose still carries the motion (both variants)', async () => {
     for (const variant of ['A', 'B'] as const) {
-      const client = new Client(srv.url, variant);
-      client.token = owner.token;
+      const client = inVariant(owner, variant);
       for (const name of MOTION) {
         const a = data(client, await client.get(`${V1}/assets/${ids[name]}`));
         assert.equal(a.state, 'ready', `${name}: ${a.last_error}`);
@@ -78,8 +77,7 @@ describe('motion photos are live photos with playable motion', { timeout: 600_00
 
   test('the library lists them with live motion and finds them with the live_photo composition filter', async () => {
     for (const variant of ['A', 'B'] as const) {
-      const client = new Client(srv.url, variant);
-      client.token = owner.token;
+      const client = inVariant(owner, variant);
       const r = await client.post(`${V1}/assets/query`, { filter: { media_item: { composition: 'live_photo' } } });
       assert.equal(r.status, 200, r.text);
       const items = data(client, r).items as { media_item: { primary_asset: { asset_id: string }; composition: { has_live_motion: boolean; component_count: number } } }[];

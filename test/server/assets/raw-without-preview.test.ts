@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { Client, type TestServer } from '../helpers/server.ts';
+import type { Client, TestServer } from '../helpers/server.ts';
 import { V1, data } from '../helpers/api.ts';
 import { CORPUS } from '../media/corpus.ts';
 import { inspectRaw } from '../../../server/src/adapters/media/raw-preview.ts';
-import { addFile, household } from './fixture.ts';
+import { addFile, household, inVariant } from './fixture.ts';
 import { scratchDir } from './made-media.ts';
 
 const CR3 = path.join(CORPUS, 'raw/Canon_EOS_R6_pruned.CR3');
@@ -73,8 +73,7 @@ describe('RAW without a usable preview keeps its metadata and shows a placeholde
 
   test('ready, with camera, capture time and size, flagged preview_missing (both variants)', async () => {
     for (const variant of ['A', 'B'] as const) {
-      const client = new Client(srv.url, variant);
-      client.token = owner.token;
+      const client = inVariant(owner, variant);
       for (const [name, e] of Object.entries(expect)) {
         const a = data(client, await client.get(`${V1}/assets/${ids[name]}`));
         assert.equal(a.state, 'ready', `${name}: ${a.state} ${a.last_error}`);

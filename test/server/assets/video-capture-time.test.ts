@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client, type TestServer } from '../helpers/server.ts';
+import type { Client, TestServer } from '../helpers/server.ts';
 import { V1, data } from '../helpers/api.ts';
-import { addFile, household } from './fixture.ts';
+import { addFile, household, inVariant } from './fixture.ts';
 import { makeClip, scratchDir } from './made-media.ts';
 
 const CONTAINER_UTC = '2024-05-01T08:00:34Z';
@@ -57,8 +57,7 @@ describe('video capture time prefers the zoned local tag', { timeout: 300_000 },
 
   test('taken_time and capture_offset_minutes come from the zoned tag (both variants)', async () => {
     for (const variant of ['A', 'B'] as const) {
-      const client = new Client(srv.url, variant);
-      client.token = owner.token;
+      const client = inVariant(owner, variant);
       for (const [name, [, taken, offset]] of Object.entries(CLIPS)) {
         const a = data(client, await client.get(`${V1}/assets/${ids[name]}`));
         assert.equal(a.state, 'ready', `${name}: ${a.last_error}`);

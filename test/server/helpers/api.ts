@@ -64,3 +64,19 @@ export async function addMember(admin: Client, member: Client, username: string)
   assert.equal(r.status, 200, r.text);
   return adopt(member, await member.post(`${V1}/auth/register`, { username, password: PASSWORD, invite_code: 'family-2026' }), 201);
 }
+
+/**
+ * A household on the server at `url`: the administrator (alice) and the named members, each signed in
+ * with a client speaking response variant `variant`.
+ */
+export async function signedInHousehold<M extends string>(url: string, variant: 'A' | 'B', memberNames: readonly M[]): Promise<{ admin: Client; members: Record<M, { client: Client; id: number }> }> {
+  const admin = new Client(url, variant);
+  await registerAdmin(admin);
+  const members = {} as Record<M, { client: Client; id: number }>;
+  for (const name of memberNames) {
+    const client = new Client(url, variant);
+    members[name] = { client, id: (await addMember(admin, client, name)).session.user.user_id };
+  }
+  return { admin, members };
+}
+
