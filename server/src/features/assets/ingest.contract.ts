@@ -77,8 +77,6 @@ export interface Ingest {
   indexFile(req: IndexFileRequest): Promise<IndexOutcome>;
   /** The file at relPath is gone: soft-delete its asset. Returns whether an asset was affected. */
   markMissing(repositoryId: string, relPath: string): boolean;
-  /** An existing asset with this content in the repository (for duplicate checks), if any. */
-  findByHash(repositoryId: string, hash: string, size: number): { asset_id: string; owner_id: number } | undefined;
   /**
    * The owner's own asset with this content in the repository: a live one first, else one in the
    * Trash whose file is still in its folder (it can be restored). Never another member's.

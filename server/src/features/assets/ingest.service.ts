@@ -53,11 +53,6 @@ export class IngestService implements Ingest {
     this.committedUploads = c;
   }
 
-  findByHash(repositoryId: string, hash: string, size: number) {
-    const row = this.store.byHash(repositoryId, hash, size).find((a) => !a.is_deleted);
-    return row ? { asset_id: row.asset_id, owner_id: row.owner_id } : undefined;
-  }
-
   ownCopy(repositoryId: string, ownerId: number, hash: string, size: number) {
     const mine = this.store.byHash(repositoryId, hash, size).filter((a) => a.owner_id === ownerId);
     const live = mine.find((a) => !a.is_deleted);
