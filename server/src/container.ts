@@ -8,6 +8,7 @@ import type { AppConfig } from './config/env.ts';
 import { SettingsStore } from './config/settings.ts';
 import { openDatabase, type Db } from './platform/db/connection.ts';
 import { migrate, type MigrateResult } from './platform/db/migrate.ts';
+import { Access } from './platform/access/index.ts';
 import { KeyRing } from './platform/crypto/keys.ts';
 import type { Logger } from './platform/logger.ts';
 import { AuthService } from './features/auth/auth.service.ts';
@@ -59,6 +60,8 @@ export interface Container {
   tags: TagsService;
   stacks: StacksService;
   jobs: JobQueue;
+  /** Decides who may read or change which catalog rows (platform/access); services ask it, nobody else. */
+  access: Access;
   jobRunner: JobRunner;
   /** Makes job errors speak of assets by id (administrators read them, not the files' owners). */
   jobErrors: AssetErrorRedactor;
@@ -100,11 +103,13 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     describeFailure: (job, text) => jobErrors.redactJobError(job.args, text),
   });
 
+  // Who may read or change which rows: the only place ownership is decided (platform/access).
+  const access = new Access(db);
   const keys = KeyRing.fromFile(p.secretKey);
   const settings = new SettingsStore(db, keys.key('settings'));
   const setupCode = new SetupCode(p.setupCode);
-  const auth = new AuthService(db, keys, settings, setupCode, log.child({ module: 'auth' }));
-  const users = new UsersService(db, log.child({ module: 'users' }));
+  const auth = new AuthService(db, access, keys, settings, setupCode, log.child({ module: 'auth' }));
+  const users = new UsersService(db, access, log.child({ module: 'users' }));
   // Watches and scans repositories into the catalog through `ingest` (built below: hence the getter).
   const repositories = new RepositoriesService(db, p.storage, log.child({ module: 'repositories' }), {
     jobs,
@@ -127,10 +132,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const derivatives = new DerivativePaths(p.derivatives);
   const ingest = new IngestService(db, repositories, jobs, log.child({ module: 'ingest' }));
   const pipeline = new AssetPipeline(db, repositories, derivatives, log.child({ module: 'pipeline' }));
-  const assets = new AssetsService(db, repositories, derivatives, jobs);
-  const albums = new AlbumsService(db, jobs, settings, indexers);
-  const tags = new TagsService(db);
-  const stacks = new StacksService(db, jobs);
+  const assets = new AssetsService(db, access, repositories, derivatives, jobs);
+  const albums = new AlbumsService(db, access, jobs, settings, indexers);
+  const tags = new TagsService(db, access);
+  const stacks = new StacksService(db, access, jobs);
 
   const uploads = new UploadsService({
     db,
@@ -178,6 +183,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     tags,
     stacks,
     jobs,
+    access,
     jobRunner,
     jobErrors,
     close: async (deadlineMs = 0) => {

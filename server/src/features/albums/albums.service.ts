@@ -40,6 +40,7 @@
  *   with the reason (features/indexing), and run once a model is installed.
  */
 import type { SettingsStore } from '../../config/settings.ts';
+import type { Access, Permission } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, DomainError, Invalid } from '../../platform/http/errors.ts';
@@ -82,6 +83,7 @@ export class AlbumsService {
 
   constructor(
     private readonly db: Db,
+    private readonly access: Access,
     private readonly jobs: JobQueue,
     private readonly settings: Pick<SettingsStore, 'section'>,
     private readonly indexers: Pick<IndexerRegistry, 'available'>,
@@ -113,14 +115,15 @@ export class AlbumsService {
   update(actor: Actor, albumId: number, patch: AlbumPatch): Album {
     this.db
       .transaction(() => {
-        const album = this.own(actor, albumId);
+        const album = this.own(actor, albumId, 'change');
         const fields: Parameters<AlbumsStore['update']>[1] = {};
         if (patch.album_name !== undefined) fields.album_name = patch.album_name;
         if (patch.description !== undefined) fields.description = patch.description;
         if (patch.album_type !== undefined) fields.album_type = patch.album_type;
         if (patch.cover_asset_id !== undefined) {
           if (patch.cover_asset_id !== null) {
-            const a = this.assetRow(patch.cover_asset_id);
+            const [permitted] = this.access.permitted(actor, 'asset', [patch.cover_asset_id], 'read');
+            const a = permitted === undefined ? undefined : this.assetsStore.byId(permitted);
             const member = this.store.positionOf(albumId, patch.cover_asset_id) !== undefined;
             if (!a || !member || a.is_deleted) {
               throw new Invalid(
@@ -142,7 +145,7 @@ export class AlbumsService {
   }
 
   delete(actor: Actor, albumId: number) {
-    const album = this.own(actor, albumId);
+    const album = this.own(actor, albumId, 'change');
     const members = this.store.memberCount(albumId);
     this.store.delete(albumId);
     return {
@@ -163,9 +166,10 @@ export class AlbumsService {
   addAsset(actor: Actor, albumId: number, assetId: string, position?: number, fields: IdFields = ALBUM_SCOPED) {
     return this.db
       .transaction(() => {
-        const album = this.own(actor, albumId, fields.album);
-        const asset = this.assetRow(assetId);
-        if (!asset || asset.owner_id !== actor.userId) throw notFound('No such asset.', 'asset_not_found', fields.asset);
+        const album = this.own(actor, albumId, 'change', fields.album);
+        // Adding does not change the asset: reading it is enough.
+        const asset = this.assetsStore.byId(this.access.require(actor, 'asset', assetId, 'read', fields.asset));
+        if (!asset) throw notFound('No such asset.', 'asset_not_found', fields.asset);
         const existing = this.store.positionOf(albumId, assetId);
         if (existing !== undefined) {
           return { message: `Already in the album "${album.album_name}"; nothing changed.` };
@@ -191,7 +195,7 @@ export class AlbumsService {
   removeAsset(actor: Actor, albumId: number, assetId: string) {
     return this.db
       .transaction(() => {
-        const album = this.own(actor, albumId);
+        const album = this.own(actor, albumId, 'change');
         this.store.normalise(albumId);
         const at = this.member(albumId, assetId);
         this.store.removeAt(albumId, assetId, at);
@@ -206,7 +210,7 @@ export class AlbumsService {
   moveAsset(actor: Actor, albumId: number, assetId: string, position: number) {
     return this.db
       .transaction(() => {
-        const album = this.own(actor, albumId);
+        const album = this.own(actor, albumId, 'change');
         this.store.normalise(albumId);
         const from = this.member(albumId, assetId);
         const n = this.store.memberCount(albumId);
@@ -222,7 +226,7 @@ export class AlbumsService {
   queueSpecies(actor: Actor, albumId: number) {
     return this.db
       .transaction(() => {
-        const album = this.own(actor, albumId);
+        const album = this.own(actor, albumId, 'change');
         if (album.album_type !== 'bio') {
           throw new Conflict('Species recognition runs on bio albums only: make this album a bio album first (updateAlbum album_type "bio").', 'album_not_bio');
         }
@@ -241,16 +245,15 @@ export class AlbumsService {
   }
 
   albumsOfAsset(actor: Actor, assetId: string) {
-    const asset = this.assetRow(assetId);
-    if (!asset || asset.owner_id !== actor.userId) throw notFound('No such asset.', 'asset_not_found', 'path.id');
+    this.access.require(actor, 'asset', assetId, 'read', 'path.id');
     const albums = this.store.albumsOfAsset(actor.userId, assetId).map(toAlbumOfAsset);
     return { albums, asset_id: assetId, count: albums.length };
   }
 
-  /** The caller's album, or 404 naming the path field (also for another user's album). */
-  private own(actor: Actor, albumId: number, field = 'path.id'): AlbumRow {
-    const album = this.store.byId(albumId);
-    if (!album || album.owner_id !== actor.userId) throw notFound('No such album.', 'album_not_found', field);
+  /** The album if the caller may `permission` it, or 404 naming the field (as if it did not exist). */
+  private own(actor: Actor, albumId: number, permission: Permission = 'read', field = 'path.id'): AlbumRow {
+    const album = this.store.byId(this.access.require(actor, 'album', albumId, permission, field));
+    if (!album) throw notFound('No such album.', 'album_not_found', field);
     return album;
   }
 
@@ -266,10 +269,6 @@ export class AlbumsService {
       [{ field: 'body.position', message: `must be between 0 and ${max}` }],
       'position_out_of_range',
     );
-  }
-
-  private assetRow(assetId: string): AssetRow | undefined {
-    return this.assetsStore.byId(assetId);
   }
 
   private repo(repositoryId: string | undefined): string | null {

@@ -6,6 +6,7 @@
  * `ON DELETE CASCADE`) can leave a gap, so reads number the members with row_number() and every
  * membership write first closes gaps (`normalise`).
  */
+import type { PermittedAlbumId } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { AssetRow } from '../assets/assets.store.ts';
 
@@ -63,7 +64,7 @@ export class AlbumsStore {
     return this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(id) !== undefined;
   }
 
-  byId(albumId: number): AlbumRow | undefined {
+  byId(albumId: PermittedAlbumId): AlbumRow | undefined {
     return this.db.prepare('SELECT * FROM albums WHERE album_id = ?').get(albumId) as AlbumRow | undefined;
   }
 

@@ -28,6 +28,7 @@
  */
 import fs from 'node:fs';
 import { MediaDecodeError } from '../../adapters/media/errors.ts';
+import type { Access, Permission } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, DomainError, Invalid, NotFound, Unavailable, type FieldError } from '../../platform/http/errors.ts';
@@ -75,6 +76,7 @@ export class AssetsService {
 
   constructor(
     private readonly db: Db,
+    private readonly access: Access,
     private readonly repositories: Pick<RepositoriesService, 'byId'>,
     private readonly derivatives: DerivativePaths,
     private readonly jobs: JobQueue,
@@ -82,10 +84,10 @@ export class AssetsService {
     this.store = new AssetsStore(db);
   }
 
-  /** The caller's asset, or 404. */
-  own(actor: Actor, assetId: string): AssetRow {
-    const row = this.store.byId(assetId);
-    if (!row || row.owner_id !== actor.userId) throw new NotFound('No such asset.', 'asset_not_found');
+  /** The asset if the caller may `permission` it, or 404 as if it did not exist. */
+  private own(actor: Actor, assetId: string, permission: Permission = 'read'): AssetRow {
+    const row = this.store.byId(this.access.require(actor, 'asset', assetId, permission));
+    if (!row) throw new NotFound('No such asset.', 'asset_not_found');
     return row;
   }
 
@@ -171,7 +173,7 @@ export class AssetsService {
 
   /** Queues the pipeline again. Every task name runs the whole pipeline, which is idempotent. */
   reprocess(actor: Actor, assetId: string, tasks: string[]) {
-    const a = this.own(actor, assetId);
+    const a = this.own(actor, assetId, 'change');
     const now = Date.now();
     const job = this.db
       .transaction(() => {
@@ -191,7 +193,7 @@ export class AssetsService {
   // Trash
 
   delete(actor: Actor, assetId: string) {
-    const a = this.own(actor, assetId);
+    const a = this.own(actor, assetId, 'change');
     if (a.is_deleted) return message('The asset is already in the Trash.');
     const now = Date.now();
     this.store.update(a.asset_id, { is_deleted: 1, deleted_at: now, deleted_reason: 'user' }, now);
@@ -199,7 +201,7 @@ export class AssetsService {
   }
 
   restore(actor: Actor, assetId: string) {
-    const a = this.own(actor, assetId);
+    const a = this.own(actor, assetId, 'change');
     if (!a.is_deleted) throw new Conflict('The asset is not in the Trash.', 'asset_not_in_trash');
     const file = this.filePath(a);
     if (!file || !fs.existsSync(file)) {
@@ -218,7 +220,7 @@ export class AssetsService {
 
   /** The caller's asset, not in the Trash (409 otherwise), for changes. */
   private editable(actor: Actor, assetId: string): AssetRow {
-    const a = this.own(actor, assetId);
+    const a = this.own(actor, assetId, 'change');
     if (a.is_deleted) throw new Conflict('The asset is in the Trash; restore it before changing it.', 'asset_in_trash');
     return a;
   }
@@ -298,14 +300,9 @@ export class AssetsService {
    */
   download(actor: Actor, assetIds: string[], onStreamError?: (e: Error) => void): StreamedDownload {
     const ids = [...new Set(assetIds.map((id) => id.toLowerCase()))];
-    const rows = new Map(this.store.ownedByIds(actor.userId, ids).map((r) => [r.asset_id, r]));
     const fieldOf = (id: string) => `body.asset_ids.${assetIds.findIndex((x) => x.toLowerCase() === id)}`;
-    const unknown = ids.filter((id) => !rows.has(id));
-    if (unknown.length) {
-      const errors: FieldError[] = unknown.map((id) => ({ field: fieldOf(id), message: `no such asset: ${id}` }));
-      const more = unknown.length > 10 ? ` and ${unknown.length - 10} more` : '';
-      throw new DomainError(404, 'asset_not_found', `No such asset: ${unknown.slice(0, 10).join(', ')}${more}.`, { errors });
-    }
+    const permitted = this.access.requireAll(actor, 'asset', ids, 'read', (i) => fieldOf(ids[i]!));
+    const rows = new Map(this.store.byIds(permitted).map((r) => [r.asset_id, r]));
     const missing: FieldError[] = [];
     const found: { row: AssetRow; file: string; size: number; mtime: Date }[] = [];
     for (const id of ids) {

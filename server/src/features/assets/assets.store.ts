@@ -1,5 +1,6 @@
 /** SQL for assets and media items. No rules here. */
 import type { Db } from '../../platform/db/connection.ts';
+import type { PermittedAssetId } from '../../platform/access/index.ts';
 
 export interface AssetRow {
   asset_id: string;
@@ -89,7 +90,7 @@ export type NewAsset = Pick<
 export class AssetsStore {
   constructor(private readonly db: Db) {}
 
-  byId(id: string): AssetRow | undefined {
+  byId(id: PermittedAssetId): AssetRow | undefined {
     return this.db.prepare('SELECT * FROM assets WHERE asset_id = ?').get(id) as AssetRow | undefined;
   }
 
@@ -149,12 +150,10 @@ export class AssetsStore {
     this.db.prepare('DELETE FROM media_items WHERE media_item_id NOT IN (SELECT media_item_id FROM media_item_components)').run();
   }
 
-  /** The rows of these ids that belong to this owner (one query, for bulk ownership checks). */
-  ownedByIds(ownerId: number, ids: string[]): AssetRow[] {
+  /** The rows of these checked ids (one query). */
+  byIds(ids: readonly PermittedAssetId[]): AssetRow[] {
     if (ids.length === 0) return [];
-    return this.db
-      .prepare('SELECT * FROM assets WHERE owner_id = ? AND asset_id IN (SELECT value FROM json_each(?))')
-      .all(ownerId, JSON.stringify(ids)) as AssetRow[];
+    return this.db.prepare('SELECT * FROM assets WHERE asset_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as AssetRow[];
   }
 
   tagLinks(assetId: string): TagLinkRow[] {

@@ -4,6 +4,7 @@
  * `assets.process` job, queued in the same transaction that writes the asset row, so a crash can
  * never leave an asset that nobody will process.
  */
+import { forSystem } from '../../platform/access/index.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { detect } from '../../adapters/media/detect.ts';
@@ -65,8 +66,9 @@ export class IngestService implements Ingest {
     return this.store.byPath(repositoryId, relPath.replace(/\\/g, '/'))?.owner_id;
   }
 
+  /** For an upload that found its uploader's own copy in the Trash (the commit checked the owner). */
   restoreFromTrash(assetId: string): boolean {
-    const a = this.store.byId(assetId);
+    const a = this.store.byId(forSystem('asset', assetId));
     if (!a?.is_deleted || this.fileOf(a) === undefined) return false;
     const now = this.now();
     this.store.update(assetId, { is_deleted: 0, deleted_at: null, deleted_reason: null }, now);

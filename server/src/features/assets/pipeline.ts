@@ -12,6 +12,7 @@
  * (status 31, `specific_metadata.preview_missing`): when it was taken and with what camera never depends on
  * the preview.
  */
+import { forSystem } from '../../platform/access/index.ts';
 import fs from 'node:fs';
 import { detect, type DetectedType } from '../../adapters/media/detect.ts';
 import { MediaDamagedError, MediaDecodeError } from '../../adapters/media/errors.ts';
@@ -56,7 +57,9 @@ export class AssetPipeline {
   }
 
   async process(assetId: string, receiptId: string | null, ctx: Pick<JobContext, 'attempt' | 'signal' | 'progress' | 'job'>): Promise<{ state: string }> {
-    const asset = this.store.byId(assetId);
+    // The pipeline works for the catalog, not for a member: the job names the asset.
+    const id = forSystem('asset', assetId);
+    const asset = this.store.byId(id);
     if (!asset) throw new PermanentError(`asset ${assetId} no longer exists`);
     const repo = this.repositories.byId(asset.repository_id);
     if (!repo) throw new PermanentError(`repository of asset ${assetId} no longer exists`);
@@ -67,7 +70,7 @@ export class AssetPipeline {
     this.store.update(assetId, { state: 'processing' }, this.now());
     // The file was replaced while this run read it: the run queued for the new content writes the result.
     const superseded = () => {
-      const now = this.store.byId(assetId);
+      const now = this.store.byId(id);
       return !now || now.hash !== asset.hash || now.file_size !== asset.file_size;
     };
     failpoint('asset.process');
@@ -87,14 +90,14 @@ export class AssetPipeline {
       const mediaItemId = this.db.transaction(() => {
         if (superseded()) return null;
         // What a person corrected stays as they left it; the rest is what the file says now.
-        if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(assetId)?.specific_metadata ?? null, fields.specific_metadata);
+        if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
         this.store.update(assetId, { ...fields, state: 'ready', last_error: null }, now);
-        const id = linkMediaItem(this.db, this.store, this.store.byId(assetId)!, now);
+        const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
         afterAssetReady(this.db, asset); // queues stack detection for the repository (features/stacks)
         done.push(STATUS.mediaItem);
         this.store.update(assetId, { status: JSON.stringify(done) }, now);
         if (receiptId) this.store.setReceipt(receiptId, { status: 'completed', asset_id: assetId }, now);
-        return id;
+        return itemId;
       }).immediate();
       if (mediaItemId === null) return { state: 'superseded: the file changed; processed again' };
       ctx.progress(1, 'ready');

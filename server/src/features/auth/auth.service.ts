@@ -12,6 +12,7 @@
  */
 import crypto from 'node:crypto';
 import type { SettingsStore } from '../../config/settings.ts';
+import type { Access } from '../../platform/access/index.ts';
 import { tx, type Db } from '../../platform/db/connection.ts';
 import { signJwt, verifyJwt } from '../../platform/crypto/jwt.ts';
 import { hmac, randomToken, safeEqual, sha256, type KeyRing } from '../../platform/crypto/keys.ts';
@@ -69,6 +70,7 @@ export class AuthService {
 
   constructor(
     private readonly db: Db,
+    private readonly access: Access,
     keys: KeyRing,
     private readonly settings: SettingsStore,
     private readonly setupCode: SetupCode,
@@ -378,7 +380,7 @@ export class AuthService {
     const patch: Parameters<UsersStore['update']>[1] = {};
     if (input.display_name !== undefined) patch.display_name = input.display_name;
     if (input.avatar_asset_id !== undefined) {
-      checkAvatar(this.users, actor.userId, input.avatar_asset_id);
+      checkAvatar(this.access, this.users, actor.userId, input.avatar_asset_id);
       patch.avatar_asset_id = input.avatar_asset_id;
     }
     this.users.update(actor.userId, patch, this.now());

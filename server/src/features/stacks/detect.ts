@@ -24,6 +24,7 @@
  * A group key that exists is never created again, also when its stack was taken apart: detection
  * run twice creates nothing new.
  */
+import { forSystem } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import { AssetsStore, type AssetRow } from '../assets/assets.store.ts';
@@ -169,7 +170,7 @@ export function detectStacks(db: Db, repositoryId: string, ownerId: number | nul
         if (!belongTogether(a, b)) continue;
         const current = db.prepare('SELECT asset_id, media_item_id FROM assets WHERE asset_id IN (?, ?)').all(a.asset_id, b.asset_id) as { media_item_id: string | null }[];
         if (current.length === 2 && current[0]!.media_item_id !== null && current[0]!.media_item_id === current[1]!.media_item_id) continue;
-        const row = assets.byId(a.type === 'VIDEO' ? b.asset_id : a.asset_id) as AssetRow;
+        const row = assets.byId(forSystem('asset', a.type === 'VIDEO' ? b.asset_id : a.asset_id)) as AssetRow;
         const id = linkMediaItem(db, assets, row, now);
         for (const s of stacks.stacksOfItems([id])) touched.add(s);
       }

@@ -25,13 +25,14 @@
  *   runs, exactly one follow-up is queued). The job waits while photos of the repository are still
  *   processing (at most 30 minutes after it was queued), so that a burst is detected whole.
  */
+import type { Access, Permission } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, Invalid, NotFound } from '../../platform/http/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { SnoozeError } from '../../platform/jobs/registry.ts';
-import type { AssetRow } from '../assets/assets.store.ts';
+import { AssetsStore, type AssetRow } from '../assets/assets.store.ts';
 import { detectStacks, type DetectCounts } from './detect.ts';
 import { detectRepositoryStacksJob } from './stacks.jobs.ts';
 import { StacksStore, type StackRef } from './stacks.store.ts';
@@ -59,20 +60,23 @@ export function afterAssetReady(db: Db, asset: Pick<AssetRow, 'repository_id'>):
 
 export class StacksService {
   readonly store: StacksStore;
+  private readonly assets: AssetsStore;
 
   constructor(
     private readonly db: Db,
+    private readonly access: Access,
     private readonly jobs: JobQueue,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new StacksStore(db);
+    this.assets = new AssetsStore(db);
     services.set(db, this);
   }
 
   // ------------------------------------------------------------------ reads
 
   getForAsset(actor: Actor, assetId: string): { asset_id: string; stack: StackView | null } {
-    const asset = this.ownAsset(actor, assetId);
+    const asset = this.ownAsset(actor, assetId, 'read');
     const stack = asset.media_item_id ? this.store.stackOfItem(asset.media_item_id) : undefined;
     return { asset_id: asset.asset_id, stack: stack ? this.view(stack.stack_id) : null };
   }
@@ -85,7 +89,7 @@ export class StacksService {
   // ------------------------------------------------------------------ changes
 
   removeAsset(actor: Actor, assetId: string): { message: string } {
-    const asset = this.ownAsset(actor, assetId);
+    const asset = this.ownAsset(actor, assetId, 'change');
     const now = this.now();
     return this.db
       .transaction(() => {
@@ -104,8 +108,10 @@ export class StacksService {
     return this.db
       .transaction(() => {
         const items: string[] = [];
-        for (const id of new Set(assetIds)) {
-          const a = this.ownAsset(actor, id);
+        const permitted = this.access.requireAll(actor, 'asset', assetIds, 'change', (i) => `body.asset_ids.${i}`);
+        const rows = new Map(this.assets.byIds(permitted).map((r) => [r.asset_id, r]));
+        for (const id of permitted) {
+          const a = rows.get(id)!;
           if (a.is_deleted) throw new Conflict(`Asset ${id} is in the Trash; restore it first.`, 'asset_in_trash');
           if (!a.media_item_id) throw new Conflict(`Asset ${id} is not processed yet.`, 'asset_not_ready');
           if (!items.includes(a.media_item_id)) items.push(a.media_item_id);
@@ -159,9 +165,9 @@ export class StacksService {
 
   // ------------------------------------------------------------------ helpers
 
-  private ownAsset(actor: Actor, assetId: string): AssetRow {
-    const row = this.db.prepare('SELECT * FROM assets WHERE asset_id = ?').get(assetId) as AssetRow | undefined;
-    if (!row || row.owner_id !== actor.userId) throw new NotFound('No such asset.', 'asset_not_found');
+  private ownAsset(actor: Actor, assetId: string, permission: Permission): AssetRow {
+    const row = this.assets.byId(this.access.require(actor, 'asset', assetId, permission));
+    if (!row) throw new NotFound('No such asset.', 'asset_not_found');
     return row;
   }
 

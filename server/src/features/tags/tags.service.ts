@@ -18,6 +18,7 @@
  *   suggests tags the caller uses (a member never learns another member's tag names) and ranks names
  *   starting with `q` first, then by use.
  */
+import type { Access, PermittedAssetId } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
@@ -50,41 +51,41 @@ export class TagsService {
 
   constructor(
     private readonly db: Db,
+    private readonly access: Access,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new TagsStore(db);
   }
 
-  /** The tags of one asset, without ownership checks (for the asset detail of the assets feature). */
-  linksOf(assetId: string): TagLinkRow[] {
+  /** The tags of one asset the caller's feature has already checked (the asset detail). */
+  linksOf(assetId: PermittedAssetId): TagLinkRow[] {
     return this.store.linksOf(assetId);
   }
 
   list(actor: Actor, assetId: string): { tags: TagLinkRow[] } {
-    this.ownAsset(actor, assetId);
-    return { tags: this.store.linksOf(assetId) };
+    return { tags: this.store.linksOf(this.access.require(actor, 'asset', assetId, 'read')) };
   }
 
   add(actor: Actor, assetId: string, rawName: string): TagLinkRow {
     const name = cleanTagName(rawName);
-    this.ownAsset(actor, assetId);
+    const id = this.access.require(actor, 'asset', assetId, 'change');
     const now = this.now();
     return this.db
       .transaction(() => {
         const tagId = this.store.resolve(name, now);
-        this.store.upsertLink(assetId, tagId, 'manual', 1, now);
-        return this.store.link(assetId, tagId)!;
+        this.store.upsertLink(id, tagId, 'manual', 1, now);
+        return this.store.link(id, tagId)!;
       })
       .immediate();
   }
 
   remove(actor: Actor, assetId: string, tagId: number): { message: string } {
-    this.ownAsset(actor, assetId);
+    const id = this.access.require(actor, 'asset', assetId, 'change');
     return this.db
       .transaction(() => {
-        const link = this.store.link(assetId, tagId);
+        const link = this.store.link(id, tagId);
         if (!link) throw new NotFound('This asset does not carry that tag.', 'tag_not_linked');
-        this.store.unlink(assetId, tagId);
+        this.store.unlink(id, tagId);
         this.store.dropIfUnused(tagId);
         return { message: `Removed the tag "${link.tag_name}".` };
       })
@@ -114,8 +115,4 @@ export class TagsService {
     return { tags: this.store.search(actor.userId, q.q?.trim() ?? '', q.limit ?? 20) };
   }
 
-  private ownAsset(actor: Actor, assetId: string): void {
-    const owner = this.db.prepare('SELECT owner_id FROM assets WHERE asset_id = ?').pluck().get(assetId) as number | undefined;
-    if (owner === undefined || owner !== actor.userId) throw new NotFound('No such asset.', 'asset_not_found');
-  }
 }

@@ -1,4 +1,5 @@
 /** SQL of tags (shared names) and asset_tags (per-asset links). No rules here. */
+import type { PermittedAssetId } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 
 export const TAG_SOURCES = ['manual', 'zeroshot', 'bioclip', 'metadata'] as const;
@@ -25,7 +26,7 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 export class TagsStore {
   constructor(private readonly db: Db) {}
 
-  linksOf(assetId: string): TagLinkRow[] {
+  linksOf(assetId: PermittedAssetId): TagLinkRow[] {
     return this.db
       .prepare(
         `SELECT t.tag_id, t.tag_name, at.source, at.confidence FROM asset_tags at JOIN tags t ON t.tag_id = at.tag_id
@@ -34,7 +35,7 @@ export class TagsStore {
       .all(assetId) as TagLinkRow[];
   }
 
-  link(assetId: string, tagId: number): TagLinkRow | undefined {
+  link(assetId: PermittedAssetId, tagId: number): TagLinkRow | undefined {
     return this.db
       .prepare(
         `SELECT t.tag_id, t.tag_name, at.source, at.confidence FROM asset_tags at JOIN tags t ON t.tag_id = at.tag_id
@@ -50,7 +51,7 @@ export class TagsStore {
   }
 
   /** Links (or re-links) a tag; an existing link takes the new source and confidence. */
-  upsertLink(assetId: string, tagId: number, source: TagSource, confidence: number, now: number): void {
+  upsertLink(assetId: PermittedAssetId, tagId: number, source: TagSource, confidence: number, now: number): void {
     this.db
       .prepare(
         `INSERT INTO asset_tags (asset_id, tag_id, source, confidence, created_at) VALUES (?, ?, ?, ?, ?)
@@ -60,7 +61,7 @@ export class TagsStore {
       .run(assetId, tagId, source, confidence, now);
   }
 
-  unlink(assetId: string, tagId: number): boolean {
+  unlink(assetId: PermittedAssetId, tagId: number): boolean {
     return this.db.prepare('DELETE FROM asset_tags WHERE asset_id = ? AND tag_id = ?').run(assetId, tagId).changes > 0;
   }
 

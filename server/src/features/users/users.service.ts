@@ -4,6 +4,7 @@
  * administrator resets their own password through the account page, not through a reset.
  */
 import crypto from 'node:crypto';
+import type { Access } from '../../platform/access/index.ts';
 import { tx, type Db } from '../../platform/db/connection.ts';
 import { hashPassword } from '../../platform/crypto/passwords.ts';
 import type { Actor, Role } from '../../platform/http/context.ts';
@@ -21,6 +22,7 @@ export class UsersService {
 
   constructor(
     private readonly db: Db,
+    private readonly access: Access,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
@@ -63,7 +65,7 @@ export class UsersService {
       if (patch.role !== undefined) fields.role = patch.role;
       if (patch.is_active !== undefined) fields.is_active = patch.is_active ? 1 : 0;
       if (patch.avatar_asset_id !== undefined) {
-        checkAvatar(this.users, userId, patch.avatar_asset_id); // the account's own photo, as for updateMyProfile
+        checkAvatar(this.access, this.users, userId, patch.avatar_asset_id); // the account's own photo, as for updateMyProfile
         fields.avatar_asset_id = patch.avatar_asset_id;
       }
       // A deactivated account, or one whose role changed, must not keep tokens minted before.

@@ -1,4 +1,5 @@
 /** SQL for user accounts. No rules here: the services decide, this file only reads and writes. */
+import type { PermittedAssetId } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { Role } from '../../platform/http/context.ts';
 
@@ -52,12 +53,9 @@ export class UsersStore {
     return this.byId(Number(info.lastInsertRowid))!;
   }
 
-  /**
-   * Whether `assetId` may be `userId`'s avatar: one of their own assets, not in the Trash. Another
-   * member's asset is as unknown as one that does not exist.
-   */
-  isOwnAvatarCandidate(userId: number, assetId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM assets WHERE asset_id = ? AND owner_id = ? AND is_deleted = 0').get(assetId, userId) !== undefined;
+  /** Whether this (checked) asset is in the Trash: an avatar is never chosen from there. */
+  isInTrash(assetId: PermittedAssetId): boolean {
+    return this.db.prepare('SELECT 1 FROM assets WHERE asset_id = ? AND is_deleted = 1').get(assetId) !== undefined;
   }
 
   update(

@@ -1,4 +1,5 @@
 /** The public shape of a user account, and the permissions that follow from its role. */
+import type { Access } from '../../platform/access/index.ts';
 import { z } from '@hono/zod-openapi';
 import type { Role } from '../../platform/http/context.ts';
 import type { UserRow, UsersStore } from './users.store.ts';
@@ -66,8 +67,10 @@ export const NewPassword = z.string().min(10, 'must be at least 10 characters').
  * the Trash): an avatar is chosen among one's own photos, and another member's asset must not be
  * told apart from one that does not exist.
  */
-export function checkAvatar(store: Pick<UsersStore, 'isOwnAvatarCandidate'>, userId: number, assetId: string | null | undefined): void {
-  if (!assetId || store.isOwnAvatarCandidate(userId, assetId)) return;
+export function checkAvatar(access: Access, store: Pick<UsersStore, 'isInTrash'>, userId: number, assetId: string | null | undefined): void {
+  if (!assetId) return;
+  const [own] = access.permitted({ userId }, 'asset', [assetId], 'own');
+  if (own !== undefined && !store.isInTrash(own)) return;
   throw new DomainError(404, 'asset_not_found', 'No such asset.', {
     errors: [{ field: 'body.avatar_asset_id', message: 'no such asset of this account', code: 'asset_not_found' }],
   });

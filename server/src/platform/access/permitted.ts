@@ -1,0 +1,34 @@
+/**
+ * Ids that the access layer has checked for one actor and one permission. The brand exists only for the
+ * type checker: a service method or store read that takes a `PermittedAssetId` cannot be called with a
+ * plain string from a request, so forgetting the check does not compile.
+ */
+declare const permitted: unique symbol;
+
+/** What can be checked, and the type of its id in the catalog. */
+export interface AccessKinds {
+  asset: string;
+  album: number;
+}
+export type AccessKind = keyof AccessKinds;
+
+/**
+ * - `read`: see it, its files and its metadata.
+ * - `change`: edit, trash, add to or remove from things.
+ * - `own`: what only the owner may ever do, whatever is shared (choose it as their avatar, share it).
+ * Today all three need ownership; album members and shares (next) will read without changing.
+ */
+export type Permission = 'read' | 'change' | 'own';
+
+export type Permitted<K extends AccessKind> = AccessKinds[K] & { readonly [permitted]: K };
+export type PermittedAssetId = Permitted<'asset'>;
+export type PermittedAlbumId = Permitted<'album'>;
+
+/**
+ * Work done for the catalog rather than for a member (the media pipeline, jobs, the watcher, start-up
+ * repair) is allowed to touch any row. It says so explicitly, so every such place can be found with one
+ * search.
+ */
+export function forSystem<K extends AccessKind>(_kind: K, id: AccessKinds[K]): Permitted<K> {
+  return id as Permitted<K>;
+}
