@@ -9,6 +9,8 @@ import { SettingsStore } from './config/settings.ts';
 import { openDatabase, type Db } from './platform/db/connection.ts';
 import { migrate, type MigrateResult } from './platform/db/migrate.ts';
 import { Access } from './platform/access/index.ts';
+import { EventBus } from './platform/events/index.ts';
+import type { AssetEventBus, AssetEvents } from './features/assets/asset-events.ts';
 import { KeyRing } from './platform/crypto/keys.ts';
 import type { Logger } from './platform/logger.ts';
 import { AuthService } from './features/auth/auth.service.ts';
@@ -62,6 +64,8 @@ export interface Container {
   jobs: JobQueue;
   /** Decides who may read or change which catalog rows (platform/access); services ask it, nobody else. */
   access: Access;
+  /** The asset event bus (features/assets/asset-events.ts); subscriptions are made below, in one place. */
+  events: AssetEventBus;
   jobRunner: JobRunner;
   /** Makes job errors speak of assets by id (administrators read them, not the files' owners). */
   jobErrors: AssetErrorRedactor;
@@ -105,6 +109,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
 
   // Who may read or change which rows: the only place ownership is decided (platform/access).
   const access = new Access(db);
+  // What happens to assets (ingested, ready, trashed, restored, moved), for the features that react.
+  const events: AssetEventBus = new EventBus<AssetEvents>(db);
   const keys = KeyRing.fromFile(p.secretKey);
   const settings = new SettingsStore(db, keys.key('settings'));
   const setupCode = new SetupCode(p.setupCode);
@@ -130,12 +136,16 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   }));
 
   const derivatives = new DerivativePaths(p.derivatives);
-  const ingest = new IngestService(db, repositories, jobs, log.child({ module: 'ingest' }));
-  const pipeline = new AssetPipeline(db, repositories, derivatives, log.child({ module: 'pipeline' }));
-  const assets = new AssetsService(db, access, repositories, derivatives, jobs);
+  const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }));
+  const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
+  const assets = new AssetsService(db, access, repositories, derivatives, jobs, events);
   const albums = new AlbumsService(db, access, jobs, settings, indexers);
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs);
+
+  // Who reacts to what happens to assets. Emitters (ingest, pipeline, the asset API) know none of them;
+  // each subscriber's follow-up is a job queued in the transaction of the change (platform/events).
+  events.on('asset.ready', 'stacks', (e) => stacks.afterAssetReady(e));
 
   const uploads = new UploadsService({
     db,
@@ -184,6 +194,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     stacks,
     jobs,
     access,
+    events,
     jobRunner,
     jobErrors,
     close: async (deadlineMs = 0) => {

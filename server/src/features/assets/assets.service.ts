@@ -29,13 +29,14 @@
 import fs from 'node:fs';
 import { MediaDecodeError } from '../../adapters/media/errors.ts';
 import type { Access, Permission } from '../../platform/access/index.ts';
-import type { Db } from '../../platform/db/connection.ts';
+import { tx, type Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, DomainError, Invalid, NotFound, Unavailable, type FieldError } from '../../platform/http/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { RepositoryRow } from '../repositories/repositories.store.ts';
 import { mergeSpecificMetadata, type SpecificMetadataEdit } from './asset-updates.ts';
+import { assetRef, type AssetEventBus } from './asset-events.ts';
 import { processAsset } from './assets.jobs.ts';
 import { AssetsStore, type AssetRow } from './assets.store.ts';
 import { isoTime, loadAssetExtras, toAsset, type Asset } from './assets.view.ts';
@@ -80,6 +81,7 @@ export class AssetsService {
     private readonly repositories: Pick<RepositoriesService, 'byId'>,
     private readonly derivatives: DerivativePaths,
     private readonly jobs: JobQueue,
+    private readonly events: AssetEventBus,
   ) {
     this.store = new AssetsStore(db);
   }
@@ -196,7 +198,10 @@ export class AssetsService {
     const a = this.own(actor, assetId, 'change');
     if (a.is_deleted) return message('The asset is already in the Trash.');
     const now = Date.now();
-    this.store.update(a.asset_id, { is_deleted: 1, deleted_at: now, deleted_reason: 'user' }, now);
+    tx(this.db, () => {
+      this.store.update(a.asset_id, { is_deleted: 1, deleted_at: now, deleted_reason: 'user' }, now);
+      this.events.emit('asset.trashed', { ...assetRef(a), reason: 'user' });
+    });
     return message('Moved to the Trash. The file was not touched.');
   }
 
@@ -211,7 +216,10 @@ export class AssetsService {
       );
     }
     const now = Date.now();
-    this.store.update(a.asset_id, { is_deleted: 0, deleted_at: null, deleted_reason: null }, now);
+    tx(this.db, () => {
+      this.store.update(a.asset_id, { is_deleted: 0, deleted_at: null, deleted_reason: null }, now);
+      this.events.emit('asset.restored', assetRef(a));
+    });
     return message('Restored from the Trash.');
   }
 

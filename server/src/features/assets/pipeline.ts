@@ -32,7 +32,7 @@ import { AssetsStore, type AssetRow } from './assets.store.ts';
 import type { DerivativePaths } from './derivatives.ts';
 import { resolveInRepository } from './ingest.service.ts';
 import { linkMediaItem } from './media-items.ts';
-import { afterAssetReady } from '../stacks/stacks.service.ts';
+import { assetRef, type AssetEventBus } from './asset-events.ts';
 import { STATUS } from './status-codes.ts';
 import { keepPersonEdits } from './asset-updates.ts';
 
@@ -50,6 +50,7 @@ export class AssetPipeline {
     private readonly db: Db,
     private readonly repositories: Pick<RepositoriesService, 'byId'>,
     private readonly derivatives: DerivativePaths,
+    private readonly events: AssetEventBus,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
@@ -93,10 +94,10 @@ export class AssetPipeline {
         if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
         this.store.update(assetId, { ...fields, state: 'ready', last_error: null }, now);
         const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
-        afterAssetReady(this.db, asset); // queues stack detection for the repository (features/stacks)
         done.push(STATUS.mediaItem);
         this.store.update(assetId, { status: JSON.stringify(done) }, now);
         if (receiptId) this.store.setReceipt(receiptId, { status: 'completed', asset_id: assetId }, now);
+        this.events.emit('asset.ready', { ...assetRef(asset), media_item_id: itemId });
         return itemId;
       }).immediate();
       if (mediaItemId === null) return { state: 'superseded: the file changed; processed again' };

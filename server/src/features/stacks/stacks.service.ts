@@ -20,7 +20,7 @@
  * - detectRepositoryStacks is open to members (the contract marks it bearer, like scans): an
  *   administrator's run covers every owner's assets in the repository, a member's only their own.
  *   It runs synchronously and answers with counts.
- * - Detection at ingest: when an asset becomes ready the pipeline calls `afterAssetReady`, which
+ * - Detection at ingest: on `asset.ready` (the asset event bus, subscribed in container.ts) `afterAssetReady`
  *   queues one detection job per repository (a waiting job absorbs the rest of a batch; while one
  *   runs, exactly one follow-up is queued). The job waits while photos of the repository are still
  *   processing (at most 30 minutes after it was queued), so that a burst is detected whole.
@@ -49,15 +49,6 @@ export interface StackView {
 const MAX_WAIT_MS = 30 * 60_000;
 const WAIT_STEP_MS = 2_000;
 
-// The media pipeline holds the catalog but not the container: it reaches the stacks service of its
-// catalog through `afterAssetReady(db, asset)` below.
-const services = new WeakMap<Db, StacksService>();
-
-/** Called by the media pipeline when an asset became ready (inside its transaction). */
-export function afterAssetReady(db: Db, asset: Pick<AssetRow, 'repository_id'>): void {
-  services.get(db)?.afterAssetReady(asset);
-}
-
 export class StacksService {
   readonly store: StacksStore;
   private readonly assets: AssetsStore;
@@ -70,7 +61,6 @@ export class StacksService {
   ) {
     this.store = new StacksStore(db);
     this.assets = new AssetsStore(db);
-    services.set(db, this);
   }
 
   // ------------------------------------------------------------------ reads
@@ -143,7 +133,10 @@ export class StacksService {
     return this.db.transaction(() => detectStacks(this.db, repositoryId, owner, this.now())).immediate();
   }
 
-  /** Queues detection for the asset's repository (one waiting job per repository). */
+  /**
+   * Subscribed to `asset.ready` (container.ts): queues detection for the asset's repository (one
+   * waiting job per repository), in the transaction that made the asset ready.
+   */
   afterAssetReady(asset: Pick<AssetRow, 'repository_id'>): void {
     const first = this.jobs.enqueue(detectRepositoryStacksJob, { repository_id: asset.repository_id });
     if (!first.inserted && first.job.state === 'running') {

@@ -1,0 +1,36 @@
+/**
+ * What happens to an asset, as events on the catalog's bus (platform/events). Emitted by ingest, the
+ * media pipeline and the asset API inside the transaction that writes the change; features that react
+ * (stacks today; the indexers, people, duplicates and events next) subscribe in the composition root
+ * (container.ts), so none of the emitters knows them.
+ *
+ * Not here yet: `asset.deleted` (an asset row removed for good). Nothing removes asset rows today: the
+ * Trash keeps everything. It joins with the first operation that does (emptying the Trash).
+ */
+import type { EventBus } from '../../platform/events/index.ts';
+import type { IngestSource } from './ingest.contract.ts';
+
+interface AssetRef {
+  asset_id: string;
+  owner_id: number;
+  repository_id: string;
+}
+
+export interface AssetEvents {
+  /** A file entered the catalog as a new asset, or an asset's file got new content; processing is queued. */
+  'asset.ingested': AssetRef & { source: IngestSource; replaced: boolean };
+  /** Metadata and thumbnails are done (the pipeline finished): the asset can be shown and indexed. */
+  'asset.ready': AssetRef & { media_item_id: string | null };
+  /** Moved to the Trash by its owner (`user`) or because its file disappeared (`missing`). */
+  'asset.trashed': AssetRef & { reason: 'user' | 'missing' };
+  /** Back from the Trash (by its owner, an upload of the same file, or its file coming back). */
+  'asset.restored': AssetRef;
+  /** Its file was moved or renamed inside its repository; the asset id stays. */
+  'asset.moved': AssetRef & { from: string; to: string };
+}
+
+export type AssetEventBus = EventBus<AssetEvents>;
+
+export function assetRef(row: { asset_id: string; owner_id: number; repository_id: string }): AssetRef {
+  return { asset_id: row.asset_id, owner_id: row.owner_id, repository_id: row.repository_id };
+}
