@@ -35,7 +35,15 @@ import { IndexerRegistry } from './features/indexing/indexers.ts';
 import { AlbumsService } from './features/albums/albums.service.ts';
 import { TagsService } from './features/tags/tags.service.ts';
 import { StacksService } from './features/stacks/stacks.service.ts';
+import { FeaturedService } from './features/featured/featured.service.ts';
+import { JobsService } from './features/jobs/jobs.service.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
+
+declare module './platform/http/context.ts' {
+  // The platform's view of the services (routers' `c.get('container')`, jobs' `ctx.deps`) is this Container.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface AppServices extends Container {}
+}
 
 export interface Container {
   config: AppConfig;
@@ -62,6 +70,9 @@ export interface Container {
   tags: TagsService;
   stacks: StacksService;
   jobs: JobQueue;
+  /** The jobs API (queues, listing, cancel, retry) as administrators see it. */
+  jobReports: JobsService;
+  featured: FeaturedService;
   /** Decides who may read or change which catalog rows (platform/access); services ask it, nobody else. */
   access: Access;
   /** The asset event bus (features/assets/asset-events.ts); subscriptions are made below, in one place. */
@@ -142,6 +153,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const albums = new AlbumsService(db, access, jobs, settings, indexers);
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs);
+  const featured = new FeaturedService(db);
+  const jobReports = new JobsService(jobs, (args, text) => jobErrors.redactJobError(args, text));
 
   // Who reacts to what happens to assets. Emitters (ingest, pipeline, the asset API) know none of them;
   // each subscriber's follow-up is a job queued in the transaction of the change (platform/events).
@@ -193,6 +206,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     tags,
     stacks,
     jobs,
+    jobReports,
+    featured,
     access,
     events,
     jobRunner,

@@ -28,7 +28,7 @@ describe('asset events', () => {
     const { events, db } = h.srv.container;
     for (const event of ['asset.ingested', 'asset.ready', 'asset.trashed', 'asset.restored', 'asset.moved'] as const) {
       events.on(event, 'test recorder', (e) => {
-        const { asset_id, ...detail } = e as { asset_id: string } & Record<string, unknown>;
+        const { asset_id, ...detail } = e as unknown as { asset_id: string } & Record<string, unknown>;
         seen.push({ event, asset_id, inTransaction: db.inTransaction, detail });
       });
     }

@@ -1,6 +1,6 @@
 /**
  * The Queue and jobs operations over HTTP, on the feature router mounted the way api.ts mounts
- * routers (with a container that provides `jobs`): administrators only, shapes and ISO times,
+ * routers (with a container that provides `jobs` and `jobReports`): administrators only, shapes and ISO times,
  * filters and cursor paging, the 404 and 422 problems, and the OpenAPI description of each operation.
  */
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { Hono } from 'hono';
 import type { Container } from '../../../server/src/container.ts';
 import { jobsRouter } from '../../../server/src/features/jobs/jobs.router.ts';
+import { JobsService } from '../../../server/src/features/jobs/jobs.service.ts';
 import type { AppEnv, Role } from '../../../server/src/platform/http/context.ts';
 import { DomainError } from '../../../server/src/platform/http/errors.ts';
 import { openApiDocument } from '../../../server/src/platform/http/openapi.ts';
@@ -47,7 +48,7 @@ async function get(p: string, role: Role | null = 'admin') {
 describe('Queue and jobs over HTTP', () => {
   before(() => {
     h = harness(ALL, QUEUES);
-    app = buildApp({ jobs: h.queue } as unknown as Partial<Container>);
+    app = buildApp({ jobs: h.queue, jobReports: new JobsService(h.queue) } as unknown as Partial<Container>);
     for (let n = 0; n < 5; n++) h.queue.enqueue(Echo, { n });
     const bad = h.queue.enqueue(MakeThumbnail, { asset: 'x' }).job.id;
     h.db

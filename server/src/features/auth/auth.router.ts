@@ -1,4 +1,6 @@
 /** Handlers of the authentication and account operations: HTTP in, service call, HTTP out. */
+import type { Context } from 'hono';
+import type { AppEnv } from '../../platform/http/context.ts';
 import { createRouter } from '../../platform/http/router.ts';
 import { Unauthorized } from '../../platform/http/errors.ts';
 import * as r from './auth.routes.ts';
@@ -6,7 +8,7 @@ import { clearRefreshCookie, clientOf, passwordChangeBody, presentedRefreshToken
 
 export function authRouter() {
   const app = createRouter();
-  const svc = (c: { get(k: 'container'): import('../../container.ts').Container }) => c.get('container').auth;
+  const svc = (c: Context<AppEnv>) => c.get('container').auth;
 
   app.openapi(r.getBrowserAuthCapabilities, (c) => {
     const url = new URL(c.req.url);

@@ -1,15 +1,10 @@
 import type { Context } from 'hono';
-import type { Container } from '../../container.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { createRouter } from '../../platform/http/router.ts';
 import * as r from './jobs.routes.ts';
-import { JobsService, type JobsContainer } from './jobs.service.ts';
+import type { JobsService } from './jobs.service.ts';
 
-function jobs(c: Context<AppEnv>): JobsService {
-  const { jobs: queue, jobErrors } = c.get('container') as Container & Partial<JobsContainer>;
-  if (!queue) throw new Error('the job queue is not in the container (container.ts must provide `jobs: JobQueue`)');
-  return new JobsService(queue, jobErrors ? (args, text) => jobErrors.redactJobError(args, text) : undefined);
-}
+const jobs = (c: Context<AppEnv>): JobsService => c.get('container').jobReports;
 
 export function jobsRouter() {
   const app = createRouter();

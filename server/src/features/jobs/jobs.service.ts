@@ -9,16 +9,6 @@ import { InvalidCursorError, type JobQueue, type TimeRange } from '../../platfor
 import type { Job, JobState } from '../../platform/jobs/registry.ts';
 import { toJobView, toQueue, toQueueSummary, toStats } from './jobs.view.ts';
 
-/**
- * What this feature needs from the application container. container.ts provides it by declaring
- * `jobs: JobQueue` on Container (the queue every feature enqueues into).
- */
-export interface JobsContainer {
-  jobs: JobQueue;
-  /** Rewrites an error text for administrators (assets by id, see features/assets/asset-references.ts). */
-  jobErrors?: { redactJobError(args: unknown, text: string): string };
-}
-
 type Redact = (args: unknown, text: string) => string;
 
 export interface ListJobsQuery {

@@ -1,6 +1,13 @@
 /** The typed Hono environment shared by every router: what middleware puts on the context. */
 import type { Logger } from '../logger.ts';
-import type { Container } from '../../container.ts';
+
+/**
+ * The application's services, as routers and jobs see them. The platform layer knows no feature: this
+ * interface is empty here and filled by the composition root (container.ts augments it with the
+ * Container), so `c.get('container').albums` is typed without the platform importing the app.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging in container.ts
+export interface AppServices {}
 
 export type Role = 'admin' | 'user';
 
@@ -20,7 +27,7 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     log: Logger;
-    container: Container;
+    container: AppServices;
     variant: ApiVariant;
     actor: Actor | null;
     /** File and stream routes: never enveloped in variant B, errors stay problem+json. */

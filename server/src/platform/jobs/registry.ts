@@ -17,7 +17,7 @@
  * jobs of a kind this build cannot run (a renamed or removed job), instead of leaving them stuck.
  */
 import type { z } from 'zod';
-import type { Container } from '../../container.ts';
+import type { AppServices } from '../http/context.ts';
 import type { Db } from '../db/connection.ts';
 import type { Logger } from '../logger.ts';
 
@@ -76,7 +76,7 @@ export interface JobContext {
   /** Reports progress (0..1, clamped) with an optional message; written to the job row, throttled. */
   progress(fraction: number, message?: string): void;
   readonly log: Logger;
-  readonly deps: Container;
+  readonly deps: AppServices;
 }
 
 export type JobHandler<A> = (args: A, ctx: JobContext) => unknown;

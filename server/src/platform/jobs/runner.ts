@@ -17,7 +17,7 @@
  * Delivery is at least once: a job interrupted by a crash runs again, so handlers must be idempotent
  * (write their effects so that a second run changes nothing more).
  */
-import type { Container } from '../../container.ts';
+import type { AppServices } from '../http/context.ts';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/connection.ts';
 import type { Logger } from '../logger.ts';
@@ -72,7 +72,7 @@ export interface JobRunnerOptions {
    * Handed to handlers as `ctx.deps` (the application container). A function is called when a
    * handler first asks, so the runner can be built before the container object exists.
    */
-  deps?: Container | (() => Container);
+  deps?: AppServices | (() => AppServices);
   /** Only these queues (default: every queue the registry knows when start() runs). */
   queues?: string[];
   backoff?: BackoffConfig | BackoffFn;
@@ -181,7 +181,7 @@ export class JobRunner {
   private readonly backoff: BackoffFn;
   private readonly opts: Required<Pick<JobRunnerOptions, 'pollIntervalMs' | 'leaseMarginMs' | 'abortGraceMs' | 'progressIntervalMs'>>;
   private readonly retention: RetentionConfig | null;
-  private readonly deps: Container | (() => Container) | undefined;
+  private readonly deps: AppServices | (() => AppServices) | undefined;
   private readonly describeFailure: (job: Job, text: string) => string;
   private readonly statements = new Map<string, Statement>();
 
@@ -470,7 +470,7 @@ export class JobRunner {
       attempt: exec.job.attempt,
       signal: exec.controller.signal,
       log,
-      get deps(): Container {
+      get deps(): AppServices {
         if (!deps) throw new Error('this job runner was started without dependencies (deps)');
         return typeof deps === 'function' ? deps() : deps;
       },
