@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { V1 } from '../helpers/api.ts';
+import { catalogOf } from '../helpers/factories.ts';
 import { albumAssets, createAlbum, del, fails, ok, setup, storedOrder, type Album, type World } from './helpers.ts';
 
 describe('albums: order, covers, Trash, species', { timeout: 300_000 }, () => {
@@ -189,11 +190,7 @@ describe('albums: order, covers, Trash, species', { timeout: 300_000 }, () => {
     const db = w.srv.container.db;
     const repo = w.srv.container.repositories.primary()!;
     const purged = '01900000-0000-7000-8000-00000000a001';
-    const now = Date.now();
-    db.prepare(
-      `INSERT INTO assets (asset_id, owner_id, repository_id, storage_path, type, original_filename, mime_type, file_size, upload_time, state, status, created_at, updated_at)
-       VALUES (?, ?, ?, 'gone/purged.jpg', 'PHOTO', 'purged.jpg', 'image/jpeg', 10, ?, 'ready', '[]', ?, ?)`,
-    ).run(purged, w.aliceId, repo.repository_id, now, now, now);
+    catalogOf(db).asset({ asset_id: purged, owner_id: w.aliceId, repository_id: repo.repository_id, storage_path: 'gone/purged.jpg', file_size: 10 });
     const a = await createAlbum(w.alice, { album_name: 'Purge' });
     for (const id of [p[0]!, purged, p[1]!, p[2]!]) ok(w.alice, await add(a.album_id, id));
     db.prepare('DELETE FROM assets WHERE asset_id = ?').run(purged);
@@ -224,9 +221,9 @@ describe('albums: order, covers, Trash, species', { timeout: 300_000 }, () => {
 
     // The rebuild: photos without predictions, each queued once; one with predictions is skipped.
     // p4 already has species predictions: adding it queues nothing.
-    w.srv.container.db
-      .prepare("INSERT INTO species_predictions (asset_id, label, score, model_id, created_at) VALUES (?, 'Apis mellifera', 0.91, 'test', ?), (?, 'Bombus', 0.05, 'test', ?)")
-      .run(p[4], Date.now(), p[4], Date.now());
+    const cat = catalogOf(w.srv.container.db);
+    cat.species(p[4]!, 'Apis mellifera', 0.91);
+    cat.species(p[4]!, 'Bombus', 0.05);
     ok(w.alice, await add(bio.album_id, p[3]!));
     assert.doesNotMatch(ok(w.alice, await add(bio.album_id, p[4]!)).message, /Species/);
     ok(w.alice, await add(bio.album_id, p[0]!));

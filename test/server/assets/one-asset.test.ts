@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, type TestServer } from '../helpers/server.ts';
 import { V1, data, problem } from '../helpers/api.ts';
 import { NO_SUCH_ID, addFile, household, repoPath, silentWav } from './fixture.ts';
+import { catalogOf } from '../helpers/factories.ts';
 
 describe('one asset: detail, media item, trash, edits', { timeout: 300_000 }, () => {
   let srv: TestServer;
@@ -36,29 +37,20 @@ describe('one asset: detail, media item, trash, edits', { timeout: 300_000 }, ()
     ids.bob = await addFile(srv, 'bob/DSCN0010.jpg', h.otherId, 'gps/DSCN0010.jpg');
     await srv.container.jobRunner.whenIdle();
 
-    // Organising data written straight into the catalog (the albums/tags/stacks operations are other features).
-    const db = srv.container.db;
-    const now = Date.now();
-    const tag = (name: string) => Number(db.prepare('INSERT INTO tags (tag_name, created_at) VALUES (?, ?)').run(name, now).lastInsertRowid);
-    const beach = tag('beach');
-    const dog = tag('Dog');
-    db.prepare('INSERT INTO asset_tags (asset_id, tag_id, source, confidence, created_at) VALUES (?, ?, ?, ?, ?)').run(ids.canon, beach, 'manual', 1, now);
-    db.prepare('INSERT INTO asset_tags (asset_id, tag_id, source, confidence, created_at) VALUES (?, ?, ?, ?, ?)').run(ids.canon, dog, 'zeroshot', 0.82, now);
-    const album = (ownerId: number, name: string) =>
-      Number(db.prepare('INSERT INTO albums (owner_id, album_name, created_at, updated_at) VALUES (?, ?, ?, ?)').run(ownerId, name, now, now).lastInsertRowid);
-    const holiday = album(h.ownerId, 'Holiday 2011');
-    const best = album(h.ownerId, 'Best of');
-    const bobs = album(h.otherId, 'Bob private');
-    db.prepare('INSERT INTO album_assets (album_id, asset_id, position, added_at) VALUES (?, ?, ?, ?)').run(holiday, ids.canon, 3, Date.UTC(2024, 0, 2));
-    db.prepare('INSERT INTO album_assets (album_id, asset_id, position, added_at) VALUES (?, ?, ?, ?)').run(best, ids.canon, 0, Date.UTC(2024, 5, 1));
-    db.prepare('INSERT INTO album_assets (album_id, asset_id, position, added_at) VALUES (?, ?, ?, ?)').run(bobs, ids.canon, 0, Date.UTC(2024, 0, 1));
-    const sp = db.prepare('INSERT INTO species_predictions (asset_id, label, score, model_id, created_at) VALUES (?, ?, ?, ?, ?)');
-    sp.run(ids.canon, 'Canis lupus familiaris', 0.31, 'bioclip', now);
-    sp.run(ids.canon, 'Felis catus', 0.64, 'bioclip', now);
-    db.prepare("INSERT INTO stacks (stack_id, owner_id, stack_kind, created_at, updated_at) VALUES ('0190a000-0000-7000-8000-00000000000a', ?, 'burst', ?, ?)").run(h.ownerId, now, now);
-    const member = db.prepare("INSERT INTO stack_members (stack_id, media_item_id, position) VALUES ('0190a000-0000-7000-8000-00000000000a', ?, ?)");
-    member.run(mediaItemOf(ids.canon), 0);
-    member.run(mediaItemOf(ids.second), 1);
+    // Organising data written through the catalog factories: machine tags and species have no operation,
+    // and Bob's album holds the owner's photo (a state the API refuses), so the albums list must filter it.
+    const cat = catalogOf(srv.container.db);
+    cat.tagAsset(ids.canon, 'beach', 'manual', 1);
+    cat.tagAsset(ids.canon, 'Dog', 'zeroshot', 0.82);
+    const holiday = cat.album(h.ownerId, 'Holiday 2011');
+    const best = cat.album(h.ownerId, 'Best of');
+    const bobs = cat.album(h.otherId, 'Bob private');
+    cat.albumMember(holiday, ids.canon, { position: 3, addedAt: Date.UTC(2024, 0, 2) });
+    cat.albumMember(best, ids.canon, { position: 0, addedAt: Date.UTC(2024, 5, 1) });
+    cat.albumMember(bobs, ids.canon, { position: 0, addedAt: Date.UTC(2024, 0, 1) });
+    cat.species(ids.canon, 'Canis lupus familiaris', 0.31, 'bioclip');
+    cat.species(ids.canon, 'Felis catus', 0.64, 'bioclip');
+    cat.stack({ stack_id: '0190a000-0000-7000-8000-00000000000a', owner_id: h.ownerId, stack_kind: 'burst', members: [mediaItemOf(ids.canon), mediaItemOf(ids.second)] });
   });
   after(() => srv.stop({ removeData: true }));
 

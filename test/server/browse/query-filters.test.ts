@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
 import { CORPUS } from '../media/corpus.ts';
+import { catalogOf } from '../helpers/factories.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -101,24 +102,23 @@ describe('queryAssets filters, stacks, liked and rated lists', { timeout: 600_00
     assert.equal(items.jpeg, items.raw, 'the RAW and the JPEG are one media item');
     assert.equal(items.still, items.motion, 'the live photo is one media item');
 
-    // Likes, ratings, tags, albums, stacks, and a photo without capture time: straight in the catalog.
+    // Likes, ratings, tags, albums, stacks, and a photo without capture time: straight in the catalog
+    // (the factories for tags, albums and stacks; machine tags and a burst's group key have no operation).
     const now = Date.now();
     sql('UPDATE assets SET taken_time = NULL, capture_offset_minutes = NULL WHERE asset_id = ?', ids.noExif);
     sql('UPDATE assets SET liked = 1 WHERE asset_id = ?', ids.canon);
     sql('UPDATE assets SET rating = 4 WHERE asset_id IN (?, ?)', ids.sydney, ids.dscn12);
     sql('UPDATE assets SET rating = 2 WHERE asset_id = ?', ids.dscn10);
     sql('UPDATE assets SET liked = 1, rating = 5 WHERE asset_id = ?', ids.bob);
-    const tag = (name: string) => Number(sql('INSERT INTO tags (tag_name, created_at) VALUES (?, ?)', name, now).lastInsertRowid);
-    const [beach, sunset, opera] = [tag('beach'), tag('Sunset'), tag('opera')];
-    const link = (asset: string, tagId: number, source: string) => sql('INSERT INTO asset_tags (asset_id, tag_id, source, confidence, created_at) VALUES (?, ?, ?, 1, ?)', asset, tagId, source, now);
-    link(ids.dscn10, beach, 'manual');
-    link(ids.dscn10, sunset, 'manual');
-    link(ids.sydney, sunset, 'zeroshot');
-    link(ids.sydney, opera, 'metadata');
-    link(ids.bob, beach, 'manual');
+    const cat = catalogOf(db, () => now);
+    cat.tagAsset(ids.dscn10, 'beach', 'manual');
+    cat.tagAsset(ids.dscn10, 'Sunset', 'manual');
+    cat.tagAsset(ids.sydney, 'Sunset', 'zeroshot', 1);
+    cat.tagAsset(ids.sydney, 'opera', 'metadata', 1);
+    cat.tagAsset(ids.bob, 'beach', 'manual');
     const album = (owner: number, name: string, assets: string[]) => {
-      const id = Number(sql('INSERT INTO albums (owner_id, album_name, created_at, updated_at) VALUES (?, ?, ?, ?)', owner, name, now, now).lastInsertRowid);
-      assets.forEach((a, i) => sql('INSERT INTO album_assets (album_id, asset_id, position, added_at) VALUES (?, ?, ?, ?)', id, a, i, now));
+      const id = cat.album(owner, name);
+      for (const a of assets) cat.albumMember(id, a);
       return id;
     };
     aliceAlbum = album(aliceId, 'Italy', [ids.dscn10, ids.dscn12]);
@@ -127,10 +127,8 @@ describe('queryAssets filters, stacks, liked and rated lists', { timeout: 600_00
     sql('DELETE FROM stack_members');
     sql('DELETE FROM stacks');
     burstId = '0195f000-0000-7000-8000-0000000000b1';
-    sql("INSERT INTO stacks (stack_id, owner_id, stack_kind, group_key, cover_media_item_id, created_at, updated_at) VALUES (?, ?, 'burst', 'test-burst', ?, ?, ?)", burstId, aliceId, items.dscn12, now, now);
-    [items.dscn10, items.dscn12, items.canon].forEach((m, i) => sql('INSERT INTO stack_members (stack_id, media_item_id, position) VALUES (?, ?, ?)', burstId, m, i));
-    sql("INSERT INTO stacks (stack_id, owner_id, stack_kind, group_key, cover_media_item_id, created_at, updated_at) VALUES ('0195f000-0000-7000-8000-0000000000b2', ?, 'manual', NULL, NULL, ?, ?)", aliceId, now, now);
-    [items.sydney, items.noExif].forEach((m, i) => sql("INSERT INTO stack_members (stack_id, media_item_id, position) VALUES ('0195f000-0000-7000-8000-0000000000b2', ?, ?)", m, i));
+    cat.stack({ stack_id: burstId, owner_id: aliceId, stack_kind: 'burst', group_key: 'test-burst', cover_media_item_id: items.dscn12, members: [items.dscn10, items.dscn12, items.canon] });
+    cat.stack({ stack_id: '0195f000-0000-7000-8000-0000000000b2', owner_id: aliceId, stack_kind: 'manual', members: [items.sydney, items.noExif] });
   });
   after(() => srv.stop({ removeData: true }));
 
@@ -418,10 +416,10 @@ describe('queryAssets filters, stacks, liked and rated lists', { timeout: 600_00
     sameSet(await keysOf({ filter: { album_id: aliceAlbum } }), ['dscn10', 'dscn12']);
     sameSet(await keysOf({ filter: { tag_name: 'opera' } }), ['sydney']);
     sameSet(await keysOf({ filter: { media_item: { composition: 'no_raw' } } }), ALL.filter((k) => k !== 'jpeg'));
-    sql('INSERT INTO album_assets (album_id, asset_id, position, added_at) VALUES (?, ?, 2, ?)', aliceAlbum, ids.video, Date.now());
+    catalogOf(srv.container.db).albumMember(aliceAlbum, ids.video, { position: 2 });
     sql('DELETE FROM album_assets WHERE album_id = ? AND asset_id = ?', aliceAlbum, ids.dscn10);
     sameSet(await keysOf({ filter: { album_id: aliceAlbum } }), ['dscn12', 'video']);
-    sql("INSERT INTO asset_tags (asset_id, tag_id, source, confidence, created_at) SELECT ?, tag_id, 'manual', 1, 0 FROM tags WHERE tag_name = 'opera'", ids.canon);
+    catalogOf(srv.container.db).tagAsset(ids.canon, 'opera', 'manual', 1, 0);
     sameSet(await keysOf({ filter: { tag_name: 'opera' } }), ['sydney', 'canon']);
     sql("UPDATE tags SET tag_name = 'Opera House' WHERE tag_name = 'opera'");
     sameSet(await keysOf({ filter: { tag_name: 'opera' } }), []);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { addMember, registerAdmin } from '../helpers/api.ts';
 import { CORPUS } from '../media/corpus.ts';
+import { catalogOf } from '../helpers/factories.ts';
 
 export interface World {
   srv: TestServer;
@@ -36,10 +37,7 @@ export async function setup(): Promise<World> {
   const synth = { repository_id: crypto.randomUUID(), name: 'Archive NAS' };
   const dir = path.join(srv.dataDir, 'not-a-repository');
   fs.mkdirSync(dir, { recursive: true });
-  const now = Date.now();
-  srv.container.db
-    .prepare("INSERT INTO repositories (repository_id, name, path, role, created_at, updated_at) VALUES (?, ?, ?, 'regular', ?, ?)")
-    .run(synth.repository_id, synth.name, dir, now, now);
+  catalogOf(srv.container.db).repository({ ...synth, path: dir });
   return {
     srv,
     alice,
@@ -81,61 +79,38 @@ export interface Row {
   id?: string;
 }
 
-/** Inserts one asset row directly; returns its id. */
+/** Writes one asset row through the catalog factory; returns its id. */
 export function insertAsset(w: World, r: Row): string {
-  const id = r.id ?? crypto.randomUUID();
   const upload = r.upload ?? Date.now();
   const type = r.type ?? 'PHOTO';
-  w.srv.container.db
-    .prepare(
-      `INSERT INTO assets (asset_id, owner_id, repository_id, storage_path, type, original_filename, mime_type, file_size, width, height,
-         taken_time, capture_offset_minutes, upload_time, gps_latitude, gps_longitude, liked, rating, is_deleted, deleted_at,
-         specific_metadata, state, status, created_at, updated_at)
-       VALUES (@id, @owner, @repo, @path, @type, @name, @mime, 1000, @width, @height, @taken, @offset, @upload, @lat, @lon, @liked, @rating,
-         @deleted, @deleted_at, @meta, @state, '[]', @upload, @upload)`,
-    )
-    .run({
-      id,
-      owner: r.owner,
-      repo: r.repo,
-      path: r.path,
-      type,
-      name: path.posix.basename(r.path),
-      mime: type === 'PHOTO' ? 'image/jpeg' : type === 'VIDEO' ? 'video/mp4' : 'audio/mpeg',
-      width: r.width === undefined ? 4000 : r.width,
-      height: r.height === undefined ? 3000 : r.height,
-      taken: r.taken === undefined ? null : r.taken,
-      offset: r.offset ?? null,
-      upload,
-      lat: r.lat ?? null,
-      lon: r.lon ?? null,
-      liked: r.liked ? 1 : 0,
-      rating: r.rating ?? 0,
-      deleted: r.deleted ? 1 : 0,
-      deleted_at: r.deleted ? upload : null,
-      meta: r.meta ? JSON.stringify(r.meta) : null,
-      state: r.state ?? 'ready',
-    });
-  return id;
+  return catalogOf(w.srv.container.db).asset({
+    asset_id: r.id,
+    owner_id: r.owner,
+    repository_id: r.repo,
+    storage_path: r.path,
+    type,
+    original_filename: path.posix.basename(r.path),
+    mime_type: type === 'PHOTO' ? 'image/jpeg' : type === 'VIDEO' ? 'video/mp4' : 'audio/mpeg',
+    width: r.width === undefined ? 4000 : r.width,
+    height: r.height === undefined ? 3000 : r.height,
+    taken_time: r.taken ?? null,
+    capture_offset_minutes: r.offset ?? null,
+    upload_time: upload,
+    created_at: upload,
+    gps_latitude: r.lat ?? null,
+    gps_longitude: r.lon ?? null,
+    liked: r.liked ? 1 : 0,
+    rating: r.rating ?? 0,
+    is_deleted: r.deleted ? 1 : 0,
+    deleted_at: r.deleted ? upload : null,
+    specific_metadata: r.meta ? JSON.stringify(r.meta) : null,
+    state: r.state ?? 'ready',
+  });
 }
 
 /** Links assets into one media item, in this order (the first is the primary). */
 export function linkItem(w: World, ownerId: number, ids: string[], relations: string[]): string {
-  const db = w.srv.container.db;
-  const itemId = crypto.randomUUID();
-  const now = Date.now();
-  db.prepare("INSERT INTO media_items (media_item_id, owner_id, media_kind, primary_asset_id, created_at, updated_at) VALUES (?, ?, 'photo', ?, ?, ?)").run(
-    itemId,
-    ownerId,
-    ids[0],
-    now,
-    now,
-  );
-  ids.forEach((id, i) => {
-    db.prepare('INSERT INTO media_item_components (media_item_id, asset_id, position, relation) VALUES (?, ?, ?, ?)').run(itemId, id, i, relations[i]);
-    db.prepare('UPDATE assets SET media_item_id = ? WHERE asset_id = ?').run(itemId, id);
-  });
-  return itemId;
+  return catalogOf(w.srv.container.db).mediaItem(ownerId, 'photo', ids.map((asset_id, i) => ({ asset_id, relation: relations[i]! })));
 }
 
 export const utc = (iso: string) => Date.parse(iso.endsWith('Z') ? iso : `${iso}Z`);

@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
 import { indexInto, settle } from '../stacks/helpers.ts';
+import { catalogOf } from '../helpers/factories.ts';
 
 type Link = { tag_id: number; tag_name: string; source: string; confidence: number };
 type Summary = { tag_id: number; tag_name: string; source: string; asset_count: number; cover_asset_id: string; last_used_at: string };
@@ -82,11 +83,11 @@ describe('tags', { timeout: 300_000 }, () => {
   });
 
   test('a machine tag confirmed by hand becomes manual', async () => {
+    // A classifier's tags (no operation writes them): through the catalog factory.
     const now = Date.now();
-    srv.container.db.prepare('INSERT INTO tags (tag_name, created_at) VALUES (?, ?)').run('Sunset', now);
-    const id = srv.container.db.prepare("SELECT tag_id FROM tags WHERE tag_name = 'Sunset'").pluck().get() as number;
-    srv.container.db.prepare("INSERT INTO asset_tags (asset_id, tag_id, source, confidence, created_at) VALUES (?, ?, 'zeroshot', 0.7, ?)").run(ids.a2, id, now);
-    srv.container.db.prepare("INSERT INTO asset_tags (asset_id, tag_id, source, confidence, created_at) VALUES (?, ?, 'zeroshot', 0.9, ?)").run(ids.a3, id, now + 1);
+    const cat = catalogOf(srv.container.db);
+    const id = cat.tagAsset(ids.a2, 'Sunset', 'zeroshot', 0.7, now);
+    cat.tagAsset(ids.a3, 'Sunset', 'zeroshot', 0.9, now + 1);
     assert.deepEqual((await tagsOf(alice, ids.a2)).find((t) => t.tag_id === id), { tag_id: id, tag_name: 'Sunset', source: 'zeroshot', confidence: 0.7 });
     assert.deepEqual(await addTag(alice, ids.a2, 'sunset'), { tag_id: id, tag_name: 'Sunset', source: 'manual', confidence: 1 });
   });

@@ -21,7 +21,7 @@
  * make defaulted fields required).
  */
 import { z } from '@hono/zod-openapi';
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
 import { AlbumAssetSchema, AlbumSchema, AlbumOfAssetSchema } from './albums.view.ts';
 import { multiLine, singleLine } from '../../platform/http/text.ts';
 
@@ -29,12 +29,12 @@ const TAG = 'Albums';
 const ASSET_TAG = 'Assets: one asset';
 
 const AlbumId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const AlbumParam = z.object({ id: AlbumId.openapi({ param: { name: 'id', in: 'path' }, example: 1 }) });
+const AlbumParam = z.object({ id: AlbumId.openapi({ param: ownedPathParam('id', 'album'), example: 1 }) });
 const AlbumAssetParams = z.object({
-  id: AlbumId.openapi({ param: { name: 'id', in: 'path' }, example: 1 }),
-  assetId: z.uuid().openapi({ param: { name: 'assetId', in: 'path' } }),
+  id: AlbumId.openapi({ param: ownedPathParam('id', 'album'), example: 1 }),
+  assetId: z.uuid().openapi({ param: ownedPathParam('assetId', 'asset') }),
 });
-const AssetParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+const AssetParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'asset') }) });
 const RepositoryQuery = z.uuid().optional().openapi({ description: 'Only the assets of this repository count and are listed.' });
 
 const Message = z.object({ message: z.string() }).openapi('Message');
@@ -273,8 +273,8 @@ export const addAssetToAlbumByAsset = defineRoute('user', {
   tags: [ASSET_TAG],
   request: {
     params: z.object({
-      id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }),
-      albumId: AlbumId.openapi({ param: { name: 'albumId', in: 'path' }, example: 1 }),
+      id: z.uuid().openapi({ param: ownedPathParam('id', 'asset') }),
+      albumId: AlbumId.openapi({ param: ownedPathParam('albumId', 'album'), example: 1 }),
     }),
   },
   responses: { 200: ok(Message), ...errorResponses(404, 409) },

@@ -3,13 +3,13 @@
  * sidecar are in export.routes.ts and sidecar.routes.ts. Decisions on contract gaps: assets.service.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
 import { SpecificMetadataEditSchema } from './asset-updates.ts';
 import { AssetDetailSchema, MediaItemSchema } from './assets.view.ts';
 import { multiLine } from '../../platform/http/text.ts';
 
 export const TAG = 'Assets: one asset';
-export const IdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+export const IdParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'asset') }) });
 const Message = z.object({ message: z.string() });
 const messageResponse = (description: string) => ({ description, content: { 'application/json': { schema: Message } } });
 const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });

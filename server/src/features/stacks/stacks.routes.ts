@@ -11,10 +11,10 @@
  * The rules and the decisions taken where the contract is silent are listed in stacks.service.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
 
 const TAG = 'Assets: stacks';
-const AssetParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+const AssetParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'asset') }) });
 const RepositoryParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
 const Message = z.object({ message: z.string() }).openapi('Message');
 const ok = <S extends z.ZodType>(schema: S, description = 'OK') => ({ description, content: { 'application/json': { schema } } });

@@ -14,13 +14,13 @@
  * make defaulted fields required).
  */
 import { z } from '@hono/zod-openapi';
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
 import { TAG_SOURCES } from './tags.store.ts';
 import { singleLine } from '../../platform/http/text.ts';
 
 const ASSET_TAG = 'Assets: one asset';
 const BROWSE_TAG = 'Browsing, search, statistics';
-const AssetParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+const AssetParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'asset') }) });
 const Message = z.object({ message: z.string() }).openapi('Message');
 const ok = <S extends z.ZodType>(schema: S, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 const Source = z.enum(TAG_SOURCES);
@@ -73,7 +73,7 @@ export const removeAssetTag = defineRoute('user', {
   tags: [ASSET_TAG],
   request: {
     params: z.object({
-      id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }),
+      id: z.uuid().openapi({ param: ownedPathParam('id', 'asset') }),
       tagId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).openapi({ param: { name: 'tagId', in: 'path' }, example: 1 }),
     }),
   },

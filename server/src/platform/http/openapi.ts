@@ -2,6 +2,8 @@
  * The OpenAPI 3.1 document, generated from the routes. Post-processing adds what applies to every
  * operation (the `X-Api-Variant` header), drops our internal `x-access` marker into a readable
  * `x-hearth-access` extension, and corrects what the generator gets wrong (openapi-fixes.ts).
+ * Path parameters that name one of the caller's own resources carry `x-hearth-owner-scoped`
+ * (router.ts `ownedPathParam`); with `x-hearth-access` it is what the permission matrix test checks.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './context.ts';

@@ -99,6 +99,22 @@ export function requireAccess(access: Access): MiddlewareHandler<AppEnv> {
   };
 }
 
+/**
+ * The resources a signed-in caller owns privately: another member (administrators included) gets 404
+ * for them, so their existence does not leak. Shared resources (repositories, tag names) and
+ * administrators' resources (users, jobs) are not listed.
+ */
+export type OwnedResource = 'asset' | 'album';
+
+/**
+ * A path parameter that names one of the caller's own resources. The OpenAPI document carries it as
+ * `x-hearth-owner-scoped: <resource>` on the parameter, and the permission matrix test
+ * (test/server/access/permission-matrix.test.ts) checks from it that no one else reads or changes it.
+ */
+export function ownedPathParam<const N extends string>(name: N, resource: OwnedResource) {
+  return { name, in: 'path' as const, 'x-hearth-owner-scoped': resource };
+}
+
 type AccessRoute<R extends RouteConfig> = R & { 'x-access': Access };
 
 export function defineRoute<const R extends RouteConfig>(access: Access, config: R): AccessRoute<R> {

@@ -1,0 +1,270 @@
+/**
+ * The permission matrix: every operation of the SERVED OpenAPI document, called as anonymous, as another
+ * member, as an administrator and as the owner, with the owner's real ids (assets, album, tag, upload
+ * session, receipts, the repository, a job, a user) put into paths, queries and bodies (requests.ts).
+ * Each answer is checked against what the operation declares (`x-hearth-access` on the operation,
+ * `x-hearth-owner-scoped` on a path parameter):
+ * - no answer is a 500, and every error is application/problem+json with a `code`;
+ * - anonymous gets 401 from everything but the public operations;
+ * - members get 403 `admin_only` from administrators' operations;
+ * - another member and the administrator get 404 `<resource>_not_found` for the owner's asset or album
+ *   (so its existence does not leak), while the owner is not told it is missing (the ids are real);
+ * - no answer to someone else names the owner's assets, album, upload session or receipts;
+ * - what the owner reads of their own data is the same after everyone else's calls.
+ * Calls that end the caller's session run last in each role; the others' turns come before the
+ * owner's, and the owner's deletes come last, so each answer is about data that exists.
+ * New operations are covered without new code: only values a schema cannot give are in requests.ts.
+ */
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client, startServer, type TestServer } from '../helpers/server.ts';
+import { addMember, registerAdmin, V1 } from '../helpers/api.ts';
+import { CORPUS } from '../media/corpus.ts';
+import { buildRequest, operationsOf, type BuiltRequest, type DocOperation, type Ids } from './requests.ts';
+
+type Role = 'anonymous' | 'other member' | 'administrator' | 'owner';
+const ROLES: Role[] = ['anonymous', 'other member', 'administrator', 'owner'];
+/** Operations that end or change the caller's own session: last in each role's turn. */
+const SESSION_ENDING = new Set(['logout', 'refreshSession', 'changeMyPassword', 'completePasswordChange']);
+/** Marks in the owner's names and texts: an answer to anyone else must never contain them. */
+const SECRET = `olive-private-${crypto.randomBytes(4).toString('hex')}`;
+
+interface Answer {
+  status: number;
+  type: string;
+  text: string;
+  json: unknown;
+}
+
+describe('permission matrix', () => {
+  let srv: TestServer;
+  let doc: Parameters<typeof operationsOf>[0];
+  let ops: DocOperation[];
+  let ids: Ids;
+  const clients = {} as Record<Role, Client>;
+  const tried = new Map<string, Map<Role, number>>();
+  /** Strings that name the owner's private things (asset, media item, stack, session, receipt ids, names). */
+  const secrets = new Set<string>([SECRET]);
+  const ownerAlbums = new Set<number>();
+  let snapshot: Map<string, string>;
+
+  before(async () => {
+    srv = await startServer();
+    const admin = new Client(srv.url);
+    await registerAdmin(admin);
+    const owner = new Client(srv.url);
+    await addMember(admin, owner, 'olive');
+    const other = new Client(srv.url);
+    await addMember(admin, other, 'mallory');
+    // A throwaway account for the operations that take a user id (reset access revokes its sessions).
+    const tess = await addMember(admin, new Client(srv.url), 'tess');
+    Object.assign(clients, { anonymous: new Client(srv.url), 'other member': other, administrator: admin, owner });
+
+    const doc0 = await new Client(srv.url).get('/api/openapi.json');
+    assert.equal(doc0.status, 200);
+    doc = doc0.body;
+    ops = operationsOf(doc);
+
+    // The owner's library, made through the API: two photos, an album, a tag, a stack, a like, an upload session.
+    const photos = ['exif/Canon_40D.jpg', 'exif/Canon_DIGITAL_IXUS_400.jpg'].map((rel) => fs.readFileSync(path.join(CORPUS, rel)));
+    const uploads = [];
+    for (const [i, bytes] of photos.entries()) uploads.push(await upload(owner, bytes, `${SECRET}-${i}.jpg`));
+    await srv.container.jobRunner.whenIdle();
+    const assetIds = uploads.map((u) => u.asset_id as string);
+    const album = ok(await owner.post(`${V1}/albums`, { album_name: `${SECRET} album`, description: SECRET }));
+    ownerAlbums.add(album.album_id);
+    ok(await owner.post(`${V1}/albums/${album.album_id}/assets/${assetIds[0]}`, {}));
+    const tag = ok(await owner.post(`${V1}/assets/${assetIds[0]}/tags`, { tag_name: 'matrix-tag' }));
+    const stack = ok(await owner.post(`${V1}/assets/stacks`, { asset_ids: assetIds }));
+    ok(await owner.put(`${V1}/assets/${assetIds[0]}/rating-and-like`, { liked: true, rating: 4 }));
+    ok(await owner.put(`${V1}/assets/${assetIds[0]}/description`, { description: SECRET }));
+    const session = ok(await owner.post(`${V1}/uploads/sessions`, { filename: `${SECRET}-chunked.jpg`, total_size: 10, total_chunks: 1 }));
+    await srv.container.jobRunner.whenIdle();
+    const job = ok(await admin.get(`${V1}/jobs?limit=1`)).jobs[0];
+    assert.ok(job, 'the uploads queued jobs');
+
+    for (const id of assetIds) secrets.add(id);
+    for (const a of assetIds) secrets.add(ok(await owner.get(`${V1}/assets/${a}`)).media_item_id);
+    secrets.add(stack.stack_id);
+    secrets.add(session.session_id);
+    for (const u of uploads) secrets.add(u.receipt_id);
+    ids = {
+      byKind: {
+        asset: assetIds,
+        album: [album.album_id],
+        tag: [tag.tag_id],
+        repository: [srv.container.repositories.primary()!.repository_id],
+        job: [job.id],
+        user: [tess.session.user.user_id],
+        session: [session.session_id],
+        receipt: [uploads[0].receipt_id],
+      },
+      file: photos[0]!,
+      hash: uploads[0].content_hash,
+    };
+  });
+  after(() => srv.stop({ removeData: true }));
+
+  test('the served document declares the access of every operation and the owner scope of every own-resource parameter', () => {
+    assert.ok(ops.length > 50, `${ops.length} operations`);
+    for (const o of ops) {
+      assert.ok(['public', 'user', 'admin', 'media'].includes(o.op['x-hearth-access']), `${o.op.operationId} declares no access`);
+      // A parameter named after a private resource (…/assets/{id}) must say it is owner-scoped.
+      for (const [name, kind] of o.kinds) {
+        if (['asset', 'album'].includes(kind) && o.op['x-hearth-access'] !== 'admin') {
+          assert.equal(o.owned.get(name), kind, `${o.op.operationId}: path parameter ${name} names a ${kind}; declare it with ownedPathParam`);
+        }
+      }
+    }
+  });
+
+  for (const role of ROLES) {
+    test(`every operation as ${role}`, async () => {
+      if (role === 'owner') snapshot ??= new Map(); // the others' turns took the snapshot first
+      else if (!snapshot) snapshot = await ownerView();
+      const failures: string[] = [];
+      for (const o of ordered(ops)) {
+        const req = buildRequest(doc, o, ids);
+        const answer = await send(role === 'anonymous' ? null : clients[role], req, o.streams);
+        const count = tried.get(o.op.operationId) ?? new Map<Role, number>();
+        count.set(role, answer.status);
+        tried.set(o.op.operationId, count);
+        failures.push(...judge(role, o, req, answer).map((f) => `${role} ${o.method} ${req.url} → ${answer.status}: ${f}\n    ${answer.text.slice(0, 300)}`));
+      }
+      assert.deepEqual(failures, [], `${failures.length} failures:\n${failures.join('\n')}`);
+    });
+
+    if (role === 'administrator') {
+      test("what the owner reads of their own data is unchanged by everyone else's calls", async () => {
+        await srv.container.jobRunner.whenIdle();
+        const now = await ownerView();
+        const changed = [...snapshot].filter(([k, v]) => now.get(k) !== v).map(([k, v]) => `${k}\n  before: ${v.slice(0, 400)}\n  after:  ${now.get(k)?.slice(0, 400)}`);
+        assert.ok(snapshot.size > 10, `${snapshot.size} owner reads`);
+        assert.deepEqual(changed, [], changed.join('\n'));
+      });
+    }
+  }
+
+  test('summary: operations × roles tried', () => {
+    const rows = [...tried].map(([id, byRole]) => `${id.padEnd(34)} ${ROLES.map((r) => String(byRole.get(r) ?? '-').padStart(5)).join(' ')}`);
+    console.log(`permission matrix: ${tried.size} operations × ${ROLES.length} roles = ${tried.size * ROLES.length} calls\n${''.padEnd(34)} ${ROLES.map((r) => r.slice(0, 5).padStart(5)).join(' ')}\n${rows.join('\n')}`);
+    assert.equal(tried.size, ops.length);
+    for (const [id, byRole] of tried) assert.equal(byRole.size, ROLES.length, `${id} was not tried by every role`);
+  });
+
+  // ------------------------------------------------------------------ checks
+
+  function judge(role: Role, o: DocOperation, req: BuiltRequest, a: Answer): string[] {
+    const f: string[] = [];
+    const access = o.op['x-hearth-access'];
+    if (a.status >= 500 && a.status !== 503) f.push('a server error');
+    if (a.status >= 400) {
+      if (!a.type.startsWith('application/problem+json')) f.push(`error of type ${a.type}, not application/problem+json`);
+      else if (typeof (a.json as { code?: unknown })?.code !== 'string') f.push('a problem without a code');
+    }
+    const code = (a.json as { code?: string } | null)?.code;
+    if (role === 'anonymous') {
+      if (access !== 'public' && a.status !== 401) f.push(`anonymous must get 401 (access ${access})`);
+      return f;
+    }
+    if (access === 'admin') {
+      if (role !== 'administrator' && (a.status !== 403 || code !== 'admin_only')) f.push('a member must get 403 admin_only');
+      if (role === 'administrator' && [401, 403].includes(a.status)) f.push('the administrator was refused');
+      return f;
+    }
+    if (access === 'public') return f;
+    // Other 403s are answers about the request (a wrong current password), not about who asks.
+    if (a.status === 401 || (a.status === 403 && code === 'admin_only')) f.push('a signed-in member was refused');
+    const notFound = [...new Set(o.owned.values())].map((k) => `${k}_not_found`);
+    if (role === 'owner') {
+      if (a.status === 404 && notFound.includes(code!)) f.push("the owner's own resource was not found: the matrix used a wrong id");
+      return f;
+    }
+    if (o.owned.size > 0 && (a.status !== 404 || !notFound.includes(code!))) f.push(`someone else must get 404 ${notFound.join(' or ')}`);
+    if (a.status < 400) f.push(...leaks(a, req));
+    return f;
+  }
+
+  /**
+   * What in an answer to someone else names the owner's private things. An id the caller sent itself
+   * and finds echoed (a batch upload's `single_{id}` result) tells nothing new.
+   */
+  function leaks(a: Answer, req?: BuiltRequest): string[] {
+    const sent = `${req?.url ?? ''} ${req?.body?.toString('latin1') ?? ''}`;
+    const found = [...secrets].filter((s) => a.text.includes(s) && !sent.includes(s)).map((s) => `the answer names the owner's ${s}`);
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (/album_id$/.test(k) && ownerAlbums.has(x as number)) found.push(`the answer names the owner's album ${x}`);
+          walk(x);
+        }
+      }
+    };
+    walk(a.json);
+    return found;
+  }
+
+  /**
+   * What the owner reads of their own data (GETs, not streams): the reads of their own resources and
+   * the reads that name their private things, as text by operation (a file by its digest, a problem by
+   * its status and code). Shared facts (a repository's scans, the job queue) may change meanwhile.
+   */
+  async function ownerView(): Promise<Map<string, string>> {
+    const view = new Map<string, string>();
+    for (const o of ops) {
+      if (o.method !== 'GET' || o.streams || o.op['x-hearth-access'] === 'public' || o.op['x-hearth-access'] === 'admin') continue;
+      const req = buildRequest(doc, o, ids);
+      const a = await send(clients.owner, req, false);
+      if (o.owned.size === 0 && leaks(a).length === 0) continue;
+      const shown = a.status >= 400 ? (a.json as { code?: string })?.code : a.type.startsWith('application/json') ? a.text : crypto.createHash('sha256').update(a.text).digest('hex');
+      view.set(o.op.operationId, `${a.status} ${shown}`);
+    }
+    return view;
+  }
+
+  async function send(client: Client | null, req: BuiltRequest, streams: boolean): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    if (req.contentType) headers['content-type'] = req.contentType;
+    if (!streams) {
+      const c = client ?? new Client(srv.url);
+      const r = await c.req(req.method, req.url, { body: req.body, headers });
+      return { status: r.status, type: r.headers.get('content-type') ?? '', text: r.text, json: typeof r.body === 'object' ? r.body : null };
+    }
+    // An event stream never ends: its status and type are the answer; an error body is read whole.
+    if (client?.token) headers.authorization = `Bearer ${client.token}`;
+    const abort = new AbortController();
+    const res = await fetch(`${srv.url}${req.url}`, { method: req.method, headers, body: req.body, signal: abort.signal });
+    const type = res.headers.get('content-type') ?? '';
+    let text = '';
+    if (res.status >= 400) text = await res.text();
+    abort.abort();
+    return { status: res.status, type, text, json: text && type.includes('json') ? JSON.parse(text) : null };
+  }
+});
+
+/** GETs first, then other changes, then deletes (deepest path first), then what ends the caller's session. */
+function ordered(ops: DocOperation[]): DocOperation[] {
+  const rank = (o: DocOperation) => (SESSION_ENDING.has(o.op.operationId) ? 3 : o.method === 'GET' ? 0 : o.method === 'DELETE' ? 2 : 1);
+  return [...ops].sort((a, b) => rank(a) - rank(b) || (rank(a) === 2 ? b.path.split('/').length - a.path.split('/').length : 0));
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function ok(r: { status: number; body: any; text: string }): any {
+  assert.ok(r.status >= 200 && r.status < 300, `${r.status} ${r.text}`);
+  return r.body;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function upload(client: Client, bytes: Buffer, name: string): Promise<any> {
+  const boundary = `matrix-${crypto.randomBytes(6).toString('hex')}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return ok(await client.req('POST', `${V1}/uploads/files`, { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }));
+}
