@@ -7,6 +7,7 @@
  *
  * Where no store writes a table yet (species predictions), the SQL is here, in one place.
  */
+import { forSystem } from '../../../server/src/platform/access/index.ts';
 import crypto from 'node:crypto';
 import type { Db } from '../../../server/src/platform/db/connection.ts';
 import { AssetsStore, type AssetRow } from '../../../server/src/features/assets/assets.store.ts';
@@ -115,7 +116,7 @@ export class CatalogFactory {
   /** Links a tag (by name) to an asset with a source and confidence, as a classifier or a person would. */
   tagAsset(assetId: string, name: string, source: TagSource = 'manual', confidence = 1, at = this.now()): number {
     const tagId = this.tag(name);
-    this.tags.upsertLink(assetId, tagId, source, confidence, at);
+    this.tags.upsertLink(forSystem('asset', assetId), tagId, source, confidence, at); // a factory writes as the catalog does
     return tagId;
   }
 
