@@ -129,6 +129,11 @@ export class Client {
  * Nothing else is retried, so a server that really drops requests still fails the test.
  */
 async function fetchOnce(url: string, init: RequestInit & { method: string }): Promise<Response> {
+  // Let timers and socket events that came due while the test held the event loop run first (the
+  // in-process server closing an idle kept-alive connection, the client noticing it), so the request
+  // is not written into a connection closed in the same tick. A browser never sends in that tick.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await new Promise((resolve) => setImmediate(resolve));
   try {
     return await fetch(url, init);
   } catch (e) {
