@@ -12,10 +12,22 @@
  * session, or learnt from the first chunk to complete: every chunk but the last has it); chunks
  * that start before it is known go to a side file first and are copied to their offset once it is.
  *
- * Hashing: while chunks arrive, a worker (file-hasher.ts) hashes the data file in order over the
- * chunks received contiguously from the start (a cursor moved on as each chunk completes), so when
- * the last chunk arrives only the tail after the cursor is left to hash. In memory only: after a
- * restart, or with more than MAX_HASHING sessions at once, the whole file is hashed at the end.
+ * Acknowledgement: a chunk is answered only once its bytes are fsynced and recorded, so an
+ * answered chunk survives a crash of the server and a power cut alike, the promise a single
+ * upload's answer makes. The contract says nothing narrower (sessions "resume after a dropped
+ * connection or a restart"), and a client that was told "stored" deletes nothing it would need
+ * to send again. Cost, measured on the 1 GiB bench (20 MiB chunks, 4 in flight, a busy 2-CPU
+ * machine): the 52 datasyncs took 4.5 s summed, about 1.1 s of a 24 s upload. The cheaper
+ * alternative, kept for later: answer after the write (enough for a crash of the process: the
+ * page cache is the kernel's), sync behind in the background, and at a start after a reboot
+ * (another boot id) drop the chunks whose sync had not finished, so the client sends them again.
+ *
+ * Hashing: while chunks arrive, the data file is hashed in order over the chunks received
+ * contiguously from the start (file-hasher.ts: read back from the page cache and hashed with the
+ * native BLAKE3 on this thread; a cursor moved on as each chunk completes), so when the last chunk
+ * arrives only the tail after the cursor is left to hash. Chunks come in parallel requests, so
+ * they are not hashed as they stream: BLAKE3 needs the bytes in file order. In memory only: after
+ * a restart, or with more than MAX_HASHING sessions at once, the whole file is hashed at the end.
  *
  * When the last missing chunk is stored, that request finishes the session: size check, digest,
  * the client's hash, and the commit (commit.ts). A client-side fault (hash mismatch, empty,
@@ -41,7 +53,7 @@ import {
   verifyDataFile,
 } from './chunk-layout.ts';
 import type { Committer } from './commit.ts';
-import { uploadHashPool, type FileHasher } from './file-hasher.ts';
+import { openFileHasher, type FileHasher } from './file-hasher.ts';
 import { Semaphore } from './locks.ts';
 import { ClientAborted } from './multipart.ts';
 import { SESSION_ID, TooLargeError, brokenOff, partialChunkPath, receiveToFile, sanitizeFileName, sessionDataPath, sessionDir, type Received } from './staging.ts';
@@ -321,7 +333,7 @@ export class ChunkSessions {
     if (cursor === rt.cursor) return;
     if (!rt.hasher) {
       if (rt.cursor > 0 || this.hashingCount() >= MAX_HASHING) return;
-      rt.hasher = uploadHashPool.open(sessionDataPath(repo.path, sessionId));
+      rt.hasher = openFileHasher(sessionDataPath(repo.path, sessionId));
     }
     rt.cursor = cursor;
     const s = this.ctx.store.session(sessionId)!;
@@ -385,7 +397,7 @@ export class ChunkSessions {
         const started = performance.now();
         const size = (await fs.promises.stat(file)).size;
         if (size !== s.total_size) throw new Invalid(`The chunks make ${size} bytes, not ${s.total_size}.`, [], 'size_mismatch');
-        hasher ??= uploadHashPool.open(file);
+        hasher ??= openFileHasher(file);
         const hash = await hasher.digest(s.total_size);
         hasher = null;
         const got: Received = { size, hash, head: await readHead(file) };

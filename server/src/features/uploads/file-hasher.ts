@@ -1,15 +1,24 @@
 /**
- * Hashing staged files while they are written, off the main thread (hash-worker.ts does the work).
+ * Hashing staged files while they are written (a chunked session's data file, whose chunks arrive
+ * in any order and go straight to their place).
  *
  * A FileHasher follows one staging file: the writer calls `advance(n)` whenever the first n bytes
  * are on their way to disk (written, maybe not yet flushed), and `digest(size)` at the end. The
- * worker reads what was advanced over from the page cache and hashes it in order, in parallel with
- * the writes and the request parsing on the main thread, so at the end only the last bytes remain.
+ * hasher reads what was advanced over back from the page cache and hashes it in order, while the
+ * writes go on, so at the end only the last bytes remain.
  *
- * Why read back rather than hand the received blocks to the worker: a chunked upload's chunks arrive
- * in any order and go straight to their place in the file; reading back lets one mechanism hash
- * whole uploads and sessions alike, in file order, and the main thread keeps its buffers (the reads
- * cost a memory copy on the worker's core, about a tenth of a second per GiB).
+ * Where the reading and hashing run (`openFileHasher`):
+ * - with the native BLAKE3 (blake3.ts), on the main thread: reads are async (libuv's pool), the
+ *   hashing costs about 0.2 ms of the event loop per MiB, and no worker is started. A worker
+ *   thread costs more than it saves here: measured under tsx, starting one took 0.6 s of CPU and
+ *   1.3 s before its first digest, and it was started again after every 30 s without uploads; a
+ *   chunked upload of 1 GiB needs about 0.25 s of hashing in total.
+ * - with hash-wasm only (about 450 MB/s, too slow for the main thread), on a worker of a small
+ *   pool (hash-worker.ts), which reads the file back the same way.
+ *
+ * Why read back rather than hash the received blocks: chunks arrive out of order (several requests
+ * at once), and BLAKE3 is hashed in file order; reading back lets one mechanism follow whole
+ * uploads and sessions alike (the reads cost a memory copy, about a tenth of a second per GiB).
  *
  * A worker that dies fails the files it was hashing (their digests reject); the next file starts a
  * new one. Where the worker module cannot be found (a bundle that did not ship it) the file is
@@ -19,7 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createBlake3 } from './blake3.ts';
+import { blake3Backend, createBlake3 } from './blake3.ts';
 import type { HashRequest, HashResponse } from './hash-worker.ts';
 
 export interface FileHasher {
@@ -157,8 +166,8 @@ export class HashPool {
   }
 }
 
-/** The fallback without a worker: the same contract, reading and hashing on this thread. */
-function inThread(file: string): FileHasher {
+/** Reading and hashing on this thread: the same contract as the worker's. */
+export function inThread(file: string): FileHasher {
   let until = 0;
   let dropped = false;
   let chain: Promise<number> = (async () => 0)();
@@ -203,5 +212,10 @@ function inThread(file: string): FileHasher {
   };
 }
 
-/** The process-wide pool used by uploads. */
+/** The process-wide pool used by uploads when only hash-wasm is available. */
 export const uploadHashPool = new HashPool();
+
+/** A hasher for a staging file: on this thread with the native BLAKE3, else on a worker (see above). */
+export function openFileHasher(file: string): FileHasher {
+  return blake3Backend() === 'native' ? inThread(file) : uploadHashPool.open(file);
+}

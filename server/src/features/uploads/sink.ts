@@ -28,7 +28,7 @@
  */
 import fs from 'node:fs';
 import { createNativeBlake3, type Blake3 } from './blake3.ts';
-import { uploadHashPool, type FileHasher } from './file-hasher.ts';
+import { openFileHasher, type FileHasher } from './file-hasher.ts';
 
 export const BLOCK = 1024 * 1024;
 export const MAX_BLOCKS = 8;
@@ -100,7 +100,7 @@ export class StagingSink {
     const fh = await fs.promises.open(file, opts.create ? 'wx' : 'r+');
     try {
       const inline = opts.hash ? createNativeBlake3() : null;
-      return new StagingSink(file, fh, inline, opts.hash && !inline ? uploadHashPool.open(file) : null, opts);
+      return new StagingSink(file, fh, inline, opts.hash && !inline ? openFileHasher(file) : null, opts);
     } catch (e) {
       await fh.close();
       throw e;
