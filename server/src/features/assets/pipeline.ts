@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs';
 import { detect, type DetectedType } from '../../adapters/media/detect.ts';
+import { stillDetected } from '../intake/index.ts';
 import { MediaDamagedError, MediaDecodeError } from '../../adapters/media/errors.ts';
 import { asDamage, assertIntactContainer, photoDecodeFailure, unreadableRawReason } from '../../adapters/media/damage.ts';
 import { writePlaceholderThumbnails } from '../../adapters/media/placeholder.ts';
@@ -55,7 +56,7 @@ export class AssetPipeline {
     this.store = new AssetsStore(db);
   }
 
-  async process(assetId: string, receiptId: string | null, ctx: Pick<JobContext, 'attempt' | 'signal' | 'progress' | 'job'>): Promise<{ state: string }> {
+  async process(assetId: string, receiptId: string | null, ctx: Pick<JobContext, 'attempt' | 'signal' | 'progress' | 'job'>, detected: DetectedType | null = null): Promise<{ state: string }> {
     const asset = this.store.byId(assetId);
     if (!asset) throw new PermanentError(`asset ${assetId} no longer exists`);
     const repo = this.repositories.byId(asset.repository_id);
@@ -74,7 +75,7 @@ export class AssetPipeline {
 
     try {
       if (!fs.existsSync(file)) throw new FailNow(STATUS.failedMissing, 'The file disappeared before it could be processed.');
-      const type = await detect(file);
+      const type = stillDetected(detected, asset.mime_type) ?? (await detect(file)); // detected once, at ingest
       if (!type) throw new FailNow(STATUS.failedCorrupt, 'Not a photo, video or audio file Hearth can read.');
       fs.mkdirSync(this.derivatives.dir(assetId), { recursive: true });
       const fields: Fields = {};

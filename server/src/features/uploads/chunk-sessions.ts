@@ -23,7 +23,7 @@
  * (another boot id) drop the chunks whose sync had not finished, so the client sends them again.
  *
  * Hashing: while chunks arrive, the data file is hashed in order over the chunks received
- * contiguously from the start (file-hasher.ts: read back from the page cache and hashed with the
+ * contiguously from the start (the intake's follower, features/intake: read back from the page cache and hashed with the
  * native BLAKE3 on this thread; a cursor moved on as each chunk completes), so when the last chunk
  * arrives only the tail after the cursor is left to hash. Chunks come in parallel requests, so
  * they are not hashed as they stream: BLAKE3 needs the bytes in file order. In memory only: after
@@ -53,10 +53,8 @@ import {
   verifyDataFile,
 } from './chunk-layout.ts';
 import type { Committer } from './commit.ts';
-import { openFileHasher, type FileHasher } from './file-hasher.ts';
 import { Semaphore } from './locks.ts';
-import { ClientAborted } from './multipart.ts';
-import { SESSION_ID, TooLargeError, brokenOff, partialChunkPath, receiveToFile, sanitizeFileName, sessionDataPath, sessionDir, type Received } from './staging.ts';
+import { ClientAborted, SESSION_ID, TooLargeError, brokenOff, partialChunkPath, sanitizeFileName, sessionDataPath, sessionDir, type FileHasher, type Received } from '../intake/index.ts';
 import { HASH_HEX, targetRepository, toStoredProblem, type Repo, type UploadsContext } from './uploads.context.ts';
 import { emptyResult, type BatchResult, type SessionAnswer, type SessionInput, type UploadResult } from './uploads.results.ts';
 import type { SessionRow, StoredProblem } from './uploads.store.ts';
@@ -267,7 +265,7 @@ export class ChunkSessions {
       const expected = expectedChunkSize(s.total_size, s.total_chunks, s.chunk_size, index);
       let got: Received;
       try {
-        got = await receiveToFile(stream, sessionDataPath(repo.path, s.session_id), expected, { create: false, hash: false, offset: at });
+        got = await this.ctx.deps.intake.receive(stream, sessionDataPath(repo.path, s.session_id), expected, { create: false, hash: false, offset: at });
       } catch (e) {
         if (e instanceof TooLargeError) throw wrongSize(index, `more than ${expected}`, expected);
         throw e;
@@ -279,7 +277,7 @@ export class ChunkSessions {
     const partial = partialChunkPath(repo.path, s.session_id, index);
     try {
       const maxBytes = Math.min(s.total_size, this.ctx.limits.maxFileBytes);
-      const got = await receiveToFile(stream, partial, maxBytes, { create: true, hash: false });
+      const got = await this.ctx.deps.intake.receive(stream, partial, maxBytes, { create: true, hash: false });
       const implied = impliedChunkSize(s.total_size, s.total_chunks, index, got.size);
       if (implied === null) throw new Invalid(`Chunk ${index} has ${got.size} bytes, which cannot be part of ${s.total_chunks} chunks making ${s.total_size} bytes.`, [{ field: 'body.chunk', message: 'wrong chunk size' }], 'chunk_size_mismatch');
       const inForce = this.ctx.store.fixChunkSize(s.session_id, implied);
@@ -333,7 +331,7 @@ export class ChunkSessions {
     if (cursor === rt.cursor) return;
     if (!rt.hasher) {
       if (rt.cursor > 0 || this.hashingCount() >= MAX_HASHING) return;
-      rt.hasher = openFileHasher(sessionDataPath(repo.path, sessionId));
+      rt.hasher = this.ctx.deps.intake.follow(sessionDataPath(repo.path, sessionId));
     }
     rt.cursor = cursor;
     const s = this.ctx.store.session(sessionId)!;
@@ -397,8 +395,8 @@ export class ChunkSessions {
         const started = performance.now();
         const size = (await fs.promises.stat(file)).size;
         if (size !== s.total_size) throw new Invalid(`The chunks make ${size} bytes, not ${s.total_size}.`, [], 'size_mismatch');
-        hasher ??= openFileHasher(file);
-        const hash = await hasher.digest(s.total_size);
+        hasher ??= this.ctx.deps.intake.follow(file);
+        const hash = (await hasher.digest(s.total_size)).hex;
         hasher = null;
         const got: Received = { size, hash, head: await readHead(file) };
         log.info({ session_id: s.session_id, bytes: size, chunks_hashed_ahead: hashedAhead, ms: Math.round(performance.now() - started) }, 'upload session hashed');

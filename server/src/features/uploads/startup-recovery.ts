@@ -19,10 +19,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { hashFile } from '../../adapters/media/hash.ts';
 import { DomainError } from '../../platform/http/errors.ts';
 import type { CommitIntent, CommitIntents } from './commit-intents.ts';
-import { SESSIONS_DIR, stagingRoot } from './staging.ts';
+import { SESSIONS_DIR, stagingRoot } from '../intake/index.ts';
 import { toStoredProblem, type UploadsContext } from './uploads.context.ts';
 
 /** The problem kept on a receipt whose upload the server's stop cut off (clients may show `code`). */
@@ -124,7 +123,10 @@ export async function catalogueCommitted(ctx: UploadsContext, intents: CommitInt
       if (!repo) continue;
       const abs = path.join(repo.path, ...i.rel_path.split('/'));
       // Same size is not enough: the link may never have happened and another file be at that name.
-      const hash = await hashFile(abs).catch(() => null);
+      const hash = await fs.promises
+        .stat(abs)
+        .then((st) => ctx.deps.intake.hashFile(abs, st.size))
+        .then((h) => h.hash, () => null);
       if (!ctx.deps.db.open) return;
       if (!intents.get(i.receipt_id)) continue; // already catalogued meanwhile (by a scan or the watcher)
       if (hash !== i.content_hash) {
@@ -138,6 +140,7 @@ export async function catalogueCommitted(ctx: UploadsContext, intents: CommitInt
       }
       const out = await ctx.deps.ingest().indexFile({
         repositoryId: i.repository_id,
+        repository: repo,
         relPath: i.rel_path,
         ownerId: i.owner_id,
         source: 'upload',

@@ -15,7 +15,8 @@
  *   staging-cleanup.ts     the cleanup job (idle sessions, orphan staging files)
  *   commit-intents.ts      who committed which file (so a crash never loses an upload's owner)
  *   startup-recovery.ts    what a crash left (staging, receipts, committed uploads), settled at start
- *   sink.ts, file-hasher.ts, hash-worker.ts, blake3.ts   writing staged bytes and hashing them
+ * Staging, the write sink, BLAKE3, content detection and the no-overwrite commit are the intake's
+ * (features/intake), shared with folder scans and the watcher.
  *
  * Nothing is written outside `.hearth/staging/` before the commit; every failure removes the
  * staging files it made.

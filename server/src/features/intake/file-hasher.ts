@@ -7,7 +7,7 @@
  * hasher reads what was advanced over back from the page cache and hashes it in order, while the
  * writes go on, so at the end only the last bytes remain.
  *
- * Where the reading and hashing run (`openFileHasher`):
+ * Where the reading and hashing run (chosen by the Intake, intake.ts):
  * - with the native BLAKE3 (blake3.ts), on the main thread: reads are async (libuv's pool), the
  *   hashing costs about 0.2 ms of the event loop per MiB, and no worker is started. A worker
  *   thread costs more than it saves here: measured under tsx, starting one took 0.6 s of CPU and
@@ -28,22 +28,29 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { blake3Backend, createBlake3 } from './blake3.ts';
+import { createBlake3, type Blake3Backend } from './blake3.ts';
 import type { HashRequest, HashResponse } from './hash-worker.ts';
 
 export interface FileHasher {
   /** Bytes [0, until) of the file are written; hash them when you can. Never goes back. */
   advance(until: number): void;
-  /** Hashes through `size` and resolves with the BLAKE3 hex digest. Once. */
-  digest(size: number): Promise<string>;
+  /** Hashes through `size` and resolves with the BLAKE3 hex digest and who computed it. Once. */
+  digest(size: number): Promise<Digest>;
   /** Stops and forgets the file (idempotent; no digest afterwards). */
   drop(): void;
+}
+
+/** A BLAKE3 digest (64 lower-case hex characters), with the implementation and thread that made it. */
+export interface Digest {
+  hex: string;
+  backend: Blake3Backend;
+  where: 'worker' | 'main';
 }
 
 const IDLE_MS = 30_000;
 
 interface Pending {
-  resolve?: (hex: string) => void;
+  resolve?: (d: Digest) => void;
   reject?: (e: Error) => void;
   error?: Error;
 }
@@ -83,7 +90,7 @@ class PoolWorker {
     if (!p) return;
     if (m.op === 'digest') {
       this.release(m.id);
-      p.resolve?.(m.hex);
+      p.resolve?.({ hex: m.hex, backend: m.backend, where: 'worker' });
     } else this.fail(m.id, p, new Error(`hashing failed: ${m.error}`));
   }
 
@@ -150,7 +157,7 @@ export class HashPool {
           w.release(id);
           return Promise.reject(pending.error);
         }
-        return new Promise<string>((resolve, reject) => {
+        return new Promise<Digest>((resolve, reject) => {
           pending.resolve = resolve;
           pending.reject = reject;
           w.post({ op: 'digest', id, until: size });
@@ -198,7 +205,8 @@ export function inThread(file: string): FileHasher {
       until = Math.max(until, size);
       try {
         await chain.then(catchUp);
-        return (await hasher).digest();
+        const h = await hasher;
+        return { hex: h.digest(), backend: h.backend, where: 'main' };
       } finally {
         dropped = true;
         close();
@@ -210,12 +218,4 @@ export function inThread(file: string): FileHasher {
       close();
     },
   };
-}
-
-/** The process-wide pool used by uploads when only hash-wasm is available. */
-export const uploadHashPool = new HashPool();
-
-/** A hasher for a staging file: on this thread with the native BLAKE3, else on a worker (see above). */
-export function openFileHasher(file: string): FileHasher {
-  return blake3Backend() === 'native' ? inThread(file) : uploadHashPool.open(file);
 }
