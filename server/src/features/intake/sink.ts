@@ -24,7 +24,8 @@
  * in order as chunks complete, chunk-sessions.ts).
  *
  * `finish()` flushes the last block and fsyncs (an acknowledged upload survives a power cut; the
- * digest is computed meanwhile) and returns the size and the hash.
+ * digest is computed meanwhile) and returns the size and the hash. A caller that flushes on its own
+ * terms (`sync: false`) gets the bytes written, not flushed.
  */
 import fs from 'node:fs';
 import { createNativeBlake3, type Blake3 } from './blake3.ts';
@@ -67,6 +68,11 @@ export interface SinkOptions {
   hash: boolean;
   /** Where the first byte goes. */
   offset?: number;
+  /**
+   * false: `finish()` leaves the flush to the caller (a chunk of a session, flushed behind its answer:
+   * features/uploads/chunk-sync.ts). Default true: flushed (fdatasync) before `finish()` resolves.
+   */
+  sync?: boolean;
   /** Without the native BLAKE3: a hasher that follows the file as it is written (the intake's worker). */
   follow?: (file: string) => FileHasher;
 }
@@ -143,7 +149,7 @@ export class StagingSink {
     if (this.error) throw this.error;
     const inline = this.inline;
     const [, digest] = await Promise.all([
-      this.fh.datasync(),
+      this.opts.sync === false ? null : this.fh.datasync(),
       inline ? ({ hex: inline.digest(), backend: inline.backend, where: 'main' } satisfies Digest) : this.hasher ? this.hasher.digest(this.size) : null,
     ]);
     await this.close();

@@ -122,7 +122,7 @@ const HEAD_BYTES = 4096;
  * existing file at an offset (a chunk into its session's data file), unhashed. Fails with
  * TooLargeError as soon as more than `maxBytes` arrived, and with ClientAborted when the source breaks
  * off (a client that went away, a body that ended or stalled mid-file); in both cases a file this call created is removed. The data is on
- * disk (fsync) before this resolves.
+ * disk (fsync) before this resolves, unless the caller flushes on its own (`sync: false`).
  *
  * The source is never destroyed here: on a failure it is switched to draining (its remaining data
  * is read and dropped), because a busboy part that is destroyed midway stalls the whole form. The

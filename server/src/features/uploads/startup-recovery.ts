@@ -3,6 +3,9 @@
  * starts, before it answers anything. At that moment no request is running, so nothing in staging
  * belongs to a request any more; only live chunk sessions (resumable by their clients) keep files.
  *
+ * Before these, chunks of live sessions that were answered but not yet flushed when the machine
+ * itself went down (another boot) stop counting (chunk-sync.ts): their clients send them again.
+ *
  * In order (all synchronous, at construction of the uploads feature):
  *   1. commit intents (commit-intents.ts): an upload whose file is at its name with its size was
  *      committed: it is catalogued for its uploader (step 5, after start). One whose file never got

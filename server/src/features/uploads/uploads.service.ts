@@ -95,6 +95,9 @@ export class UploadsService {
     sweepArrayBuffersInline(this.log);
     const reset = this.store.resetInterruptedMerges(this.ctx.now());
     if (reset) this.log.warn({ sessions: reset }, 'upload sessions interrupted while merging go back to uploading');
+    // A power cut may have lost chunks that were answered but not flushed yet: they are asked for again.
+    const lost = this.sessions.dropUnflushedOfOtherBoots();
+    if (lost) this.log.warn({ chunks: lost }, 'chunks not flushed to disk before the machine went down are asked for again');
     // Built at start, before any request: what the last stop left in staging belongs to no request.
     this.recovered = settleInterruptedUploads(this.ctx, this.commitIntents);
   }
