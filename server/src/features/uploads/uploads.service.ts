@@ -9,7 +9,8 @@
  *
  *   whole-file-uploads.ts  single upload and batch (multipart, busboy, never buffered)
  *   chunk-sessions.ts      chunked sessions: chunks written at their offsets in one data file,
- *                          resumable after a dropped connection or a restart (chunk-layout.ts)
+ *                          resumable after a dropped connection or a restart (chunk-layout.ts),
+ *                          flushed to disk behind their answers (chunk-sync.ts)
  *   commit.ts              the last step of all paths: checks, duplicates, commit, ingest
  *   receipts.ts            receipts, their SSE stream, the precheck
  *   staging-cleanup.ts     the cleanup job (idle sessions, orphan staging files)
