@@ -290,7 +290,8 @@ export class ChunkSessions {
     const partial = partialChunkPath(repo.path, s.session_id, index);
     try {
       const maxBytes = Math.min(s.total_size, this.ctx.limits.maxFileBytes);
-      const got = await this.ctx.deps.intake.receive(stream, partial, maxBytes, { create: true, hash: false });
+      // The side file is removed once copied: only the data file, flushed after the copy, needs the disk.
+      const got = await this.ctx.deps.intake.receive(stream, partial, maxBytes, { create: true, hash: false, sync: false });
       const implied = impliedChunkSize(s.total_size, s.total_chunks, index, got.size);
       if (implied === null) throw new Invalid(`Chunk ${index} has ${got.size} bytes, which cannot be part of ${s.total_chunks} chunks making ${s.total_size} bytes.`, [{ field: 'body.chunk', message: 'wrong chunk size' }], 'chunk_size_mismatch');
       const inForce = this.ctx.store.fixChunkSize(s.session_id, implied);
