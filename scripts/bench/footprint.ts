@@ -210,7 +210,7 @@ async function measureCorpus(mode: Mode): Promise<string[]> {
     const pad = ' '.repeat(label.length);
     const out = [`${label} after the corpus (${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')}; uploaded and processed in ${secs.toFixed(0)} s):`];
     // 10 s: the queue is idle; 70 s: also past the idle timeouts of the worker threads (30 s) and the upload
-    // blocks kept for the next upload (60 s, features/uploads/sink.ts).
+    // blocks kept for the next upload (60 s, features/intake/sink.ts).
     for (const [wait, at] of [[10_000, 10], [60_000, 70]] as const) {
       await sleep(wait);
       const tree = processTree(s.child.pid!);

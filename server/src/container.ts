@@ -26,6 +26,7 @@ import { settleAssetsWithTheirJobs, settleInterruptedAssets } from './features/a
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/assets.service.ts';
 import { AssetErrorRedactor } from './features/assets/asset-references.ts';
+import { Intake } from './features/intake/index.ts';
 import { UploadsService } from './features/uploads/uploads.service.ts';
 import { uploadLimitsFromEnv } from './features/uploads/uploads.config.ts';
 import { cleanStaging } from './features/uploads/uploads.jobs.ts';
@@ -56,6 +57,8 @@ export interface Container {
   users: UsersService;
   system: SystemService;
   repositories: RepositoriesService;
+  /** Staging, hashing, content detection and the no-overwrite commit, shared by uploads, scans and the watcher. */
+  intake: Intake;
   /** Where files enter the catalog (uploads, watching, scans). */
   ingest: IngestService;
   /** The per-asset media pipeline run by the `assets.process-asset` job. */
@@ -147,7 +150,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   }));
 
   const derivatives = new DerivativePaths(p.derivatives);
-  const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }));
+  const intake = new Intake();
+  const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }), intake);
   const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, events);
   const albums = new AlbumsService(db, access, jobs, settings, indexers);
@@ -165,6 +169,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     log: log.child({ module: 'uploads' }),
     jobs,
     ingest: () => ingest,
+    intake,
     primaryRepositoryId: () => repositories.primary()?.repository_id,
     limits: uploadLimitsFromEnv(),
   });
@@ -196,6 +201,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     users,
     system,
     repositories,
+    intake,
     ingest,
     pipeline,
     derivatives,

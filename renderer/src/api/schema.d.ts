@@ -1602,7 +1602,7 @@ export interface paths {
         put?: never;
         /**
          * Create or resume a chunked upload session
-         * @description Without `session_id`, or with a new one: creates a session (201) and its receipt. With the id of one of your sessions and the same file (name, size, chunk count): resumes it (200) and reports the chunks stored on the server, also after a server restart. Chunks then go to batchUploadAssets as `chunk_{session_id}_{index}_{total}`. `chunk_size` is optional: it is learnt from the first chunk otherwise.
+         * @description Without `session_id`, or with a new one: creates a session (201) and its receipt. With the id of one of your sessions and the same file (name, size, chunk count): resumes it (200) and reports the chunks stored on the server, also after a server restart. Chunks then go to batchUploadAssets as `chunk_{session_id}_{index}_{total}`. The resume answer is what counts: a chunk answered shortly before the machine itself went down (a power cut) may be missing from it, and is sent again. `chunk_size` is optional: it is learnt from the first chunk otherwise.
          */
         post: operations["createUploadSession"];
         delete?: never;

@@ -9,11 +9,16 @@ import { defineJob } from '../../platform/jobs/registry.ts';
 export const processAsset = defineJob({
   kind: 'assets.process-asset',
   queue: 'media',
-  args: z.object({ asset_id: z.string(), receipt_id: z.string().nullable().default(null) }),
+  args: z.object({
+    asset_id: z.string(),
+    receipt_id: z.string().nullable().default(null),
+    /** The content type the ingest detected (features/intake): not detected again while the asset's MIME type agrees. */
+    content: z.object({ kind: z.enum(['photo', 'video', 'audio']), mime: z.string(), ext: z.string(), isRaw: z.boolean() }).nullable().default(null),
+  }),
   maxAttempts: 3,
   // Long videos transcode for a while; the transcoder has its own duration-based timeout.
   timeoutMs: 6 * 3600_000,
-  handler: (args, ctx) => ctx.deps.pipeline.process(args.asset_id, args.receipt_id, ctx),
+  handler: (args, ctx) => ctx.deps.pipeline.process(args.asset_id, args.receipt_id, ctx, args.content),
 });
 
 export const ASSETS_JOBS = [processAsset];

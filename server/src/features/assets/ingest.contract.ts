@@ -19,11 +19,14 @@
  *   copy is their own asset at its own path; uploads store it once on disk, see uploads/commit.ts).
  *   Scans and the watcher catalogue a new path for the repository's default owner as always.
  * - Unsupported files (by content, not extension) are skipped and reported, never catalogued.
- * - Indexing is cheap (stat, detect, hash); the heavy work (metadata, thumbnails, transcodes) is
+ * - Indexing is cheap (stat, detect, hash: the intake's, features/intake, native BLAKE3 off the main
+ *   thread); the content type is detected once and handed to the processing job; the heavy work (metadata, thumbnails, transcodes) is
  *   the `assets.process` job, queued in the same transaction that creates the asset.
  * - A missing file soft-deletes its asset (is_deleted, deleted_at): nothing is ever purged here.
  * - A file an upload committed belongs to its uploader, whoever indexes it (CommittedUploads).
  */
+import type { DetectedType } from '../intake/index.ts';
+
 export type IngestSource = 'upload' | 'scan' | 'watch';
 
 export type IndexOutcome =
@@ -33,6 +36,8 @@ export type IndexOutcome =
 
 export interface IndexFileRequest {
   repositoryId: string;
+  /** The repository as the caller's job looked it up once (a scan, an upload); looked up here otherwise. */
+  repository?: { repository_id: string; path: string };
   /** Repository-relative path with forward slashes. */
   relPath: string;
   /** Owner of a new asset: the uploader, or the repository's default owner for scans. */
@@ -40,6 +45,8 @@ export interface IndexFileRequest {
   source: IngestSource;
   /** Already computed while streaming (uploads): skips re-hashing. */
   knownHash?: string;
+  /** Content type already detected from the file's head (uploads): skips detecting it again. */
+  knownType?: DetectedType | null;
   /** The file name the user gave (uploads); defaults to the path's base name. */
   originalFilename?: string;
   /** Upload receipt to complete when the pipeline finishes. */

@@ -1,19 +1,18 @@
 /**
  * IngestService: how a file already inside a repository enters the catalog (see ingest.contract.ts
- * for the rules). Cheap work happens here (stat, content detection, BLAKE3); the heavy work is the
+ * for the rules). Cheap work happens here (stat, content detection, BLAKE3 through the intake); the heavy work is the
  * `assets.process` job, queued in the same transaction that writes the asset row, so a crash can
  * never leave an asset that nobody will process.
  */
 import { forSystem } from '../../platform/access/index.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import { detect } from '../../adapters/media/detect.ts';
-import { hashFile } from '../../adapters/media/hash.ts';
 import { tx, type Db } from '../../platform/db/connection.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
+import { detectFileContent, type Intake } from '../intake/index.ts';
 import { AssetsStore, type AssetRow } from './assets.store.ts';
 import { assetRef, type AssetEventBus } from './asset-events.ts';
 import { processAsset } from './assets.jobs.ts';
@@ -46,6 +45,8 @@ export class IngestService implements Ingest {
     private readonly jobs: JobQueue,
     private readonly events: AssetEventBus,
     private readonly log: Logger,
+    /** Hashing (native BLAKE3 on a worker) for files found on disk. */
+    private readonly intake: Pick<Intake, 'hashFile'>,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new AssetsStore(db);
@@ -122,7 +123,7 @@ export class IngestService implements Ingest {
   }
 
   private async indexFileNow(req: IndexFileRequest): Promise<IndexOutcome> {
-    const repo = this.repositories.byId(req.repositoryId);
+    const repo = req.repository?.repository_id === req.repositoryId ? req.repository : this.repositories.byId(req.repositoryId);
     if (!repo) throw new Error(`unknown repository ${req.repositoryId}`);
     const relPath = req.relPath.replace(/\\/g, '/');
     const abs = resolveInRepository(repo.path, relPath);
@@ -145,13 +146,16 @@ export class IngestService implements Ingest {
       return { outcome: 'unchanged', asset_id: existing.asset_id };
     }
     if (stat.size === 0) return { outcome: 'unsupported', reason: 'the file is empty' };
-    const type = await detect(abs);
+    const type = req.knownType ?? (await detectFileContent(abs));
     if (!type) return { outcome: 'unsupported', reason: 'not a photo, video or audio file Hearth can read' };
-    const hash = req.knownHash ?? (await hashFile(abs));
+    let hash = req.knownHash;
+    let hashError: unknown = null;
+    if (hash === undefined) hash = await this.intake.hashFile(abs, stat.size).then((h) => h.hash, (e: unknown) => ((hashError = e), ''));
     // Still being written (a copy in progress): the hash is of half a file. Not catalogued now; the
     // watcher reports the file again once it is quiet, and a scan waits for it.
     const after = await fs.promises.stat(abs).catch(() => null);
     if (!after || after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) throw new FileChangingError(relPath);
+    if (hashError) throw hashError;
     const now = this.now();
 
     return tx(this.db, (): IndexOutcome => {
@@ -161,12 +165,13 @@ export class IngestService implements Ingest {
       const receiptId = upload?.receiptId ?? req.receiptId ?? null;
       const enqueue = (assetId: string) => {
         if (upload) this.committedUploads!.settle(upload.receiptId, assetId);
-        const first = this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: receiptId }, { uniqueKey: `process:${assetId}`, ownerId });
+        const content = { kind: type.kind, mime: type.mime, ext: type.ext, isRaw: type.isRaw };
+        const first = this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: receiptId, content }, { uniqueKey: `process:${assetId}`, ownerId });
         if (!first.inserted && first.job.state === 'running') {
           // The running job may have read the file before this change (a copy that was still under
           // way): one more run after it (the pipeline waits for the running one to finish, and a run
           // whose content was replaced meanwhile does not write its result).
-          this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: receiptId }, { uniqueKey: `process:${assetId}:after:${first.job.id}`, ownerId });
+          this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: receiptId, content }, { uniqueKey: `process:${assetId}:after:${first.job.id}`, ownerId });
         }
       };
 

@@ -15,6 +15,7 @@
 import { forSystem } from '../../platform/access/index.ts';
 import fs from 'node:fs';
 import { detect, type DetectedType } from '../../adapters/media/detect.ts';
+import { stillDetected } from '../intake/index.ts';
 import { MediaDamagedError, MediaDecodeError } from '../../adapters/media/errors.ts';
 import { asDamage, assertIntactContainer, photoDecodeFailure, unreadableRawReason } from '../../adapters/media/damage.ts';
 import { writePlaceholderThumbnails } from '../../adapters/media/placeholder.ts';
@@ -57,7 +58,7 @@ export class AssetPipeline {
     this.store = new AssetsStore(db);
   }
 
-  async process(assetId: string, receiptId: string | null, ctx: Pick<JobContext, 'attempt' | 'signal' | 'progress' | 'job'>): Promise<{ state: string }> {
+  async process(assetId: string, receiptId: string | null, ctx: Pick<JobContext, 'attempt' | 'signal' | 'progress' | 'job'>, detected: DetectedType | null = null): Promise<{ state: string }> {
     // The pipeline works for the catalog, not for a member: the job names the asset.
     const id = forSystem('asset', assetId);
     const asset = this.store.byId(id);
@@ -78,7 +79,7 @@ export class AssetPipeline {
 
     try {
       if (!fs.existsSync(file)) throw new FailNow(STATUS.failedMissing, 'The file disappeared before it could be processed.');
-      const type = await detect(file);
+      const type = stillDetected(detected, asset.mime_type) ?? (await detect(file)); // detected once, at ingest
       if (!type) throw new FailNow(STATUS.failedCorrupt, 'Not a photo, video or audio file Hearth can read.');
       fs.mkdirSync(this.derivatives.dir(assetId), { recursive: true });
       const fields: Fields = {};

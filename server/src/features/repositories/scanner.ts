@@ -77,6 +77,8 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
   const counts = emptyCounts();
   const problems = emptyProblems();
   const scrub = (text: string) => text.split(root).join('');
+  // Looked up once for the whole scan: every file's indexing gets it.
+  const repository = { repository_id: repositoryId, path: root };
 
   input.progress(0, 'listing files');
   const walk = await walkTree(root, {
@@ -133,7 +135,7 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
   /** Indexes one file; false when it changed while it was read (still being written). */
   const indexOne = async (rel: string, size: number, mtimeMs: number): Promise<boolean> => {
     try {
-      const out = await lane.run(() => ingest.indexFile({ repositoryId, relPath: rel, ownerId: input.ownerId, source: 'scan' }));
+      const out = await lane.run(() => ingest.indexFile({ repositoryId, repository, relPath: rel, ownerId: input.ownerId, source: 'scan' }));
       tally(out, rel, size, mtimeMs);
     } catch (e) {
       if (e instanceof FileChangingError) return false;

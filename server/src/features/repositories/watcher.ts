@@ -210,7 +210,7 @@ export class RepositoryWatcher {
       return;
     }
     try {
-      const out = await ingest.indexFile({ repositoryId: this.o.repositoryId, relPath: rel, ownerId, source: 'watch' });
+      const out = await ingest.indexFile({ repositoryId: this.o.repositoryId, repository: { repository_id: this.o.repositoryId, path: this.o.root }, relPath: rel, ownerId, source: 'watch' });
       this.o.log.debug({ path: rel, outcome: out.outcome }, 'watched file indexed');
     } catch (err) {
       if (err instanceof FileChangingError) {

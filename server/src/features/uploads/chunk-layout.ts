@@ -13,7 +13,7 @@
  * again (a repeat is read and dropped), so what was hashed stays what is on disk.
  */
 import fs from 'node:fs';
-import { legacyChunkPath, sessionDataPath, sessionDir } from './staging.ts';
+import { legacyChunkPath, sessionDataPath, sessionDir } from '../intake/index.ts';
 import type { SessionRow } from './uploads.store.ts';
 
 /** Does a chunk size c split total bytes into exactly n chunks (all of c bytes but a non-empty last)? */

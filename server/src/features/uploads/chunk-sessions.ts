@@ -5,17 +5,25 @@
  * nothing: the data file itself is committed.
  *
  * A chunk: validated against its session (index in range, total as declared, size as the session's
- * chunk size implies), streamed to its offset, fsynced, and only then recorded in the session row;
- * then acknowledged. A chunk already received is read and dropped (same size: an idempotent repeat;
+ * chunk size implies), streamed to its offset, and only then recorded in the session row; then
+ * acknowledged. A chunk already received is read and dropped (same size: an idempotent repeat;
  * another size: 409); a chunk another request is receiving right now is refused (409, retryable),
  * so two writers never share a region of the file. The chunk size is the client's (told in the
  * session, or learnt from the first chunk to complete: every chunk but the last has it); chunks
  * that start before it is known go to a side file first and are copied to their offset once it is.
  *
- * Hashing: while chunks arrive, a worker (file-hasher.ts) hashes the data file in order over the
- * chunks received contiguously from the start (a cursor moved on as each chunk completes), so when
- * the last chunk arrives only the tail after the cursor is left to hash. In memory only: after a
- * restart, or with more than MAX_HASHING sessions at once, the whole file is hashed at the end.
+ * Acknowledgement (chunk-sync.ts): a chunk is answered once written into the data file and
+ * recorded; the file is flushed behind the answers, and chunks not flushed when the machine itself
+ * went down (another boot at the next start) are no longer counted, so the client sends them again.
+ * Finishing a session flushes the whole file before the commit. Where the boot cannot be told, each
+ * chunk is flushed before its answer.
+ *
+ * Hashing: while chunks arrive, the data file is hashed in order over the chunks received
+ * contiguously from the start (the intake's follower, features/intake: read back from the page cache and hashed with the
+ * native BLAKE3 on this thread; a cursor moved on as each chunk completes), so when the last chunk
+ * arrives only the tail after the cursor is left to hash. Chunks come in parallel requests, so
+ * they are not hashed as they stream: BLAKE3 needs the bytes in file order. In memory only: after
+ * a restart, or with more than MAX_HASHING sessions at once, the whole file is hashed at the end.
  *
  * When the last missing chunk is stored, that request finishes the session: size check, digest,
  * the client's hash, and the commit (commit.ts). A client-side fault (hash mismatch, empty,
@@ -41,10 +49,9 @@ import {
   verifyDataFile,
 } from './chunk-layout.ts';
 import type { Committer } from './commit.ts';
-import { uploadHashPool, type FileHasher } from './file-hasher.ts';
+import { ChunkSyncStore, FlushBehind, bootId, flushFile } from './chunk-sync.ts';
 import { Semaphore } from './locks.ts';
-import { ClientAborted } from './multipart.ts';
-import { SESSION_ID, TooLargeError, brokenOff, partialChunkPath, receiveToFile, sanitizeFileName, sessionDataPath, sessionDir, type Received } from './staging.ts';
+import { ClientAborted, SESSION_ID, TooLargeError, brokenOff, partialChunkPath, sanitizeFileName, sessionDataPath, sessionDir, type FileHasher, type Received } from '../intake/index.ts';
 import { HASH_HEX, targetRepository, toStoredProblem, type Repo, type UploadsContext } from './uploads.context.ts';
 import { emptyResult, type BatchResult, type SessionAnswer, type SessionInput, type UploadResult } from './uploads.results.ts';
 import type { SessionRow, StoredProblem } from './uploads.store.ts';
@@ -62,17 +69,23 @@ interface Runtime {
   hasher: FileHasher | null;
   /** Chunks [0, cursor) were advanced over. */
   cursor: number;
+  /** Flushes of the data file behind the answers (null: not started yet, or flushed before each answer). */
+  flush: FlushBehind | null;
 }
 
 export class ChunkSessions {
   private readonly finishing: Semaphore;
   private readonly runtimes = new Map<string, Runtime>();
+  private readonly syncStore: ChunkSyncStore;
+  /** This boot of the machine; null: it cannot be told, so each chunk is flushed before its answer. */
+  private readonly boot: string | null = bootId();
 
   constructor(
     private readonly ctx: UploadsContext,
     private readonly committer: Committer,
   ) {
     this.finishing = new Semaphore(ctx.limits.mergeConcurrency);
+    this.syncStore = new ChunkSyncStore(ctx.deps.db);
   }
 
   /** Creates a chunk session, or resumes one (same id, same file): reports what is already stored. */
@@ -196,12 +209,14 @@ export class ChunkSessions {
     rt.receiving.add(index);
     let received: number[];
     let size: number;
+    let flushed: boolean;
     try {
-      size = await this.writeChunk(repo, now, index, stream);
-      received = this.record(sessionId, index);
+      ({ size, flushed } = await this.writeChunk(repo, now, index, stream));
+      received = this.record(sessionId, index, flushed ? null : this.boot);
     } finally {
       rt.receiving.delete(index);
     }
+    if (!flushed) this.flushBehind(repo, sessionId, rt).written(index);
     this.hashAhead(repo, sessionId, received);
     const answer: BatchResult = { ...base, size, received_chunks: received.length, message: `Chunk ${index + 1} of ${total} stored.` };
     if (received.length < total) return answer;
@@ -218,9 +233,15 @@ export class ChunkSessions {
     rt.hasher = null;
   }
 
-  /** Stops hashing ahead (at shutdown). */
+  /** Stops hashing ahead (at shutdown), after the flushes under way. */
   async stop(): Promise<void> {
+    await Promise.all([...this.runtimes.values()].map((rt) => rt.flush?.idle()));
     await Promise.all([...this.runtimes.keys()].map((id) => this.forget(id)));
+  }
+
+  /** At start: chunks left unflushed by another boot of the machine no longer count (chunk-sync.ts). */
+  dropUnflushedOfOtherBoots(): number {
+    return this.syncStore.dropUnflushedOfOtherBoots(this.boot, this.ctx.now());
   }
 
   // ------------------------------------------------------------------ internals
@@ -228,7 +249,7 @@ export class ChunkSessions {
   private runtime(sessionId: string): Runtime {
     let rt = this.runtimes.get(sessionId);
     if (!rt) {
-      rt = { receiving: new Set(), hasher: null, cursor: 0 };
+      rt = { receiving: new Set(), hasher: null, cursor: 0, flush: null };
       this.runtimes.set(sessionId, rt);
     }
     return rt;
@@ -247,27 +268,30 @@ export class ChunkSessions {
 
   /**
    * Streams the chunk to its offset (or, while the chunk size is unknown, to a side file that is
-   * then copied there), fsynced. Returns its size. Never writes outside the chunk's own region.
+   * then copied there). Returns its size and whether it is flushed already (else it is flushed
+   * behind the answer). Never writes outside the chunk's own region.
    */
-  private async writeChunk(repo: Repo, s: SessionRow, index: number, stream: Readable): Promise<number> {
+  private async writeChunk(repo: Repo, s: SessionRow, index: number, stream: Readable): Promise<{ size: number; flushed: boolean }> {
     const at = chunkOffset(s, index);
     if (at !== null) {
       const expected = expectedChunkSize(s.total_size, s.total_chunks, s.chunk_size, index);
+      const flushNow = this.boot === null;
       let got: Received;
       try {
-        got = await receiveToFile(stream, sessionDataPath(repo.path, s.session_id), expected, { create: false, hash: false, offset: at });
+        got = await this.ctx.deps.intake.receive(stream, sessionDataPath(repo.path, s.session_id), expected, { create: false, hash: false, offset: at, sync: flushNow });
       } catch (e) {
         if (e instanceof TooLargeError) throw wrongSize(index, `more than ${expected}`, expected);
         throw e;
       }
       if (got.size !== expected) throw wrongSize(index, String(got.size), expected);
-      return got.size;
+      return { size: got.size, flushed: flushNow };
     }
     // The chunk size is not known yet: the chunk's size tells it (or the first chunk to complete does).
     const partial = partialChunkPath(repo.path, s.session_id, index);
     try {
       const maxBytes = Math.min(s.total_size, this.ctx.limits.maxFileBytes);
-      const got = await receiveToFile(stream, partial, maxBytes, { create: true, hash: false });
+      // The side file is removed once copied: only the data file, flushed after the copy, needs the disk.
+      const got = await this.ctx.deps.intake.receive(stream, partial, maxBytes, { create: true, hash: false, sync: false });
       const implied = impliedChunkSize(s.total_size, s.total_chunks, index, got.size);
       if (implied === null) throw new Invalid(`Chunk ${index} has ${got.size} bytes, which cannot be part of ${s.total_chunks} chunks making ${s.total_size} bytes.`, [{ field: 'body.chunk', message: 'wrong chunk size' }], 'chunk_size_mismatch');
       const inForce = this.ctx.store.fixChunkSize(s.session_id, implied);
@@ -279,7 +303,7 @@ export class ChunkSessions {
       } finally {
         await fh.close();
       }
-      return got.size;
+      return { size: got.size, flushed: true };
     } finally {
       await rm(partial);
     }
@@ -300,16 +324,27 @@ export class ChunkSessions {
     return size;
   }
 
-  /** Adds a stored (fsynced) chunk to the session row; returns the received chunks. */
-  private record(sessionId: string, index: number): number[] {
+  /**
+   * Adds a stored chunk to the session row (written in boot `unflushedIn` and not flushed yet, or
+   * null: flushed); returns the received chunks.
+   */
+  private record(sessionId: string, index: number, unflushedIn: string | null): number[] {
     const { store, now } = this.ctx;
     const s = store.session(sessionId)!;
     assertReceiving(s); // failed or expired meanwhile: the chunk does not count
     const received = JSON.parse(s.received_chunks) as number[];
     if (!received.includes(index)) received.push(index);
     received.sort((a, b) => a - b);
-    store.setSessionChunks(sessionId, received, bytesOf(s, received), s.chunk_size, now());
+    this.ctx.deps.db.transaction(() => {
+      store.setSessionChunks(sessionId, received, bytesOf(s, received), s.chunk_size, now());
+      if (unflushedIn) this.syncStore.markUnflushed(sessionId, index, unflushedIn);
+    })();
     return received;
+  }
+
+  private flushBehind(repo: Repo, sessionId: string, rt: Runtime): FlushBehind {
+    rt.flush ??= new FlushBehind(sessionDataPath(repo.path, sessionId), (chunks) => this.ctx.deps.db.open && this.syncStore.markFlushed(sessionId, chunks), this.ctx.log);
+    return rt.flush;
   }
 
   /** Moves the session's hash cursor over the chunks now received contiguously from the start. */
@@ -321,7 +356,7 @@ export class ChunkSessions {
     if (cursor === rt.cursor) return;
     if (!rt.hasher) {
       if (rt.cursor > 0 || this.hashingCount() >= MAX_HASHING) return;
-      rt.hasher = uploadHashPool.open(sessionDataPath(repo.path, sessionId));
+      rt.hasher = this.ctx.deps.intake.follow(sessionDataPath(repo.path, sessionId));
     }
     rt.cursor = cursor;
     const s = this.ctx.store.session(sessionId)!;
@@ -385,8 +420,12 @@ export class ChunkSessions {
         const started = performance.now();
         const size = (await fs.promises.stat(file)).size;
         if (size !== s.total_size) throw new Invalid(`The chunks make ${size} bytes, not ${s.total_size}.`, [], 'size_mismatch');
-        hasher ??= uploadHashPool.open(file);
-        const hash = await hasher.digest(s.total_size);
+        // The whole file is on disk before it is committed (chunks were answered before their flush).
+        await rt?.flush?.idle();
+        await flushFile(file);
+        this.syncStore.allFlushed(s.session_id);
+        hasher ??= this.ctx.deps.intake.follow(file);
+        const hash = (await hasher.digest(s.total_size)).hex;
         hasher = null;
         const got: Received = { size, hash, head: await readHead(file) };
         log.info({ session_id: s.session_id, bytes: size, chunks_hashed_ahead: hashedAhead, ms: Math.round(performance.now() - started) }, 'upload session hashed');

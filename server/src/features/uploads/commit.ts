@@ -18,13 +18,12 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import { detectBytes, type DetectedType } from '../../adapters/media/detect.ts';
 import { DomainError, Invalid } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { failpoint } from '../../platform/failpoints.ts';
 import type { CommitIntents } from './commit-intents.ts';
 import { KeyedLock } from './locks.ts';
-import { commitAsCopyOf, commitStaged, uploadFolder, type Received } from './staging.ts';
+import { commitAsCopyOf, commitStaged, detectContent, uploadFolder, type DetectedType, type Received } from '../intake/index.ts';
 import type { Repo, UploadsContext } from './uploads.context.ts';
 import type { UploadResult } from './uploads.results.ts';
 
@@ -51,7 +50,8 @@ export class Committer {
     if (expectedHash && expectedHash !== got.hash) {
       throw new Invalid('The file that arrived does not match the content hash the client announced: it was changed or cut in transit. Nothing was kept.', [{ field: 'header.x-content-hash', message: 'does not match the received content' }], 'content_hash_mismatch');
     }
-    const type = detectBytes(got.head, name);
+    // Detected once, from the head the sink kept; the catalog row and the processing job take it from here.
+    const type = detectContent(got.head, name);
     if (!type) throw new DomainError(415, 'unsupported_media_type', `${name} is not a photo, video or audio file Hearth can read.`);
     const fileName = withExtension(name, type);
     const ingest = this.ctx.deps.ingest();
@@ -83,7 +83,7 @@ export class Committer {
       };
       let outcome;
       try {
-        outcome = await ingest.indexFile({ repositoryId: repo.repository_id, relPath, ownerId: actor.userId, source: 'upload', knownHash: got.hash, receiptId, originalFilename: name });
+        outcome = await ingest.indexFile({ repositoryId: repo.repository_id, repository: repo, relPath, ownerId: actor.userId, source: 'upload', knownHash: got.hash, knownType: type, receiptId, originalFilename: name });
       } catch (e) {
         await takeBack(); // not catalogued: take it back out, the client may retry
         throw e;

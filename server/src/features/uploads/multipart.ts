@@ -20,6 +20,7 @@
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { BadRequest, DomainError, PayloadTooLarge } from '../../platform/http/errors.ts';
+import { ClientAborted } from '../intake/index.ts';
 import { installBoundarySearch } from './boundary-search.ts';
 
 /**
@@ -46,12 +47,8 @@ export interface MultipartHandlers {
   file(name: string, stream: Readable, info: { filename: string; mimeType: string }): Promise<void>;
 }
 
-/** The client went away (or the body broke off) mid-request. */
-export class ClientAborted extends BadRequest {
-  constructor() {
-    super('The request body ended before the form was complete.', 'upload_incomplete');
-  }
-}
+/** The client went away (or the body broke off) mid-request: the intake's error, as the staging sink throws it too. */
+export { ClientAborted };
 
 /** The body stopped arriving: nothing came for the idle timeout while the server waited for it. */
 export class UploadStalled extends DomainError {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DomainError } from '../../platform/http/errors.ts';
 import type { ChunkSessions } from './chunk-sessions.ts';
-import { SESSIONS_DIR, sessionDir, stagingRoot } from './staging.ts';
+import { SESSIONS_DIR, sessionDir, stagingRoot } from '../intake/index.ts';
 import { toStoredProblem, type UploadsContext } from './uploads.context.ts';
 
 const rm = (p: string) => fs.promises.rm(p, { recursive: true, force: true }).catch(() => undefined);

@@ -3,6 +3,9 @@
  * starts, before it answers anything. At that moment no request is running, so nothing in staging
  * belongs to a request any more; only live chunk sessions (resumable by their clients) keep files.
  *
+ * Before these, chunks of live sessions that were answered but not yet flushed when the machine
+ * itself went down (another boot) stop counting (chunk-sync.ts): their clients send them again.
+ *
  * In order (all synchronous, at construction of the uploads feature):
  *   1. commit intents (commit-intents.ts): an upload whose file is at its name with its size was
  *      committed: it is catalogued for its uploader (step 5, after start). One whose file never got
@@ -19,10 +22,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { hashFile } from '../../adapters/media/hash.ts';
 import { DomainError } from '../../platform/http/errors.ts';
 import type { CommitIntent, CommitIntents } from './commit-intents.ts';
-import { SESSIONS_DIR, stagingRoot } from './staging.ts';
+import { SESSIONS_DIR, stagingRoot } from '../intake/index.ts';
 import { toStoredProblem, type UploadsContext } from './uploads.context.ts';
 
 /** The problem kept on a receipt whose upload the server's stop cut off (clients may show `code`). */
@@ -124,7 +126,10 @@ export async function catalogueCommitted(ctx: UploadsContext, intents: CommitInt
       if (!repo) continue;
       const abs = path.join(repo.path, ...i.rel_path.split('/'));
       // Same size is not enough: the link may never have happened and another file be at that name.
-      const hash = await hashFile(abs).catch(() => null);
+      const hash = await fs.promises
+        .stat(abs)
+        .then((st) => ctx.deps.intake.hashFile(abs, st.size))
+        .then((h) => h.hash, () => null);
       if (!ctx.deps.db.open) return;
       if (!intents.get(i.receipt_id)) continue; // already catalogued meanwhile (by a scan or the watcher)
       if (hash !== i.content_hash) {
@@ -138,6 +143,7 @@ export async function catalogueCommitted(ctx: UploadsContext, intents: CommitInt
       }
       const out = await ctx.deps.ingest().indexFile({
         repositoryId: i.repository_id,
+        repository: repo,
         relPath: i.rel_path,
         ownerId: i.owner_id,
         source: 'upload',

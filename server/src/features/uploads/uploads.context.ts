@@ -9,7 +9,8 @@ import type { Db } from '../../platform/db/connection.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Ingest } from '../assets/ingest.contract.ts';
-import { TooLargeError } from './staging.ts';
+import type { Intake } from '../intake/index.ts';
+import { TooLargeError } from '../intake/index.ts';
 import type { UploadLimits } from './uploads.config.ts';
 import type { StoredProblem, UploadsStore } from './uploads.store.ts';
 
@@ -19,6 +20,8 @@ export interface UploadsDeps {
   jobs: JobQueue;
   /** The catalog entry point; a getter so the container may build it in any order. */
   ingest: () => Ingest;
+  /** Staging, hashing, content detection and the no-overwrite commit (features/intake). */
+  intake: Intake;
   primaryRepositoryId: () => string | undefined;
   limits: UploadLimits;
   now?: () => number;

@@ -9,13 +9,15 @@
  *
  *   whole-file-uploads.ts  single upload and batch (multipart, busboy, never buffered)
  *   chunk-sessions.ts      chunked sessions: chunks written at their offsets in one data file,
- *                          resumable after a dropped connection or a restart (chunk-layout.ts)
+ *                          resumable after a dropped connection or a restart (chunk-layout.ts),
+ *                          flushed to disk behind their answers (chunk-sync.ts)
  *   commit.ts              the last step of all paths: checks, duplicates, commit, ingest
  *   receipts.ts            receipts, their SSE stream, the precheck
  *   staging-cleanup.ts     the cleanup job (idle sessions, orphan staging files)
  *   commit-intents.ts      who committed which file (so a crash never loses an upload's owner)
  *   startup-recovery.ts    what a crash left (staging, receipts, committed uploads), settled at start
- *   sink.ts, file-hasher.ts, hash-worker.ts, blake3.ts   writing staged bytes and hashing them
+ * Staging, the write sink, BLAKE3, content detection and the no-overwrite commit are the intake's
+ * (features/intake), shared with folder scans and the watcher.
  *
  * Nothing is written outside `.hearth/staging/` before the commit; every failure removes the
  * staging files it made.
@@ -94,6 +96,9 @@ export class UploadsService {
     sweepArrayBuffersInline(this.log);
     const reset = this.store.resetInterruptedMerges(this.ctx.now());
     if (reset) this.log.warn({ sessions: reset }, 'upload sessions interrupted while merging go back to uploading');
+    // A power cut may have lost chunks that were answered but not flushed yet: they are asked for again.
+    const lost = this.sessions.dropUnflushedOfOtherBoots();
+    if (lost) this.log.warn({ chunks: lost }, 'chunks not flushed to disk before the machine went down are asked for again');
     // Built at start, before any request: what the last stop left in staging belongs to no request.
     this.recovered = settleInterruptedUploads(this.ctx, this.commitIntents);
   }

@@ -16,7 +16,7 @@ import { uuidv7 } from '../../platform/ids.ts';
 import type { ChunkSessions } from './chunk-sessions.ts';
 import type { Committer } from './commit.ts';
 import { parseMultipart, type MultipartLimits } from './multipart.ts';
-import { newStagingFile, receiveToFile, sanitizeFileName } from './staging.ts';
+import { newStagingFile, sanitizeFileName } from '../intake/index.ts';
 import { HASH_HEX, targetRepository, toStoredProblem, type Repo, type UploadsContext } from './uploads.context.ts';
 import { emptyResult, type BatchResult, type UploadResult } from './uploads.results.ts';
 
@@ -129,7 +129,7 @@ export class WholeFileUploads {
     const staged = newStagingFile(repo.path);
     try {
       await fs.promises.mkdir(path.dirname(staged), { recursive: true });
-      const got = await receiveToFile(stream, staged, this.ctx.limits.maxFileBytes);
+      const got = await this.ctx.deps.intake.receive(stream, staged, this.ctx.limits.maxFileBytes);
       return await this.committer.finalize(actor, repo, staged, got, name, receiptId, expectedHash);
     } catch (e) {
       await rm(staged);

@@ -7,7 +7,7 @@
  * Decision: neutralise at output, not in the catalog. The file on disk is never renamed (media files
  * are never rewritten, and a scan must find the file under its real name), and the catalog keeps that
  * name, so search and scans still match it. Uploads are different: there Hearth chooses the name on
- * disk, and `sanitizeFileName` (features/uploads/staging.ts) drops these characters at ingest.
+ * disk, and `sanitizeFileName` (features/intake/staging.ts) drops these characters at ingest.
  *
  * Neutralising: the bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A..U+202E,
  * U+2066..U+2069) are removed, so the name reads in its stored order with its real extension last;

@@ -1,5 +1,7 @@
 /**
- * Upload staging and the commit into a repository.
+ * Staging: where bytes that are about to enter a repository wait (uploads today, cloud imports next),
+ * how they are received (a stream into a staging file, hashed on the way, flushed before it counts),
+ * and the names they may take.
  *
  * Layout inside a repository (`.hearth/` is Hearth's hidden folder, never indexed):
  *
@@ -12,18 +14,15 @@
  *   .hearth/staging/sessions/<session_id>/<i>.chunk   chunk i as servers before the data file stored it
  *                                                     (imported into the data file on resume)
  *
- * Staging sits in the target repository so the commit is a rename on one file system, even when
- * the repository is on another disk. The commit never overwrites: it hard-links the staged file to
- * the first free name (`link()` fails with EEXIST atomically when the name is taken) and then drops
- * the staging name. File systems without hard links (FAT/exFAT, some network shares) get the
- * fallback: reserve the name with O_CREAT|O_EXCL, then rename the staged file over our own empty
- * placeholder.
+ * Staging sits in the target repository so the commit (commit-file.ts) is a rename on one file
+ * system, even when the repository is on another disk.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { ClientAborted } from './multipart.ts';
+import { BadRequest } from '../../platform/http/errors.ts';
+import type { Digest } from './file-hasher.ts';
 import { StagingSink, type SinkOptions } from './sink.ts';
 import { SYSTEM_DIR } from '../repositories/marker.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
@@ -87,130 +86,16 @@ export function sanitizeFileName(raw: string): string | null {
   return name;
 }
 
-/** `IMG_1.jpg` → `IMG_1 (n).jpg`. */
-export function numberedName(name: string, n: number): string {
-  if (n === 0) return name;
-  const ext = path.extname(name);
-  return `${name.slice(0, name.length - ext.length)} (${n})${ext}`;
-}
-
 /** Repository-relative folder (forward slashes) for an upload made at `now`. */
 export function uploadFolder(now: Date): string {
   return `${UPLOADS_DIR}/${now.getFullYear()}/${String(now.getMonth() + 1).padStart(2, '0')}`;
 }
 
-const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK']);
-
-/**
- * Durable record of where a staged file is about to go (commit-intents.ts): `reserve(rel)` is called
- * before each name is tried (false: another upload holds it, try the next), `release(rel)` when the
- * name turned out to be taken on disk.
- */
-export interface CommitReservation {
-  reserve(relPath: string): boolean;
-  release(relPath: string): void;
-}
-
-/** How a commit picks its name: see commitStaged. */
-export interface CommitPlacement {
-  skip?: (relPath: string) => boolean;
-  reservation?: CommitReservation;
-}
-
-/**
- * Moves a staged file into the repository at `folder/name`, or `name (1)`, `name (2)`… when the
- * name is taken. Never overwrites anything. Returns the repository-relative path (forward slashes).
- * `placement.skip`: names to pass over although no file is there (a path the catalog holds for
- * another member, whose file went missing). With `placement.reservation`, each name is recorded
- * before the file is linked to it, so a crash at any point leaves the catalog knowing whose upload
- * may be there.
- */
-export async function commitStaged(repoPath: string, staged: string, relFolder: string, name: string, placement: CommitPlacement = {}): Promise<string> {
-  const { skip = () => false, reservation } = placement;
-  const folderAbs = path.join(repoPath, ...relFolder.split('/'));
-  await fs.promises.mkdir(folderAbs, { recursive: true });
-  let useLink = true;
-  for (let n = 0; n < 10_000; n++) {
-    const candidate = n < 9_999 ? numberedName(name, n) : numberedName(name, Number.parseInt(crypto.randomBytes(4).toString('hex'), 16));
-    const rel = `${relFolder}/${candidate}`;
-    if (skip(rel)) continue;
-    if (reservation && !reservation.reserve(rel)) continue;
-    const target = path.join(folderAbs, candidate);
-    if (useLink) {
-      try {
-        await fs.promises.link(staged, target);
-        await fs.promises.unlink(staged);
-        return `${relFolder}/${candidate}`;
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code ?? '';
-        if (code === 'EEXIST') {
-          reservation?.release(rel);
-          continue;
-        }
-        if (!NO_LINK.has(code)) throw e;
-        useLink = false; // this file system has no hard links: reserve-then-rename below
-      }
-    }
-    let fh: fs.promises.FileHandle;
-    try {
-      fh = await fs.promises.open(target, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-        reservation?.release(rel);
-        continue;
-      }
-      throw e;
-    }
-    await fh.close();
-    try {
-      await fs.promises.rename(staged, target); // replaces only our own empty placeholder
-    } catch (e) {
-      await fs.promises.rm(target, { force: true });
-      throw e;
-    }
-    return `${relFolder}/${candidate}`;
+/** The source broke off before its end (the client went away, or the body ended or stalled mid-file). */
+export class ClientAborted extends BadRequest {
+  constructor() {
+    super('The request body ended before the form was complete.', 'upload_incomplete');
   }
-  throw new Error(`no free file name for ${name} in ${relFolder}`);
-}
-
-/**
- * Puts another name on `source` (a file of the repository with the same bytes) at `folder/name`,
- * or `name (1)`… when taken (or passed over, or reserved first, as in commitStaged), never overwriting: a copy-on-write clone where the file system has
- * them (the two files share their blocks, and a later edit of one leaves the other as it was),
- * else a hard link (one inode, two names). Returns the repository-relative path, or null when the
- * file system can do neither (the caller then stores its own copy).
- */
-export async function commitAsCopyOf(repoPath: string, source: string, relFolder: string, name: string, placement: CommitPlacement = {}): Promise<string | null> {
-  const { skip = () => false, reservation } = placement;
-  const folderAbs = path.join(repoPath, ...relFolder.split('/'));
-  await fs.promises.mkdir(folderAbs, { recursive: true });
-  let clone = true;
-  for (let n = 0; n < 10_000; n++) {
-    const candidate = numberedName(name, n);
-    const rel = `${relFolder}/${candidate}`;
-    if (skip(rel)) continue;
-    if (reservation && !reservation.reserve(rel)) continue;
-    const target = path.join(folderAbs, candidate);
-    try {
-      if (clone) await fs.promises.copyFile(source, target, fs.constants.COPYFILE_EXCL | fs.constants.COPYFILE_FICLONE_FORCE);
-      else await fs.promises.link(source, target);
-      return rel;
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? '';
-      if (code === 'EEXIST') {
-        reservation?.release(rel);
-        continue;
-      }
-      if (clone && (NO_LINK.has(code) || code === 'EINVAL' || code === 'ENOTTY' || code === 'EXDEV')) {
-        clone = false; // (libuv removes the target it made when the clone fails)
-        n--; // the same name, as a hard link
-        continue;
-      }
-      if (NO_LINK.has(code) || code === 'ENOENT') return null;
-      throw e;
-    }
-  }
-  return null;
 }
 
 export class TooLargeError extends Error {
@@ -225,17 +110,19 @@ export interface Received {
   hash: string;
   /** The first bytes (up to 4 KiB), for content detection without reading the file again. */
   head: Buffer;
+  /** Who hashed it (null: not hashed, a chunk into its session's file). */
+  digest?: Digest | null;
 }
 
 const HEAD_BYTES = 4096;
 
 /**
  * Streams `source` into a new file at `dest` (exclusive create: never overwrites) while hashing it
- * with BLAKE3 (sink.ts: 1 MiB blocks, hashed on a worker thread). Or, with `sink` options, into an
+ * with BLAKE3 (sink.ts: 1 MiB blocks, hashed as they go to disk). Or, with `sink` options, into an
  * existing file at an offset (a chunk into its session's data file), unhashed. Fails with
  * TooLargeError as soon as more than `maxBytes` arrived, and with ClientAborted when the source breaks
  * off (a client that went away, a body that ended or stalled mid-file); in both cases a file this call created is removed. The data is on
- * disk (fsync) before this resolves.
+ * disk (fsync) before this resolves, unless the caller flushes on its own (`sync: false`).
  *
  * The source is never destroyed here: on a failure it is switched to draining (its remaining data
  * is read and dropped), because a busboy part that is destroyed midway stalls the whole form. The
@@ -297,8 +184,8 @@ export async function receiveToFile(source: Readable, dest: string, maxBytes: nu
       // body ended while the staging file was being opened): its 'error'/'close' are gone by now.
       if (brokenOff(source)) fail(new ClientAborted());
     });
-    const { size, hash } = await sink.finish();
-    return { size, hash, head: Buffer.concat(headParts) };
+    const { size, digest } = await sink.finish();
+    return { size, hash: digest?.hex ?? '', head: Buffer.concat(headParts), digest };
   } catch (e) {
     await sink.abort();
     throw e;

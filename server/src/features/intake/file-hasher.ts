@@ -1,15 +1,24 @@
 /**
- * Hashing staged files while they are written, off the main thread (hash-worker.ts does the work).
+ * Hashing staged files while they are written (a chunked session's data file, whose chunks arrive
+ * in any order and go straight to their place).
  *
  * A FileHasher follows one staging file: the writer calls `advance(n)` whenever the first n bytes
  * are on their way to disk (written, maybe not yet flushed), and `digest(size)` at the end. The
- * worker reads what was advanced over from the page cache and hashes it in order, in parallel with
- * the writes and the request parsing on the main thread, so at the end only the last bytes remain.
+ * hasher reads what was advanced over back from the page cache and hashes it in order, while the
+ * writes go on, so at the end only the last bytes remain.
  *
- * Why read back rather than hand the received blocks to the worker: a chunked upload's chunks arrive
- * in any order and go straight to their place in the file; reading back lets one mechanism hash
- * whole uploads and sessions alike, in file order, and the main thread keeps its buffers (the reads
- * cost a memory copy on the worker's core, about a tenth of a second per GiB).
+ * Where the reading and hashing run (chosen by the Intake, intake.ts):
+ * - with the native BLAKE3 (blake3.ts), on the main thread: reads are async (libuv's pool), the
+ *   hashing costs about 0.2 ms of the event loop per MiB, and no worker is started. A worker
+ *   thread costs more than it saves here: measured under tsx, starting one took 0.6 s of CPU and
+ *   1.3 s before its first digest, and it was started again after every 30 s without uploads; a
+ *   chunked upload of 1 GiB needs about 0.25 s of hashing in total.
+ * - with hash-wasm only (about 450 MB/s, too slow for the main thread), on a worker of a small
+ *   pool (hash-worker.ts), which reads the file back the same way.
+ *
+ * Why read back rather than hash the received blocks: chunks arrive out of order (several requests
+ * at once), and BLAKE3 is hashed in file order; reading back lets one mechanism follow whole
+ * uploads and sessions alike (the reads cost a memory copy, about a tenth of a second per GiB).
  *
  * A worker that dies fails the files it was hashing (their digests reject); the next file starts a
  * new one. Where the worker module cannot be found (a bundle that did not ship it) the file is
@@ -19,22 +28,29 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createBlake3 } from './blake3.ts';
+import { createBlake3, type Blake3Backend } from './blake3.ts';
 import type { HashRequest, HashResponse } from './hash-worker.ts';
 
 export interface FileHasher {
   /** Bytes [0, until) of the file are written; hash them when you can. Never goes back. */
   advance(until: number): void;
-  /** Hashes through `size` and resolves with the BLAKE3 hex digest. Once. */
-  digest(size: number): Promise<string>;
+  /** Hashes through `size` and resolves with the BLAKE3 hex digest and who computed it. Once. */
+  digest(size: number): Promise<Digest>;
   /** Stops and forgets the file (idempotent; no digest afterwards). */
   drop(): void;
+}
+
+/** A BLAKE3 digest (64 lower-case hex characters), with the implementation and thread that made it. */
+export interface Digest {
+  hex: string;
+  backend: Blake3Backend;
+  where: 'worker' | 'main';
 }
 
 const IDLE_MS = 30_000;
 
 interface Pending {
-  resolve?: (hex: string) => void;
+  resolve?: (d: Digest) => void;
   reject?: (e: Error) => void;
   error?: Error;
 }
@@ -74,7 +90,7 @@ class PoolWorker {
     if (!p) return;
     if (m.op === 'digest') {
       this.release(m.id);
-      p.resolve?.(m.hex);
+      p.resolve?.({ hex: m.hex, backend: m.backend, where: 'worker' });
     } else this.fail(m.id, p, new Error(`hashing failed: ${m.error}`));
   }
 
@@ -141,7 +157,7 @@ export class HashPool {
           w.release(id);
           return Promise.reject(pending.error);
         }
-        return new Promise<string>((resolve, reject) => {
+        return new Promise<Digest>((resolve, reject) => {
           pending.resolve = resolve;
           pending.reject = reject;
           w.post({ op: 'digest', id, until: size });
@@ -157,8 +173,8 @@ export class HashPool {
   }
 }
 
-/** The fallback without a worker: the same contract, reading and hashing on this thread. */
-function inThread(file: string): FileHasher {
+/** Reading and hashing on this thread: the same contract as the worker's. */
+export function inThread(file: string): FileHasher {
   let until = 0;
   let dropped = false;
   let chain: Promise<number> = (async () => 0)();
@@ -189,7 +205,8 @@ function inThread(file: string): FileHasher {
       until = Math.max(until, size);
       try {
         await chain.then(catchUp);
-        return (await hasher).digest();
+        const h = await hasher;
+        return { hex: h.digest(), backend: h.backend, where: 'main' };
       } finally {
         dropped = true;
         close();
@@ -202,6 +219,3 @@ function inThread(file: string): FileHasher {
     },
   };
 }
-
-/** The process-wide pool used by uploads. */
-export const uploadHashPool = new HashPool();

@@ -1,5 +1,5 @@
 /**
- * BLAKE3 for uploads: native (@napi-rs/blake-hash, Rust's `blake3` crate with SIMD) when its binary
+ * BLAKE3 for everything that enters a repository (uploads, scans, the watcher): native (@napi-rs/blake-hash, Rust's `blake3` crate with SIMD) when its binary
  * loads, hash-wasm otherwise. Both give the same 64-hex-character digests (tested).
  *
  * Why native: hash-wasm's BLAKE3 does about 450 MB/s on one core of these machines, about as fast
@@ -17,6 +17,8 @@ import { createBLAKE3 } from 'hash-wasm';
 
 /** An incremental BLAKE3 hasher that runs synchronously once created. */
 export interface Blake3 {
+  /** Which implementation hashes (reported in the intake's counters). */
+  readonly backend: Blake3Backend;
   update(data: Uint8Array): void;
   /** 64 lower-case hex characters. The hasher cannot be used afterwards. */
   digest(): string;
@@ -87,6 +89,7 @@ export function createNativeBlake3(loader: NativeLoader = defaultLoader): Blake3
   const h = new Ctor();
   let done = false;
   return {
+    backend: 'native',
     update(data) {
       if (done) throw new Error('hasher already finished');
       h.update(data);
@@ -107,6 +110,7 @@ export async function createBlake3(loader: NativeLoader = defaultLoader): Promis
   h.init();
   let done = false;
   return {
+    backend: 'wasm',
     update(data) {
       if (done) throw new Error('hasher already finished');
       h.update(data);

@@ -1,5 +1,5 @@
 /**
- * Worker thread body for upload hashing (started by file-hasher.ts; not imported anywhere else).
+ * Worker thread body for the intake's hashing (started by file-hasher.ts; not imported anywhere else).
  *
  * It hashes staged files by reading them back while they are being written: the main thread writes
  * an upload's bytes to its staging file and says how far the file is complete (`advance`); this
@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { createBlake3, type Blake3 } from './blake3.ts';
+import { createBlake3, type Blake3, type Blake3Backend } from './blake3.ts';
 
 export type HashRequest =
   /** Start hashing `file` (it exists; its bytes arrive later). */
@@ -25,7 +25,7 @@ export type HashRequest =
   | { op: 'digest'; id: number; until: number }
   | { op: 'drop'; id: number };
 
-export type HashResponse = { op: 'digest'; id: number; hex: string } | { op: 'error'; id: number; error: string };
+export type HashResponse = { op: 'digest'; id: number; hex: string; backend: Blake3Backend } | { op: 'error'; id: number; error: string };
 
 const READ_BYTES = 4 * 1024 * 1024;
 const SLICE = 16 * 1024 * 1024;
@@ -104,7 +104,7 @@ function work(): void {
       else if (job.digest) {
         const hex = job.hasher.digest();
         close(job.id);
-        parentPort!.postMessage({ op: 'digest', id: job.id, hex } satisfies HashResponse);
+        parentPort!.postMessage({ op: 'digest', id: job.id, hex, backend: job.hasher.backend } satisfies HashResponse);
       }
     } catch (e) {
       fail(job.id, e);

@@ -1,5 +1,5 @@
 /**
- * Upload hashing: the native BLAKE3 (@napi-rs/blake-hash) is what uploads use here, gives exactly
+ * The intake's hashing (uploads, scans, the watcher): the native BLAKE3 (@napi-rs/blake-hash) is what uploads use here, gives exactly
  * the digests of hash-wasm (the catalog's hash, adapters/media/hash.ts), and hash-wasm takes over
  * when the native module cannot load. The ways uploads hash files (inline in the sink, the worker
  * that reads a file back as it is written, its main-thread fallback) agree with hashFile.
@@ -13,9 +13,9 @@ import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { createBLAKE3 } from 'hash-wasm';
 import { hashBytes, hashFile } from '../../../server/src/adapters/media/hash.ts';
-import { blake3Backend, createBlake3, createNativeBlake3, nativeBlake3Error, type NativeLoader } from '../../../server/src/features/uploads/blake3.ts';
-import { HashPool } from '../../../server/src/features/uploads/file-hasher.ts';
-import { receiveToFile } from '../../../server/src/features/uploads/staging.ts';
+import { blake3Backend, createBlake3, createNativeBlake3, nativeBlake3Error, type NativeLoader } from '../../../server/src/features/intake/blake3.ts';
+import { HashPool, inThread } from '../../../server/src/features/intake/file-hasher.ts';
+import { Intake } from '../../../server/src/features/intake/index.ts';
 
 async function wasmHex(data: Uint8Array): Promise<string> {
   const h = await createBLAKE3();
@@ -84,9 +84,11 @@ describe('upload BLAKE3', () => {
     const data = crypto.randomBytes(9 * 1024 * 1024 + 12_345);
     const file = path.join(dir, 'grows.bin');
     const want = await wasmHex(data);
-    for (const pool of [new HashPool(1), new HashPool(1, null)]) {
+    const intake = new Intake(new HashPool(1));
+    const hashers = [(f: string) => new HashPool(1).open(f), (f: string) => new HashPool(1, null).open(f), inThread, (f: string) => intake.follow(f)];
+    for (const open of hashers) {
       fs.writeFileSync(file, '');
-      const h = pool.open(file);
+      const h = open(file);
       const fd = fs.openSync(file, 'r+');
       for (let at = 0; at < data.length; at += 1_500_000) {
         const end = Math.min(data.length, at + 1_500_000);
@@ -94,13 +96,15 @@ describe('upload BLAKE3', () => {
         h.advance(end); // bytes are on their way: hash them meanwhile
       }
       fs.closeSync(fd);
-      assert.equal(await h.digest(data.length), want);
+      assert.equal((await h.digest(data.length)).hex, want);
     }
     assert.equal(await hashFile(file), want);
+    const whole = await intake.hashFile(file, data.length);
+    assert.deepEqual(whole, { hash: want, backend: 'native', where: 'worker' }, 'a file on disk: native BLAKE3 on the worker');
 
     // Whole uploads hash inline while the sink writes (the native path here).
     const staged = path.join(dir, 'staged.bin');
-    const got = await receiveToFile(Readable.from([data.subarray(0, 10), data.subarray(10, 3_000_000), data.subarray(3_000_000)]), staged, data.length);
+    const got = await intake.receive(Readable.from([data.subarray(0, 10), data.subarray(10, 3_000_000), data.subarray(3_000_000)]), staged, data.length);
     assert.equal(got.hash, want);
     assert.equal(got.size, data.length);
     assert.ok(fs.readFileSync(staged).equals(data));
@@ -112,5 +116,7 @@ describe('upload BLAKE3', () => {
     for (const pool of [new HashPool(1), new HashPool(1, null)]) {
       await assert.rejects(pool.open(file).digest(5000), /ends at 1000 bytes/);
     }
+    await assert.rejects(inThread(file).digest(5000), /ends at 1000 bytes/);
+    await assert.rejects(new Intake(new HashPool(1)).hashFile(file, 5000), /ends at 1000 bytes/);
   });
 });

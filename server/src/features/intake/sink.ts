@@ -1,5 +1,5 @@
 /**
- * Where upload bytes go: a staging file, written in 1 MiB blocks at their offsets, optionally hashed
+ * Where incoming bytes go: a staging file, written in 1 MiB blocks at their offsets, optionally hashed
  * (BLAKE3).
  *
  * Why this shape: incoming pieces are small (64 KiB socket reads); they are copied into 1 MiB
@@ -24,11 +24,12 @@
  * in order as chunks complete, chunk-sessions.ts).
  *
  * `finish()` flushes the last block and fsyncs (an acknowledged upload survives a power cut; the
- * digest is computed meanwhile) and returns the size and the hash.
+ * digest is computed meanwhile) and returns the size and the hash. A caller that flushes on its own
+ * terms (`sync: false`) gets the bytes written, not flushed.
  */
 import fs from 'node:fs';
 import { createNativeBlake3, type Blake3 } from './blake3.ts';
-import { uploadHashPool, type FileHasher } from './file-hasher.ts';
+import type { Digest, FileHasher } from './file-hasher.ts';
 
 export const BLOCK = 1024 * 1024;
 export const MAX_BLOCKS = 8;
@@ -67,6 +68,13 @@ export interface SinkOptions {
   hash: boolean;
   /** Where the first byte goes. */
   offset?: number;
+  /**
+   * false: `finish()` leaves the flush to the caller (a chunk of a session, flushed behind its answer:
+   * features/uploads/chunk-sync.ts). Default true: flushed (fdatasync) before `finish()` resolves.
+   */
+  sync?: boolean;
+  /** Without the native BLAKE3: a hasher that follows the file as it is written (the intake's worker). */
+  follow?: (file: string) => FileHasher;
 }
 
 export class StagingSink {
@@ -100,7 +108,8 @@ export class StagingSink {
     const fh = await fs.promises.open(file, opts.create ? 'wx' : 'r+');
     try {
       const inline = opts.hash ? createNativeBlake3() : null;
-      return new StagingSink(file, fh, inline, opts.hash && !inline ? uploadHashPool.open(file) : null, opts);
+      if (opts.hash && !inline && !opts.follow) throw new Error('a hashed sink without the native BLAKE3 needs a follower');
+      return new StagingSink(file, fh, inline, opts.hash && !inline ? opts.follow!(file) : null, opts);
     } catch (e) {
       await fh.close();
       throw e;
@@ -134,13 +143,17 @@ export class StagingSink {
   }
 
   /** Everything written, flushed to disk and closed; the hash of it all (empty when not hashing). */
-  async finish(): Promise<{ size: number; hash: string }> {
+  async finish(): Promise<{ size: number; digest: Digest | null }> {
     if (this.block && this.used > 0) this.submit();
     await this.idle();
     if (this.error) throw this.error;
-    const [, hash] = await Promise.all([this.fh.datasync(), this.inline ? this.inline.digest() : this.hasher ? this.hasher.digest(this.size) : '']);
+    const inline = this.inline;
+    const [, digest] = await Promise.all([
+      this.opts.sync === false ? null : this.fh.datasync(),
+      inline ? ({ hex: inline.digest(), backend: inline.backend, where: 'main' } satisfies Digest) : this.hasher ? this.hasher.digest(this.size) : null,
+    ]);
     await this.close();
-    return { size: this.size, hash };
+    return { size: this.size, digest };
   }
 
   /** Stops and closes; removes the file when this sink created it. */
