@@ -4,9 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { folderTotals } from '../../server/src/features/folders/folder-totals.ts';
-import { mapIndex } from '../../server/src/features/places/map-index.ts';
-import { ownerFacts } from '../../server/src/features/statistics/owner-facts.ts';
 import { warmLibraryCaches } from '../../server/src/warm-up.ts';
 import type { Container } from '../../server/src/container.ts';
 import { insertAsset, setup, type World } from './statistics/catalog.ts';
@@ -20,26 +17,26 @@ describe('warm-up after a start', { timeout: 120_000 }, () => {
   after(() => w.srv.stop({ removeData: true }));
 
   test('prepares the answers of every member with files, and says so in the log', async () => {
-    const db = w.srv.container.db;
-    assert.equal(mapIndex(db).keeps(w.aliceId), false);
+    const c = w.srv.container;
+    assert.equal(c.mapIndex.keeps(w.aliceId), false);
     const lines: { level: string; obj: Record<string, unknown> }[] = [];
     const log = { info: (obj: Record<string, unknown>) => lines.push({ level: 'info', obj }), warn: (obj: Record<string, unknown>) => lines.push({ level: 'warn', obj }) };
     await warmLibraryCaches({ ...w.srv.container, log } as unknown as Container);
     assert.deepEqual(lines.filter((l) => l.level === 'warn'), []);
     assert.equal(lines.find((l) => l.level === 'info')?.obj.members, 1, 'alice has files; bob has none');
-    assert.equal(mapIndex(db).keeps(w.aliceId), true);
-    assert.equal(ownerFacts(db).keeps(w.aliceId), true);
-    assert.equal(folderTotals(db).keeps(w.primary.repository_id, w.aliceId), true);
-    assert.equal(mapIndex(db).keeps(w.bobId), false);
+    assert.equal(c.mapIndex.keeps(w.aliceId), true);
+    assert.equal(c.ownerFacts.keeps(w.aliceId), true);
+    assert.equal(c.folderTotals.keeps(w.primary.repository_id, w.aliceId), true);
+    assert.equal(c.mapIndex.keeps(w.bobId), false);
   });
 
   test('stops when the server is closing', async () => {
-    const db = w.srv.container.db;
+    const c = w.srv.container;
     insertAsset(w, { owner: w.bobId, repo: w.primary.repository_id, path: 'bob/1.jpg', lat: 1, lon: 1 });
     const lines: unknown[] = [];
     const log = { info: (o: unknown) => lines.push(o), warn: (o: unknown) => lines.push(o) };
     await warmLibraryCaches({ ...w.srv.container, log } as unknown as Container, () => true);
-    assert.equal(mapIndex(db).keeps(w.bobId), false);
+    assert.equal(c.mapIndex.keeps(w.bobId), false);
     assert.deepEqual(lines, []);
   });
 });

@@ -9,6 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FolderTotals } from '../../../server/src/features/folders/folder-totals.ts';
+import { CatalogTracker } from '../../../server/src/features/browse/catalog-tracker.ts';
+import { CacheRegistry } from '../../../server/src/platform/cache/kept-cache.ts';
 import { FoldersService } from '../../../server/src/features/folders/folders.service.ts';
 import type { Actor } from '../../../server/src/platform/http/context.ts';
 import { V1, data } from '../helpers/api.ts';
@@ -77,7 +79,7 @@ describe('folder summaries follow every change', { timeout: 300_000 }, () => {
       const n = 1 + rnd(12);
       for (let i = 0; i < n; i++) changes[rnd(changes.length)]!();
       // A service with nothing kept counts the whole catalog again: the reference answer.
-      const fresh = new FoldersService(db, new FolderTotals(db));
+      const fresh = new FoldersService(db, new FolderTotals(db, new CatalogTracker(db), new CacheRegistry().create('reference', 1 << 30, () => 0)));
       for (const [actor, client] of actors) {
         for (const parent of ['', 'a', 'a/b', '2020', '2021/07']) {
           for (const repo of [...repos, undefined]) {

@@ -26,7 +26,7 @@
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { NotFound } from '../../platform/http/errors.ts';
-import { folderTotals, FolderTotals } from './folder-totals.ts';
+import type { FolderTotals } from './folder-totals.ts';
 import { FoldersStore, type FolderAggRow, type RepositoryName } from './folders.store.ts';
 import type { FolderList, FolderSummary } from './folders.routes.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
@@ -76,13 +76,13 @@ export class FoldersService {
   private readonly store: FoldersStore;
   private readonly totals: FolderTotals;
 
-  /** `totals`: the connection's kept counts unless given (a fresh FolderTotals counts everything again). */
+  /** One per catalog, built by the container with the server's folder totals. */
   constructor(
     private readonly db: Db,
-    totals?: FolderTotals,
+    totals: FolderTotals,
   ) {
     this.store = new FoldersStore(db);
-    this.totals = totals ?? folderTotals(db);
+    this.totals = totals;
   }
 
   /** The immediate child folders of `parent` (repository-relative, '' for the root). */

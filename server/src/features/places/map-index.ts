@@ -9,15 +9,18 @@
  * first through the time index has to look up rows until the page fills (0.1–2 s either way).
  * In memory the same pass costs a few milliseconds; 200k points take about 20 MB.
  *
- * Kept current through the catalog's change log (features/browse/browse.lists.ts
- * `currentCatalog`): the rows changed since the last request (a new file, a deletion, a trash move,
- * a new position, time or name) are read again and put at their place; the rest stays. A write by
- * another connection, or more changes than the log keeps, reads everything again. Whether a file
+ * Kept, per owner, in the server's map cache (platform/cache, built once by the container) and
+ * current through the catalog's change journal (features/browse/catalog-tracker.ts): the rows
+ * changed since the last request (a new file, a deletion, a trash move, a new position, time or
+ * name), whichever connection wrote them, are read again and put at their place; the rest stays.
+ * Only a gap in the journal, or more changes than worth patching, reads everything again. Whether a file
  * stands for its media item (a RAW+JPEG pair is one point) is asked of the catalog shape at query
  * time, so pairs forming or parting need no re-read here.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { currentCatalog, type Journal } from '../browse/browse.lists.ts';
+import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
+import type { KeptCache } from '../../platform/cache/kept-cache.ts';
+import type { CatalogTracker } from '../browse/catalog-tracker.ts';
 import type { PointRow, Viewport } from './places.store.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
 
@@ -28,15 +31,17 @@ type Row = [rowid: number, lat: number, lon: number, t: number, id: string, repo
 
 /** Past this many changed rows, reading everything again is cheaper than patching. */
 const PATCH_LIMIT = 20_000;
-/** Owners kept. */
-const KEPT = 8;
+/** The map cache's budget: about 300k points with their written JSON. */
+export const MAP_CACHE_BYTES = 96 * 1024 * 1024;
 
 /** Map order: newest first, then asset id descending (what the API documents). */
 const before = (t1: number, id1: string, t2: number, id2: string) => (t1 !== t2 ? t1 > t2 : id1 > id2);
 
 /** One owner's points in map order: parallel columns, the first `size` entries used. */
-class Points {
+export class Points {
   size = 0;
+  /** Characters of the points' JSON made so far (for the cache's size estimate). */
+  jsonChars = 0;
   rowid: Int32Array;
   lat: Float64Array;
   lon: Float64Array;
@@ -148,7 +153,17 @@ class Points {
   }
 
   pointJson(i: number): string {
-    return (this.json[i] ??= pointJson(this.point(i)));
+    let json = this.json[i];
+    if (json === undefined) {
+      json = this.json[i] = pointJson(this.point(i));
+      this.jsonChars += json.length;
+    }
+    return json;
+  }
+
+  /** Bytes held, roughly: the columns, plus ids, names and written JSON as UTF-16 strings. */
+  bytes(): number {
+    return this.rowid.length * 46 + this.size * (16 + 2 * 36 + 2 * 24 + 16) + this.jsonChars * 2;
   }
 }
 
@@ -169,27 +184,22 @@ export function pointJson(p: PointRow): string {
   });
 }
 
-const perConnection = new WeakMap<Db, MapIndex>();
-
-/** The map index of this catalog connection (services are made per request; the index outlives them). */
-export function mapIndex(db: Db): MapIndex {
-  let m = perConnection.get(db);
-  if (!m) perConnection.set(db, (m = new MapIndex(db)));
-  return m;
-}
-
 export interface MapMatch {
   total: number;
   /** The page, in map order. */
   points: PointRow[];
 }
 
+/** The map index of one catalog: built once by the container; its points live in the map cache. */
 export class MapIndex {
-  private readonly kept = new Map<number, Points>();
   private readonly all;
   private readonly some;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    private readonly catalog: CatalogTracker,
+    private readonly cache: KeptCache<number, Points>,
+  ) {
     this.all = db
       // Through the GPS index: only geotagged rows are looked up (a third of the time of walking every live file).
       .prepare(`SELECT ${COLUMNS} FROM assets a INDEXED BY assets_list_gps WHERE a.owner_id = ? AND a.is_deleted = 0 AND ${HAS_GPS} ORDER BY a.best_time DESC, a.asset_id DESC`)
@@ -199,7 +209,7 @@ export class MapIndex {
 
   /** Whether this owner's points are kept (read, and not dropped since). */
   keeps(ownerId: number): boolean {
-    return this.kept.has(ownerId);
+    return this.cache.has(ownerId);
   }
 
   /** The owner's points (one per media item) in the viewport and repository, counted, with one page. */
@@ -218,8 +228,8 @@ export class MapIndex {
 
   /** One pass over the owner's points: counts the matching ones and hands the page's to `take`. */
   private scan(ownerId: number, box: Viewport | undefined, repositoryId: string | undefined, limit: number, offset: number, take: (p: Points, i: number) => void): number {
-    const { st } = currentCatalog(this.db);
-    const p = this.points(ownerId, st.journal);
+    const { st } = this.catalog.current();
+    const p = this.points(ownerId, st.rows);
     const { nonHead } = st.shape;
     const repo = repositoryId === undefined ? -1 : p.repos.indexOf(repositoryId);
     if (repositoryId !== undefined && repo === -1) return 0;
@@ -244,23 +254,24 @@ export class MapIndex {
     return total;
   }
 
-  private points(ownerId: number, journal: Journal): Points {
-    const hit = this.kept.get(ownerId);
-    if (hit) this.kept.delete(ownerId);
-    let p: Points | null = null;
-    if (hit && hit.epoch === journal.epoch) {
-      const changed = journal.since(hit.seq);
-      if (changed && changed.size <= PATCH_LIMIT) p = this.patch(hit, ownerId, changed);
-    }
-    if (!p) {
-      const rows = this.all.all(ownerId) as Row[];
-      p = new Points(journal.epoch, journal.seq, rows.length);
-      for (const r of rows) p.push(r);
-    }
-    p.seq = journal.seq;
-    this.kept.set(ownerId, p);
-    if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!);
-    return p;
+  private points(ownerId: number, rows: ChangedKeys): Points {
+    return this.cache.get(
+      ownerId,
+      (hit) => {
+        if (hit.epoch !== rows.epoch) return null;
+        const changed = rows.since(hit.seq);
+        if (!changed || changed.size > PATCH_LIMIT) return null;
+        this.patch(hit, ownerId, changed);
+        hit.seq = rows.seq;
+        return hit;
+      },
+      () => {
+        const read = this.all.all(ownerId) as Row[];
+        const p = new Points(rows.epoch, rows.seq, read.length);
+        for (const r of read) p.push(r);
+        return p;
+      },
+    );
   }
 
   /** The changed rows leave; those that are still geotagged live files of the owner come back at their place. */

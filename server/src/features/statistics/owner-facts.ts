@@ -5,14 +5,17 @@
  *
  * Each fact is derived in SQL when a row is read (the same expressions the statistics always used:
  * local wall-clock year, day, hour and month; trimmed camera and lens; focal length rounded to a
- * tenth), so the counting in JS needs no date or string work. Rows are read once per owner; after
- * that only the rows the catalog's change log names (features/browse/browse.lists.ts
- * `currentCatalog`) are read again. Whether a file stands for its media item (statistics count a
- * RAW+JPEG pair once) is asked of the catalog shape at count time. A write by another connection,
- * or more changes than the log keeps, reads everything again.
+ * tenth), so the counting in JS needs no date or string work. Rows are read once per owner, kept in
+ * the server's facts cache (platform/cache, built once by the container); after that only the rows
+ * the catalog's change journal names (features/browse/catalog-tracker.ts), whichever connection
+ * wrote them, are read again. Whether a file stands for its media item (statistics count a RAW+JPEG
+ * pair once) is asked of the catalog shape at count time. Only a gap in the journal, or more
+ * changes than worth patching, reads everything again.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { currentCatalog, type Journal } from '../browse/browse.lists.ts';
+import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
+import type { KeptCache } from '../../platform/cache/kept-cache.ts';
+import type { CatalogTracker } from '../browse/catalog-tracker.ts';
 import { LOCAL_MS, LOCAL_TAKEN_MS } from './scope.ts';
 
 const COLUMNS = `a.rowid,
@@ -29,8 +32,8 @@ type Row = [rowid: number, year: number, day: number, hour: number | null, month
 
 /** Past this many changed rows, reading everything again is cheaper than patching. */
 const PATCH_LIMIT = 20_000;
-/** Owners kept. */
-const KEPT = 8;
+/** The facts cache's budget: about 2.5M files. */
+export const FACTS_CACHE_BYTES = 96 * 1024 * 1024;
 const NONE = -1;
 
 /** One owner's facts, a column per fact (index i is one file; order does not matter), the first `size` used. */
@@ -97,6 +100,11 @@ export class Facts {
     this.repo[i] = this.nameOf(repo);
   }
 
+  /** Bytes held: the columns (30 bytes a file) and the names. */
+  bytes(): number {
+    return this.rowid.length * 30 + this.names.reduce((n, x) => n + 40 + 2 * x.length, 0);
+  }
+
   /** Removes entry i (the last one takes its place). */
   remove(i: number): void {
     const last = --this.size;
@@ -123,15 +131,6 @@ export class Facts {
   }
 }
 
-const perConnection = new WeakMap<Db, OwnerFacts>();
-
-/** The facts kept for this catalog connection (services are made per request; the facts outlive them). */
-export function ownerFacts(db: Db): OwnerFacts {
-  let o = perConnection.get(db);
-  if (!o) perConnection.set(db, (o = new OwnerFacts(db)));
-  return o;
-}
-
 /** The rows a statistic counts: index i of the facts, for the files standing for their media item. */
 export interface Counted {
   facts: Facts;
@@ -139,25 +138,29 @@ export interface Counted {
   rows: Int32Array;
 }
 
+/** The statistics facts of one catalog: built once by the container; the facts live in the facts cache. */
 export class OwnerFacts {
-  private readonly kept = new Map<number, Facts>();
   private readonly all;
   private readonly some;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    db: Db,
+    private readonly catalog: CatalogTracker,
+    private readonly cache: KeptCache<number, Facts>,
+  ) {
     this.all = db.prepare(`SELECT ${COLUMNS} FROM assets a WHERE a.owner_id = ? AND a.is_deleted = 0`).raw();
     this.some = db.prepare(`SELECT ${COLUMNS} FROM json_each(@rows) j CROSS JOIN assets a ON a.rowid = j.value WHERE a.owner_id = @owner AND a.is_deleted = 0`).raw();
   }
 
   /** Whether this owner's facts are kept (read, and not dropped since). */
   keeps(ownerId: number): boolean {
-    return this.kept.has(ownerId);
+    return this.cache.has(ownerId);
   }
 
   /** The owner's files a statistic counts, optionally of one repository. */
   counted(ownerId: number, repositoryId?: string): Counted {
-    const { st } = currentCatalog(this.db);
-    const facts = this.facts(ownerId, st.journal);
+    const { st } = this.catalog.current();
+    const facts = this.facts(ownerId, st.rows);
     const { nonHead } = st.shape;
     const repo = repositoryId === undefined ? NONE : facts.names.indexOf(repositoryId);
     const rows = new Int32Array(facts.size);
@@ -172,23 +175,24 @@ export class OwnerFacts {
     return { facts, rows: rows.subarray(0, n) };
   }
 
-  private facts(ownerId: number, journal: Journal): Facts {
-    const hit = this.kept.get(ownerId);
-    if (hit) this.kept.delete(ownerId);
-    let f: Facts | null = null;
-    if (hit && hit.epoch === journal.epoch) {
-      const changed = journal.since(hit.seq);
-      if (changed && changed.size <= PATCH_LIMIT) f = this.patch(hit, ownerId, changed);
-    }
-    if (!f) {
-      const rows = this.all.all(ownerId) as Row[];
-      f = new Facts(journal.epoch, journal.seq, rows.length);
-      for (const r of rows) f.push(r);
-    }
-    f.seq = journal.seq;
-    this.kept.set(ownerId, f);
-    if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!);
-    return f;
+  private facts(ownerId: number, rows: ChangedKeys): Facts {
+    return this.cache.get(
+      ownerId,
+      (hit) => {
+        if (hit.epoch !== rows.epoch) return null;
+        const changed = rows.since(hit.seq);
+        if (!changed || changed.size > PATCH_LIMIT) return null;
+        this.patch(hit, ownerId, changed);
+        hit.seq = rows.seq;
+        return hit;
+      },
+      () => {
+        const read = this.all.all(ownerId) as Row[];
+        const f = new Facts(rows.epoch, rows.seq, read.length);
+        for (const r of read) f.push(r);
+        return f;
+      },
+    );
   }
 
   /** The changed rows leave; those still live files of the owner come back. */

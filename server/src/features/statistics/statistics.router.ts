@@ -2,9 +2,8 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { createRouter } from '../../platform/http/router.ts';
 import * as r from './statistics.routes.ts';
-import { StatisticsService } from './statistics.service.ts';
 
-const stats = (c: Context<AppEnv>) => new StatisticsService(c.get('container').db);
+const stats = (c: Context<AppEnv>) => c.get('container').statistics;
 
 export function statisticsRouter() {
   const app = createRouter();

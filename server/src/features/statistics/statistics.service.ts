@@ -23,14 +23,14 @@
  *
  * Cost on a large library (1M assets): the statistics count facts kept in memory per owner
  * (owner-facts.ts: read once, then only changed rows again), a pass of a few milliseconds; filter
- * options walk two indexes and are memoised until the catalog changes (memo.ts).
+ * options walk three indexes and are memoised until files or their metadata change (memo.ts).
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
 import { ASSET_TYPES, FORMATS } from './asset-types.ts';
-import { catalogMemo } from './memo.ts';
-import { ownerFacts, type Counted } from './owner-facts.ts';
+import type { CatalogMemo } from './memo.ts';
+import type { OwnerFacts, Counted } from './owner-facts.ts';
 import { StatisticsStore } from './statistics.store.ts';
 import type {
   ActivityHeatmap,
@@ -56,8 +56,11 @@ const FOCAL_EDGES = [0, 10, 16, 24, 35, 50, 85, 135, 200, 400];
 export class StatisticsService {
   private readonly store: StatisticsStore;
 
+  /** One per catalog, built by the container with the server's facts and memo. */
   constructor(
     private readonly db: Db,
+    private readonly facts: OwnerFacts,
+    private readonly memos: CatalogMemo,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new StatisticsStore(db);
@@ -66,15 +69,13 @@ export class StatisticsService {
   /** The caller's files the statistics count (one per media item, live), in one repository or all. */
   private counted(actor: Actor, repositoryId: string | undefined): Counted {
     if (repositoryId !== undefined && !this.store.repositoryExists(repositoryId)) throw new NotFound('Repository not found.', 'repository_not_found');
-    return this.db.transaction(() => ownerFacts(this.db).counted(actor.userId, repositoryId))();
-  }
-
-  private memo<T>(name: string, actor: Actor, args: unknown, compute: () => T): T {
-    return catalogMemo(this.db).get(`stats:${name}:${actor.userId}:${JSON.stringify(args)}`, compute);
+    return this.db.transaction(() => this.facts.counted(actor.userId, repositoryId))();
   }
 
   filterOptions(actor: Actor): FilterOptions {
-    return this.memo('filter-options', actor, null, () => ({
+    // The distinct makes, cameras and lenses of live files: files come and go (rows), move to the
+    // Trash, or get their metadata.
+    return this.memos.get(`filter-options:${actor.userId}`, ['rows', 'trash', 'meta'], () => ({
       camera_makes: this.store.distinct(actor.userId, 'camera_make').map((s) => s.trim()).filter(Boolean).sort(byName),
       camera_models: this.store.distinct(actor.userId, 'camera_model').map((s) => s.trim()).filter(Boolean).sort(byName),
       lenses: this.store.distinct(actor.userId, 'lens_model').map((s) => s.trim()).filter(Boolean).sort(byName),
