@@ -148,7 +148,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     face_recognition: indexers.available('face'),
     ocr: indexers.available('ocr'),
     bioclip_classify: indexers.available('bioclip'),
-  }));
+  }), () => ({ journal: catalog.counters(), caches: caches.snapshot() }));
 
   const derivatives = new DerivativePaths(p.derivatives);
   const ingest = new IngestService(db, repositories, jobs, log.child({ module: 'ingest' }));
