@@ -52,7 +52,7 @@ export async function warmLibraryCaches(container: Container, stopped: () => boo
       await turn();
       if (stopped()) return;
       try {
-        step();
+        await step();
       } catch (e) {
         log.warn({ err: e, step: name, user_id: m.userId }, 'preparing the library answers failed; they are computed on first request');
       }

@@ -44,8 +44,8 @@ export interface KeptList extends ListResult {
 const NO_MATCHES = new Int32Array(0);
 export const EMPTY: ListResult = { rows: new Int32Array(0), items: 0, files: 0, matched: NO_MATCHES };
 
-/** The list cache's budget: about 12M rows over all lists. */
-export const LIST_CACHE_BYTES = 64 * 1024 * 1024;
+/** The list cache's budget: about 16M rows over all lists (a 1M library's timeline is 2–5 MB). */
+export const LIST_CACHE_BYTES = 128 * 1024 * 1024;
 /** A list is patched when at most this many rows changed and at most this many come back in. */
 const PATCH_CHANGED = 50_000;
 const PATCH_ADDED = 2_000;

@@ -5,6 +5,6 @@ import * as r from './places.routes.ts';
 export function placesRouter() {
   const app = createRouter();
   // The body is the MapPoints document written by the service (kept point JSON, see map-index.ts).
-  app.openapi(r.getMapPoints, (c) => jsonText<r.MapPoints>(c, c.get('container').places.mapPointsJson(c.get('actor')!, c.req.valid('query'))));
+  app.openapi(r.getMapPoints, async (c) => jsonText<r.MapPoints>(c, await c.get('container').places.mapPointsJson(c.get('actor')!, c.req.valid('query'))));
   return app;
 }

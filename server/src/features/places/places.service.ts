@@ -32,7 +32,7 @@ export class PlacesService {
   }
 
   /** The MapPoints answer, already written as JSON. */
-  mapPointsJson(actor: Actor, q: MapPointsQuery): string {
+  async mapPointsJson(actor: Actor, q: MapPointsQuery): Promise<string> {
     const given = BOUNDS.filter((b) => q[b] !== undefined);
     let box: Viewport | undefined;
     if (given.length > 0 && given.length < 4) {
@@ -52,8 +52,8 @@ export class PlacesService {
     if (q.repository_id !== undefined && !this.store.repositoryExists(q.repository_id)) {
       throw new NotFound('Repository not found.', 'repository_not_found');
     }
-    // One read transaction: the change log and the rows read again come from one snapshot.
-    const { total, points } = this.db.transaction(() => this.index.matchJson(actor.userId, box, q.repository_id, q.limit, q.offset))();
+    // The index reads the change journal and the rows read again in one snapshot.
+    const { total, points } = await this.index.matchJson(actor.userId, box, q.repository_id, q.limit, q.offset);
     // Written here rather than by c.json: the points are kept written (map-index.ts pointJson).
     return `{"limit":${q.limit},"offset":${q.offset},"total":${total},"points":[${points.join(',')}]}`;
   }

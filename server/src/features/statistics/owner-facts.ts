@@ -11,10 +11,15 @@
  * wrote them, are read again. Whether a file stands for its media item (statistics count a RAW+JPEG
  * pair once) is asked of the catalog shape at count time. Only a gap in the journal, or more
  * changes than worth patching, reads everything again.
+ *
+ * Reading an owner's files (a second or more on a 1M library) never holds the event loop: they are
+ * read by rowid ranges in slices of about 15 ms (platform/cache/slices.ts), then brought up to date
+ * from the journal position noted before the first slice, like any kept facts.
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
+import { inSlices } from '../../platform/cache/slices.ts';
 import type { CatalogTracker } from '../browse/catalog-tracker.ts';
 import { LOCAL_MS, LOCAL_TAKEN_MS } from './scope.ts';
 
@@ -142,14 +147,21 @@ export interface Counted {
 export class OwnerFacts {
   private readonly all;
   private readonly some;
+  private readonly range;
+  private readonly maxRowid;
+  /** Owners whose facts are being read in slices (one read per owner at a time). */
+  private readonly reading = new Map<number, Promise<Facts>>();
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly catalog: CatalogTracker,
     private readonly cache: KeptCache<number, Facts>,
   ) {
     this.all = db.prepare(`SELECT ${COLUMNS} FROM assets a WHERE a.owner_id = ? AND a.is_deleted = 0`).raw();
     this.some = db.prepare(`SELECT ${COLUMNS} FROM json_each(@rows) j CROSS JOIN assets a ON a.rowid = j.value WHERE a.owner_id = @owner AND a.is_deleted = 0`).raw();
+    // A slice: a rowid range of the table (NOT INDEXED: no owner index may turn it into a walk of every file of the owner).
+    this.range = db.prepare(`SELECT ${COLUMNS} FROM assets a NOT INDEXED WHERE a.rowid > @from AND a.rowid <= @to AND a.owner_id = @owner AND a.is_deleted = 0`).raw();
+    this.maxRowid = db.prepare('SELECT coalesce(max(rowid), 0) FROM assets').pluck();
   }
 
   /** Whether this owner's facts are kept (read, and not dropped since). */
@@ -157,11 +169,37 @@ export class OwnerFacts {
     return this.cache.has(ownerId);
   }
 
-  /** The owner's files a statistic counts, optionally of one repository. */
-  counted(ownerId: number, repositoryId?: string): Counted {
-    const { st } = this.catalog.current();
-    const facts = this.facts(ownerId, st.rows);
-    const { nonHead } = st.shape;
+  /**
+   * The owner's files a statistic counts, optionally of one repository. Facts not kept yet are read
+   * in slices first (the event loop stays free meanwhile).
+   */
+  async counted(ownerId: number, repositoryId?: string): Promise<Counted> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const done = this.db.transaction(() => {
+        const { st } = this.catalog.current();
+        const facts = this.cache.lookup(ownerId, (hit) => this.refresh(hit, ownerId, st.rows));
+        return facts && this.count(facts, st.shape.nonHead, repositoryId);
+      })();
+      if (done) return done;
+      this.cache.put(ownerId, await this.readInSlices(ownerId));
+    }
+    // The catalog changes faster than the facts can be read in slices: read them at once.
+    return this.db.transaction(() => {
+      const { st } = this.catalog.current();
+      const facts = this.cache.get(
+        ownerId,
+        (hit) => this.refresh(hit, ownerId, st.rows),
+        () => {
+          const f = new Facts(st.rows.epoch, st.rows.seq, 1024);
+          for (const r of this.all.all(ownerId) as Row[]) f.push(r);
+          return f;
+        },
+      );
+      return this.count(facts, st.shape.nonHead, repositoryId);
+    })();
+  }
+
+  private count(facts: Facts, nonHead: Uint8Array, repositoryId: string | undefined): Counted {
     const repo = repositoryId === undefined ? NONE : facts.names.indexOf(repositoryId);
     const rows = new Int32Array(facts.size);
     let n = 0;
@@ -175,24 +213,40 @@ export class OwnerFacts {
     return { facts, rows: rows.subarray(0, n) };
   }
 
-  private facts(ownerId: number, rows: ChangedKeys): Facts {
-    return this.cache.get(
-      ownerId,
-      (hit) => {
-        if (hit.epoch !== rows.epoch) return null;
-        const changed = rows.since(hit.seq);
-        if (!changed || changed.size > PATCH_LIMIT) return null;
-        this.patch(hit, ownerId, changed);
-        hit.seq = rows.seq;
-        return hit;
-      },
-      () => {
-        const read = this.all.all(ownerId) as Row[];
-        const f = new Facts(rows.epoch, rows.seq, read.length);
-        for (const r of read) f.push(r);
+  /** Kept facts brought up to date with the changed rows; null when that is not worth it. */
+  private refresh(hit: Facts, ownerId: number, rows: ChangedKeys): Facts | null {
+    if (hit.epoch !== rows.epoch) return null;
+    const changed = rows.since(hit.seq);
+    if (!changed || changed.size > PATCH_LIMIT) return null;
+    this.patch(hit, ownerId, changed);
+    hit.seq = rows.seq;
+    return hit;
+  }
+
+  /**
+   * The owner's facts read by rowid ranges, as of the journal position noted first: rows changed
+   * while the slices are read are read again by the next `refresh`.
+   */
+  private readInSlices(ownerId: number): Promise<Facts> {
+    let reading = this.reading.get(ownerId);
+    if (!reading) {
+      reading = (async () => {
+        const start = this.db.transaction(() => {
+          const { st } = this.catalog.current();
+          return { epoch: st.rows.epoch, seq: st.rows.seq, max: this.maxRowid.get() as number };
+        })();
+        const f = new Facts(start.epoch, start.seq, 1024);
+        let from = 0;
+        await inSlices((size) => {
+          for (const r of this.range.all({ owner: ownerId, from, to: from + size }) as Row[]) f.push(r);
+          from += size;
+          return from < start.max;
+        });
         return f;
-      },
-    );
+      })().finally(() => this.reading.delete(ownerId));
+      this.reading.set(ownerId, reading);
+    }
+    return reading;
   }
 
   /** The changed rows leave; those still live files of the owner come back. */

@@ -67,9 +67,9 @@ export class StatisticsService {
   }
 
   /** The caller's files the statistics count (one per media item, live), in one repository or all. */
-  private counted(actor: Actor, repositoryId: string | undefined): Counted {
+  private async counted(actor: Actor, repositoryId: string | undefined): Promise<Counted> {
     if (repositoryId !== undefined && !this.store.repositoryExists(repositoryId)) throw new NotFound('Repository not found.', 'repository_not_found');
-    return this.db.transaction(() => this.facts.counted(actor.userId, repositoryId))();
+    return this.facts.counted(actor.userId, repositoryId);
   }
 
   filterOptions(actor: Actor): FilterOptions {
@@ -86,16 +86,16 @@ export class StatisticsService {
     return { types: [...ASSET_TYPES], formats: FORMATS.map((f) => ({ ...f, extensions: [...f.extensions], mime_types: [...f.mime_types] })) };
   }
 
-  years(actor: Actor, repositoryId?: string): StatsYears {
-    const { facts, rows } = this.counted(actor, repositoryId);
+  async years(actor: Actor, repositoryId?: string): Promise<StatsYears> {
+    const { facts, rows } = await this.counted(actor, repositoryId);
     const counts = new Map<number, number>();
     for (const i of rows) counts.set(facts.year[i]!, (counts.get(facts.year[i]!) ?? 0) + 1);
     const years = [...counts].map(([year, count]) => ({ year, count })).sort((x, y) => y.year - x.year);
     return { years, total: rows.length };
   }
 
-  cameraLens(actor: Actor, q: { limit: number; repository_id?: string | undefined }): CameraLensStats {
-    const { facts, rows: counted } = this.counted(actor, q.repository_id);
+  async cameraLens(actor: Actor, q: { limit: number; repository_id?: string | undefined }): Promise<CameraLensStats> {
+    const { facts, rows: counted } = await this.counted(actor, q.repository_id);
     const pairs = new Map<number, number>();
     // A pair of dictionary indexes as one number (lens -1: none recorded).
     const width = facts.names.length + 1;
@@ -117,9 +117,9 @@ export class StatisticsService {
     };
   }
 
-  heatmap(actor: Actor, q: ActivityQuery): ActivityHeatmap {
+  async heatmap(actor: Actor, q: ActivityQuery): Promise<ActivityHeatmap> {
     const { start, end } = this.range(q);
-    const { facts, rows } = this.counted(actor, q.repository_id);
+    const { facts, rows } = await this.counted(actor, q.repository_id);
     const first = msOf(start) / DAY_MS;
     const perDay = new Int32Array(msOf(end) / DAY_MS - first + 1);
     for (const i of rows) {
@@ -165,8 +165,8 @@ export class StatisticsService {
     return { start: dayOf(today - ((q.days ?? 365) - 1) * DAY_MS), end: dayOf(today) };
   }
 
-  focalLengths(actor: Actor, repositoryId?: string): FocalLengthStats {
-    const { facts, rows: counted } = this.counted(actor, repositoryId);
+  async focalLengths(actor: Actor, repositoryId?: string): Promise<FocalLengthStats> {
+    const { facts, rows: counted } = await this.counted(actor, repositoryId);
     const perValue = new Map<number | null, number>();
     for (const i of counted) {
       if (facts.photo[i] !== 1) continue;
@@ -193,8 +193,8 @@ export class StatisticsService {
     };
   }
 
-  timeDistribution(actor: Actor, q: { type: 'hourly' | 'monthly'; repository_id?: string | undefined }): TimeDistribution {
-    const { facts, rows } = this.counted(actor, q.repository_id);
+  async timeDistribution(actor: Actor, q: { type: 'hourly' | 'monthly'; repository_id?: string | undefined }): Promise<TimeDistribution> {
+    const { facts, rows } = await this.counted(actor, q.repository_id);
     const unit = q.type === 'hourly' ? facts.hour : facts.month;
     const first = q.type === 'hourly' ? 0 : 1;
     const counts = new Array<number>(q.type === 'hourly' ? 24 : 12).fill(0);

@@ -60,6 +60,32 @@ export class KeptCache<K, V> {
     return this.keep(key, compute());
   }
 
+  /**
+   * The value kept under `key`, brought up to date by `refresh` (a hit), or null: nothing kept, or
+   * it could not be brought up to date (then it is dropped: an invalidation). For values computed
+   * apart (a few slices at a time, `put`).
+   */
+  lookup(key: K, refresh: (kept: V) => V | null): V | null {
+    const hit = this.entries.get(key);
+    if (!hit) return null;
+    this.drop(key, hit);
+    const fresh = refresh(hit.value);
+    if (fresh === null) {
+      this.counts.invalidations++;
+      return null;
+    }
+    this.counts.hits++;
+    return this.keep(key, fresh);
+  }
+
+  /** Keeps a value computed apart (a miss). */
+  put(key: K, value: V): void {
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    this.counts.misses++;
+    this.keep(key, value);
+  }
+
   /** The value kept under `key` as it is (no refresh, not counted): for tests and diagnostics. */
   peek(key: K): V | undefined {
     return this.entries.get(key)?.value;
