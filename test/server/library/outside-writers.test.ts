@@ -14,8 +14,8 @@ import Database from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
 import { dataPaths } from '../../../server/src/container.ts';
 import { FIRST_SCREENS } from '../../../server/src/warm-up.ts';
-import { V1, data, signedInHousehold } from '../helpers/api.ts';
-import { startServer, type Client, type TestServer } from '../helpers/server.ts';
+import { V1, data, problem, signedInHousehold } from '../helpers/api.ts';
+import { Client, startServer, type TestServer } from '../helpers/server.ts';
 
 const INSERT = `INSERT INTO assets (asset_id, owner_id, repository_id, storage_path, type, original_filename, mime_type, file_size, width, height,
     taken_time, upload_time, gps_latitude, gps_longitude, state, status, created_at, updated_at)
@@ -89,6 +89,16 @@ for (const variant of ['A', 'B'] as const) {
     const idsOf = (list: { items: { media_item: { primary_asset: { asset_id: string } } }[] }) => list.items.map((i) => i.media_item.primary_asset.asset_id);
     /** Every answer the test reads, in one go (each one the cached answer of its screen). */
     const everything = async () => ({ timeline: await timeline(alice), bob: await timeline(bob), liked: await liked(), map: await map(), years: await years(), folders: await folders() });
+
+    test('the runtime diagnostics are for administrators only', async () => {
+      const member = await bob.get(`${V1}/runtime/diagnostics`);
+      assert.equal(member.status, 403);
+      assert.ok(problem(bob, member).code);
+      const anonymous = new Client(srv.url, variant);
+      const none = await anonymous.get(`${V1}/runtime/diagnostics`);
+      assert.equal(none.status, 401);
+      assert.ok(problem(anonymous, none).code);
+    });
 
     test('a like written by a second connection shows in the liked list; every cached answer stays cached', async () => {
       const before = await everything();
