@@ -3,7 +3,7 @@ import * as r from './folders.routes.ts';
 
 export function foldersRouter() {
   const app = createRouter();
-  app.openapi(r.listFolders, (c) => c.json(c.get('container').folders.list(c.get('actor')!, c.req.valid('query')), 200));
-  app.openapi(r.getFolder, (c) => c.json(c.get('container').folders.get(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(r.listFolders, async (c) => c.json(await c.get('container').folders.list(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(r.getFolder, async (c) => c.json(await c.get('container').folders.get(c.get('actor')!, c.req.valid('query')), 200));
   return app;
 }

@@ -86,7 +86,9 @@ export class FoldersService {
   }
 
   /** The immediate child folders of `parent` (repository-relative, '' for the root). */
-  list(actor: Actor, q: { repository_id?: string | undefined; path: string }): FolderList {
+  async list(actor: Actor, q: { repository_id?: string | undefined; path: string }): Promise<FolderList> {
+    const repos = q.repository_id !== undefined ? [this.repository(q.repository_id)] : this.store.repositories();
+    for (const repo of repos) await this.totals.prepare(repo.repository_id, actor.userId);
     // One read transaction: the kept counts and the covers come from one snapshot.
     return this.db.transaction(() => this.compute(actor, q))();
   }
@@ -115,7 +117,8 @@ export class FoldersService {
   }
 
   /** One folder (recursive counts); 404 when the caller has nothing in it. */
-  get(actor: Actor, q: { repository_id: string; path: string }): FolderSummary {
+  async get(actor: Actor, q: { repository_id: string; path: string }): Promise<FolderSummary> {
+    await this.totals.prepare(this.repository(q.repository_id).repository_id, actor.userId);
     return this.db.transaction(() => this.one(actor, q))();
   }
 
