@@ -39,6 +39,17 @@ import { StacksService } from './features/stacks/stacks.service.ts';
 import { FeaturedService } from './features/featured/featured.service.ts';
 import { JobsService } from './features/jobs/jobs.service.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
+import { CacheRegistry } from './platform/cache/kept-cache.ts';
+import { CatalogTracker } from './features/browse/catalog-tracker.ts';
+import { BrowseService } from './features/browse/browse.service.ts';
+import { LIST_CACHE_BYTES, listBytes } from './features/browse/browse.lists.ts';
+import { MAP_CACHE_BYTES, MapIndex, type Points } from './features/places/map-index.ts';
+import { PlacesService } from './features/places/places.service.ts';
+import { FACTS_CACHE_BYTES, OwnerFacts, type Facts } from './features/statistics/owner-facts.ts';
+import { CatalogMemo, MEMO_CACHE_BYTES, memoBytes } from './features/statistics/memo.ts';
+import { StatisticsService } from './features/statistics/statistics.service.ts';
+import { FOLDER_CACHE_BYTES, FolderTotals, foldersBytes } from './features/folders/folder-totals.ts';
+import { FoldersService } from './features/folders/folders.service.ts';
 
 declare module './platform/http/context.ts' {
   // The platform's view of the services (routers' `c.get('container')`, jobs' `ctx.deps`) is this Container.
@@ -72,6 +83,21 @@ export interface Container {
   albums: AlbumsService;
   tags: TagsService;
   stacks: StacksService;
+  /** Every cache of the server (their counters go to the runtime diagnostics). */
+  caches: CacheRegistry;
+  /** The catalog shape and its changes, from the change journal: what every cache below follows. */
+  catalog: CatalogTracker;
+  /** The unified list (queryAssets, liked, rated), with the list cache. */
+  browse: BrowseService;
+  /** Every geotagged file per owner, kept (map points). */
+  mapIndex: MapIndex;
+  places: PlacesService;
+  /** What the statistics count per owner, kept. */
+  ownerFacts: OwnerFacts;
+  statistics: StatisticsService;
+  /** Per-folder counts per owner and repository, kept. */
+  folderTotals: FolderTotals;
+  folders: FoldersService;
   jobs: JobQueue;
   /** The jobs API (queues, listing, cancel, retry) as administrators see it. */
   jobReports: JobsService;
@@ -147,7 +173,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     face_recognition: indexers.available('face'),
     ocr: indexers.available('ocr'),
     bioclip_classify: indexers.available('bioclip'),
-  }));
+  }), () => ({ journal: catalog.counters(), caches: caches.snapshot() }));
 
   const derivatives = new DerivativePaths(p.derivatives);
   const intake = new Intake();
@@ -163,6 +189,18 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // Who reacts to what happens to assets. Emitters (ingest, pipeline, the asset API) know none of them;
   // each subscriber's follow-up is a job queued in the transaction of the change (platform/events).
   events.on('asset.ready', 'stacks', (e) => stacks.afterAssetReady(e));
+
+  // The library's read side: one tracker of the change journal, one cache each, one service each.
+  const caches = new CacheRegistry();
+  const catalog = new CatalogTracker(db);
+  const browse = new BrowseService(db, catalog, caches.create('lists', LIST_CACHE_BYTES, listBytes));
+  const mapIndex = new MapIndex(db, catalog, caches.create('map_points', MAP_CACHE_BYTES, (p: Points) => p.bytes()));
+  const places = new PlacesService(db, mapIndex);
+  const ownerFacts = new OwnerFacts(db, catalog, caches.create('statistics_facts', FACTS_CACHE_BYTES, (f: Facts) => f.bytes()));
+  const memo = new CatalogMemo(db, catalog, caches.create('memo', MEMO_CACHE_BYTES, memoBytes));
+  const statistics = new StatisticsService(db, ownerFacts, memo);
+  const folderTotals = new FolderTotals(db, catalog, caches.create('folder_totals', FOLDER_CACHE_BYTES, foldersBytes));
+  const folders = new FoldersService(db, folderTotals);
 
   const uploads = new UploadsService({
     db,
@@ -211,6 +249,15 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     albums,
     tags,
     stacks,
+    caches,
+    catalog,
+    browse,
+    mapIndex,
+    places,
+    ownerFacts,
+    statistics,
+    folderTotals,
+    folders,
     jobs,
     jobReports,
     featured,

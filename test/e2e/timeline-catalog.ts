@@ -8,8 +8,9 @@
  * their own that exists only in the catalog (no marker file, so it is never scanned and its rows are
  * never marked missing). State `ready`, no thumbnails: the grid shows its "No preview" placeholder.
  *
- * Written from a second connection in one transaction while the server runs: the server notices
- * (PRAGMA data_version) and computes its lists again.
+ * Written from a second connection in one transaction while the server runs: the catalog's change
+ * journal (migration 0011) names every row, more than worth applying one by one, so the server's
+ * caches start over and compute their lists again.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -1317,6 +1317,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runtime/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Runtime diagnostics: ML backends and nodes, library caches
+         * @description Models run inside the server: there are no remote ML nodes or backends, so those lists are empty and discovery is `disabled`. `caches` (beyond the contract) reports the library caches and the change journal they follow.
+         */
+        get: operations["getRuntimeDiagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/system": {
         parameters: {
             query?: never;
@@ -2076,6 +2096,23 @@ export interface components {
             registration_open: boolean;
             setup_code_required: boolean;
         };
+        CacheCounters: {
+            /** @description Estimated bytes held. */
+            bytes: number;
+            entries: number;
+            /** @description Entries dropped to stay within the budget. */
+            evictions: number;
+            /** @description Answers served from a kept entry (unchanged, or brought up to date from the change journal). */
+            hits: number;
+            /** @description Kept entries that could not be brought up to date and were computed again. */
+            invalidations: number;
+            /** @description The budget: past it the least recently used entries go. */
+            max_bytes: number;
+            /** @description Entries computed from the catalog. */
+            misses: number;
+            /** @description `lists`, `map_points`, `statistics_facts`, `memo` or `folder_totals`. */
+            name: string;
+        };
         CameraLensStats: {
             /** @description The most used combinations, most photos first (ties: camera, then lens, by name). */
             items: {
@@ -2562,6 +2599,62 @@ export interface components {
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
             /** @description Assets whose file changed (or came back). */
             updated: number;
+        };
+        RuntimeDiagnostics: {
+            /** @description Bounded; empty in this build. */
+            backends: {
+                consecutive_failures: number;
+                last_error_code: string | null;
+                last_outcome: string | null;
+                last_scan_completed_at: string | null;
+                last_scan_started_at: string | null;
+                last_scan_succeeded_at: string | null;
+                matched_count: number;
+                next_scan_at: string | null;
+                rejected_count: number;
+                source: string;
+                state: string;
+            }[];
+            caches: {
+                caches: components["schemas"]["CacheCounters"][];
+                journal: {
+                    /** @description The change-journal position the caches are at (null before the first read). */
+                    position: number | null;
+                    /** @description Times the caches started over (the first build included). */
+                    rebuilds: number;
+                    /** @description Journal reads that brought changes. */
+                    updates: number;
+                };
+            };
+            /** Format: date-time */
+            captured_at: string;
+            counts: {
+                active: number;
+                connecting: number;
+                discovered: number;
+                incompatible: number;
+                pending: number;
+                unavailable: number;
+            };
+            /** @enum {string} */
+            discovery_state: "disabled" | "healthy";
+            /** @description Bounded; empty in this build. */
+            nodes: {
+                compatibility: string;
+                endpoint: string;
+                error_code: string | null;
+                id: string;
+                last_observed_at: string | null;
+                runtime: string;
+                sources: string[];
+                tasks: {
+                    service: string;
+                    task: string;
+                }[];
+                transport: string;
+                updated_at: string | null;
+                version: string | null;
+            }[];
         };
         Session: {
             bootstrap_admin: boolean;
@@ -8569,6 +8662,65 @@ export interface operations {
                     "application/json": {
                         repositories: components["schemas"]["Repository"][];
                     };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRuntimeDiagnostics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuntimeDiagnostics"];
                 };
             };
             /** @description Not signed in, or the token expired or was revoked */

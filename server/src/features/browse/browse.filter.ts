@@ -27,7 +27,7 @@
  */
 import { Invalid } from '../../platform/http/errors.ts';
 import type { AssetFilter } from './browse.routes.ts';
-import type { Dep } from './browse.versions.ts';
+import type { Dep } from '../../platform/cache/change-journal.ts';
 
 export type AssetType = 'PHOTO' | 'VIDEO' | 'AUDIO';
 
@@ -45,7 +45,7 @@ export interface SqlFilter {
   stack?: { membership: 'stacked' | 'unstacked'; kinds: string[] | null } | undefined;
   /** Which index is the best way in (see BrowseStore.matching). */
   drive: Drive;
-  /** What the list reads, beyond the files and the catalog shape (browse.versions.ts). */
+  /** What the list reads, beyond the files and the catalog shape (the change journal's dependencies). */
   deps: Dep[];
 }
 

@@ -2,23 +2,24 @@
  * Computed lists and keeping them current.
  *
  * A list is the ordered rowids of the rows a query shows. Computing it walks every matching index
- * entry (browse.store.ts `matching`), so it is kept, per query, and brought up to date instead of
- * computed again:
- * - nothing it depends on changed (its counters, browse.versions.ts): it is still exact;
+ * entry (browse.store.ts `matching`), so it is kept, per query, in the server's list cache
+ * (platform/cache, built once by the container) and brought up to date instead of computed again:
+ * - nothing it depends on moved (catalog-tracker.ts `Versions`): it is still exact (liking a photo
+ *   leaves the timeline alone, whichever connection wrote the like);
  * - some rows changed (a new file, a file into the Trash, a like when the list filters on likes):
  *   those rows leave the list, the ones that still match go back in at their place in the list
  *   order (`listOrder`), and the totals and stack rows are counted again from the list;
- * - more changed than that is worth, another connection wrote, a tag or album was renamed or
+ * - more changed than that is worth, the tracker started over, a tag or album was renamed or
  *   deleted: it is computed again.
- * The catalog shape and the journal of changed rows are per connection (`syncState`), shared by
- * every list. Rows whose sort key ties to the millisecond keep the order they had when they were
- * placed (a fresh computation could order such a tie differently; pages of one list never do).
+ * Rows whose sort key ties to the millisecond keep the order they had when they were placed (a
+ * fresh computation could order such a tie differently; pages of one list never do).
  */
-import type { Db } from '../../platform/db/connection.ts';
+import type { Dep } from '../../platform/cache/change-journal.ts';
+import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import type { SqlFilter } from './browse.filter.ts';
-import { CatalogShape } from './browse.shape.ts';
-import { BrowseStore, listOrder, type ListOrder, type ListSort } from './browse.store.ts';
-import { CatalogVersions, type Dep, type Versions } from './browse.versions.ts';
+import type { CatalogShape } from './browse.shape.ts';
+import { listOrder, type BrowseStore, type ListOrder, type ListSort } from './browse.store.ts';
+import type { CatalogState, Versions } from './catalog-tracker.ts';
 
 export type StackMode = 'collapsed' | 'expanded';
 
@@ -31,7 +32,7 @@ export interface ListResult {
   matched: Int32Array;
 }
 
-interface Cached extends ListResult {
+export interface KeptList extends ListResult {
   /** Every matching row that stands for its media item, in order (before stacks collapse). */
   listed: Int32Array;
   deps: string;
@@ -43,138 +44,53 @@ interface Cached extends ListResult {
 const NO_MATCHES = new Int32Array(0);
 export const EMPTY: ListResult = { rows: new Int32Array(0), items: 0, files: 0, matched: NO_MATCHES };
 
-/** At most this many lists are kept, and this many rows over all of them. */
-const CACHE_LISTS = 32;
-const CACHE_ROWS = 12_000_000;
+/** The list cache's budget: about 16M rows over all lists (a 1M library's timeline is 2–5 MB). */
+export const LIST_CACHE_BYTES = 128 * 1024 * 1024;
 /** A list is patched when at most this many rows changed and at most this many come back in. */
 const PATCH_CHANGED = 50_000;
 const PATCH_ADDED = 2_000;
-/** The journal keeps the changed rows of this many changes at most. */
-const JOURNAL_ROWS = 200_000;
 /** Changes that make a list start over rather than re-check rows. */
 const COARSE: Dep[] = ['tag_names', 'album_owners'];
 
-let epochs = 0;
-
-/**
- * What changed (rows, or folder keys), numbered: a cache brought up to date at `seq` needs what
- * came after it. A new journal (a new `epoch`) means "start over".
- */
-export class Journal<T = number> {
-  readonly epoch = ++epochs;
-  seq = 0;
-  private entries: { seq: number; rows: T[] }[] = [];
-  private total = 0;
-
-  push(rows: T[]): void {
-    if (rows.length === 0) return;
-    this.entries.push({ seq: ++this.seq, rows });
-    this.total += rows.length;
-    while (this.total > JOURNAL_ROWS && this.entries.length > 1) this.total -= this.entries.shift()!.rows.length;
-  }
-
-  /** The rows changed after `seq`; null when the journal no longer reaches back that far. */
-  since(seq: number): Set<T> | null {
-    const out = new Set<T>();
-    if (seq === this.seq) return out;
-    if ((this.entries[0]?.seq ?? Infinity) > seq + 1) return null;
-    for (const e of this.entries) if (e.seq > seq) for (const r of e.rows) out.add(r);
-    return out;
-  }
-}
-
-export interface CatalogState {
-  shape: CatalogShape;
-  journal: Journal;
-  /** Folders whose summary changed (browse.versions.ts `folderKey`), for features/folders. */
-  folders: Journal<string>;
-}
-
-const states = new WeakMap<Db, CatalogState>();
-
-/** The shape and the journals of this connection, brought up to date with what the triggers logged. */
-export function syncState(db: Db, versions: CatalogVersions, store: BrowseStore, v: Versions): CatalogState {
-  let st = states.get(db);
-  if (!st || st.shape.dataVersion !== v.data) {
-    versions.take();
-    st = { shape: CatalogShape.build(db, v.data), journal: new Journal(), folders: new Journal<string>() };
-    states.set(db, st);
-  } else if (v.logged > 0) {
-    const changes = versions.take();
-    if (changes.overflow) {
-      st.shape = CatalogShape.build(db, v.data);
-      st.journal = new Journal();
-      st.folders = new Journal<string>();
-    } else {
-      const touched = st.shape.patch(db, changes);
-      st.journal.push([...changes.rows, ...touched, ...store.rowidsOf(changes.assets)]);
-      st.folders.push(changes.folders);
-    }
-  }
-  return st;
-}
-
-const sources = new WeakMap<Db, { versions: CatalogVersions; store: BrowseStore }>();
-
-/**
- * The catalog state of this connection, current: the one way every cache over the catalog (lists
- * here, folder summaries) learns what changed. One log per connection, read by one reader: two
- * readers would each miss what the other took.
- */
-export function currentCatalog(db: Db): { st: CatalogState; v: Versions } {
-  let src = sources.get(db);
-  if (!src) sources.set(db, (src = { versions: new CatalogVersions(db), store: new BrowseStore(db) }));
-  const v = src.versions.current();
-  return { st: syncState(db, src.versions, src.store, v), v };
+/** Bytes a kept list holds. */
+export function listBytes(list: KeptList): number {
+  return 200 + list.listed.byteLength + (list.rows === list.listed ? 0 : list.rows.byteLength) + list.matched.byteLength;
 }
 
 export class ListCache {
-  private readonly lists = new Map<string, Cached>();
-  private cachedRows = 0;
-
-  constructor(private readonly store: BrowseStore) {}
+  constructor(
+    private readonly store: BrowseStore,
+    private readonly cache: KeptCache<string, KeptList>,
+  ) {}
 
   get(st: CatalogState, v: Versions, f: SqlFilter, sort: ListSort, mode: StackMode): ListResult {
     if (f.none) return EMPTY;
     const key = JSON.stringify([f.terms, f.params, f.drive, f.stack ?? null, sort, mode]);
     const deps = v.of(f.deps);
     const coarse = v.of(f.deps.filter((d) => COARSE.includes(d)));
-    const hit = this.lists.get(key);
-    if (hit) {
-      this.forget(key, hit);
-      if (hit.epoch === st.journal.epoch && hit.coarse === coarse) {
-        const changed = hit.deps === deps ? new Set<number>() : st.journal.since(hit.seq);
-        if (changed && changed.size <= PATCH_CHANGED && (changed.size === 0 || this.patch(st.shape, hit, f, sort, mode, changed))) {
-          hit.deps = deps;
-          hit.seq = st.journal.seq;
-          return this.keep(key, hit);
-        }
-      }
-    }
-    const listed = headsOf(st.shape, this.store.matching(f, sort), f);
-    return this.keep(key, { ...finish(st.shape, listed, mode), listed, deps, coarse, epoch: st.journal.epoch, seq: st.journal.seq });
-  }
-
-  private keep(key: string, list: Cached): Cached {
-    this.lists.set(key, list);
-    this.cachedRows += size(list);
-    for (const [k, old] of this.lists) {
-      if (this.lists.size <= CACHE_LISTS && this.cachedRows <= CACHE_ROWS) break;
-      if (k !== key) this.forget(k, old);
-    }
-    return list;
-  }
-
-  private forget(key: string, list: Cached): void {
-    this.lists.delete(key);
-    this.cachedRows -= size(list);
+    return this.cache.get(
+      key,
+      (hit) => {
+        if (hit.epoch !== st.rows.epoch || hit.coarse !== coarse) return null;
+        const changed = hit.deps === deps ? new Set<number>() : st.rows.since(hit.seq);
+        if (!changed || changed.size > PATCH_CHANGED) return null;
+        if (changed.size > 0 && !this.patch(st.shape, hit, f, sort, mode, changed)) return null;
+        hit.deps = deps;
+        hit.seq = st.rows.seq;
+        return hit;
+      },
+      () => {
+        const listed = headsOf(st.shape, this.store.matching(f, sort), f);
+        return { ...finish(st.shape, listed, mode), listed, deps, coarse, epoch: st.rows.epoch, seq: st.rows.seq };
+      },
+    );
   }
 
   /**
    * The changed rows leave the list; those that still match go back in at their place. False when
    * too many come back (computing the list again is then cheaper).
    */
-  private patch(shape: CatalogShape, list: Cached, f: SqlFilter, sort: ListSort, mode: StackMode, changed: Set<number>): boolean {
+  private patch(shape: CatalogShape, list: KeptList, f: SqlFilter, sort: ListSort, mode: StackMode, changed: Set<number>): boolean {
     const order = listOrder(f.drive, sort);
     const back = this.store
       .recheck(f, order, [...changed])
@@ -219,10 +135,6 @@ export class ListCache {
     Object.assign(list, finish(shape, listed, mode), { listed });
     return true;
   }
-}
-
-function size(list: Cached): number {
-  return list.listed.length + (list.rows === list.listed ? 0 : list.rows.length);
 }
 
 /** SQLite's order of two values of a column: NULL, then numbers, then text (BINARY). */

@@ -18,7 +18,8 @@
  *   them (in the listed trash state) in both modes; `total_visible` counts the rows of the mode.
  *
  * Speed: the full ordered list of a query is computed once and kept current (browse.lists.ts), so a
- * page at any offset is an array slice plus one page of rows, always read fresh.
+ * page at any offset is an array slice plus one page of rows, always read fresh. One service per
+ * catalog, built by the container (its list cache is the server's).
  */
 import type { Db } from '../../platform/db/connection.ts';
 import { Unavailable } from '../../platform/http/errors.ts';
@@ -28,7 +29,9 @@ import { loadAssetExtras, toAsset, type Asset } from '../assets/assets.view.ts';
 import { compositionOf } from '../assets/media-items.ts';
 import { buildFilter, type SqlFilter } from './browse.filter.ts';
 import type { AssetFilter, AssetQuery } from './browse.routes.ts';
-import { currentCatalog, ListCache, type ListResult, type StackMode } from './browse.lists.ts';
+import type { KeptCache } from '../../platform/cache/kept-cache.ts';
+import { ListCache, type KeptList, type ListResult, type StackMode } from './browse.lists.ts';
+import type { CatalogTracker } from './catalog-tracker.ts';
 import type { CatalogShape } from './browse.shape.ts';
 import { BrowseStore, type ComponentRow, type ListSort, type PageRow, type PageStackRow } from './browse.store.ts';
 import type { GalleryItem, GalleryList } from './browse.view.ts';
@@ -47,10 +50,14 @@ export class BrowseService {
   /** The shape the current request works with (set by `list`). */
   private shape: CatalogShape | null = null;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: CatalogTracker,
+    lists: KeptCache<string, KeptList>,
+  ) {
     this.store = new BrowseStore(db);
     this.assets = new AssetsStore(db);
-    this.lists = new ListCache(this.store);
+    this.lists = new ListCache(this.store, lists);
   }
 
   query(actor: Actor, q: AssetQuery = {}): GalleryList {
@@ -104,7 +111,7 @@ export class BrowseService {
   }
 
   private list(f: SqlFilter, sort: ListSort, mode: StackMode): ListResult {
-    const { st, v } = currentCatalog(this.db);
+    const { st, v } = this.catalog.current();
     this.shape = st.shape;
     return this.lists.get(st, v, f, sort, mode);
   }

@@ -9,12 +9,14 @@
  * built once from the multi-file items and the stacks (a fraction of the catalog) and then answers
  * every row with an array lookup.
  *
- * Kept current (browse.versions.ts): the triggers log which media items, assets and stacks changed,
- * and `patch` redoes just those; a write by another connection, or more changes than the log
- * keeps, rebuilds it. Ids of stacks and members are read per page (browse.store.ts).
+ * Kept current (catalog-tracker.ts): the catalog's change journal names which media items, assets
+ * and stacks changed, whoever wrote them, and `patch` redoes just those; only a gap in the journal
+ * rebuilds it. Ids of stacks and members are read per page (browse.store.ts).
  */
 import type { Db } from '../../platform/db/connection.ts';
-import type { Changes } from './browse.versions.ts';
+import type { JournalChanges } from '../../platform/cache/change-journal.ts';
+
+type Changes = Pick<JournalChanges, 'items' | 'assets' | 'stacks'>;
 
 export interface StackMember {
   /** Position in the stack. */
@@ -70,11 +72,7 @@ export class CatalogShape {
   private readonly stackKeys = new Map<string, number>();
   private deadSlots = 0;
 
-  private constructor(
-    /** PRAGMA data_version when built: another connection's write means a rebuild. */
-    readonly dataVersion: number,
-    capacity: number,
-  ) {
+  private constructor(capacity: number) {
     this.nonHead = new Uint8Array(capacity);
     this.extra = new Uint8Array(capacity);
     this.slotOf = new Int32Array(capacity);
@@ -97,8 +95,8 @@ export class CatalogShape {
     return i === 0 ? undefined : this.slots[i - 1];
   }
 
-  static build(db: Db, dataVersion: number): CatalogShape {
-    const shape = new CatalogShape(dataVersion, maxRowid(db) + 1024);
+  static build(db: Db): CatalogShape {
+    const shape = new CatalogShape(maxRowid(db) + 1024);
     shape.applyItems(
       db.prepare(ITEM_ROWS.replace('%ITEMS%', 'SELECT l.media_item_id FROM media_item_components l INDEXED BY media_item_components_later WHERE l.position > 0')).raw().iterate() as IterableIterator<
         [string, number, number]
@@ -110,7 +108,7 @@ export class CatalogShape {
   }
 
   /**
-   * Redoes the items and stacks the triggers logged as changed. Returns the rowids whose standing
+   * Redoes the items and stacks the journal names as changed. Returns the rowids whose standing
    * may have changed (every file of those items, every member of those stacks, before and after).
    */
   patch(db: Db, dirty: Changes): number[] {

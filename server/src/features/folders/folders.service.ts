@@ -26,7 +26,7 @@
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { NotFound } from '../../platform/http/errors.ts';
-import { folderTotals, FolderTotals } from './folder-totals.ts';
+import type { FolderTotals } from './folder-totals.ts';
 import { FoldersStore, type FolderAggRow, type RepositoryName } from './folders.store.ts';
 import type { FolderList, FolderSummary } from './folders.routes.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
@@ -76,17 +76,19 @@ export class FoldersService {
   private readonly store: FoldersStore;
   private readonly totals: FolderTotals;
 
-  /** `totals`: the connection's kept counts unless given (a fresh FolderTotals counts everything again). */
+  /** One per catalog, built by the container with the server's folder totals. */
   constructor(
     private readonly db: Db,
-    totals?: FolderTotals,
+    totals: FolderTotals,
   ) {
     this.store = new FoldersStore(db);
-    this.totals = totals ?? folderTotals(db);
+    this.totals = totals;
   }
 
   /** The immediate child folders of `parent` (repository-relative, '' for the root). */
-  list(actor: Actor, q: { repository_id?: string | undefined; path: string }): FolderList {
+  async list(actor: Actor, q: { repository_id?: string | undefined; path: string }): Promise<FolderList> {
+    const repos = q.repository_id !== undefined ? [this.repository(q.repository_id)] : this.store.repositories();
+    for (const repo of repos) await this.totals.prepare(repo.repository_id, actor.userId);
     // One read transaction: the kept counts and the covers come from one snapshot.
     return this.db.transaction(() => this.compute(actor, q))();
   }
@@ -115,7 +117,8 @@ export class FoldersService {
   }
 
   /** One folder (recursive counts); 404 when the caller has nothing in it. */
-  get(actor: Actor, q: { repository_id: string; path: string }): FolderSummary {
+  async get(actor: Actor, q: { repository_id: string; path: string }): Promise<FolderSummary> {
+    await this.totals.prepare(this.repository(q.repository_id).repository_id, actor.userId);
     return this.db.transaction(() => this.one(actor, q))();
   }
 

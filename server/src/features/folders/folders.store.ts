@@ -54,6 +54,15 @@ function rangeSql(r: FolderRange): { sql: string; params: Record<string, unknown
   };
 }
 
+/** One folder's own counts (a row of FolderAggRow), grouped by folder_path. */
+const AGGREGATES = `a.folder_path AS folder_path, count(*) AS n,
+  sum(a.type = 'PHOTO') AS photos, sum(a.type = 'VIDEO') AS videos, sum(a.type = 'AUDIO') AS audios,
+  min(a.best_time) AS t_min, max(a.best_time) AS t_max,
+  max(CASE WHEN a.type = 'PHOTO' AND a.state = 'ready' THEN a.best_time END) AS photo_ready,
+  max(CASE WHEN a.type = 'VIDEO' AND a.state = 'ready' THEN a.best_time END) AS video_ready,
+  max(CASE WHEN a.type = 'PHOTO' THEN a.best_time END) AS photo_any,
+  max(CASE WHEN a.type = 'VIDEO' THEN a.best_time END) AS video_any`;
+
 export class FoldersStore {
   constructor(private readonly db: Db) {}
 
@@ -70,18 +79,27 @@ export class FoldersStore {
     const r = rangeSql(range);
     return this.db
       .prepare(
-        `SELECT a.folder_path AS folder_path, count(*) AS n,
-           sum(a.type = 'PHOTO') AS photos, sum(a.type = 'VIDEO') AS videos, sum(a.type = 'AUDIO') AS audios,
-           min(a.best_time) AS t_min, max(a.best_time) AS t_max,
-           max(CASE WHEN a.type = 'PHOTO' AND a.state = 'ready' THEN a.best_time END) AS photo_ready,
-           max(CASE WHEN a.type = 'VIDEO' AND a.state = 'ready' THEN a.best_time END) AS video_ready,
-           max(CASE WHEN a.type = 'PHOTO' THEN a.best_time END) AS photo_any,
-           max(CASE WHEN a.type = 'VIDEO' THEN a.best_time END) AS video_any
+        `SELECT ${AGGREGATES}
          FROM assets a${range.kind === 'exact' ? ' INDEXED BY assets_repo_folder' : ''}
          WHERE a.repository_id = @repo AND ${r.sql} AND a.owner_id = @owner AND a.is_deleted = 0
          GROUP BY a.folder_path`,
       )
       .all({ ...r.params, repo: repositoryId, owner: ownerId }) as FolderAggRow[];
+  }
+
+  /**
+   * The next `limit` folders after `after` (from the first when null), in path order, each with
+   * the counts `folders` gives: the repository read a slice at a time (folder-totals.ts).
+   */
+  foldersAfter(repositoryId: string, ownerId: number, after: string | null, limit: number): FolderAggRow[] {
+    return this.db
+      .prepare(
+        `SELECT ${AGGREGATES}
+         FROM assets a INDEXED BY assets_repo_folder
+         WHERE a.repository_id = @repo AND a.folder_path ${after === null ? ">= ''" : '> @after'} AND a.owner_id = @owner AND a.is_deleted = 0
+         GROUP BY a.folder_path ORDER BY a.folder_path LIMIT @limit`,
+      )
+      .all({ repo: repositoryId, owner: ownerId, limit, ...(after === null ? {} : { after }) }) as FolderAggRow[];
   }
 
   /** The newest matching asset of one folder at exactly this best time (ties: newest id). */

@@ -9,15 +9,24 @@
  * first through the time index has to look up rows until the page fills (0.1–2 s either way).
  * In memory the same pass costs a few milliseconds; 200k points take about 20 MB.
  *
- * Kept current through the catalog's change log (features/browse/browse.lists.ts
- * `currentCatalog`): the rows changed since the last request (a new file, a deletion, a trash move,
- * a new position, time or name) are read again and put at their place; the rest stays. A write by
- * another connection, or more changes than the log keeps, reads everything again. Whether a file
+ * Kept, per owner, in the server's map cache (platform/cache, built once by the container) and
+ * current through the catalog's change journal (features/browse/catalog-tracker.ts): the rows
+ * changed since the last request (a new file, a deletion, a trash move, a new position, time or
+ * name), whichever connection wrote them, are read again and put at their place; the rest stays.
+ * Only a gap in the journal, or more changes than worth patching, reads everything again. Whether a file
  * stands for its media item (a RAW+JPEG pair is one point) is asked of the catalog shape at query
  * time, so pairs forming or parting need no re-read here.
+ *
+ * Reading an owner's points never holds the event loop: they are read by rowid ranges in slices of
+ * about 15 ms, each slice in map order, the slices merged a few ten thousand points per turn
+ * (platform/cache/slices.ts), and the result brought up to date from the journal position noted
+ * before the first slice, like any kept points.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { currentCatalog, type Journal } from '../browse/browse.lists.ts';
+import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
+import type { KeptCache } from '../../platform/cache/kept-cache.ts';
+import { inSlices, nextTurn } from '../../platform/cache/slices.ts';
+import type { CatalogTracker } from '../browse/catalog-tracker.ts';
 import type { PointRow, Viewport } from './places.store.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
 
@@ -28,15 +37,17 @@ type Row = [rowid: number, lat: number, lon: number, t: number, id: string, repo
 
 /** Past this many changed rows, reading everything again is cheaper than patching. */
 const PATCH_LIMIT = 20_000;
-/** Owners kept. */
-const KEPT = 8;
+/** The map cache's budget: about 300k points with their written JSON. */
+export const MAP_CACHE_BYTES = 96 * 1024 * 1024;
 
 /** Map order: newest first, then asset id descending (what the API documents). */
 const before = (t1: number, id1: string, t2: number, id2: string) => (t1 !== t2 ? t1 > t2 : id1 > id2);
 
 /** One owner's points in map order: parallel columns, the first `size` entries used. */
-class Points {
+export class Points {
   size = 0;
+  /** Characters of the points' JSON made so far (for the cache's size estimate). */
+  jsonChars = 0;
   rowid: Int32Array;
   lat: Float64Array;
   lon: Float64Array;
@@ -148,7 +159,17 @@ class Points {
   }
 
   pointJson(i: number): string {
-    return (this.json[i] ??= pointJson(this.point(i)));
+    let json = this.json[i];
+    if (json === undefined) {
+      json = this.json[i] = pointJson(this.point(i));
+      this.jsonChars += json.length;
+    }
+    return json;
+  }
+
+  /** Bytes held, roughly: the columns, plus ids, names and written JSON as UTF-16 strings. */
+  bytes(): number {
+    return this.rowid.length * 46 + this.size * (16 + 2 * 36 + 2 * 24 + 16) + this.jsonChars * 2;
   }
 }
 
@@ -169,13 +190,58 @@ export function pointJson(p: PointRow): string {
   });
 }
 
-const perConnection = new WeakMap<Db, MapIndex>();
+/** Points merged or stored per turn of the event loop while reading an owner's points. */
+const SLICE_ROWS = 32_768;
 
-/** The map index of this catalog connection (services are made per request; the index outlives them). */
-export function mapIndex(db: Db): MapIndex {
-  let m = perConnection.get(db);
-  if (!m) perConnection.set(db, (m = new MapIndex(db)));
-  return m;
+/** Sorted runs (map order) merged into one, a slice of points per turn of the event loop. */
+async function mergeRuns(runs: Row[][]): Promise<Row[]> {
+  let done = 0;
+  while (runs.length > 1) {
+    const next: Row[][] = [];
+    for (let k = 0; k < runs.length; k += 2) {
+      const a = runs[k]!;
+      const b = runs[k + 1];
+      if (!b) {
+        next.push(a);
+        continue;
+      }
+      const out = new Array<Row>(a.length + b.length);
+      let i = 0;
+      let j = 0;
+      for (let o = 0; o < out.length; o++) {
+        out[o] = j >= b.length || (i < a.length && before(a[i]![3], a[i]![4], b[j]![3], b[j]![4])) ? a[i++]! : b[j++]!;
+        if (++done % SLICE_ROWS === 0) await nextTurn();
+      }
+      next.push(out);
+    }
+    runs = next;
+  }
+  return runs[0] ?? [];
+}
+
+/** One pass over an owner's points: counts the matching ones and hands the page's to `take`. */
+function scan(p: Points, nonHead: Uint8Array, box: Viewport | undefined, repositoryId: string | undefined, limit: number, offset: number, take: (i: number) => void): number {
+  const repo = repositoryId === undefined ? -1 : p.repos.indexOf(repositoryId);
+  if (repositoryId !== undefined && repo === -1) return 0;
+  const across = box !== undefined && box.west > box.east;
+  let taken = 0;
+  let total = 0;
+  for (let i = 0; i < p.size; i++) {
+    if (repo >= 0 && p.repo[i] !== repo) continue;
+    if (box) {
+      const lat = p.lat[i]!;
+      const lon = p.lon[i]!;
+      if (lat < box.south || lat > box.north) continue;
+      if (across ? lon < box.west && lon > box.east : lon < box.west || lon > box.east) continue;
+    }
+    if (nonHead[p.rowid[i]!] === 1) continue;
+    if (total >= offset && taken < limit) {
+      take(i);
+      taken++;
+    }
+    total++;
+  }
+  return total;
 }
 
 export interface MapMatch {
@@ -184,83 +250,126 @@ export interface MapMatch {
   points: PointRow[];
 }
 
+/** The map index of one catalog: built once by the container; its points live in the map cache. */
 export class MapIndex {
-  private readonly kept = new Map<number, Points>();
   private readonly all;
   private readonly some;
+  private readonly range;
+  private readonly maxRowid;
+  /** Owners whose points are being read in slices (one read per owner at a time). */
+  private readonly reading = new Map<number, Promise<Points>>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: CatalogTracker,
+    private readonly cache: KeptCache<number, Points>,
+  ) {
     this.all = db
       // Through the GPS index: only geotagged rows are looked up (a third of the time of walking every live file).
       .prepare(`SELECT ${COLUMNS} FROM assets a INDEXED BY assets_list_gps WHERE a.owner_id = ? AND a.is_deleted = 0 AND ${HAS_GPS} ORDER BY a.best_time DESC, a.asset_id DESC`)
       .raw();
     this.some = db.prepare(`SELECT ${COLUMNS} FROM json_each(@rows) j CROSS JOIN assets a ON a.rowid = j.value WHERE a.owner_id = @owner AND a.is_deleted = 0 AND ${HAS_GPS}`).raw();
+    this.range = db
+      .prepare(
+        `SELECT ${COLUMNS} FROM assets a NOT INDEXED WHERE a.rowid > @from AND a.rowid <= @to AND a.owner_id = @owner AND a.is_deleted = 0 AND ${HAS_GPS}
+         ORDER BY a.best_time DESC, a.asset_id DESC`,
+      )
+      .raw();
+    this.maxRowid = db.prepare('SELECT coalesce(max(rowid), 0) FROM assets').pluck();
   }
 
   /** Whether this owner's points are kept (read, and not dropped since). */
   keeps(ownerId: number): boolean {
-    return this.kept.has(ownerId);
+    return this.cache.has(ownerId);
   }
 
   /** The owner's points (one per media item) in the viewport and repository, counted, with one page. */
-  match(ownerId: number, box: Viewport | undefined, repositoryId: string | undefined, limit: number, offset: number): MapMatch {
-    const points: PointRow[] = [];
-    const total = this.scan(ownerId, box, repositoryId, limit, offset, (p, i) => points.push(p.point(i)));
-    return { total, points };
+  match(ownerId: number, box: Viewport | undefined, repositoryId: string | undefined, limit: number, offset: number): Promise<MapMatch> {
+    return this.withPoints(ownerId, (p, nonHead) => {
+      const points: PointRow[] = [];
+      const total = scan(p, nonHead, box, repositoryId, limit, offset, (i) => points.push(p.point(i)));
+      return { total, points };
+    });
   }
 
   /** As match, with the page's points as the answer writes them (pointJson). */
-  matchJson(ownerId: number, box: Viewport | undefined, repositoryId: string | undefined, limit: number, offset: number): { total: number; points: string[] } {
-    const points: string[] = [];
-    const total = this.scan(ownerId, box, repositoryId, limit, offset, (p, i) => points.push(p.pointJson(i)));
-    return { total, points };
+  matchJson(ownerId: number, box: Viewport | undefined, repositoryId: string | undefined, limit: number, offset: number): Promise<{ total: number; points: string[] }> {
+    return this.withPoints(ownerId, (p, nonHead) => {
+      const points: string[] = [];
+      const total = scan(p, nonHead, box, repositoryId, limit, offset, (i) => points.push(p.pointJson(i)));
+      return { total, points };
+    });
   }
 
-  /** One pass over the owner's points: counts the matching ones and hands the page's to `take`. */
-  private scan(ownerId: number, box: Viewport | undefined, repositoryId: string | undefined, limit: number, offset: number, take: (p: Points, i: number) => void): number {
-    const { st } = currentCatalog(this.db);
-    const p = this.points(ownerId, st.journal);
-    const { nonHead } = st.shape;
-    const repo = repositoryId === undefined ? -1 : p.repos.indexOf(repositoryId);
-    if (repositoryId !== undefined && repo === -1) return 0;
-    const across = box !== undefined && box.west > box.east;
-    let taken = 0;
-    let total = 0;
-    for (let i = 0; i < p.size; i++) {
-      if (repo >= 0 && p.repo[i] !== repo) continue;
-      if (box) {
-        const lat = p.lat[i]!;
-        const lon = p.lon[i]!;
-        if (lat < box.south || lat > box.north) continue;
-        if (across ? lon < box.west && lon > box.east : lon < box.west || lon > box.east) continue;
-      }
-      if (nonHead[p.rowid[i]!] === 1) continue;
-      if (total >= offset && taken < limit) {
-        take(p, i);
-        taken++;
-      }
-      total++;
+  /**
+   * Runs `use` over the owner's current points in one read transaction. Points not kept yet are
+   * read in slices first (the event loop stays free meanwhile).
+   */
+  private async withPoints<T>(ownerId: number, use: (p: Points, nonHead: Uint8Array) => T): Promise<T> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const done = this.db.transaction(() => {
+        const { st } = this.catalog.current();
+        const p = this.cache.lookup(ownerId, (hit) => this.refresh(hit, ownerId, st.rows));
+        return p ? { value: use(p, st.shape.nonHead) } : null;
+      })();
+      if (done) return done.value;
+      this.cache.put(ownerId, await this.readInSlices(ownerId));
     }
-    return total;
+    // The catalog changes faster than the points can be read in slices: read them at once.
+    return this.db.transaction(() => {
+      const { st } = this.catalog.current();
+      const p = this.cache.get(
+        ownerId,
+        (hit) => this.refresh(hit, ownerId, st.rows),
+        () => {
+          const read = this.all.all(ownerId) as Row[];
+          const p = new Points(st.rows.epoch, st.rows.seq, read.length);
+          for (const r of read) p.push(r);
+          return p;
+        },
+      );
+      return use(p, st.shape.nonHead);
+    })();
   }
 
-  private points(ownerId: number, journal: Journal): Points {
-    const hit = this.kept.get(ownerId);
-    if (hit) this.kept.delete(ownerId);
-    let p: Points | null = null;
-    if (hit && hit.epoch === journal.epoch) {
-      const changed = journal.since(hit.seq);
-      if (changed && changed.size <= PATCH_LIMIT) p = this.patch(hit, ownerId, changed);
+  /** Kept points brought up to date with the changed rows; null when that is not worth it. */
+  private refresh(hit: Points, ownerId: number, rows: ChangedKeys): Points | null {
+    if (hit.epoch !== rows.epoch) return null;
+    const changed = rows.since(hit.seq);
+    if (!changed || changed.size > PATCH_LIMIT) return null;
+    this.patch(hit, ownerId, changed);
+    hit.seq = rows.seq;
+    return hit;
+  }
+
+  /** The owner's points read by rowid ranges as of the journal position noted first (see the top). */
+  private readInSlices(ownerId: number): Promise<Points> {
+    let reading = this.reading.get(ownerId);
+    if (!reading) {
+      reading = (async () => {
+        const start = this.db.transaction(() => {
+          const { st } = this.catalog.current();
+          return { epoch: st.rows.epoch, seq: st.rows.seq, max: this.maxRowid.get() as number };
+        })();
+        const runs: Row[][] = [];
+        let from = 0;
+        await inSlices((size) => {
+          const run = this.range.all({ owner: ownerId, from, to: from + size }) as Row[];
+          if (run.length) runs.push(run);
+          from += size;
+          return from < start.max;
+        });
+        const rows = await mergeRuns(runs);
+        const p = new Points(start.epoch, start.seq, rows.length);
+        for (let i = 0; i < rows.length; i++) {
+          p.push(rows[i]!);
+          if (i % SLICE_ROWS === SLICE_ROWS - 1) await nextTurn();
+        }
+        return p;
+      })().finally(() => this.reading.delete(ownerId));
+      this.reading.set(ownerId, reading);
     }
-    if (!p) {
-      const rows = this.all.all(ownerId) as Row[];
-      p = new Points(journal.epoch, journal.seq, rows.length);
-      for (const r of rows) p.push(r);
-    }
-    p.seq = journal.seq;
-    this.kept.set(ownerId, p);
-    if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!);
-    return p;
+    return reading;
   }
 
   /** The changed rows leave; those that are still geotagged live files of the owner come back at their place. */

@@ -14,7 +14,7 @@
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
-import { mapIndex } from './map-index.ts';
+import type { MapIndex } from './map-index.ts';
 import { PlacesStore, type Viewport } from './places.store.ts';
 import type { MapPointsQuery } from './places.routes.ts';
 
@@ -23,12 +23,16 @@ const BOUNDS = ['south', 'north', 'west', 'east'] as const;
 export class PlacesService {
   private readonly store: PlacesStore;
 
-  constructor(private readonly db: Db) {
+  /** One per catalog, built by the container with the server's map index. */
+  constructor(
+    private readonly db: Db,
+    private readonly index: MapIndex,
+  ) {
     this.store = new PlacesStore(db);
   }
 
   /** The MapPoints answer, already written as JSON. */
-  mapPointsJson(actor: Actor, q: MapPointsQuery): string {
+  async mapPointsJson(actor: Actor, q: MapPointsQuery): Promise<string> {
     const given = BOUNDS.filter((b) => q[b] !== undefined);
     let box: Viewport | undefined;
     if (given.length > 0 && given.length < 4) {
@@ -48,8 +52,8 @@ export class PlacesService {
     if (q.repository_id !== undefined && !this.store.repositoryExists(q.repository_id)) {
       throw new NotFound('Repository not found.', 'repository_not_found');
     }
-    // One read transaction: the change log and the rows read again come from one snapshot.
-    const { total, points } = this.db.transaction(() => mapIndex(this.db).matchJson(actor.userId, box, q.repository_id, q.limit, q.offset))();
+    // The index reads the change journal and the rows read again in one snapshot.
+    const { total, points } = await this.index.matchJson(actor.userId, box, q.repository_id, q.limit, q.offset);
     // Written here rather than by c.json: the points are kept written (map-index.ts pointJson).
     return `{"limit":${q.limit},"offset":${q.offset},"total":${total},"points":[${points.join(',')}]}`;
   }

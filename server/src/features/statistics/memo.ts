@@ -1,58 +1,51 @@
 /**
- * Memoised catalog reads: a browse-side answer is kept while the catalog has not changed, so going
- * back and forth between folders, the map and the statistics of an idle library costs nothing after
- * the first visit.
+ * Memoised catalog reads: an answer computed from the catalog is kept while what it depends on has
+ * not moved, so going back and forth between screens of an idle library costs nothing after the
+ * first visit, and a like (from any connection) does not throw away the filter options.
  *
- * "Not changed" is exact, not a time to live: the key carries the connection's `total_changes()`
- * (every row inserted, updated or deleted through the app's single connection; all of Hearth's
- * writes go through it) and `PRAGMA data_version` (moves when another connection or process
- * commits). Any write, anywhere, makes every older entry unreachable. While the library is being
- * imported the jobs write constantly and the memo simply misses.
+ * "Not moved" is exact, not a time to live: each answer names the kinds of data it reads
+ * (platform/cache/change-journal.ts `Dep`), and the catalog tracker counts every change of each
+ * kind from the catalog's change journal, whoever wrote it. Kept in the server's memo cache
+ * (platform/cache), built once by the container.
  */
+import type { Dep } from '../../platform/cache/change-journal.ts';
+import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import type { CatalogTracker } from '../browse/catalog-tracker.ts';
 
-const MAX_ENTRIES = 128;
-
-class Memo {
-  private readonly entries = new Map<string, unknown>();
-  private version = '';
-  private readonly versionStmt;
-
-  constructor(private readonly db: Db) {
-    this.versionStmt = db.prepare('SELECT total_changes()').pluck();
-  }
-
-  private current(): string {
-    return `${this.versionStmt.get() as number}:${this.db.pragma('data_version', { simple: true }) as number}`;
-  }
-
-  get<T>(key: string, compute: () => T): T {
-    const v = this.current();
-    if (v !== this.version) {
-      this.entries.clear();
-      this.version = v;
-    }
-    if (this.entries.has(key)) {
-      const hit = this.entries.get(key) as T;
-      // Refresh its place in the LRU order.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
-    const value = compute();
-    // Computing reads only; if it somehow wrote, do not keep a value keyed to the old version.
-    if (this.current() !== v) return value;
-    this.entries.set(key, value);
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    return value;
-  }
+export interface Memoised {
+  value: unknown;
+  /** The versions of its dependencies when computed. */
+  stamp: string;
+  /** Its size as JSON, for the cache's byte budget. */
+  chars: number;
 }
 
-const memos = new WeakMap<Db, Memo>();
+/** The memo cache's budget (filter options and the like: small answers). */
+export const MEMO_CACHE_BYTES = 8 * 1024 * 1024;
 
-/** The memo of this catalog connection. */
-export function catalogMemo(db: Db): Memo {
-  let m = memos.get(db);
-  if (!m) memos.set(db, (m = new Memo(db)));
-  return m;
+export const memoBytes = (m: Memoised) => 100 + 2 * m.chars;
+
+export class CatalogMemo {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: CatalogTracker,
+    private readonly cache: KeptCache<string, Memoised>,
+  ) {}
+
+  get<T>(key: string, deps: readonly Dep[], compute: () => T): T {
+    // One read transaction: the journal and the answer come from one snapshot.
+    return this.db.transaction(() => {
+      const stamp = this.catalog.current().v.of(deps);
+      const kept = this.cache.get(
+        key,
+        (hit) => (hit.stamp === stamp ? hit : null),
+        () => {
+          const value = compute();
+          return { value, stamp, chars: JSON.stringify(value)?.length ?? 0 };
+        },
+      );
+      return kept.value as T;
+    })();
+  }
 }

@@ -5,14 +5,22 @@
  *
  * Each fact is derived in SQL when a row is read (the same expressions the statistics always used:
  * local wall-clock year, day, hour and month; trimmed camera and lens; focal length rounded to a
- * tenth), so the counting in JS needs no date or string work. Rows are read once per owner; after
- * that only the rows the catalog's change log names (features/browse/browse.lists.ts
- * `currentCatalog`) are read again. Whether a file stands for its media item (statistics count a
- * RAW+JPEG pair once) is asked of the catalog shape at count time. A write by another connection,
- * or more changes than the log keeps, reads everything again.
+ * tenth), so the counting in JS needs no date or string work. Rows are read once per owner, kept in
+ * the server's facts cache (platform/cache, built once by the container); after that only the rows
+ * the catalog's change journal names (features/browse/catalog-tracker.ts), whichever connection
+ * wrote them, are read again. Whether a file stands for its media item (statistics count a RAW+JPEG
+ * pair once) is asked of the catalog shape at count time. Only a gap in the journal, or more
+ * changes than worth patching, reads everything again.
+ *
+ * Reading an owner's files (a second or more on a 1M library) never holds the event loop: they are
+ * read by rowid ranges in slices of about 15 ms (platform/cache/slices.ts), then brought up to date
+ * from the journal position noted before the first slice, like any kept facts.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { currentCatalog, type Journal } from '../browse/browse.lists.ts';
+import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
+import type { KeptCache } from '../../platform/cache/kept-cache.ts';
+import { inSlices } from '../../platform/cache/slices.ts';
+import type { CatalogTracker } from '../browse/catalog-tracker.ts';
 import { LOCAL_MS, LOCAL_TAKEN_MS } from './scope.ts';
 
 const COLUMNS = `a.rowid,
@@ -29,8 +37,8 @@ type Row = [rowid: number, year: number, day: number, hour: number | null, month
 
 /** Past this many changed rows, reading everything again is cheaper than patching. */
 const PATCH_LIMIT = 20_000;
-/** Owners kept. */
-const KEPT = 8;
+/** The facts cache's budget: about 2.5M files. */
+export const FACTS_CACHE_BYTES = 96 * 1024 * 1024;
 const NONE = -1;
 
 /** One owner's facts, a column per fact (index i is one file; order does not matter), the first `size` used. */
@@ -97,6 +105,11 @@ export class Facts {
     this.repo[i] = this.nameOf(repo);
   }
 
+  /** Bytes held: the columns (30 bytes a file) and the names. */
+  bytes(): number {
+    return this.rowid.length * 30 + this.names.reduce((n, x) => n + 40 + 2 * x.length, 0);
+  }
+
   /** Removes entry i (the last one takes its place). */
   remove(i: number): void {
     const last = --this.size;
@@ -123,15 +136,6 @@ export class Facts {
   }
 }
 
-const perConnection = new WeakMap<Db, OwnerFacts>();
-
-/** The facts kept for this catalog connection (services are made per request; the facts outlive them). */
-export function ownerFacts(db: Db): OwnerFacts {
-  let o = perConnection.get(db);
-  if (!o) perConnection.set(db, (o = new OwnerFacts(db)));
-  return o;
-}
-
 /** The rows a statistic counts: index i of the facts, for the files standing for their media item. */
 export interface Counted {
   facts: Facts;
@@ -139,26 +143,63 @@ export interface Counted {
   rows: Int32Array;
 }
 
+/** The statistics facts of one catalog: built once by the container; the facts live in the facts cache. */
 export class OwnerFacts {
-  private readonly kept = new Map<number, Facts>();
   private readonly all;
   private readonly some;
+  private readonly range;
+  private readonly maxRowid;
+  /** Owners whose facts are being read in slices (one read per owner at a time). */
+  private readonly reading = new Map<number, Promise<Facts>>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: CatalogTracker,
+    private readonly cache: KeptCache<number, Facts>,
+  ) {
     this.all = db.prepare(`SELECT ${COLUMNS} FROM assets a WHERE a.owner_id = ? AND a.is_deleted = 0`).raw();
     this.some = db.prepare(`SELECT ${COLUMNS} FROM json_each(@rows) j CROSS JOIN assets a ON a.rowid = j.value WHERE a.owner_id = @owner AND a.is_deleted = 0`).raw();
+    // A slice: a rowid range of the table (NOT INDEXED: no owner index may turn it into a walk of every file of the owner).
+    this.range = db.prepare(`SELECT ${COLUMNS} FROM assets a NOT INDEXED WHERE a.rowid > @from AND a.rowid <= @to AND a.owner_id = @owner AND a.is_deleted = 0`).raw();
+    this.maxRowid = db.prepare('SELECT coalesce(max(rowid), 0) FROM assets').pluck();
   }
 
   /** Whether this owner's facts are kept (read, and not dropped since). */
   keeps(ownerId: number): boolean {
-    return this.kept.has(ownerId);
+    return this.cache.has(ownerId);
   }
 
-  /** The owner's files a statistic counts, optionally of one repository. */
-  counted(ownerId: number, repositoryId?: string): Counted {
-    const { st } = currentCatalog(this.db);
-    const facts = this.facts(ownerId, st.journal);
-    const { nonHead } = st.shape;
+  /**
+   * The owner's files a statistic counts, optionally of one repository. Facts not kept yet are read
+   * in slices first (the event loop stays free meanwhile).
+   */
+  async counted(ownerId: number, repositoryId?: string): Promise<Counted> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const done = this.db.transaction(() => {
+        const { st } = this.catalog.current();
+        const facts = this.cache.lookup(ownerId, (hit) => this.refresh(hit, ownerId, st.rows));
+        return facts && this.count(facts, st.shape.nonHead, repositoryId);
+      })();
+      if (done) return done;
+      this.cache.put(ownerId, await this.readInSlices(ownerId));
+    }
+    // The catalog changes faster than the facts can be read in slices: read them at once.
+    return this.db.transaction(() => {
+      const { st } = this.catalog.current();
+      const facts = this.cache.get(
+        ownerId,
+        (hit) => this.refresh(hit, ownerId, st.rows),
+        () => {
+          const f = new Facts(st.rows.epoch, st.rows.seq, 1024);
+          for (const r of this.all.all(ownerId) as Row[]) f.push(r);
+          return f;
+        },
+      );
+      return this.count(facts, st.shape.nonHead, repositoryId);
+    })();
+  }
+
+  private count(facts: Facts, nonHead: Uint8Array, repositoryId: string | undefined): Counted {
     const repo = repositoryId === undefined ? NONE : facts.names.indexOf(repositoryId);
     const rows = new Int32Array(facts.size);
     let n = 0;
@@ -172,23 +213,40 @@ export class OwnerFacts {
     return { facts, rows: rows.subarray(0, n) };
   }
 
-  private facts(ownerId: number, journal: Journal): Facts {
-    const hit = this.kept.get(ownerId);
-    if (hit) this.kept.delete(ownerId);
-    let f: Facts | null = null;
-    if (hit && hit.epoch === journal.epoch) {
-      const changed = journal.since(hit.seq);
-      if (changed && changed.size <= PATCH_LIMIT) f = this.patch(hit, ownerId, changed);
+  /** Kept facts brought up to date with the changed rows; null when that is not worth it. */
+  private refresh(hit: Facts, ownerId: number, rows: ChangedKeys): Facts | null {
+    if (hit.epoch !== rows.epoch) return null;
+    const changed = rows.since(hit.seq);
+    if (!changed || changed.size > PATCH_LIMIT) return null;
+    this.patch(hit, ownerId, changed);
+    hit.seq = rows.seq;
+    return hit;
+  }
+
+  /**
+   * The owner's facts read by rowid ranges, as of the journal position noted first: rows changed
+   * while the slices are read are read again by the next `refresh`.
+   */
+  private readInSlices(ownerId: number): Promise<Facts> {
+    let reading = this.reading.get(ownerId);
+    if (!reading) {
+      reading = (async () => {
+        const start = this.db.transaction(() => {
+          const { st } = this.catalog.current();
+          return { epoch: st.rows.epoch, seq: st.rows.seq, max: this.maxRowid.get() as number };
+        })();
+        const f = new Facts(start.epoch, start.seq, 1024);
+        let from = 0;
+        await inSlices((size) => {
+          for (const r of this.range.all({ owner: ownerId, from, to: from + size }) as Row[]) f.push(r);
+          from += size;
+          return from < start.max;
+        });
+        return f;
+      })().finally(() => this.reading.delete(ownerId));
+      this.reading.set(ownerId, reading);
     }
-    if (!f) {
-      const rows = this.all.all(ownerId) as Row[];
-      f = new Facts(journal.epoch, journal.seq, rows.length);
-      for (const r of rows) f.push(r);
-    }
-    f.seq = journal.seq;
-    this.kept.set(ownerId, f);
-    if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!);
-    return f;
+    return reading;
   }
 
   /** The changed rows leave; those still live files of the owner come back. */

@@ -10,7 +10,6 @@
  * every asset to its media item.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { catalogMemo } from './memo.ts';
 
 export interface Scope {
   ownerId: number;
@@ -27,9 +26,12 @@ const NON_HEADS = `SELECT ax.rowid FROM media_item_components cx CROSS JOIN asse
     SELECT 1 FROM media_item_components c2 JOIN assets a2 ON a2.asset_id = c2.asset_id
     WHERE c2.media_item_id = cx.media_item_id AND c2.position < cx.position AND a2.is_deleted = 0)`;
 
-/** Rowids of the owner's live assets that do not stand for their media item (memoised). */
+/**
+ * Rowids of the owner's live assets that do not stand for their media item: a walk of the later
+ * components only (a small fraction of the catalog), read per request.
+ */
 export function nonHeadRowids(db: Db, ownerId: number): readonly number[] {
-  return catalogMemo(db).get(`non-heads:${ownerId}`, () => db.prepare(NON_HEADS).pluck().all({ owner: ownerId }) as number[]);
+  return db.prepare(NON_HEADS).pluck().all({ owner: ownerId }) as number[];
 }
 
 /**

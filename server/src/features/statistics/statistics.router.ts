@@ -2,18 +2,17 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { createRouter } from '../../platform/http/router.ts';
 import * as r from './statistics.routes.ts';
-import { StatisticsService } from './statistics.service.ts';
 
-const stats = (c: Context<AppEnv>) => new StatisticsService(c.get('container').db);
+const stats = (c: Context<AppEnv>) => c.get('container').statistics;
 
 export function statisticsRouter() {
   const app = createRouter();
   app.openapi(r.getFilterOptions, (c) => c.json(stats(c).filterOptions(c.get('actor')!), 200));
   app.openapi(r.getAssetTypes, (c) => c.json(stats(c).assetTypes(), 200));
-  app.openapi(r.getStatsYears, (c) => c.json(stats(c).years(c.get('actor')!, c.req.valid('query').repository_id), 200));
-  app.openapi(r.getCameraLensStats, (c) => c.json(stats(c).cameraLens(c.get('actor')!, c.req.valid('query')), 200));
-  app.openapi(r.getActivityHeatmap, (c) => c.json(stats(c).heatmap(c.get('actor')!, c.req.valid('query')), 200));
-  app.openapi(r.getFocalLengthStats, (c) => c.json(stats(c).focalLengths(c.get('actor')!, c.req.valid('query').repository_id), 200));
-  app.openapi(r.getTimeDistribution, (c) => c.json(stats(c).timeDistribution(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(r.getStatsYears, async (c) => c.json(await stats(c).years(c.get('actor')!, c.req.valid('query').repository_id), 200));
+  app.openapi(r.getCameraLensStats, async (c) => c.json(await stats(c).cameraLens(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(r.getActivityHeatmap, async (c) => c.json(await stats(c).heatmap(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(r.getFocalLengthStats, async (c) => c.json(await stats(c).focalLengths(c.get('actor')!, c.req.valid('query').repository_id), 200));
+  app.openapi(r.getTimeDistribution, async (c) => c.json(await stats(c).timeDistribution(c.get('actor')!, c.req.valid('query')), 200));
   return app;
 }

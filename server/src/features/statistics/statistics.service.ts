@@ -23,14 +23,14 @@
  *
  * Cost on a large library (1M assets): the statistics count facts kept in memory per owner
  * (owner-facts.ts: read once, then only changed rows again), a pass of a few milliseconds; filter
- * options walk two indexes and are memoised until the catalog changes (memo.ts).
+ * options walk three indexes and are memoised until files or their metadata change (memo.ts).
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
 import { ASSET_TYPES, FORMATS } from './asset-types.ts';
-import { catalogMemo } from './memo.ts';
-import { ownerFacts, type Counted } from './owner-facts.ts';
+import type { CatalogMemo } from './memo.ts';
+import type { OwnerFacts, Counted } from './owner-facts.ts';
 import { StatisticsStore } from './statistics.store.ts';
 import type {
   ActivityHeatmap,
@@ -56,25 +56,26 @@ const FOCAL_EDGES = [0, 10, 16, 24, 35, 50, 85, 135, 200, 400];
 export class StatisticsService {
   private readonly store: StatisticsStore;
 
+  /** One per catalog, built by the container with the server's facts and memo. */
   constructor(
     private readonly db: Db,
+    private readonly facts: OwnerFacts,
+    private readonly memos: CatalogMemo,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new StatisticsStore(db);
   }
 
   /** The caller's files the statistics count (one per media item, live), in one repository or all. */
-  private counted(actor: Actor, repositoryId: string | undefined): Counted {
+  private async counted(actor: Actor, repositoryId: string | undefined): Promise<Counted> {
     if (repositoryId !== undefined && !this.store.repositoryExists(repositoryId)) throw new NotFound('Repository not found.', 'repository_not_found');
-    return this.db.transaction(() => ownerFacts(this.db).counted(actor.userId, repositoryId))();
-  }
-
-  private memo<T>(name: string, actor: Actor, args: unknown, compute: () => T): T {
-    return catalogMemo(this.db).get(`stats:${name}:${actor.userId}:${JSON.stringify(args)}`, compute);
+    return this.facts.counted(actor.userId, repositoryId);
   }
 
   filterOptions(actor: Actor): FilterOptions {
-    return this.memo('filter-options', actor, null, () => ({
+    // The distinct makes, cameras and lenses of live files: files come and go (rows), move to the
+    // Trash, or get their metadata.
+    return this.memos.get(`filter-options:${actor.userId}`, ['rows', 'trash', 'meta'], () => ({
       camera_makes: this.store.distinct(actor.userId, 'camera_make').map((s) => s.trim()).filter(Boolean).sort(byName),
       camera_models: this.store.distinct(actor.userId, 'camera_model').map((s) => s.trim()).filter(Boolean).sort(byName),
       lenses: this.store.distinct(actor.userId, 'lens_model').map((s) => s.trim()).filter(Boolean).sort(byName),
@@ -85,16 +86,16 @@ export class StatisticsService {
     return { types: [...ASSET_TYPES], formats: FORMATS.map((f) => ({ ...f, extensions: [...f.extensions], mime_types: [...f.mime_types] })) };
   }
 
-  years(actor: Actor, repositoryId?: string): StatsYears {
-    const { facts, rows } = this.counted(actor, repositoryId);
+  async years(actor: Actor, repositoryId?: string): Promise<StatsYears> {
+    const { facts, rows } = await this.counted(actor, repositoryId);
     const counts = new Map<number, number>();
     for (const i of rows) counts.set(facts.year[i]!, (counts.get(facts.year[i]!) ?? 0) + 1);
     const years = [...counts].map(([year, count]) => ({ year, count })).sort((x, y) => y.year - x.year);
     return { years, total: rows.length };
   }
 
-  cameraLens(actor: Actor, q: { limit: number; repository_id?: string | undefined }): CameraLensStats {
-    const { facts, rows: counted } = this.counted(actor, q.repository_id);
+  async cameraLens(actor: Actor, q: { limit: number; repository_id?: string | undefined }): Promise<CameraLensStats> {
+    const { facts, rows: counted } = await this.counted(actor, q.repository_id);
     const pairs = new Map<number, number>();
     // A pair of dictionary indexes as one number (lens -1: none recorded).
     const width = facts.names.length + 1;
@@ -116,9 +117,9 @@ export class StatisticsService {
     };
   }
 
-  heatmap(actor: Actor, q: ActivityQuery): ActivityHeatmap {
+  async heatmap(actor: Actor, q: ActivityQuery): Promise<ActivityHeatmap> {
     const { start, end } = this.range(q);
-    const { facts, rows } = this.counted(actor, q.repository_id);
+    const { facts, rows } = await this.counted(actor, q.repository_id);
     const first = msOf(start) / DAY_MS;
     const perDay = new Int32Array(msOf(end) / DAY_MS - first + 1);
     for (const i of rows) {
@@ -164,8 +165,8 @@ export class StatisticsService {
     return { start: dayOf(today - ((q.days ?? 365) - 1) * DAY_MS), end: dayOf(today) };
   }
 
-  focalLengths(actor: Actor, repositoryId?: string): FocalLengthStats {
-    const { facts, rows: counted } = this.counted(actor, repositoryId);
+  async focalLengths(actor: Actor, repositoryId?: string): Promise<FocalLengthStats> {
+    const { facts, rows: counted } = await this.counted(actor, repositoryId);
     const perValue = new Map<number | null, number>();
     for (const i of counted) {
       if (facts.photo[i] !== 1) continue;
@@ -192,8 +193,8 @@ export class StatisticsService {
     };
   }
 
-  timeDistribution(actor: Actor, q: { type: 'hourly' | 'monthly'; repository_id?: string | undefined }): TimeDistribution {
-    const { facts, rows } = this.counted(actor, q.repository_id);
+  async timeDistribution(actor: Actor, q: { type: 'hourly' | 'monthly'; repository_id?: string | undefined }): Promise<TimeDistribution> {
+    const { facts, rows } = await this.counted(actor, q.repository_id);
     const unit = q.type === 'hourly' ? facts.hour : facts.month;
     const first = q.type === 'hourly' ? 0 : 1;
     const counts = new Array<number>(q.type === 'hourly' ? 24 : 12).fill(0);

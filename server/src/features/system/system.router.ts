@@ -5,5 +5,6 @@ export function systemRouter() {
   const app = createRouter();
   app.openapi(r.getHealth, (c) => c.json(c.get('container').system.health(), 200));
   app.openapi(r.getCapabilities, (c) => c.json(c.get('container').system.capabilities(), 200));
+  app.openapi(r.getRuntimeDiagnostics, (c) => c.json(c.get('container').system.diagnostics(), 200));
   return app;
 }

@@ -1,13 +1,25 @@
 /**
- * Health and public capabilities.
+ * Health, public capabilities and runtime diagnostics.
  *
  * Capabilities report what this build and this install can do right now, truthfully: a task is
  * `enabled` when the administrator left it on, and `available` only when its model is installed and
  * its runtime loaded. Hearth runs its models in-process; it never discovers remote ML nodes, so the
  * node counts are 0 and `discovery_state` is `disabled`.
+ *
+ * Runtime diagnostics (administrators): the contract's ML backends and nodes (none: models run
+ * in-process, see above) and, beyond the contract's fields, `caches`: the library caches' counters
+ * (entries, bytes against their budget, hits, misses, invalidations, evictions) and where the
+ * change journal reader stands, so that "is the library answering from its caches?" can be checked
+ * on a running install.
  */
 import type { SettingsStore } from '../../config/settings.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import type { CacheCounters } from '../../platform/cache/kept-cache.ts';
+
+export interface CacheDiagnostics {
+  journal: { position: number | null; rebuilds: number; updates: number };
+  caches: CacheCounters[];
+}
 
 export const VERSION = '0.1.0';
 
@@ -27,7 +39,20 @@ export class SystemService {
     private readonly settings: SettingsStore,
     /** Which ML tasks have a loaded model; nothing is wired to a model yet. */
     private readonly mlAvailability: () => MlTaskAvailability,
+    /** The library caches' counters (container.ts). */
+    private readonly cacheDiagnostics: () => CacheDiagnostics,
   ) {}
+
+  diagnostics() {
+    return {
+      backends: [],
+      captured_at: new Date().toISOString(),
+      counts: { active: 0, connecting: 0, discovered: 0, incompatible: 0, pending: 0, unavailable: 0 },
+      discovery_state: 'disabled' as const,
+      nodes: [],
+      caches: this.cacheDiagnostics(),
+    };
+  }
 
   health() {
     let database: 'ok' | 'error' = 'ok';

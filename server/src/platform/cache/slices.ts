@@ -1,0 +1,34 @@
+/**
+ * Long computations in slices, so that no request waits behind one for long: `inSlices` calls a
+ * step with a batch size, yields to the event loop between steps (setImmediate: pending I/O and
+ * requests run first), and sizes the batches so that each step takes about `budgetMs`.
+ *
+ * Why not one statement: better-sqlite3 is synchronous, and reading a million rows at once holds
+ * the event loop for seconds. Callers read by key ranges in separate statements; a value read that
+ * way spans several snapshots, so they note the change-journal position before the first slice
+ * and bring the result up to date from there afterwards (rows changed meanwhile are read again).
+ */
+
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface SliceOptions {
+  /** The first batch size. */
+  first?: number;
+  /** The time one step should take (ms); batches grow or shrink towards it. */
+  budgetMs?: number;
+}
+
+/** Runs `step(size)` until it returns false, yielding between steps. */
+export async function inSlices(step: (size: number) => boolean, opts: SliceOptions = {}): Promise<void> {
+  const budget = opts.budgetMs ?? 15;
+  let size = opts.first ?? 4096;
+  for (;;) {
+    const started = performance.now();
+    const more = step(size);
+    const ms = performance.now() - started;
+    if (!more) return;
+    if (ms < budget / 2) size = Math.min(size * 2, 1 << 20);
+    else if (ms > budget) size = Math.max(256, Math.floor((size * budget) / ms));
+    await nextTurn();
+  }
+}
