@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/bench/journal.ts [-- --files 20000]`: what the change journal's triggers
- * (migration 0011_change_journal.sql) cost on the ingest path.
+ * (migration 0012_change_journal.sql) cost on the ingest path.
  *
  * Writes the catalog rows one file's ingest writes (the asset row, processing, its metadata, its
  * media item and component, ready; plus a thumbnail status update that journals nothing) for N

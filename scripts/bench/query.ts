@@ -16,7 +16,7 @@
  *    another member liked a photo; right after a new file arrived and a photo went to the Trash;
  *    right after another connection (a second better-sqlite3 connection to the catalog file, as
  *    the ML workers, command-line tools and imports will be) liked one of the user's photos: the
- *    catalog's change journal (migration 0011) names that row, so the caches patch it instead of
+ *    catalog's change journal (migration 0012) names that row, so the caches patch it instead of
  *    starting over. For each situation the largest event-loop delay seen while its requests ran
  *    (perf_hooks.monitorEventLoopDelay: the server runs in this process) is reported beside the
  *    times: no answer may block the loop for more than 50 ms.
@@ -497,7 +497,7 @@ async function buildCatalog(n: number, dir: string): Promise<void> {
     .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('assets', 'media_items', 'media_item_components', 'asset_tags', 'album_assets', 'albums', 'tags', 'stacks', 'stack_members')")
     .all() as { name: string; sql: string }[];
   for (const ix of indexes) db.exec(`DROP INDEX ${ix.name}`);
-  // So are the change journal's triggers (0011): a built catalog starts with an empty journal.
+  // So are the change journal's triggers (0012): a built catalog starts with an empty journal.
   const triggers = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL").all() as { name: string; sql: string }[];
   for (const tr of triggers) db.exec(`DROP TRIGGER ${tr.name}`);
 

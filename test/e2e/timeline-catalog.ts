@@ -9,7 +9,7 @@
  * never marked missing). State `ready`, no thumbnails: the grid shows its "No preview" placeholder.
  *
  * Written from a second connection in one transaction while the server runs: the catalog's change
- * journal (migration 0011) names every row, more than worth applying one by one, so the server's
+ * journal (migration 0012) names every row, more than worth applying one by one, so the server's
  * caches start over and compute their lists again.
  */
 import crypto from 'node:crypto';

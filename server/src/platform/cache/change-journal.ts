@@ -1,5 +1,5 @@
 /**
- * Reads the catalog's change journal (migration 0011_change_journal.sql): what changed since the
+ * Reads the catalog's change journal (migration 0012_change_journal.sql): what changed since the
  * reader's last position, whoever wrote it (this connection, another one, a worker thread or
  * another process), because the catalog's own triggers write the journal in the writer's
  * transaction.
