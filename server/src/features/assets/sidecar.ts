@@ -40,6 +40,7 @@ const num = (min: number, max: number) => z.number().min(min).max(max);
 const color = z
   .string()
   .max(64)
+  // eslint-disable-next-line no-control-regex -- a value with control characters is refused
   .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 const token = z
   .string()

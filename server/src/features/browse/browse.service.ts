@@ -112,7 +112,6 @@ export class BrowseService {
   private items(rowids: number[], isDeleted: boolean, mode: StackMode, list: ListResult): GalleryItem[] {
     if (rowids.length === 0) return [];
     const shape = this.shape!;
-    const state = isDeleted ? 1 : 0;
     const byRowid = new Map(this.store.rows(rowids).map((r) => [r.rid, r]));
     const rows = rowids.map((id) => byRowid.get(id)!);
     const linked = [...new Set(rows.map((r) => r.media_item_id).filter((id): id is string => !!id))];

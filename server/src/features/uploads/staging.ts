@@ -73,7 +73,7 @@ export function sanitizeFileName(raw: string): string | null {
   if (base === '' || base === '.' || base === '..') return null;
   // Bidirectional controls are dropped: Hearth chooses this name on disk, so it never stores one that
   // displays as something else (`x\u202Egpj.exe` as `xexe.jpg`); see platform/http/display-names.ts.
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are replaced in names Hearth writes to disk
   let name = displayFileName(base.normalize('NFC')).replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_');
   name = name.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
   if (name === '') return null;
