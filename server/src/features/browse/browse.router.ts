@@ -1,12 +1,11 @@
 import type { Context } from 'hono';
-import type { Container } from '../../container.ts';
-import type { AppEnv } from '../../platform/http/context.ts';
+import type { AppEnv, AppServices } from '../../platform/http/context.ts';
 import { createRouter } from '../../platform/http/router.ts';
 import * as r from './browse.routes.ts';
 import { BrowseService } from './browse.service.ts';
 
 /** One service per container (it keeps the list cache), built on first use from its catalog. */
-const services = new WeakMap<Container, BrowseService>();
+const services = new WeakMap<AppServices, BrowseService>();
 function browse(c: Context<AppEnv>): BrowseService {
   const container = c.get('container');
   let svc = services.get(container);

@@ -22,7 +22,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
-import { AssetSchema } from '../assets/assets.view.ts';
+import { AssetSchema } from '../assets/index.ts';
 import { isDateValue } from './browse.filter.ts';
 import { GalleryListSchema } from './browse.view.ts';
 import { singleLine } from '../../platform/http/text.ts';

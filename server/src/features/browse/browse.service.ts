@@ -23,9 +23,7 @@
 import type { Db } from '../../platform/db/connection.ts';
 import { Unavailable } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
-import { AssetsStore } from '../assets/assets.store.ts';
-import { loadAssetExtras, toAsset, type Asset } from '../assets/assets.view.ts';
-import { compositionOf } from '../assets/media-items.ts';
+import { AssetsStore, loadAssetExtras, toAsset, type Asset, compositionOf } from '../assets/index.ts';
 import { buildFilter, type SqlFilter } from './browse.filter.ts';
 import type { AssetFilter, AssetQuery } from './browse.routes.ts';
 import { currentCatalog, ListCache, type ListResult, type StackMode } from './browse.lists.ts';

@@ -9,8 +9,7 @@
  * kept rows. They start over when another connection wrote, or more changed than the log keeps.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { currentCatalog } from '../browse/browse.lists.ts';
-import { folderKey } from '../browse/browse.versions.ts';
+import { currentCatalog, folderKey } from '../browse/index.ts';
 import { FoldersStore, type FolderAggRow } from './folders.store.ts';
 
 /** Past this many changed folders of one repository, counting everything again is cheaper. */

@@ -17,7 +17,7 @@
  * time, so pairs forming or parting need no re-read here.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { currentCatalog, type Journal } from '../browse/browse.lists.ts';
+import { currentCatalog, type Journal } from '../browse/index.ts';
 import type { PointRow, Viewport } from './places.store.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
 

@@ -30,7 +30,7 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { PermanentError, type JobContext } from '../../platform/jobs/registry.ts';
 import { JobCancelledError, RunnerStoppingError } from '../../platform/jobs/runner.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { Ingest } from '../assets/ingest.contract.ts';
+import type { Ingest } from '../assets/index.ts';
 import { MARKER_FILE, MarkerSchema, SYSTEM_DIR, ensureRootMarker, exampleMarker, readMarker, writeMarker, type Marker } from './marker.ts';
 import { checkRepositoryFolder, encodeDetail, type Reachability } from './reachability.ts';
 import { scanRepository, type ScanJobArgs } from './repositories.jobs.ts';

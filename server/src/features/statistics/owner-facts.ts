@@ -12,7 +12,7 @@
  * or more changes than the log keeps, reads everything again.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { currentCatalog, type Journal } from '../browse/browse.lists.ts';
+import { currentCatalog, type Journal } from '../browse/index.ts';
 import { LOCAL_MS, LOCAL_TAKEN_MS } from './scope.ts';
 
 const COLUMNS = `a.rowid,

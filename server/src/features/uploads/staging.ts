@@ -25,7 +25,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ClientAborted } from './multipart.ts';
 import { StagingSink, type SinkOptions } from './sink.ts';
-import { SYSTEM_DIR } from '../repositories/marker.ts';
+import { SYSTEM_DIR } from '../repositories/index.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
 
 export const STAGING_DIR = path.join(SYSTEM_DIR, 'staging');
