@@ -34,6 +34,29 @@ const elements = [
   { type: 'server-other', pattern: 'server' },
 ];
 
+/**
+ * A disable comment must say why the rule is wrong there (`// eslint-disable-next-line rule -- why`):
+ * a bare one hides a finding nobody can judge later. (Unused ones are reported by the linter itself.)
+ */
+const local = {
+  rules: {
+    'disable-needs-reason': {
+      meta: { type: 'suggestion', schema: [], messages: { bare: 'Say why the rule does not apply here: `eslint-disable… rule -- reason`.' } },
+      create(context) {
+        return {
+          Program() {
+            for (const comment of context.sourceCode.getAllComments()) {
+              if (/^\s*eslint-disable(?:-next-line|-line)?\b/.test(comment.value) && !/\s--\s+\S/.test(comment.value)) {
+                context.report({ loc: comment.loc, messageId: 'bare' });
+              }
+            }
+          },
+        };
+      },
+    },
+  },
+};
+
 const layerMessage =
   'Layer rule: platform ← config ← adapters ← features ← composition root; the renderer talks to the server only through renderer/src/api (see eslint.config.js).';
 
@@ -54,6 +77,8 @@ export default tseslint.config(
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { local },
+    rules: { 'local/disable-needs-reason': 'error' },
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -2,7 +2,8 @@
  * The layer rules of eslint.config.js, tried on probe sources: the real config, the real plugin, each
  * probe linted as if it were a file of the layer it claims to be (its path is an existing file there,
  * so the renderer's type-aware rules find it in their project). A probe that crosses a boundary must
- * fail with the layer rule; the same import made the allowed way must pass.
+ * fail with the layer rule; the same import made the allowed way must pass. Also the rules for
+ * `eslint-disable` comments: each gives its reason, and none outlives the finding it silenced.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -78,5 +79,20 @@ describe('layer rules (eslint.config.js)', () => {
   test('tests may reach into any layer (no layer rules there)', async () => {
     const ids = await ruleIdsFor('test/server/platform.test.ts', "import { AssetsStore } from '../../server/src/features/assets/assets.store.ts';\nexport const s = AssetsStore;\n");
     assert.deepEqual(ids, []);
+  });
+});
+
+describe('disable comments (eslint.config.js)', () => {
+  test('a disable comment must give its reason; with one it stands', async () => {
+    const file = 'server/src/platform/http/text.ts';
+    const bare = await ruleIdsFor(file, '// eslint-disable-next-line no-control-regex\nexport const x = /[\\u0000-\\u001f]/;\n');
+    assert.deepEqual(bare, ['local/disable-needs-reason']);
+    const reasoned = await ruleIdsFor(file, '// eslint-disable-next-line no-control-regex -- control characters are what it finds\nexport const x = /[\\u0000-\\u001f]/;\n');
+    assert.deepEqual(reasoned, []);
+  });
+
+  test('a disable comment for a rule that does not fire there is itself an error', async () => {
+    const ids = await ruleIdsFor('server/src/platform/http/text.ts', "// eslint-disable-next-line no-control-regex -- stale\nexport const x = 'plain';\n");
+    assert.deepEqual(ids, ['']);
   });
 });
