@@ -104,7 +104,7 @@ export default tseslint.config(
   {
     // Type-aware rules, only where they are cheap: the renderer's own small program (renderer/tsconfig.json),
     // where a promise started in an event handler and never awaited fails unseen. Measured on this
-    // 2-core machine: the whole lint takes ~38 s of CPU with these; type-aware rules on server/src too
+    // 2-core machine: the whole lint takes 25–40 s of CPU with these; type-aware rules on server/src too
     // took ~60 s (the server program is several times larger), over the one-minute budget, and found
     // nothing there that `tsc --noEmit` in `npm test` and the server tests do not already cover.
     // Tests are left out on purpose: node:test's test()/describe() return promises nobody needs to await.
