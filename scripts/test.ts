@@ -1,11 +1,12 @@
 /**
  * `npm test`: everything, in order, on a fresh machine of ours.
  *   1. system packages the tests need (Debian chromium, ffmpeg): installed when missing and we can
- *   2. type check (server, scripts, tests, renderer)
- *   3. build the web UI (the server and the browser tests serve it)
- *   4. server tests: node:test over real HTTP, real SQLite (test/server), and the web UI's pure
+ *   2. lint (eslint.config.js: the TypeScript rules and the layer rules that keep features apart)
+ *   3. type check (server, scripts, tests, renderer)
+ *   4. build the web UI (the server and the browser tests serve it)
+ *   5. server tests: node:test over real HTTP, real SQLite (test/server), and the web UI's pure
  *      modules (test/renderer)
- *   5. browser tests: Playwright in Debian chromium (test/e2e)
+ *   6. browser tests: Playwright in Debian chromium (test/e2e)
  * Ends with one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
@@ -109,6 +110,8 @@ function e2eTests(): void {
 
 ensureSystemPackages();
 if (only === 'all') {
+  // Early and on its own: a broken layer boundary fails the run even when every test passes.
+  step('lint', run('npm', ['run', '--silent', 'lint']) === 0);
   step('typecheck', run('npm', ['run', '--silent', 'typecheck']) === 0);
 }
 step('build web UI', run('npm', ['run', '--silent', 'build:ui']) === 0);

@@ -123,7 +123,7 @@ async function start(mode: Mode, dataDir: string): Promise<Started> {
   }
 }
 
-async function api<T = any>(url: string, method: string, token: string | null, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function api<T = any>(url: string, method: string, token: string | null, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';

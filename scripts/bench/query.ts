@@ -378,7 +378,10 @@ function generate(n: number): { assets: Gen[]; stacks: { owner: number; kind: st
           const rawOnly = r.chance(0.03);
           const raw: Gen = { ...base, path: `${folder}/${stem}.${cm.raw}`, name: `${stem}.${cm.raw}`, mime: RAW_MIME[cm.raw]!, size: r.int(2e7, 5e7), isRaw: true };
           if (rawOnly) assets[primary] = { ...raw, item: primary };
-          else assets.push({ ...raw, item: primary, position: 1, relation: 'raw_original' }), (assets[primary]!.relation = 'jpeg_original');
+          else {
+            assets.push({ ...raw, item: primary, position: 1, relation: 'raw_original' });
+            assets[primary]!.relation = 'jpeg_original';
+          }
         }
       }
       if (!video && cm.make === 'Apple' && cm.kind === 'phone' && y >= 2016 && r.chance(0.5) && assets.length < n) {
@@ -390,7 +393,10 @@ function generate(n: number): { assets: Gen[]; stacks: { owner: number; kind: st
       }
       // Bursts: 2% of photos start one of 3..12 shots, stacked with the middle shot as cover.
       if (!video && !noExif) {
-        if (burstLeft === 0 && r.chance(0.02)) (burstLeft = r.int(3, 12)), (burst = []);
+        if (burstLeft === 0 && r.chance(0.02)) {
+          burstLeft = r.int(3, 12);
+          burst = [];
+        }
         if (burstLeft > 0) {
           burst.push(primary);
           if (--burstLeft === 0 || k === size - 1) {
@@ -579,7 +585,10 @@ async function buildCatalog(n: number, dir: string): Promise<void> {
       const a = assets[i]!;
       if (a.failed || a.position > 0) continue;
       let k = 0;
-      for (let p = Math.exp(-2), s = p, u = r.next(); u > s && k < 8; k++) (p *= 2 / (k + 1)), (s += p);
+      for (let p = Math.exp(-2), s = p, u = r.next(); u > s && k < 8; k++) {
+        p *= 2 / (k + 1);
+        s += p;
+      }
       for (let j = 0; j < k; j++) {
         const src = r.next();
         insAT.run(a.asset_id, tagIds[r.skewed(tagIds.length, 3)], src < 0.7 ? 'zeroshot' : src < 0.9 ? 'manual' : 'metadata', src < 0.7 ? 0.3 + 0.7 * r.next() : 1, a.upload);
@@ -726,7 +735,7 @@ async function runBench(n: number, dir: string): Promise<{ timings: Timing[]; ta
     signedAt = Date.now();
   };
   await signIn();
-  const call = async (s: NonNullable<Scenario['http']>): Promise<{ ms: number; body: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const call = async (s: NonNullable<Scenario['http']>): Promise<{ ms: number; body: any }> => {
     if (Date.now() - signedAt > 10 * 60_000) await signIn();
     const t = performance.now();
     const r = await fetch(`${base}/api/v1${s.path}`, {

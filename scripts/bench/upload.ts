@@ -124,7 +124,7 @@ function request(url: string, opts: http.RequestOptions, body?: (req: http.Clien
   });
 }
 
-async function json(url: string, method: string, token: string | null, payload?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function json(url: string, method: string, token: string | null, payload?: unknown): Promise<any> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   const r = await request(url, { method, headers }, (req) => req.end(payload === undefined ? undefined : JSON.stringify(payload)));
@@ -218,7 +218,7 @@ async function chunked(h: Hearth, file: string, round: number): Promise<{ mbps: 
   const declared = process.argv.includes('--no-chunk-size') ? {} : { chunk_size: chunk };
   const s = await json(`${h.url}/api/v1/uploads/sessions`, 'POST', h.token, { filename: `bench-chunked-${round}.mp4`, total_size: SIZE, total_chunks: total, ...declared });
   let next = 0;
-  let final: any = null; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let final: any = null;
   const worker = async () => {
     while (next < total) {
       const i = next++;

@@ -20,6 +20,7 @@ export interface OwnServer {
 export function withOwnServer(name: string, corpusFiles: readonly string[]) {
   return base.extend<object, { hearth: OwnServer }>({
     hearth: [
+      // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this destructuring; it must be an object pattern, and this fixture needs none
       async ({}, use) => {
         const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hearth-e2e-${name}-`));
         const files = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-files-'));

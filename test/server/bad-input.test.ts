@@ -10,7 +10,7 @@ import { V1, problem, registerAdmin } from './helpers/api.ts';
 import http from 'node:http';
 
 function rawPost(url: string, body: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: Headers; body: any; text: string }>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return new Promise<{ status: number; headers: Headers; body: any; text: string }>((resolve, reject) => {
     const req = http.request(url, { method: 'POST', headers, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');

@@ -3099,6 +3099,7 @@ export interface operations {
             query?: {
                 /** @description Albums per page, 1..100. Default 20. */
                 limit?: number;
+                /** @description Albums to skip. Default 0. */
                 offset?: number;
                 /** @description Only the assets of this repository count and are listed. */
                 repository_id?: string;
@@ -6428,9 +6429,9 @@ export interface operations {
     listLikedAssets: {
         parameters: {
             query?: {
-                /** @description 1..200, default 20. */
+                /** @description Items per page, 1..200. Default 20. */
                 limit?: number;
-                /** @description Default 0. */
+                /** @description Items to skip. Default 0. */
                 offset?: number;
             };
             header?: {
@@ -6647,9 +6648,9 @@ export interface operations {
     listAssetsByRating: {
         parameters: {
             query?: {
-                /** @description 1..200, default 20. */
+                /** @description Items per page, 1..200. Default 20. */
                 limit?: number;
-                /** @description Default 0. */
+                /** @description Items to skip. Default 0. */
                 offset?: number;
             };
             header?: {
@@ -6803,9 +6804,9 @@ export interface operations {
     listTagSummaries: {
         parameters: {
             query?: {
-                /** @description 1..200, default 50. */
+                /** @description Tags per page, 1..200. Default 50. */
                 limit?: number;
-                /** @description Default 0. */
+                /** @description Tags to skip. Default 0. */
                 offset?: number;
                 /** @description Substring of the tag name. */
                 q?: string;
@@ -7848,6 +7849,7 @@ export interface operations {
                 cursor?: string;
                 include_count?: "true" | "false";
                 kind?: string;
+                /** @description Jobs per page, 1..200. Default 50. */
                 limit?: number;
                 queue?: string;
                 state?: components["schemas"]["JobState"];
@@ -8337,7 +8339,9 @@ export interface operations {
     listRepositoryScans: {
         parameters: {
             query?: {
+                /** @description Scans per page, 1..100. Default 20. */
                 limit?: number;
+                /** @description Scans to skip. Default 0. */
                 offset?: number;
             };
             header?: {
@@ -9934,7 +9938,9 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
+                /** @description Users per page, 1..100. Default 20. */
                 limit?: number;
+                /** @description Users to skip. Default 0. */
                 offset?: number;
             };
             header?: {

@@ -53,7 +53,7 @@ export function SignedInApp() {
     await session.signOut();
     // Land on the sign-in page plainly: after choosing to sign out, signing in again starts afresh
     // rather than returning to the page left behind.
-    navigate('/sign-in', { replace: true });
+    void navigate('/sign-in', { replace: true });
   };
 
   return (

@@ -252,13 +252,11 @@ function ordered(ops: DocOperation[]): DocOperation[] {
   return [...ops].sort((a, b) => rank(a) - rank(b) || (rank(a) === 2 ? b.path.split('/').length - a.path.split('/').length : 0));
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function ok(r: { status: number; body: any; text: string }): any {
   assert.ok(r.status >= 200 && r.status < 300, `${r.status} ${r.text}`);
   return r.body;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function upload(client: Client, bytes: Buffer, name: string): Promise<any> {
   const boundary = `matrix-${crypto.randomBytes(6).toString('hex')}`;
   const body = Buffer.concat([

@@ -8,7 +8,6 @@
  */
 import crypto from 'node:crypto';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Schema = any;
 type Doc = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
 

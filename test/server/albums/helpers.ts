@@ -69,7 +69,7 @@ export async function setup(aliceFiles: Record<string, string>, bobFiles: Record
   return { srv, alice, bob, aliceId: me.session.user.user_id, bobId: b.session.user.user_id, ids };
 }
 
-export function ok<T = any>(c: Client, r: HttpResult, status = 200): T { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function ok<T = any>(c: Client, r: HttpResult, status = 200): T {
   assert.equal(r.status, status, r.text);
   return data<T>(c, r);
 }

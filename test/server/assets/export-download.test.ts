@@ -60,8 +60,14 @@ function readZip(zip: Buffer): ZipEntry[] {
       const size = zip.readUInt16LE(e + 2);
       if (id === 0x0001) {
         let q = e + 4;
-        if (usize === 0xffffffff) (usize = Number(zip.readBigUInt64LE(q))), (q += 8);
-        if (csize === 0xffffffff) (csize = Number(zip.readBigUInt64LE(q))), (q += 8);
+        if (usize === 0xffffffff) {
+          usize = Number(zip.readBigUInt64LE(q));
+          q += 8;
+        }
+        if (csize === 0xffffffff) {
+          csize = Number(zip.readBigUInt64LE(q));
+          q += 8;
+        }
         if (local === 0xffffffff) local = Number(zip.readBigUInt64LE(q));
       }
       e += 4 + size;
@@ -151,6 +157,7 @@ describe('exportAsset and downloadAssets', { timeout: 300_000 }, () => {
     const cd = r.headers.get('content-disposition')!;
     const name = decodeURIComponent(cd.match(/filename\*=UTF-8''(.+)$/)![1]!);
     assert.ok(name.endsWith('.jpg') && !name.endsWith('.jpg.jpg'), name);
+    // eslint-disable-next-line no-control-regex -- the test checks that no control character reaches the name
     assert.ok(!/[\\/\u0000-\u001f"]/.test(name), `no separators, control characters or quotes: ${name}`);
     assert.match(name, /Trip_ _Stonehenge_\.jpg$/);
     const raw = await exportOf(ids.raw, 'format=webp&max_width=800');

@@ -9,7 +9,7 @@ export const V1 = '/api/v1';
 export const PASSWORD = 'correct horse battery';
 
 /** The payload of a response in either variant. In B, also checks the envelope. */
-export function data<T = any>(client: Client, r: HttpResult): T { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function data<T = any>(client: Client, r: HttpResult): T {
   if (client.variant === 'A') return r.body as T;
   assert.equal(typeof r.body, 'object', `variant B answer must be a JSON envelope: ${r.text}`);
   assert.deepEqual(Object.keys(r.body).sort(), ['code', 'data', 'error', 'message']);
@@ -38,7 +38,7 @@ export function problem(client: Client, r: HttpResult) {
 }
 
 export interface Signed {
-  session: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  session: any;
   refreshToken: string | undefined;
 }
 

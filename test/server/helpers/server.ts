@@ -57,7 +57,7 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   };
 }
 
-export interface HttpResult<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
   body: T;
@@ -75,7 +75,7 @@ export class Client {
     readonly extraHeaders: Record<string, string> = {},
   ) {}
 
-  async req<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
+  async req<T = any>(
     method: string,
     p: string,
     opts: { json?: unknown; body?: string | Buffer; headers?: Record<string, string>; auth?: boolean } = {},
@@ -108,16 +108,16 @@ export class Client {
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 
-  get<T = any>(p: string, opts?: Parameters<Client['req']>[2]) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  get<T = any>(p: string, opts?: Parameters<Client['req']>[2]) {
     return this.req<T>('GET', p, opts);
   }
-  post<T = any>(p: string, json?: unknown, opts: Parameters<Client['req']>[2] = {}) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  post<T = any>(p: string, json?: unknown, opts: Parameters<Client['req']>[2] = {}) {
     return this.req<T>('POST', p, { ...opts, json });
   }
-  put<T = any>(p: string, json?: unknown, opts: Parameters<Client['req']>[2] = {}) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  put<T = any>(p: string, json?: unknown, opts: Parameters<Client['req']>[2] = {}) {
     return this.req<T>('PUT', p, { ...opts, json });
   }
-  patch<T = any>(p: string, json?: unknown, opts: Parameters<Client['req']>[2] = {}) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  patch<T = any>(p: string, json?: unknown, opts: Parameters<Client['req']>[2] = {}) {
     return this.req<T>('PATCH', p, { ...opts, json });
   }
 }

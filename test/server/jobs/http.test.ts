@@ -42,7 +42,7 @@ function buildApp(container: Partial<Container>) {
 
 async function get(p: string, role: Role | null = 'admin') {
   const r = await app.request(`${V1}${p}`, { headers: role ? { 'x-test-role': role } : {} });
-  return { status: r.status, type: r.headers.get('content-type') ?? '', body: (await r.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return { status: r.status, type: r.headers.get('content-type') ?? '', body: (await r.json()) as any };
 }
 
 describe('Queue and jobs over HTTP', () => {

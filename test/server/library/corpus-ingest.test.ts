@@ -91,7 +91,7 @@ describe('ingest of the whole corpus', { timeout: 600_000 }, () => {
       if (!a || a.state !== 'ready' || !e) continue;
       const sm = JSON.parse(a.specific_metadata ?? '{}') as { camera_make?: string | null; camera_model?: string | null };
       const where = `${f.folder}/${f.name}`;
-      const check = (field: string, expected: unknown, actual: unknown, same: (x: any, y: any) => boolean = (x, y) => x === y) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+      const check = (field: string, expected: unknown, actual: unknown, same: (x: any, y: any) => boolean = (x, y) => x === y) => {
         if (expected === undefined || expected === null) return;
         checked[field] = (checked[field] ?? 0) + 1;
         if (actual === undefined || actual === null) return miss(field);

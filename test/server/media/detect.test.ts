@@ -137,7 +137,7 @@ describe('detect: names that lie, and things that are not media', () => {
       'voice.opus': 'audio/ogg',
     };
     for (const [name, mime] of Object.entries(expect)) {
-      test(name, async (t) => {
+      test(name, async () => {
         assert.ok(made[name], `ffmpeg could not make ${name} from the corpus clip`);
         const r = await detect(made[name]);
         assert.equal(r?.mime, mime);

@@ -112,14 +112,14 @@ export async function startEnv(opts: { variant?: 'A' | 'B'; dataDir?: string } =
   return { ts, admin, member, adminId: signed.session.user.user_id };
 }
 
-export async function createRepo(env: Env, dir: string, name = 'Family'): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function createRepo(env: Env, dir: string, name = 'Family'): Promise<any> {
   const r = await env.admin.post(`${V1}/repositories`, { name, path: dir });
   assert.equal(r.status, 201, r.text);
   return data(env.admin, r);
 }
 
 /** Waits for the newest scan of a repository to finish and returns it. */
-export async function waitForScan(env: Env, repositoryId: string, where?: (scan: any) => boolean): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function waitForScan(env: Env, repositoryId: string, where?: (scan: any) => boolean): Promise<any> {
   return waitFor('a finished scan', async () => {
     const r = await env.admin.get(`${V1}/repositories/${repositoryId}/scans/latest`);
     const scan = data(env.admin, r).scan;
@@ -128,7 +128,7 @@ export async function waitForScan(env: Env, repositoryId: string, where?: (scan:
 }
 
 /** Queues a scan and waits for it to finish. */
-export async function scanNow(env: Env, repositoryId: string, body: object = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function scanNow(env: Env, repositoryId: string, body: object = {}): Promise<any> {
   const r = await env.admin.post(`${V1}/repositories/${repositoryId}/scans`, body);
   assert.ok(r.status === 202 || r.status === 200, r.text);
   const { scan } = data(env.admin, r);

@@ -8,18 +8,16 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { data, problem, V1 } from '../helpers/api.ts';
 import { Client } from '../helpers/server.ts';
 import {
   assetAt,
   assetsOf,
-  cleanupTemps,
   copyIn,
   createRepo,
   makeRepoFolder,
   scanNow,
-  startEnv,
   useEnv,
   tempDir,
   waitFor,

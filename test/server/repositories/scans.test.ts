@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { data, V1 } from '../helpers/api.ts';
 import { startServer } from '../helpers/server.ts';
 import {

@@ -23,7 +23,7 @@ describe('statistics and filter options', { timeout: 300_000 }, () => {
 
   const get = (c: Client, p: string, query: Record<string, string | number> = {}) =>
     c.get(`${V1}${p}?${new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])))}`);
-  const ok = async <T = any>(c: Client, p: string, query: Record<string, string | number> = {}): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const ok = async <T = any>(c: Client, p: string, query: Record<string, string | number> = {}): Promise<T> => {
     const r = await get(c, p, query);
     assert.equal(r.status, 200, `${p} ${JSON.stringify(query)}: ${r.text}`);
     return data<T>(c, r);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashFile } from '../../../server/src/adapters/media/hash.ts';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
-import { V1, addMember, login, problem, registerAdmin } from '../helpers/api.ts';
+import { V1, login, problem } from '../helpers/api.ts';
 import { U, copyCorpus, startUploadServer, stopUploadServer, eventually, listFiles, postMultipart, stagingFiles, uploadFolderNow, type Part } from './helpers.ts';
 
 const BIG = 'duplicates/IMG_20180725_163423.jpg'; // about 4 MB

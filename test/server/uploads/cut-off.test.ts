@@ -30,7 +30,7 @@ type How = 'stall' | 'hang-up' | 'end-early';
 interface RawAnswer {
   status: number;
   headers: Record<string, string>;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   /** The server closed the connection (after answering, or without an answer). */
   closed: boolean;
 }

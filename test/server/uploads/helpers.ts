@@ -63,7 +63,7 @@ export async function multipartBuffer(parts: Part[]): Promise<Buffer> {
 export interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   text: string;
 }
 
@@ -190,7 +190,7 @@ export async function eventually<T>(fn: () => T | Promise<T>, ms = 30_000, what 
 
 export interface SseEvent {
   event: string;
-  data: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  data: any;
 }
 
 /** Reads a server-sent event stream until it ends (or `stopWhen` says so, or `ms` passes). */

@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashFile } from '../../../server/src/adapters/media/hash.ts';
-import { Client, startServer, type TestServer } from '../helpers/server.ts';
-import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
+import { Client, type TestServer } from '../helpers/server.ts';
+import { V1, data, problem } from '../helpers/api.ts';
 import {
   U,
   copyCorpus,

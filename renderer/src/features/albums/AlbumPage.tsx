@@ -77,7 +77,7 @@ export function AlbumPage() {
               busy={del.isPending}
               busyLabel="Deleting…"
               onClick={() => {
-                if (window.confirm(`Delete the album “${a.album_name}”? The photos stay in your library.`)) del.mutate(id, { onSuccess: () => navigate('/albums') });
+                if (window.confirm(`Delete the album “${a.album_name}”? The photos stay in your library.`)) del.mutate(id, { onSuccess: () => void navigate('/albums') });
               }}
             >
               Delete album

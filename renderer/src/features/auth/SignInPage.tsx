@@ -30,7 +30,7 @@ export function SignInPage() {
     onSuccess: (result) => {
       if (result.requires_password_change && result.password_change_token) {
         passwordChangeTicket.set({ token: result.password_change_token, user: result.user });
-        navigate('/choose-password');
+        void navigate('/choose-password');
         return;
       }
       session.signedIn(result);

@@ -24,6 +24,7 @@ import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
 import { AlbumAssetSchema, AlbumSchema, AlbumOfAssetSchema } from './albums.view.ts';
 import { multiLine, singleLine } from '../../platform/http/text.ts';
+import { pageParams } from '../../platform/http/pagination.ts';
 
 const TAG = 'Albums';
 const ASSET_TAG = 'Assets: one asset';
@@ -55,8 +56,7 @@ export const listAlbums = defineRoute('user', {
   tags: [TAG],
   request: {
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: 'Albums per page, 1..100. Default 20.' }),
-      offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+      ...pageParams({ max: 100, default: 20, noun: 'Albums' }, { max: 1_000_000_000 }),
       repository_id: RepositoryQuery,
     }),
   },

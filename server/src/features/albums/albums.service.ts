@@ -45,11 +45,8 @@ import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, DomainError, Invalid } from '../../platform/http/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
-import { AssetsStore, type AssetRow } from '../assets/assets.store.ts';
-import { loadAssetExtras } from '../assets/assets.view.ts';
-import { isTaskEnabled } from '../indexing/index-tasks.ts';
-import type { IndexerRegistry } from '../indexing/indexers.ts';
-import { indexAsset } from '../indexing/indexing.jobs.ts';
+import { AssetsStore, loadAssetExtras } from '../assets/index.ts';
+import { isTaskEnabled, type IndexerRegistry, indexAsset } from '../indexing/index.ts';
 import { AlbumsStore, type AlbumRow, type AlbumType } from './albums.store.ts';
 import { toAlbum, toAlbumAsset, toAlbumOfAsset, type Album } from './albums.view.ts';
 

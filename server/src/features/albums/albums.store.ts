@@ -8,7 +8,7 @@
  */
 import type { PermittedAlbumId } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
-import type { AssetRow } from '../assets/assets.store.ts';
+import type { AssetRow } from '../assets/index.ts';
 
 export type AlbumType = 'regular' | 'bio';
 

@@ -1,6 +1,6 @@
 /** The public shapes of albums (contract: Album; album asset listing; albums of an asset). */
 import { z } from '@hono/zod-openapi';
-import { AssetSchema, toAsset, type AssetExtras } from '../assets/assets.view.ts';
+import { AssetSchema, toAsset, type AssetExtras } from '../assets/index.ts';
 import type { AlbumListRow, AlbumOfAssetRow, MemberAssetRow } from './albums.store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -29,6 +29,7 @@ export interface ZipSource {
   mtime: Date;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are replaced in the names written into the zip
 const UNSAFE = /[\u0000-\u001f\u007f/\\:*?"<>|]/g;
 
 /** Safe, unique (case-insensitively) entry names, in order. */

@@ -120,6 +120,7 @@ export function exportFileName(requested: string | undefined, originalFilename: 
   const fallbackStem = displayFileName(originalFilename).replace(/\.[^./\\]{1,8}$/, '');
   const clean = (s: string) =>
     displayFileName(s)
+      // eslint-disable-next-line no-control-regex -- control characters are replaced in exported file names
       .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, '_')
       .replace(/\.(jpe?g|png|webp|avif|heic|heif|tiff?|gif)$/i, '')
       .replace(/^[.\s]+|[.\s]+$/g, '')

@@ -11,7 +11,7 @@ import { tx, type Db } from '../../platform/db/connection.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { RepositoriesService } from '../repositories/repositories.service.ts';
+import type { RepositoriesService } from '../repositories/index.ts';
 import { detectFileContent, type Intake } from '../intake/index.ts';
 import { AssetsStore, type AssetRow } from './assets.store.ts';
 import { assetRef, type AssetEventBus } from './asset-events.ts';

@@ -25,7 +25,7 @@
 import path from 'node:path';
 import type { Db } from '../../platform/db/connection.ts';
 import { uuidv7 } from '../../platform/ids.ts';
-import { StacksStore } from '../stacks/stacks.store.ts';
+import { StacksStore } from '../stacks/index.ts';
 import type { AssetRow, AssetsStore } from './assets.store.ts';
 
 /** Capture times of an original and its edit iterations differ by at most this. */

@@ -28,7 +28,7 @@ import type { Db } from '../../platform/db/connection.ts';
 import { failpoint } from '../../platform/failpoints.ts';
 import { PermanentError, SnoozeError, type JobContext } from '../../platform/jobs/registry.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { RepositoriesService } from '../repositories/repositories.service.ts';
+import type { RepositoriesService } from '../repositories/index.ts';
 import { AssetsStore, type AssetRow } from './assets.store.ts';
 import type { DerivativePaths } from './derivatives.ts';
 import { resolveInRepository } from './ingest.service.ts';

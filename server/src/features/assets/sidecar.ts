@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from '@hono/zod-openapi';
-import { SYSTEM_DIR } from '../repositories/marker.ts';
+import { SYSTEM_DIR } from '../repositories/index.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shape
@@ -40,6 +40,7 @@ const num = (min: number, max: number) => z.number().min(min).max(max);
 const color = z
   .string()
   .max(64)
+  // eslint-disable-next-line no-control-regex -- a value with control characters is refused
   .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 const token = z
   .string()

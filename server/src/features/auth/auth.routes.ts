@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { singleLine } from '../../platform/http/text.ts';
-import { DisplayName, NewPassword, UserSchema, Username } from '../users/users.view.ts';
+import { DisplayName, NewPassword, UserSchema, Username } from '../users/index.ts';
 
 const TAG = 'Authentication and account';
 const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({

@@ -21,8 +21,7 @@ import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, Forbidden, Unauthorized } from '../../platform/http/errors.ts';
 import { FailureLimiter } from '../../platform/http/rate-limit.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { UsersStore, type UserRow } from '../users/users.store.ts';
-import { checkAvatar, toUser, type User } from '../users/users.view.ts';
+import { UsersStore, type UserRow, checkAvatar, toUser, type User } from '../users/index.ts';
 import { AuthStore } from './auth.store.ts';
 import type { SetupCode } from './setup-code.ts';
 

@@ -22,10 +22,11 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
-import { AssetSchema } from '../assets/assets.view.ts';
+import { AssetSchema } from '../assets/index.ts';
 import { isDateValue } from './browse.filter.ts';
 import { GalleryListSchema } from './browse.view.ts';
 import { singleLine } from '../../platform/http/text.ts';
+import { optionalPageParams } from '../../platform/http/pagination.ts';
 
 const TAG = 'Browsing, search, statistics';
 const AssetType = z.enum(['PHOTO', 'VIDEO', 'AUDIO']);
@@ -116,8 +117,7 @@ export const AssetQuerySchema = z
     filter: AssetFilterSchema.optional(),
     pagination: z
       .strictObject({
-        limit: z.number().int().min(1).max(200).optional().openapi({ description: 'Items per page, 1..200. Default 50.' }),
-        offset: z.number().int().min(0).max(10_000_000).optional().openapi({ description: 'Items to skip. Default 0.' }),
+        ...optionalPageParams({ max: 200, serviceDefault: 50, in: 'body' }, { max: 10_000_000 }),
       })
       .optional(),
     query: z.string().max(255).optional().openapi({ description: 'Search text. With search_type `filename`: the file name contains it (ASCII case ignored).' }),
@@ -158,10 +158,7 @@ export const queryAssets = defineRoute('user', {
   },
 });
 
-const Paging = z.object({
-  limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: '1..200, default 20.' }),
-  offset: z.coerce.number().int().min(0).max(10_000_000).optional().openapi({ description: 'Default 0.' }),
-});
+const Paging = z.object(optionalPageParams({ max: 200, serviceDefault: 20 }, { max: 10_000_000 }));
 
 export const AssetPageSchema = z
   .object({

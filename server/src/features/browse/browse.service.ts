@@ -24,9 +24,7 @@
 import type { Db } from '../../platform/db/connection.ts';
 import { Unavailable } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
-import { AssetsStore } from '../assets/assets.store.ts';
-import { loadAssetExtras, toAsset, type Asset } from '../assets/assets.view.ts';
-import { compositionOf } from '../assets/media-items.ts';
+import { AssetsStore, loadAssetExtras, toAsset, type Asset, compositionOf } from '../assets/index.ts';
 import { buildFilter, type SqlFilter } from './browse.filter.ts';
 import type { AssetFilter, AssetQuery } from './browse.routes.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
@@ -119,7 +117,6 @@ export class BrowseService {
   private items(rowids: number[], isDeleted: boolean, mode: StackMode, list: ListResult): GalleryItem[] {
     if (rowids.length === 0) return [];
     const shape = this.shape!;
-    const state = isDeleted ? 1 : 0;
     const byRowid = new Map(this.store.rows(rowids).map((r) => [r.rid, r]));
     const rows = rowids.map((id) => byRowid.get(id)!);
     const linked = [...new Set(rows.map((r) => r.media_item_id).filter((id): id is string => !!id))];

@@ -15,7 +15,7 @@
  * Paging is by offset over a stable order (`listOrder`).
  */
 import type { Db } from '../../platform/db/connection.ts';
-import type { AssetRow } from '../assets/assets.store.ts';
+import type { AssetRow } from '../assets/index.ts';
 import { BEST_TIME, type Drive, type SqlFilter } from './browse.filter.ts';
 
 export type ListSort = 'recently_added' | 'date_captured';

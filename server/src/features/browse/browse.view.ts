@@ -3,7 +3,7 @@
  * list response). A gallery item is one logical media item, shown through its primary asset.
  */
 import { z } from '@hono/zod-openapi';
-import { AssetSchema } from '../assets/assets.view.ts';
+import { AssetSchema } from '../assets/index.ts';
 
 export const CompositionSchema = z
   .object({

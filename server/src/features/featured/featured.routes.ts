@@ -9,7 +9,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
-import { AssetSchema } from '../assets/assets.view.ts';
+import { AssetSchema } from '../assets/index.ts';
 
 const TAG = 'Browsing, search, statistics';
 

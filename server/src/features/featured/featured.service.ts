@@ -16,8 +16,8 @@
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { NotFound } from '../../platform/http/errors.ts';
-import { toAsset } from '../assets/assets.view.ts';
-import { nonHeadRowids } from '../statistics/scope.ts';
+import { toAsset } from '../assets/index.ts';
+import { nonHeadRowids } from '../statistics/index.ts';
 import { FeaturedStore, type CandidateRow } from './featured.store.ts';
 import { STRATEGY, selectFeatured, type FeaturedCandidate } from './weighted-aes.ts';
 import type { FeaturedPhotos, FeaturedQuery } from './featured.routes.ts';

@@ -4,8 +4,8 @@
  * walk follows assets_owner_upload (owner_id, is_deleted, upload_time DESC) and stops at the limit.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import type { AssetRow } from '../assets/assets.store.ts';
-import { LOCAL_MS, liveScope, type Scope } from '../statistics/scope.ts';
+import type { AssetRow } from '../assets/index.ts';
+import { LOCAL_MS, liveScope, type Scope } from '../statistics/index.ts';
 
 export interface CandidateRow extends AssetRow {
   best_time: number;

@@ -18,7 +18,7 @@ import { folderKey } from '../../platform/cache/change-journal.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import { inSlices } from '../../platform/cache/slices.ts';
 import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
-import type { CatalogTracker } from '../browse/catalog-tracker.ts';
+import type { CatalogTracker } from '../browse/index.ts';
 import { FoldersStore, type FolderAggRow } from './folders.store.ts';
 
 /** Past this many changed folders of one repository, counting everything again is cheaper. */

@@ -18,13 +18,12 @@
  * system, even when the repository is on another disk.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { BadRequest } from '../../platform/http/errors.ts';
 import type { Digest } from './file-hasher.ts';
 import { StagingSink, type SinkOptions } from './sink.ts';
-import { SYSTEM_DIR } from '../repositories/marker.ts';
+import { SYSTEM_DIR } from '../repositories/index.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
 
 export const STAGING_DIR = path.join(SYSTEM_DIR, 'staging');
@@ -72,7 +71,7 @@ export function sanitizeFileName(raw: string): string | null {
   if (base === '' || base === '.' || base === '..') return null;
   // Bidirectional controls are dropped: Hearth chooses this name on disk, so it never stores one that
   // displays as something else (`x\u202Egpj.exe` as `xexe.jpg`); see platform/http/display-names.ts.
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are replaced in names Hearth writes to disk
   let name = displayFileName(base.normalize('NFC')).replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_');
   name = name.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
   if (name === '') return null;

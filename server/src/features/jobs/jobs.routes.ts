@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { TIME_RANGES } from '../../platform/jobs/queue.ts';
+import { cursorParam, limitParam } from '../../platform/http/pagination.ts';
 import { JobSchema, JobStateSchema, JobStatsSchema, QueueSchema, QueueSummarySchema } from './jobs.view.ts';
 
 const TAG = 'Queue and jobs';
@@ -48,8 +49,8 @@ export const listJobs = defineRoute('admin', {
       queue: z.string().min(1).max(64).optional(),
       kind: z.string().min(1).max(128).optional(),
       time_range: z.enum(Object.keys(TIME_RANGES) as [keyof typeof TIME_RANGES, ...(keyof typeof TIME_RANGES)[]]).optional(),
-      limit: z.coerce.number().int().min(1).max(200).default(50),
-      cursor: z.string().min(1).max(200).optional().openapi({ description: '`next_cursor` of the previous page' }),
+      limit: limitParam({ max: 200, default: 50, noun: 'Jobs' }),
+      cursor: cursorParam(),
       include_count: z.enum(['true', 'false']).default('false'),
     }),
   },

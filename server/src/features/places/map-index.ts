@@ -26,7 +26,7 @@ import type { Db } from '../../platform/db/connection.ts';
 import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import { inSlices, nextTurn } from '../../platform/cache/slices.ts';
-import type { CatalogTracker } from '../browse/catalog-tracker.ts';
+import type { CatalogTracker } from '../browse/index.ts';
 import type { PointRow, Viewport } from './places.store.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
 

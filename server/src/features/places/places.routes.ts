@@ -9,6 +9,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { pageParams } from '../../platform/http/pagination.ts';
 
 const TAG = 'Browsing, search, statistics';
 
@@ -16,8 +17,7 @@ const lat = (name: string) => z.coerce.number().min(-90).max(90).optional().open
 const lon = (name: string) => z.coerce.number().min(-180).max(180).optional().openapi({ description: `${name} longitude of the viewport, -180..180.` });
 
 export const MapPointsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(5000).default(1000).openapi({ description: 'Points per page, 1..5000. Default 1000.' }),
-  offset: z.coerce.number().int().min(0).max(100_000_000).default(0).openapi({ description: 'Points to skip. Default 0.' }),
+  ...pageParams({ max: 5000, default: 1000, noun: 'Points' }, { max: 100_000_000 }),
   repository_id: z.uuid().optional().openapi({ description: 'Only this repository (404 when unknown).' }),
   south: lat('Southern'),
   north: lat('Northern'),

@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { RepositorySchema, RepositoryScanSchema } from './repositories.view.ts';
 import { singleLine } from '../../platform/http/text.ts';
+import { pageParams } from '../../platform/http/pagination.ts';
 
 const TAG = 'Repositories';
 const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
@@ -107,8 +108,7 @@ export const listRepositoryScans = defineRoute('user', {
   request: {
     params: IdParam,
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).default(20),
-      offset: z.coerce.number().int().min(0).default(0),
+      ...pageParams({ max: 100, default: 20, noun: 'Scans' }),
     }),
   },
   responses: {

@@ -13,7 +13,7 @@
  * shown to administrators only.
  */
 import path from 'node:path';
-import { assetLabel } from '../assets/asset-references.ts';
+import { assetLabel } from '../assets/index.ts';
 
 export interface ScanProblems {
   /** Sentences that name no file. */

@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { walkTree, type WalkOptions } from '../../adapters/fs/walk.ts';
 import { waitForQuietFile, recentlyWritten } from '../../adapters/fs/write-settled.ts';
-import { FileChangingError, type Ingest, type IndexOutcome } from '../assets/ingest.contract.ts';
+import { FileChangingError, type Ingest, type IndexOutcome } from '../assets/index.ts';
 import { isIgnoredRel } from './ignore.ts';
 import type { CatalogEntry, ScanCounts } from './repositories.store.ts';
 import type { SerialLane } from './watcher.ts';

@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { watchTree, type TreeEvent, type TreeWatcher } from '../../adapters/fs/watch.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { FileChangingError, type Ingest } from '../assets/ingest.contract.ts';
+import { FileChangingError, type Ingest } from '../assets/index.ts';
 import { isIgnoredRel } from './ignore.ts';
 
 /** Runs async tasks one after another, in the order they were given. */

@@ -27,8 +27,7 @@
 import { forSystem } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import { uuidv7 } from '../../platform/ids.ts';
-import { AssetsStore, type AssetRow } from '../assets/assets.store.ts';
-import { EDIT_WINDOW_MS, editSuffix, fileStem, linkMediaItem } from '../assets/media-items.ts';
+import { AssetsStore, type AssetRow, EDIT_WINDOW_MS, editSuffix, fileStem, linkMediaItem } from '../assets/index.ts';
 import { StacksStore } from './stacks.store.ts';
 
 export const BURST_GAP_MS = 1_000;

@@ -32,7 +32,7 @@ import { Conflict, Invalid, NotFound } from '../../platform/http/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { SnoozeError } from '../../platform/jobs/registry.ts';
-import { AssetsStore, type AssetRow } from '../assets/assets.store.ts';
+import { AssetsStore, type AssetRow } from '../assets/index.ts';
 import { detectStacks, type DetectCounts } from './detect.ts';
 import { detectRepositoryStacksJob } from './stacks.jobs.ts';
 import { StacksStore, type StackRef } from './stacks.store.ts';

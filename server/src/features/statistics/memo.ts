@@ -11,7 +11,7 @@
 import type { Dep } from '../../platform/cache/change-journal.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import type { Db } from '../../platform/db/connection.ts';
-import type { CatalogTracker } from '../browse/catalog-tracker.ts';
+import type { CatalogTracker } from '../browse/index.ts';
 
 export interface Memoised {
   value: unknown;

@@ -20,7 +20,7 @@ import type { Db } from '../../platform/db/connection.ts';
 import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import { inSlices } from '../../platform/cache/slices.ts';
-import type { CatalogTracker } from '../browse/catalog-tracker.ts';
+import type { CatalogTracker } from '../browse/index.ts';
 import { LOCAL_MS, LOCAL_TAKEN_MS } from './scope.ts';
 
 const COLUMNS = `a.rowid,

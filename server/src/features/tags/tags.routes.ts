@@ -17,6 +17,7 @@ import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
 import { TAG_SOURCES } from './tags.store.ts';
 import { singleLine } from '../../platform/http/text.ts';
+import { optionalPageParams } from '../../platform/http/pagination.ts';
 
 const ASSET_TAG = 'Assets: one asset';
 const BROWSE_TAG = 'Browsing, search, statistics';
@@ -107,8 +108,7 @@ export const listTagSummaries = defineRoute('user', {
       repository_id: z.uuid().optional(),
       source: Source.optional(),
       q: Substring.openapi({ description: 'Substring of the tag name.' }),
-      limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: '1..200, default 50.' }),
-      offset: z.coerce.number().int().min(0).max(10_000_000).optional().openapi({ description: 'Default 0.' }),
+      ...optionalPageParams({ max: 200, serviceDefault: 50, noun: 'Tags' }, { max: 10_000_000 }),
     }),
   },
   responses: {

@@ -13,7 +13,7 @@
  * with the same name never aim at the same path.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import type { CommittedUpload, CommittedUploads } from '../assets/ingest.contract.ts';
+import type { CommittedUpload, CommittedUploads } from '../assets/index.ts';
 
 export interface CommitIntent {
   receipt_id: string;

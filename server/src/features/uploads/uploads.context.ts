@@ -8,7 +8,7 @@ import { problemTitle } from '../../platform/http/problem.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { Ingest } from '../assets/ingest.contract.ts';
+import type { Ingest } from '../assets/index.ts';
 import type { Intake } from '../intake/index.ts';
 import { TooLargeError } from '../intake/index.ts';
 import type { UploadLimits } from './uploads.config.ts';

@@ -1,6 +1,7 @@
 /** Administration of user accounts. */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { pageParams } from '../../platform/http/pagination.ts';
 import { DisplayName, UserSchema, Username } from './users.view.ts';
 
 const TAG = 'Users and settings';
@@ -14,8 +15,7 @@ export const listUsers = defineRoute('admin', {
   tags: [TAG],
   request: {
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).default(20),
-      offset: z.coerce.number().int().min(0).default(0),
+      ...pageParams({ max: 100, default: 20, noun: 'Users' }),
     }),
   },
   responses: {

@@ -10,7 +10,7 @@ import { hashPassword } from '../../platform/crypto/passwords.ts';
 import type { Actor, Role } from '../../platform/http/context.ts';
 import { Conflict, NotFound } from '../../platform/http/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { AuthStore } from '../auth/auth.store.ts';
+import { AuthStore } from '../auth/index.ts';
 import { UsersStore } from './users.store.ts';
 import { checkAvatar, toUser } from './users.view.ts';
 

@@ -17,9 +17,8 @@
  * names shown for them (`display_name`, `original_filename`) are neutralised.
  */
 
-// eslint-disable-next-line no-control-regex
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- finding control characters is the point: they are removed from names
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** True when `name` would display differently from its stored order. */

@@ -2,7 +2,8 @@
  * `/api/docs`: a readable, self-contained page rendered from the OpenAPI document. No CDN scripts:
  * Hearth runs on home networks without internet, and the docs must work there too.
  */
-type AnyRecord = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- walks a loosely shaped OpenAPI JSON document; every value is only printed, through esc()
+type AnyRecord = Record<string, any>;
 
 const esc = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);

@@ -1,0 +1,2 @@
+/** The auth feature's public surface: what other features use of it (see eslint.config.js). */
+export { AuthStore } from './auth.store.ts';

@@ -1,0 +1,5 @@
+/**
+ * The browse feature's public surface: what other features use of it (see eslint.config.js). The
+ * folder, map and statistics caches follow the catalog's change journal through the tracker.
+ */
+export type { CatalogTracker } from './catalog-tracker.ts';
