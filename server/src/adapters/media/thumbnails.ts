@@ -105,7 +105,9 @@ export async function generateThumbnails(
   let base: RawImage;
   let source: { width: number; height: number };
   try {
-    const meta = await opened.pipeline.clone().metadata().catch(() => null);
+    // The header openImage read, else the pipeline's own (not a clone's: sharp's clone() deep-copies the
+    // input bytes, a copy of the whole file per photo for nothing).
+    const meta = opened.metadata ?? (await opened.pipeline.metadata().catch(() => null));
     const { data, info } = await opened.pipeline
       .resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true })
       .raw({ depth: 'uchar' })
