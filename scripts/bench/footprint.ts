@@ -19,7 +19,7 @@
  * Ways of starting (`--modes npm,built,serve`, default `npm,built`):
  *   npm     `npm start` (scripts/start.ts: builds the UI and the server only if their sources changed, then
  *           replaces itself with the built server)
- *   built   `node server/dist/main.js` (run `npm run build:server` first; the allocator settings `npm start` sets)
+ *   built   `node server/dist/main.js` (run `npm run build:server` first; the allocator settings and V8 flag `npm start` sets)
  *   serve   `npm run serve` (the server's TypeScript through tsx, for development)
  * `--server-env K=V` (repeatable) adds to the environment of every start, e.g. MALLOC_ARENA_MAX=16 (glibc's
  * default on 2 cores) to see what the launcher's setting changes. `--no-corpus` skips the corpus part.
@@ -47,7 +47,7 @@ type Mode = 'npm' | 'built' | 'serve';
 const COMMANDS: Record<Mode, { label: string; cmd: string; args: string[]; env?: Record<string, string> }> = {
   npm: { label: 'npm start', cmd: 'npm', args: ['start', '--silent'] },
   // What scripts/start.ts sets for the server it starts (see there); a service unit would set the same.
-  built: { label: 'node server/dist/main.js', cmd: NODE, args: ['server/dist/main.js'], env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } },
+  built: { label: 'node server/dist/main.js', cmd: NODE, args: ['--max-semi-space-size=1', 'server/dist/main.js'], env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } },
   serve: { label: 'npm run serve (tsx)', cmd: 'npm', args: ['run', '--silent', 'serve'] },
 };
 

@@ -12,12 +12,18 @@
  *     before marker"), which sharp's default 'warning' would turn into failures, so warnings are tolerated;
  *     but a truncated or corrupt scan is an error rather than a thumbnail with a grey lower half that would be
  *     cached as if it were the photo. The asset keeps its metadata and the job reports the damage.
+ *
+ * Colour: sharp converts an image with an embedded ICC profile into sRGB. A profile that is sRGB already is
+ * ignored instead (icc-profile.ts): same pixels, without an identity conversion that costs as much as
+ * encoding a thumbnail. The header read for that decision is handed on (`metadata`), so callers that need
+ * the source size do not read it again.
  */
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
 import './sharp-setup.ts';
 import { detect, type DetectedType } from './detect.ts';
 import { MediaDecodeError } from './errors.ts';
 import { decodeHeic } from './heic.ts';
+import { isSrgbProfile } from './icc-profile.ts';
 import { applyOrientation } from './orientation.ts';
 import { extractRawPreview } from './raw-preview.ts';
 import { stableInput } from './stable-input.ts';
@@ -33,6 +39,18 @@ export interface OpenedImage {
   /** Upright pipeline; add operations and an output. Single use (sharp pipelines are one-shot). */
   pipeline: Sharp;
   decoder: 'sharp' | 'heic-decode' | 'raw-preview';
+  /**
+   * The encoded input's header as sharp reads it (stored size, EXIF orientation, profile), when sharp decodes
+   * an encoded file or preview; null for raw pixels (HEIC) or a header sharp could not read (the decode then
+   * fails with the reason).
+   */
+  metadata: Metadata | null;
+}
+
+/** A sharp pipeline over encoded bytes, skipping the conversion of an sRGB profile into sRGB. */
+async function encodedPipeline(bytes: Buffer, options: SharpOptions): Promise<{ pipeline: Sharp; metadata: Metadata | null }> {
+  const metadata = await sharp(bytes, options).metadata().catch(() => null);
+  return { pipeline: sharp(bytes, { ...options, ignoreIcc: isSrgbProfile(metadata?.icc) }), metadata };
 }
 
 const SHARP_FORMATS = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/tiff', 'image/avif']);
@@ -46,19 +64,20 @@ export async function openImage(filePath: string, options: OpenImageOptions = {}
   if (type.isRaw) {
     const preview = await extractRawPreview(filePath);
     if (!preview) throw new MediaDecodeError(filePath, `no usable embedded preview in this ${type.ext.toUpperCase()} file`);
-    return { pipeline: applyOrientation(sharp(preview.jpeg, { ...base, autoOrient: false }), preview.orientation), decoder: 'raw-preview' };
+    const { pipeline, metadata } = await encodedPipeline(preview.jpeg, { ...base, autoOrient: false });
+    return { pipeline: applyOrientation(pipeline, preview.orientation), decoder: 'raw-preview', metadata };
   }
   if (type.mime === 'image/heic' || type.mime === 'image/heif') {
     try {
       const img = await decodeHeic(filePath, { maxPixels });
-      return { pipeline: sharp(img.data, { ...base, raw: { width: img.width, height: img.height, channels: img.channels } }), decoder: 'heic-decode' };
+      return { pipeline: sharp(img.data, { ...base, raw: { width: img.width, height: img.height, channels: img.channels } }), decoder: 'heic-decode', metadata: null };
     } catch (e) {
       // A generic "mif1" HEIF may hold AV1 instead of HEVC, which sharp's libheif does decode.
       if (type.mime !== 'image/heif') throw e;
-      return { pipeline: sharp(await stableInput(filePath), { ...base, autoOrient: true }), decoder: 'sharp' };
+      return { ...(await encodedPipeline(await stableInput(filePath), { ...base, autoOrient: true })), decoder: 'sharp' };
     }
   }
   // The bytes, never the path: a file cut short while libvips maps it would kill the process (stable-input.ts).
-  if (SHARP_FORMATS.has(type.mime)) return { pipeline: sharp(await stableInput(filePath), { ...base, autoOrient: true }), decoder: 'sharp' };
+  if (SHARP_FORMATS.has(type.mime)) return { ...(await encodedPipeline(await stableInput(filePath), { ...base, autoOrient: true })), decoder: 'sharp' };
   throw new MediaDecodeError(filePath, `no decoder for ${type.mime}`);
 }

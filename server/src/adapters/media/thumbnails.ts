@@ -1,5 +1,7 @@
 /**
- * Photo thumbnails: WebP at three sizes from a single decode, written atomically, plus the pHash for free.
+ * Photo thumbnails: WebP at the sizes asked for from a single decode, written atomically, plus the pHash for
+ * free. Ingest asks for the small size only; medium and large are made on first request
+ * (features/assets/lazy-thumbnails.ts).
  *
  * One decode: the source is decoded once, already reduced to the largest size needed (sharp shrinks JPEGs
  * while decoding, 1/2 to 1/8, so a 24 MP photo is never fully expanded), into an 8-bit buffer: that buffer is
@@ -105,7 +107,9 @@ export async function generateThumbnails(
   let base: RawImage;
   let source: { width: number; height: number };
   try {
-    const meta = await opened.pipeline.clone().metadata().catch(() => null);
+    // The header openImage read, else the pipeline's own (not a clone's: sharp's clone() deep-copies the
+    // input bytes, a copy of the whole file per photo for nothing).
+    const meta = opened.metadata ?? (await opened.pipeline.metadata().catch(() => null));
     const { data, info } = await opened.pipeline
       .resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true })
       .raw({ depth: 'uchar' })

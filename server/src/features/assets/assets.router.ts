@@ -8,9 +8,9 @@ import * as x from './export.routes.ts';
 import * as s from './sidecar.routes.ts';
 
 /** File answers are the same in both variants, their errors stay problem+json. */
-function file(c: Context<AppEnv>, ref: () => FileRef, disposition: 'inline' | 'attachment' = 'inline') {
+async function file(c: Context<AppEnv>, ref: () => FileRef | Promise<FileRef>, disposition: 'inline' | 'attachment' = 'inline') {
   c.set('rawRoute', true);
-  const f = ref();
+  const f = await ref();
   return sendFile(c, f.path, { contentType: f.contentType, etag: f.etag, downloadName: f.name, disposition });
 }
 

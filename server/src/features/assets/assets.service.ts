@@ -43,6 +43,7 @@ import type { DerivativePaths, ThumbSize } from './derivatives.ts';
 import { streamZip, uniqueEntryNames, type ZipSource } from './download-zip.ts';
 import { EXPORT_MIME, LOSSY_FORMATS, exportFileName, renderExport, streamAndRemove, type ExportOptions } from './export.ts';
 import { resolveInRepository } from './ingest.service.ts';
+import { LazyThumbnails } from './lazy-thumbnails.ts';
 import { hasEmbeddedMotion } from './media-items.ts';
 import { SidecarUnreadable, readSidecar, sidecarPath, writeSidecar, type Sidecar, type SidecarInput } from './sidecar.ts';
 
@@ -73,6 +74,7 @@ export interface FileRef {
 
 export class AssetsService {
   private readonly store: AssetsStore;
+  private readonly lazyThumbnails: LazyThumbnails;
 
   constructor(
     private readonly db: Db,
@@ -83,6 +85,7 @@ export class AssetsService {
     private readonly events: AssetEventBus,
   ) {
     this.store = new AssetsStore(db);
+    this.lazyThumbnails = new LazyThumbnails(this.store, repositories, derivatives);
   }
 
   /** The asset if the caller may `permission` it, or 404 as if it did not exist. */
@@ -98,7 +101,7 @@ export class AssetsService {
     const base: Asset & Record<string, unknown> = toAsset(a, extras);
     if (include.thumbnails) {
       base.thumbnails = (['small', 'medium', 'large'] as ThumbSize[])
-        .filter((s) => fs.existsSync(this.derivatives.thumbnail(a.asset_id, s)))
+        .filter((s) => fs.existsSync(this.derivatives.thumbnail(a.asset_id, s)) || this.lazyThumbnails.available(a, s))
         .map((s) => ({ thumbnail_id: `${a.asset_id}:${s}`, size: s, mime_type: 'image/webp', storage_path: `/api/v1/assets/${a.asset_id}/thumbnail?size=${s}` }));
     }
     if (include.tags) base.tags = this.store.tagLinks(a.asset_id);
@@ -128,13 +131,19 @@ export class AssetsService {
     return { asset_id: a.asset_id, exif_raw: a.exif_raw ? (JSON.parse(a.exif_raw) as Record<string, unknown>) : {} };
   }
 
-  thumbnail(actor: Actor, assetId: string, size: ThumbSize): FileRef {
+  /**
+   * A thumbnail file. Medium and large are made on their first request (lazy-thumbnails.ts); when that is
+   * impossible (the original is gone or unreadable) the small one is answered instead, under its own ETag.
+   */
+  async thumbnail(actor: Actor, assetId: string, size: ThumbSize): Promise<FileRef> {
     const a = this.own(actor, assetId);
-    const p = this.derivatives.thumbnail(a.asset_id, size);
+    const made = await this.lazyThumbnails.ensure(a, size);
+    const served: ThumbSize = made || size === 'small' ? size : 'small';
+    const p = this.derivatives.thumbnail(a.asset_id, served);
     if (!fs.existsSync(p)) {
       throw new NotFound(a.state === 'failed' ? `No thumbnail: ${a.last_error ?? 'processing failed'}` : 'The thumbnail is not ready yet.', 'thumbnail_not_ready');
     }
-    return { path: p, contentType: 'image/webp', etag: `${a.hash}-${size}-${a.updated_at}`, name: `${a.asset_id}-${size}.webp` };
+    return { path: p, contentType: 'image/webp', etag: `${a.hash}-${served}-${a.updated_at}`, name: `${a.asset_id}-${served}.webp` };
   }
 
   original(actor: Actor, assetId: string): FileRef {

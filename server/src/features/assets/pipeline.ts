@@ -1,9 +1,11 @@
 /**
  * The media pipeline for one asset (the `assets.process-asset` job):
- *   photo: metadata (exifr + own HEIF/CR3 parsing) → thumbnails small/medium/large from one decode,
- *          with the perceptual hash from the same decode (HEIC via wasm, RAW via its embedded preview)
- *   video: ffprobe metadata → poster frame → thumbnails + pHash from the poster → web MP4 when the
+ *   photo: metadata (exifr + own HEIF/CR3 parsing) → the small thumbnail (the timeline's) with the
+ *          perceptual hash from the same decode (HEIC via wasm, RAW via its embedded preview)
+ *   video: ffprobe metadata → poster frame → small thumbnail + pHash from the poster → web MP4 when the
  *          original will not play in a browser
+ * The medium and large thumbnails are made on their first request (lazy-thumbnails.ts); a run removes those
+ * of the file's previous content first, so they are made again from this one.
  *   audio: ffprobe metadata → web MP3 when needed
  * then the media item (RAW+JPEG pair, live photo, single). A damaged, cut short or unsupported file ends
  * `failed` (900) at once with a fixed sentence per format (adapters/media/damage.ts); only a failure of a tool
@@ -36,6 +38,7 @@ import { linkMediaItem } from './media-items.ts';
 import { assetRef, type AssetEventBus } from './asset-events.ts';
 import { STATUS } from './status-codes.ts';
 import { keepPersonEdits } from './asset-updates.ts';
+import { LAZY_SIZES } from './lazy-thumbnails.ts';
 
 type Fields = Partial<Omit<AssetRow, 'asset_id' | 'created_at'>>;
 
@@ -82,6 +85,7 @@ export class AssetPipeline {
       const type = stillDetected(detected, asset.mime_type) ?? (await detect(file)); // detected once, at ingest
       if (!type) throw new FailNow(STATUS.failedCorrupt, 'Not a photo, video or audio file Hearth can read.');
       fs.mkdirSync(this.derivatives.dir(assetId), { recursive: true });
+      for (const size of LAZY_SIZES) fs.rmSync(this.derivatives.thumbnail(assetId, size), { force: true });
       const fields: Fields = {};
       const done: number[] = [STATUS.indexed];
       if (asset.type === 'PHOTO') await this.photo(asset, file, type, fields, done, ctx);
@@ -154,7 +158,7 @@ export class AssetPipeline {
     // Metadata and thumbnails at the same time: the metadata is read and parsed on this (JavaScript) thread
     // while libvips decodes and encodes on its own, so neither waits for the other. Outcomes are taken in the
     // old order: a metadata error (the file itself unreadable) is reported before a decode error.
-    const thumbnails = generateThumbnails(file, this.thumbnailTargets(asset.asset_id), { type, phash: true }).then(
+    const thumbnails = generateThumbnails(file, this.eagerThumbnails(asset.asset_id), { type, phash: true }).then(
       (value) => ({ ok: true as const, value }),
       (e: unknown) => ({ ok: false as const, error: photoDecodeFailure(type, e) }),
     );
@@ -256,6 +260,12 @@ export class AssetPipeline {
     }
   }
 
+  /** What ingest makes: the timeline's size. The others follow on request (lazy-thumbnails.ts). */
+  private eagerThumbnails(assetId: string) {
+    return { small: this.derivatives.thumbnail(assetId, 'small') };
+  }
+
+  /** Every size: placeholders are written at once for all of them (nothing to decode later). */
   private thumbnailTargets(assetId: string) {
     return { small: this.derivatives.thumbnail(assetId, 'small'), medium: this.derivatives.thumbnail(assetId, 'medium'), large: this.derivatives.thumbnail(assetId, 'large') };
   }
@@ -274,7 +284,7 @@ export class AssetPipeline {
     done.push(STATUS.metadata);
     const poster = this.derivatives.poster(asset.asset_id);
     await posterFrame(file, poster, { duration: info.duration });
-    const thumbs = await generateThumbnails(poster, this.thumbnailTargets(asset.asset_id), { phash: true });
+    const thumbs = await generateThumbnails(poster, this.eagerThumbnails(asset.asset_id), { phash: true });
     done.push(STATUS.thumbnails, STATUS.phash);
     ctx.progress(0.2, 'poster');
     const web = this.derivatives.webVideo(asset.asset_id);
