@@ -21,7 +21,8 @@
  */
 import fs from 'node:fs';
 import { generateThumbnails } from '../../adapters/media/thumbnails.ts';
-import type { RepositoriesService } from '../repositories/repositories.service.ts';
+import { forSystem } from '../../platform/access/index.ts';
+import type { RepositoriesService } from '../repositories/index.ts';
 import type { AssetsStore, AssetRow } from './assets.store.ts';
 import type { DerivativePaths, ThumbSize } from './derivatives.ts';
 import { resolveInRepository } from './ingest.service.ts';
@@ -73,7 +74,7 @@ export class LazyThumbnails {
       this.release();
     }
     // Replaced or reprocessed meanwhile: this result is of the old content.
-    const now = this.store.byId(asset.asset_id);
+    const now = this.store.byId(forSystem('asset', asset.asset_id)); // the same asset the caller was allowed, read again
     if (!now || now.state !== 'ready' || now.hash !== asset.hash || now.file_size !== asset.file_size) {
       fs.rmSync(target, { force: true });
       return false;
