@@ -12,7 +12,7 @@ import { settingsRouter } from './features/settings/settings.router.ts';
 import { systemRouter } from './features/system/system.router.ts';
 import { jobsRouter } from './features/jobs/jobs.router.ts';
 import { uploadsRouter } from './features/uploads/uploads.router.ts';
-import { assetsRouter } from './features/assets/assets.router.ts';
+import { assetsRouter } from './features/assets/api/assets.router.ts';
 import { repositoriesRouter } from './features/repositories/repositories.router.ts';
 import { browseRouter } from './features/browse/browse.router.ts';
 import { indexingRouter } from './features/indexing/indexing.router.ts';

@@ -12,7 +12,7 @@
  */
 import os from 'node:os';
 import { JobRegistry, type AnyJobDefinition, type QueueConfig } from './platform/jobs/registry.ts';
-import { ASSETS_JOBS } from './features/assets/assets.jobs.ts';
+import { ASSETS_JOBS } from './features/assets/pipeline/assets.jobs.ts';
 import { repositoriesJobs } from './features/repositories/repositories.jobs.ts';
 import { UPLOADS_JOBS } from './features/uploads/uploads.jobs.ts';
 import { INDEXING_JOBS } from './features/indexing/indexing.jobs.ts';
@@ -28,7 +28,7 @@ export function jobQueues(cpus = os.availableParallelism()): Record<string, Queu
   };
 }
 
-/** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/assets.jobs.ts. */
+/** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/pipeline/assets.jobs.ts. */
 export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...STACKS_JOBS];
 
 export function buildJobRegistry(): JobRegistry {

@@ -1830,7 +1830,7 @@ export interface components {
             stack: components["schemas"]["AssetStackRef"];
             /** @enum {string} */
             state: "pending" | "processing" | "ready" | "failed";
-            /** @description Completed processing steps and failure codes; see features/assets/status-codes.ts. */
+            /** @description Completed processing steps and failure codes; see features/assets/pipeline/status-codes.ts. */
             status: number[];
             taken_time: string | null;
             /** @enum {string} */
@@ -1885,7 +1885,7 @@ export interface components {
             stack: components["schemas"]["AssetStackRef"];
             /** @enum {string} */
             state: "pending" | "processing" | "ready" | "failed";
-            /** @description Completed processing steps and failure codes; see features/assets/status-codes.ts. */
+            /** @description Completed processing steps and failure codes; see features/assets/pipeline/status-codes.ts. */
             status: number[];
             tags?: {
                 confidence: number;

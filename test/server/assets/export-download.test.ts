@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { Client, type TestServer } from '../helpers/server.ts';
 import { V1, data, problem } from '../helpers/api.ts';
-import { EXPORT_TMP_DIR } from '../../../server/src/features/assets/export.ts';
+import { EXPORT_TMP_DIR } from '../../../server/src/features/assets/api/export.ts';
 import { NO_SUCH_ID, addFile, household, repoPath } from './fixture.ts';
 
 interface ZipEntry {

@@ -1,5 +1,5 @@
 /**
- * The medium and large thumbnails are made on their first request (features/assets/lazy-thumbnails.ts), not
+ * The medium and large thumbnails are made on their first request (features/assets/api/lazy-thumbnails.ts), not
  * at ingest: what a person sees must not change. Each is served as the size it names (upright, within its
  * bounds) for photos and videos, is listed in the asset detail in both response variants, is kept on disk
  * and served again after a restart without being made twice, and is made anew from a replaced file's new

@@ -100,7 +100,7 @@ describe('asset events', () => {
 
   it('stack detection subscribes to asset.ready; the pipeline does not know it', () => {
     assert.deepEqual(h.srv.container.events.listeners()['asset.ready']?.slice(0, 1), ['stacks']);
-    const pipeline = fs.readFileSync(new URL('../../../server/src/features/assets/pipeline.ts', import.meta.url), 'utf8');
+    const pipeline = fs.readFileSync(new URL('../../../server/src/features/assets/pipeline/pipeline.ts', import.meta.url), 'utf8');
     assert.doesNotMatch(pipeline, /features\/stacks|\.\.\/stacks\//);
   });
 });

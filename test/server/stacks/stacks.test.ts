@@ -149,7 +149,7 @@ describe('media items and stacks', { timeout: 600_000 }, () => {
       { asset_id: ids.edit3, relation: 'edited_version', position: 2 },
       { asset_id: ids.edit10, relation: 'edited_version', position: 3 },
     ]);
-    const { composition } = await import('../../../server/src/features/assets/media-items.ts');
+    const { composition } = await import('../../../server/src/features/assets/pipeline/media-items.ts');
     assert.deepEqual(composition(srv.container.db, item), { component_count: 4, has_edited: true, has_jpeg: true, has_live_motion: false, has_raw: false });
     assert.equal(composition(srv.container.db, '00000000-0000-7000-8000-000000000000'), null);
     const list = await items(alice);
@@ -355,7 +355,7 @@ describe('media items and stacks', { timeout: 600_000 }, () => {
         { asset_id: ids.nikonRaw, relation: 'raw_original', position: 2 },
       ],
     );
-    const { composition } = await import('../../../server/src/features/assets/media-items.ts');
+    const { composition } = await import('../../../server/src/features/assets/pipeline/media-items.ts');
     assert.deepEqual(composition(srv.container.db, item), { component_count: 3, has_edited: true, has_jpeg: true, has_live_motion: false, has_raw: true });
 
     // An edit stacked by hand before its original is indexed: the merged item keeps the stack place.

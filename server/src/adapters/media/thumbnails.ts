@@ -1,7 +1,7 @@
 /**
  * Photo thumbnails: WebP at the sizes asked for from a single decode, written atomically, plus the pHash for
  * free. Ingest asks for the small size only; medium and large are made on first request
- * (features/assets/lazy-thumbnails.ts).
+ * (features/assets/api/lazy-thumbnails.ts).
  *
  * One decode: the source is decoded once, already reduced to the largest size needed (sharp shrinks JPEGs
  * while decoding, 1/2 to 1/8, so a 24 MP photo is never fully expanded), into an 8-bit buffer: that buffer is

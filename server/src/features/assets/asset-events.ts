@@ -8,7 +8,7 @@
  * Trash keeps everything. It joins with the first operation that does (emptying the Trash).
  */
 import type { EventBus } from '../../platform/events/index.ts';
-import type { IngestSource } from './ingest.contract.ts';
+import type { IngestSource } from './ingest/ingest.contract.ts';
 
 interface AssetRef {
   asset_id: string;

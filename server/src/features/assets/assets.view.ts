@@ -47,7 +47,7 @@ export const AssetSchema = z
     is_deleted: z.boolean(),
     deleted_at: z.string().nullable(),
     content_id: z.string().nullable(),
-    status: z.array(z.number().int()).openapi({ description: 'Completed processing steps and failure codes; see features/assets/status-codes.ts.' }),
+    status: z.array(z.number().int()).openapi({ description: 'Completed processing steps and failure codes; see features/assets/pipeline/status-codes.ts.' }),
     state: z.enum(['pending', 'processing', 'ready', 'failed']),
     last_error: z.string().nullable(),
     media_item_id: z.string().nullable(),

@@ -1,10 +1,16 @@
 /**
  * The assets feature's public surface: what other features use of it. Anything not exported here is
  * internal to features/assets (the lint's layer rule enforces it; see eslint.config.js).
+ *
+ * Layout, by responsibility:
+ * - `ingest/`: how a file already in a repository enters the catalog (uploads, watching, scans call it);
+ * - `pipeline/`: the per-asset processing job (metadata, thumbnails, media items) and start-up repair;
+ * - `api/`: the asset operations members call (detail, files, edits, Trash, export, download, sidecar);
+ * - here: what all three share (the store, the view, derivative paths, the asset events).
  */
 export { AssetsStore, type AssetRow } from './assets.store.ts';
 export { AssetSchema, loadAssetExtras, toAsset, type Asset, type AssetExtras } from './assets.view.ts';
-export { EDIT_WINDOW_MS, compositionOf, editSuffix, fileStem, linkMediaItem } from './media-items.ts';
+export { EDIT_WINDOW_MS, compositionOf, editSuffix, fileStem, linkMediaItem } from './pipeline/media-items.ts';
 export { assetLabel } from './asset-references.ts';
 // The ingest contract scans, watching and uploads hand files to.
 export {
@@ -13,5 +19,5 @@ export {
   type CommittedUploads,
   type IndexOutcome,
   type Ingest,
-} from './ingest.contract.ts';
-export { resolveInRepository } from './ingest.service.ts';
+} from './ingest/ingest.contract.ts';
+export { resolveInRepository } from './ingest/ingest.service.ts';

@@ -6,7 +6,7 @@
  * 1. Structural merge: files that belong to one media item but are not linked yet (a RAW and its
  *    JPEG in one folder, an original and its `-<digits>` edit iterations captured within 5 s, a live
  *    photo's still and motion clip) are linked through the same code the pipeline uses
- *    (features/assets/media-items.ts). Normally the pipeline already did it; this repairs what
+ *    (features/assets/pipeline/media-items.ts). Normally the pipeline already did it; this repairs what
  *    arrived out of order or before this version.
  * 2. EXIF bursts: photos whose metadata carries a burst id (`BurstUUID`, else `BurstID`, else
  *    `BurstGroupID`, looked up anywhere in the stored EXIF/XMP blocks) form one `burst` stack per

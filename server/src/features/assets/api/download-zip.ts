@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import { displayFileName } from '../../platform/http/display-names.ts';
+import { displayFileName } from '../../../platform/http/display-names.ts';
 
 export interface ZipSource {
   /** Absolute path of the file to add. */

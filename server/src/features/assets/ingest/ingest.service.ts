@@ -4,18 +4,18 @@
  * `assets.process` job, queued in the same transaction that writes the asset row, so a crash can
  * never leave an asset that nobody will process.
  */
-import { forSystem } from '../../platform/access/index.ts';
+import { forSystem } from '../../../platform/access/index.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import { tx, type Db } from '../../platform/db/connection.ts';
-import { uuidv7 } from '../../platform/ids.ts';
-import type { JobQueue } from '../../platform/jobs/queue.ts';
-import type { Logger } from '../../platform/logger.ts';
-import type { RepositoriesService } from '../repositories/index.ts';
-import { detectFileContent, type Intake } from '../intake/index.ts';
-import { AssetsStore, type AssetRow } from './assets.store.ts';
-import { assetRef, type AssetEventBus } from './asset-events.ts';
-import { processAsset } from './assets.jobs.ts';
+import { tx, type Db } from '../../../platform/db/connection.ts';
+import { uuidv7 } from '../../../platform/ids.ts';
+import type { JobQueue } from '../../../platform/jobs/queue.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import type { RepositoriesService } from '../../repositories/index.ts';
+import { detectFileContent, type Intake } from '../../intake/index.ts';
+import { AssetsStore, type AssetRow } from '../assets.store.ts';
+import { assetRef, type AssetEventBus } from '../asset-events.ts';
+import { processAsset } from '../pipeline/assets.jobs.ts';
 import { FileChangingError, type CommittedUploads, type IndexFileRequest, type IndexOutcome, type Ingest } from './ingest.contract.ts';
 
 const TYPE_OF = { photo: 'PHOTO', video: 'VIDEO', audio: 'AUDIO' } as const;

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import { createRouter } from '../../platform/http/router.ts';
-import type { AppEnv } from '../../platform/http/context.ts';
-import { contentDisposition, sendFile } from '../../platform/http/send-file.ts';
+import { createRouter } from '../../../platform/http/router.ts';
+import type { AppEnv } from '../../../platform/http/context.ts';
+import { contentDisposition, sendFile } from '../../../platform/http/send-file.ts';
 import type { FileRef, StreamedDownload } from './assets.service.ts';
 import * as r from './assets.routes.ts';
 import * as x from './export.routes.ts';

@@ -1,6 +1,6 @@
 /** Job definitions of the assets feature. */
 import { z } from 'zod';
-import { defineJob } from '../../platform/jobs/registry.ts';
+import { defineJob } from '../../../platform/jobs/registry.ts';
 
 /**
  * Metadata, thumbnails, perceptual hash, web copy and media-item linking for one asset.

@@ -14,31 +14,31 @@
  * (status 31, `specific_metadata.preview_missing`): when it was taken and with what camera never depends on
  * the preview.
  */
-import { forSystem } from '../../platform/access/index.ts';
+import { forSystem } from '../../../platform/access/index.ts';
 import fs from 'node:fs';
-import { detect, type DetectedType } from '../../adapters/media/detect.ts';
-import { stillDetected } from '../intake/index.ts';
-import { MediaDamagedError, MediaDecodeError } from '../../adapters/media/errors.ts';
-import { asDamage, assertIntactContainer, photoDecodeFailure, unreadableRawReason } from '../../adapters/media/damage.ts';
-import { writePlaceholderThumbnails } from '../../adapters/media/placeholder.ts';
-import { extractMotionVideo, locateMotionVideo, type MotionPhotoClaim } from '../../adapters/media/motion-photo.ts';
-import { extractPhotoMetadata } from '../../adapters/media/photo-metadata.ts';
-import { generateThumbnails } from '../../adapters/media/thumbnails.ts';
-import { needsWebVideo, posterFrame, probeVideo, transcodeWebVideo } from '../../adapters/media/video.ts';
-import { needsWebAudio, probeAudio, transcodeWebAudio } from '../../adapters/media/audio.ts';
-import type { Db } from '../../platform/db/connection.ts';
-import { failpoint } from '../../platform/failpoints.ts';
-import { PermanentError, SnoozeError, type JobContext } from '../../platform/jobs/registry.ts';
-import type { Logger } from '../../platform/logger.ts';
-import type { RepositoriesService } from '../repositories/index.ts';
-import { AssetsStore, type AssetRow } from './assets.store.ts';
-import type { DerivativePaths } from './derivatives.ts';
-import { resolveInRepository } from './ingest.service.ts';
+import { detect, type DetectedType } from '../../../adapters/media/detect.ts';
+import { stillDetected } from '../../intake/index.ts';
+import { MediaDamagedError, MediaDecodeError } from '../../../adapters/media/errors.ts';
+import { asDamage, assertIntactContainer, photoDecodeFailure, unreadableRawReason } from '../../../adapters/media/damage.ts';
+import { writePlaceholderThumbnails } from '../../../adapters/media/placeholder.ts';
+import { extractMotionVideo, locateMotionVideo, type MotionPhotoClaim } from '../../../adapters/media/motion-photo.ts';
+import { extractPhotoMetadata } from '../../../adapters/media/photo-metadata.ts';
+import { generateThumbnails } from '../../../adapters/media/thumbnails.ts';
+import { needsWebVideo, posterFrame, probeVideo, transcodeWebVideo } from '../../../adapters/media/video.ts';
+import { needsWebAudio, probeAudio, transcodeWebAudio } from '../../../adapters/media/audio.ts';
+import type { Db } from '../../../platform/db/connection.ts';
+import { failpoint } from '../../../platform/failpoints.ts';
+import { PermanentError, SnoozeError, type JobContext } from '../../../platform/jobs/registry.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import type { RepositoriesService } from '../../repositories/index.ts';
+import { AssetsStore, type AssetRow } from '../assets.store.ts';
+import type { DerivativePaths } from '../derivatives.ts';
+import { resolveInRepository } from '../ingest/ingest.service.ts';
 import { linkMediaItem } from './media-items.ts';
-import { assetRef, type AssetEventBus } from './asset-events.ts';
+import { assetRef, type AssetEventBus } from '../asset-events.ts';
 import { STATUS } from './status-codes.ts';
-import { keepPersonEdits } from './asset-updates.ts';
-import { LAZY_SIZES } from './lazy-thumbnails.ts';
+import { keepPersonEdits } from '../api/asset-updates.ts';
+import { LAZY_SIZES } from '../api/lazy-thumbnails.ts';
 
 type Fields = Partial<Omit<AssetRow, 'asset_id' | 'created_at'>>;
 

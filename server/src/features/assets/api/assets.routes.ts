@@ -3,10 +3,10 @@
  * sidecar are in export.routes.ts and sidecar.routes.ts. Decisions on contract gaps: assets.service.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses, ownedPathParam } from '../../../platform/http/router.ts';
 import { SpecificMetadataEditSchema } from './asset-updates.ts';
-import { AssetDetailSchema, MediaItemSchema } from './assets.view.ts';
-import { multiLine } from '../../platform/http/text.ts';
+import { AssetDetailSchema, MediaItemSchema } from '../assets.view.ts';
+import { multiLine } from '../../../platform/http/text.ts';
 
 export const TAG = 'Assets: one asset';
 export const IdParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'asset') }) });

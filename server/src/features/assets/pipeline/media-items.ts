@@ -23,10 +23,10 @@
  * groups of media items, see features/stacks); stacks left with fewer than two members dissolve.
  */
 import path from 'node:path';
-import type { Db } from '../../platform/db/connection.ts';
-import { uuidv7 } from '../../platform/ids.ts';
-import { StacksStore } from '../stacks/index.ts';
-import type { AssetRow, AssetsStore } from './assets.store.ts';
+import type { Db } from '../../../platform/db/connection.ts';
+import { uuidv7 } from '../../../platform/ids.ts';
+import { StacksStore } from '../../stacks/index.ts';
+import type { AssetRow, AssetsStore } from '../assets.store.ts';
 
 /** Capture times of an original and its edit iterations differ by at most this. */
 export const EDIT_WINDOW_MS = 5_000;

@@ -27,24 +27,24 @@
  * - Sidecar: see sidecar.ts. The repository must be reachable (503 `repository_unavailable` otherwise).
  */
 import fs from 'node:fs';
-import { MediaDecodeError } from '../../adapters/media/errors.ts';
-import type { Access, Permission } from '../../platform/access/index.ts';
-import { tx, type Db } from '../../platform/db/connection.ts';
-import type { Actor } from '../../platform/http/context.ts';
-import { Conflict, DomainError, Invalid, NotFound, Unavailable, type FieldError } from '../../platform/http/errors.ts';
-import type { JobQueue } from '../../platform/jobs/queue.ts';
-import type { RepositoriesService, RepositoryRow } from '../repositories/index.ts';
+import { MediaDecodeError } from '../../../adapters/media/errors.ts';
+import type { Access, Permission } from '../../../platform/access/index.ts';
+import { tx, type Db } from '../../../platform/db/connection.ts';
+import type { Actor } from '../../../platform/http/context.ts';
+import { Conflict, DomainError, Invalid, NotFound, Unavailable, type FieldError } from '../../../platform/http/errors.ts';
+import type { JobQueue } from '../../../platform/jobs/queue.ts';
+import type { RepositoriesService, RepositoryRow } from '../../repositories/index.ts';
 import { mergeSpecificMetadata, type SpecificMetadataEdit } from './asset-updates.ts';
-import { assetRef, type AssetEventBus } from './asset-events.ts';
-import { processAsset } from './assets.jobs.ts';
-import { AssetsStore, type AssetRow } from './assets.store.ts';
-import { isoTime, loadAssetExtras, toAsset, type Asset } from './assets.view.ts';
-import type { DerivativePaths, ThumbSize } from './derivatives.ts';
+import { assetRef, type AssetEventBus } from '../asset-events.ts';
+import { processAsset } from '../pipeline/assets.jobs.ts';
+import { AssetsStore, type AssetRow } from '../assets.store.ts';
+import { isoTime, loadAssetExtras, toAsset, type Asset } from '../assets.view.ts';
+import type { DerivativePaths, ThumbSize } from '../derivatives.ts';
 import { streamZip, uniqueEntryNames, type ZipSource } from './download-zip.ts';
 import { EXPORT_MIME, LOSSY_FORMATS, exportFileName, renderExport, streamAndRemove, type ExportOptions } from './export.ts';
-import { resolveInRepository } from './ingest.service.ts';
+import { resolveInRepository } from '../ingest/ingest.service.ts';
 import { LazyThumbnails } from './lazy-thumbnails.ts';
-import { hasEmbeddedMotion } from './media-items.ts';
+import { hasEmbeddedMotion } from '../pipeline/media-items.ts';
 import { SidecarUnreadable, readSidecar, sidecarPath, writeSidecar, type Sidecar, type SidecarInput } from './sidecar.ts';
 
 export interface DetailInclude {

@@ -12,9 +12,9 @@
  * given up, and nothing else would settle the asset: it stayed `processing` (until the next start,
  * or forever), its metadata edits answered 409 and stack detection for its repository waited on it.
  */
-import type { Db } from '../../platform/db/connection.ts';
-import type { JobQueue } from '../../platform/jobs/queue.ts';
-import { ACTIVE_STATES, sqlList, type Job } from '../../platform/jobs/registry.ts';
+import type { Db } from '../../../platform/db/connection.ts';
+import type { JobQueue } from '../../../platform/jobs/queue.ts';
+import { ACTIVE_STATES, sqlList, type Job } from '../../../platform/jobs/registry.ts';
 import { processAsset } from './assets.jobs.ts';
 import { STATUS } from './status-codes.ts';
 

@@ -20,12 +20,12 @@
  * result whose asset is no longer ready with the same content is deleted at once.
  */
 import fs from 'node:fs';
-import { generateThumbnails } from '../../adapters/media/thumbnails.ts';
-import { forSystem } from '../../platform/access/index.ts';
-import type { RepositoriesService } from '../repositories/index.ts';
-import type { AssetsStore, AssetRow } from './assets.store.ts';
-import type { DerivativePaths, ThumbSize } from './derivatives.ts';
-import { resolveInRepository } from './ingest.service.ts';
+import { generateThumbnails } from '../../../adapters/media/thumbnails.ts';
+import { forSystem } from '../../../platform/access/index.ts';
+import type { RepositoriesService } from '../../repositories/index.ts';
+import type { AssetsStore, AssetRow } from '../assets.store.ts';
+import type { DerivativePaths, ThumbSize } from '../derivatives.ts';
+import { resolveInRepository } from '../ingest/ingest.service.ts';
 
 /** The sizes ingest leaves to the first request. */
 export const LAZY_SIZES: readonly ThumbSize[] = ['medium', 'large'];

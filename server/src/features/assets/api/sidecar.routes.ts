@@ -1,5 +1,5 @@
 /** The Studio edit sidecar of an asset (non-destructive edits). Decisions: sidecar.ts. */
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses } from '../../../platform/http/router.ts';
 import { IdParam, TAG } from './assets.routes.ts';
 import { SidecarInputSchema, SidecarResponseSchema } from './sidecar.ts';
 

@@ -22,8 +22,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Sharp } from 'sharp';
-import { DEFAULT_MAX_INPUT_PIXELS, openImage } from '../../adapters/media/image-source.ts';
-import { displayFileName } from '../../platform/http/display-names.ts';
+import { DEFAULT_MAX_INPUT_PIXELS, openImage } from '../../../adapters/media/image-source.ts';
+import { displayFileName } from '../../../platform/http/display-names.ts';
 
 export const EXPORT_FORMATS = ['jpeg', 'png', 'webp', 'avif'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

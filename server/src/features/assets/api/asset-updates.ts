@@ -21,8 +21,8 @@
  *   in the filters at once.
  */
 import { z } from '@hono/zod-openapi';
-import { Invalid, type FieldError } from '../../platform/http/errors.ts';
-import { multiLine, singleLine } from '../../platform/http/text.ts';
+import { Invalid, type FieldError } from '../../../platform/http/errors.ts';
+import { multiLine, singleLine } from '../../../platform/http/text.ts';
 
 const text = (max: number, lines: 'single' | 'multi' = 'single') =>
   (lines === 'single' ? singleLine : multiLine)(z.string().trim().min(1, 'must not be empty (send null to clear)').max(max))

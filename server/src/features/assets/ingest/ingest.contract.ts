@@ -25,7 +25,7 @@
  * - A missing file soft-deletes its asset (is_deleted, deleted_at): nothing is ever purged here.
  * - A file an upload committed belongs to its uploader, whoever indexes it (CommittedUploads).
  */
-import type { DetectedType } from '../intake/index.ts';
+import type { DetectedType } from '../../intake/index.ts';
 
 export type IngestSource = 'upload' | 'scan' | 'watch';
 

@@ -5,8 +5,8 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../platform/http/context.ts';
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import type { AppEnv } from '../../../platform/http/context.ts';
+import { defineRoute, errorResponses } from '../../../platform/http/router.ts';
 import { IdParam, TAG } from './assets.routes.ts';
 import { DEFAULT_QUALITY, EXPORT_FORMATS } from './export.ts';
 
