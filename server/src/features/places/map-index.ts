@@ -24,6 +24,7 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
+import { SingleFlight } from '../../platform/cache/single-flight.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import { inSlices, nextTurn } from '../../platform/cache/slices.ts';
 import type { CatalogTracker } from '../browse/index.ts';
@@ -257,7 +258,7 @@ export class MapIndex {
   private readonly range;
   private readonly maxRowid;
   /** Owners whose points are being read in slices (one read per owner at a time). */
-  private readonly reading = new Map<number, Promise<Points>>();
+  private readonly reading = new SingleFlight<number, Points>();
 
   constructor(
     private readonly db: Db,
@@ -334,42 +335,32 @@ export class MapIndex {
 
   /** Kept points brought up to date with the changed rows; null when that is not worth it. */
   private refresh(hit: Points, ownerId: number, rows: ChangedKeys): Points | null {
-    if (hit.epoch !== rows.epoch) return null;
-    const changed = rows.since(hit.seq);
-    if (!changed || changed.size > PATCH_LIMIT) return null;
-    this.patch(hit, ownerId, changed);
-    hit.seq = rows.seq;
-    return hit;
+    return rows.patchKept(hit, PATCH_LIMIT, (changed) => this.patch(hit, ownerId, changed));
   }
 
   /** The owner's points read by rowid ranges as of the journal position noted first (see the top). */
   private readInSlices(ownerId: number): Promise<Points> {
-    let reading = this.reading.get(ownerId);
-    if (!reading) {
-      reading = (async () => {
-        const start = this.db.transaction(() => {
-          const { st } = this.catalog.current();
-          return { epoch: st.rows.epoch, seq: st.rows.seq, max: this.maxRowid.get() as number };
-        })();
-        const runs: Row[][] = [];
-        let from = 0;
-        await inSlices((size) => {
-          const run = this.range.all({ owner: ownerId, from, to: from + size }) as Row[];
-          if (run.length) runs.push(run);
-          from += size;
-          return from < start.max;
-        });
-        const rows = await mergeRuns(runs);
-        const p = new Points(start.epoch, start.seq, rows.length);
-        for (let i = 0; i < rows.length; i++) {
-          p.push(rows[i]!);
-          if (i % SLICE_ROWS === SLICE_ROWS - 1) await nextTurn();
-        }
-        return p;
-      })().finally(() => this.reading.delete(ownerId));
-      this.reading.set(ownerId, reading);
-    }
-    return reading;
+    return this.reading.run(ownerId, async () => {
+      const start = this.db.transaction(() => {
+        const { st } = this.catalog.current();
+        return { epoch: st.rows.epoch, seq: st.rows.seq, max: this.maxRowid.get() as number };
+      })();
+      const runs: Row[][] = [];
+      let from = 0;
+      await inSlices((size) => {
+        const run = this.range.all({ owner: ownerId, from, to: from + size }) as Row[];
+        if (run.length) runs.push(run);
+        from += size;
+        return from < start.max;
+      });
+      const rows = await mergeRuns(runs);
+      const p = new Points(start.epoch, start.seq, rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        p.push(rows[i]!);
+        if (i % SLICE_ROWS === SLICE_ROWS - 1) await nextTurn();
+      }
+      return p;
+    });
   }
 
   /** The changed rows leave; those that are still geotagged live files of the owner come back at their place. */

@@ -18,6 +18,7 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
+import { SingleFlight } from '../../platform/cache/single-flight.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import { inSlices } from '../../platform/cache/slices.ts';
 import type { CatalogTracker } from '../browse/index.ts';
@@ -150,7 +151,7 @@ export class OwnerFacts {
   private readonly range;
   private readonly maxRowid;
   /** Owners whose facts are being read in slices (one read per owner at a time). */
-  private readonly reading = new Map<number, Promise<Facts>>();
+  private readonly reading = new SingleFlight<number, Facts>();
 
   constructor(
     private readonly db: Db,
@@ -215,12 +216,7 @@ export class OwnerFacts {
 
   /** Kept facts brought up to date with the changed rows; null when that is not worth it. */
   private refresh(hit: Facts, ownerId: number, rows: ChangedKeys): Facts | null {
-    if (hit.epoch !== rows.epoch) return null;
-    const changed = rows.since(hit.seq);
-    if (!changed || changed.size > PATCH_LIMIT) return null;
-    this.patch(hit, ownerId, changed);
-    hit.seq = rows.seq;
-    return hit;
+    return rows.patchKept(hit, PATCH_LIMIT, (changed) => this.patch(hit, ownerId, changed));
   }
 
   /**
@@ -228,25 +224,20 @@ export class OwnerFacts {
    * while the slices are read are read again by the next `refresh`.
    */
   private readInSlices(ownerId: number): Promise<Facts> {
-    let reading = this.reading.get(ownerId);
-    if (!reading) {
-      reading = (async () => {
-        const start = this.db.transaction(() => {
-          const { st } = this.catalog.current();
-          return { epoch: st.rows.epoch, seq: st.rows.seq, max: this.maxRowid.get() as number };
-        })();
-        const f = new Facts(start.epoch, start.seq, 1024);
-        let from = 0;
-        await inSlices((size) => {
-          for (const r of this.range.all({ owner: ownerId, from, to: from + size }) as Row[]) f.push(r);
-          from += size;
-          return from < start.max;
-        });
-        return f;
-      })().finally(() => this.reading.delete(ownerId));
-      this.reading.set(ownerId, reading);
-    }
-    return reading;
+    return this.reading.run(ownerId, async () => {
+      const start = this.db.transaction(() => {
+        const { st } = this.catalog.current();
+        return { epoch: st.rows.epoch, seq: st.rows.seq, max: this.maxRowid.get() as number };
+      })();
+      const f = new Facts(start.epoch, start.seq, 1024);
+      let from = 0;
+      await inSlices((size) => {
+        for (const r of this.range.all({ owner: ownerId, from, to: from + size }) as Row[]) f.push(r);
+        from += size;
+        return from < start.max;
+      });
+      return f;
+    });
   }
 
   /** The changed rows leave; those still live files of the owner come back. */

@@ -41,4 +41,18 @@ export class ChangedKeys<T = number> {
     for (const e of this.entries) if (e.seq > seq) for (const k of e.keys) out.add(k);
     return out;
   }
+
+  /**
+   * A kept value brought up to date: `patch` redoes the keys changed since the value's position and
+   * the value moves to the current one. Null (compute again) when the value is of another epoch, the
+   * changes are no longer known, or there are more than `limit` of them (recomputing is cheaper).
+   */
+  patchKept<V extends { epoch: number; seq: number }>(hit: V, limit: number, patch: (changed: Set<T>) => void): V | null {
+    if (hit.epoch !== this.epoch) return null;
+    const changed = this.since(hit.seq);
+    if (!changed || changed.size > limit) return null;
+    patch(changed);
+    hit.seq = this.seq;
+    return hit;
+  }
 }
