@@ -86,10 +86,14 @@ const EMPTY_DIGEST = 'af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae4
 export function createNativeBlake3(loader: NativeLoader = defaultLoader): Blake3 | null {
   if (blake3Backend(loader) !== 'native') return null;
   const Ctor = loader === defaultLoader ? nativeCtor! : loader();
-  const h = new Ctor();
+  return once('native', new Ctor());
+}
+
+/** A hasher that refuses use after its digest (both backends' own objects would misbehave). */
+function once(backend: Blake3['backend'], h: { update(data: Uint8Array): unknown; digest(encoding: 'hex'): string }): Blake3 {
   let done = false;
   return {
-    backend: 'native',
+    backend,
     update(data) {
       if (done) throw new Error('hasher already finished');
       h.update(data);
@@ -108,17 +112,5 @@ export async function createBlake3(loader: NativeLoader = defaultLoader): Promis
   if (native) return native;
   const h = await createBLAKE3();
   h.init();
-  let done = false;
-  return {
-    backend: 'wasm',
-    update(data) {
-      if (done) throw new Error('hasher already finished');
-      h.update(data);
-    },
-    digest() {
-      if (done) throw new Error('hasher already finished');
-      done = true;
-      return h.digest('hex');
-    },
-  };
+  return once('wasm', h);
 }
