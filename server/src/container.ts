@@ -204,6 +204,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
 
   const uploads = new UploadsService({
     db,
+    access,
     log: log.child({ module: 'uploads' }),
     jobs,
     ingest: () => ingest,

@@ -110,7 +110,8 @@ export class ChunkSessions {
     if (input.session_id) {
       const existing = store.session(input.session_id);
       if (existing) {
-        if (existing.owner_id !== actor.userId) throw sessionNotFound();
+        // Another member's session id is refused like an unknown one would be at its chunks.
+        this.ctx.deps.access.require(actor, 'upload_session', existing.session_id, 'change');
         if (existing.total_size !== input.total_size || existing.total_chunks !== input.total_chunks || existing.filename !== filename) {
           throw new Conflict('This session belongs to another file (name, size or chunk count differ). Start a new session.', 'session_mismatch');
         }
@@ -183,8 +184,8 @@ export class ChunkSessions {
   async receiveChunk(actor: Actor, sessionId: string, index: number, total: number, stream: Readable): Promise<BatchResult> {
     const { store } = this.ctx;
     if (!SESSION_ID.test(sessionId)) throw new Invalid('Bad session id.', [{ field: 'body.chunk', message: 'session id must be letters, digits and -' }], 'bad_session_id');
-    const s = store.session(sessionId);
-    if (!s || s.owner_id !== actor.userId) throw sessionNotFound();
+    const s = store.session(this.ctx.deps.access.require(actor, 'upload_session', sessionId, 'change'));
+    if (!s) throw sessionNotFound();
     if (total !== s.total_chunks) throw new Invalid(`The session has ${s.total_chunks} chunks, not ${total}.`, [{ field: 'body.chunk', message: 'total does not match the session' }], 'chunk_total_mismatch');
     if (index >= total) throw new Invalid(`Chunk index ${index} is out of range (0..${total - 1}).`, [{ field: 'body.chunk', message: 'index out of range' }], 'chunk_index_out_of_range');
     assertReceiving(s);

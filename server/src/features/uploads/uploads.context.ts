@@ -5,6 +5,7 @@
  */
 import { DomainError, NotFound, PayloadTooLarge, Unavailable } from '../../platform/http/errors.ts';
 import { problemTitle } from '../../platform/http/problem.ts';
+import type { Access } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -16,6 +17,8 @@ import type { StoredProblem, UploadsStore } from './uploads.store.ts';
 
 export interface UploadsDeps {
   db: Db;
+  /** Who may use which upload session (platform/access). */
+  access: Access;
   log: Logger;
   jobs: JobQueue;
   /** The catalog entry point; a getter so the container may build it in any order. */

@@ -18,6 +18,7 @@ export interface Requester {
 const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   asset: { code: 'asset_not_found', noun: 'asset' },
   album: { code: 'album_not_found', noun: 'album' },
+  upload_session: { code: 'upload_session_not_found', noun: 'upload session' },
 };
 
 export class Access {

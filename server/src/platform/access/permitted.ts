@@ -9,6 +9,7 @@ declare const permitted: unique symbol;
 export interface AccessKinds {
   asset: string;
   album: number;
+  upload_session: string;
 }
 export type AccessKind = keyof AccessKinds;
 

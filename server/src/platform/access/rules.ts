@@ -21,4 +21,5 @@ const owned = (table: string, idColumn: string): Rule => {
 export const RULES: Record<AccessKind, Rule> = {
   asset: owned('assets', 'asset_id'),
   album: owned('albums', 'album_id'),
+  upload_session: owned('upload_sessions', 'session_id'),
 };
