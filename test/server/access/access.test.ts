@@ -36,6 +36,17 @@ describe('access layer', () => {
     assert.deepEqual(access.permitted(other(), 'album', [myAlbum], 'read'), []);
   });
 
+  it('looks each id up by its key: the cost follows the batch, never the size of the library', () => {
+    const access = h.srv.container.access;
+    for (const kind of ['asset', 'album', 'upload_session'] as const) {
+      for (const permission of ['read', 'change', 'own'] as const) {
+        const plan = access.plan(kind, permission);
+        assert.match(plan[0]!, /^SCAN j VIRTUAL TABLE/, `${kind}/${permission}: the candidates are the outer loop (${plan.join(' | ')})`);
+        assert.ok(plan.slice(1).every((step) => /^SEARCH t USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY)/.test(step) && /(asset_id|album_id|session_id|rowid)=\?/.test(step)), `${kind}/${permission}: ${plan.join(' | ')}`);
+      }
+    }
+  });
+
   it("answers another member's row exactly like a row that does not exist", () => {
     const access = h.srv.container.access;
     const failure = (f: () => unknown) => {
