@@ -2112,6 +2112,8 @@ export interface components {
             misses: number;
             /** @description `lists`, `map_points`, `statistics_facts`, `memo` or `folder_totals`. */
             name: string;
+            /** @description Catalog rows read again to bring kept entries up to date (changes of kinds an entry does not show are not read). */
+            rows_reread: number;
         };
         CameraLensStats: {
             /** @description The most used combinations, most photos first (ties: camera, then lens, by name). */

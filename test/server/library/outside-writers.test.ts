@@ -21,7 +21,7 @@ const INSERT = `INSERT INTO assets (asset_id, owner_id, repository_id, storage_p
     taken_time, upload_time, gps_latitude, gps_longitude, state, status, created_at, updated_at)
   VALUES (@id, @owner, @repo, @path, 'PHOTO', @name, 'image/jpeg', 1000, 4000, 3000, @taken, @upload, @lat, @lon, 'ready', '[]', @upload, @upload)`;
 
-type Counters = { name: string; entries: number; hits: number; misses: number; invalidations: number };
+type Counters = { name: string; entries: number; hits: number; misses: number; invalidations: number; rows_reread: number };
 const CACHES = ['lists', 'map_points', 'statistics_facts', 'folder_totals'] as const;
 
 /** Writes with a worker thread's own connection to the catalog file (the SQL and its parameters). */
@@ -129,6 +129,8 @@ for (const variant of ['A', 'B'] as const) {
         assert.equal(c1[name]!.invalidations, c0[name]!.invalidations, `${name}: nothing thrown away`);
         assert.ok(c1[name]!.hits > c0[name]!.hits, `${name}: served from the cache`);
       }
+      // A like is not something a map point or a statistic shows: the liked row is not even read again.
+      for (const name of ['map_points', 'statistics_facts']) assert.equal(c1[name]!.rows_reread, c0[name]!.rows_reread, `${name}: the liked row is not read again`);
     });
 
     test('a worker thread trashes one photo and adds another: lists, map, statistics and folders show both; still no recomputation', async () => {
@@ -163,6 +165,8 @@ for (const variant of ['A', 'B'] as const) {
         assert.equal(c1[name]!.misses, c0[name]!.misses, `${name}: brought up to date, not computed again`);
         assert.equal(c1[name]!.invalidations, c0[name]!.invalidations, `${name}: nothing thrown away`);
       }
+      // The trashed and the added row are read again (and only those).
+      for (const name of ['map_points', 'statistics_facts']) assert.equal(c1[name]!.rows_reread - c0[name]!.rows_reread, 2, `${name}: the two changed rows are read again`);
       const d = await ok(alice.get(`${V1}/runtime/diagnostics`), alice);
       assert.equal(d.caches.journal.rebuilds, 1, 'the catalog shape was built once, then only patched');
     });

@@ -15,10 +15,12 @@
  * one snapshot.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { ChangeJournalReader, type Dep } from '../../platform/cache/change-journal.ts';
+import { ChangeJournalReader, depBits, type Dep } from '../../platform/cache/change-journal.ts';
 import { ChangedKeys } from '../../platform/cache/changed-keys.ts';
 import { CatalogShape } from './browse.shape.ts';
 import { BrowseStore } from './browse.store.ts';
+
+const SHAPE = depBits(['shape']);
 
 export interface CatalogState {
   shape: CatalogShape;
@@ -67,8 +69,25 @@ export class CatalogTracker {
     } else if (changes.seq !== st.rows.seq) {
       this.counts.updates++;
       for (const [d, n] of changes.moved) this.moved.set(d, (this.moved.get(d) ?? 0) + n);
+      // Each changed row with the kinds of its change: files whose standing the shape redid count as
+      // 'shape' changes; assets named by id (links, trash state) are grouped by kinds to find their rows.
       const touched = st.shape.patch(this.db, changes);
-      st.rows.push(changes.seq, [...changes.rows, ...touched, ...this.store.rowidsOf(changes.assets)]);
+      const keys = [...changes.rows, ...touched];
+      const kinds = [...changes.rowKinds, ...touched.map(() => SHAPE)];
+      const byKinds = new Map<number, string[]>();
+      changes.assets.forEach((id, i) => {
+        const k = changes.assetKinds[i]!;
+        const ids = byKinds.get(k);
+        if (ids) ids.push(id);
+        else byKinds.set(k, [id]);
+      });
+      for (const [k, ids] of byKinds) {
+        for (const rowid of this.store.rowidsOf(ids)) {
+          keys.push(rowid);
+          kinds.push(k);
+        }
+      }
+      st.rows.push(changes.seq, keys, kinds);
       st.folders.push(changes.seq, changes.folders);
     }
     const gen = this.generation;

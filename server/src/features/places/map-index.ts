@@ -24,6 +24,7 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
+import { depBits } from '../../platform/cache/change-journal.ts';
 import { SingleFlight } from '../../platform/cache/single-flight.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import { inSlices, nextTurn } from '../../platform/cache/slices.ts';
@@ -38,6 +39,13 @@ type Row = [rowid: number, lat: number, lon: number, t: number, id: string, repo
 
 /** Past this many changed rows, reading everything again is cheaper than patching. */
 const PATCH_LIMIT = 20_000;
+/**
+ * The kinds of change a point shows (change-journal.ts `Dep`): a row that came or went or changed
+ * owner, its trash state, time, position, name or repository. A like or a rating, a new tag or
+ * album does not move a point, so those rows are not read again. Standing for a media item
+ * ('shape', 'media') is asked of the shape at query time.
+ */
+const POINT_DEPS = depBits(['rows', 'trash', 'time', 'gps', 'name', 'path']);
 /** The map cache's budget: about 300k points with their written JSON. */
 export const MAP_CACHE_BYTES = 96 * 1024 * 1024;
 
@@ -335,7 +343,15 @@ export class MapIndex {
 
   /** Kept points brought up to date with the changed rows; null when that is not worth it. */
   private refresh(hit: Points, ownerId: number, rows: ChangedKeys): Points | null {
-    return rows.patchKept(hit, PATCH_LIMIT, (changed) => this.patch(hit, ownerId, changed));
+    return rows.patchKept(
+      hit,
+      PATCH_LIMIT,
+      (changed) => {
+        this.cache.noteReread(changed.size);
+        this.patch(hit, ownerId, changed);
+      },
+      POINT_DEPS,
+    );
   }
 
   /** The owner's points read by rowid ranges as of the journal position noted first (see the top). */

@@ -18,6 +18,7 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { ChangedKeys } from '../../platform/cache/changed-keys.ts';
+import { depBits } from '../../platform/cache/change-journal.ts';
 import { SingleFlight } from '../../platform/cache/single-flight.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import { inSlices } from '../../platform/cache/slices.ts';
@@ -38,6 +39,12 @@ type Row = [rowid: number, year: number, day: number, hour: number | null, month
 
 /** Past this many changed rows, reading everything again is cheaper than patching. */
 const PATCH_LIMIT = 20_000;
+/**
+ * The kinds of change a fact reads (change-journal.ts `Dep`): a row that came or went or changed
+ * owner, its trash state, time and offset, type, metadata (camera, lens, focal length) or
+ * repository. Likes, ratings, tags, albums, names and positions are not counted.
+ */
+const FACT_DEPS = depBits(['rows', 'trash', 'time', 'type', 'meta', 'path']);
 /** The facts cache's budget: about 2.5M files. */
 export const FACTS_CACHE_BYTES = 96 * 1024 * 1024;
 const NONE = -1;
@@ -216,7 +223,15 @@ export class OwnerFacts {
 
   /** Kept facts brought up to date with the changed rows; null when that is not worth it. */
   private refresh(hit: Facts, ownerId: number, rows: ChangedKeys): Facts | null {
-    return rows.patchKept(hit, PATCH_LIMIT, (changed) => this.patch(hit, ownerId, changed));
+    return rows.patchKept(
+      hit,
+      PATCH_LIMIT,
+      (changed) => {
+        this.cache.noteReread(changed.size);
+        this.patch(hit, ownerId, changed);
+      },
+      FACT_DEPS,
+    );
   }
 
   /**

@@ -112,6 +112,7 @@ const CacheCountersSchema = z
     misses: z.number().int().openapi({ description: 'Entries computed from the catalog.' }),
     invalidations: z.number().int().openapi({ description: 'Kept entries that could not be brought up to date and were computed again.' }),
     evictions: z.number().int().openapi({ description: 'Entries dropped to stay within the budget.' }),
+    rows_reread: z.number().int().openapi({ description: 'Catalog rows read again to bring kept entries up to date (changes of kinds an entry does not show are not read).' }),
   })
   .openapi('CacheCounters');
 

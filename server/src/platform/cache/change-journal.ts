@@ -39,6 +39,9 @@ export const DEPS = [
 ] as const;
 export type Dep = (typeof DEPS)[number];
 
+/** The bit set of some kinds of change (as the journal's `deps` column writes them). */
+export const depBits = (deps: readonly Dep[]): number => deps.reduce((bits, d) => bits | (1 << DEPS.indexOf(d)), 0);
+
 export interface JournalChanges {
   /** The journal no longer reaches back to the reader's position: start over (every other field is empty). */
   gap: boolean;
@@ -46,8 +49,12 @@ export interface JournalChanges {
   seq: number;
   /** Asset rowids ('r'). */
   rows: number[];
+  /** The kinds of change of each of `rows` (a `Dep` bit set, OR-ed over its entries). */
+  rowKinds: number[];
   /** Asset ids ('a': album and tag links, trash state). */
   assets: string[];
+  /** The kinds of change of each of `assets`. */
+  assetKinds: number[];
   /** Media item ids ('i'). */
   items: string[];
   /** Stack ids ('s'). */
@@ -89,7 +96,7 @@ export class ChangeJournalReader {
 
   /** The changes since the last read (or a gap: the first read is one too). */
   read(): JournalChanges {
-    const out: JournalChanges = { gap: false, seq: this.position ?? 0, rows: [], assets: [], items: [], stacks: [], folders: [], moved: new Map() };
+    const out: JournalChanges = { gap: false, seq: this.position ?? 0, rows: [], rowKinds: [], assets: [], assetKinds: [], items: [], stacks: [], folders: [], moved: new Map() };
     const from = this.position;
     const oldest = this.oldest.get() as number | null;
     const newest = this.newest.get() as number;
@@ -100,7 +107,9 @@ export class ChangeJournalReader {
       return out;
     }
     if (newest === from) return out;
-    const sets = { r: new Set<number>(), a: new Set<string>(), i: new Set<string>(), s: new Set<string>(), f: new Set<string>() };
+    const rows = new Map<number, number>();
+    const assets = new Map<string, number>();
+    const sets = { i: new Set<string>(), s: new Set<string>(), f: new Set<string>() };
     let last = from;
     let mask = 0;
     const counts = new Array<number>(DEPS.length).fill(0);
@@ -111,12 +120,15 @@ export class ChangeJournalReader {
         for (let b = 0; b < DEPS.length; b++) if (deps & (1 << b)) counts[b]!++;
       }
       if (key === null) continue;
-      if (kind === 'r') sets.r.add(Number(key));
-      else if (kind === 'a' || kind === 'i' || kind === 's' || kind === 'f') sets[kind].add(String(key));
+      if (kind === 'r') rows.set(Number(key), (rows.get(Number(key)) ?? 0) | deps);
+      else if (kind === 'a') assets.set(String(key), (assets.get(String(key)) ?? 0) | deps);
+      else if (kind === 'i' || kind === 's' || kind === 'f') sets[kind].add(String(key));
     }
     out.seq = this.position = last;
-    out.rows = [...sets.r];
-    out.assets = [...sets.a];
+    out.rows = [...rows.keys()];
+    out.rowKinds = [...rows.values()];
+    out.assets = [...assets.keys()];
+    out.assetKinds = [...assets.values()];
     out.items = [...sets.i];
     out.stacks = [...sets.s];
     out.folders = [...sets.f];

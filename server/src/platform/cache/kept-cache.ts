@@ -11,7 +11,7 @@
  * Bounded by bytes: each value's size is estimated by `sizeOf` (typed arrays exactly, strings and
  * objects roughly) when it is stored and after each refresh; past the budget the least recently
  * used values go (evictions). The counters (entries, bytes, hits, misses, invalidations,
- * evictions) are what the runtime diagnostics report for each cache (`CacheRegistry.snapshot`).
+ * evictions, rows read again) are what the runtime diagnostics report for each cache (`CacheRegistry.snapshot`).
  */
 
 export interface CacheCounters {
@@ -23,6 +23,8 @@ export interface CacheCounters {
   misses: number;
   invalidations: number;
   evictions: number;
+  /** Catalog rows read again to bring kept entries up to date (`noteReread`). */
+  rows_reread: number;
 }
 
 interface Entry<V> {
@@ -33,7 +35,7 @@ interface Entry<V> {
 export class KeptCache<K, V> {
   private readonly entries = new Map<K, Entry<V>>();
   private bytes = 0;
-  private readonly counts = { hits: 0, misses: 0, invalidations: 0, evictions: 0 };
+  private readonly counts = { hits: 0, misses: 0, invalidations: 0, evictions: 0, rows_reread: 0 };
 
   constructor(
     readonly name: string,
@@ -93,6 +95,11 @@ export class KeptCache<K, V> {
 
   has(key: K): boolean {
     return this.entries.has(key);
+  }
+
+  /** Counts rows a caller read again from the catalog to bring a kept value up to date. */
+  noteReread(rows: number): void {
+    this.counts.rows_reread += rows;
   }
 
   /** Forgets every value (counted as invalidations). */
