@@ -21,7 +21,7 @@ export interface Memoised {
   chars: number;
 }
 
-/** The memo cache's budget (filter options and the like: small answers). */
+/** The memo cache's budget (filter options, statistics answers: small answers). */
 export const MEMO_CACHE_BYTES = 8 * 1024 * 1024;
 
 export const memoBytes = (m: Memoised) => 100 + 2 * m.chars;
@@ -47,5 +47,21 @@ export class CatalogMemo {
       );
       return kept.value as T;
     })();
+  }
+
+  /**
+   * As `get`, for answers computed asynchronously (from facts that may first be read in slices).
+   * The stamp is taken before computing: an answer that saw later changes is kept under the older
+   * stamp, so the next request computes it again (never a stale answer kept as current).
+   */
+  async getAsync<T>(key: string, deps: readonly Dep[], compute: () => Promise<T>): Promise<T> {
+    const { stamp, kept } = this.db.transaction(() => {
+      const stamp = this.catalog.current().v.of(deps);
+      return { stamp, kept: this.cache.lookup(key, (hit) => (hit.stamp === stamp ? hit : null)) };
+    })();
+    if (kept) return kept.value as T;
+    const value = await compute();
+    this.cache.put(key, { value, stamp, chars: JSON.stringify(value)?.length ?? 0 });
+    return value;
   }
 }

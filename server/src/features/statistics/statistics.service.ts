@@ -26,6 +26,7 @@
  * options walk three indexes and are memoised until files or their metadata change (memo.ts).
  */
 import type { Db } from '../../platform/db/connection.ts';
+import type { Dep } from '../../platform/cache/change-journal.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
 import { ASSET_TYPES, FORMATS } from './asset-types.ts';
@@ -50,6 +51,9 @@ const byName = (x: string, y: string) => collator.compare(x, y) || (x < y ? -1 :
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const msOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
+/** What a statistic counts can move with (change-journal.ts `Dep`): owner-facts.ts's kinds plus standing for an item. */
+const COUNTED_DEPS: readonly Dep[] = ['rows', 'trash', 'time', 'type', 'meta', 'path', 'shape', 'media'];
+
 /** Focal length buckets: [min, max) in mm. */
 const FOCAL_EDGES = [0, 10, 16, 24, 35, 50, 85, 135, 200, 400];
 
@@ -64,6 +68,15 @@ export class StatisticsService {
     private readonly now: () => number = Date.now,
   ) {
     this.store = new StatisticsStore(db);
+  }
+
+  /**
+   * A statistic's answer, kept while nothing it counts moved (memo.ts): a like, a rating, a tag or
+   * an album change, from any connection, leaves every statistic as it was, so going back to the
+   * statistics screen costs a lookup instead of a pass over every file of a large library.
+   */
+  private memoised<T>(actor: Actor, name: string, params: unknown, compute: () => Promise<T>): Promise<T> {
+    return this.memos.getAsync(`stats:${name}:${actor.userId}:${JSON.stringify(params)}`, COUNTED_DEPS, compute);
   }
 
   /** The caller's files the statistics count (one per media item, live), in one repository or all. */
@@ -86,54 +99,61 @@ export class StatisticsService {
     return { types: [...ASSET_TYPES], formats: FORMATS.map((f) => ({ ...f, extensions: [...f.extensions], mime_types: [...f.mime_types] })) };
   }
 
-  async years(actor: Actor, repositoryId?: string): Promise<StatsYears> {
-    const { facts, rows } = await this.counted(actor, repositoryId);
-    const counts = new Map<number, number>();
-    for (const i of rows) counts.set(facts.year[i]!, (counts.get(facts.year[i]!) ?? 0) + 1);
-    const years = [...counts].map(([year, count]) => ({ year, count })).sort((x, y) => y.year - x.year);
-    return { years, total: rows.length };
+  years(actor: Actor, repositoryId?: string): Promise<StatsYears> {
+    return this.memoised(actor, 'years', { repositoryId }, async () => {
+      const { facts, rows } = await this.counted(actor, repositoryId);
+      const counts = new Map<number, number>();
+      for (const i of rows) counts.set(facts.year[i]!, (counts.get(facts.year[i]!) ?? 0) + 1);
+      const years = [...counts].map(([year, count]) => ({ year, count })).sort((x, y) => y.year - x.year);
+      return { years, total: rows.length };
+    });
   }
 
-  async cameraLens(actor: Actor, q: { limit: number; repository_id?: string | undefined }): Promise<CameraLensStats> {
-    const { facts, rows: counted } = await this.counted(actor, q.repository_id);
-    const pairs = new Map<number, number>();
-    // A pair of dictionary indexes as one number (lens -1: none recorded).
-    const width = facts.names.length + 1;
-    for (const i of counted) {
-      if (facts.photo[i] !== 1 || facts.camera[i] === -1) continue;
-      const key = facts.camera[i]! * width + (facts.lens[i]! + 1);
-      pairs.set(key, (pairs.get(key) ?? 0) + 1);
-    }
-    const rows = [...pairs].map(([key, count]) => {
-      const lens = (key % width) - 1;
-      return { camera_model: facts.names[Math.floor(key / width)]!, lens_model: lens === -1 ? null : facts.names[lens]!, count };
+  cameraLens(actor: Actor, q: { limit: number; repository_id?: string | undefined }): Promise<CameraLensStats> {
+    return this.memoised(actor, 'camera-lens', { limit: q.limit, repositoryId: q.repository_id }, async () => {
+      const { facts, rows: counted } = await this.counted(actor, q.repository_id);
+      const pairs = new Map<number, number>();
+      // A pair of dictionary indexes as one number (lens -1: none recorded).
+      const width = facts.names.length + 1;
+      for (const i of counted) {
+        if (facts.photo[i] !== 1 || facts.camera[i] === -1) continue;
+        const key = facts.camera[i]! * width + (facts.lens[i]! + 1);
+        pairs.set(key, (pairs.get(key) ?? 0) + 1);
+      }
+      const rows = [...pairs].map(([key, count]) => {
+        const lens = (key % width) - 1;
+        return { camera_model: facts.names[Math.floor(key / width)]!, lens_model: lens === -1 ? null : facts.names[lens]!, count };
+      });
+      rows.sort((x, y) => y.count - x.count || byName(x.camera_model, y.camera_model) || byName(x.lens_model ?? '', y.lens_model ?? ''));
+      return {
+        items: rows.slice(0, q.limit),
+        limit: q.limit,
+        total_combinations: rows.length,
+        total_photos: rows.reduce((n, r) => n + r.count, 0),
+      };
     });
-    rows.sort((x, y) => y.count - x.count || byName(x.camera_model, y.camera_model) || byName(x.lens_model ?? '', y.lens_model ?? ''));
-    return {
-      items: rows.slice(0, q.limit),
-      limit: q.limit,
-      total_combinations: rows.length,
-      total_photos: rows.reduce((n, r) => n + r.count, 0),
-    };
   }
 
   async heatmap(actor: Actor, q: ActivityQuery): Promise<ActivityHeatmap> {
+    // The range first: a bad one is a 422 before anything is counted, and "today" is part of the key.
     const { start, end } = this.range(q);
-    const { facts, rows } = await this.counted(actor, q.repository_id);
-    const first = msOf(start) / DAY_MS;
-    const perDay = new Int32Array(msOf(end) / DAY_MS - first + 1);
-    for (const i of rows) {
-      const d = facts.day[i]! - first;
-      if (d >= 0 && d < perDay.length) perDay[d]!++;
-    }
-    const days = Array.from(perDay, (count, d) => ({ date: dayOf((first + d) * DAY_MS), count }));
-    return {
-      start_date: start,
-      end_date: end,
-      days,
-      total: days.reduce((n, d) => n + d.count, 0),
-      max_count: days.reduce((m, d) => Math.max(m, d.count), 0),
-    };
+    return this.memoised(actor, 'heatmap', { start, end, repositoryId: q.repository_id }, async () => {
+      const { facts, rows } = await this.counted(actor, q.repository_id);
+      const first = msOf(start) / DAY_MS;
+      const perDay = new Int32Array(msOf(end) / DAY_MS - first + 1);
+      for (const i of rows) {
+        const d = facts.day[i]! - first;
+        if (d >= 0 && d < perDay.length) perDay[d]!++;
+      }
+      const days = Array.from(perDay, (count, d) => ({ date: dayOf((first + d) * DAY_MS), count }));
+      return {
+        start_date: start,
+        end_date: end,
+        days,
+        total: days.reduce((n, d) => n + d.count, 0),
+        max_count: days.reduce((m, d) => Math.max(m, d.count), 0),
+      };
+    });
   }
 
   /** The inclusive day range asked for (see the route for the rules). */
@@ -165,41 +185,45 @@ export class StatisticsService {
     return { start: dayOf(today - ((q.days ?? 365) - 1) * DAY_MS), end: dayOf(today) };
   }
 
-  async focalLengths(actor: Actor, repositoryId?: string): Promise<FocalLengthStats> {
-    const { facts, rows: counted } = await this.counted(actor, repositoryId);
-    const perValue = new Map<number | null, number>();
-    for (const i of counted) {
-      if (facts.photo[i] !== 1) continue;
-      const fl = Number.isNaN(facts.fl[i]!) ? null : facts.fl[i]!;
-      perValue.set(fl, (perValue.get(fl) ?? 0) + 1);
-    }
-    const rows = [...perValue].map(([fl, count]) => ({ fl, count }));
-    const known = rows.filter((r): r is { fl: number; count: number } => r.fl !== null);
-    const buckets = FOCAL_EDGES.map((min, i) => {
-      const max = FOCAL_EDGES[i + 1] ?? null;
+  focalLengths(actor: Actor, repositoryId?: string): Promise<FocalLengthStats> {
+    return this.memoised(actor, 'focal-lengths', { repositoryId }, async () => {
+      const { facts, rows: counted } = await this.counted(actor, repositoryId);
+      const perValue = new Map<number | null, number>();
+      for (const i of counted) {
+        if (facts.photo[i] !== 1) continue;
+        const fl = Number.isNaN(facts.fl[i]!) ? null : facts.fl[i]!;
+        perValue.set(fl, (perValue.get(fl) ?? 0) + 1);
+      }
+      const rows = [...perValue].map(([fl, count]) => ({ fl, count }));
+      const known = rows.filter((r): r is { fl: number; count: number } => r.fl !== null);
+      const buckets = FOCAL_EDGES.map((min, i) => {
+        const max = FOCAL_EDGES[i + 1] ?? null;
+        return {
+          label: max === null ? `${min}+ mm` : min === 0 ? `<${max} mm` : `${min}–${max} mm`,
+          min_mm: min,
+          max_mm: max,
+          count: known.filter((r) => r.fl >= min && (max === null || r.fl < max)).reduce((n, r) => n + r.count, 0),
+        };
+      });
+      const top = [...known].sort((x, y) => y.count - x.count || x.fl - y.fl).slice(0, 10);
       return {
-        label: max === null ? `${min}+ mm` : min === 0 ? `<${max} mm` : `${min}–${max} mm`,
-        min_mm: min,
-        max_mm: max,
-        count: known.filter((r) => r.fl >= min && (max === null || r.fl < max)).reduce((n, r) => n + r.count, 0),
+        buckets,
+        top_values: top.map((r) => ({ focal_length: r.fl, count: r.count })),
+        total: known.reduce((n, r) => n + r.count, 0),
+        unknown_count: rows.filter((r) => r.fl === null).reduce((n, r) => n + r.count, 0),
       };
     });
-    const top = [...known].sort((x, y) => y.count - x.count || x.fl - y.fl).slice(0, 10);
-    return {
-      buckets,
-      top_values: top.map((r) => ({ focal_length: r.fl, count: r.count })),
-      total: known.reduce((n, r) => n + r.count, 0),
-      unknown_count: rows.filter((r) => r.fl === null).reduce((n, r) => n + r.count, 0),
-    };
   }
 
-  async timeDistribution(actor: Actor, q: { type: 'hourly' | 'monthly'; repository_id?: string | undefined }): Promise<TimeDistribution> {
-    const { facts, rows } = await this.counted(actor, q.repository_id);
-    const unit = q.type === 'hourly' ? facts.hour : facts.month;
-    const first = q.type === 'hourly' ? 0 : 1;
-    const counts = new Array<number>(q.type === 'hourly' ? 24 : 12).fill(0);
-    for (const i of rows) if (unit[i]! >= first) counts[unit[i]! - first]!++;
-    const buckets = counts.map((count, k) => ({ bucket: k + first, count }));
-    return { type: q.type, buckets, total: buckets.reduce((n, b) => n + b.count, 0) };
+  timeDistribution(actor: Actor, q: { type: 'hourly' | 'monthly'; repository_id?: string | undefined }): Promise<TimeDistribution> {
+    return this.memoised(actor, 'time-distribution', { type: q.type, repositoryId: q.repository_id }, async () => {
+      const { facts, rows } = await this.counted(actor, q.repository_id);
+      const unit = q.type === 'hourly' ? facts.hour : facts.month;
+      const first = q.type === 'hourly' ? 0 : 1;
+      const counts = new Array<number>(q.type === 'hourly' ? 24 : 12).fill(0);
+      for (const i of rows) if (unit[i]! >= first) counts[unit[i]! - first]!++;
+      const buckets = counts.map((count, k) => ({ bucket: k + first, count }));
+      return { type: q.type, buckets, total: buckets.reduce((n, b) => n + b.count, 0) };
+    });
   }
 }
