@@ -38,13 +38,25 @@ describe('access layer', () => {
 
   it('looks each id up by its key: the cost follows the batch, never the size of the library', () => {
     const access = h.srv.container.access;
-    for (const kind of ['asset', 'album', 'upload_session'] as const) {
+    for (const kind of ['asset', 'album', 'upload_session', 'upload_receipt'] as const) {
       for (const permission of ['read', 'change', 'own'] as const) {
         const plan = access.plan(kind, permission);
         assert.match(plan[0]!, /^SCAN j VIRTUAL TABLE/, `${kind}/${permission}: the candidates are the outer loop (${plan.join(' | ')})`);
-        assert.ok(plan.slice(1).every((step) => /^SEARCH t USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY)/.test(step) && /(asset_id|album_id|session_id|rowid)=\?/.test(step)), `${kind}/${permission}: ${plan.join(' | ')}`);
+        assert.ok(plan.slice(1).every((step) => /^SEARCH t USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY)/.test(step) && /(asset_id|album_id|session_id|receipt_id|rowid)=\?/.test(step)), `${kind}/${permission}: ${plan.join(' | ')}`);
       }
     }
+  });
+
+  it('gives lists the same rule as a condition on their own query', () => {
+    const access = h.srv.container.access;
+    const db = h.srv.container.db;
+    const listed = (actor: { userId: number }) => {
+      const scope = access.scope(actor, 'asset', 'read', 'x');
+      return (db.prepare(`SELECT x.asset_id FROM assets x WHERE ${scope.sql} ORDER BY x.asset_id`).all(scope.params) as { asset_id: string }[]).map((r) => r.asset_id);
+    };
+    assert.deepEqual(listed(owner()), [...mine].sort());
+    assert.deepEqual(listed(other()), [theirs]);
+    assert.throws(() => access.scope(owner(), 'asset', 'read', 'x; DROP TABLE assets'), /not an SQL alias/);
   });
 
   it("answers another member's row exactly like a row that does not exist", () => {

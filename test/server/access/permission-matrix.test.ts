@@ -4,7 +4,10 @@
  * session, receipts, the repository, a job, a user) put into paths, queries and bodies (requests.ts).
  * Each answer is checked against what the operation declares (`x-hearth-access` on the operation,
  * `x-hearth-owner-scoped` on a path parameter):
- * - no answer is a 500, and every error is application/problem+json with a `code`;
+ * - no answer is a 500, and every error is a problem with a `code`: application/problem+json in response
+ *   variant A (and from file and stream operations in both), in variant B (`X-Api-Variant: B`) the
+ *   envelope `{code: <status>, data: <problem>, error: <problem code>, message}`, whose JSON successes
+ *   are enveloped too (`code: 0`);
  * - anonymous gets 401 from everything but the public operations;
  * - members get 403 `admin_only` from administrators' operations;
  * - another member and the administrator get 404 `<resource>_not_found` for the owner's asset or album
@@ -14,6 +17,8 @@
  * Calls that end the caller's session run last in each role; the others' turns come before the
  * owner's, and the owner's deletes come last, so each answer is about data that exists.
  * New operations are covered without new code: only values a schema cannot give are in requests.ts.
+ * The whole matrix runs once per response variant, each on its own server (the owner's turn deletes
+ * and the session-ending calls leave nothing for a second pass).
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -32,14 +37,19 @@ const SESSION_ENDING = new Set(['logout', 'refreshSession', 'changeMyPassword', 
 /** Marks in the owner's names and texts: an answer to anyone else must never contain them. */
 const SECRET = `olive-private-${crypto.randomBytes(4).toString('hex')}`;
 
+type Variant = 'A' | 'B';
+
 interface Answer {
   status: number;
   type: string;
   text: string;
   json: unknown;
+  /** The problem document of an error (in B, the envelope's `data`), or what is wrong with its shape. */
+  problem: { code?: unknown } | null;
+  shape: string[];
 }
 
-describe('permission matrix', () => {
+for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant ${variant})`, () => {
   let srv: TestServer;
   let doc: Parameters<typeof operationsOf>[0];
   let ops: DocOperation[];
@@ -61,7 +71,13 @@ describe('permission matrix', () => {
     await addMember(admin, other, 'mallory');
     // A throwaway account for the operations that take a user id (reset access revokes its sessions).
     const tess = await addMember(admin, new Client(srv.url), 'tess');
-    Object.assign(clients, { anonymous: new Client(srv.url), 'other member': other, administrator: admin, owner });
+    // Set up in variant A; the matrix speaks `variant` with the same accounts.
+    const speaking = (c: Client) => {
+      const twin = Object.assign(new Client(srv.url, variant), { token: c.token });
+      if (variant === 'A') for (const [k, v] of c.cookies) twin.cookies.set(k, v); // A's refresh cookie (B never has one)
+      return twin;
+    };
+    Object.assign(clients, { anonymous: new Client(srv.url, variant), 'other member': speaking(other), administrator: speaking(admin), owner: speaking(owner) });
 
     const doc0 = await new Client(srv.url).get('/api/openapi.json');
     assert.equal(doc0.status, 200);
@@ -132,7 +148,7 @@ describe('permission matrix', () => {
         const count = tried.get(o.op.operationId) ?? new Map<Role, number>();
         count.set(role, answer.status);
         tried.set(o.op.operationId, count);
-        failures.push(...judge(role, o, req, answer).map((f) => `${role} ${o.method} ${req.url} → ${answer.status}: ${f}\n    ${answer.text.slice(0, 300)}`));
+        failures.push(...[...answer.shape, ...judge(role, o, req, answer)].map((f) => `${role} ${o.method} ${req.url} → ${answer.status}: ${f}\n    ${answer.text.slice(0, 300)}`));
       }
       assert.deepEqual(failures, [], `${failures.length} failures:\n${failures.join('\n')}`);
     });
@@ -150,7 +166,7 @@ describe('permission matrix', () => {
 
   test('summary: operations × roles tried', () => {
     const rows = [...tried].map(([id, byRole]) => `${id.padEnd(34)} ${ROLES.map((r) => String(byRole.get(r) ?? '-').padStart(5)).join(' ')}`);
-    console.log(`permission matrix: ${tried.size} operations × ${ROLES.length} roles = ${tried.size * ROLES.length} calls\n${''.padEnd(34)} ${ROLES.map((r) => r.slice(0, 5).padStart(5)).join(' ')}\n${rows.join('\n')}`);
+    console.log(`permission matrix (variant ${variant}): ${tried.size} operations × ${ROLES.length} roles = ${tried.size * ROLES.length} calls\n${''.padEnd(34)} ${ROLES.map((r) => r.slice(0, 5).padStart(5)).join(' ')}\n${rows.join('\n')}`);
     assert.equal(tried.size, ops.length);
     for (const [id, byRole] of tried) assert.equal(byRole.size, ROLES.length, `${id} was not tried by every role`);
   });
@@ -161,11 +177,7 @@ describe('permission matrix', () => {
     const f: string[] = [];
     const access = o.op['x-hearth-access'];
     if (a.status >= 500 && a.status !== 503) f.push('a server error');
-    if (a.status >= 400) {
-      if (!a.type.startsWith('application/problem+json')) f.push(`error of type ${a.type}, not application/problem+json`);
-      else if (typeof (a.json as { code?: unknown })?.code !== 'string') f.push('a problem without a code');
-    }
-    const code = (a.json as { code?: string } | null)?.code;
+    const code = a.problem?.code as string | undefined;
     if (role === 'anonymous') {
       if (access !== 'public' && a.status !== 401) f.push(`anonymous must get 401 (access ${access})`);
       return f;
@@ -195,6 +207,7 @@ describe('permission matrix', () => {
   function leaks(a: Answer, req?: BuiltRequest): string[] {
     const sent = `${req?.url ?? ''} ${req?.body?.toString('latin1') ?? ''}`;
     const found = [...secrets].filter((s) => a.text.includes(s) && !sent.includes(s)).map((s) => `the answer names the owner's ${s}`);
+    // In B the envelope's `data` is walked like A's whole answer (an album id there is the same leak).
     const walk = (v: unknown): void => {
       if (Array.isArray(v)) v.forEach(walk);
       else if (v && typeof v === 'object') {
@@ -220,7 +233,7 @@ describe('permission matrix', () => {
       const req = buildRequest(doc, o, ids);
       const a = await send(clients.owner, req, false);
       if (o.owned.size === 0 && leaks(a).length === 0) continue;
-      const shown = a.status >= 400 ? (a.json as { code?: string })?.code : a.type.startsWith('application/json') ? a.text : crypto.createHash('sha256').update(a.text).digest('hex');
+      const shown = a.status >= 400 ? a.problem?.code : a.type.startsWith('application/json') ? a.text : crypto.createHash('sha256').update(a.text).digest('hex');
       view.set(o.op.operationId, `${a.status} ${shown}`);
     }
     return view;
@@ -230,11 +243,12 @@ describe('permission matrix', () => {
     const headers: Record<string, string> = {};
     if (req.contentType) headers['content-type'] = req.contentType;
     if (!streams) {
-      const c = client ?? new Client(srv.url);
+      const c = client ?? new Client(srv.url, variant);
       const r = await c.req(req.method, req.url, { body: req.body, headers });
-      return { status: r.status, type: r.headers.get('content-type') ?? '', text: r.text, json: typeof r.body === 'object' ? r.body : null };
+      return shaped(variant, r.status, r.headers.get('content-type') ?? '', r.text, typeof r.body === 'object' ? r.body : null);
     }
     // An event stream never ends: its status and type are the answer; an error body is read whole.
+    headers['x-api-variant'] = variant;
     if (client?.token) headers.authorization = `Bearer ${client.token}`;
     const abort = new AbortController();
     const res = await fetch(`${srv.url}${req.url}`, { method: req.method, headers, body: req.body, signal: abort.signal });
@@ -242,13 +256,51 @@ describe('permission matrix', () => {
     let text = '';
     if (res.status >= 400) text = await res.text();
     abort.abort();
-    return { status: res.status, type, text, json: text && type.includes('json') ? JSON.parse(text) : null };
+    return shaped(variant, res.status, type, text, text && type.includes('json') ? JSON.parse(text) : null);
   }
 });
 
-/** GETs first, then other changes, then deletes (deepest path first), then what ends the caller's session. */
+const PROBLEM_TYPE = 'application/problem+json';
+
+/**
+ * An answer with its problem document found where its variant puts it, and whatever is wrong with its
+ * shape: an error that is not a problem with a `code`, a B envelope that does not say the status and the
+ * problem's code, a B success that is not enveloped. File and stream operations answer problem+json
+ * in both variants (the server leaves them unwrapped).
+ */
+function shaped(variant: Variant, status: number, type: string, text: string, json: unknown): Answer {
+  const shape: string[] = [];
+  const a: Answer = { status, type, text, json, problem: null, shape };
+  const isProblem = (p: unknown): p is { code: string } => {
+    const x = p as Record<string, unknown> | null;
+    return !!x && typeof x.code === 'string' && x.status === status && typeof x.type === 'string' && typeof x.title === 'string';
+  };
+  const envelope = json as { code?: unknown; data?: unknown; error?: unknown; message?: unknown } | null;
+  const enveloped = !!envelope && typeof envelope === 'object' && Object.keys(envelope).sort().join() === 'code,data,error,message';
+  if (status < 400) {
+    if (variant === 'B' && type.startsWith('application/json') && (!enveloped || envelope.code !== 0 || envelope.error !== '')) shape.push('a JSON success in B that is not enveloped with code 0');
+    return a;
+  }
+  if (type.startsWith(PROBLEM_TYPE)) {
+    a.problem = json as Answer['problem'];
+    if (!isProblem(json)) shape.push('a problem without a code (or status, type, title)');
+  } else if (variant === 'B' && type.startsWith('application/json') && enveloped) {
+    a.problem = envelope.data as Answer['problem'];
+    if (!isProblem(envelope.data)) shape.push('a B error envelope whose data is not a problem with a code');
+    else if (envelope.code !== status || envelope.error !== envelope.data.code) shape.push(`a B error envelope saying code ${String(envelope.code)} / error ${String(envelope.error)}`);
+  } else {
+    shape.push(`error of type ${type}, not ${variant === 'A' ? PROBLEM_TYPE : `a B envelope or ${PROBLEM_TYPE}`}`);
+  }
+  return a;
+}
+
+/**
+ * GETs first, then other changes, then deletes (deepest path first), then what ends the caller's session,
+ * logout last of all (in B, with no refresh cookie to stop it, it ends the bearer session outright).
+ */
 function ordered(ops: DocOperation[]): DocOperation[] {
-  const rank = (o: DocOperation) => (SESSION_ENDING.has(o.op.operationId) ? 3 : o.method === 'GET' ? 0 : o.method === 'DELETE' ? 2 : 1);
+  const rank = (o: DocOperation) =>
+    o.op.operationId === 'logout' ? 4 : SESSION_ENDING.has(o.op.operationId) ? 3 : o.method === 'GET' ? 0 : o.method === 'DELETE' ? 2 : 1;
   return [...ops].sort((a, b) => rank(a) - rank(b) || (rank(a) === 2 ? b.path.split('/').length - a.path.split('/').length : 0));
 }
 

@@ -1,5 +1,6 @@
 /**
- * queryAssets against a plain model on a synthetic catalog written straight into SQLite: ~2,000
+ * queryAssets against a plain model on a synthetic catalog written through the catalog factories (the
+ * real stores, helpers/factories.ts): ~2,000
  * files with RAW+JPEG pairs, edits, live photos, files in the Trash that split items across the two
  * states, bursts and manual stacks. For many filters, both sorts and both stack modes, the answer
  * must be exactly what a naive computation over the same rows gives: the rows, their order, the
@@ -9,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, registerAdmin } from '../helpers/api.ts';
+import { catalogOf, type CatalogFactory } from '../helpers/factories.ts';
 
 type Ref = { media_item_id: string; primary_asset_id: string };
 type Item = {
@@ -49,11 +51,14 @@ function rng(seed: number) {
 }
 const hex = (n: number, w: number) => n.toString(16).padStart(w, '0');
 const uuid = (prefix: number, n: number) => `0195f000-${hex(prefix, 4)}-7000-8000-${hex(n, 12)}`;
+/** The synthetic repository every file of the model is in. */
+const REPO = '0195f000-0000-7000-8000-00000000feed';
 
 describe('queryAssets against a model of the list', { timeout: 300_000 }, () => {
   let srv: TestServer;
   let alice: Client;
   let aliceId: number;
+  let catalog: CatalogFactory;
   const assets: A[] = [];
   const stacks: S[] = [];
   const itemKind = new Map<string, string>();
@@ -67,9 +72,9 @@ describe('queryAssets against a model of the list', { timeout: 300_000 }, () => 
     const bobId = (await addMember(alice, new Client(srv.url), 'bob')).session.user.user_id;
     const db = srv.container.db;
     const now = Date.now();
+    catalog = catalogOf(db, () => now);
     // Not mounted here (offline): never scanned, so the rows stay as written.
-    const repo = '0195f000-0000-7000-8000-00000000feed';
-    db.prepare("INSERT INTO repositories (repository_id, name, path, role, created_at, updated_at, status) VALUES (?, 'Synthetic', '/nonexistent/hearth-model', 'regular', ?, ?, 'offline')").run(repo, now, now);
+    const repo = catalog.repository({ repository_id: REPO, name: 'Synthetic', path: '/nonexistent/hearth-model', status: 'offline' });
 
     const r = rng(42);
     let n = 0;
@@ -140,26 +145,34 @@ describe('queryAssets against a model of the list', { timeout: 300_000 }, () => 
       } else i++;
     }
 
-    const insA = db.prepare(`INSERT INTO assets (asset_id, owner_id, repository_id, storage_path, type, original_filename, mime_type, file_size, upload_time, taken_time,
-      liked, rating, is_deleted, deleted_at, specific_metadata, state, status, media_item_id, created_at, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 1000, ?, ?, ?, ?, ?, ?, ?, 'ready', '[]', ?, ?, ?)`);
-    const insM = db.prepare('INSERT INTO media_items (media_item_id, owner_id, media_kind, primary_asset_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
-    const insC = db.prepare('INSERT INTO media_item_components (media_item_id, asset_id, position, relation) VALUES (?, ?, ?, ?)');
     db.transaction(() => {
+      const byItem = new Map<string, A[]>();
       for (const a of assets) {
-        const meta = JSON.stringify({ camera_model: a.camera, is_raw: a.raw });
-        const mime = a.raw ? 'image/x-nikon-nef' : a.type === 'VIDEO' ? 'video/mp4' : a.name.endsWith('.HEIC') ? 'image/heic' : 'image/jpeg';
-        insA.run(a.id, a.owner, repo, `y${a.upload % 3}/${a.name}`, a.type, a.name, mime, a.upload, a.taken, a.liked, a.rating, a.del, a.del ? now : null, meta, a.item, now, now);
-        if (a.position === 0) {
-          insM.run(a.item, a.owner, itemKind.get(a.item), a.id, now, now);
-          primaryOf.set(a.item, a.id);
-        }
-        insC.run(a.item, a.id, a.position, a.relation);
+        catalog.asset({
+          asset_id: a.id,
+          owner_id: a.owner,
+          repository_id: repo,
+          storage_path: `y${a.upload % 3}/${a.name}`,
+          type: a.type,
+          original_filename: a.name,
+          mime_type: a.raw ? 'image/x-nikon-nef' : a.type === 'VIDEO' ? 'video/mp4' : a.name.endsWith('.HEIC') ? 'image/heic' : 'image/jpeg',
+          upload_time: a.upload,
+          taken_time: a.taken,
+          liked: a.liked,
+          rating: a.rating,
+          is_deleted: a.del,
+          deleted_at: a.del ? now : null,
+          specific_metadata: JSON.stringify({ camera_model: a.camera, is_raw: a.raw }),
+          created_at: now,
+        });
+        byItem.set(a.item, [...(byItem.get(a.item) ?? []), a]);
       }
-      for (const s of stacks) {
-        db.prepare('INSERT INTO stacks (stack_id, owner_id, stack_kind, group_key, cover_media_item_id, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?, ?)').run(s.id, ownerOf(s.members[0]!), s.kind, s.cover, now, now);
-        s.members.forEach((m, p) => db.prepare('INSERT INTO stack_members (stack_id, media_item_id, position) VALUES (?, ?, ?)').run(s.id, m, p));
+      // Each item's files were added in position order (0, 1, …): the first is its primary.
+      for (const [item, files] of byItem) {
+        catalog.mediaItem(files[0]!.owner, itemKind.get(item)!, files.map((a) => ({ asset_id: a.id, relation: a.relation })), item);
+        primaryOf.set(item, files[0]!.id);
       }
+      for (const s of stacks) catalog.stack({ stack_id: s.id, owner_id: ownerOf(s.members[0]!), stack_kind: s.kind, members: s.members, cover_media_item_id: s.cover });
     })();
   });
   after(() => srv.stop({ removeData: true }));
@@ -324,7 +337,6 @@ describe('queryAssets against a model of the list', { timeout: 300_000 }, () => 
   });
 
   test('stays exact while the catalog changes: trash, likes, new files and pairs, relinked and deleted files, stack edits', async () => {
-    const db = srv.container.db;
     const r = rng(7);
     const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
     const now = Date.now();
@@ -332,7 +344,7 @@ describe('queryAssets against a model of the list', { timeout: 300_000 }, () => 
     const stackOf = (item: string) => stacks.find((s) => s.members.includes(item));
     const dropEmptyItem = (item: string) => {
       if (assets.some((a) => a.item === item)) return;
-      db.prepare('DELETE FROM media_items WHERE media_item_id = ?').run(item); // cascades its stack membership
+      catalog.pruneEmptyMediaItems(); // this item is the only empty one; its stack membership goes with it
       const s = stackOf(item);
       if (s) s.members = s.members.filter((m) => m !== item);
       itemKind.delete(item);
@@ -340,14 +352,26 @@ describe('queryAssets against a model of the list', { timeout: 300_000 }, () => 
     const newAsset = (item: string, position: number, relation: string, raw: boolean) => {
       n++;
       const a: A = { id: uuid(9, n), owner: aliceId, del: 0, type: 'PHOTO', liked: 0, rating: 0, upload: 1_800_000_000_000 + n, taken: 1_000_000_000_000 + n * 7, camera: 'Beta', raw, item, position, relation, name: `N${n}.${raw ? 'NEF' : 'JPG'}` };
-      db.prepare(`INSERT INTO assets (asset_id, owner_id, repository_id, storage_path, type, original_filename, mime_type, file_size, upload_time, taken_time, liked, rating, is_deleted, specific_metadata, state, status, media_item_id, created_at, updated_at)
-        VALUES (?, ?, '0195f000-0000-7000-8000-00000000feed', ?, 'PHOTO', ?, ?, 1, ?, ?, 0, 0, 0, ?, 'ready', '[]', ?, ?, ?)`).run(a.id, a.owner, `new/${a.name}`, a.name, raw ? 'image/x-nikon-nef' : 'image/jpeg', a.upload, a.taken, JSON.stringify({ camera_model: 'Beta', is_raw: raw }), item, now, now);
+      catalog.asset({
+        asset_id: a.id,
+        owner_id: a.owner,
+        repository_id: REPO,
+        storage_path: `new/${a.name}`,
+        original_filename: a.name,
+        mime_type: raw ? 'image/x-nikon-nef' : 'image/jpeg',
+        file_size: 1,
+        upload_time: a.upload,
+        taken_time: a.taken,
+        specific_metadata: JSON.stringify({ camera_model: 'Beta', is_raw: raw }),
+        created_at: now,
+      });
       if (position === 0 && !itemKind.has(item)) {
-        db.prepare("INSERT INTO media_items (media_item_id, owner_id, media_kind, primary_asset_id, created_at, updated_at) VALUES (?, ?, 'photo', ?, ?, ?)").run(item, aliceId, a.id, now, now);
+        catalog.mediaItem(aliceId, 'photo', [{ asset_id: a.id, relation }], item);
         itemKind.set(item, 'photo');
         primaryOf.set(item, a.id);
+      } else {
+        catalog.component(item, a.id, position, relation);
       }
-      db.prepare('INSERT INTO media_item_components (media_item_id, asset_id, position, relation) VALUES (?, ?, ?, ?)').run(item, a.id, position, relation);
       assets.push(a);
     };
     const mine = () => assets.filter((a) => a.owner === aliceId);
@@ -355,13 +379,13 @@ describe('queryAssets against a model of the list', { timeout: 300_000 }, () => 
       () => {
         const a = pick(mine());
         a.del = a.del ? 0 : 1;
-        db.prepare('UPDATE assets SET is_deleted = ?, deleted_at = ? WHERE asset_id = ?').run(a.del, a.del ? now : null, a.id);
+        catalog.change(a.id, { is_deleted: a.del, deleted_at: a.del ? now : null });
       },
       () => {
         const a = pick(mine());
         a.liked = a.liked ? 0 : 1;
         a.rating = Math.floor(r() * 6);
-        db.prepare('UPDATE assets SET liked = ?, rating = ? WHERE asset_id = ?').run(a.liked, a.rating, a.id);
+        catalog.change(a.id, { liked: a.liked, rating: a.rating });
       },
       () => newAsset(uuid(8, n + 1), 0, 'original', false),
       () => {
@@ -376,15 +400,14 @@ describe('queryAssets against a model of the list', { timeout: 300_000 }, () => 
         const from = a.item;
         a.item = to;
         a.position = Math.max(...assets.filter((b) => b.item === to && b !== a).map((b) => b.position)) + 1;
-        db.prepare('UPDATE media_item_components SET media_item_id = ?, position = ? WHERE asset_id = ?').run(to, a.position, a.id);
-        db.prepare('UPDATE assets SET media_item_id = ? WHERE asset_id = ?').run(to, a.id);
+        catalog.component(to, a.id, a.position, a.relation);
         dropEmptyItem(from);
       },
       () => {
         // A file deleted from the catalog (its component goes with it).
         const a = pick(mine());
         assets.splice(assets.indexOf(a), 1);
-        db.prepare('DELETE FROM assets WHERE asset_id = ?').run(a.id);
+        catalog.removeAsset(a.id);
         dropEmptyItem(a.item);
       },
       () => {
@@ -394,9 +417,8 @@ describe('queryAssets against a model of the list', { timeout: 300_000 }, () => 
         const parts = assets.filter((a) => a.item === pick(multi)).sort((x, y) => x.position - y.position);
         const [x, y] = [parts[0]!, parts[parts.length - 1]!];
         [x.position, y.position] = [y.position, x.position];
-        db.prepare('UPDATE media_item_components SET position = -1 WHERE asset_id = ?').run(x.id);
-        db.prepare('UPDATE media_item_components SET position = ? WHERE asset_id = ?').run(y.position, y.id);
-        db.prepare('UPDATE media_item_components SET position = ? WHERE asset_id = ?').run(x.position, x.id);
+        catalog.component(y.item, y.id, y.position, y.relation);
+        catalog.component(x.item, x.id, x.position, x.relation);
       },
       () => {
         // A new manual stack of two unstacked items.
@@ -404,8 +426,7 @@ describe('queryAssets against a model of the list', { timeout: 300_000 }, () => 
         const [p, q] = [pick(free), pick(free)];
         if (p === q) return;
         const st: S = { id: uuid(7, ++n), kind: 'manual', cover: r() < 0.5 ? q : null, members: [p, q] };
-        db.prepare("INSERT INTO stacks (stack_id, owner_id, stack_kind, cover_media_item_id, created_at, updated_at) VALUES (?, ?, 'manual', ?, ?, ?)").run(st.id, aliceId, st.cover, now, now);
-        st.members.forEach((m, i) => db.prepare('INSERT INTO stack_members (stack_id, media_item_id, position) VALUES (?, ?, ?)').run(st.id, m, i));
+        catalog.stack({ stack_id: st.id, owner_id: aliceId, stack_kind: 'manual', members: st.members, cover_media_item_id: st.cover });
         stacks.push(st);
       },
       () => {
@@ -415,13 +436,13 @@ describe('queryAssets against a model of the list', { timeout: 300_000 }, () => 
         if (u < 0.4) {
           const m = pick(st.members);
           st.members = st.members.filter((x) => x !== m);
-          db.prepare('DELETE FROM stack_members WHERE media_item_id = ?').run(m);
+          catalog.unstack(m);
         } else if (u < 0.8) {
           st.cover = pick(st.members);
-          db.prepare('UPDATE stacks SET cover_media_item_id = ? WHERE stack_id = ?').run(st.cover, st.id);
+          catalog.stackCover(st.id, st.cover);
         } else {
           stacks.splice(stacks.indexOf(st), 1);
-          db.prepare('DELETE FROM stacks WHERE stack_id = ?').run(st.id);
+          catalog.removeStack(st.id);
         }
       },
     ];

@@ -5,7 +5,8 @@
  * exact capture times, machine tags, species predictions (no classifier runs in tests).
  * Tests that can reach a state through the HTTP API should do that instead.
  *
- * Where no store writes a table yet (species predictions), the SQL is here, in one place.
+ * Where no store writes a table yet (species predictions) or removes a row yet (asset rows: nothing
+ * deletes them today, the Trash keeps everything), the SQL is here, in one place.
  */
 import { forSystem } from '../../../server/src/platform/access/index.ts';
 import crypto from 'node:crypto';
@@ -79,6 +80,26 @@ export class CatalogFactory {
     return id;
   }
 
+  /** Changes columns of an asset row as the pipeline and the services do (the Trash, likes, metadata). */
+  change(assetId: string, fields: Partial<Omit<AssetRow, 'asset_id' | 'created_at'>>): void {
+    this.assets.update(assetId, fields, this.now());
+  }
+
+  /** Removes an asset row (its component goes with it), as emptying the Trash will. */
+  removeAsset(assetId: string): void {
+    this.db.prepare('DELETE FROM assets WHERE asset_id = ?').run(assetId);
+  }
+
+  /** Puts an asset into a media item at `position` (moving it out of any other item), as grouping does. */
+  component(mediaItemId: string, assetId: string, position: number, relation: string): void {
+    this.assets.setComponent(mediaItemId, assetId, position, relation);
+  }
+
+  /** Removes the media items left without files (their stack memberships go with them). */
+  pruneEmptyMediaItems(): void {
+    this.assets.pruneEmptyMediaItems();
+  }
+
   /** A media item made of `components` in order (the first is the primary), linked from each asset. */
   mediaItem(ownerId: number, kind: string, components: { asset_id: string; relation: string }[], mediaItemId: string = crypto.randomUUID()): string {
     const at = this.now();
@@ -97,6 +118,21 @@ export class CatalogFactory {
     this.stacks.create({ stack_id: id, owner_id: s.owner_id, stack_kind: s.stack_kind, group_key: s.group_key ?? null, cover_media_item_id: s.cover_media_item_id ?? null, created_at: at, updated_at: at });
     this.stacks.append(id, s.members, at);
     return id;
+  }
+
+  /** Takes an item out of its stack (the stack is left as it is, even with one member). */
+  unstack(mediaItemId: string): void {
+    this.stacks.removeMember(mediaItemId);
+  }
+
+  /** Chooses a stack's cover (null: its first member). */
+  stackCover(stackId: string, mediaItemId: string | null): void {
+    this.stacks.setCover(stackId, mediaItemId, this.now());
+  }
+
+  /** Deletes a stack (its items stay). */
+  removeStack(stackId: string): void {
+    this.stacks.remove(stackId);
   }
 
   album(ownerId: number, name: string): number {

@@ -22,6 +22,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { AlbumAssetSchema, AlbumSchema, AlbumOfAssetSchema } from './albums.view.ts';
 import { multiLine, singleLine } from '../../platform/http/text.ts';
 import { pageParams } from '../../platform/http/pagination.ts';
@@ -39,7 +40,6 @@ const AssetParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id',
 const RepositoryQuery = z.uuid().optional().openapi({ description: 'Only the assets of this repository count and are listed.' });
 
 const Message = z.object({ message: z.string() }).openapi('Message');
-const ok = <S extends z.ZodType>(schema: S, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 
 const AlbumName = singleLine(z.string().trim().min(1).max(200));
 const Description = multiLine(z.string().trim().max(2000)).nullable();
@@ -61,7 +61,7 @@ export const listAlbums = defineRoute('user', {
     }),
   },
   responses: {
-    200: ok(
+    200: jsonResponse(
       z
         .object({ albums: z.array(AlbumSchema), limit: z.number().int(), offset: z.number().int(), total: z.number().int() })
         .openapi('AlbumList'),
@@ -78,18 +78,13 @@ export const createAlbum = defineRoute('user', {
   description: 'The album belongs to you. `album_type` is `regular` (the default) or `bio` (a species album: its photos get species recognition). Names need not be unique.',
   tags: [TAG],
   request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z
-            .strictObject({ album_name: AlbumName, album_type: AlbumType.optional(), description: Description.optional() })
-            .openapi('AlbumCreate'),
-        },
-      },
-    },
+    body: jsonBody(
+      z
+        .strictObject({ album_name: AlbumName, album_type: AlbumType.optional(), description: Description.optional() })
+        .openapi('AlbumCreate'),
+    ),
   },
-  responses: { 201: ok(AlbumSchema, 'Created') },
+  responses: { 201: jsonResponse(AlbumSchema, 'Created') },
 });
 
 export const getAlbum = defineRoute('user', {
@@ -100,7 +95,7 @@ export const getAlbum = defineRoute('user', {
   description: 'Another user’s album answers 404. With `repository_id`, the count and displayed cover consider only that repository’s assets.',
   tags: [TAG],
   request: { params: AlbumParam, query: z.object({ repository_id: RepositoryQuery }) },
-  responses: { 200: ok(AlbumSchema), ...errorResponses(404) },
+  responses: { 200: jsonResponse(AlbumSchema), ...errorResponses(404) },
 });
 
 export const updateAlbum = defineRoute('user', {
@@ -116,24 +111,19 @@ export const updateAlbum = defineRoute('user', {
   tags: [TAG],
   request: {
     params: AlbumParam,
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z
-            .strictObject({
-              album_name: AlbumName.optional(),
-              album_type: AlbumType.optional(),
-              description: Description.optional(),
-              cover_asset_id: z.uuid().nullable().optional(),
-            })
-            .refine((b) => Object.keys(b).length > 0, 'give at least one field to change')
-            .openapi('AlbumUpdate'),
-        },
-      },
-    },
+    body: jsonBody(
+      z
+        .strictObject({
+          album_name: AlbumName.optional(),
+          album_type: AlbumType.optional(),
+          description: Description.optional(),
+          cover_asset_id: z.uuid().nullable().optional(),
+        })
+        .refine((b) => Object.keys(b).length > 0, 'give at least one field to change')
+        .openapi('AlbumUpdate'),
+    ),
   },
-  responses: { 200: ok(AlbumSchema), ...errorResponses(404) },
+  responses: { 200: jsonResponse(AlbumSchema), ...errorResponses(404) },
 });
 
 export const deleteAlbum = defineRoute('user', {
@@ -143,7 +133,7 @@ export const deleteAlbum = defineRoute('user', {
   summary: 'Delete an album (its assets stay in your library)',
   tags: [TAG],
   request: { params: AlbumParam },
-  responses: { 200: ok(Message), ...errorResponses(404) },
+  responses: { 200: jsonResponse(Message), ...errorResponses(404) },
 });
 
 export const listAlbumAssets = defineRoute('user', {
@@ -166,29 +156,18 @@ export const listAlbumAssets = defineRoute('user', {
     }),
   },
   responses: {
-    200: ok(z.object({ album_id: z.number().int(), assets: z.array(AlbumAssetSchema), count: z.number().int() }).openapi('AlbumAssets')),
+    200: jsonResponse(z.object({ album_id: z.number().int(), assets: z.array(AlbumAssetSchema), count: z.number().int() }).openapi('AlbumAssets')),
     ...errorResponses(404),
   },
 });
 
-const InsertBody = {
-  required: false,
-  content: {
-    'application/json': {
-      schema: z.strictObject({
-        position: Position.optional().openapi({ description: 'Insert here (0..member count); the rest shift back. Default: at the end.' }),
-      }),
-    },
-  },
-};
-const MoveBody = {
-  required: true,
-  content: {
-    'application/json': {
-      schema: z.strictObject({ position: Position.openapi({ description: 'The new place, 0 first, up to the last member’s position.' }) }),
-    },
-  },
-};
+const InsertBody = jsonBody(
+  z.strictObject({
+    position: Position.optional().openapi({ description: 'Insert here (0..member count); the rest shift back. Default: at the end.' }),
+  }),
+  { required: false },
+);
+const MoveBody = jsonBody(z.strictObject({ position: Position.openapi({ description: 'The new place, 0 first, up to the last member’s position.' }) }));
 
 export const addAssetToAlbum = defineRoute('user', {
   method: 'post',
@@ -202,7 +181,7 @@ export const addAssetToAlbum = defineRoute('user', {
   ].join('\n'),
   tags: [TAG],
   request: { params: AlbumAssetParams, body: InsertBody },
-  responses: { 200: ok(Message), ...errorResponses(404, 409) },
+  responses: { 200: jsonResponse(Message), ...errorResponses(404, 409) },
 });
 
 export const removeAssetFromAlbum = defineRoute('user', {
@@ -213,7 +192,7 @@ export const removeAssetFromAlbum = defineRoute('user', {
   description: 'The members after it move up one place. If it was the cover, the album falls back to its first asset. Not a member: 404 `asset_not_in_album`.',
   tags: [TAG],
   request: { params: AlbumAssetParams },
-  responses: { 200: ok(Message), ...errorResponses(404) },
+  responses: { 200: jsonResponse(Message), ...errorResponses(404) },
 });
 
 export const updateAlbumAssetPosition = defineRoute('user', {
@@ -224,7 +203,7 @@ export const updateAlbumAssetPosition = defineRoute('user', {
   description: 'The members in between shift by one. A position past the last member is 422 `position_out_of_range` (not clamped).',
   tags: [TAG],
   request: { params: AlbumAssetParams, body: MoveBody },
-  responses: { 200: ok(Message), ...errorResponses(404) },
+  responses: { 200: jsonResponse(Message), ...errorResponses(404) },
 });
 
 export const queueAlbumSpeciesRecognition = defineRoute('user', {
@@ -240,7 +219,7 @@ export const queueAlbumSpeciesRecognition = defineRoute('user', {
   tags: [TAG],
   request: { params: AlbumParam },
   responses: {
-    200: ok(
+    200: jsonResponse(
       z
         .object({ message: z.string(), queued_assets: z.number().int(), status: z.literal('queued') })
         .openapi('AlbumSpeciesReceipt'),
@@ -259,7 +238,7 @@ export const listAssetAlbums = defineRoute('user', {
   tags: [TAG],
   request: { params: AssetParam },
   responses: {
-    200: ok(z.object({ albums: z.array(AlbumOfAssetSchema), asset_id: z.string(), count: z.number().int() }).openapi('AssetAlbums')),
+    200: jsonResponse(z.object({ albums: z.array(AlbumOfAssetSchema), asset_id: z.string(), count: z.number().int() }).openapi('AssetAlbums')),
     ...errorResponses(404),
   },
 });
@@ -277,5 +256,5 @@ export const addAssetToAlbumByAsset = defineRoute('user', {
       albumId: AlbumId.openapi({ param: ownedPathParam('albumId', 'album'), example: 1 }),
     }),
   },
-  responses: { 200: ok(Message), ...errorResponses(404, 409) },
+  responses: { 200: jsonResponse(Message), ...errorResponses(404, 409) },
 });

@@ -1,15 +1,12 @@
 /** Authentication and account operations: route definitions and their schemas. */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { singleLine } from '../../platform/http/text.ts';
 import { DisplayName, NewPassword, UserSchema, Username } from '../users/index.ts';
 
 const TAG = 'Authentication and account';
-const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } });
+const body = <T extends z.ZodType>(schema: T) => ({ body: jsonBody(schema) });
 
 export const SessionSchema = z
   .object({
@@ -39,7 +36,7 @@ export const getBrowserAuthCapabilities = defineRoute('public', {
   summary: 'What this browser connection supports for sign-in',
   tags: [TAG],
   responses: {
-    200: json(
+    200: jsonResponse(
       z.object({
         current_origin: z.string(),
         insecure_transport: z.boolean(),
@@ -57,7 +54,7 @@ export const getBootstrapStatus = defineRoute('public', {
   summary: 'Whether the install awaits its first account, and what registration needs',
   tags: [TAG],
   responses: {
-    200: json(
+    200: jsonResponse(
       z
         .object({
           bootstrap_mode: z.boolean(),
@@ -91,7 +88,7 @@ export const register = defineRoute('public', {
       })
       .openapi('RegisterRequest'),
   ),
-  responses: { 201: json(SessionSchema, 'Registered and signed in'), ...errorResponses(403, 409, 429) },
+  responses: { 201: jsonResponse(SessionSchema, 'Registered and signed in'), ...errorResponses(403, 409, 429) },
 });
 
 export const login = defineRoute('public', {
@@ -101,7 +98,7 @@ export const login = defineRoute('public', {
   summary: 'Sign in with user name and password',
   tags: [TAG],
   request: body(z.strictObject({ username: singleLine(z.string().min(1).max(64)), password: z.string().min(1).max(256) }).openapi('LoginRequest')),
-  responses: { 200: json(SessionSchema), ...errorResponses(401, 403, 429) },
+  responses: { 200: jsonResponse(SessionSchema), ...errorResponses(401, 403, 429) },
 });
 
 export const getLoginOptions = defineRoute('public', {
@@ -111,7 +108,7 @@ export const getLoginOptions = defineRoute('public', {
   summary: 'Which sign-in methods to offer for a user name (reveals nothing about the account)',
   tags: [TAG],
   request: body(z.strictObject({ username: singleLine(z.string().min(1).max(64)) })),
-  responses: { 200: json(z.object({ password: z.boolean(), passkey: z.boolean() }).openapi('LoginOptions')), ...errorResponses(429) },
+  responses: { 200: jsonResponse(z.object({ password: z.boolean(), passkey: z.boolean() }).openapi('LoginOptions')), ...errorResponses(429) },
 });
 
 export const completePasswordChange = defineRoute('public', {
@@ -121,7 +118,7 @@ export const completePasswordChange = defineRoute('public', {
   summary: 'Set a new password after an administrator reset, and sign in',
   tags: [TAG],
   request: body(z.strictObject({ password_change_token: z.string().min(1).max(200), new_password: NewPassword })),
-  responses: { 200: json(SessionSchema), ...errorResponses(401, 429) },
+  responses: { 200: jsonResponse(SessionSchema), ...errorResponses(401, 429) },
 });
 
 export const getCsrfToken = defineRoute('public', {
@@ -130,7 +127,7 @@ export const getCsrfToken = defineRoute('public', {
   operationId: 'getCsrfToken',
   summary: 'The CSRF token bound to the current refresh cookie (variant A)',
   tags: [TAG],
-  responses: { 200: json(z.object({ csrfToken: z.string() })), ...errorResponses(401) },
+  responses: { 200: jsonResponse(z.object({ csrfToken: z.string() })), ...errorResponses(401) },
 });
 
 export const refreshSession = defineRoute('public', {
@@ -143,9 +140,9 @@ export const refreshSession = defineRoute('public', {
   tags: [TAG],
   request: {
     headers: z.object({ 'x-csrf-token': z.string().max(200).optional() }),
-    body: { required: false, content: { 'application/json': { schema: RefreshBody } } },
+    body: jsonBody(RefreshBody, { required: false }),
   },
-  responses: { 200: json(SessionSchema), ...errorResponses(401, 403, 429) },
+  responses: { 200: jsonResponse(SessionSchema), ...errorResponses(401, 403, 429) },
 });
 
 export const logout = defineRoute('public', {
@@ -157,9 +154,9 @@ export const logout = defineRoute('public', {
   tags: [TAG],
   request: {
     headers: z.object({ 'x-csrf-token': z.string().max(200).optional() }),
-    body: { required: false, content: { 'application/json': { schema: RefreshBody } } },
+    body: jsonBody(RefreshBody, { required: false }),
   },
-  responses: { 200: json(Message), ...errorResponses(403) },
+  responses: { 200: jsonResponse(Message), ...errorResponses(403) },
 });
 
 export const getMe = defineRoute('user', {
@@ -168,7 +165,7 @@ export const getMe = defineRoute('user', {
   operationId: 'getMe',
   summary: 'The signed-in user',
   tags: [TAG],
-  responses: { 200: json(UserSchema) },
+  responses: { 200: jsonResponse(UserSchema) },
 });
 
 export const getMediaToken = defineRoute('user', {
@@ -177,7 +174,7 @@ export const getMediaToken = defineRoute('user', {
   operationId: 'getMediaToken',
   summary: 'A short-lived token for media URLs (`?mt=`)',
   tags: [TAG],
-  responses: { 200: json(z.object({ token: z.string(), expires_at: z.string() }).openapi('MediaToken')) },
+  responses: { 200: jsonResponse(z.object({ token: z.string(), expires_at: z.string() }).openapi('MediaToken')) },
 });
 
 export const changeMyPassword = defineRoute('user', {
@@ -187,7 +184,7 @@ export const changeMyPassword = defineRoute('user', {
   summary: 'Change my password; every session ends and this device gets a new one',
   tags: [TAG],
   request: body(z.strictObject({ current_password: z.string().min(1).max(256), new_password: NewPassword })),
-  responses: { 200: json(SessionSchema), ...errorResponses(403, 429) },
+  responses: { 200: jsonResponse(SessionSchema), ...errorResponses(403, 429) },
 });
 
 export const updateMyProfile = defineRoute('user', {
@@ -202,5 +199,5 @@ export const updateMyProfile = defineRoute('user', {
       avatar_asset_id: z.uuid().nullable().optional().openapi({ description: 'One of your own assets (not in the Trash); anything else answers 404 `asset_not_found`. null clears it.' }),
     }),
   ),
-  responses: { 200: json(UserSchema), ...errorResponses(404) },
+  responses: { 200: jsonResponse(UserSchema), ...errorResponses(404) },
 });

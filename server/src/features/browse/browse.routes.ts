@@ -22,6 +22,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { AssetSchema } from '../assets/index.ts';
 import { isDateValue } from './browse.filter.ts';
 import { GalleryListSchema } from './browse.view.ts';
@@ -150,10 +151,10 @@ export const queryAssets = defineRoute('user', {
   ].join('\n'),
   tags: [TAG],
   request: {
-    body: { required: false, content: { 'application/json': { schema: AssetQuerySchema } } },
+    body: jsonBody(AssetQuerySchema, { required: false }),
   },
   responses: {
-    200: { description: 'OK', content: { 'application/json': { schema: GalleryListSchema } } },
+    200: jsonResponse(GalleryListSchema),
     ...errorResponses(503),
   },
 });
@@ -177,7 +178,7 @@ export const listLikedAssets = defineRoute('user', {
   description: 'One asset per media item (the one the gallery shows), library only (not the Trash), newest capture first.',
   tags: [TAG],
   request: { query: Paging },
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: AssetPageSchema } } } },
+  responses: { 200: jsonResponse(AssetPageSchema) },
 });
 
 export const listAssetsByRating = defineRoute('user', {
@@ -191,5 +192,5 @@ export const listAssetsByRating = defineRoute('user', {
     params: z.object({ rating: z.coerce.number().int().min(0).max(5).openapi({ param: { name: 'rating', in: 'path' }, example: 5 }) }),
     query: Paging,
   },
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: AssetPageSchema } } } },
+  responses: { 200: jsonResponse(AssetPageSchema) },
 });

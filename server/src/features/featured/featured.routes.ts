@@ -9,6 +9,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonResponse } from '../../platform/http/responses.ts';
 import { AssetSchema } from '../assets/index.ts';
 
 const TAG = 'Browsing, search, statistics';
@@ -46,7 +47,7 @@ export const getFeaturedPhotos = defineRoute('user', {
   tags: [TAG],
   request: { query: FeaturedQuerySchema },
   responses: {
-    200: { description: 'OK', content: { 'application/json': { schema: FeaturedPhotosSchema } } },
+    200: jsonResponse(FeaturedPhotosSchema),
     ...errorResponses(404),
   },
 });

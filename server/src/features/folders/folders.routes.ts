@@ -12,6 +12,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonResponse } from '../../platform/http/responses.ts';
 
 const TAG = 'Browsing, search, statistics';
 
@@ -77,7 +78,7 @@ export const listFolders = defineRoute('user', {
     }),
   },
   responses: {
-    200: { description: 'OK', content: { 'application/json': { schema: FolderListSchema } } },
+    200: jsonResponse(FolderListSchema),
     ...errorResponses(404),
   },
 });
@@ -99,7 +100,7 @@ export const getFolder = defineRoute('user', {
     }),
   },
   responses: {
-    200: { description: 'OK', content: { 'application/json': { schema: FolderSummarySchema } } },
+    200: jsonResponse(FolderSummarySchema),
     ...errorResponses(404),
   },
 });

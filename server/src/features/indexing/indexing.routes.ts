@@ -1,6 +1,7 @@
 /** Asset index: queue a rebuild (admin), read the indexing stats. */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { INDEX_TASKS } from './index-tasks.ts';
 
 const TAG = 'Browsing, search, statistics';
@@ -22,41 +23,33 @@ export const rebuildAssetIndex = defineRoute('admin', {
   ].join('\n'),
   tags: [TAG],
   request: {
-    body: {
-      required: false,
-      content: {
-        'application/json': {
-          schema: z.strictObject({
-            limit: z.number().int().min(1).max(500).default(200),
-            missing_only: z.boolean().default(false),
-            repository_id: z.uuid().nullable().optional(),
-            reset_semantic: z.boolean().default(false),
-            tasks: z.array(Task).min(1).max(INDEX_TASKS.length).optional(),
-          }),
-        },
-      },
-    },
+    body: jsonBody(
+      z.strictObject({
+        limit: z.number().int().min(1).max(500).default(200),
+        missing_only: z.boolean().default(false),
+        repository_id: z.uuid().nullable().optional(),
+        reset_semantic: z.boolean().default(false),
+        tasks: z.array(Task).min(1).max(INDEX_TASKS.length).optional(),
+      }),
+      { required: false },
+    ),
   },
   responses: {
-    200: {
-      description: 'Queued',
-      content: {
-        'application/json': {
-          schema: z
-            .object({
-              status: z.literal('queued'),
-              message: z.string(),
-              receipt_id: z.string(),
-              requested_tasks: z.array(Task),
-              disabled_tasks: z.array(Task),
-              limit: z.number().int(),
-              missing_only: z.boolean(),
-              repository_id: z.string().nullable(),
-            })
-            .openapi('IndexRebuildReceipt'),
-        },
-      },
-    },
+    200: jsonResponse(
+      z
+        .object({
+          status: z.literal('queued'),
+          message: z.string(),
+          receipt_id: z.string(),
+          requested_tasks: z.array(Task),
+          disabled_tasks: z.array(Task),
+          limit: z.number().int(),
+          missing_only: z.boolean(),
+          repository_id: z.string().nullable(),
+        })
+        .openapi('IndexRebuildReceipt'),
+      'Queued',
+    ),
     ...errorResponses(409),
   },
 });
@@ -73,21 +66,16 @@ export const getIndexingStats = defineRoute('user', {
   tags: [TAG],
   request: { query: z.object({ repository_id: z.uuid().optional() }) },
   responses: {
-    200: {
-      description: 'OK',
-      content: {
-        'application/json': {
-          schema: z
-            .object({
-              photo_total: z.number().int(),
-              video_total: z.number().int(),
-              reindex_jobs: z.number().int(),
-              tasks: z.object({ bioclip: TaskStats, face: TaskStats, ocr: TaskStats, semantic: TaskStats, video_semantic: TaskStats }),
-            })
-            .openapi('IndexingStats'),
-        },
-      },
-    },
+    200: jsonResponse(
+      z
+        .object({
+          photo_total: z.number().int(),
+          video_total: z.number().int(),
+          reindex_jobs: z.number().int(),
+          tasks: z.object({ bioclip: TaskStats, face: TaskStats, ocr: TaskStats, semantic: TaskStats, video_semantic: TaskStats }),
+        })
+        .openapi('IndexingStats'),
+    ),
     ...errorResponses(404),
   },
 });

@@ -1,12 +1,12 @@
 /** Queue and jobs: what the background work is doing, for administrators. Read-only. */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonResponse } from '../../platform/http/responses.ts';
 import { TIME_RANGES } from '../../platform/jobs/queue.ts';
 import { cursorParam, limitParam } from '../../platform/http/pagination.ts';
 import { JobSchema, JobStateSchema, JobStatsSchema, QueueSchema, QueueSummarySchema } from './jobs.view.ts';
 
 const TAG = 'Queue and jobs';
-const json = <T extends z.ZodType>(schema: T) => ({ description: 'OK', content: { 'application/json': { schema } } });
 
 export const getQueueSummaries = defineRoute('admin', {
   method: 'get',
@@ -22,7 +22,7 @@ export const getQueueSummaries = defineRoute('admin', {
     }),
   },
   responses: {
-    200: json(z.object({ generated_at: z.string(), queues: z.array(QueueSummarySchema) })),
+    200: jsonResponse(z.object({ generated_at: z.string(), queues: z.array(QueueSummarySchema) })),
   },
 });
 
@@ -32,7 +32,7 @@ export const getJobStats = defineRoute('admin', {
   operationId: 'getJobStats',
   summary: 'Number of jobs in each state',
   tags: [TAG],
-  responses: { 200: json(JobStatsSchema) },
+  responses: { 200: jsonResponse(JobStatsSchema) },
 });
 
 export const listJobs = defineRoute('admin', {
@@ -55,7 +55,7 @@ export const listJobs = defineRoute('admin', {
     }),
   },
   responses: {
-    200: json(
+    200: jsonResponse(
       z.object({
         jobs: z.array(JobSchema),
         limit: z.number().int(),
@@ -75,7 +75,7 @@ export const getJob = defineRoute('admin', {
   request: {
     params: z.object({ id: z.coerce.number().int().positive().openapi({ param: { name: 'id', in: 'path' }, example: 1 }) }),
   },
-  responses: { 200: json(JobSchema), ...errorResponses(404) },
+  responses: { 200: jsonResponse(JobSchema), ...errorResponses(404) },
 });
 
 export const listQueues = defineRoute('admin', {
@@ -88,6 +88,6 @@ export const listQueues = defineRoute('admin', {
     query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }),
   },
   responses: {
-    200: json(z.object({ queues: z.array(QueueSchema), limit: z.number().int(), total: z.number().int() })),
+    200: jsonResponse(z.object({ queues: z.array(QueueSchema), limit: z.number().int(), total: z.number().int() })),
   },
 });

@@ -9,6 +9,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonResponse } from '../../platform/http/responses.ts';
 import { pageParams } from '../../platform/http/pagination.ts';
 
 const TAG = 'Browsing, search, statistics';
@@ -60,7 +61,7 @@ export const getMapPoints = defineRoute('user', {
   tags: [TAG],
   request: { query: MapPointsQuerySchema },
   responses: {
-    200: { description: 'OK', content: { 'application/json': { schema: MapPointsSchema } } },
+    200: jsonResponse(MapPointsSchema),
     ...errorResponses(404),
   },
 });

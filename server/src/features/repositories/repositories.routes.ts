@@ -5,12 +5,12 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { RepositorySchema, RepositoryScanSchema } from './repositories.view.ts';
 import { singleLine } from '../../platform/http/text.ts';
 import { pageParams } from '../../platform/http/pagination.ts';
 
 const TAG = 'Repositories';
-const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 const IdParam = z.object({
   id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, example: '0192f6c4-8a55-4b8e-9d4e-2f1f3a6b7c8d', description: 'Repository id' }),
 });
@@ -28,7 +28,7 @@ export const listScopeRepositories = defineRoute('user', {
   description:
     'Every repository, the primary first. Repositories are shared by the household (what each member sees in them is decided per asset). `path` is included for administrators only.',
   tags: [TAG],
-  responses: { 200: json(RepositoryList) },
+  responses: { 200: jsonResponse(RepositoryList) },
 });
 
 export const listReindexRepositories = defineRoute('admin', {
@@ -38,7 +38,7 @@ export const listReindexRepositories = defineRoute('admin', {
   summary: 'List repositories an index rebuild can be scoped to',
   description: 'The repositories Hearth can read now (reachability `active`), with their paths.',
   tags: [TAG],
-  responses: { 200: json(RepositoryList) },
+  responses: { 200: jsonResponse(RepositoryList) },
 });
 
 export const createRepository = defineRoute('admin', {
@@ -58,19 +58,14 @@ export const createRepository = defineRoute('admin', {
   ].join('\n'),
   tags: [TAG],
   request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z.strictObject({
-            name: singleLine(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).openapi({ example: 'Family photos' }),
-            path: z.string().min(1, 'must not be empty').max(4096).openapi({ description: 'Absolute folder path on the server', example: '/srv/photos' }),
-          }),
-        },
-      },
-    },
+    body: jsonBody(
+      z.strictObject({
+        name: singleLine(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')).openapi({ example: 'Family photos' }),
+        path: z.string().min(1, 'must not be empty').max(4096).openapi({ description: 'Absolute folder path on the server', example: '/srv/photos' }),
+      }),
+    ),
   },
-  responses: { 201: json(RepositorySchema, 'Registered'), ...errorResponses(409) },
+  responses: { 201: jsonResponse(RepositorySchema, 'Registered'), ...errorResponses(409) },
 });
 
 export const scanRepository = defineRoute('user', {
@@ -87,14 +82,11 @@ export const scanRepository = defineRoute('user', {
   tags: [TAG],
   request: {
     params: IdParam,
-    body: {
-      required: false,
-      content: { 'application/json': { schema: z.strictObject({ force: z.boolean().optional() }) } },
-    },
+    body: jsonBody(z.strictObject({ force: z.boolean().optional() }), { required: false }),
   },
   responses: {
-    200: json(ScanRequestResult, 'A scan was already queued or running'),
-    202: json(ScanRequestResult, 'Scan queued'),
+    200: jsonResponse(ScanRequestResult, 'A scan was already queued or running'),
+    202: jsonResponse(ScanRequestResult, 'Scan queued'),
     ...errorResponses(404),
   },
 });
@@ -112,7 +104,7 @@ export const listRepositoryScans = defineRoute('user', {
     }),
   },
   responses: {
-    200: json(z.object({ scans: z.array(RepositoryScanSchema), limit: z.number().int(), offset: z.number().int(), total: z.number().int() })),
+    200: jsonResponse(z.object({ scans: z.array(RepositoryScanSchema), limit: z.number().int(), offset: z.number().int(), total: z.number().int() })),
     ...errorResponses(404),
   },
 });
@@ -125,5 +117,5 @@ export const getLatestRepositoryScan = defineRoute('user', {
   description: '`scan` is null when the repository was never scanned.',
   tags: [TAG],
   request: { params: IdParam },
-  responses: { 200: json(z.object({ scan: RepositoryScanSchema.nullable() })), ...errorResponses(404) },
+  responses: { 200: jsonResponse(z.object({ scan: RepositoryScanSchema.nullable() })), ...errorResponses(404) },
 });

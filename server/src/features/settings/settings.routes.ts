@@ -1,5 +1,6 @@
 /** System settings (administrators). Secrets are write-only. */
 import { defineRoute } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { SystemSettingsPatchSchema, SystemSettingsSchema } from '../../config/settings.ts';
 
 const TAG = 'Users and settings';
@@ -10,7 +11,7 @@ export const getSystemSettings = defineRoute('admin', {
   operationId: 'getSystemSettings',
   summary: 'Current system settings (secrets reported only as configured or not)',
   tags: [TAG],
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: SystemSettingsSchema } } } },
+  responses: { 200: jsonResponse(SystemSettingsSchema) },
 });
 
 export const updateSystemSettings = defineRoute('admin', {
@@ -19,6 +20,6 @@ export const updateSystemSettings = defineRoute('admin', {
   operationId: 'updateSystemSettings',
   summary: 'Change system settings (partial; secrets write-only)',
   tags: [TAG],
-  request: { body: { required: true, content: { 'application/json': { schema: SystemSettingsPatchSchema } } } },
-  responses: { 200: { description: 'The settings after the change', content: { 'application/json': { schema: SystemSettingsSchema } } } },
+  request: { body: jsonBody(SystemSettingsPatchSchema) },
+  responses: { 200: jsonResponse(SystemSettingsSchema, 'The settings after the change') },
 });

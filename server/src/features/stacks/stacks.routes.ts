@@ -12,12 +12,12 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 
 const TAG = 'Assets: stacks';
 const AssetParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'asset') }) });
 const RepositoryParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
 const Message = z.object({ message: z.string() }).openapi('Message');
-const ok = <S extends z.ZodType>(schema: S, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 
 export const StackSchema = z
   .object({
@@ -38,7 +38,7 @@ export const getAssetStack = defineRoute('user', {
   tags: [TAG],
   request: { params: AssetParam },
   responses: {
-    200: ok(z.object({ asset_id: z.string(), stack: StackSchema.nullable() }).openapi('AssetStack')),
+    200: jsonResponse(z.object({ asset_id: z.string(), stack: StackSchema.nullable() }).openapi('AssetStack')),
     ...errorResponses(404),
   },
 });
@@ -55,7 +55,7 @@ export const removeAssetFromStack = defineRoute('user', {
   ].join('\n'),
   tags: [TAG],
   request: { params: AssetParam },
-  responses: { 200: ok(Message), ...errorResponses(404) },
+  responses: { 200: jsonResponse(Message), ...errorResponses(404) },
 });
 
 export const createStack = defineRoute('user', {
@@ -71,12 +71,9 @@ export const createStack = defineRoute('user', {
   ].join('\n'),
   tags: [TAG],
   request: {
-    body: {
-      required: true,
-      content: { 'application/json': { schema: z.strictObject({ asset_ids: z.array(z.uuid()).min(2).max(500) }).openapi('CreateStackRequest') } },
-    },
+    body: jsonBody(z.strictObject({ asset_ids: z.array(z.uuid()).min(2).max(500) }).openapi('CreateStackRequest')),
   },
-  responses: { 201: ok(StackSchema, 'Created'), ...errorResponses(404, 409) },
+  responses: { 201: jsonResponse(StackSchema, 'Created'), ...errorResponses(404, 409) },
 });
 
 export const detectRepositoryStacks = defineRoute('user', {
@@ -93,7 +90,7 @@ export const detectRepositoryStacks = defineRoute('user', {
   tags: [TAG],
   request: { params: RepositoryParam },
   responses: {
-    200: ok(
+    200: jsonResponse(
       z
         .object({
           repository_id: z.string(),

@@ -95,6 +95,16 @@ export class StacksStore {
     this.touch(stackId, now);
   }
 
+  /** Chooses the cover (null: the first member stands for the stack). */
+  setCover(stackId: string, mediaItemId: string | null, now: number): void {
+    this.db.prepare('UPDATE stacks SET cover_media_item_id = ?, updated_at = ? WHERE stack_id = ?').run(mediaItemId, now, stackId);
+  }
+
+  /** Deletes a stack and its memberships (the items stay). */
+  remove(stackId: string): void {
+    this.db.prepare('DELETE FROM stacks WHERE stack_id = ?').run(stackId);
+  }
+
   removeMember(mediaItemId: string): void {
     this.db.prepare('DELETE FROM stack_members WHERE media_item_id = ?').run(mediaItemId);
   }
@@ -126,8 +136,8 @@ export class StacksStore {
       if (ids.length < 2) {
         if (ids.length === 0 && stack.cover_media_item_id === null && stack.group_key !== null) continue; // already dissolved
         this.db.prepare('DELETE FROM stack_members WHERE stack_id = ?').run(id);
-        if (stack.group_key === null) this.db.prepare('DELETE FROM stacks WHERE stack_id = ?').run(id);
-        else this.db.prepare('UPDATE stacks SET cover_media_item_id = NULL, updated_at = ? WHERE stack_id = ?').run(now, id);
+        if (stack.group_key === null) this.remove(id);
+        else this.setCover(id, null, now);
         dissolved++;
         continue;
       }
@@ -140,7 +150,7 @@ export class StacksStore {
         }
       });
       if (stack.cover_media_item_id !== null && !ids.some((m) => m.media_item_id === stack.cover_media_item_id)) {
-        this.db.prepare('UPDATE stacks SET cover_media_item_id = NULL WHERE stack_id = ?').run(id);
+        this.setCover(id, null, now);
         changed = true;
       }
       if (changed) this.touch(id, now);

@@ -16,6 +16,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonResponse } from '../../platform/http/responses.ts';
 
 const TAG = 'Browsing, search, statistics';
 const REPO = z.uuid().optional().openapi({ description: 'Only this repository (404 when unknown).' });
@@ -50,7 +51,7 @@ export const getFilterOptions = defineRoute('user', {
   description:
     'The distinct camera makes, camera models and lens models found in the metadata of your own assets (photos and videos, not in the Trash), for the camera and lens filters of the library. Empty lists when none are recorded.',
   tags: [TAG],
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: FilterOptionsSchema } } } },
+  responses: { 200: jsonResponse(FilterOptionsSchema) },
 });
 
 const AssetTypeEnum = z.enum(['PHOTO', 'VIDEO', 'AUDIO']);
@@ -79,7 +80,7 @@ export const getAssetTypes = defineRoute('user', {
   description:
     '`types`: PHOTO, VIDEO, AUDIO (the values of the asset filter). `formats`: each recognised file format with its type, usual extensions and MIME types, and whether it is a camera RAW. Files are recognised by their content, so a misnamed file is still cataloged under its real format.',
   tags: [TAG],
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: AssetTypesSchema } } } },
+  responses: { 200: jsonResponse(AssetTypesSchema) },
 });
 
 // ---- statistics ----
@@ -103,7 +104,7 @@ export const getStatsYears = defineRoute('user', {
   ].join('\n\n'),
   tags: [TAG],
   request: repoOnly,
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: StatsYearsSchema } } }, ...errorResponses(404) },
+  responses: { 200: jsonResponse(StatsYearsSchema), ...errorResponses(404) },
 });
 
 export const CameraLensStatsSchema = z
@@ -130,7 +131,7 @@ export const getCameraLensStats = defineRoute('user', {
       repository_id: REPO,
     }),
   },
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: CameraLensStatsSchema } } }, ...errorResponses(404) },
+  responses: { 200: jsonResponse(CameraLensStatsSchema), ...errorResponses(404) },
 });
 
 export const ActivityHeatmapSchema = z
@@ -165,7 +166,7 @@ export const getActivityHeatmap = defineRoute('user', {
   ].join('\n\n'),
   tags: [TAG],
   request: { query: ActivityQuerySchema },
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: ActivityHeatmapSchema } } }, ...errorResponses(404) },
+  responses: { 200: jsonResponse(ActivityHeatmapSchema), ...errorResponses(404) },
 });
 
 export const FocalLengthStatsSchema = z
@@ -198,7 +199,7 @@ export const getFocalLengthStats = defineRoute('user', {
   ].join('\n\n'),
   tags: [TAG],
   request: repoOnly,
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: FocalLengthStatsSchema } } }, ...errorResponses(404) },
+  responses: { 200: jsonResponse(FocalLengthStatsSchema), ...errorResponses(404) },
 });
 
 export const TimeDistributionSchema = z
@@ -228,7 +229,7 @@ export const getTimeDistribution = defineRoute('user', {
       repository_id: REPO,
     }),
   },
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: TimeDistributionSchema } } }, ...errorResponses(404) },
+  responses: { 200: jsonResponse(TimeDistributionSchema), ...errorResponses(404) },
 });
 
 export type FilterOptions = z.infer<typeof FilterOptionsSchema>;

@@ -1,6 +1,7 @@
 /** Capabilities, runtime and health. */
 import { z } from '@hono/zod-openapi';
 import { defineRoute } from '../../platform/http/router.ts';
+import { jsonResponse } from '../../platform/http/responses.ts';
 
 const TAG = 'Capabilities, runtime, health';
 const TaskState = z.object({ enabled: z.boolean(), available: z.boolean() });
@@ -12,21 +13,17 @@ export const getHealth = defineRoute('public', {
   summary: 'Health check',
   tags: [TAG],
   responses: {
-    200: {
-      description: 'The server answers; `status` is `degraded` when the catalog cannot be read',
-      content: {
-        'application/json': {
-          schema: z
-            .object({
-              status: z.enum(['ok', 'degraded']),
-              version: z.string(),
-              uptime_seconds: z.number().int(),
-              database: z.enum(['ok', 'error']),
-            })
-            .openapi('Health'),
-        },
-      },
-    },
+    200: jsonResponse(
+      z
+        .object({
+          status: z.enum(['ok', 'degraded']),
+          version: z.string(),
+          uptime_seconds: z.number().int(),
+          database: z.enum(['ok', 'error']),
+        })
+        .openapi('Health'),
+      'The server answers; `status` is `degraded` when the catalog cannot be read',
+    ),
   },
 });
 
@@ -37,40 +34,35 @@ export const getCapabilities = defineRoute('public', {
   summary: 'What this install can do now (secrets omitted)',
   tags: [TAG],
   responses: {
-    200: {
-      description: 'OK',
-      content: {
-        'application/json': {
-          schema: z
-            .object({
-              llm: z.object({
-                agent_enabled: z.boolean(),
-                availability: z.enum(['ready', 'unchecked', 'not_configured', 'unreachable']),
-                configured: z.boolean(),
-                model_name: z.string().nullable(),
-                provider: z.string(),
-              }),
-              ml: z.object({
-                active_node_count: z.number().int(),
-                connecting_node_count: z.number().int(),
-                discovered_node_count: z.number().int(),
-                discovery_state: z.enum(['disabled', 'healthy']),
-                incompatible_node_count: z.number().int(),
-                pending_node_count: z.number().int(),
-                unavailable_node_count: z.number().int(),
-                tasks: z.object({
-                  bioclip_classify: TaskState,
-                  face_recognition: TaskState,
-                  ocr: TaskState,
-                  semantic_image_embed: TaskState,
-                  semantic_text_embed: TaskState,
-                }),
-              }),
-            })
-            .openapi('Capabilities'),
-        },
-      },
-    },
+    200: jsonResponse(
+      z
+        .object({
+          llm: z.object({
+            agent_enabled: z.boolean(),
+            availability: z.enum(['ready', 'unchecked', 'not_configured', 'unreachable']),
+            configured: z.boolean(),
+            model_name: z.string().nullable(),
+            provider: z.string(),
+          }),
+          ml: z.object({
+            active_node_count: z.number().int(),
+            connecting_node_count: z.number().int(),
+            discovered_node_count: z.number().int(),
+            discovery_state: z.enum(['disabled', 'healthy']),
+            incompatible_node_count: z.number().int(),
+            pending_node_count: z.number().int(),
+            unavailable_node_count: z.number().int(),
+            tasks: z.object({
+              bioclip_classify: TaskState,
+              face_recognition: TaskState,
+              ocr: TaskState,
+              semantic_image_embed: TaskState,
+              semantic_text_embed: TaskState,
+            }),
+          }),
+        })
+        .openapi('Capabilities'),
+    ),
   },
 });
 
@@ -126,36 +118,31 @@ export const getRuntimeDiagnostics = defineRoute('admin', {
     '`caches` (beyond the contract) reports the library caches and the change journal they follow.',
   tags: [TAG],
   responses: {
-    200: {
-      description: 'OK',
-      content: {
-        'application/json': {
-          schema: z
-            .object({
-              backends: z.array(BackendSchema).openapi({ description: 'Bounded; empty in this build.' }),
-              captured_at: z.string().openapi({ format: 'date-time' }),
-              counts: z.object({
-                active: z.number().int(),
-                connecting: z.number().int(),
-                discovered: z.number().int(),
-                incompatible: z.number().int(),
-                pending: z.number().int(),
-                unavailable: z.number().int(),
-              }),
-              discovery_state: z.enum(['disabled', 'healthy']),
-              nodes: z.array(NodeSchema).openapi({ description: 'Bounded; empty in this build.' }),
-              caches: z.object({
-                journal: z.object({
-                  position: z.number().int().nullable().openapi({ description: 'The change-journal position the caches are at (null before the first read).' }),
-                  rebuilds: z.number().int().openapi({ description: 'Times the caches started over (the first build included).' }),
-                  updates: z.number().int().openapi({ description: 'Journal reads that brought changes.' }),
-                }),
-                caches: z.array(CacheCountersSchema),
-              }),
-            })
-            .openapi('RuntimeDiagnostics'),
-        },
-      },
-    },
+    200: jsonResponse(
+      z
+        .object({
+          backends: z.array(BackendSchema).openapi({ description: 'Bounded; empty in this build.' }),
+          captured_at: z.string().openapi({ format: 'date-time' }),
+          counts: z.object({
+            active: z.number().int(),
+            connecting: z.number().int(),
+            discovered: z.number().int(),
+            incompatible: z.number().int(),
+            pending: z.number().int(),
+            unavailable: z.number().int(),
+          }),
+          discovery_state: z.enum(['disabled', 'healthy']),
+          nodes: z.array(NodeSchema).openapi({ description: 'Bounded; empty in this build.' }),
+          caches: z.object({
+            journal: z.object({
+              position: z.number().int().nullable().openapi({ description: 'The change-journal position the caches are at (null before the first read).' }),
+              rebuilds: z.number().int().openapi({ description: 'Times the caches started over (the first build included).' }),
+              updates: z.number().int().openapi({ description: 'Journal reads that brought changes.' }),
+            }),
+            caches: z.array(CacheCountersSchema),
+          }),
+        })
+        .openapi('RuntimeDiagnostics'),
+    ),
   },
 });

@@ -15,6 +15,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { TAG_SOURCES } from './tags.store.ts';
 import { singleLine } from '../../platform/http/text.ts';
 import { optionalPageParams } from '../../platform/http/pagination.ts';
@@ -23,7 +24,6 @@ const ASSET_TAG = 'Assets: one asset';
 const BROWSE_TAG = 'Browsing, search, statistics';
 const AssetParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'asset') }) });
 const Message = z.object({ message: z.string() }).openapi('Message');
-const ok = <S extends z.ZodType>(schema: S, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 const Source = z.enum(TAG_SOURCES);
 const Substring = z.string().max(100).optional();
 
@@ -44,7 +44,7 @@ export const listAssetTags = defineRoute('user', {
   description: 'Sorted by name. Another user’s asset answers 404.',
   tags: [ASSET_TAG],
   request: { params: AssetParam },
-  responses: { 200: ok(z.object({ tags: z.array(TagLinkSchema) })), ...errorResponses(404) },
+  responses: { 200: jsonResponse(z.object({ tags: z.array(TagLinkSchema) })), ...errorResponses(404) },
 });
 
 export const addAssetTag = defineRoute('user', {
@@ -60,9 +60,9 @@ export const addAssetTag = defineRoute('user', {
   tags: [ASSET_TAG],
   request: {
     params: AssetParam,
-    body: { required: true, content: { 'application/json': { schema: z.strictObject({ tag_name: singleLine(z.string().trim().max(400)) }).openapi('AddTagRequest') } } },
+    body: jsonBody(z.strictObject({ tag_name: singleLine(z.string().trim().max(400)) }).openapi('AddTagRequest')),
   },
-  responses: { 200: ok(TagLinkSchema), ...errorResponses(404) },
+  responses: { 200: jsonResponse(TagLinkSchema), ...errorResponses(404) },
 });
 
 export const removeAssetTag = defineRoute('user', {
@@ -78,7 +78,7 @@ export const removeAssetTag = defineRoute('user', {
       tagId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).openapi({ param: { name: 'tagId', in: 'path' }, example: 1 }),
     }),
   },
-  responses: { 200: ok(Message), ...errorResponses(404) },
+  responses: { 200: jsonResponse(Message), ...errorResponses(404) },
 });
 
 export const TagSummarySchema = z
@@ -112,7 +112,7 @@ export const listTagSummaries = defineRoute('user', {
     }),
   },
   responses: {
-    200: ok(z.object({ tags: z.array(TagSummarySchema), limit: z.number().int(), offset: z.number().int(), total: z.number().int() }).openapi('TagSummaryList')),
+    200: jsonResponse(z.object({ tags: z.array(TagSummarySchema), limit: z.number().int(), offset: z.number().int(), total: z.number().int() }).openapi('TagSummaryList')),
   },
 });
 
@@ -133,7 +133,7 @@ export const searchTags = defineRoute('user', {
     }),
   },
   responses: {
-    200: ok(
+    200: jsonResponse(
       z
         .object({ tags: z.array(z.object({ tag_id: z.number().int(), tag_name: z.string(), asset_count: z.number().int() }).openapi('TagMatch')) })
         .openapi('TagSearchResult'),

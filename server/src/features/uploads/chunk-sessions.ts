@@ -147,7 +147,10 @@ export class ChunkSessions {
 
   /** Progress of the caller's sessions (the given ids, or the active and recent ones). */
   progress(actor: Actor, sessionIds?: string[]) {
-    const rows = this.ctx.store.sessionsOf(actor.userId, sessionIds, this.ctx.now() - this.ctx.limits.stagingMaxAgeMs);
+    const { store, deps, now, limits } = this.ctx;
+    const rows = sessionIds
+      ? store.sessions(deps.access.permitted(actor, 'upload_session', sessionIds, 'read'))
+      : store.recentSessions(deps.access.scope(actor, 'upload_session', 'read', 's'), now() - limits.stagingMaxAgeMs);
     const sessions = rows.map((s) => {
       const completed = s.status === 'completed' ? range(s.total_chunks) : (JSON.parse(s.received_chunks) as number[]);
       const done = s.status === 'completed' ? s.total_size : s.bytes_received;

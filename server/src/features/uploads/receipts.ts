@@ -23,7 +23,7 @@ export class Receipts {
   /** Advisory: which candidates the caller already has (same BLAKE3 and size). They still get uploaded and verified. */
   precheck(actor: Actor, input: { files: { hash: string; size: number; file_name?: string | undefined }[]; repository_id?: string | undefined }) {
     const files = input.files.map((f) => ({ ...f, hash: f.hash.toLowerCase() }));
-    const found = this.ctx.store.ownAssetsByHash(actor.userId, files, input.repository_id);
+    const found = this.ctx.store.assetsByHash(this.ctx.deps.access.scope(actor, 'asset', 'read', 'a'), files, input.repository_id);
     const results = files.map((f) => {
       const hit = found.get(`${f.hash}:${f.size}`);
       return { hash: f.hash, file_name: f.file_name ?? hit?.original_filename ?? null, duplicate: !!hit, candidate: !hit, asset_id: hit?.asset_id ?? null };
@@ -33,7 +33,7 @@ export class Receipts {
 
   /** The caller's receipts among `ids`; others' and unknown ids are left out. */
   receipts(actor: Actor, ids: string[]): { operations: ReceiptState[] } {
-    const rows = this.ctx.store.receiptsOf(actor.userId, ids);
+    const rows = this.ctx.store.receipts(this.ctx.deps.access.permitted(actor, 'upload_receipt', ids, 'read'));
     this.reconcileWithAssets(rows);
     const order = new Map(ids.map((id, i) => [id, i]));
     rows.sort((a, b) => order.get(a.receipt_id)! - order.get(b.receipt_id)!);

@@ -17,7 +17,7 @@ import type { StoredProblem, UploadsStore } from './uploads.store.ts';
 
 export interface UploadsDeps {
   db: Db;
-  /** Who may use which upload session (platform/access). */
+  /** Who may see and use which upload session, receipt and asset (platform/access decides ownership; uploads never does). */
   access: Access;
   log: Logger;
   jobs: JobQueue;

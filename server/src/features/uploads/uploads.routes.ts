@@ -21,6 +21,7 @@ import { z } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { PayloadTooLarge } from '../../platform/http/errors.ts';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 
 const TAG = 'Assets: upload';
 const JSON_LIMIT = 4 * 1024 * 1024;
@@ -149,7 +150,7 @@ export const uploadAsset = defineRoute('user', {
     ),
   },
   responses: {
-    200: { description: 'Stored and queued, or recognised as a duplicate', content: { 'application/json': { schema: UploadResultSchema } } },
+    200: jsonResponse(UploadResultSchema, 'Stored and queued, or recognised as a duplicate'),
     ...errorResponses(404, 408, 415, 503),
   },
 });
@@ -179,7 +180,7 @@ export const batchUploadAssets = defineRoute('user', {
     ),
   },
   responses: {
-    200: { description: 'One result per file part, in order', content: { 'application/json': { schema: z.object({ results: z.array(BatchResultSchema) }) } } },
+    200: jsonResponse(z.object({ results: z.array(BatchResultSchema) }), 'One result per file part, in order'),
     ...errorResponses(404, 408, 415, 503),
   },
 });
@@ -197,27 +198,22 @@ export const createUploadSession = defineRoute('user', {
   tags: [TAG],
   middleware: [jsonLimit],
   request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z.object({
-            session_id: SessionId.optional(),
-            filename: z.string().min(1).max(1024),
-            total_size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-            total_chunks: z.number().int().min(1).max(100_000),
-            chunk_size: z.number().int().min(1).optional(),
-            content_type: z.string().max(255).optional(),
-            repository_id: z.uuid().optional(),
-            client_hash: Hash.optional().openapi({ description: 'BLAKE3 of the whole file; the assembled file must match it.' }),
-          }),
-        },
-      },
-    },
+    body: jsonBody(
+      z.object({
+        session_id: SessionId.optional(),
+        filename: z.string().min(1).max(1024),
+        total_size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        total_chunks: z.number().int().min(1).max(100_000),
+        chunk_size: z.number().int().min(1).optional(),
+        content_type: z.string().max(255).optional(),
+        repository_id: z.uuid().optional(),
+        client_hash: Hash.optional().openapi({ description: 'BLAKE3 of the whole file; the assembled file must match it.' }),
+      }),
+    ),
   },
   responses: {
-    200: { description: 'Resumed', content: { 'application/json': { schema: SessionSchema } } },
-    201: { description: 'Created', content: { 'application/json': { schema: SessionSchema } } },
+    200: jsonResponse(SessionSchema, 'Resumed'),
+    201: jsonResponse(SessionSchema, 'Created'),
     ...errorResponses(404, 409, 503),
   },
 });
@@ -231,38 +227,33 @@ export const getUploadProgress = defineRoute('user', {
   tags: [TAG],
   request: { query: z.object({ session_ids: idList('session_ids', 1000).optional() }) },
   responses: {
-    200: {
-      description: 'OK',
-      content: {
-        'application/json': {
-          schema: z.object({
-            sessions: z.array(
-              z.object({
-                session_id: z.string(),
-                filename: z.string(),
-                status: z.enum(['pending', 'uploading', 'merging', 'completed', 'failed']),
-                bytes_done: z.number().int(),
-                bytes_total: z.number().int(),
-                progress: z.number(),
-                received_chunks: z.number().int().openapi({ description: 'How many chunks are stored.' }),
-                total_chunks: z.number().int(),
-                completed_chunks: z.array(z.number().int()),
-                last_activity: z.string(),
-                receipt_id: z.string().nullable(),
-                problem: UploadProblemSchema.nullable(),
-              }),
-            ),
-            summary: z.object({
-              active_sessions: z.number().int(),
-              completed_files: z.number().int(),
-              failed_sessions: z.number().int(),
-              overall_progress: z.number(),
-              total_sessions: z.number().int(),
-            }),
+    200: jsonResponse(
+      z.object({
+        sessions: z.array(
+          z.object({
+            session_id: z.string(),
+            filename: z.string(),
+            status: z.enum(['pending', 'uploading', 'merging', 'completed', 'failed']),
+            bytes_done: z.number().int(),
+            bytes_total: z.number().int(),
+            progress: z.number(),
+            received_chunks: z.number().int().openapi({ description: 'How many chunks are stored.' }),
+            total_chunks: z.number().int(),
+            completed_chunks: z.array(z.number().int()),
+            last_activity: z.string(),
+            receipt_id: z.string().nullable(),
+            problem: UploadProblemSchema.nullable(),
           }),
-        },
-      },
-    },
+        ),
+        summary: z.object({
+          active_sessions: z.number().int(),
+          completed_files: z.number().int(),
+          failed_sessions: z.number().int(),
+          overall_progress: z.number(),
+          total_sessions: z.number().int(),
+        }),
+      }),
+    ),
   },
 });
 
@@ -276,20 +267,15 @@ export const getUploadConfig = defineRoute('user', {
     '`max_in_flight_requests`: upload requests the server serves at once (more get 503 with Retry-After); `memory_buffer`: what a client should keep in memory at most; `merge_concurrency`: sessions assembled at once.',
   tags: [TAG],
   responses: {
-    200: {
-      description: 'OK',
-      content: {
-        'application/json': {
-          schema: z.object({
-            chunk_size: z.number().int(),
-            max_concurrent: z.number().int(),
-            max_in_flight_requests: z.number().int(),
-            memory_buffer: z.number().int(),
-            merge_concurrency: z.number().int(),
-          }),
-        },
-      },
-    },
+    200: jsonResponse(
+      z.object({
+        chunk_size: z.number().int(),
+        max_concurrent: z.number().int(),
+        max_in_flight_requests: z.number().int(),
+        memory_buffer: z.number().int(),
+        merge_concurrency: z.number().int(),
+      }),
+    ),
   },
 });
 
@@ -302,30 +288,21 @@ export const precheckUploads = defineRoute('user', {
   tags: [TAG],
   middleware: [jsonLimit],
   request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z.object({
-            files: z.array(z.object({ hash: Hash, size: z.number().int().min(0), file_name: z.string().max(1024).optional() })).min(1).max(1000),
-            repository_id: z.uuid().optional(),
-          }),
-        },
-      },
-    },
+    body: jsonBody(
+      z.object({
+        files: z.array(z.object({ hash: Hash, size: z.number().int().min(0), file_name: z.string().max(1024).optional() })).min(1).max(1000),
+        repository_id: z.uuid().optional(),
+      }),
+    ),
   },
   responses: {
-    200: {
-      description: 'One result per file, in order',
-      content: {
-        'application/json': {
-          schema: z.object({
-            duplicate_count: z.number().int(),
-            results: z.array(z.object({ asset_id: z.string().nullable(), candidate: z.boolean(), duplicate: z.boolean(), file_name: z.string().nullable(), hash: z.string() })),
-          }),
-        },
-      },
-    },
+    200: jsonResponse(
+      z.object({
+        duplicate_count: z.number().int(),
+        results: z.array(z.object({ asset_id: z.string().nullable(), candidate: z.boolean(), duplicate: z.boolean(), file_name: z.string().nullable(), hash: z.string() })),
+      }),
+      'One result per file, in order',
+    ),
   },
 });
 
@@ -340,7 +317,7 @@ export const getUploadStatus = defineRoute('user', {
     'one stored just before the stop completes after the restart as usual. A chunked session stays resumable across a stop.',
   tags: [TAG],
   request: { query: z.object({ receipt_ids: idList('receipt_ids', 100) }) },
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: ReceiptsSchema } } } },
+  responses: { 200: jsonResponse(ReceiptsSchema) },
 });
 
 export const streamUploadStatus = defineRoute('user', {

@@ -1,6 +1,7 @@
 /** SQL of the upload feature: sessions, receipts, and the read-only look-ups it needs elsewhere. */
 import type { Db } from '../../platform/db/connection.ts';
 import type { Problem } from '../../platform/http/problem.ts';
+import type { AccessScope, PermittedReceiptId, PermittedUploadSessionId } from '../../platform/access/index.ts';
 
 export type SessionStatus = 'pending' | 'uploading' | 'merging' | 'completed' | 'failed';
 export type ReceiptStatus = 'uploading' | 'processing' | 'queued' | 'completed' | 'duplicate' | 'failed';
@@ -93,12 +94,12 @@ export class UploadsStore {
       });
   }
 
-  /** The caller's receipts among `ids` (others' and unknown ids are simply not returned). */
-  receiptsOf(ownerId: number, ids: readonly string[]): ReceiptRow[] {
+  /** The receipts of these ids (checked by the access layer; unknown ones are not there to find). */
+  receipts(ids: readonly PermittedReceiptId[]): ReceiptRow[] {
     if (ids.length === 0) return [];
     return this.db
-      .prepare(`SELECT r.* FROM upload_receipts r JOIN json_each(?) j ON j.value = r.receipt_id WHERE r.owner_id = ?`)
-      .all(JSON.stringify(ids), ownerId) as ReceiptRow[];
+      .prepare(`SELECT r.* FROM json_each(?) j CROSS JOIN upload_receipts r ON r.receipt_id = j.value`)
+      .all(JSON.stringify(ids)) as ReceiptRow[];
   }
 
   /** Processing state of assets, for receipts whose pipeline result the receipt does not show yet. */
@@ -163,20 +164,22 @@ export class UploadsStore {
       .run(status, problem ? JSON.stringify(problem) : null, now, id);
   }
 
-  /** The caller's sessions: the given ids, or those active or touched since `since`. */
-  sessionsOf(ownerId: number, ids: readonly string[] | undefined, since: number): SessionRow[] {
-    if (ids) {
-      if (ids.length === 0) return [];
-      return this.db
-        .prepare(`SELECT s.* FROM upload_sessions s JOIN json_each(?) j ON j.value = s.session_id WHERE s.owner_id = ? ORDER BY s.created_at`)
-        .all(JSON.stringify(ids), ownerId) as SessionRow[];
-    }
+  /** The sessions of these ids (checked by the access layer), oldest first. */
+  sessions(ids: readonly PermittedUploadSessionId[]): SessionRow[] {
+    if (ids.length === 0) return [];
+    return this.db
+      .prepare(`SELECT s.* FROM json_each(?) j CROSS JOIN upload_sessions s ON s.session_id = j.value ORDER BY s.created_at`)
+      .all(JSON.stringify(ids)) as SessionRow[];
+  }
+
+  /** The sessions in `scope` that are active or were touched since `since`, oldest first (at most 1000). */
+  recentSessions(scope: AccessScope<'upload_session'>, since: number): SessionRow[] {
     return this.db
       .prepare(
-        `SELECT * FROM upload_sessions WHERE owner_id = ? AND (status IN ('pending', 'uploading', 'merging') OR last_activity >= ?)
-         ORDER BY created_at LIMIT 1000`,
+        `SELECT * FROM upload_sessions s WHERE ${scope.sql} AND (s.status IN ('pending', 'uploading', 'merging') OR s.last_activity >= @since)
+         ORDER BY s.created_at LIMIT 1000`,
       )
-      .all(ownerId, since) as SessionRow[];
+      .all({ ...scope.params, since }) as SessionRow[];
   }
 
   /** Sessions a crash left merging go back to uploading (their chunks are still staged). */
@@ -200,17 +203,21 @@ export class UploadsStore {
 
   // ------------------------------------------------------------------ precheck
 
-  /** The caller's live assets with this content (hash + size), optionally in one repository. */
-  ownAssetsByHash(ownerId: number, files: readonly { hash: string; size: number }[], repositoryId?: string): Map<string, { asset_id: string; original_filename: string }> {
+  /** The live assets in `scope` with this content (hash + size), optionally in one repository. */
+  assetsByHash(
+    scope: AccessScope<'asset'>,
+    files: readonly { hash: string; size: number }[],
+    repositoryId?: string,
+  ): Map<string, { asset_id: string; original_filename: string }> {
     const out = new Map<string, { asset_id: string; original_filename: string }>();
     const stmt = this.db.prepare(
-      `SELECT asset_id, original_filename FROM assets
-       WHERE repository_id IN (SELECT repository_id FROM repositories WHERE ? IS NULL OR repository_id = ?)
-         AND hash = ? AND file_size = ? AND owner_id = ? AND is_deleted = 0
-       ORDER BY asset_id LIMIT 1`,
+      `SELECT a.asset_id, a.original_filename FROM assets a
+       WHERE a.repository_id IN (SELECT repository_id FROM repositories WHERE @repo IS NULL OR repository_id = @repo)
+         AND a.hash = @hash AND a.file_size = @size AND ${scope.sql} AND a.is_deleted = 0
+       ORDER BY a.asset_id LIMIT 1`,
     ); // the IN on the leading column lets SQLite use assets_hash (repository_id, hash, file_size)
     for (const f of files) {
-      const row = stmt.get(repositoryId ?? null, repositoryId ?? null, f.hash, f.size, ownerId) as
+      const row = stmt.get({ ...scope.params, repo: repositoryId ?? null, hash: f.hash, size: f.size }) as
         | { asset_id: string; original_filename: string }
         | undefined;
       if (row) out.set(`${f.hash}:${f.size}`, row);

@@ -1,6 +1,7 @@
 /** Administration of user accounts. */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { pageParams } from '../../platform/http/pagination.ts';
 import { DisplayName, UserSchema, Username } from './users.view.ts';
 
@@ -19,19 +20,14 @@ export const listUsers = defineRoute('admin', {
     }),
   },
   responses: {
-    200: {
-      description: 'OK',
-      content: {
-        'application/json': {
-          schema: z.object({
-            users: z.array(UserSchema.extend({ stats: z.object({ active_sessions: z.number().int() }) })),
-            limit: z.number().int(),
-            offset: z.number().int(),
-            total: z.number().int(),
-          }),
-        },
-      },
-    },
+    200: jsonResponse(
+      z.object({
+        users: z.array(UserSchema.extend({ stats: z.object({ active_sessions: z.number().int() }) })),
+        limit: z.number().int(),
+        offset: z.number().int(),
+        total: z.number().int(),
+      }),
+    ),
   },
 });
 
@@ -43,22 +39,17 @@ export const updateUser = defineRoute('admin', {
   tags: [TAG],
   request: {
     params: IdParam,
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z.strictObject({
-            username: Username.optional(),
-            display_name: DisplayName.optional(),
-            role: z.enum(['admin', 'user']).optional(),
-            is_active: z.boolean().optional(),
-            avatar_asset_id: z.uuid().nullable().optional().openapi({ description: 'One of the account\'s own assets (not in the Trash); anything else answers 404 `asset_not_found`. null clears it.' }),
-          }),
-        },
-      },
-    },
+    body: jsonBody(
+      z.strictObject({
+        username: Username.optional(),
+        display_name: DisplayName.optional(),
+        role: z.enum(['admin', 'user']).optional(),
+        is_active: z.boolean().optional(),
+        avatar_asset_id: z.uuid().nullable().optional().openapi({ description: 'One of the account\'s own assets (not in the Trash); anything else answers 404 `asset_not_found`. null clears it.' }),
+      }),
+    ),
   },
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: UserSchema } } }, ...errorResponses(404, 409) },
+  responses: { 200: jsonResponse(UserSchema), ...errorResponses(404, 409) },
 });
 
 export const resetUserAccess = defineRoute('admin', {
@@ -69,10 +60,7 @@ export const resetUserAccess = defineRoute('admin', {
   tags: [TAG],
   request: { params: IdParam },
   responses: {
-    200: {
-      description: 'The temporary password, shown once',
-      content: { 'application/json': { schema: z.object({ user: UserSchema, temporary_password: z.string() }) } },
-    },
+    200: jsonResponse(z.object({ user: UserSchema, temporary_password: z.string() }), 'The temporary password, shown once'),
     ...errorResponses(404, 409),
   },
 });

@@ -6,8 +6,8 @@
 import type { Db } from '../db/connection.ts';
 import type { Statement } from 'better-sqlite3';
 import { DomainError, NotFound, type FieldError } from '../http/errors.ts';
-import type { AccessKind, AccessKinds, Permission, Permitted } from './permitted.ts';
-import { RULES } from './rules.ts';
+import type { AccessKind, AccessKinds, AccessScope, Permission, Permitted } from './permitted.ts';
+import { idsSql, RULES } from './rules.ts';
 
 /** Who is asking, as far as access is concerned. */
 export interface Requester {
@@ -19,6 +19,7 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   asset: { code: 'asset_not_found', noun: 'asset' },
   album: { code: 'album_not_found', noun: 'album' },
   upload_session: { code: 'upload_session_not_found', noun: 'upload session' },
+  upload_receipt: { code: 'upload_receipt_not_found', noun: 'upload receipt' },
 };
 
 export class Access {
@@ -30,7 +31,7 @@ export class Access {
   permitted<K extends AccessKind>(actor: Requester, kind: K, ids: readonly AccessKinds[K][], permission: Permission): Permitted<K>[] {
     if (ids.length === 0) return [];
     const found = new Set(
-      (this.statement(kind, permission).all({ ids: JSON.stringify(ids), user: actor.userId }) as { id: AccessKinds[K] }[]).map((r) => r.id),
+      (this.statement(kind, permission).all({ ids: JSON.stringify(ids), access_user: actor.userId }) as { id: AccessKinds[K] }[]).map((r) => r.id),
     );
     const out: Permitted<K>[] = [];
     const seen = new Set<AccessKinds[K]>();
@@ -81,16 +82,25 @@ export class Access {
     throw new DomainError(404, code, `No such ${noun}: ${missing.slice(0, 10).map((m) => m.id).join(', ')}${more}.`, { errors });
   }
 
+  /**
+   * The rows of `kind` the actor may see, for a list that is not a batch of given ids: the store puts
+   * `scope.sql` (its table named `alias`) into its query and binds `scope.params` beside its own.
+   */
+  scope<K extends AccessKind>(actor: Requester, kind: K, permission: Permission, alias: string): AccessScope<K> {
+    if (!/^[a-z_][a-z0-9_]*$/i.test(alias)) throw new Error(`not an SQL alias: ${alias}`);
+    return { kind, sql: `(${RULES[kind].where[permission](alias)})`, params: { access_user: actor.userId } } as AccessScope<K>;
+  }
+
   /** How SQLite runs a rule (for the test that keeps every rule a key lookup per id). */
   plan(kind: AccessKind, permission: Permission): string[] {
-    return (this.db.prepare(`EXPLAIN QUERY PLAN ${RULES[kind].sql[permission]}`).all({ ids: '[]', user: 0 }) as { detail: string }[]).map((r) => r.detail);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${idsSql(kind, permission)}`).all({ ids: '[]', access_user: 0 }) as { detail: string }[]).map((r) => r.detail);
   }
 
   private statement(kind: AccessKind, permission: Permission): Statement {
     const key = `${kind}:${permission}`;
     let s = this.statements.get(key);
     if (!s) {
-      s = this.db.prepare(RULES[kind].sql[permission]);
+      s = this.db.prepare(idsSql(kind, permission));
       this.statements.set(key, s);
     }
     return s;

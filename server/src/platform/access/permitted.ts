@@ -10,6 +10,7 @@ export interface AccessKinds {
   asset: string;
   album: number;
   upload_session: string;
+  upload_receipt: string;
 }
 export type AccessKind = keyof AccessKinds;
 
@@ -24,6 +25,21 @@ export type Permission = 'read' | 'change' | 'own';
 export type Permitted<K extends AccessKind> = AccessKinds[K] & { readonly [permitted]: K };
 export type PermittedAssetId = Permitted<'asset'>;
 export type PermittedAlbumId = Permitted<'album'>;
+export type PermittedUploadSessionId = Permitted<'upload_session'>;
+export type PermittedReceiptId = Permitted<'upload_receipt'>;
+
+/**
+ * The rows of one kind an actor may see, as a condition for a store's list query (lists that are not
+ * a batch of given ids, such as "my active upload sessions"). Made only by `Access.scope`, so a list
+ * method that takes one cannot be called with an ownership condition written elsewhere.
+ * `sql` names the list's table by the alias asked for and needs `params` bound beside the store's own.
+ */
+export interface AccessScope<K extends AccessKind> {
+  readonly kind: K;
+  readonly sql: string;
+  readonly params: { readonly access_user: number };
+  readonly [permitted]: K;
+}
 
 /**
  * Work done for the catalog rather than for a member (the media pipeline, jobs, the watcher, start-up

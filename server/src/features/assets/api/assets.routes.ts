@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses, ownedPathParam } from '../../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../../platform/http/responses.ts';
 import { SpecificMetadataEditSchema } from './asset-updates.ts';
 import { AssetDetailSchema, MediaItemSchema } from '../assets.view.ts';
 import { multiLine } from '../../../platform/http/text.ts';
@@ -11,8 +12,7 @@ import { multiLine } from '../../../platform/http/text.ts';
 export const TAG = 'Assets: one asset';
 export const IdParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'asset') }) });
 const Message = z.object({ message: z.string() });
-const messageResponse = (description: string) => ({ description, content: { 'application/json': { schema: Message } } });
-const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
+const messageResponse = (description: string) => jsonResponse(Message, description);
 const Rating = z.number().int().min(0).max(5).openapi({ description: '0 (none) to 5 stars.' });
 const bool = (def: boolean) =>
   z
@@ -46,7 +46,7 @@ export const getAsset = defineRoute('user', {
     }),
   },
   responses: {
-    200: { description: 'OK', content: { 'application/json': { schema: AssetDetailSchema } } },
+    200: jsonResponse(AssetDetailSchema),
     ...errorResponses(404),
   },
 });
@@ -59,7 +59,7 @@ export const getAssetExif = defineRoute('user', {
   tags: [TAG],
   request: { params: IdParam },
   responses: {
-    200: { description: 'OK', content: { 'application/json': { schema: z.object({ asset_id: z.string(), exif_raw: z.record(z.string(), z.unknown()) }) } } },
+    200: jsonResponse(z.object({ asset_id: z.string(), exif_raw: z.record(z.string(), z.unknown()) })),
     ...errorResponses(404),
   },
 });
@@ -114,23 +114,16 @@ export const reprocessAsset = defineRoute('user', {
   tags: [TAG],
   request: {
     params: IdParam,
-    body: {
-      required: false,
-      content: {
-        'application/json': {
-          schema: z.strictObject({
-            force_full_retry: z.boolean().optional(),
-            tasks: z.array(z.enum(['analyze', 'derivatives', 'enrich', 'metadata', 'thumbnails', 'transcode'])).max(10).optional(),
-          }),
-        },
-      },
-    },
+    body: jsonBody(
+      z.strictObject({
+        force_full_retry: z.boolean().optional(),
+        tasks: z.array(z.enum(['analyze', 'derivatives', 'enrich', 'metadata', 'thumbnails', 'transcode'])).max(10).optional(),
+      }),
+      { required: false },
+    ),
   },
   responses: {
-    200: {
-      description: 'Queued',
-      content: { 'application/json': { schema: z.object({ asset_id: z.string(), message: z.string(), receipt_id: z.string(), status: z.literal('queued') }) } },
-    },
+    200: jsonResponse(z.object({ asset_id: z.string(), message: z.string(), receipt_id: z.string(), status: z.literal('queued') }), 'Queued'),
     ...errorResponses(404),
   },
 });
@@ -224,7 +217,7 @@ export const getAssetMediaItem = defineRoute('user', {
   tags: [TAG],
   request: { params: IdParam },
   responses: {
-    200: { description: 'OK', content: { 'application/json': { schema: z.object({ asset_id: z.string(), media_item: MediaItemSchema.nullable() }) } } },
+    200: jsonResponse(z.object({ asset_id: z.string(), media_item: MediaItemSchema.nullable() })),
     ...errorResponses(404),
   },
 });

@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../../platform/http/context.ts';
 import { defineRoute, errorResponses } from '../../../platform/http/router.ts';
+import { jsonBody } from '../../../platform/http/responses.ts';
 import { IdParam, TAG } from './assets.routes.ts';
 import { DEFAULT_QUALITY, EXPORT_FORMATS } from './export.ts';
 
@@ -65,10 +66,7 @@ export const downloadAssets = defineRoute('user', {
   tags: [TAG],
   middleware: [rawRoute],
   request: {
-    body: {
-      required: true,
-      content: { 'application/json': { schema: z.strictObject({ asset_ids: z.array(z.uuid()).min(1).max(MAX_DOWNLOAD_ASSETS) }) } },
-    },
+    body: jsonBody(z.strictObject({ asset_ids: z.array(z.uuid()).min(1).max(MAX_DOWNLOAD_ASSETS) })),
   },
   responses: {
     200: { description: 'The zip archive, as an attachment', content: { 'application/zip': { schema: binary } } },

@@ -1,5 +1,6 @@
 /** The Studio edit sidecar of an asset (non-destructive edits). Decisions: sidecar.ts. */
 import { defineRoute, errorResponses } from '../../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../../platform/http/responses.ts';
 import { IdParam, TAG } from './assets.routes.ts';
 import { SidecarInputSchema, SidecarResponseSchema } from './sidecar.ts';
 
@@ -13,7 +14,7 @@ export const getAssetSidecar = defineRoute('user', {
   tags: [TAG],
   request: { params: IdParam },
   responses: {
-    200: { description: 'OK', content: { 'application/json': { schema: SidecarResponseSchema } } },
+    200: jsonResponse(SidecarResponseSchema),
     ...errorResponses(404, 409, 503),
   },
 });
@@ -28,9 +29,9 @@ export const updateAssetSidecar = defineRoute('user', {
     'Send the `version` you read (0 when there was none) for optimistic concurrency: a different current version answers 409 `sidecar_version_conflict` and nothing is saved; without `version` the save overwrites. ' +
     'Strict validation: unknown fields and out-of-range values answer 422 naming the field. 409 `asset_in_trash` in the Trash; 503 when the repository is offline or not writable.',
   tags: [TAG],
-  request: { params: IdParam, body: { required: true, content: { 'application/json': { schema: SidecarInputSchema } } } },
+  request: { params: IdParam, body: jsonBody(SidecarInputSchema) },
   responses: {
-    200: { description: 'Saved', content: { 'application/json': { schema: SidecarResponseSchema } } },
+    200: jsonResponse(SidecarResponseSchema, 'Saved'),
     ...errorResponses(404, 409, 503),
   },
 });
