@@ -27,7 +27,7 @@ interface PhotoTileProps {
 }
 
 /** A touch held this long (ms) without moving is a long press. */
-const LONG_PRESS_MS = 450;
+const LONG_PRESS_MS = 500;
 /** A touch that moves this far (px) is a scroll, not a press. */
 const PRESS_SLOP = 10;
 

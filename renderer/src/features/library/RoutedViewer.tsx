@@ -53,9 +53,12 @@ export function RoutedViewer({ items, trash = false, onNearEnd }: RoutedViewerPr
   }
   if (alone.data) return <Viewer item={albumAssetToItem(alone.data as unknown as AlbumAsset)} trash={trash || alone.data.deleted_at !== null} onClose={close} />;
   if (alone.isError) {
+    // A malformed id is as absent as an unknown one (or another member's: the server answers 404).
+    const status = (alone.error as { status?: number }).status ?? 0;
+    const missing = status === 400 || status === 404 || status === 422;
     return (
       <div className="overlay overlay--message" role="alertdialog" aria-label="Photo not found">
-        <p role="alert">{(alone.error as { status?: number }).status === 404 ? 'This photo is not in your library.' : messageOf(alone.error)}</p>
+        <p role="alert">{missing ? 'This photo is not in your library.' : messageOf(alone.error)}</p>
         <button type="button" className="button button--secondary" onClick={close}>
           Back to the list
         </button>
