@@ -20,6 +20,7 @@ import { withOwnServer } from './own-server.ts';
 // The root tsconfig has no DOM library; these are the page globals used inside page.evaluate.
 declare const document: { documentElement: { scrollWidth: number } };
 declare const window: { innerWidth: number; innerHeight: number; scrollTo(x: number, y: number): void };
+declare function getComputedStyle(el: unknown): { opacity: string };
 
 const ADMIN = { username: 'hermes', password: 'quick-on-his-feet' };
 const PHONE = { width: 390, height: 844 };
@@ -267,7 +268,7 @@ test.describe('on a phone with touch', () => {
     const finger = await Finger.on(page);
 
     await test.step('the selection boxes show without hover', async () => {
-      const opacity = await items.first().getByRole('checkbox').evaluate((el) => Number(getComputedStyle(el as never).opacity));
+      const opacity = await items.first().getByRole('checkbox').evaluate((el) => Number(getComputedStyle(el).opacity));
       expect(opacity).toBeGreaterThan(0.5);
     });
 
