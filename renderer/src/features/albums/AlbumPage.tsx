@@ -47,7 +47,7 @@ export function AlbumPage() {
         {a && <p>{[a.asset_count === 1 ? '1 item' : `${a.asset_count} items`, a.description].filter(Boolean).join(' · ')}</p>}
       </PageHeader>
       {selected.size > 0 ? (
-        <div className="selection-bar" role="toolbar" aria-label="Selection">
+        <div className="selection-bar selection-bar--wrap" role="toolbar" aria-label="Selection">
           <strong>{selected.size === 1 ? '1 selected' : `${selected.size} selected`}</strong>
           {selected.size === 1 && (
             <>
