@@ -18,8 +18,16 @@ import { MapPage } from '../features/map/MapPage';
 import { FoldersPage } from '../features/folders/FoldersPage';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { UploadPage } from '../features/upload/UploadPage';
+import { PHOTO_ROUTE } from '../features/library/viewer-route';
 import { ADMIN_JOBS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { NotFoundPage } from './NotFoundPage';
+import { PHONE_TABS, TabBar } from './TabBar';
+
+/**
+ * Pages that list photos: each opens the viewer at its own path plus `photos/<id>` (a child route
+ * with no element of its own, so the page stays mounted under the viewer; see viewer-route.ts).
+ */
+const LISTS_PHOTOS = new Set(['/', '/favourites', '/trash', '/folders', '/map']);
 
 /** Library sections that have their real page; the others still show their empty state. */
 const SECTION_PAGES: Record<string, () => React.ReactElement> = {
@@ -57,7 +65,7 @@ export function SignedInApp() {
   };
 
   return (
-    <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut}>
+    <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />}>
       <Routes>
         {LIBRARY_SECTIONS.map((section) => {
           const Page = SECTION_PAGES[section.path];
@@ -66,10 +74,14 @@ export function SignedInApp() {
               key={section.path}
               path={section.path}
               element={Page ? <Page key={section.path} /> : <LibrarySectionPage key={section.path} section={section} />}
-            />
+            >
+              {LISTS_PHOTOS.has(section.path) && <Route path={PHOTO_ROUTE} element={null} />}
+            </Route>
           );
         })}
-        <Route path="/albums/:albumId" element={<AlbumPage />} />
+        <Route path="/albums/:albumId" element={<AlbumPage />}>
+          <Route path={PHOTO_ROUTE} element={null} />
+        </Route>
         <Route path="/account" element={<AccountPage />} />
         <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
         <Route path={ADMIN_REPOSITORIES_PATH} element={isAdmin ? <RepositoriesPage /> : <NotFoundPage />} />

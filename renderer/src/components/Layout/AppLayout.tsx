@@ -2,7 +2,8 @@
  * The signed-in frame: a sidebar on wide screens; on phones a top bar whose Menu button opens the
  * same navigation as a drawer. One navigation in the DOM for both, so links are never duplicated
  * for assistive technology; CSS decides where it sits. The closed drawer is visibility:hidden, which
- * also takes it out of the tab order and the accessibility tree.
+ * also takes it out of the tab order and the accessibility tree. Phones also get a bottom tab bar
+ * (`tabBar`, app/TabBar.tsx) with the few places used most; it is display:none on wide screens.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
@@ -27,10 +28,12 @@ interface AppLayoutProps {
   user: User;
   onSignOut: () => void;
   signingOut: boolean;
+  /** Shown at the bottom on phones only. */
+  tabBar?: ReactNode;
   children: ReactNode;
 }
 
-export function AppLayout({ groups, user, onSignOut, signingOut, children }: AppLayoutProps) {
+export function AppLayout({ groups, user, onSignOut, signingOut, tabBar, children }: AppLayoutProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
@@ -96,6 +99,7 @@ export function AppLayout({ groups, user, onSignOut, signingOut, children }: App
       <main id="main" className="content" tabIndex={-1}>
         {children}
       </main>
+      {tabBar}
     </div>
   );
 }

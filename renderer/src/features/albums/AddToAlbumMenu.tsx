@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
+import { Icon } from '../../components/Icon';
 import { useAddToAlbum, useAlbums, useCreateAlbum } from './albums-api';
 
 export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string[]; onDone: () => void }) {
@@ -15,8 +16,10 @@ export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string
 
   return (
     <div className="album-menu">
-      <Button variant="secondary" aria-expanded={open} onClick={() => setOpen((v) => !v)} disabled={busy}>
-        Add to album
+      {/* Icon and words; a phone's selection bar keeps the icon alone (library.css). */}
+      <Button variant="secondary" className="selection-bar__icon" aria-label="Add to album" aria-expanded={open} onClick={() => setOpen((v) => !v)} disabled={busy}>
+        <Icon name="albums" />
+        <span className="selection-bar__label">Add to album</span>
       </Button>
       {open && (
         <div className="album-menu__panel" role="dialog" aria-label="Add to album">

@@ -1,16 +1,19 @@
 /**
  * One album: its members in the album's order. Select to remove, to make the cover, or (one at a
- * time) to move earlier or later; the order and the cover are kept on the server.
+ * time) to move earlier or later; the order and the cover are kept on the server. The viewer opens at
+ * `/albums/<album>/photos/<id>` and steps through the album (viewer-route.ts).
  */
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { NotFoundPage } from '../../app/NotFoundPage';
+import { RoutedViewer } from '../library/RoutedViewer';
 import { Timeline } from '../library/Timeline';
-import { Viewer } from '../library/Viewer';
+import { useSelection } from '../library/use-selection';
+import { useViewerRoute } from '../library/viewer-route';
 import '../library/library.css';
 import { albumAssetToItem, useAlbum, useAlbumAssets, useDeleteAlbum, useMoveInAlbum, useRemoveFromAlbum, useUpdateAlbum } from './albums-api';
 import './albums.css';
@@ -20,8 +23,9 @@ export function AlbumPage() {
   const album = useAlbum(id);
   const members = useAlbumAssets(id);
   const items = useMemo(() => (members.data?.assets ?? []).map(albumAssetToItem), [members.data]);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [openIndex, setOpenIndex] = useState<number | null>(null);
+  const selection = useSelection(items);
+  const { selected } = selection;
+  const viewer = useViewerRoute();
   const remove = useRemoveFromAlbum(id);
   const move = useMoveInAlbum(id);
   const update = useUpdateAlbum(id);
@@ -35,7 +39,7 @@ export function AlbumPage() {
   const lastPosition = Math.max(0, ...(members.data?.assets ?? []).map((m) => m.position));
   const busy = remove.isPending || move.isPending || update.isPending;
   const error = remove.error ?? move.error ?? update.error ?? del.error;
-  const clear = () => setSelected(new Set());
+  const clear = selection.clear;
 
   return (
     <>
@@ -43,7 +47,7 @@ export function AlbumPage() {
         {a && <p>{[a.asset_count === 1 ? '1 item' : `${a.asset_count} items`, a.description].filter(Boolean).join(' · ')}</p>}
       </PageHeader>
       {selected.size > 0 ? (
-        <div className="selection-bar" role="toolbar" aria-label="Selection">
+        <div className="selection-bar selection-bar--wrap" role="toolbar" aria-label="Selection">
           <strong>{selected.size === 1 ? '1 selected' : `${selected.size} selected`}</strong>
           {selected.size === 1 && (
             <>
@@ -100,27 +104,13 @@ export function AlbumPage() {
           items={items}
           groupByDay={false}
           label={`Album ${a?.album_name ?? ''}`.trim()}
-          selected={new Set(items.filter((i) => selected.has(i.media_item.primary_asset.asset_id)).map((i) => i.id))}
-          onToggleSelect={(index) =>
-            setSelected((prev) => {
-              const next = new Set(prev);
-              const assetId = items[index]!.media_item.primary_asset.asset_id;
-              if (next.has(assetId)) next.delete(assetId);
-              else next.add(assetId);
-              return next;
-            })
-          }
-          onOpen={setOpenIndex}
+          selected={selection.selectedItems}
+          onToggleSelect={selection.toggle}
+          onBand={selection.band}
+          onOpen={(index) => items[index] && viewer.open(items[index].media_item.primary_asset.asset_id)}
         />
       )}
-      {openIndex !== null && items[openIndex] && (
-        <Viewer
-          item={items[openIndex]}
-          onClose={() => setOpenIndex(null)}
-          onPrevious={openIndex > 0 ? () => setOpenIndex(openIndex - 1) : undefined}
-          onNext={openIndex < items.length - 1 ? () => setOpenIndex(openIndex + 1) : undefined}
-        />
-      )}
+      <RoutedViewer items={items} />
     </>
   );
 }

@@ -1,8 +1,9 @@
 /**
- * A page of assets from the unified query: the Photos timeline, Favourites, Trash. Virtualised grid
- * (Timeline), paging as the end comes near, multi-select with bulk actions, and the viewer.
+ * A page of assets from the unified query: the Photos timeline, Favourites, Trash, a folder.
+ * Virtualised grid (Timeline), paging as the end comes near, multi-select with bulk actions
+ * (use-selection.ts), and the viewer at `<this page's path>/photos/<id>` (viewer-route.ts).
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
@@ -12,8 +13,10 @@ import { PageHeader } from '../../components/PageHeader';
 import { useUploadSettled } from '../upload/use-uploads';
 import { flattenPages, libraryKeys, useAssetList, type AssetFilter, type SortBy, type StackMode } from './library-api';
 import { SelectionBar } from './SelectionBar';
+import { RoutedViewer } from './RoutedViewer';
 import { Timeline } from './Timeline';
-import { Viewer } from './Viewer';
+import { useSelection } from './use-selection';
+import { useViewerRoute } from './viewer-route';
 import './library.css';
 
 export interface CollectionProps {
@@ -51,12 +54,8 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
   const list = useAssetList(name, query);
   const items = useMemo(() => flattenPages(list.data?.pages), [list.data?.pages]);
   const total = list.data?.pages.at(-1)?.total_visible ?? 0;
-  // The open item by id, not position: when the list changes under the viewer (a member taken out
-  // of a stack becomes a row of its own, a new upload lands) it keeps showing the same item. When
-  // the item left the list (moved to the trash), the one now at its place shows.
-  const [opened, setOpened] = useState<{ id: string; index: number } | null>(null);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [anchor, setAnchor] = useState<number | null>(null);
+  const selection = useSelection(items);
+  const { open: openPhoto } = useViewerRoute();
   const queryClient = useQueryClient();
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
 
@@ -66,37 +65,19 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const toggle = useCallback(
-    (index: number, range: boolean) => {
-      setSelected((prev) => {
-        const next = new Set(prev);
-        if (range && anchor !== null) {
-          const [a, b] = anchor < index ? [anchor, index] : [index, anchor];
-          for (let i = a; i <= b; i++) next.add(items[i]!.media_item.primary_asset.asset_id);
-        } else {
-          const id = items[index]!.media_item.primary_asset.asset_id;
-          if (next.has(id)) next.delete(id);
-          else next.add(id);
-        }
-        return next;
-      });
-      setAnchor(index);
+  const openAt = useCallback(
+    (index: number) => {
+      if (items[index]) openPhoto(items[index].media_item.primary_asset.asset_id);
     },
-    [anchor, items],
+    [items, openPhoto],
   );
-  const selectedRows = useMemo(() => items.filter((i) => selected.has(i.media_item.primary_asset.asset_id)), [items, selected]);
-  const selectedItems = useMemo(() => new Set(selectedRows.map((i) => i.id)), [selectedRows]);
-  const found = opened ? items.findIndex((i) => i.id === opened.id) : -1;
-  const openIndex = !opened ? -1 : found >= 0 ? found : Math.min(opened.index, items.length - 1);
-  const open = openIndex >= 0 ? items[openIndex] : undefined;
-  const openAt = useCallback((index: number) => setOpened(items[index] ? { id: items[index].id, index } : null), [items]);
 
   return (
     <>
       <PageHeader title={title}>{items.length > 0 && <p>{describe(total)}</p>}</PageHeader>
 
       {toolbar}
-      {selected.size > 0 && <SelectionBar ids={[...selected]} items={selectedRows} trash={trash} onDone={() => setSelected(new Set())} />}
+      {selection.selected.size > 0 && <SelectionBar ids={[...selection.selected]} items={selection.selectedRows} trash={trash} onDone={selection.clear} />}
 
       {list.isPending && <p role="status">Loading…</p>}
       {list.isError && (
@@ -118,8 +99,9 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
           items={items}
           groupByDay={groupByDay}
           label={listLabel ?? title}
-          selected={selectedItems}
-          onToggleSelect={toggle}
+          selected={selection.selectedItems}
+          onToggleSelect={selection.toggle}
+          onBand={selection.band}
           onOpen={openAt}
           onNearEnd={loadMore}
         />
@@ -136,22 +118,7 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
         )}
       </div>
 
-      {open && (
-        <Viewer
-          item={open}
-          trash={trash}
-          onClose={() => setOpened(null)}
-          onPrevious={openIndex > 0 ? () => openAt(openIndex - 1) : undefined}
-          onNext={
-            openIndex < items.length - 1
-              ? () => {
-                  if (openIndex >= items.length - 5) loadMore();
-                  openAt(openIndex + 1);
-                }
-              : undefined
-          }
-        />
-      )}
+      <RoutedViewer items={items} trash={trash} onNearEnd={loadMore} />
     </>
   );
 }

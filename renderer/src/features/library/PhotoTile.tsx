@@ -1,10 +1,13 @@
 /**
  * One square of the photo grid: the thumbnail with badges for videos (duration), favourites, stacks
  * and failures, and a selection check. While something is selected, a click toggles selection
- * instead of opening (as in every phone gallery); shift-click selects a range.
+ * instead of opening (as in every phone gallery); shift-click selects a range. On touch, a long
+ * press selects the tile (and so starts selecting; later taps add or remove), and the check is
+ * always shown, as there is no hover to reveal it (library.css).
  * A row standing for a stack (stacks collapsed) shows the member count; with stacks expanded, a
  * member shows the stack sign alone, so it is clear it belongs to one.
  */
+import { useRef } from 'react';
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
 import { StackIcon } from '../stacks/StackIcon';
@@ -23,8 +26,51 @@ interface PhotoTileProps {
   deferImage?: boolean;
 }
 
+/** A touch held this long (ms) without moving is a long press. */
+const LONG_PRESS_MS = 500;
+/** A touch that moves this far (px) is a scroll, not a press. */
+const PRESS_SLOP = 10;
+
+/** Long press on touch and pen: `onLongPress` fires while the finger is still down; the tap that ends it is swallowed. */
+function useLongPress(onLongPress: (() => void) | undefined) {
+  const press = useRef<{ timer: number; x: number; y: number; fired: boolean } | null>(null);
+  const cancel = () => {
+    if (press.current) window.clearTimeout(press.current.timer);
+  };
+  return {
+    onPointerDown: (e: React.PointerEvent) => {
+      cancel();
+      press.current = null;
+      if (!onLongPress || e.pointerType === 'mouse') return;
+      const p = { x: e.clientX, y: e.clientY, fired: false, timer: 0 };
+      p.timer = window.setTimeout(() => {
+        p.fired = true;
+        onLongPress();
+      }, LONG_PRESS_MS);
+      press.current = p;
+    },
+    onPointerMove: (e: React.PointerEvent) => {
+      const p = press.current;
+      if (p && !p.fired && Math.hypot(e.clientX - p.x, e.clientY - p.y) > PRESS_SLOP) cancel();
+    },
+    onPointerUp: cancel,
+    onPointerCancel: cancel,
+    // The phone's own long-press menu (save image…) would cover the selection just started.
+    onContextMenu: (e: React.MouseEvent) => {
+      if (press.current) e.preventDefault();
+    },
+    /** True once for the click that ends a long press. */
+    swallowClick: () => {
+      const fired = press.current?.fired ?? false;
+      press.current = null;
+      return fired;
+    },
+  };
+}
+
 export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style, deferImage = false }: PhotoTileProps) {
   const asset = item.media_item.primary_asset;
+  const { swallowClick, ...pressHandlers } = useLongPress(onToggleSelect && !selected ? () => onToggleSelect(false) : undefined);
   const failed = asset.state === 'failed';
   const processing = asset.state === 'pending' || asset.state === 'processing';
   const isVideo = asset.type === 'VIDEO';
@@ -50,7 +96,9 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
       <button
         type="button"
         className={['tile', failed ? 'tile--failed' : '', processing ? 'tile--processing' : ''].filter(Boolean).join(' ')}
+        {...pressHandlers}
         onClick={(e) => {
+          if (swallowClick()) return;
           if ((selecting || e.shiftKey || e.ctrlKey || e.metaKey) && onToggleSelect) onToggleSelect(e.shiftKey);
           else onOpen();
         }}

@@ -2,12 +2,19 @@
  * What can be done to a selection: favourite, add to an album, tag, stack, trash or restore,
  * download as a zip.
  *
+ * On a phone the bar takes the place of the top bar (library.css) and keeps one line: clear, the
+ * count, "Add to album", Download and Move to trash (as icons with their names for assistive
+ * technology), and "More" for the rest (favourite, tag, stack). On a wide screen the same controls
+ * all sit in the bar with their words.
+ *
  * "Stack" stacks the selection in the order it was picked (the first picked is the cover). A
  * selected tile that stands for a whole stack brings all its members: stacking it with more photos
  * makes one bigger stack, as the tile suggests, rather than pulling its cover out of its stack.
  */
+import { useState } from 'react';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
+import { Icon } from '../../components/Icon';
 import { AddToAlbumMenu } from '../albums/AddToAlbumMenu';
 import { useCreateStack } from '../stacks/stacks-api';
 import { useDownloadZip, useRestoreAssets, useSetLiked, useTrashAssets } from './asset-actions-api';
@@ -48,43 +55,53 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
   const n = ids.length;
   const names = new Map(items.map((i) => [i.media_item.primary_asset.asset_id, i.media_item.primary_asset.original_filename]));
 
+  const [moreOpen, setMoreOpen] = useState(false);
+
   return (
     <div className="selection-bar" role="toolbar" aria-label="Selection">
-      <strong>{n === 1 ? '1 selected' : `${n} selected`}</strong>
+      <button type="button" className="button button--quiet selection-bar__clear" aria-label="Clear selection" title="Clear selection" onClick={onDone} disabled={busy}>
+        <Icon name="close" />
+      </button>
+      <strong className="selection-bar__count">{n === 1 ? '1 selected' : `${n} selected`}</strong>
       {trash ? (
         <Button busy={restore.isPending} busyLabel="Restoring…" disabled={busy} onClick={() => restore.mutate(ids, { onSuccess: onDone })}>
           Restore
         </Button>
       ) : (
         <>
-          <Button variant="secondary" disabled={busy} onClick={() => like.mutate({ ids, liked: true }, { onSuccess: onDone })}>
-            Add to favourites
-          </Button>
           <AddToAlbumMenu assetIds={ids} onDone={onDone} />
-          <BulkTagMenu ids={ids} names={names} tagging={tagging} disabled={busy} onDone={onDone} />
-          {n >= 2 && (
-            <Button
-              variant="secondary"
-              busy={stack.isPending}
-              busyLabel="Stacking…"
-              disabled={busy}
-              title="Show these as one tile; the first one you picked is on top"
-              onClick={() => stack.mutate(stackMembers(ids, items), { onSuccess: onDone })}
-            >
-              Stack
+          <Button variant="secondary" className="selection-bar__icon" aria-label="Download" title="Download as a zip" busy={download.isPending} busyLabel="Preparing zip…" disabled={busy} onClick={() => download.mutate(ids)}>
+            <Icon name="download" />
+            <span className="selection-bar__label">Download</span>
+          </Button>
+          <Button variant="secondary" className="selection-bar__icon" aria-label="Move to trash" busy={remove.isPending} busyLabel="Moving…" disabled={busy} onClick={() => remove.mutate(ids, { onSuccess: onDone })}>
+            <Icon name="trash" />
+            <span className="selection-bar__label">Move to trash</span>
+          </Button>
+          <button type="button" className="button button--quiet selection-bar__more-button" aria-label="More actions" aria-expanded={moreOpen} aria-controls="selection-more" onClick={() => setMoreOpen((v) => !v)}>
+            <Icon name="more" />
+          </button>
+          {/* Inline on a wide screen; the "More" menu on a phone (one set of controls, placed by CSS). */}
+          <div id="selection-more" className="selection-bar__more" data-open={moreOpen ? 'true' : 'false'}>
+            <Button variant="secondary" disabled={busy} onClick={() => like.mutate({ ids, liked: true }, { onSuccess: onDone })}>
+              Add to favourites
             </Button>
-          )}
-          <Button variant="secondary" busy={download.isPending} busyLabel="Preparing zip…" disabled={busy} onClick={() => download.mutate(ids)}>
-            Download
-          </Button>
-          <Button variant="secondary" busy={remove.isPending} busyLabel="Moving…" disabled={busy} onClick={() => remove.mutate(ids, { onSuccess: onDone })}>
-            Move to trash
-          </Button>
+            <BulkTagMenu ids={ids} names={names} tagging={tagging} disabled={busy} onDone={onDone} />
+            {n >= 2 && (
+              <Button
+                variant="secondary"
+                busy={stack.isPending}
+                busyLabel="Stacking…"
+                disabled={busy}
+                title="Show these as one tile; the first one you picked is on top"
+                onClick={() => stack.mutate(stackMembers(ids, items), { onSuccess: onDone })}
+              >
+                Stack
+              </Button>
+            )}
+          </div>
         </>
       )}
-      <Button variant="quiet" onClick={onDone} disabled={busy}>
-        Clear selection
-      </Button>
       {error && (
         <p className="field__error" role="alert">
           {messageOf(error)}

@@ -14,11 +14,15 @@
  * - during a fling, tiles ask for no thumbnail and take no hover (use-fast-scroll.ts);
  * - CSS containment on the grid and on every tile: a tile coming or going lays out and restyles
  *   itself only; "something is selected" is a class on the grid, not a `:has()` rule.
+ *
+ * Selecting: a click on a tile's box, shift-click for a range, a rubber band dragged with the mouse
+ * (use-rubber-band.ts), a long press on touch (PhotoTile.tsx); then taps and clicks add and remove.
  */
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { GalleryItem } from './library-api';
 import { PhotoTile } from './PhotoTile';
 import { useFastScroll } from './use-fast-scroll';
+import { useRubberBand } from './use-rubber-band';
 import { dayLabel, firstRowAt, layoutTimeline, type EntryAccess, type TimelineLayout } from './timeline-layout';
 
 interface TimelineProps {
@@ -28,6 +32,8 @@ interface TimelineProps {
   onOpen: (index: number) => void;
   selected: ReadonlySet<string>;
   onToggleSelect: (index: number, range: boolean) => void;
+  /** The tiles a rubber band covers while it is dragged, then null (desktop drag-select). */
+  onBand?: ((indices: number[] | null) => void) | undefined;
   onNearEnd?: (() => void) | undefined;
 }
 
@@ -117,7 +123,7 @@ const Cell = memo(function Cell({ item, index, top, left, size, selected, select
   );
 });
 
-export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleSelect, onNearEnd }: TimelineProps) {
+export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleSelect, onBand, onNearEnd }: TimelineProps) {
   const ref = useRef<HTMLDivElement>(null);
   const width = useWidth(ref);
   const view = useViewport(ref);
@@ -151,10 +157,20 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
   const open = useCallback((index: number) => handlers.current.onOpen(index), []);
   const toggle = useCallback((index: number, range: boolean) => handlers.current.onToggleSelect(index, range), []);
 
+  const rubber = useRubberBand(ref, layout, GAP, onBand);
+
   const selecting = selected.size > 0;
   const now = new Date();
   return (
-    <div ref={ref} className={['timeline', selecting ? 'timeline--selecting' : '', fast ? 'timeline--flung' : ''].filter(Boolean).join(' ')} style={{ height: layout.height, contain: 'size layout style' }} role="list" aria-label={label}>
+    <div
+      ref={ref}
+      className={['timeline', selecting ? 'timeline--selecting' : '', fast ? 'timeline--flung' : ''].filter(Boolean).join(' ')}
+      style={{ height: layout.height, contain: 'size layout style' }}
+      role="list"
+      aria-label={label}
+      {...rubber.handlers}
+    >
+      {rubber.band && <div className="timeline__band" aria-hidden="true" style={rubber.band} />}
       {/* One flat list of keyed elements. Rows as nested arrays would be matched by their position,
           so when the window moved by a row every tile below would be thrown away and made again. */}
       {visible.flatMap((row) =>

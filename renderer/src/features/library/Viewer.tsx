@@ -1,12 +1,20 @@
 /**
- * The viewer: one item large, with the neighbours a key away. A modal <dialog> (focus moves in and
- * back, the page behind is inert). Photos zoom (double-click, + / −, wheel) and pan by dragging;
- * videos and audio play; the info panel shows details and lets the owner like, rate, describe and
- * tag. Keys: ← → step, Esc closes, F favourite, 0–5 rate, I info, Delete moves to the trash.
+ * The viewer: one item large, with the neighbours a key or a swipe away. A modal <dialog> (focus
+ * moves in and back, the page behind is inert); its address is the list's plus `/photos/<id>`
+ * (viewer-route.ts, RoutedViewer.tsx). Photos zoom (double-click or double tap, pinch, + / −, wheel)
+ * and pan by dragging; videos and audio play; the info panel shows details and lets the owner like,
+ * rate, describe and tag. Keys: ← → step, Esc closes, F favourite, 0–5 rate, I info, Delete moves
+ * to the trash. Touch: swipe sideways to step, down to close (use-viewer-swipe.ts).
+ *
+ * The top bar is one line at any width: Close, the name (cut with an ellipsis), favourite and
+ * details, then the rest. On a wide screen the rest sits in the bar; on a phone it folds into a
+ * "More" menu, so Close and the name always fit. Details are a side panel on a wide screen and a
+ * bottom sheet on a phone (library.css).
+ *
  * An item in a stack shows the stack's members in a strip below: picking one shows it here (it may
  * not be a row of the list when stacks are collapsed, so it is fetched on its own).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
@@ -20,6 +28,7 @@ import { Thumbnail } from './Thumbnail';
 import { ExportPanel } from './ExportDialog';
 import { ViewerInfo } from './ViewerInfo';
 import { ZoomablePhoto } from './ZoomablePhoto';
+import { useViewerSwipe } from './use-viewer-swipe';
 
 interface ViewerProps {
   item: GalleryItem;
@@ -28,6 +37,10 @@ interface ViewerProps {
   onPrevious?: (() => void) | undefined;
   onNext?: (() => void) | undefined;
 }
+
+/** Phones (as in library.css): the rest of the actions fold into "More", details open as a sheet. */
+const PHONE_QUERY = '(max-width: 700px)';
+const isPhone = () => typeof window !== 'undefined' && window.matchMedia(PHONE_QUERY).matches;
 
 const typingIn = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
 
@@ -39,8 +52,14 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const rate = useSetRating();
   const remove = useTrashAssets();
   const restore = useRestoreAssets();
-  const [showInfo, setShowInfo] = useState(() => localStorage.getItem('hearth.viewer.info') === '1');
+  // The details panel stays open from one visit to the next on a wide screen; on a phone it would
+  // cover the photo, so it starts closed there.
+  const [showInfo, setShowInfo] = useState(() => !isPhone() && localStorage.getItem('hearth.viewer.info') === '1');
   const [exporting, setExporting] = useState(false);
+  const [moreOpen, setMoreOpen] = useState(false);
+  const [zoomed, setZoomed] = useState(false);
+  const swipe = useViewerSwipe({ onNext, onPrevious, onClose, disabled: zoomed });
+  const onZoomedChange = useCallback((z: boolean) => setZoomed(z), []);
   const rowAsset = item.media_item.primary_asset;
   // The stack member picked in the strip; it belongs to that item (another item shows its own photo).
   const [pick, setPick] = useState<{ item: string; asset: string } | null>(null);
@@ -62,11 +81,16 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
     const d = dialog.current;
     if (d && !d.open) d.showModal();
   }, []);
-  useEffect(() => localStorage.setItem('hearth.viewer.info', showInfo ? '1' : '0'), [showInfo]);
+  useEffect(() => {
+    if (!isPhone()) localStorage.setItem('hearth.viewer.info', showInfo ? '1' : '0');
+  }, [showInfo]);
 
   const { reset } = reprocess;
   useEffect(() => reset(), [asset.asset_id, reset]);
-  useEffect(() => setExporting(false), [asset.asset_id]);
+  useEffect(() => {
+    setExporting(false);
+    setMoreOpen(false);
+  }, [asset.asset_id]);
 
   const toggleLike = () => {
     setLiked(!liked);
@@ -129,7 +153,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
       </div>
     );
   } else if (asset.type === 'PHOTO' && asset.state === 'ready') {
-    media = <ZoomablePhoto key={asset.asset_id} assetId={asset.asset_id} alt={asset.original_filename} />;
+    media = <ZoomablePhoto key={asset.asset_id} assetId={asset.asset_id} alt={asset.original_filename} onZoomedChange={onZoomedChange} />;
   } else {
     media = (
       <Thumbnail
@@ -165,6 +189,9 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
       }}
     >
       <div className="overlay__bar">
+        <button type="button" className="button button--quiet overlay__close" onClick={onClose} aria-label="Close" title="Close (Esc)">
+          <Icon name="back" />
+        </button>
         <div className="overlay__title">
           <strong>{asset.original_filename}</strong>
           <span>
@@ -173,7 +200,11 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
           </span>
         </div>
         <div className="overlay__actions">
-          {!trash && (
+          {trash ? (
+            <Button variant="secondary" busy={restore.isPending} busyLabel="Restoring…" onClick={putBack}>
+              Restore
+            </Button>
+          ) : (
             <button
               type="button"
               className={liked ? 'button button--quiet overlay__like overlay__like--on' : 'button button--quiet overlay__like'}
@@ -185,31 +216,38 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
               <Icon name="heart" />
             </button>
           )}
-          {trash ? (
-            <Button variant="secondary" busy={restore.isPending} busyLabel="Restoring…" onClick={putBack}>
-              Restore
-            </Button>
-          ) : (
-            <button type="button" className="button button--quiet" aria-label="Move to trash" title="Move to trash (Delete)" onClick={moveToTrash}>
-              <Icon name="trash" />
-            </button>
-          )}
           <button type="button" className="button button--quiet" aria-pressed={showInfo} aria-label="Details" title="Details (I)" onClick={() => setShowInfo((v) => !v)}>
             <Icon name="info" />
           </button>
-          {asset.type === 'PHOTO' && asset.state === 'ready' && (
-            <button type="button" className="button button--quiet" aria-pressed={exporting} onClick={() => setExporting((v) => !v)}>
-              Export
-            </button>
-          )}
-          {token && (
-            <a className="button button--quiet overlay__link" href={mediaUrl(asset.asset_id, 'original', token)} target="_blank" rel="noreferrer">
-              Open original
-            </a>
-          )}
-          <button type="button" className="button button--quiet overlay__close" onClick={onClose} aria-label="Close">
-            <Icon name="close" />
+          <button
+            type="button"
+            className="button button--quiet overlay__more-button"
+            aria-label="More actions"
+            aria-expanded={moreOpen}
+            aria-controls="viewer-more"
+            onClick={() => setMoreOpen((v) => !v)}
+          >
+            <Icon name="more" />
           </button>
+          {/* Inline on a wide screen; the "More" menu on a phone (one set of controls, placed by CSS). */}
+          <div id="viewer-more" className="overlay__more" data-open={moreOpen ? 'true' : 'false'} onClick={() => setMoreOpen(false)}>
+            {!trash && (
+              <button type="button" className="button button--quiet" aria-label="Move to trash" title="Move to trash (Delete)" onClick={moveToTrash}>
+                <Icon name="trash" />
+                <span className="overlay__more-label">Move to trash</span>
+              </button>
+            )}
+            {asset.type === 'PHOTO' && asset.state === 'ready' && (
+              <button type="button" className="button button--quiet" aria-pressed={exporting} onClick={() => setExporting((v) => !v)}>
+                Export
+              </button>
+            )}
+            {token && (
+              <a className="button button--quiet overlay__link" href={mediaUrl(asset.asset_id, 'original', token)} target="_blank" rel="noreferrer">
+                Open original
+              </a>
+            )}
+          </div>
         </div>
       </div>
       {actionError && (
@@ -223,13 +261,22 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
         </p>
       )}
       <div className="overlay__body">
-        <div className="overlay__stage">
+        <div className="overlay__stage" {...swipe.handlers}>
           {onPrevious && (
             <button type="button" className="overlay__nav overlay__nav--prev" onClick={onPrevious} aria-label="Previous">
               ‹
             </button>
           )}
-          {media}
+          <div
+            className={swipe.offset ? 'overlay__slide overlay__slide--dragging' : 'overlay__slide'}
+            style={
+              swipe.offset
+                ? { transform: `translate(${swipe.offset.x}px, ${swipe.offset.y}px)`, opacity: swipe.offset.y ? Math.max(0.4, 1 - swipe.offset.y / 600) : 1 }
+                : undefined
+            }
+          >
+            {media}
+          </div>
           {onNext && (
             <button type="button" className="overlay__nav overlay__nav--next" onClick={onNext} aria-label="Next">
               ›

@@ -1,18 +1,18 @@
 /**
  * Map: where photos were taken, on an offline world map. Points are clustered by zoom level; a
  * click on a cluster zooms in, or, when it is small, lists its photos beside the map. Wheel or the
- * buttons zoom, dragging pans. `?lat=&lon=` (from the viewer's details) centres on a place.
+ * buttons zoom, dragging pans. `?lat=&lon=` (from the viewer's details) centres on a place. A photo
+ * of a place opens at `/map/photos/<id>` (viewer-route.ts).
  */
 import { useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api } from '../../api/client';
-import { messageOf, request } from '../../api/problem';
+import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { albumAssetToItem, type AlbumAsset } from '../albums/albums-api';
 import { Thumbnail } from '../library/Thumbnail';
-import { Viewer } from '../library/Viewer';
+import { RoutedViewer } from '../library/RoutedViewer';
+import { useViewerRoute } from '../library/viewer-route';
 import '../library/library.css';
 import { clusterPoints, useMapPoints, type Cluster } from './map-api';
 import './map.css';
@@ -44,7 +44,7 @@ export function MapPage() {
   const countries = useMemo(countryPaths, []);
   const [view, setView] = useState<View>(() => initialView(params));
   const [picked, setPicked] = useState<Cluster | null>(null);
-  const [open, setOpen] = useState<AlbumAsset | null>(null);
+  const viewer = useViewerRoute();
   const svg = useRef<SVGSVGElement>(null);
   const drag = useRef<{ x: number; y: number; cx: number; cy: number; moved: boolean } | null>(null);
 
@@ -66,11 +66,6 @@ export function MapPage() {
     const r = svg.current!.getBoundingClientRect();
     return [view.cx - w / 2 + ((clientX - r.left) / r.width) * w, view.cy - h / 2 + ((clientY - r.top) / r.height) * h];
   };
-  const openAsset = async (assetId: string) => {
-    const asset = await request(api.GET('/api/v1/assets/{id}', { params: { path: { id: assetId }, query: { include_albums: 'false', include_tags: 'false' } } }));
-    setOpen(asset as unknown as AlbumAsset);
-  };
-
   const total = data.data?.total ?? 0;
   return (
     <>
@@ -165,7 +160,7 @@ export function MapPage() {
             <ul className="map__thumbs">
               {picked.points.slice(0, 60).map((p) => (
                 <li key={p.asset_id}>
-                  <button type="button" className="tile" aria-label={p.original_filename} onClick={() => void openAsset(p.asset_id)}>
+                  <button type="button" className="tile" aria-label={p.original_filename} onClick={() => viewer.open(p.asset_id)}>
                     <Thumbnail assetId={p.asset_id} size="small" alt="" className="tile__image" fallback={<span className="tile__placeholder" />} />
                   </button>
                 </li>
@@ -174,7 +169,8 @@ export function MapPage() {
           </aside>
         )}
       </div>
-      {open && <Viewer item={albumAssetToItem(open)} onClose={() => setOpen(null)} />}
+      {/* The place's photos are not a kept list: the viewer shows the one picked, on its own. */}
+      <RoutedViewer items={[]} />
     </>
   );
 }
