@@ -17,6 +17,7 @@ import { AuthService } from './features/auth/auth.service.ts';
 import { SetupCode } from './features/auth/setup-code.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
+import { NetworkService } from './features/system/network.service.ts';
 import { RepositoriesService } from './features/repositories/repositories.service.ts';
 import { buildJobRegistry } from './jobs.ts';
 import { IngestService } from './features/assets/ingest/ingest.service.ts';
@@ -67,6 +68,8 @@ export interface Container {
   auth: AuthService;
   users: UsersService;
   system: SystemService;
+  /** Where the listener listens (the network setting) and the addresses phones should open. */
+  network: NetworkService;
   repositories: RepositoriesService;
   /** Staging, hashing, content detection and the no-overwrite commit, shared by uploads, scans and the watcher. */
   intake: Intake;
@@ -152,7 +155,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // What happens to assets (ingested, ready, trashed, restored, moved), for the features that react.
   const events: AssetEventBus = new EventBus<AssetEvents>(db);
   const keys = KeyRing.fromFile(p.secretKey);
-  const settings = new SettingsStore(db, keys.key('settings'));
+  const settings = new SettingsStore(db, keys.key('settings'), { hostFixed: config.hostFixed });
+  const network = new NetworkService(settings, config, log.child({ module: 'network' }));
   const setupCode = new SetupCode(p.setupCode);
   const auth = new AuthService(db, access, keys, settings, setupCode, log.child({ module: 'auth' }));
   const users = new UsersService(db, access, log.child({ module: 'users' }));
@@ -239,6 +243,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     auth,
     users,
     system,
+    network,
     repositories,
     intake,
     ingest,

@@ -1475,6 +1475,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/system/network": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where Hearth listens and the addresses (with QR codes) other devices should open */
+        get: operations["getNetworkStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/uploads/batch": {
         parameters: {
             query?: never;
@@ -2463,6 +2480,38 @@ export interface components {
         Message: {
             message: string;
         };
+        NetworkStatus: {
+            /** @description Every non-internal IPv4 and IPv6 address of this machine with the port (IPv6 link-local left out: browsers cannot open it). Listed also while local-only, so the page can say what to turn on. */
+            addresses: components["schemas"]["PhoneAddress"][];
+            /** @description The stored setting (`network.allow_other_devices` of the system settings). */
+            allow_other_devices: boolean;
+            /** @description The value of HEARTH_HOST when it is set. */
+            environment_host: string | null;
+            /** @description HEARTH_HOST is set and decides where Hearth listens; the setting cannot be changed. */
+            fixed_by_environment: boolean;
+            /** @description The sockets listening now. */
+            listening: {
+                /** @example 127.0.0.1 */
+                address: string;
+                /** @enum {string} */
+                family: "IPv4" | "IPv6";
+                port: number;
+            }[];
+            port: number | null;
+            /** @description Some listening socket is not on loopback: other devices can connect. */
+            reachable_from_network: boolean;
+        };
+        PhoneAddress: {
+            address: string;
+            /** @enum {string} */
+            family: "IPv4" | "IPv6";
+            /** @description The network interface (eth0, wlan0, en0…). */
+            interface: string;
+            /** @description A QR code of `url`, as SVG text. */
+            qr_svg: string;
+            /** @example http://192.168.1.20:6680 */
+            url: string;
+        };
         Problem: {
             /** @description Stable machine-readable error code. */
             code: string;
@@ -2928,6 +2977,11 @@ export interface components {
                 semantic_enabled: boolean;
                 species_enabled: boolean;
             };
+            network: {
+                allow_other_devices: boolean;
+                /** @description HEARTH_HOST is set: the server listens where it says, whatever `allow_other_devices` says, and the setting cannot be changed. */
+                fixed_by_environment: boolean;
+            };
             registration: {
                 invite_code_configured: boolean;
                 /** @enum {string} */
@@ -2935,7 +2989,7 @@ export interface components {
             };
             updated_at: string | null;
         };
-        /** @description Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. */
+        /** @description Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. `network.allow_other_devices` moves the listener at once (no restart); it answers 409 `network_fixed_by_environment` when HEARTH_HOST is set, and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on. */
         SystemSettingsPatch: {
             library?: {
                 scan_interval_seconds?: number;
@@ -2954,6 +3008,9 @@ export interface components {
                 ocr_enabled?: boolean;
                 semantic_enabled?: boolean;
                 species_enabled?: boolean;
+            };
+            network?: {
+                allow_other_devices?: boolean;
             };
             registration?: {
                 invite_code?: string | null;
@@ -8878,6 +8935,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -8907,6 +8973,15 @@ export interface operations {
             };
             /** @description Unexpected server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9211,6 +9286,65 @@ export interface operations {
             };
             /** @description Not found (also for resources of other users) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNetworkStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkStatus"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
