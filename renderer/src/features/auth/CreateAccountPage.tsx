@@ -6,7 +6,7 @@
  */
 import type { FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/problem';
 import { queryKeys } from '../../api/query-keys';
 import { session } from '../../api/session';
@@ -26,13 +26,18 @@ const SERVER_FIELDS = { username: 'username', password: 'password', display_name
 export function CreateAccountPage({ status }: { status: BootstrapStatus }) {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
+  const navigate = useNavigate();
   const invited = params.get('invite')?.trim() ?? '';
   const form = useForm({ inviteCode: invited, username: '', displayName: '', password: '', confirm: '' });
   const { values } = form;
 
   const mutation = useMutation({
     mutationFn: register,
-    onSuccess: (created) => session.signedIn(created),
+    onSuccess: (created) => {
+      // Signed in, the sign-up address (/join?invite=…, /create-account) means nothing: start at Photos.
+      void navigate('/', { replace: true });
+      session.signedIn(created);
+    },
     onError: (error) => {
       const feedback = feedbackFrom(error, SERVER_FIELDS);
       if (error instanceof ApiError && (error.code === 'invite_code_invalid' || error.code === 'invite_expired')) feedback.fields.inviteCode = error.detail;
