@@ -33,7 +33,8 @@ export function startServer(opts: ServerOptions): Promise<ServerHandle> {
         env: {
           ...process.env,
           HEARTH_PORT: process.env.HEARTH_PORT ?? '6680',
-          HEARTH_HOST: process.env.HEARTH_HOST ?? '127.0.0.1',
+          // HEARTH_HOST only when the user set it (in process.env above): unset, the administrator's
+          // network setting decides, and a fresh install listens on 127.0.0.1.
           HEARTH_DATA_DIR: opts.dataDir,
           HEARTH_MODELS_DIR: opts.modelsDir,
           HEARTH_UI_DIR: opts.uiDir,

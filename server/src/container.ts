@@ -15,8 +15,10 @@ import { KeyRing } from './platform/crypto/keys.ts';
 import type { Logger } from './platform/logger.ts';
 import { AuthService } from './features/auth/auth.service.ts';
 import { SetupCode } from './features/auth/setup-code.ts';
+import { InvitesService } from './features/auth/invites.service.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
+import { NetworkService } from './features/system/network.service.ts';
 import { RepositoriesService } from './features/repositories/repositories.service.ts';
 import { buildJobRegistry } from './jobs.ts';
 import { IngestService } from './features/assets/ingest/ingest.service.ts';
@@ -65,8 +67,12 @@ export interface Container {
   settings: SettingsStore;
   setupCode: SetupCode;
   auth: AuthService;
+  /** Single-use invite links that open the sign-up page with their code filled in. */
+  invites: InvitesService;
   users: UsersService;
   system: SystemService;
+  /** Where the listener listens (the network setting) and the addresses phones should open. */
+  network: NetworkService;
   repositories: RepositoriesService;
   /** Staging, hashing, content detection and the no-overwrite commit, shared by uploads, scans and the watcher. */
   intake: Intake;
@@ -152,9 +158,11 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // What happens to assets (ingested, ready, trashed, restored, moved), for the features that react.
   const events: AssetEventBus = new EventBus<AssetEvents>(db);
   const keys = KeyRing.fromFile(p.secretKey);
-  const settings = new SettingsStore(db, keys.key('settings'));
+  const settings = new SettingsStore(db, keys.key('settings'), { hostFixed: config.hostFixed });
+  const network = new NetworkService(settings, config, log.child({ module: 'network' }));
   const setupCode = new SetupCode(p.setupCode);
-  const auth = new AuthService(db, access, keys, settings, setupCode, log.child({ module: 'auth' }));
+  const invites = new InvitesService(db, (origin) => network.linkOrigins(origin), log.child({ module: 'invites' }));
+  const auth = new AuthService(db, access, keys, settings, setupCode, invites, log.child({ module: 'auth' }));
   const users = new UsersService(db, access, log.child({ module: 'users' }));
   // Watches and scans repositories into the catalog through `ingest` (built below: hence the getter).
   const repositories = new RepositoriesService(db, p.storage, log.child({ module: 'repositories' }), {
@@ -237,8 +245,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     settings,
     setupCode,
     auth,
+    invites,
     users,
     system,
+    network,
     repositories,
     intake,
     ingest,

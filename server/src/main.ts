@@ -1,13 +1,14 @@
 /**
- * Entry point: config → container (data folder, catalog backup + migrations, keys) → app → listen.
+ * Entry point: config → container (data folder, catalog backup + migrations, keys) → app → listen
+ * (where HEARTH_HOST or the network setting says; the listener can move later, see features/system).
  * `npm start` runs this after building the UI. Exits with a readable message on bad configuration.
  */
-import { serve } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { createContainer } from './container.ts';
 import { createApp } from './app.ts';
 import { createLogger } from './platform/logger.ts';
+import { HttpListener } from './platform/http/listener.ts';
 import { warmLibraryCaches } from './warm-up.ts';
 
 function start(): void {
@@ -33,37 +34,46 @@ function start(): void {
   // No whole-request deadline (Node's default is 300 s): a large video over slow Wi-Fi may take longer
   // than that. Stalled bodies are cut by the uploads' own idle timeout (HEARTH_UPLOAD_IDLE_TIMEOUT_S), and
   // headers still have Node's headersTimeout, so a slow client cannot hold a socket without sending.
-  const serverOptions = { requestTimeout: 0 };
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info: AddressInfo) => {
-    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-    const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${info.port}/`;
-    log.info({ url, data_dir: config.dataDir }, 'Hearth is listening');
-    process.stdout.write(`\nHearth is running at ${url}\n  data folder: ${config.dataDir}\n`);
-    if (config.host === '0.0.0.0') process.stdout.write('  reachable from other devices on your network at this machine\'s address\n');
-    const code = container.setupCode.ensure(container.auth.users.count() > 0);
-    if (code) {
-      process.stdout.write(
-        `  first run: open the address above on this machine to create the administrator account,\n` +
-          `  or use this one-time setup code from another device: ${code}\n`,
-      );
-    }
-    // Machine-readable line for the Electron shell and tests that start the server as a child.
-    process.stdout.write(`HEARTH_READY ${JSON.stringify({ port: info.port, url })}\n`);
-    void warmLibraryCaches(container, () => closing);
-  });
-  server.on('error', (err: NodeJS.ErrnoException) => {
-    process.stderr.write(
-      err.code === 'EADDRINUSE'
-        ? `Hearth cannot start: port ${config.port} is already in use. Set HEARTH_PORT to another port.\n`
-        : `Hearth cannot start: ${err.message}\n`,
-    );
-    process.exit(1);
-  });
+  const listener = new HttpListener(getRequestListener(app.fetch), config.port, { requestTimeout: 0 });
   let closing = false;
+  container.network.start(listener).then(
+    (listening) => {
+      const port = listener.actualPort!;
+      // This machine opens 127.0.0.1, unless HEARTH_HOST pins one address that is not a wildcard.
+      const shownHost = config.hostFixed && !['0.0.0.0', '::'].includes(config.host) ? config.host : '127.0.0.1';
+      const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/`;
+      log.info({ url, listening, data_dir: config.dataDir }, 'Hearth is listening');
+      process.stdout.write(`\nHearth is running at ${url}\n  data folder: ${config.dataDir}\n`);
+      if (container.network.reachableFromNetwork()) {
+        const phones = container.network.phoneAddresses().map((a) => a.url);
+        process.stdout.write(`  other devices on your network can open: ${phones.join(', ') || "this machine's address"}\n`);
+      } else {
+        process.stdout.write('  only this machine can open it (an administrator can let other devices in from the admin page)\n');
+      }
+      const code = container.setupCode.ensure(container.auth.users.count() > 0);
+      if (code) {
+        process.stdout.write(
+          `  first run: open the address above on this machine to create the administrator account,\n` +
+            `  or use this one-time setup code from another device: ${code}\n`,
+        );
+      }
+      // Machine-readable line for the Electron shell and tests that start the server as a child.
+      process.stdout.write(`HEARTH_READY ${JSON.stringify({ port, url })}\n`);
+      void warmLibraryCaches(container, () => closing);
+    },
+    (err: NodeJS.ErrnoException) => {
+      process.stderr.write(
+        err.code === 'EADDRINUSE'
+          ? `Hearth cannot start: port ${config.port} is already in use. Set HEARTH_PORT to another port.\n`
+          : `Hearth cannot start: ${err.message}\n`,
+      );
+      process.exit(1);
+    },
+  );
   const shutdown = (signal: string) => {
     closing = true;
     log.info({ signal }, 'shutting down');
-    server.close(async () => {
+    void listener.close().then(async () => {
       await container.close(3000);
       process.exit(0);
     });

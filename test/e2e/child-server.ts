@@ -12,7 +12,7 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 export async function startChildServer(dataDir: string, apiVariant: 'A' | 'B'): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '127.0.0.1', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', HEARTH_API_VARIANT: apiVariant },
+    env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', HEARTH_API_VARIANT: apiVariant },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

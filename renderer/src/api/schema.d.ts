@@ -1108,6 +1108,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invite links waiting to be used, and those used in the last 30 days */
+        get: operations["listInvites"];
+        put?: never;
+        /**
+         * Make a single-use invite link (with QR codes) that opens the sign-up page with its code filled in
+         * @description The code is shown only in this answer. `links` holds one link per address a phone can open: the machine's network addresses when other devices are let in, else the address of this request. Registering with the code (`register`, `invite_code`) works once, before `expires_at`, even when registration is closed.
+         */
+        post: operations["createInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraw an invite link that has not been used */
+        delete: operations["deleteInvite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs": {
         parameters: {
             query?: never;
@@ -1475,6 +1513,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/system/network": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where Hearth listens and the addresses (with QR codes) other devices should open */
+        get: operations["getNetworkStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/uploads/batch": {
         parameters: {
             query?: never;
@@ -1641,7 +1696,11 @@ export interface paths {
         /** List accounts with their statistics */
         get: operations["listUsers"];
         put?: never;
-        post?: never;
+        /**
+         * Create an account directly (the member changes its password at first sign-in)
+         * @description Without `password`, Hearth makes one and answers it once in `temporary_password`. Either way the first sign-in answers `requires_password_change`, so the administrator never knows the password in use.
+         */
+        post: operations["createUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2171,8 +2230,28 @@ export interface components {
                 unavailable_node_count: number;
             };
         };
+        CreatedInvite: {
+            /** @example K7QM-3XPA-WN2D */
+            code: string;
+            invite: components["schemas"]["Invite"];
+            links: {
+                /** @description A QR code of `url`, as SVG text. */
+                qr_svg: string;
+                url: string;
+            }[];
+        };
         CreateStackRequest: {
             asset_ids: string[];
+        };
+        CreateUserRequest: {
+            display_name?: string;
+            password?: string;
+            /**
+             * @description Default `user`.
+             * @enum {string}
+             */
+            role?: "admin" | "user";
+            username: string;
         };
         FeaturedPhotos: {
             assets: components["schemas"]["Asset"][];
@@ -2351,6 +2430,28 @@ export interface components {
             /** @enum {string} */
             status: "queued";
         };
+        Invite: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            id: number;
+            /** @description Who it is for, as the administrator wrote it. */
+            note: string | null;
+            /** @enum {string} */
+            state: "pending" | "used" | "expired";
+            /** Format: date-time */
+            used_at: string | null;
+            used_by: {
+                user_id: number;
+                username: string;
+            } | null;
+        };
+        InviteRequest: {
+            /** @description Days the link stays valid (default 7). */
+            expires_in_days?: number;
+            note?: string;
+        };
         Job: {
             /** @description The arguments the job was queued with (JSON) */
             args?: unknown;
@@ -2462,6 +2563,38 @@ export interface components {
         };
         Message: {
             message: string;
+        };
+        NetworkStatus: {
+            /** @description Every non-internal IPv4 and IPv6 address of this machine with the port (IPv6 link-local left out: browsers cannot open it). Listed also while local-only, so the page can say what to turn on. */
+            addresses: components["schemas"]["PhoneAddress"][];
+            /** @description The stored setting (`network.allow_other_devices` of the system settings). */
+            allow_other_devices: boolean;
+            /** @description The value of HEARTH_HOST when it is set. */
+            environment_host: string | null;
+            /** @description HEARTH_HOST is set and decides where Hearth listens; the setting cannot be changed. */
+            fixed_by_environment: boolean;
+            /** @description The sockets listening now. */
+            listening: {
+                /** @example 127.0.0.1 */
+                address: string;
+                /** @enum {string} */
+                family: "IPv4" | "IPv6";
+                port: number;
+            }[];
+            port: number | null;
+            /** @description Some listening socket is not on loopback: other devices can connect. */
+            reachable_from_network: boolean;
+        };
+        PhoneAddress: {
+            address: string;
+            /** @enum {string} */
+            family: "IPv4" | "IPv6";
+            /** @description The network interface (eth0, wlan0, en0…). */
+            interface: string;
+            /** @description A QR code of `url`, as SVG text. */
+            qr_svg: string;
+            /** @example http://192.168.1.20:6680 */
+            url: string;
         };
         Problem: {
             /** @description Stable machine-readable error code. */
@@ -2928,6 +3061,11 @@ export interface components {
                 semantic_enabled: boolean;
                 species_enabled: boolean;
             };
+            network: {
+                allow_other_devices: boolean;
+                /** @description HEARTH_HOST is set: the server listens where it says, whatever `allow_other_devices` says, and the setting cannot be changed. */
+                fixed_by_environment: boolean;
+            };
             registration: {
                 invite_code_configured: boolean;
                 /** @enum {string} */
@@ -2935,7 +3073,7 @@ export interface components {
             };
             updated_at: string | null;
         };
-        /** @description Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. */
+        /** @description Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. `network.allow_other_devices` moves the listener at once (no restart); it answers 409 `network_fixed_by_environment` when HEARTH_HOST is set, and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on. */
         SystemSettingsPatch: {
             library?: {
                 scan_interval_seconds?: number;
@@ -2954,6 +3092,9 @@ export interface components {
                 ocr_enabled?: boolean;
                 semantic_enabled?: boolean;
                 species_enabled?: boolean;
+            };
+            network?: {
+                allow_other_devices?: boolean;
             };
             registration?: {
                 invite_code?: string | null;
@@ -7844,6 +7985,227 @@ export interface operations {
             };
         };
     };
+    listInvites: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invites: components["schemas"]["Invite"][];
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createInvite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The invite, its code and its links (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvite"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteInvite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listJobs: {
         parameters: {
             query?: {
@@ -8878,6 +9240,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -8907,6 +9278,15 @@ export interface operations {
             };
             /** @description Unexpected server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9211,6 +9591,65 @@ export interface operations {
             };
             /** @description Not found (also for resources of other users) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNetworkStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkStatus"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9983,6 +10422,109 @@ export interface operations {
             };
             /** @description Signed in but not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The password Hearth made (shown once); null when the administrator gave one. */
+                        temporary_password: string | null;
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,6 +19,8 @@ export function SignedOutApp({ status }: { status: BootstrapStatus }) {
     <Routes>
       <Route path="/sign-in" element={<SignInPage />} />
       <Route path="/create-account" element={<CreateAccountPage status={status} />} />
+      {/* Invite links (features/admin/InvitesPanel) open here with ?invite=<code>. */}
+      <Route path="/join" element={<CreateAccountPage status={status} />} />
       <Route path="/choose-password" element={<ChoosePasswordPage />} />
       <Route path="*" element={<ToSignIn />} />
     </Routes>

@@ -7,7 +7,10 @@
  * | variable              | default        | meaning                                                        |
  * |-----------------------|----------------|----------------------------------------------------------------|
  * | HEARTH_PORT           | 6680           | TCP port of the HTTP server (0 = pick a free one)              |
- * | HEARTH_HOST           | 127.0.0.1      | interface to bind; 0.0.0.0 serves every browser on the LAN     |
+ * | HEARTH_HOST           | (setting)      | interface to bind; 0.0.0.0 serves every browser on the LAN.    |
+ * |                       |                | Unset: 127.0.0.1, or every interface when an administrator     |
+ * |                       |                | turned on "Let other devices on this network use Hearth".      |
+ * |                       |                | Set: it wins over that setting (the admin page says so).       |
  * | HEARTH_DATA_DIR       | ./data         | catalog, keys, backups and the storage root with repositories |
  * | HEARTH_MODELS_DIR     | ./models       | ONNX models described by models/manifest.json                  |
  * | HEARTH_API_VARIANT    | A              | default response variant (A plain, B enveloped); a request's   |
@@ -51,6 +54,8 @@ export const envSchema = z.object({
 export interface AppConfig {
   port: number;
   host: string;
+  /** HEARTH_HOST was given: the listener stays on `host` whatever the network setting says. */
+  hostFixed: boolean;
   dataDir: string;
   modelsDir: string;
   uiDir: string;
@@ -84,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   return {
     port: e.HEARTH_PORT,
     host: e.HEARTH_HOST,
+    hostFixed: picked.HEARTH_HOST !== undefined,
     dataDir: path.resolve(cwd, e.HEARTH_DATA_DIR),
     modelsDir: path.resolve(cwd, e.HEARTH_MODELS_DIR),
     uiDir: path.resolve(cwd, e.HEARTH_UI_DIR),

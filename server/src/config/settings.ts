@@ -33,12 +33,21 @@ export const MlSettings = z.object({
 export const LibrarySettings = z.object({
   scan_interval_seconds: z.number().int().min(30).max(86_400),
 });
+export const NetworkSettings = z.object({
+  /**
+   * "Let other devices on this network use Hearth": true listens on every interface (0.0.0.0 and
+   * [::]), false only on 127.0.0.1. Off until an administrator turns it on; the listener switches
+   * while the server runs (features/system/network.service.ts).
+   */
+  allow_other_devices: z.boolean(),
+});
 
 const SECTIONS = {
   registration: RegistrationSettings,
   llm: LlmSettings,
   ml: MlSettings,
   library: LibrarySettings,
+  network: NetworkSettings,
 } as const;
 type Sections = { [K in keyof typeof SECTIONS]: z.infer<(typeof SECTIONS)[K]> };
 
@@ -47,6 +56,7 @@ const DEFAULTS: Sections = {
   llm: { agent_enabled: false, provider: 'none', base_url: null, model_name: null },
   ml: { semantic_enabled: true, face_enabled: true, ocr_enabled: true, species_enabled: true },
   library: { scan_interval_seconds: 300 },
+  network: { allow_other_devices: false },
 };
 
 /** Secret names, each written through the patch and reported as `<name>_configured`. */
@@ -59,6 +69,11 @@ export const SystemSettingsSchema = z
     llm: LlmSettings.extend({ api_key_configured: z.boolean() }),
     ml: MlSettings,
     library: LibrarySettings,
+    network: NetworkSettings.extend({
+      fixed_by_environment: z.boolean().openapi({
+        description: 'HEARTH_HOST is set: the server listens where it says, whatever `allow_other_devices` says, and the setting cannot be changed.',
+      }),
+    }),
     updated_at: z.string().nullable(),
   })
   .openapi('SystemSettings');
@@ -71,9 +86,13 @@ export const SystemSettingsPatchSchema = z
     llm: LlmSettings.partial().extend({ api_key: secret.optional() }).strict().optional(),
     ml: MlSettings.partial().strict().optional(),
     library: LibrarySettings.partial().strict().optional(),
+    network: NetworkSettings.partial().strict().optional(),
   })
   .openapi('SystemSettingsPatch', {
-    description: 'Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears.',
+    description:
+      'Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. ' +
+      '`network.allow_other_devices` moves the listener at once (no restart); it answers 409 `network_fixed_by_environment` when HEARTH_HOST is set, ' +
+      'and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on.',
   });
 export type SystemSettingsPatch = z.infer<typeof SystemSettingsPatchSchema>;
 
@@ -83,6 +102,8 @@ export class SettingsStore {
   constructor(
     private readonly db: Db,
     settingsKey: Buffer,
+    /** Facts of the process shown beside the settings (HEARTH_HOST given or not). */
+    private readonly facts: { hostFixed: boolean } = { hostFixed: false },
   ) {
     this.key = settingsKey;
   }
@@ -135,6 +156,7 @@ export class SettingsStore {
       llm: { ...this.section('llm'), api_key_configured: this.secret('llm.api_key') !== null },
       ml: this.section('ml'),
       library: this.section('library'),
+      network: { ...this.section('network'), fixed_by_environment: this.facts.hostFixed },
       updated_at: updated.t ? new Date(updated.t).toISOString() : null,
     };
   }

@@ -6,12 +6,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { loadConfig, type AppConfig } from '../../../server/src/config/env.ts';
 import { createContainer, type Container } from '../../../server/src/container.ts';
 import { createApp } from '../../../server/src/app.ts';
 import { createLogger } from '../../../server/src/platform/logger.ts';
+import { HttpListener } from '../../../server/src/platform/http/listener.ts';
 import { responseSchemasFor } from './response-schemas.ts';
 
 export interface TestServer {
@@ -37,20 +37,18 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   });
   const container = createContainer(config, createLogger(config.logLevel));
   const app = createApp(container);
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  const port = (server.address() as AddressInfo).port;
+  // Listens like main.ts: where HEARTH_HOST or the network setting says (127.0.0.1 on a fresh folder),
+  // so the listener can move while a test runs. HEARTH_PORT from `env` is honoured (a restart on the same port).
+  const listener = new HttpListener(getRequestListener(app.fetch), config.port);
+  await container.network.start(listener);
+  const port = listener.actualPort!;
   return {
     url: `http://127.0.0.1:${port}`,
     dataDir,
     container,
     config,
     async stop({ removeData = false } = {}) {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
+      await listener.close({ force: true });
       await container.close();
       if (removeData) fs.rmSync(dataDir, { recursive: true, force: true });
     },

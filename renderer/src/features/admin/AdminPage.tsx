@@ -1,4 +1,7 @@
 import { PageHeader } from '../../components/PageHeader';
+import { CreateUserPanel } from './CreateUserPanel';
+import { InvitesPanel } from './InvitesPanel';
+import { NetworkPanel } from './NetworkPanel';
 import { RegistrationPanel } from './RegistrationPanel';
 import { UsersPanel } from './UsersPanel';
 
@@ -6,10 +9,13 @@ export function AdminPage() {
   return (
     <>
       <PageHeader title="Users & settings">
-        <p>Who can use this Hearth, and how new people join.</p>
+        <p>Who can use this Hearth, from which devices, and how new people join.</p>
       </PageHeader>
       <div className="stack">
+        <NetworkPanel />
         <UsersPanel />
+        <InvitesPanel />
+        <CreateUserPanel />
         <RegistrationPanel />
       </div>
     </>

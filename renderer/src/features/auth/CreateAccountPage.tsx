@@ -1,10 +1,12 @@
 /**
- * Creating an account after the first: it takes the invite code the administrator set. With
- * registration closed the page says so and who can change that, instead of a form bound to fail.
+ * Creating an account after the first: it takes the invite code the administrator set, or the code
+ * of an invite link (`/join?invite=…` fills it in; such a link works even with registration closed).
+ * With registration closed and no invite in the address, the page says so and who can change that,
+ * instead of a form bound to fail.
  */
 import type { FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/problem';
 import { queryKeys } from '../../api/query-keys';
 import { session } from '../../api/session';
@@ -23,15 +25,22 @@ const SERVER_FIELDS = { username: 'username', password: 'password', display_name
 
 export function CreateAccountPage({ status }: { status: BootstrapStatus }) {
   const queryClient = useQueryClient();
-  const form = useForm({ inviteCode: '', username: '', displayName: '', password: '', confirm: '' });
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const invited = params.get('invite')?.trim() ?? '';
+  const form = useForm({ inviteCode: invited, username: '', displayName: '', password: '', confirm: '' });
   const { values } = form;
 
   const mutation = useMutation({
     mutationFn: register,
-    onSuccess: (created) => session.signedIn(created),
+    onSuccess: (created) => {
+      // Signed in, the sign-up address (/join?invite=…, /create-account) means nothing: start at Photos.
+      void navigate('/', { replace: true });
+      session.signedIn(created);
+    },
     onError: (error) => {
       const feedback = feedbackFrom(error, SERVER_FIELDS);
-      if (error instanceof ApiError && error.code === 'invite_code_invalid') feedback.fields.inviteCode = error.detail;
+      if (error instanceof ApiError && (error.code === 'invite_code_invalid' || error.code === 'invite_expired')) feedback.fields.inviteCode = error.detail;
       if (error instanceof ApiError && error.code === 'username_taken') feedback.fields.username = error.detail;
       // Closed since the page loaded: show the closed page.
       if (error instanceof ApiError && error.code === 'registration_closed') void queryClient.invalidateQueries({ queryKey: queryKeys.bootstrap });
@@ -39,7 +48,7 @@ export function CreateAccountPage({ status }: { status: BootstrapStatus }) {
     },
   });
 
-  if (!status.registration_open) {
+  if (!status.registration_open && !invited) {
     return (
       <AuthLayout title="Create an account">
         <div className="notice notice--info" role="status">
@@ -67,7 +76,10 @@ export function CreateAccountPage({ status }: { status: BootstrapStatus }) {
   };
 
   return (
-    <AuthLayout title="Create an account" intro={<p>Your administrator gives you the invite code.</p>}>
+    <AuthLayout
+      title="Create an account"
+      intro={<p>{invited ? 'You were invited to this Hearth: choose your user name and password.' : 'Your administrator gives you the invite code.'}</p>}
+    >
       <form ref={form.formRef} className="form" onSubmit={submit} noValidate aria-label="Create an account">
         <FormError message={form.feedback.summary} />
         <TextField label="Invite code" autoComplete="off" autoCapitalize="none" spellCheck={false} {...form.field('inviteCode')} />

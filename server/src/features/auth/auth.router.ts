@@ -4,6 +4,7 @@ import type { AppEnv } from '../../platform/http/context.ts';
 import { createRouter } from '../../platform/http/router.ts';
 import { Unauthorized } from '../../platform/http/errors.ts';
 import * as r from './auth.routes.ts';
+import * as inv from './invites.routes.ts';
 import { clearRefreshCookie, clientOf, passwordChangeBody, presentedRefreshToken, readRefreshCookie, sessionBody } from './auth.http.ts';
 
 export function authRouter() {
@@ -19,6 +20,16 @@ export function authRouter() {
       { current_origin: origin, insecure_transport: !secure, passkey_available: false, passkey_unavailable_reason: 'disabled' },
       200,
     );
+  });
+
+  app.openapi(inv.createInvite, async (c) => {
+    const made = await c.get('container').invites.create(c.get('actor')!.userId, c.req.valid('json'), new URL(c.req.url).origin);
+    return c.json(made, 201);
+  });
+  app.openapi(inv.listInvites, (c) => c.json(c.get('container').invites.list(), 200));
+  app.openapi(inv.deleteInvite, (c) => {
+    c.get('container').invites.delete(c.req.valid('param').id);
+    return c.json({ message: 'The invite link was withdrawn.' }, 200);
   });
 
   app.openapi(r.getBootstrapStatus, (c) => c.json(svc(c).bootstrapStatus(clientOf(c)), 200));

@@ -24,6 +24,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { UsersStore, type UserRow, checkAvatar, toUser, type User } from '../users/index.ts';
 import { AuthStore } from './auth.store.ts';
 import type { SetupCode } from './setup-code.ts';
+import type { InvitesService } from './invites.service.ts';
 
 export const ACCESS_TTL_MS = 15 * 60_000;
 export const REFRESH_TTL_MS = 30 * 24 * 3600_000;
@@ -73,6 +74,7 @@ export class AuthService {
     keys: KeyRing,
     private readonly settings: SettingsStore,
     private readonly setupCode: SetupCode,
+    private readonly invites: InvitesService,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
@@ -102,7 +104,9 @@ export class AuthService {
   /**
    * Registers an account. The first account becomes the administrator, but only from this machine or
    * with the one-time setup code printed at start, so a stranger on the LAN cannot claim a fresh
-   * install. Later accounts need the administrator's invite code (registration is closed otherwise).
+   * install. Later accounts need an invite link's code (single-use, open even when registration is
+   * closed: features/auth/invites.service.ts) or the administrator's standing invite code (registration
+   * is closed otherwise).
    */
   async register(
     input: { username: string; password: string; display_name?: string | undefined; setup_code?: string | undefined; invite_code?: string | undefined },
@@ -121,7 +125,18 @@ export class AuthService {
             'setup_code_required',
           );
         }
-      } else {
+      }
+      const invite = !bootstrap && input.invite_code ? this.invites.find(input.invite_code) : null;
+      if (invite && invite.state !== 'pending') {
+        this.limits.register.fail(client.ip);
+        throw new Forbidden(
+          invite.state === 'used'
+            ? 'This invite link was already used. Ask the administrator for a new one.'
+            : 'This invite link has expired. Ask the administrator for a new one.',
+          'invite_expired',
+        );
+      }
+      if (!bootstrap && !invite) {
         const reg = this.settings.section('registration');
         const code = this.settings.secret('registration.invite_code');
         if (reg.mode !== 'invite_code' || code === null) {
@@ -140,6 +155,10 @@ export class AuthService {
         role: bootstrap ? 'admin' : 'user',
         now,
       });
+      // In the same transaction: two people opening the same link at once cannot both join.
+      if (invite && !this.invites.store.markUsed(invite.row.invite_id, row.user_id, now)) {
+        throw new Forbidden('This invite link was already used. Ask the administrator for a new one.', 'invite_expired');
+      }
       return { user: row, bootstrapAdmin: bootstrap };
     });
     if (bootstrapAdmin) this.setupCode.consume();

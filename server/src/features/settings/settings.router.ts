@@ -4,9 +4,10 @@ import * as r from './settings.routes.ts';
 export function settingsRouter() {
   const app = createRouter();
   app.openapi(r.getSystemSettings, (c) => c.json(c.get('container').settings.view(), 200));
-  app.openapi(r.updateSystemSettings, (c) => {
+  app.openapi(r.updateSystemSettings, async (c) => {
     const actor = c.get('actor')!;
-    const result = c.get('container').settings.apply(c.req.valid('json'), actor.userId);
+    // Through the network service: a `network` change moves the listener before it is stored.
+    const result = await c.get('container').network.applySettings(c.req.valid('json'), actor.userId);
     c.get('log').info({ by: actor.userId, sections: Object.keys(c.req.valid('json')) }, 'system settings updated');
     return c.json(result, 200);
   });

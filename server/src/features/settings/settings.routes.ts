@@ -1,5 +1,5 @@
 /** System settings (administrators). Secrets are write-only. */
-import { defineRoute } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { SystemSettingsPatchSchema, SystemSettingsSchema } from '../../config/settings.ts';
 
@@ -21,5 +21,5 @@ export const updateSystemSettings = defineRoute('admin', {
   summary: 'Change system settings (partial; secrets write-only)',
   tags: [TAG],
   request: { body: jsonBody(SystemSettingsPatchSchema) },
-  responses: { 200: jsonResponse(SystemSettingsSchema, 'The settings after the change') },
+  responses: { 200: jsonResponse(SystemSettingsSchema, 'The settings after the change'), ...errorResponses(409, 503) },
 });

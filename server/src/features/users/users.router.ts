@@ -7,6 +7,7 @@ export function usersRouter() {
     const q = c.req.valid('query');
     return c.json(c.get('container').users.list(c.get('actor')!, q.limit, q.offset), 200);
   });
+  app.openapi(r.createUser, async (c) => c.json(await c.get('container').users.create(c.get('actor')!, c.req.valid('json')), 201));
   app.openapi(r.updateUser, (c) =>
     c.json(c.get('container').users.update(c.get('actor')!, c.req.valid('param').id, c.req.valid('json')), 200),
   );

@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { pageParams } from '../../platform/http/pagination.ts';
-import { DisplayName, UserSchema, Username } from './users.view.ts';
+import { DisplayName, NewPassword, UserSchema, Username } from './users.view.ts';
 
 const TAG = 'Users and settings';
 const IdParam = z.object({ id: z.coerce.number().int().positive().openapi({ param: { name: 'id', in: 'path' }, example: 2 }) });
@@ -62,5 +62,37 @@ export const resetUserAccess = defineRoute('admin', {
   responses: {
     200: jsonResponse(z.object({ user: UserSchema, temporary_password: z.string() }), 'The temporary password, shown once'),
     ...errorResponses(404, 409),
+  },
+});
+
+export const createUser = defineRoute('admin', {
+  method: 'post',
+  path: '/users',
+  operationId: 'createUser',
+  summary: 'Create an account directly (the member changes its password at first sign-in)',
+  description:
+    'Without `password`, Hearth makes one and answers it once in `temporary_password`. Either way the first sign-in answers `requires_password_change`, so the administrator never knows the password in use.',
+  tags: [TAG],
+  request: {
+    body: jsonBody(
+      z
+        .strictObject({
+          username: Username,
+          display_name: DisplayName.optional(),
+          password: NewPassword.optional(),
+          role: z.enum(['admin', 'user']).optional().openapi({ description: 'Default `user`.' }),
+        })
+        .openapi('CreateUserRequest'),
+    ),
+  },
+  responses: {
+    201: jsonResponse(
+      z.object({
+        user: UserSchema,
+        temporary_password: z.string().nullable().openapi({ description: 'The password Hearth made (shown once); null when the administrator gave one.' }),
+      }),
+      'Created',
+    ),
+    ...errorResponses(409),
   },
 });

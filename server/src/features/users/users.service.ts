@@ -1,7 +1,11 @@
 /**
- * Administration of accounts: list with statistics, update (identity, role, status, avatar), and
- * access reset. Rules: the installation always keeps at least one active administrator, and an
- * administrator resets their own password through the account page, not through a reset.
+ * Administration of accounts: list with statistics, direct creation, update (identity, role, status,
+ * avatar), and access reset. Rules: the installation always keeps at least one active administrator,
+ * and an administrator resets their own password through the account page, not through a reset.
+ *
+ * Direct creation (decision): the administrator gives a password or lets Hearth make one; either way
+ * it is a first password the administrator knows, so the member must change it at first sign-in
+ * (the same `requires_password_change` path as after an access reset).
  */
 import crypto from 'node:crypto';
 import type { Access } from '../../platform/access/index.ts';
@@ -15,6 +19,12 @@ import { UsersStore } from './users.store.ts';
 import { checkAvatar, toUser } from './users.view.ts';
 
 const TEMP_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
+
+/** 16 characters from an alphabet without look-alikes, in groups of four: easy to read out. */
+function temporaryPassword(): string {
+  const raw = [...crypto.randomBytes(16)].map((b) => TEMP_ALPHABET[b % TEMP_ALPHABET.length]).join('');
+  return `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8, 12)}-${raw.slice(12, 16)}`;
+}
 
 export class UsersService {
   private readonly users: UsersStore;
@@ -38,6 +48,29 @@ export class UsersService {
       offset,
       total,
     };
+  }
+
+  async create(
+    actor: Actor,
+    input: { username: string; display_name?: string | undefined; password?: string | undefined; role?: Role | undefined },
+  ) {
+    const generated = input.password === undefined ? temporaryPassword() : null;
+    const hash = await hashPassword(input.password ?? generated!);
+    const now = this.now();
+    const row = tx(this.db, () => {
+      if (this.users.byUsername(input.username)) throw new Conflict('That user name is taken.', 'username_taken');
+      const created = this.users.insert({
+        username: input.username,
+        display_name: input.display_name ?? input.username,
+        password_hash: hash,
+        role: input.role ?? 'user',
+        now,
+      });
+      this.users.update(created.user_id, { must_change_password: 1 }, now);
+      return this.users.byId(created.user_id)!;
+    });
+    this.log.info({ by: actor.userId, user_id: row.user_id, role: row.role }, 'account created by an administrator');
+    return { user: toUser(row), temporary_password: generated };
   }
 
   update(
@@ -87,9 +120,7 @@ export class UsersService {
     }
     const user = this.users.byId(userId);
     if (!user) throw new NotFound('No such user.', 'user_not_found');
-    const bytes = crypto.randomBytes(16);
-    const raw = [...bytes].map((b) => TEMP_ALPHABET[b % TEMP_ALPHABET.length]).join('');
-    const temporary = `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8, 12)}-${raw.slice(12, 16)}`;
+    const temporary = temporaryPassword();
     const hash = await hashPassword(temporary);
     const now = this.now();
     tx(this.db, () => {
