@@ -10,17 +10,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCaptureTime, formatCaptureTimeShort, formatOffset, wallClockMs } from '../../renderer/src/lib/capture-time.ts';
 import { dayLabel, layoutTimeline, NO_DATE, type LayoutOptions } from '../../renderer/src/features/library/timeline-layout.ts';
-import { GALLERY_ENTRY } from '../../renderer/src/features/library/timeline-entry.ts';
-import type { GalleryItem } from '../../renderer/src/features/library/library-api.ts';
+import { GALLERY_ENTRY, type DatedItem } from '../../renderer/src/features/library/timeline-entry.ts';
 
 /** What the server answers for a row (browse.service.ts): best_ts_ms is taken_time, else upload_time. */
-function item(id: string, taken: string | null, offset: number | null, uploaded = '2025-06-01T09:00:00.000Z'): GalleryItem {
-  return {
-    id,
-    type: 'media_item',
-    best_ts_ms: Date.parse(taken ?? uploaded),
-    media_item: { primary_asset: { taken_time: taken, capture_offset_minutes: offset, upload_time: uploaded } },
-  } as unknown as GalleryItem;
+function item(id: string, taken: string | null, offset: number | null, uploaded = '2025-06-01T09:00:00.000Z'): DatedItem {
+  return { id, best_ts_ms: Date.parse(taken ?? uploaded), media_item: { primary_asset: { taken_time: taken, capture_offset_minutes: offset } } };
 }
 
 test('a capture time is shown on the photo\'s own clock with its offset, whatever the viewer\'s zone', () => {

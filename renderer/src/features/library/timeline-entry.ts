@@ -5,11 +5,18 @@
  *
  * best_ts_ms is taken_time when there is one (the server's `taken_time, else upload_time`), so the
  * wall clock is a sum, not a date parse per item: the grid reads this for 100k items.
+ *
+ * Typed by the fields it reads (a GalleryItem has them), so unit tests can import it without the API client.
  */
-import type { EntryAccess } from './timeline-layout';
-import type { GalleryItem } from './library-api';
+import type { EntryAccess } from './timeline-layout.ts';
 
-export const GALLERY_ENTRY: EntryAccess<GalleryItem> = {
+export interface DatedItem {
+  id: string;
+  best_ts_ms: number;
+  media_item: { primary_asset: { taken_time: string | null; capture_offset_minutes: number | null } };
+}
+
+export const GALLERY_ENTRY: EntryAccess<DatedItem> = {
   id: (i) => i.id,
   ts: (i) => {
     const a = i.media_item.primary_asset;

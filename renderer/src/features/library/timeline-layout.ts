@@ -17,7 +17,7 @@
  *   from the last day of the previous one instead of starting over, so a page costs its own items,
  *   not the whole timeline.
  */
-import { DAY_MS, utcFormat } from '../../lib/capture-time';
+import { DAY_MS, utcFormat } from '../../lib/capture-time.ts';
 
 export interface TimelineEntry {
   id: string;
