@@ -1,8 +1,9 @@
 /**
  * The timeline's layout (renderer/src/features/library/timeline-layout.ts): days grouped by the
- * viewer's local day, and a layout continued page by page equal to one made from scratch.
+ * photos' own days (their wall clocks, read as UTC), and a layout continued page by page equal to one
+ * made from scratch.
  */
-process.env.TZ = 'Europe/Berlin'; // a zone with DST: days of 23 and 25 hours
+process.env.TZ = 'Europe/Berlin'; // a viewer's zone with DST: it must not move anything
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,9 +11,9 @@ import { firstRowAt, layoutTimeline, type LayoutOptions, type TimelineEntry, typ
 import { seededRandom } from '../shared/seeded-random.ts';
 
 /** Items newest first over the days around the 2024 DST changes, a few to many per day, some at midnight. */
-function items(count: number, seed: number): TimelineEntry[] {
+function items(count: number, seed: number): (TimelineEntry & { ts: number })[] {
   const rand = seededRandom(seed);
-  const out: TimelineEntry[] = [];
+  const out: (TimelineEntry & { ts: number })[] = [];
   let t = Date.UTC(2024, 10, 1);
   for (let i = 0; i < count; i++) {
     const r = rand();
@@ -24,17 +25,18 @@ function items(count: number, seed: number): TimelineEntry[] {
 
 const shape = (l: TimelineLayout) => ({ rows: l.rows, columns: l.columns, tile: l.tile, height: l.height, count: l.count });
 const OPTIONS: LayoutOptions = { width: 1000, minTile: 150, gap: 4, headerHeight: 44, groupByDay: true };
-const localDay = (ts: number) => new Date(ts).toDateString();
+/** The photo's own calendar day: its wall clock read in UTC. */
+const photoDay = (ts: number | null) => (ts === null ? 'none' : new Date(ts).toISOString().slice(0, 10));
 
-test('each header holds exactly the items of one local day, across DST changes', () => {
+test("each header holds exactly the items of one of the photos' days, whatever the viewer's zone", () => {
   const list = items(3000, 1);
   const layout = layoutTimeline(list, OPTIONS);
   const headers = layout.rows.filter((r) => r.kind === 'header');
   let covered = 0;
   for (const h of headers) {
-    const day = localDay(list[h.firstIndex]!.ts);
-    for (let i = h.firstIndex; i < h.firstIndex + h.count; i++) assert.equal(localDay(list[i]!.ts), day, `item ${i} under the header of ${day}`);
-    if (h.firstIndex + h.count < list.length) assert.notEqual(localDay(list[h.firstIndex + h.count]!.ts), day, 'the next day starts a header of its own');
+    const day = photoDay(list[h.firstIndex]!.ts);
+    for (let i = h.firstIndex; i < h.firstIndex + h.count; i++) assert.equal(photoDay(list[i]!.ts), day, `item ${i} under the header of ${day}`);
+    if (h.firstIndex + h.count < list.length) assert.notEqual(photoDay(list[h.firstIndex + h.count]!.ts), day, 'the next day starts a header of its own');
     covered += h.count;
   }
   assert.equal(covered, list.length);

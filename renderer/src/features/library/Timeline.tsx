@@ -23,7 +23,8 @@ import type { GalleryItem } from './library-api';
 import { PhotoTile } from './PhotoTile';
 import { useFastScroll } from './use-fast-scroll';
 import { useRubberBand } from './use-rubber-band';
-import { dayLabel, firstRowAt, layoutTimeline, type EntryAccess, type TimelineLayout } from './timeline-layout';
+import { dayLabel, firstRowAt, layoutTimeline, type TimelineLayout } from './timeline-layout';
+import { GALLERY_ENTRY } from './timeline-entry';
 
 interface TimelineProps {
   items: readonly GalleryItem[];
@@ -90,8 +91,6 @@ function useViewport(ref: React.RefObject<HTMLElement | null>) {
   return view;
 }
 
-const ACCESS: EntryAccess<GalleryItem> = { id: (i) => i.id, ts: (i) => i.best_ts_ms };
-
 interface CellProps {
   item: GalleryItem;
   index: number;
@@ -132,7 +131,7 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
   // The previous layout is continued when a page was appended (see layoutTimeline).
   const previous = useRef<TimelineLayout | undefined>(undefined);
   const layout = useMemo(
-    () => layoutTimeline(items, { width: width || 800, minTile, gap: GAP, headerHeight: HEADER, groupByDay }, previous.current, ACCESS),
+    () => layoutTimeline(items, { width: width || 800, minTile, gap: GAP, headerHeight: HEADER, groupByDay }, previous.current, GALLERY_ENTRY),
     [items, width, minTile, groupByDay],
   );
   useEffect(() => {

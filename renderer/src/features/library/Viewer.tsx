@@ -18,7 +18,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
-import { formatDateTime, formatDuration } from '../../lib/format';
+import { formatDuration } from '../../lib/format';
+import { formatCaptureTimeShort } from '../../lib/capture-time';
 import { useRestoreAssets, useSetLiked, useSetRating, useTrashAssets } from './asset-actions-api';
 import { StackStrip } from '../stacks/StackStrip';
 import { useAssetDetail } from './asset-detail';
@@ -68,7 +69,8 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const asset = pickedId && picked.data ? picked.data : rowAsset;
   const inStack = !trash && (item.stack != null || item.media_item.stack != null || rowAsset.stack != null);
   const [note, setNote] = useState<{ item: string; text: string } | null>(null);
-  const when = formatDateTime(asset.taken_time ?? asset.upload_time);
+  // The photo's own clock (its offset is in the details); an undated file says so rather than showing its upload time.
+  const when = formatCaptureTimeShort(asset) || 'No date';
   // The list refreshes after a change; until then show what was just chosen.
   const [liked, setLiked] = useState(asset.liked);
   const [rating, setRating] = useState(asset.rating);

@@ -6,6 +6,7 @@ import { api } from '../../api/client';
 import { messageOf, request } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { formatBytes, formatDateTime } from '../../lib/format';
+import { formatCaptureTime } from '../../lib/capture-time';
 import { assetKeys } from './asset-actions-api';
 import { useAssetDetail } from './asset-detail';
 import { RatingStars } from './RatingStars';
@@ -58,7 +59,7 @@ export function ViewerInfo({ assetId, rating, onRate }: { assetId: string; ratin
     <aside className="info" aria-label="Details">
       <dl className="info__list">
         <dt>Taken</dt>
-        <dd>{formatDateTime(a.taken_time) || 'Unknown'}</dd>
+        <dd>{formatCaptureTime(a) || 'Unknown'}</dd>
         <dt>Added</dt>
         <dd>{formatDateTime(a.upload_time)}</dd>
         {camera && (

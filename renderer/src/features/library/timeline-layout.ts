@@ -1,6 +1,11 @@
 /**
- * Layout of the timeline: items grouped by local day under a header, in rows of square tiles. The
+ * Layout of the timeline: items grouped by day under a header, in rows of square tiles. The
  * grid then renders only the rows near the viewport (Timeline.tsx), which keeps 100k items smooth.
+ *
+ * Days are the photo's own days: an entry's `ts` is its wall clock (lib/capture-time.ts, the photo's
+ * local time read as UTC), so a day is a UTC day of those numbers, wherever the viewer is. Entries
+ * without a capture time (`ts` null) are grouped under "No date" where the list puts them (the
+ * server's date_captured sort places them by upload time), never under "Today".
  *
  * Cheap at 100k items (measured with `npm run bench:timeline`):
  * - one pass over the items with two number comparisons each: a day's bounds are computed once per
@@ -12,16 +17,17 @@
  *   from the last day of the previous one instead of starting over, so a page costs its own items,
  *   not the whole timeline.
  */
+import { DAY_MS, utcFormat } from '../../lib/capture-time.ts';
 
 export interface TimelineEntry {
   id: string;
-  /** Epoch ms the item stands for (capture time, else when it was added). */
-  ts: number;
+  /** The photo's wall clock in ms read as UTC (lib/capture-time.ts), or null when it has no capture time. */
+  ts: number | null;
 }
 
 export type TimelineRow =
-  /** A day's header: `ts` is the first item's time (the grid formats it), `count` the day's items. */
-  | { kind: 'header'; key: string; ts: number; top: number; height: number; firstIndex: number; count: number }
+  /** A day's header: `ts` is the first item's wall clock (the grid formats it; null: "No date"), `count` the day's items. */
+  | { kind: 'header'; key: string; ts: number | null; top: number; height: number; firstIndex: number; count: number }
   | { kind: 'tiles'; key: string; top: number; height: number; firstIndex: number; count: number };
 
 export interface TimelineLayout {
@@ -32,7 +38,7 @@ export interface TimelineLayout {
   /** How many items this layout covers. */
   count: number;
   /** What the layout was made with, so a later call can tell whether it may continue it. */
-  readonly basis: { key: string; ids: string[]; ts: number[] };
+  readonly basis: { key: string; ids: string[]; ts: (number | null)[] };
   /** Where a continuation restarts: the row, item and top of the last group (or last row). */
   readonly resume: { row: number; index: number; top: number };
 }
@@ -49,36 +55,35 @@ export interface LayoutOptions {
 /** Reads an item's id and time, so the grid lays out its own items without copying them. */
 export interface EntryAccess<T> {
   id: (item: T) => string;
-  ts: (item: T) => number;
+  ts: (item: T) => number | null;
 }
 
 const ENTRY: EntryAccess<TimelineEntry> = { id: (e) => e.id, ts: (e) => e.ts };
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-function format(locale: string | undefined, withYear: boolean): Intl.DateTimeFormat {
-  const key = `${locale ?? ''}|${withYear}`;
-  let f = formats.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'long', ...(withYear ? { year: 'numeric' } : {}) });
-    formats.set(key, f);
-  }
-  return f;
-}
-
-export function dayLabel(ts: number, now = new Date(), locale?: string): string {
-  const d = new Date(ts);
-  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  const that = new Date(d.getFullYear(), d.getMonth(), d.getDate());
-  const days = Math.round((today.getTime() - that.getTime()) / 86_400_000);
+/**
+ * "Today", "Yesterday", a weekday and date (with the year only when it is not this year), or "No date".
+ * `ts` is a wall clock (see above), compared with the viewer's calendar day: a photo taken today at
+ * 23:30 in New York is "Today" for a viewer in New York, whatever Berlin's date is.
+ */
+export function dayLabel(ts: number | null, now = new Date(), locale?: string): string {
+  if (ts === null) return NO_DATE;
+  const that = Math.floor(ts / DAY_MS);
+  const today = Math.floor(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()) / DAY_MS);
+  const days = today - that;
   if (days === 0) return 'Today';
   if (days === 1) return 'Yesterday';
-  return format(locale, d.getFullYear() !== now.getFullYear()).format(d);
+  const withYear = new Date(ts).getUTCFullYear() !== now.getFullYear();
+  return utcFormat(locale, { weekday: 'short', day: 'numeric', month: 'long', ...(withYear ? { year: 'numeric' } : {}) }).format(ts);
 }
 
-/** The local day holding `ts`, as [start, end) in epoch ms (DST days are 23 or 25 hours). */
-function dayBounds(ts: number): [number, number] {
-  const d = new Date(ts);
-  return [new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime(), new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime()];
+export const NO_DATE = 'No date';
+
+/** Whether another entry lies on the day of wall clock `ts`; undated entries form groups of their own. */
+function sameDay(ts: number | null): (other: number | null) => boolean {
+  if (ts === null) return (other) => other === null;
+  const start = Math.floor(ts / DAY_MS) * DAY_MS;
+  const stop = start + DAY_MS;
+  return (other) => other !== null && other >= start && other < stop;
 }
 
 /** Whether `previous` laid out a prefix of `items` with the same options (then it can be continued). */
@@ -107,7 +112,7 @@ export function layoutTimeline<T>(items: readonly T[], o: LayoutOptions, previou
 
   let rows: TimelineRow[];
   let ids: string[];
-  let times: number[];
+  let times: (number | null)[];
   let top: number;
   let i: number;
   if (continues(previous, items, key, get)) {
@@ -134,11 +139,11 @@ export function layoutTimeline<T>(items: readonly T[], o: LayoutOptions, previou
     // One group: a day (timeline) or everything.
     let end = items.length;
     if (o.groupByDay) {
-      const [start, stop] = dayBounds(times[i]!);
+      const inDay = sameDay(times[i] as number | null);
       end = i + 1;
-      while (end < items.length && times[end]! >= start && times[end]! < stop) end++;
+      while (end < items.length && inDay(times[end] as number | null)) end++;
       resume = { row: rows.length, index: i, top };
-      rows.push({ kind: 'header', key: `h:${ids[i]!}`, ts: times[i]!, top, height: o.headerHeight, firstIndex: i, count: end - i });
+      rows.push({ kind: 'header', key: `h:${ids[i]!}`, ts: times[i] as number | null, top, height: o.headerHeight, firstIndex: i, count: end - i });
       top += o.headerHeight;
     }
     for (let r = i; r < end; r += columns) {

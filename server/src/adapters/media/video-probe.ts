@@ -18,6 +18,7 @@
  */
 import { offsetFromWallClockString, type CaptureTime } from './video-time.ts';
 import { ffprobe, type FfprobeResult, type FfprobeStream, type ProbeOptions } from './ffprobe.ts';
+import { readAvchdTime } from './avchd-date.ts';
 
 export interface VideoInfo {
   /** Seconds. */
@@ -171,7 +172,13 @@ export function videoInfoFromProbe(raw: FfprobeResult): VideoInfo {
 
 export async function probeVideo(input: string, options: ProbeOptions = {}): Promise<VideoProbe> {
   const raw = await ffprobe(input, options);
-  return { info: videoInfoFromProbe(raw), raw };
+  const info = videoInfoFromProbe(raw);
+  // AVCHD keeps its date in the H.264 stream, where ffprobe does not look (avchd-date.ts).
+  if (info.creation_time === null && (info.container ?? '').includes('mpegts')) {
+    const t = await readAvchdTime(input);
+    if (t) Object.assign(info, { creation_time: t.iso, capture_offset_minutes: t.offsetMinutes, creation_time_kind: t.offsetMinutes === null ? 'local' : 'zoned' });
+  }
+  return { info, raw };
 }
 
 /**
