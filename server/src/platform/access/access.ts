@@ -5,7 +5,7 @@
  */
 import type { Db } from '../db/connection.ts';
 import type { Statement } from 'better-sqlite3';
-import { DomainError, NotFound, type FieldError } from '../http/errors.ts';
+import { DomainError, Forbidden, NotFound, type FieldError } from '../http/errors.ts';
 import type { AccessKind, AccessKinds, Permission, Permitted } from './permitted.ts';
 import { RULES } from './rules.ts';
 
@@ -19,6 +19,16 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   asset: { code: 'asset_not_found', noun: 'asset' },
   album: { code: 'album_not_found', noun: 'album' },
   upload_session: { code: 'upload_session_not_found', noun: 'upload session' },
+};
+
+/**
+ * 403 answers: the actor may read the row (it is shared with them) but not do this. Saying so leaks
+ * nothing: they can see it already.
+ */
+const READ_ONLY: Record<AccessKind, { code: string; message: string }> = {
+  asset: { code: 'asset_read_only', message: 'This photo is shared with you: only its owner can change it.' },
+  album: { code: 'album_read_only', message: 'This album is shared with you: your role does not allow this change.' },
+  upload_session: { code: 'upload_session_read_only', message: 'Only the owner of this upload can change it.' },
 };
 
 export class Access {
@@ -43,10 +53,19 @@ export class Access {
     return out;
   }
 
-  /** One id, or a 404 (naming `field` when given) exactly as if it did not exist. */
+  /**
+   * One id, or a refusal naming `field` when given: 404 exactly as if it did not exist when the actor
+   * may not even read it, 403 when they may read it but not do this (a viewer of a shared album, a
+   * partner's photo).
+   */
   require<K extends AccessKind>(actor: Requester, kind: K, id: AccessKinds[K], permission: Permission, field?: string): Permitted<K> {
     const [ok] = this.permitted(actor, kind, [id], permission);
     if (ok !== undefined) return ok;
+    if (permission !== 'read' && this.permitted(actor, kind, [id], 'read').length === 1) {
+      const { code, message } = READ_ONLY[kind];
+      if (field) throw new DomainError(403, code, message, { errors: [{ field, message: 'read only for you' }] });
+      throw new Forbidden(message, code);
+    }
     const { code, noun } = NOT_FOUND[kind];
     const message = `No such ${noun}.`;
     if (field) throw new DomainError(404, code, message, { errors: [{ field, message: 'not found' }] });
@@ -55,7 +74,8 @@ export class Access {
 
   /**
    * Every id, or a 404 naming each one that is unknown or not permitted (`fieldOf(i)` names the field of
-   * the i-th id given). Duplicates are kept once.
+   * the i-th id given); when every refused id is one the actor may read, a 403 naming them instead.
+   * Duplicates are kept once.
    */
   requireAll<K extends AccessKind>(
     actor: Requester,
@@ -76,6 +96,10 @@ export class Access {
         missing.push({ id, index });
       }
     });
+    if (permission !== 'read' && this.permitted(actor, kind, missing.map((m) => m.id), 'read').length === missing.length) {
+      const { code: readOnly, message } = READ_ONLY[kind];
+      throw new DomainError(403, readOnly, message, { errors: missing.map((m) => ({ field: fieldOf(m.index), message: 'read only for you' })) });
+    }
     const errors: FieldError[] = missing.map((m) => ({ field: fieldOf(m.index), message: `no such ${noun}: ${m.id}` }));
     const more = missing.length > 10 ? ` and ${missing.length - 10} more` : '';
     throw new DomainError(404, code, `No such ${noun}: ${missing.slice(0, 10).map((m) => m.id).join(', ')}${more}.`, { errors });

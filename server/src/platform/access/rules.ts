@@ -2,9 +2,17 @@
  * Who may do what, per kind, as SQL over the catalog. Each rule selects the permitted ids among a JSON
  * array of candidates (`json_each(?)`), so a batch of ids costs one query whatever its size.
  *
- * Today every kind is private to its owner, administrators included (photos are private: an
- * administrator manages the server, not the members' pictures). Album members and shares extend the
- * `read` rules here, and only here.
+ * The rules (the household's sharing, migration 0013):
+ * - Assets: the owner may do everything. Others only read, and only what is not in the owner's Trash:
+ *   a partner the owner shares with (everything, or taken — else uploaded — from the share's date
+ *   on), a member of an album holding the asset, and the owner of an album holding it (a contributor
+ *   put it there). Likes and ratings are each reader's own (asset_user_marks), so reading is enough
+ *   to like. Nobody else changes an asset, trashes it or makes it their avatar; administrators get
+ *   no exception (an administrator manages the server, not the members' pictures).
+ * - Albums: the owner may do everything; members read it; contributors also `contribute` (add their
+ *   own assets, take out what they added). Only the owner changes, shares or deletes it.
+ * - Upload sessions: their owner only.
+ * A refused id that the actor may still read answers 403 (access.ts); one it may not read, 404.
  */
 import type { AccessKind, Permission } from './permitted.ts';
 
@@ -15,14 +23,36 @@ interface Rule {
 
 // CROSS JOIN keeps the candidates as the outer loop: one key lookup per id. A plain JOIN lets SQLite
 // walk the owner's index instead, which reads all of an owner's rows (100k photos: every thumbnail
-// request read 100k index entries). The access test checks the plan of every rule.
+// request read 100k index entries). Every EXISTS below is a key lookup too (the access test checks
+// the plan of every rule).
+const candidates = (table: string, idColumn: string) => `SELECT t.${idColumn} AS id FROM json_each(:ids) j CROSS JOIN ${table} t ON t.${idColumn} = j.value`;
+
 const owned = (table: string, idColumn: string): Rule => {
-  const sql = `SELECT t.${idColumn} AS id FROM json_each(:ids) j CROSS JOIN ${table} t ON t.${idColumn} = j.value WHERE t.owner_id = :user`;
-  return { sql: { read: sql, change: sql, own: sql } };
+  const sql = `${candidates(table, idColumn)} WHERE t.owner_id = :user`;
+  return { sql: { read: sql, contribute: sql, change: sql, own: sql } };
+};
+
+/** Someone else's asset the actor may read: shared by a partner, or in an album the actor owns or is a member of. */
+const SHARED_ASSET = `t.is_deleted = 0 AND (
+  EXISTS (SELECT 1 FROM partner_shares p WHERE p.owner_id = t.owner_id AND p.partner_id = :user
+          AND (p.shared_from IS NULL OR coalesce(t.taken_time, t.upload_time) >= p.shared_from))
+  OR EXISTS (SELECT 1 FROM album_assets aa CROSS JOIN albums al ON al.album_id = aa.album_id WHERE aa.asset_id = t.asset_id AND al.owner_id = :user)
+  OR EXISTS (SELECT 1 FROM album_assets aa CROSS JOIN album_members m ON m.album_id = aa.album_id AND m.user_id = :user WHERE aa.asset_id = t.asset_id))`;
+
+const assetRule = (): Rule => {
+  const own = `${candidates('assets', 'asset_id')} WHERE t.owner_id = :user`;
+  return { sql: { read: `${own} OR (${SHARED_ASSET})`, contribute: own, change: own, own } };
+};
+
+const albumRule = (): Rule => {
+  const own = `${candidates('albums', 'album_id')} WHERE t.owner_id = :user`;
+  const member = (roles: string) =>
+    `${own} OR EXISTS (SELECT 1 FROM album_members m WHERE m.album_id = t.album_id AND m.user_id = :user AND m.role IN (${roles}))`;
+  return { sql: { read: member(`'viewer', 'contributor'`), contribute: member(`'contributor'`), change: own, own } };
 };
 
 export const RULES: Record<AccessKind, Rule> = {
-  asset: owned('assets', 'asset_id'),
-  album: owned('albums', 'album_id'),
+  asset: assetRule(),
+  album: albumRule(),
   upload_session: owned('upload_sessions', 'session_id'),
 };
