@@ -38,6 +38,7 @@ import { mergeSpecificMetadata, type SpecificMetadataEdit } from './asset-update
 import { assetRef, type AssetEventBus } from '../asset-events.ts';
 import { processAsset } from '../pipeline/assets.jobs.ts';
 import { AssetsStore, type AssetRow } from '../assets.store.ts';
+import { MarksStore, withReaderMarks, type Mark } from '../marks.ts';
 import { isoTime, loadAssetExtras, toAsset, type Asset } from '../assets.view.ts';
 import type { DerivativePaths, ThumbSize } from '../derivatives.ts';
 import { streamZip, uniqueEntryNames, type ZipSource } from './download-zip.ts';
@@ -74,6 +75,7 @@ export interface FileRef {
 
 export class AssetsService {
   private readonly store: AssetsStore;
+  private readonly marks: MarksStore;
   private readonly lazyThumbnails: LazyThumbnails;
 
   constructor(
@@ -85,6 +87,7 @@ export class AssetsService {
     private readonly events: AssetEventBus,
   ) {
     this.store = new AssetsStore(db);
+    this.marks = new MarksStore(db);
     this.lazyThumbnails = new LazyThumbnails(this.store, repositories, derivatives);
   }
 
@@ -98,7 +101,8 @@ export class AssetsService {
   detail(actor: Actor, assetId: string, include: DetailInclude) {
     const a = this.own(actor, assetId);
     const extras = loadAssetExtras(this.store, [a.asset_id]).get(a.asset_id);
-    const base: Asset & Record<string, unknown> = toAsset(a, extras);
+    const [shown] = withReaderMarks(this.marks, actor.userId, [toAsset(a, extras)]);
+    const base: Asset & Record<string, unknown> = shown!;
     if (include.thumbnails) {
       base.thumbnails = (['small', 'medium', 'large'] as ThumbSize[])
         .filter((s) => fs.existsSync(this.derivatives.thumbnail(a.asset_id, s)) || this.lazyThumbnails.available(a, s))
@@ -261,24 +265,36 @@ export class AssetsService {
   }
 
   updateLike(actor: Actor, assetId: string, liked: boolean) {
-    const a = this.editable(actor, assetId);
-    const now = Date.now();
-    this.store.update(a.asset_id, { liked: liked ? 1 : 0 }, now);
+    this.mark(actor, assetId, { liked });
     return message(liked ? 'Liked.' : 'Like removed.');
   }
 
   updateRating(actor: Actor, assetId: string, rating: number) {
-    const a = this.editable(actor, assetId);
-    const now = Date.now();
-    this.store.update(a.asset_id, { rating }, now);
+    this.mark(actor, assetId, { rating });
     return message(`Rated ${rating}.`);
   }
 
   updateRatingAndLike(actor: Actor, assetId: string, v: { liked: boolean; rating: number }) {
-    const a = this.editable(actor, assetId);
-    const now = Date.now();
-    this.store.update(a.asset_id, { liked: v.liked ? 1 : 0, rating: v.rating }, now);
+    this.mark(actor, assetId, v);
     return message(`Rated ${v.rating}${v.liked ? ' and liked' : ', not liked'}.`);
+  }
+
+  /**
+   * Likes and ratings are per member (marks.ts): the owner's go on the asset row, a reader's (a
+   * partner, an album member) into their own marks. Reading the asset is enough; in the Trash, 409.
+   */
+  private mark(actor: Actor, assetId: string, mark: Partial<Mark>): void {
+    const a = this.own(actor, assetId, 'read');
+    if (a.is_deleted) throw new Conflict('The asset is in the Trash; restore it before changing it.', 'asset_in_trash');
+    const now = Date.now();
+    if (a.owner_id !== actor.userId) {
+      this.marks.set(actor.userId, a.asset_id, mark, now);
+      return;
+    }
+    const fields: Partial<AssetRow> = {};
+    if (mark.liked !== undefined) fields.liked = mark.liked ? 1 : 0;
+    if (mark.rating !== undefined) fields.rating = mark.rating;
+    this.store.update(a.asset_id, fields, now);
   }
 
   // ---------------------------------------------------------------------------------------------------
