@@ -6,8 +6,8 @@
 import type { Db } from '../db/connection.ts';
 import type { Statement } from 'better-sqlite3';
 import { DomainError, Forbidden, NotFound, type FieldError } from '../http/errors.ts';
-import type { AccessKind, AccessKinds, Permission, Permitted } from './permitted.ts';
-import { RULES } from './rules.ts';
+import type { AccessKind, AccessKinds, LinkScope, Permission, Permitted } from './permitted.ts';
+import { LINK_ASSETS, RULES } from './rules.ts';
 
 /** Who is asking, as far as access is concerned. */
 export interface Requester {
@@ -19,6 +19,8 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   asset: { code: 'asset_not_found', noun: 'asset' },
   album: { code: 'album_not_found', noun: 'album' },
   upload_session: { code: 'upload_session_not_found', noun: 'upload session' },
+  partner_share: { code: 'partner_share_not_found', noun: 'partner share' },
+  share_link: { code: 'share_link_not_found', noun: 'share link' },
 };
 
 /**
@@ -29,6 +31,8 @@ const READ_ONLY: Record<AccessKind, { code: string; message: string }> = {
   asset: { code: 'asset_read_only', message: 'This photo is shared with you: only its owner can change it.' },
   album: { code: 'album_read_only', message: 'This album is shared with you: your role does not allow this change.' },
   upload_session: { code: 'upload_session_read_only', message: 'Only the owner of this upload can change it.' },
+  partner_share: { code: 'partner_share_read_only', message: 'Only the two members of this share can change it.' },
+  share_link: { code: 'share_link_read_only', message: 'Only the maker of this link can change it.' },
 };
 
 export class Access {
@@ -105,9 +109,22 @@ export class Access {
     throw new DomainError(404, code, `No such ${noun}: ${missing.slice(0, 10).map((m) => m.id).join(', ')}${more}.`, { errors });
   }
 
-  /** How SQLite runs a rule (for the test that keeps every rule a key lookup per id). */
-  plan(kind: AccessKind, permission: Permission): string[] {
-    return (this.db.prepare(`EXPLAIN QUERY PLAN ${RULES[kind].sql[permission]}`).all({ ids: '[]', user: 0 }) as { detail: string }[]).map((r) => r.detail);
+  /**
+   * The assets among `ids` that the holder of a public link may read (rules.ts, LINK_ASSETS), in the
+   * order given, each once. Someone with the link is not a member: nothing else is ever permitted.
+   */
+  permittedThroughLink(link: LinkScope, ids: readonly string[]): Permitted<'asset'>[] {
+    if (ids.length === 0) return [];
+    let s = this.statements.get('link');
+    if (!s) this.statements.set('link', (s = this.db.prepare(LINK_ASSETS)));
+    const found = new Set((s.all({ ids: JSON.stringify(ids), maker: link.createdBy, album: link.albumId, link: link.linkId }) as { id: string }[]).map((r) => r.id));
+    return [...new Set(ids)].filter((id) => found.has(id)) as Permitted<'asset'>[];
+  }
+
+  /** How SQLite runs a rule (for the test that keeps every rule a key lookup per id); `link` is the public link rule. */
+  plan(kind: AccessKind | 'link', permission: Permission): string[] {
+    const sql = kind === 'link' ? LINK_ASSETS : RULES[kind].sql[permission];
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(kind === 'link' ? { ids: '[]', maker: 0, album: null, link: 0 } : { ids: '[]', user: 0 }) as { detail: string }[]).map((r) => r.detail);
   }
 
   private statement(kind: AccessKind, permission: Permission): Statement {

@@ -10,6 +10,8 @@ export interface AccessKinds {
   asset: string;
   album: number;
   upload_session: string;
+  partner_share: number;
+  share_link: number;
 }
 export type AccessKind = keyof AccessKinds;
 
@@ -25,6 +27,13 @@ export type Permission = 'read' | 'contribute' | 'change' | 'own';
 export type Permitted<K extends AccessKind> = AccessKinds[K] & { readonly [permitted]: K };
 export type PermittedAssetId = Permitted<'asset'>;
 export type PermittedAlbumId = Permitted<'album'>;
+
+/** A public link as the access layer needs it: who made it and what it shares. */
+export interface LinkScope {
+  linkId: number;
+  createdBy: number;
+  albumId: number | null;
+}
 
 /**
  * Work done for the catalog rather than for a member (the media pipeline, jobs, the watcher, start-up

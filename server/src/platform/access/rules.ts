@@ -11,7 +11,11 @@
  *   no exception (an administrator manages the server, not the members' pictures).
  * - Albums: the owner may do everything; members read it; contributors also `contribute` (add their
  *   own assets, take out what they added). Only the owner changes, shares or deletes it.
- * - Upload sessions: their owner only.
+ * - Upload sessions and share links: their owner (maker) only.
+ * - Partner shares: both sides read and change them (which side may change what: features/sharing).
+ * - A public link's holder reads the link's assets that are still its maker's and not in the Trash:
+ *   for an album link, the maker's own assets in the album (contributors shared theirs with the
+ *   album's members, not with the public); for a selection, the assets chosen (LINK_ASSETS).
  * A refused id that the actor may still read answers 403 (access.ts); one it may not read, 404.
  */
 import type { AccessKind, Permission } from './permitted.ts';
@@ -51,8 +55,25 @@ const albumRule = (): Rule => {
   return { sql: { read: member(`'viewer', 'contributor'`), contribute: member(`'contributor'`), change: own, own } };
 };
 
+const bothSides = (): Rule => {
+  const sql = `${candidates('partner_shares', 'share_id')} WHERE t.owner_id = :user OR t.partner_id = :user`;
+  return { sql: { read: sql, contribute: sql, change: sql, own: sql } };
+};
+
+const madeBy = (): Rule => {
+  const sql = `${candidates('share_links', 'link_id')} WHERE t.created_by = :user`;
+  return { sql: { read: sql, contribute: sql, change: sql, own: sql } };
+};
+
 export const RULES: Record<AccessKind, Rule> = {
   asset: assetRule(),
   album: albumRule(),
   upload_session: owned('upload_sessions', 'session_id'),
+  partner_share: bothSides(),
+  share_link: madeBy(),
 };
+
+/** Selects `id` among `json_each(:ids)` that the holder of link `:link` (made by `:maker`, of album `:album` or null) may read. */
+export const LINK_ASSETS = `${candidates('assets', 'asset_id')} WHERE t.owner_id = :maker AND t.is_deleted = 0 AND (
+  CASE WHEN :album IS NULL THEN EXISTS (SELECT 1 FROM share_link_assets s WHERE s.link_id = :link AND s.asset_id = t.asset_id)
+       ELSE EXISTS (SELECT 1 FROM album_assets aa WHERE aa.album_id = :album AND aa.asset_id = t.asset_id) END)`;

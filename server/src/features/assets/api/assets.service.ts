@@ -28,7 +28,7 @@
  */
 import fs from 'node:fs';
 import { MediaDecodeError } from '../../../adapters/media/errors.ts';
-import type { Access, Permission } from '../../../platform/access/index.ts';
+import type { Access, Permission, PermittedAssetId } from '../../../platform/access/index.ts';
 import { tx, type Db } from '../../../platform/db/connection.ts';
 import type { Actor } from '../../../platform/http/context.ts';
 import { Conflict, DomainError, Invalid, NotFound, Unavailable, type FieldError } from '../../../platform/http/errors.ts';
@@ -140,7 +140,10 @@ export class AssetsService {
    * impossible (the original is gone or unreadable) the small one is answered instead, under its own ETag.
    */
   async thumbnail(actor: Actor, assetId: string, size: ThumbSize): Promise<FileRef> {
-    const a = this.own(actor, assetId);
+    return this.thumbnailFor(this.own(actor, assetId), size);
+  }
+
+  private async thumbnailFor(a: AssetRow, size: ThumbSize): Promise<FileRef> {
     const made = await this.lazyThumbnails.ensure(a, size);
     const served: ThumbSize = made || size === 'small' ? size : 'small';
     const p = this.derivatives.thumbnail(a.asset_id, served);
@@ -151,7 +154,10 @@ export class AssetsService {
   }
 
   original(actor: Actor, assetId: string): FileRef {
-    const a = this.own(actor, assetId);
+    return this.originalFor(this.own(actor, assetId));
+  }
+
+  private originalFor(a: AssetRow): FileRef {
     const repo = this.repositories.byId(a.repository_id);
     if (!repo) throw new NotFound('The repository of this asset is gone.', 'repository_not_found');
     return { path: resolveInRepository(repo.path, a.storage_path), contentType: a.mime_type, etag: `${a.hash}`, name: a.original_filename };
@@ -182,7 +188,29 @@ export class AssetsService {
     if (a.state !== 'ready') throw new NotFound('The playable copy is not ready yet.', 'web_copy_not_ready');
     const web = kind === 'VIDEO' ? this.derivatives.webVideo(a.asset_id) : this.derivatives.webAudio(a.asset_id);
     if (fs.existsSync(web)) return { path: web, contentType: kind === 'VIDEO' ? 'video/mp4' : 'audio/mpeg', etag: `${a.hash}-web`, name: a.original_filename };
-    return this.original(actor, assetId);
+    return this.originalFor(a);
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Files of assets checked by someone else than a member (a public link: features/sharing asks the
+  // access layer, which hands out these ids)
+
+  async thumbnailOf(id: PermittedAssetId, size: ThumbSize): Promise<FileRef> {
+    const a = this.store.byId(id);
+    if (!a) throw new NotFound('No such asset.', 'asset_not_found');
+    return this.thumbnailFor(a, size);
+  }
+
+  originalOf(id: PermittedAssetId): FileRef {
+    const a = this.store.byId(id);
+    if (!a) throw new NotFound('No such asset.', 'asset_not_found');
+    return this.originalFor(a);
+  }
+
+  /** A streamed zip of these originals; `fieldOf(i)` names the i-th in errors (files gone: 409). */
+  zipOf(ids: PermittedAssetId[], name: string, fieldOf: (i: number) => string, onStreamError?: (e: Error) => void): StreamedDownload {
+    const rows = new Map(this.store.byIds(ids).map((r) => [r.asset_id, r]));
+    return this.zipRows(ids.map((id) => rows.get(id)!).filter(Boolean), (id) => fieldOf(ids.indexOf(id as PermittedAssetId)), name, onStreamError);
   }
 
   /** Queues the pipeline again. Every task name runs the whole pipeline, which is idempotent. */
@@ -335,10 +363,17 @@ export class AssetsService {
     const fieldOf = (id: string) => `body.asset_ids.${assetIds.findIndex((x) => x.toLowerCase() === id)}`;
     const permitted = this.access.requireAll(actor, 'asset', ids, 'read', (i) => fieldOf(ids[i]!));
     const rows = new Map(this.store.byIds(permitted).map((r) => [r.asset_id, r]));
+    const day = new Date().toISOString().slice(0, 10);
+    const n = ids.length;
+    return this.zipRows(ids.map((id) => rows.get(id)!), fieldOf, `hearth-${day}-${n}-file${n === 1 ? '' : 's'}.zip`, onStreamError);
+  }
+
+  /** Checks every file is on disk (409 naming the missing ones, before any byte) and streams the zip. */
+  private zipRows(list: AssetRow[], fieldOf: (id: string) => string, name: string, onStreamError?: (e: Error) => void): StreamedDownload {
     const missing: FieldError[] = [];
     const found: { row: AssetRow; file: string; size: number; mtime: Date }[] = [];
-    for (const id of ids) {
-      const row = rows.get(id)!;
+    for (const row of list) {
+      const id = row.asset_id;
       const file = this.filePath(row);
       try {
         const st = file ? fs.statSync(file) : null;
@@ -355,8 +390,7 @@ export class AssetsService {
     const names = uniqueEntryNames(found.map((f) => f.row.original_filename));
     const sources: ZipSource[] = found.map((f, i) => ({ file: f.file, name: names[i]!, size: f.size, mtime: f.mtime }));
     const { stream, size } = streamZip(sources, onStreamError);
-    const day = new Date().toISOString().slice(0, 10);
-    return { stream, size, contentType: 'application/zip', name: `hearth-${day}-${sources.length}-file${sources.length === 1 ? '' : 's'}.zip` };
+    return { stream, size, contentType: 'application/zip', name };
   }
 
   // ---------------------------------------------------------------------------------------------------
