@@ -2579,6 +2579,7 @@ export interface components {
             media_item_id: string;
             /** @enum {string} */
             media_kind: "photo" | "video" | "audio" | "live_photo";
+            owner: components["schemas"]["Person"] & unknown;
             primary_asset: components["schemas"]["Asset"];
             stack: components["schemas"]["MediaItemStackRef"];
         };
