@@ -38,7 +38,7 @@ describe('access layer', () => {
 
   it('looks each id up by its key: the cost follows the batch, never the size of the library', () => {
     const access = h.srv.container.access;
-    for (const kind of ['asset', 'album', 'upload_session'] as const) {
+    for (const kind of ['asset', 'album', 'upload_session', 'partner_share', 'share_link', 'link'] as const) {
       for (const permission of ['read', 'contribute', 'change', 'own'] as const) {
         const plan = access.plan(kind, permission);
         const where = `${kind}/${permission}: ${plan.join(' | ')}`;
