@@ -165,8 +165,11 @@ export class AlbumsService {
   assets(actor: Actor, albumId: number, q: { repository_id?: string | undefined; include_deleted: boolean }) {
     const repo = this.repo(q.repository_id);
     this.own(actor, albumId);
-    // Members of the album see what is not in its owners' Trash; each one's Trash is their own.
-    const rows = this.store.members(albumId, { includeDeleted: q.include_deleted, repo }).filter((r) => !r.is_deleted || r.owner_id === actor.userId);
+    // Everyone, the album's owner too, sees the entries the access layer lets them read: their own
+    // (their Trash included when asked), and others' not in anyone's Trash.
+    const all = this.store.members(albumId, { includeDeleted: q.include_deleted, repo });
+    const readable = new Set<string>(this.access.permitted(actor, 'asset', all.map((r) => r.asset_id), 'read'));
+    const rows = all.filter((r) => readable.has(r.asset_id));
     const extras = loadAssetExtras(this.assetsStore, rows.map((r) => r.asset_id));
     const people = this.people.byIds(rows.flatMap((r) => (r.added_by === null ? [] : [r.added_by])));
     const assets = withReaderMarks(this.marks, actor.userId, rows.map((r) => toAlbumAsset(r, extras.get(r.asset_id), r.added_by === null ? null : (people.get(r.added_by) ?? null))));

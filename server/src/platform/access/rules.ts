@@ -5,8 +5,8 @@
  * The rules (the household's sharing, migration 0013):
  * - Assets: the owner may do everything. Others only read, and only what is not in the owner's Trash:
  *   a partner the owner shares with (everything, or taken — else uploaded — from the share's date
- *   on), a member of an album holding the asset, and the owner of an album holding it (a contributor
- *   put it there). Likes and ratings are each reader's own (asset_user_marks), so reading is enough
+ *   on), and the owner and members of an album holding the asset while its owner belongs to that
+ *   album too (as its owner, or a member who contributed it). Likes and ratings are each reader's own (asset_user_marks), so reading is enough
  *   to like. Nobody else changes an asset, trashes it or makes it their avatar; administrators get
  *   no exception (an administrator manages the server, not the members' pictures).
  * - Albums: the owner may do everything; members read it; contributors also `contribute` (add their
@@ -36,12 +36,17 @@ const owned = (table: string, idColumn: string): Rule => {
   return { sql: { read: sql, contribute: sql, change: sql, own: sql } };
 };
 
-/** Someone else's asset the actor may read: shared by a partner, or in an album the actor owns or is a member of. */
+/**
+ * Someone else's asset the actor may read: shared by a partner, or in an album where both its owner
+ * (the album's owner, or a member who contributed it) and the actor (the album's owner or a member)
+ * belong. A photo whose owner left the album is no longer shared through it.
+ */
 const SHARED_ASSET = `t.is_deleted = 0 AND (
   EXISTS (SELECT 1 FROM partner_shares p WHERE p.owner_id = t.owner_id AND p.partner_id = :user
           AND (p.shared_from IS NULL OR coalesce(t.taken_time, t.upload_time) >= p.shared_from))
-  OR EXISTS (SELECT 1 FROM album_assets aa CROSS JOIN albums al ON al.album_id = aa.album_id WHERE aa.asset_id = t.asset_id AND al.owner_id = :user)
-  OR EXISTS (SELECT 1 FROM album_assets aa CROSS JOIN album_members m ON m.album_id = aa.album_id AND m.user_id = :user WHERE aa.asset_id = t.asset_id))`;
+  OR EXISTS (SELECT 1 FROM album_assets aa CROSS JOIN albums al ON al.album_id = aa.album_id WHERE aa.asset_id = t.asset_id
+          AND (al.owner_id = t.owner_id OR EXISTS (SELECT 1 FROM album_members o WHERE o.album_id = aa.album_id AND o.user_id = t.owner_id))
+          AND (al.owner_id = :user OR EXISTS (SELECT 1 FROM album_members m WHERE m.album_id = aa.album_id AND m.user_id = :user))))`;
 
 const assetRule = (): Rule => {
   const own = `${candidates('assets', 'asset_id')} WHERE t.owner_id = :user`;
