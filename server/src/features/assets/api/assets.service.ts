@@ -1,7 +1,9 @@
 /**
  * One asset: reading it and its files, editing it, trash, export, download, edit sidecar. Every operation
- * checks ownership; another user's asset answers 404, so its existence does not leak. Administrators get no
- * exception: photos are private to their owner.
+ * asks the access layer (platform/access/rules.ts): an asset nobody shared with the caller answers 404, so
+ * its existence does not leak; one shared with them (a partner's, an album's) is read-only: changes and the
+ * Trash answer 403 `asset_read_only`, while likes and ratings are the reader's own (marks.ts).
+ * Administrators get no exception: photos are private to their owner and whom the owner shares them with.
  *
  * Decisions (contract gaps):
  * - getAsset: `ocr_result` and `face_result` are null when asked for: OCR and face recognition do not run
