@@ -23,6 +23,7 @@ import { foldersRouter } from './features/folders/folders.router.ts';
 import { placesRouter } from './features/places/places.router.ts';
 import { statisticsRouter } from './features/statistics/statistics.router.ts';
 import { featuredRouter } from './features/featured/featured.router.ts';
+import { sharingRouter } from './features/sharing/sharing.router.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -59,6 +60,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, assetsRouter());
   api.route(API_BASE, repositoriesRouter());
   api.route(API_BASE, uploadsRouter());
+  api.route(API_BASE, sharingRouter());
   return api;
 }
 

@@ -36,6 +36,9 @@ import { JobQueue } from './platform/jobs/queue.ts';
 import { IndexingService } from './features/indexing/indexing.service.ts';
 import { IndexerRegistry } from './features/indexing/indexers.ts';
 import { AlbumsService } from './features/albums/albums.service.ts';
+import { AlbumMembersService } from './features/albums/members.service.ts';
+import { PartnerSharesService } from './features/sharing/partners.service.ts';
+import { ShareLinksService } from './features/sharing/links.service.ts';
 import { TagsService } from './features/tags/tags.service.ts';
 import { StacksService } from './features/stacks/stacks.service.ts';
 import { FeaturedService } from './features/featured/featured.service.ts';
@@ -87,6 +90,12 @@ export interface Container {
   /** ML index rebuilds and stats; ML features register their indexers in `indexing.indexers`. */
   indexing: IndexingService;
   albums: AlbumsService;
+  /** Shared albums: their members and roles. */
+  albumMembers: AlbumMembersService;
+  /** Members sharing their libraries with each other. */
+  partnerShares: PartnerSharesService;
+  /** Public links to an album or a selection, and what visitors see through them. */
+  shareLinks: ShareLinksService;
   tags: TagsService;
   stacks: StacksService;
   /** Every cache of the server (their counters go to the runtime diagnostics). */
@@ -189,6 +198,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, events);
   const albums = new AlbumsService(db, access, jobs, settings, indexers);
+  const albumMembers = new AlbumMembersService(db, access);
+  const partnerShares = new PartnerSharesService(db, access);
+  const shareLinks = new ShareLinksService(db, access, assets, keys.key('share-link'));
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs);
   const featured = new FeaturedService(db);
@@ -258,6 +270,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     uploads,
     indexing,
     albums,
+    albumMembers,
+    partnerShares,
+    shareLinks,
     tags,
     stacks,
     caches,

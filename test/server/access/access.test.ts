@@ -26,7 +26,7 @@ describe('access layer', () => {
 
   it('returns the permitted subset of a batch, in the order given, each once', () => {
     const access = h.srv.container.access;
-    for (const permission of ['read', 'change', 'own'] as const) {
+    for (const permission of ['read', 'contribute', 'change', 'own'] as const) {
       const got = access.permitted(owner(), 'asset', [mine[1]!, theirs, NO_SUCH_ID, mine[0]!, mine[1]!], permission);
       assert.deepEqual(got, [mine[1], mine[0]], permission);
       assert.deepEqual(access.permitted(other(), 'asset', [...mine, theirs], permission), [theirs], permission);
@@ -38,11 +38,17 @@ describe('access layer', () => {
 
   it('looks each id up by its key: the cost follows the batch, never the size of the library', () => {
     const access = h.srv.container.access;
-    for (const kind of ['asset', 'album', 'upload_session', 'upload_receipt'] as const) {
-      for (const permission of ['read', 'change', 'own'] as const) {
+    for (const kind of ['asset', 'album', 'upload_session', 'upload_receipt', 'partner_share', 'share_link', 'link'] as const) {
+      for (const permission of ['read', 'contribute', 'change', 'own'] as const) {
         const plan = access.plan(kind, permission);
+        const where = `${kind}/${permission}: ${plan.join(' | ')}`;
         assert.match(plan[0]!, /^SCAN j VIRTUAL TABLE/, `${kind}/${permission}: the candidates are the outer loop (${plan.join(' | ')})`);
-        assert.ok(plan.slice(1).every((step) => /^SEARCH t USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY)/.test(step) && /(asset_id|album_id|session_id|receipt_id|rowid)=\?/.test(step)), `${kind}/${permission}: ${plan.join(' | ')}`);
+        assert.match(plan[1]!, /^SEARCH t USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY) .*(asset_id|album_id|session_id|receipt_id|rowid)=\?/, where);
+        // Shares and album members are looked up per candidate too (EXISTS by key), never walked.
+        for (const step of plan.slice(2)) {
+          assert.ok(/^CORRELATED SCALAR SUBQUERY \d+$/.test(step) || /^SEARCH \w+ USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY|PRIMARY KEY) .*=\?/.test(step), where);
+        }
+        assert.ok(!plan.some((step) => /^SCAN (?!j )/.test(step)), `${where}: nothing but the candidates is scanned`);
       }
     }
   });

@@ -31,7 +31,7 @@ describe('albums: CRUD, list, ownership', { timeout: 300_000 }, () => {
   test('create, get, update: the album shape, defaults and trimming', async () => {
     const a = await createAlbum(w.alice, { album_name: '  Summer 2024 ' });
     assert.deepEqual(Object.keys(a).sort(), [
-      'album_id', 'album_name', 'album_type', 'asset_count', 'cover_asset_id', 'created_at', 'description', 'display_cover_asset_id', 'updated_at', 'user_id',
+      'album_id', 'album_name', 'album_type', 'asset_count', 'cover_asset_id', 'created_at', 'description', 'display_cover_asset_id', 'member_count', 'owner', 'role', 'shared', 'updated_at', 'user_id',
     ]);
     assert.equal(typeof a.album_id, 'number');
     assert.equal(a.album_name, 'Summer 2024');

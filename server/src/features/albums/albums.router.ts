@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { createRouter } from '../../platform/http/router.ts';
 import * as r from './albums.routes.ts';
+import * as m from './members.routes.ts';
 
 export function albumsRouter() {
   const app = createRouter();
@@ -30,6 +31,21 @@ export function albumsRouter() {
   app.openapi(r.addAssetToAlbumByAsset, (c) => {
     const { id, albumId } = c.req.valid('param');
     return c.json(svc(c).addAsset(c.get('actor')!, albumId, id, undefined, { album: 'path.albumId', asset: 'path.id' }), 200);
+  });
+
+  const members = (c: Context<AppEnv>) => c.get('container').albumMembers;
+  app.openapi(m.listAlbumMembers, (c) => c.json(members(c).list(c.get('actor')!, c.req.valid('param').id), 200));
+  app.openapi(m.addAlbumMember, (c) => {
+    const body = c.req.valid('json');
+    return c.json(members(c).add(c.get('actor')!, c.req.valid('param').id, body.user_id, body.role), 201);
+  });
+  app.openapi(m.updateAlbumMember, (c) => {
+    const { id, userId } = c.req.valid('param');
+    return c.json(members(c).update(c.get('actor')!, id, userId, c.req.valid('json').role), 200);
+  });
+  app.openapi(m.removeAlbumMember, (c) => {
+    const { id, userId } = c.req.valid('param');
+    return c.json(members(c).remove(c.get('actor')!, id, userId), 200);
   });
   return app;
 }

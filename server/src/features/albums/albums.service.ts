@@ -2,10 +2,16 @@
  * Albums: per-user, ordered membership, covers, species albums (see albums.routes.ts for the operations).
  *
  * Rules (the contract's and Hearth's decisions where it is silent):
- * - An album belongs to its creator (`user_id`). Another user's album answers 404 (`album_not_found`,
- *   naming the path field) exactly like an album that does not exist; administrators get no exception.
- *   Only the owner's own assets can be added: another user's asset answers 404 `asset_not_found`
- *   naming `path.assetId` (`path.id` on the asset-scoped route).
+ * - An album belongs to its creator (`user_id`), who may share it with members (members.service.ts):
+ *   viewers read it, contributors also add their own assets and take out what they added. Someone
+ *   who cannot read an album gets 404 (`album_not_found`, naming the path field) exactly like an
+ *   album that does not exist; a member who can read it but not do this gets 403 `album_read_only`.
+ *   Administrators get no exception. Only one's own assets can be added: another user's asset
+ *   answers 404 `asset_not_found` naming `path.assetId` (`path.id` on the asset-scoped route), or 403
+ *   `asset_read_only` when it is shared with the caller (its owner decides who sees it).
+ * - listAlbums lists the albums one owns and those one is a member of (`role`, `shared`, `owner`);
+ *   every asset entry says who added it (`added_by`), and likes and ratings are the reader's own.
+ *   Members never see what is in someone else's Trash.
  * - Membership is ordered: positions 0..n-1 without gaps over every member (Trash included). Adding
  *   appends, or inserts at `position` (0..n) and shifts the rest back; removing closes the gap;
  *   moving (updateAlbumAssetPosition) shifts the members in between. A position outside the range
@@ -45,7 +51,8 @@ import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, DomainError, Invalid } from '../../platform/http/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
-import { AssetsStore, loadAssetExtras } from '../assets/index.ts';
+import { AssetsStore, MarksStore, loadAssetExtras, withReaderMarks } from '../assets/index.ts';
+import { PeopleStore } from '../users/index.ts';
 import { isTaskEnabled, type IndexerRegistry, indexAsset } from '../indexing/index.ts';
 import { AlbumsStore, type AlbumRow, type AlbumType } from './albums.store.ts';
 import { toAlbum, toAlbumAsset, toAlbumOfAsset, type Album } from './albums.view.ts';
@@ -77,6 +84,8 @@ function notFound(message: string, code: string, field: string): DomainError {
 export class AlbumsService {
   private readonly store: AlbumsStore;
   private readonly assetsStore: AssetsStore;
+  private readonly marks: MarksStore;
+  private readonly people: PeopleStore;
 
   constructor(
     private readonly db: Db,
@@ -87,12 +96,15 @@ export class AlbumsService {
   ) {
     this.store = new AlbumsStore(db);
     this.assetsStore = new AssetsStore(db);
+    this.marks = new MarksStore(db);
+    this.people = new PeopleStore(db);
   }
 
   list(actor: Actor, q: { limit: number; offset: number; repository_id?: string | undefined }) {
     const repo = this.repo(q.repository_id);
     const { rows, total } = this.store.list(actor.userId, repo, q.limit, q.offset);
-    return { albums: rows.map(toAlbum), limit: q.limit, offset: q.offset, total };
+    const owners = this.people.byIds(rows.map((r) => r.owner_id));
+    return { albums: rows.map((r) => toAlbum(r, owners.get(r.owner_id))), limit: q.limit, offset: q.offset, total };
   }
 
   create(actor: Actor, input: NewAlbum): Album {
@@ -100,13 +112,13 @@ export class AlbumsService {
       { owner_id: actor.userId, album_name: input.album_name, album_type: input.album_type ?? 'regular', description: input.description ?? null },
       Date.now(),
     );
-    return this.view(id, null);
+    return this.view(actor, id, null);
   }
 
   get(actor: Actor, albumId: number, repositoryId?: string): Album {
     const repo = this.repo(repositoryId);
     this.own(actor, albumId);
-    return this.view(albumId, repo);
+    return this.view(actor, albumId, repo);
   }
 
   update(actor: Actor, albumId: number, patch: AlbumPatch): Album {
@@ -138,7 +150,7 @@ export class AlbumsService {
         }
       })
       .immediate();
-    return this.view(albumId, null);
+    return this.view(actor, albumId, null);
   }
 
   delete(actor: Actor, albumId: number) {
@@ -153,19 +165,27 @@ export class AlbumsService {
   assets(actor: Actor, albumId: number, q: { repository_id?: string | undefined; include_deleted: boolean }) {
     const repo = this.repo(q.repository_id);
     this.own(actor, albumId);
-    const rows = this.store.members(albumId, { includeDeleted: q.include_deleted, repo });
+    // Everyone, the album's owner too, sees the entries the access layer lets them read: their own
+    // (their Trash included when asked), and others' not in anyone's Trash.
+    const all = this.store.members(albumId, { includeDeleted: q.include_deleted, repo });
+    const readable = new Set<string>(this.access.permitted(actor, 'asset', all.map((r) => r.asset_id), 'read'));
+    const rows = all.filter((r) => readable.has(r.asset_id));
     const extras = loadAssetExtras(this.assetsStore, rows.map((r) => r.asset_id));
-    const assets = rows.map((r) => toAlbumAsset(r, extras.get(r.asset_id)));
+    const people = this.people.byIds(rows.flatMap((r) => (r.added_by === null ? [] : [r.added_by])));
+    const assets = withReaderMarks(this.marks, actor.userId, rows.map((r) => toAlbumAsset(r, extras.get(r.asset_id), r.added_by === null ? null : (people.get(r.added_by) ?? null))));
     return { album_id: albumId, assets, count: assets.length };
   }
 
-  /** Adds one of the caller's assets: at the end, or at `position` (0..n) shifting the rest back. */
+  /**
+   * Adds one of the caller's own assets (the owner's, or a contributor's): at the end, or at
+   * `position` (0..n) shifting the rest back. Someone else's asset shared with the caller cannot be
+   * passed on into an album (403 `asset_read_only`): its owner decides who sees it.
+   */
   addAsset(actor: Actor, albumId: number, assetId: string, position?: number, fields: IdFields = ALBUM_SCOPED) {
     return this.db
       .transaction(() => {
-        const album = this.own(actor, albumId, 'change', fields.album);
-        // Adding does not change the asset: reading it is enough.
-        const asset = this.assetsStore.byId(this.access.require(actor, 'asset', assetId, 'read', fields.asset));
+        const album = this.own(actor, albumId, 'contribute', fields.album);
+        const asset = this.assetsStore.byId(this.access.require(actor, 'asset', assetId, 'own', fields.asset));
         if (!asset) throw notFound('No such asset.', 'asset_not_found', fields.asset);
         const existing = this.store.positionOf(albumId, assetId);
         if (existing !== undefined) {
@@ -177,7 +197,7 @@ export class AlbumsService {
         const at = position ?? n;
         if (at > n) throw this.outOfRange(n);
         const now = Date.now();
-        this.store.insertAt(albumId, assetId, at, now);
+        this.store.insertAt(albumId, assetId, at, now, actor.userId);
         this.store.touch(albumId, now);
         let note = '';
         if (album.album_type === 'bio' && asset.type === 'PHOTO' && asset.state !== 'failed' && this.speciesEnabled() && !this.store.hasSpecies(assetId)) {
@@ -189,12 +209,16 @@ export class AlbumsService {
       .immediate();
   }
 
+  /** The owner takes out any entry; a contributor only the ones they added (403 `album_read_only` otherwise). */
   removeAsset(actor: Actor, albumId: number, assetId: string) {
     return this.db
       .transaction(() => {
-        const album = this.own(actor, albumId, 'change');
+        const album = this.own(actor, albumId, 'contribute');
         this.store.normalise(albumId);
         const at = this.member(albumId, assetId);
+        if (album.owner_id !== actor.userId && this.store.addedBy(albumId, assetId) !== actor.userId) {
+          throw new DomainError(403, 'album_read_only', 'Contributors take out only the photos they added.', { errors: [{ field: 'path.assetId', message: 'added by someone else' }] });
+        }
         this.store.removeAt(albumId, assetId, at);
         const now = Date.now();
         if (album.cover_asset_id === assetId) this.store.update(albumId, { cover_asset_id: null }, now);
@@ -243,7 +267,9 @@ export class AlbumsService {
 
   albumsOfAsset(actor: Actor, assetId: string) {
     this.access.require(actor, 'asset', assetId, 'read', 'path.id');
-    const albums = this.store.albumsOfAsset(actor.userId, assetId).map(toAlbumOfAsset);
+    const rows = this.store.albumsOfAsset(actor.userId, assetId);
+    const owners = this.people.byIds(rows.map((r) => r.owner_id));
+    const albums = rows.map((r) => toAlbumOfAsset(r, owners.get(r.owner_id)));
     return { albums, asset_id: assetId, count: albums.length };
   }
 
@@ -274,8 +300,9 @@ export class AlbumsService {
     return repositoryId;
   }
 
-  private view(albumId: number, repo: string | null): Album {
-    return toAlbum(this.store.listRow(albumId, repo)!);
+  private view(actor: Actor, albumId: number, repo: string | null): Album {
+    const row = this.store.listRow(albumId, actor.userId, repo)!;
+    return toAlbum(row, this.people.byIds([row.owner_id]).get(row.owner_id));
   }
 
   private speciesEnabled(): boolean {

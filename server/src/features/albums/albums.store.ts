@@ -25,6 +25,10 @@ export interface AlbumRow {
 
 /** An album with what its listing shows, computed over the visible members (not in the Trash, in scope). */
 export interface AlbumListRow extends AlbumRow {
+  /** The caller's role in it: 'owner', or their member role. */
+  role: 'owner' | 'viewer' | 'contributor';
+  /** How many members it is shared with (besides the owner). */
+  member_count: number;
   asset_count: number;
   /** The cover, when it is visible in scope. */
   visible_cover_id: string | null;
@@ -34,6 +38,7 @@ export interface AlbumListRow extends AlbumRow {
 
 export interface MemberAssetRow extends AssetRow {
   added_at: number;
+  added_by: number | null;
   position: number;
 }
 
@@ -47,6 +52,9 @@ const VISIBLE = `a.is_deleted = 0 AND (@repo IS NULL OR a.repository_id = @repo)
 
 const LIST_COLUMNS = `
   al.*,
+  CASE WHEN al.owner_id = @user THEN 'owner'
+       ELSE coalesce((SELECT m.role FROM album_members m WHERE m.album_id = al.album_id AND m.user_id = @user), 'viewer') END AS role,
+  (SELECT count(*) FROM album_members m WHERE m.album_id = al.album_id) AS member_count,
   (SELECT count(*) FROM album_assets aa JOIN assets a ON a.asset_id = aa.asset_id
     WHERE aa.album_id = al.album_id AND ${VISIBLE}) AS asset_count,
   (SELECT a.asset_id FROM assets a WHERE a.asset_id = al.cover_asset_id AND ${VISIBLE}) AS visible_cover_id,
@@ -54,7 +62,7 @@ const LIST_COLUMNS = `
     WHERE aa.album_id = al.album_id AND ${VISIBLE} ORDER BY aa.position, aa.added_at, aa.asset_id LIMIT 1) AS first_asset_id`;
 
 /** Members of one album numbered 0..n-1 in album order (over all members, Trash included). */
-const RANKED = `SELECT asset_id, added_at, row_number() OVER (ORDER BY position, added_at, asset_id) - 1 AS position
+const RANKED = `SELECT asset_id, added_at, added_by, row_number() OVER (ORDER BY position, added_at, asset_id) - 1 AS position
   FROM album_assets WHERE album_id = @album`;
 
 export class AlbumsStore {
@@ -68,18 +76,22 @@ export class AlbumsStore {
     return this.db.prepare('SELECT * FROM albums WHERE album_id = ?').get(albumId) as AlbumRow | undefined;
   }
 
-  /** One album with its listing columns. */
-  listRow(albumId: number, repo: string | null): AlbumListRow | undefined {
-    return this.db.prepare(`SELECT ${LIST_COLUMNS} FROM albums al WHERE al.album_id = @album`).get({ album: albumId, repo }) as
+  /** One album with its listing columns, as `userId` sees it (their role). */
+  listRow(albumId: number, userId: number, repo: string | null): AlbumListRow | undefined {
+    return this.db.prepare(`SELECT ${LIST_COLUMNS} FROM albums al WHERE al.album_id = @album`).get({ album: albumId, repo, user: userId }) as
       | AlbumListRow
       | undefined;
   }
 
-  /** The owner's albums, most recently changed first; with a repository, only albums holding a visible asset of it. */
-  list(ownerId: number, repo: string | null, limit: number, offset: number): { rows: AlbumListRow[]; total: number } {
-    const where = `al.owner_id = @owner AND (@repo IS NULL OR EXISTS (
+  /**
+   * The albums a user owns or is a member of, most recently changed first; with a repository, only
+   * albums holding a visible asset of it.
+   */
+  list(userId: number, repo: string | null, limit: number, offset: number): { rows: AlbumListRow[]; total: number } {
+    const where = `al.album_id IN (SELECT album_id FROM albums WHERE owner_id = @user UNION ALL SELECT album_id FROM album_members WHERE user_id = @user)
+      AND (@repo IS NULL OR EXISTS (
       SELECT 1 FROM album_assets aa JOIN assets a ON a.asset_id = aa.asset_id WHERE aa.album_id = al.album_id AND ${VISIBLE}))`;
-    const params = { owner: ownerId, repo, limit, offset };
+    const params = { user: userId, repo, limit, offset };
     const total = (this.db.prepare(`SELECT count(*) AS n FROM albums al WHERE ${where}`).get(params) as { n: number }).n;
     const rows = this.db
       .prepare(`SELECT ${LIST_COLUMNS} FROM albums al WHERE ${where} ORDER BY al.updated_at DESC, al.album_id DESC LIMIT @limit OFFSET @offset`)
@@ -115,15 +127,15 @@ export class AlbumsStore {
   members(albumId: number, opts: { includeDeleted: boolean; repo: string | null }): MemberAssetRow[] {
     return this.db
       .prepare(
-        `SELECT a.*, r.added_at, r.position FROM (${RANKED}) r JOIN assets a ON a.asset_id = r.asset_id
+        `SELECT a.*, r.added_at, r.added_by, r.position FROM (${RANKED}) r JOIN assets a ON a.asset_id = r.asset_id
           WHERE (@deleted = 1 OR a.is_deleted = 0) AND (@repo IS NULL OR a.repository_id = @repo)
           ORDER BY r.position`,
       )
       .all({ album: albumId, deleted: opts.includeDeleted ? 1 : 0, repo: opts.repo }) as MemberAssetRow[];
   }
 
-  /** The owner's albums holding an asset, with the asset's place in each. */
-  albumsOfAsset(ownerId: number, assetId: string): AlbumOfAssetRow[] {
+  /** The albums a user owns or is a member of that hold an asset, with the asset's place in each. */
+  albumsOfAsset(userId: number, assetId: string): AlbumOfAssetRow[] {
     return this.db
       .prepare(
         `WITH ranked AS (
@@ -132,10 +144,11 @@ export class AlbumsStore {
              FROM album_assets WHERE album_id IN (SELECT album_id FROM album_assets WHERE asset_id = @asset))
          SELECT ${LIST_COLUMNS}, r.added_at, r.position
            FROM ranked r JOIN albums al ON al.album_id = r.album_id
-          WHERE r.asset_id = @asset AND al.owner_id = @owner
+          WHERE r.asset_id = @asset
+            AND (al.owner_id = @user OR EXISTS (SELECT 1 FROM album_members m WHERE m.album_id = al.album_id AND m.user_id = @user))
           ORDER BY al.album_name COLLATE NOCASE, al.album_id`,
       )
-      .all({ asset: assetId, owner: ownerId, repo: null }) as AlbumOfAssetRow[];
+      .all({ asset: assetId, user: userId, repo: null }) as AlbumOfAssetRow[];
   }
 
   /** Renumbers the members 0..n-1 in their current order when a gap crept in. */
@@ -168,10 +181,28 @@ export class AlbumsStore {
     return r?.position;
   }
 
-  /** Inserts at `position` (0..n), shifting the members from there one place back. */
-  insertAt(albumId: number, assetId: string, position: number, now: number): void {
+  /** Inserts at `position` (0..n), shifting the members from there one place back; added by the album's owner unless told. */
+  insertAt(albumId: number, assetId: string, position: number, now: number, addedBy: number | null = null): void {
     this.db.prepare('UPDATE album_assets SET position = position + 1 WHERE album_id = ? AND position >= ?').run(albumId, position);
-    this.db.prepare('INSERT INTO album_assets (album_id, asset_id, position, added_at) VALUES (?, ?, ?, ?)').run(albumId, assetId, position, now);
+    this.db
+      .prepare(
+        `INSERT INTO album_assets (album_id, asset_id, position, added_at, added_by)
+         VALUES (@album, @asset, @position, @now, coalesce(@by, (SELECT owner_id FROM albums WHERE album_id = @album)))`,
+      )
+      .run({ album: albumId, asset: assetId, position, now, by: addedBy });
+  }
+
+  /** Who added an entry (null: not a member, or the account is gone). */
+  addedBy(albumId: number, assetId: string): number | null | undefined {
+    const r = this.db.prepare('SELECT added_by FROM album_assets WHERE album_id = ? AND asset_id = ?').get(albumId, assetId) as
+      | { added_by: number | null }
+      | undefined;
+    return r === undefined ? undefined : r.added_by;
+  }
+
+  /** The entries a member added, in album order (they leave with the member). */
+  addedByUser(albumId: number, userId: number): string[] {
+    return this.db.prepare('SELECT asset_id FROM album_assets WHERE album_id = ? AND added_by = ? ORDER BY position').pluck().all(albumId, userId) as string[];
   }
 
   /** Removes a member and closes the gap it leaves. */

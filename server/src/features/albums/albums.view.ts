@@ -1,6 +1,7 @@
 /** The public shapes of albums (contract: Album; album asset listing; albums of an asset). */
 import { z } from '@hono/zod-openapi';
 import { AssetSchema, toAsset, type AssetExtras } from '../assets/index.ts';
+import { PersonSchema, type Person } from '../users/index.ts';
 import type { AlbumListRow, AlbumOfAssetRow, MemberAssetRow } from './albums.store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -20,12 +21,17 @@ export const AlbumSchema = z
     created_at: z.string(),
     updated_at: z.string().openapi({ description: 'Changes to the album and to its membership or order.' }),
     user_id: z.number().int().openapi({ description: 'The owner (the creator).' }),
+    owner: PersonSchema.nullable().openapi({ description: 'The owner as members see them (name and initials).' }),
+    role: z.enum(['owner', 'viewer', 'contributor']).openapi({ description: "The caller's role: `owner`, or a member's role in a shared album." }),
+    shared: z.boolean().openapi({ description: 'Shared: the caller is a member, or the owner shares it with members.' }),
+    member_count: z.number().int().openapi({ description: 'Members besides the owner.' }),
   })
   .openapi('Album');
 export type Album = z.infer<typeof AlbumSchema>;
 
 export const AlbumAssetSchema = AssetSchema.extend({
   added_time: z.string(),
+  added_by: PersonSchema.nullable().openapi({ description: 'Who put it in the album (null: the account is gone).' }),
   position: z.number().int().openapi({ description: 'Place in the album, 0 first (counted over every member, those in the Trash too).' }),
 }).openapi('AlbumAsset');
 
@@ -35,7 +41,7 @@ export const AlbumOfAssetSchema = AlbumSchema.extend({
   position: z.number().int(),
 }).openapi('AlbumOfAsset');
 
-export function toAlbum(r: AlbumListRow): Album {
+export function toAlbum(r: AlbumListRow, owner: Person | undefined): Album {
   return {
     album_id: r.album_id,
     album_name: r.album_name,
@@ -47,13 +53,17 @@ export function toAlbum(r: AlbumListRow): Album {
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
     user_id: r.owner_id,
+    owner: owner ?? null,
+    role: r.role,
+    shared: r.role !== 'owner' || r.member_count > 0,
+    member_count: r.member_count,
   };
 }
 
-export function toAlbumOfAsset(r: AlbumOfAssetRow) {
-  return { ...toAlbum(r), added_time: iso(r.added_at), position: r.position };
+export function toAlbumOfAsset(r: AlbumOfAssetRow, owner: Person | undefined) {
+  return { ...toAlbum(r, owner), added_time: iso(r.added_at), position: r.position };
 }
 
-export function toAlbumAsset(r: MemberAssetRow, extras: AssetExtras | undefined) {
-  return { ...toAsset(r, extras), added_time: iso(r.added_at), position: r.position };
+export function toAlbumAsset(r: MemberAssetRow, extras: AssetExtras | undefined, addedBy: Person | null) {
+  return { ...toAsset(r, extras), added_time: iso(r.added_at), added_by: addedBy, position: r.position };
 }

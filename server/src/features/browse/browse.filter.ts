@@ -7,8 +7,14 @@
  * - Every filter applies to the asset that stands for a media item (its primary, or the first of
  *   its files in the listed trash state), except `media_item.composition` and `stack`, which look at
  *   the whole item.
- * - `owner_id` other than the caller, `event_id` and `person_id` match nothing: photos are private
- *   to their owner (administrators included), and events and people do not exist in this build.
+ * - Whose photos: the caller's own, and those of every member who shares their library with the
+ *   caller (partner sharing, features/sharing) and whom the caller chose to show in their timeline,
+ *   each from the share's date on; never anyone's Trash but the caller's own. `owner_id` narrows to
+ *   one person: the caller, or a member sharing with them (shown in the timeline or not); anyone
+ *   else matches nothing (administrators included). `liked` and `rating` are the caller's own marks:
+ *   with either, only the caller's own photos are listed (marks on others' photos are kept apart,
+ *   features/assets/marks.ts). `event_id` and `person_id` match nothing: events and people do not
+ *   exist in this build.
  * - `album_id` of an album that is not the caller's matches nothing (no 404: the list is a search).
  * - `camera_make`, `camera_model` and `lens` are exact (the values getFilterOptions offers); `tag_name` and
  *   `tag_names` ignore case; `tag_names` needs every name; `tag_source` restricts the tags matched
@@ -47,6 +53,15 @@ export interface SqlFilter {
   drive: Drive;
   /** What the list reads, beyond the files and the catalog shape (the change journal's dependencies). */
   deps: Dep[];
+  /** Rows of more than one owner (partners): the list is sorted by its whole order, not walked in index order. */
+  multiOwner: boolean;
+}
+
+/** Someone sharing their library with the caller (features/sharing `ReceivedShare`). */
+export interface Partner {
+  owner_id: number;
+  shared_from: number | null;
+  show_in_timeline: boolean;
 }
 
 export type Drive = 'sort' | 'album' | 'tag' | 'camera' | 'make' | 'lens' | 'date' | 'gps' | 'folder' | 'liked' | 'rating' | 'filename';
@@ -149,25 +164,64 @@ export interface FilterInput {
 }
 
 /**
- * RAW files of the owner in the listed trash state (partial index assets_owner_raw, 0007). The
- * json_extract expression must stay exactly as in the index definition, or SQLite cannot use it.
+ * RAW files of the listed owners in the listed trash state (partial index assets_owner_raw, 0007).
+ * The json_extract expression must stay exactly as in the index definition, or SQLite cannot use it.
+ * `owners` is `= @owner` (the caller alone) or `IN (…)` (with partners).
  */
-const RAW_ROWS = `SELECT r.rowid FROM assets r INDEXED BY assets_owner_raw WHERE r.owner_id = @owner AND r.is_deleted = @del AND json_extract(r.specific_metadata, '$.is_raw') = 1`;
-const RAW_ITEMS = `SELECT r.media_item_id FROM assets r INDEXED BY assets_owner_raw WHERE r.owner_id = @owner AND r.is_deleted = @del AND json_extract(r.specific_metadata, '$.is_raw') = 1 AND r.media_item_id IS NOT NULL`;
+const rawRows = (owners: string) =>
+  `SELECT r.rowid FROM assets r INDEXED BY assets_owner_raw WHERE r.owner_id ${owners} AND r.is_deleted = @del AND json_extract(r.specific_metadata, '$.is_raw') = 1`;
+const rawItems = (owners: string) =>
+  `SELECT r.media_item_id FROM assets r INDEXED BY assets_owner_raw WHERE r.owner_id ${owners} AND r.is_deleted = @del AND json_extract(r.specific_metadata, '$.is_raw') = 1 AND r.media_item_id IS NOT NULL`;
 
 /** The same tests for one row `a` (owner and trash state are terms of the filter already). */
 const IS_RAW = "coalesce(json_extract(a.specific_metadata, '$.is_raw') = 1, 0)";
-const RAW_SIBLING = `SELECT 1 FROM assets r INDEXED BY assets_owner_raw WHERE r.owner_id = @owner AND r.is_deleted = @del
+const rawSibling = (owners: string) => `SELECT 1 FROM assets r INDEXED BY assets_owner_raw WHERE r.owner_id ${owners} AND r.is_deleted = @del
   AND r.media_item_id = a.media_item_id AND json_extract(r.specific_metadata, '$.is_raw') = 1`;
 
-export function buildFilter(ownerId: number, input: FilterInput): SqlFilter {
+/**
+ * Whose rows the list holds: the caller's, plus the partners shown (or the one asked for by
+ * `owner_id`), each partner from their share's date on. Null: nobody (an owner_id no one shares).
+ */
+function listedOwners(ownerId: number, f: AssetFilter, isDeleted: boolean, partners: readonly Partner[]): { self: boolean; partners: Partner[] } | null {
+  // Marks and the Trash are the caller's own: partners' rows never join those lists.
+  const ownOnly = isDeleted || f.liked !== undefined || f.rating !== undefined;
+  if (f.owner_id !== undefined && f.owner_id !== ownerId) {
+    const p = partners.find((x) => x.owner_id === f.owner_id);
+    return p && !ownOnly ? { self: false, partners: [p] } : null;
+  }
+  if (f.owner_id !== undefined || ownOnly) return { self: true, partners: [] };
+  return { self: true, partners: partners.filter((p) => p.show_in_timeline) };
+}
+
+export function buildFilter(ownerId: number, input: FilterInput, partners: readonly Partner[] = []): SqlFilter {
   const f = input.filter ?? {};
   const isDeleted = f.is_deleted ?? false;
   const params: Record<string, unknown> = { owner: ownerId, del: isDeleted ? 1 : 0 };
+  const listed = listedOwners(ownerId, f, isDeleted, partners) ?? { self: true, partners: [] };
+  const multiOwner = !listed.self || listed.partners.length > 0;
+  // The caller alone: exactly the SQL of before sharing (the index plans of query-plans.test.ts).
+  let owners = '= @owner';
   const terms = ['a.owner_id = @owner', 'a.is_deleted = @del'];
+  if (multiOwner) {
+    const ids = [...(listed.self ? [ownerId] : []), ...listed.partners.map((p) => p.owner_id)];
+    params.owners = JSON.stringify(ids);
+    owners = 'IN (SELECT value FROM json_each(@owners))';
+    terms[0] = `a.owner_id ${owners}`;
+    // A partner's rows from their share's date on (the caller's own: all of them).
+    const dated = listed.partners.filter((p) => p.shared_from !== null);
+    if (dated.length) {
+      const alts = [...(listed.self ? ['a.owner_id = @owner'] : []), ...listed.partners.map((p, i) => {
+        params[`partner${i}`] = p.owner_id;
+        if (p.shared_from === null) return `a.owner_id = @partner${i}`;
+        params[`partnerFrom${i}`] = p.shared_from;
+        return `(a.owner_id = @partner${i} AND ${BEST_TIME} >= @partnerFrom${i})`;
+      })];
+      terms.push(`(${alts.join(' OR ')})`);
+    }
+  }
   const deps = new Set<Dep>(['rows', 'trash', 'shape', 'time']);
   const rowTerms: string[] = [];
-  const out: SqlFilter = { none: false, isDeleted, terms, rowTerms, params, drive: 'sort', deps: [] };
+  const out: SqlFilter = { none: false, isDeleted, terms, rowTerms, params, drive: 'sort', deps: [], multiOwner };
   /** A set test, written one way for a whole list and another for a few rows. */
   const set = (scan: string, row: string) => {
     terms.push(scan);
@@ -181,7 +235,7 @@ export function buildFilter(ownerId: number, input: FilterInput): SqlFilter {
       { field: 'body.viewer_timezone', message: 'unknown time zone', code: 'invalid_timezone' },
     ]);
   }
-  if ((f.owner_id !== undefined && f.owner_id !== ownerId) || f.event_id !== undefined || f.person_id !== undefined) out.none = true;
+  if (listedOwners(ownerId, f, isDeleted, partners) === null || f.event_id !== undefined || f.person_id !== undefined) out.none = true;
 
   if (f.repository_id !== undefined) {
     deps.add('path');
@@ -318,17 +372,17 @@ export function buildFilter(ownerId: number, input: FilterInput): SqlFilter {
   if (comp !== undefined) deps.add('media');
   if (comp === 'live_photo') {
     set(
-      "a.media_item_id IN (SELECT m.media_item_id FROM media_items m INDEXED BY media_items_live WHERE m.owner_id = @owner AND m.media_kind = 'live_photo')",
-      "EXISTS (SELECT 1 FROM media_items m WHERE m.media_item_id = a.media_item_id AND m.owner_id = @owner AND m.media_kind = 'live_photo')",
+      `a.media_item_id IN (SELECT m.media_item_id FROM media_items m INDEXED BY media_items_live WHERE m.owner_id ${owners} AND m.media_kind = 'live_photo')`,
+      `EXISTS (SELECT 1 FROM media_items m WHERE m.media_item_id = a.media_item_id AND m.owner_id ${owners} AND m.media_kind = 'live_photo')`,
     );
   } else if (comp === 'contains_raw') {
-    set(`(a.rowid IN (${RAW_ROWS}) OR a.media_item_id IN (${RAW_ITEMS}))`, `(${IS_RAW} OR EXISTS (${RAW_SIBLING}))`);
+    set(`(a.rowid IN (${rawRows(owners)}) OR a.media_item_id IN (${rawItems(owners)}))`, `(${IS_RAW} OR EXISTS (${rawSibling(owners)}))`);
   } else if (comp === 'raw_unpaired') {
-    set(`a.rowid IN (${RAW_ROWS})`, IS_RAW);
+    set(`a.rowid IN (${rawRows(owners)})`, IS_RAW);
   } else if (comp === 'jpeg_raw') {
-    set(`a.media_item_id IN (${RAW_ITEMS}) AND a.rowid NOT IN (${RAW_ROWS})`, `NOT ${IS_RAW} AND EXISTS (${RAW_SIBLING})`);
+    set(`a.media_item_id IN (${rawItems(owners)}) AND a.rowid NOT IN (${rawRows(owners)})`, `NOT ${IS_RAW} AND EXISTS (${rawSibling(owners)})`);
   } else if (comp === 'no_raw') {
-    set(`a.rowid NOT IN (${RAW_ROWS}) AND (a.media_item_id IS NULL OR a.media_item_id NOT IN (${RAW_ITEMS}))`, `NOT ${IS_RAW} AND NOT EXISTS (${RAW_SIBLING})`);
+    set(`a.rowid NOT IN (${rawRows(owners)}) AND (a.media_item_id IS NULL OR a.media_item_id NOT IN (${rawItems(owners)}))`, `NOT ${IS_RAW} AND NOT EXISTS (${rawSibling(owners)})`);
   }
   if (f.stack && (f.stack.membership !== undefined || f.stack.kinds !== undefined)) {
     out.stack = { membership: f.stack.membership ?? 'stacked', kinds: f.stack.kinds ? [...new Set(f.stack.kinds)] : null };

@@ -1,7 +1,10 @@
 /**
- * The unified list (queryAssets) and the liked / rated lists: the caller's own assets as logical
- * media items, filtered, sorted, stacks collapsed or expanded, and paged. Administrators get no
- * exception: photos are private to their owner.
+ * The unified list (queryAssets) and the liked / rated lists: the caller's own assets, and in
+ * queryAssets those of the members who share their library with the caller and whom the caller
+ * shows in their timeline (browse.filter.ts), as logical media items, filtered, sorted, stacks
+ * collapsed or expanded, and paged. A partner's item carries its owner (name and initials) and the
+ * caller's own like and rating. Administrators get no exception: photos are private to their owner
+ * and to whom the owner shares them with.
  *
  * Decisions:
  * - A row is a media item shown through the asset that stands for it: its first file (by position;
@@ -24,7 +27,9 @@
 import type { Db } from '../../platform/db/connection.ts';
 import { Unavailable } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
-import { AssetsStore, loadAssetExtras, toAsset, type Asset, compositionOf } from '../assets/index.ts';
+import { AssetsStore, MarksStore, loadAssetExtras, toAsset, type Asset, compositionOf } from '../assets/index.ts';
+import { PartnerSharesStore } from '../sharing/index.ts';
+import { PeopleStore } from '../users/index.ts';
 import { buildFilter, type SqlFilter } from './browse.filter.ts';
 import type { AssetFilter, AssetQuery } from './browse.routes.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
@@ -45,6 +50,9 @@ export class BrowseService {
   private readonly store: BrowseStore;
   private readonly assets: AssetsStore;
   private readonly lists: ListCache;
+  private readonly partners: PartnerSharesStore;
+  private readonly marks: MarksStore;
+  private readonly people: PeopleStore;
   /** The shape the current request works with (set by `list`). */
   private shape: CatalogShape | null = null;
 
@@ -56,6 +64,9 @@ export class BrowseService {
     this.store = new BrowseStore(db);
     this.assets = new AssetsStore(db);
     this.lists = new ListCache(this.store, lists);
+    this.partners = new PartnerSharesStore(db);
+    this.marks = new MarksStore(db);
+    this.people = new PeopleStore(db);
   }
 
   query(actor: Actor, q: AssetQuery = {}): GalleryList {
@@ -65,16 +76,23 @@ export class BrowseService {
         'semantic_search_unavailable',
       );
     }
-    const f = buildFilter(actor.userId, { filter: q.filter, filenameQuery: q.search_type === 'semantic' ? undefined : q.query, viewerTimezone: q.viewer_timezone });
     const limit = q.pagination?.limit ?? 50;
     const offset = q.pagination?.offset ?? 0;
     const mode = q.stack_mode ?? 'collapsed';
     // One read transaction: the list and its page come from one snapshot even if another process writes.
     return this.db.transaction(() => {
+      // The partners are read with every request (one index range) and are part of the filter, so the
+      // kept list is keyed by them: a changed share makes this caller's list anew, nobody else's.
+      const partners = this.partners.receivedBy(actor.userId);
+      const f = buildFilter(
+        actor.userId,
+        { filter: q.filter, filenameQuery: q.search_type === 'semantic' ? undefined : q.query, viewerTimezone: q.viewer_timezone },
+        partners,
+      );
       const list = this.list(f, q.sort_by ?? 'recently_added', mode);
       const page = Array.from(list.rows.subarray(Math.min(offset, list.rows.length), Math.min(offset + limit, list.rows.length)));
       return {
-        items: this.items(page, f.isDeleted, mode, list),
+        items: this.items(actor.userId, page, f.isDeleted, mode, list),
         limit,
         offset,
         stack_mode: mode,
@@ -114,7 +132,7 @@ export class BrowseService {
     return this.lists.get(st, v, f, sort, mode);
   }
 
-  private items(rowids: number[], isDeleted: boolean, mode: StackMode, list: ListResult): GalleryItem[] {
+  private items(userId: number, rowids: number[], isDeleted: boolean, mode: StackMode, list: ListResult): GalleryItem[] {
     if (rowids.length === 0) return [];
     const shape = this.shape!;
     const byRowid = new Map(this.store.rows(rowids).map((r) => [r.rid, r]));
@@ -127,6 +145,10 @@ export class BrowseService {
       byItem.set(c.media_item_id, l);
     }
     const extras = loadAssetExtras(this.assets, rows.map((r) => r.asset_id));
+    // Partners' photos: their owner (name, initials) and the caller's own marks, never the owner's.
+    const foreign = rows.filter((r) => r.owner_id !== userId);
+    const owners = this.people.byIds(foreign.map((r) => r.owner_id));
+    const marks = this.marks.of(userId, foreign.map((r) => r.asset_id));
     const slots = rows.map((r) => shape.stack(r.rid));
     const stacks = new Map<number, PageStackRow[]>();
     for (const m of this.store.stacks([...new Set(slots.filter((x) => x !== undefined).map((x) => x.stack.key))], isDeleted)) {
@@ -142,6 +164,12 @@ export class BrowseService {
       const all = slot ? stacks.get(slot.stack.key) : undefined;
       const members = all?.filter((m) => m.in_state === 1);
       const cover = all?.find((m) => m.is_cover === 1) ?? all?.[0];
+      const primary = toAsset(stripRow(r), extras.get(r.asset_id));
+      if (r.owner_id !== userId) {
+        const m = marks.get(r.asset_id);
+        primary.liked = m?.liked ?? false;
+        primary.rating = m?.rating ?? 0;
+      }
       return {
         id: `media:${mediaItemId}`,
         type: 'media_item' as const,
@@ -150,7 +178,8 @@ export class BrowseService {
           media_item_id: mediaItemId,
           media_kind: r.link_media_kind ?? (r.type.toLowerCase() as 'photo' | 'video' | 'audio'),
           composition: compositionOf(parts),
-          primary_asset: toAsset(stripRow(r), extras.get(r.asset_id)),
+          primary_asset: primary,
+          owner: r.owner_id === userId ? null : (owners.get(r.owner_id) ?? null),
           stack: slot && all?.length ? { stack_id: all[0]!.stack_id, stack_kind: all[0]!.stack_kind, member_count: members!.length, is_cover: slot.isCover } : null,
         },
         stack:

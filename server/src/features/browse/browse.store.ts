@@ -109,7 +109,11 @@ function indexFor(drive: Drive, sort: ListSort): string | null {
 
 function matchingSql(f: SqlFilter, sort: ListSort): string {
   const index = indexFor(f.drive, sort);
-  return `SELECT a.rowid FROM assets a${index ? ` INDEXED BY ${index}` : ''} WHERE ${f.terms.join(' AND ')} ORDER BY ${listOrder(f.drive, sort).orderBy}`;
+  const order = listOrder(f.drive, sort);
+  // Several owners come from several ranges of the index: sort by the whole list order, so that
+  // ties fall as a kept list places a changed row (browse.lists.ts).
+  const orderBy = f.multiOwner ? order.cols.map((c, i) => `${c}${order.desc[i] ? ' DESC' : ''}`).join(', ') : order.orderBy;
+  return `SELECT a.rowid FROM assets a${index ? ` INDEXED BY ${index}` : ''} WHERE ${f.terms.join(' AND ')} ORDER BY ${orderBy}`;
 }
 
 export class BrowseStore {

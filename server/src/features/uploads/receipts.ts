@@ -23,7 +23,9 @@ export class Receipts {
   /** Advisory: which candidates the caller already has (same BLAKE3 and size). They still get uploaded and verified. */
   precheck(actor: Actor, input: { files: { hash: string; size: number; file_name?: string | undefined }[]; repository_id?: string | undefined }) {
     const files = input.files.map((f) => ({ ...f, hash: f.hash.toLowerCase() }));
-    const found = this.ctx.store.assetsByHash(this.ctx.deps.access.scope(actor, 'asset', 'read', 'a'), files, input.repository_id);
+    // The caller's OWN files: a photo a partner shares, or one in a shared album, is not in the
+    // caller's library, so uploading it is not a duplicate.
+    const found = this.ctx.store.assetsByHash(this.ctx.deps.access.scope(actor, 'asset', 'own', 'a'), files, input.repository_id);
     const results = files.map((f) => {
       const hit = found.get(`${f.hash}:${f.size}`);
       return { hash: f.hash, file_name: f.file_name ?? hit?.original_filename ?? null, duplicate: !!hit, candidate: !hit, asset_id: hit?.asset_id ?? null };

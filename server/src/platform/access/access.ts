@@ -5,9 +5,9 @@
  */
 import type { Db } from '../db/connection.ts';
 import type { Statement } from 'better-sqlite3';
-import { DomainError, NotFound, type FieldError } from '../http/errors.ts';
-import type { AccessKind, AccessKinds, AccessScope, Permission, Permitted } from './permitted.ts';
-import { idsSql, RULES } from './rules.ts';
+import { DomainError, Forbidden, NotFound, type FieldError } from '../http/errors.ts';
+import type { AccessKind, AccessKinds, AccessScope, LinkScope, Permission, Permitted } from './permitted.ts';
+import { idsSql, LINK_ASSETS, RULES } from './rules.ts';
 
 /** Who is asking, as far as access is concerned. */
 export interface Requester {
@@ -20,6 +20,21 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   album: { code: 'album_not_found', noun: 'album' },
   upload_session: { code: 'upload_session_not_found', noun: 'upload session' },
   upload_receipt: { code: 'upload_receipt_not_found', noun: 'upload receipt' },
+  partner_share: { code: 'partner_share_not_found', noun: 'partner share' },
+  share_link: { code: 'share_link_not_found', noun: 'share link' },
+};
+
+/**
+ * 403 answers: the actor may read the row (it is shared with them) but not do this. Saying so leaks
+ * nothing: they can see it already.
+ */
+const READ_ONLY: Record<AccessKind, { code: string; message: string }> = {
+  asset: { code: 'asset_read_only', message: 'This photo is shared with you: only its owner can change it.' },
+  album: { code: 'album_read_only', message: 'This album is shared with you: your role does not allow this change.' },
+  upload_session: { code: 'upload_session_read_only', message: 'Only the owner of this upload can change it.' },
+  partner_share: { code: 'partner_share_read_only', message: 'Only the two members of this share can change it.' },
+  share_link: { code: 'share_link_read_only', message: 'Only the maker of this link can change it.' },
+  upload_receipt: { code: 'upload_receipt_read_only', message: 'Only the owner of this upload can change it.' },
 };
 
 export class Access {
@@ -44,10 +59,19 @@ export class Access {
     return out;
   }
 
-  /** One id, or a 404 (naming `field` when given) exactly as if it did not exist. */
+  /**
+   * One id, or a refusal naming `field` when given: 404 exactly as if it did not exist when the actor
+   * may not even read it, 403 when they may read it but not do this (a viewer of a shared album, a
+   * partner's photo).
+   */
   require<K extends AccessKind>(actor: Requester, kind: K, id: AccessKinds[K], permission: Permission, field?: string): Permitted<K> {
     const [ok] = this.permitted(actor, kind, [id], permission);
     if (ok !== undefined) return ok;
+    if (permission !== 'read' && this.permitted(actor, kind, [id], 'read').length === 1) {
+      const { code, message } = READ_ONLY[kind];
+      if (field) throw new DomainError(403, code, message, { errors: [{ field, message: 'read only for you' }] });
+      throw new Forbidden(message, code);
+    }
     const { code, noun } = NOT_FOUND[kind];
     const message = `No such ${noun}.`;
     if (field) throw new DomainError(404, code, message, { errors: [{ field, message: 'not found' }] });
@@ -56,7 +80,8 @@ export class Access {
 
   /**
    * Every id, or a 404 naming each one that is unknown or not permitted (`fieldOf(i)` names the field of
-   * the i-th id given). Duplicates are kept once.
+   * the i-th id given); when every refused id is one the actor may read, a 403 naming them instead.
+   * Duplicates are kept once.
    */
   requireAll<K extends AccessKind>(
     actor: Requester,
@@ -77,6 +102,10 @@ export class Access {
         missing.push({ id, index });
       }
     });
+    if (permission !== 'read' && this.permitted(actor, kind, missing.map((m) => m.id), 'read').length === missing.length) {
+      const { code: readOnly, message } = READ_ONLY[kind];
+      throw new DomainError(403, readOnly, message, { errors: missing.map((m) => ({ field: fieldOf(m.index), message: 'read only for you' })) });
+    }
     const errors: FieldError[] = missing.map((m) => ({ field: fieldOf(m.index), message: `no such ${noun}: ${m.id}` }));
     const more = missing.length > 10 ? ` and ${missing.length - 10} more` : '';
     throw new DomainError(404, code, `No such ${noun}: ${missing.slice(0, 10).map((m) => m.id).join(', ')}${more}.`, { errors });
@@ -91,9 +120,22 @@ export class Access {
     return { kind, sql: `(${RULES[kind].where[permission](alias)})`, params: { access_user: actor.userId } } as AccessScope<K>;
   }
 
-  /** How SQLite runs a rule (for the test that keeps every rule a key lookup per id). */
-  plan(kind: AccessKind, permission: Permission): string[] {
-    return (this.db.prepare(`EXPLAIN QUERY PLAN ${idsSql(kind, permission)}`).all({ ids: '[]', access_user: 0 }) as { detail: string }[]).map((r) => r.detail);
+  /**
+   * The assets among `ids` that the holder of a public link may read (rules.ts, LINK_ASSETS), in the
+   * order given, each once. Someone with the link is not a member: nothing else is ever permitted.
+   */
+  permittedThroughLink(link: LinkScope, ids: readonly string[]): Permitted<'asset'>[] {
+    if (ids.length === 0) return [];
+    let s = this.statements.get('link');
+    if (!s) this.statements.set('link', (s = this.db.prepare(LINK_ASSETS)));
+    const found = new Set((s.all({ ids: JSON.stringify(ids), maker: link.createdBy, album: link.albumId, link: link.linkId }) as { id: string }[]).map((r) => r.id));
+    return [...new Set(ids)].filter((id) => found.has(id)) as Permitted<'asset'>[];
+  }
+
+  /** How SQLite runs a rule (for the test that keeps every rule a key lookup per id); `link` is the public link rule. */
+  plan(kind: AccessKind | 'link', permission: Permission): string[] {
+    const sql = kind === 'link' ? LINK_ASSETS : idsSql(kind, permission);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(kind === 'link' ? { ids: '[]', maker: 0, album: null, link: 0 } : { ids: '[]', access_user: 0 }) as { detail: string }[]).map((r) => r.detail);
   }
 
   private statement(kind: AccessKind, permission: Permission): Statement {

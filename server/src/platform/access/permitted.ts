@@ -11,16 +11,19 @@ export interface AccessKinds {
   album: number;
   upload_session: string;
   upload_receipt: string;
+  partner_share: number;
+  share_link: number;
 }
 export type AccessKind = keyof AccessKinds;
 
 /**
- * - `read`: see it, its files and its metadata.
+ * - `read`: see it, its files and its metadata (and like or rate it: marks are per member).
+ * - `contribute`: add one's own assets to it and take out what one added (album contributors).
  * - `change`: edit, trash, add to or remove from things.
  * - `own`: what only the owner may ever do, whatever is shared (choose it as their avatar, share it).
- * Today all three need ownership; album members and shares (next) will read without changing.
+ * What each needs per kind: rules.ts.
  */
-export type Permission = 'read' | 'change' | 'own';
+export type Permission = 'read' | 'contribute' | 'change' | 'own';
 
 export type Permitted<K extends AccessKind> = AccessKinds[K] & { readonly [permitted]: K };
 export type PermittedAssetId = Permitted<'asset'>;
@@ -39,6 +42,13 @@ export interface AccessScope<K extends AccessKind> {
   readonly sql: string;
   readonly params: { readonly access_user: number };
   readonly [permitted]: K;
+}
+
+/** A public link as the access layer needs it: who made it and what it shares. */
+export interface LinkScope {
+  linkId: number;
+  createdBy: number;
+  albumId: number | null;
 }
 
 /**

@@ -4,9 +4,25 @@
  * JSON array of candidates, one query whatever the batch size) and "which rows may a list show"
  * (`Access.scope`: the same condition put into a store's own list query).
  *
- * Today every kind is private to its owner, administrators included (photos are private: an
- * administrator manages the server, not the members' pictures). Album members and shares extend the
- * `read` conditions here, and only here.
+ * The rules (the household's sharing, migration 0014):
+ * - Assets: the owner may do everything. Others only read, and only what is not in the owner's Trash:
+ *   a partner the owner shares with (everything, or taken — else uploaded — from the share's date
+ *   on), and the owner and members of an album holding the asset while its owner belongs to that
+ *   album too (as its owner, or a member who contributed it). Likes and ratings are each reader's
+ *   own (asset_user_marks), so reading is enough to like. Nobody else changes an asset, trashes it
+ *   or makes it their avatar; administrators get no exception (an administrator manages the
+ *   server, not the members' pictures).
+ * - Albums: the owner may do everything; members read it; contributors also `contribute` (add their
+ *   own assets, take out what they added). Only the owner changes, shares or deletes it.
+ * - Upload sessions, upload receipts and share links: their owner (maker) only.
+ * - Partner shares: both sides read and change them (which side may change what: features/sharing).
+ * - A public link's holder reads the link's assets that are still its maker's and not in the Trash:
+ *   for an album link, the maker's own assets in the album (contributors shared theirs with the
+ *   album's members, not with the public); for a selection, the assets chosen (LINK_ASSETS).
+ * A refused id that the actor may still read answers 403 (access.ts); one it may not read, 404.
+ *
+ * Every EXISTS below is a key lookup (the access test checks the plan of every rule). The inner
+ * aliases (p, aa, al, o, m) must not be the alias a store gives the outer row.
  */
 import type { AccessKind, Permission } from './permitted.ts';
 
@@ -17,16 +33,47 @@ interface Rule {
   where: Record<Permission, (alias: string) => string>;
 }
 
-const owned = (table: string, idColumn: string): Rule => {
-  const where = (alias: string) => `${alias}.owner_id = @access_user`;
-  return { table, idColumn, where: { read: where, change: where, own: where } };
+const ownerIs = (alias: string) => `${alias}.owner_id = @access_user`;
+
+const owned = (table: string, idColumn: string): Rule => ({ table, idColumn, where: { read: ownerIs, contribute: ownerIs, change: ownerIs, own: ownerIs } });
+
+/**
+ * Someone else's asset the actor may read: shared by a partner, or in an album where both its owner
+ * (the album's owner, or a member who contributed it) and the actor (the album's owner or a member)
+ * belong. A photo whose owner left the album is no longer shared through it.
+ */
+const sharedAsset = (a: string) => `${a}.is_deleted = 0 AND (
+  EXISTS (SELECT 1 FROM partner_shares p WHERE p.owner_id = ${a}.owner_id AND p.partner_id = @access_user
+          AND (p.shared_from IS NULL OR coalesce(${a}.taken_time, ${a}.upload_time) >= p.shared_from))
+  OR EXISTS (SELECT 1 FROM album_assets aa CROSS JOIN albums al ON al.album_id = aa.album_id WHERE aa.asset_id = ${a}.asset_id
+          AND (al.owner_id = ${a}.owner_id OR EXISTS (SELECT 1 FROM album_members o WHERE o.album_id = aa.album_id AND o.user_id = ${a}.owner_id))
+          AND (al.owner_id = @access_user OR EXISTS (SELECT 1 FROM album_members m WHERE m.album_id = aa.album_id AND m.user_id = @access_user))))`;
+
+const assetRule: Rule = {
+  table: 'assets',
+  idColumn: 'asset_id',
+  where: { read: (a) => `${ownerIs(a)} OR (${sharedAsset(a)})`, contribute: ownerIs, change: ownerIs, own: ownerIs },
 };
 
+const member = (a: string, roles: string) =>
+  `${ownerIs(a)} OR EXISTS (SELECT 1 FROM album_members m WHERE m.album_id = ${a}.album_id AND m.user_id = @access_user AND m.role IN (${roles}))`;
+
+const albumRule: Rule = {
+  table: 'albums',
+  idColumn: 'album_id',
+  where: { read: (a) => member(a, `'viewer', 'contributor'`), contribute: (a) => member(a, `'contributor'`), change: ownerIs, own: ownerIs },
+};
+
+const bothSides = (a: string) => `${a}.owner_id = @access_user OR ${a}.partner_id = @access_user`;
+const madeBy = (a: string) => `${a}.created_by = @access_user`;
+
 export const RULES: Record<AccessKind, Rule> = {
-  asset: owned('assets', 'asset_id'),
-  album: owned('albums', 'album_id'),
+  asset: assetRule,
+  album: albumRule,
   upload_session: owned('upload_sessions', 'session_id'),
   upload_receipt: owned('upload_receipts', 'receipt_id'),
+  partner_share: { table: 'partner_shares', idColumn: 'share_id', where: { read: bothSides, contribute: bothSides, change: bothSides, own: bothSides } },
+  share_link: { table: 'share_links', idColumn: 'link_id', where: { read: madeBy, contribute: madeBy, change: madeBy, own: madeBy } },
 };
 
 /** Selects `id` among `json_each(@ids)` permitted to `@access_user`. */
@@ -37,3 +84,9 @@ export function idsSql(kind: AccessKind, permission: Permission): string {
   // request read 100k index entries). The access test checks the plan of every rule.
   return `SELECT t.${idColumn} AS id FROM json_each(@ids) j CROSS JOIN ${table} t ON t.${idColumn} = j.value WHERE ${where[permission]('t')}`;
 }
+
+/** Selects `id` among `json_each(@ids)` that the holder of link `@link` (made by `@maker`, of album `@album` or null) may read. */
+export const LINK_ASSETS = `SELECT t.asset_id AS id FROM json_each(@ids) j CROSS JOIN assets t ON t.asset_id = j.value
+  WHERE t.owner_id = @maker AND t.is_deleted = 0 AND (
+  CASE WHEN @album IS NULL THEN EXISTS (SELECT 1 FROM share_link_assets s WHERE s.link_id = @link AND s.asset_id = t.asset_id)
+       ELSE EXISTS (SELECT 1 FROM album_assets aa WHERE aa.album_id = @album AND aa.asset_id = t.asset_id) END)`;

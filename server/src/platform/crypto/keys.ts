@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 
-export type KeyPurpose = 'access' | 'media' | 'csrf' | 'password-change' | 'settings';
+export type KeyPurpose = 'access' | 'media' | 'csrf' | 'password-change' | 'settings' | 'share-link';
 
 export class KeyRing {
   private constructor(private readonly root: Buffer) {}

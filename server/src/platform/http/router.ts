@@ -121,6 +121,9 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
   const statuses = new Set<number>([500]);
   if (access !== 'public') statuses.add(401);
   if (access === 'admin') statuses.add(403);
+  // A change to something shared with the caller (a shared album, a partner's photo) that their
+  // role does not allow is 403: they can see it, so saying so leaks nothing (platform/access).
+  if (access !== 'public' && config.method !== 'get') statuses.add(403);
   // Every operation validates its X-Api-Variant header (and its parameters): 422.
   statuses.add(422);
   const req = config.request;

@@ -1,7 +1,9 @@
 /**
  * One asset: reading it and its files, editing it, trash, export, download, edit sidecar. Every operation
- * checks ownership; another user's asset answers 404, so its existence does not leak. Administrators get no
- * exception: photos are private to their owner.
+ * asks the access layer (platform/access/rules.ts): an asset nobody shared with the caller answers 404, so
+ * its existence does not leak; one shared with them (a partner's, an album's) is read-only: changes and the
+ * Trash answer 403 `asset_read_only`, while likes and ratings are the reader's own (marks.ts).
+ * Administrators get no exception: photos are private to their owner and whom the owner shares them with.
  *
  * Decisions (contract gaps):
  * - getAsset: `ocr_result` and `face_result` are null when asked for: OCR and face recognition do not run
@@ -28,7 +30,7 @@
  */
 import fs from 'node:fs';
 import { MediaDecodeError } from '../../../adapters/media/errors.ts';
-import type { Access, Permission } from '../../../platform/access/index.ts';
+import type { Access, Permission, PermittedAssetId } from '../../../platform/access/index.ts';
 import { tx, type Db } from '../../../platform/db/connection.ts';
 import type { Actor } from '../../../platform/http/context.ts';
 import { Conflict, DomainError, Invalid, NotFound, Unavailable, type FieldError } from '../../../platform/http/errors.ts';
@@ -38,6 +40,7 @@ import { mergeSpecificMetadata, type SpecificMetadataEdit } from './asset-update
 import { assetRef, type AssetEventBus } from '../asset-events.ts';
 import { processAsset } from '../pipeline/assets.jobs.ts';
 import { AssetsStore, type AssetRow } from '../assets.store.ts';
+import { MarksStore, withReaderMarks, type Mark } from '../marks.ts';
 import { isoTime, loadAssetExtras, toAsset, type Asset } from '../assets.view.ts';
 import type { DerivativePaths, ThumbSize } from '../derivatives.ts';
 import { streamZip, uniqueEntryNames, type ZipSource } from './download-zip.ts';
@@ -74,6 +77,7 @@ export interface FileRef {
 
 export class AssetsService {
   private readonly store: AssetsStore;
+  private readonly marks: MarksStore;
   private readonly lazyThumbnails: LazyThumbnails;
 
   constructor(
@@ -85,6 +89,7 @@ export class AssetsService {
     private readonly events: AssetEventBus,
   ) {
     this.store = new AssetsStore(db);
+    this.marks = new MarksStore(db);
     this.lazyThumbnails = new LazyThumbnails(this.store, repositories, derivatives);
   }
 
@@ -98,7 +103,8 @@ export class AssetsService {
   detail(actor: Actor, assetId: string, include: DetailInclude) {
     const a = this.own(actor, assetId);
     const extras = loadAssetExtras(this.store, [a.asset_id]).get(a.asset_id);
-    const base: Asset & Record<string, unknown> = toAsset(a, extras);
+    const [shown] = withReaderMarks(this.marks, actor.userId, [toAsset(a, extras)]);
+    const base: Asset & Record<string, unknown> = shown!;
     if (include.thumbnails) {
       base.thumbnails = (['small', 'medium', 'large'] as ThumbSize[])
         .filter((s) => fs.existsSync(this.derivatives.thumbnail(a.asset_id, s)) || this.lazyThumbnails.available(a, s))
@@ -136,7 +142,10 @@ export class AssetsService {
    * impossible (the original is gone or unreadable) the small one is answered instead, under its own ETag.
    */
   async thumbnail(actor: Actor, assetId: string, size: ThumbSize): Promise<FileRef> {
-    const a = this.own(actor, assetId);
+    return this.thumbnailFor(this.own(actor, assetId), size);
+  }
+
+  private async thumbnailFor(a: AssetRow, size: ThumbSize): Promise<FileRef> {
     const made = await this.lazyThumbnails.ensure(a, size);
     const served: ThumbSize = made || size === 'small' ? size : 'small';
     const p = this.derivatives.thumbnail(a.asset_id, served);
@@ -147,7 +156,10 @@ export class AssetsService {
   }
 
   original(actor: Actor, assetId: string): FileRef {
-    const a = this.own(actor, assetId);
+    return this.originalFor(this.own(actor, assetId));
+  }
+
+  private originalFor(a: AssetRow): FileRef {
     const repo = this.repositories.byId(a.repository_id);
     if (!repo) throw new NotFound('The repository of this asset is gone.', 'repository_not_found');
     return { path: resolveInRepository(repo.path, a.storage_path), contentType: a.mime_type, etag: `${a.hash}`, name: a.original_filename };
@@ -178,7 +190,29 @@ export class AssetsService {
     if (a.state !== 'ready') throw new NotFound('The playable copy is not ready yet.', 'web_copy_not_ready');
     const web = kind === 'VIDEO' ? this.derivatives.webVideo(a.asset_id) : this.derivatives.webAudio(a.asset_id);
     if (fs.existsSync(web)) return { path: web, contentType: kind === 'VIDEO' ? 'video/mp4' : 'audio/mpeg', etag: `${a.hash}-web`, name: a.original_filename };
-    return this.original(actor, assetId);
+    return this.originalFor(a);
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Files of assets checked by someone else than a member (a public link: features/sharing asks the
+  // access layer, which hands out these ids)
+
+  async thumbnailOf(id: PermittedAssetId, size: ThumbSize): Promise<FileRef> {
+    const a = this.store.byId(id);
+    if (!a) throw new NotFound('No such asset.', 'asset_not_found');
+    return this.thumbnailFor(a, size);
+  }
+
+  originalOf(id: PermittedAssetId): FileRef {
+    const a = this.store.byId(id);
+    if (!a) throw new NotFound('No such asset.', 'asset_not_found');
+    return this.originalFor(a);
+  }
+
+  /** A streamed zip of these originals; `fieldOf(i)` names the i-th in errors (files gone: 409). */
+  zipOf(ids: PermittedAssetId[], name: string, fieldOf: (i: number) => string, onStreamError?: (e: Error) => void): StreamedDownload {
+    const rows = new Map(this.store.byIds(ids).map((r) => [r.asset_id, r]));
+    return this.zipRows(ids.map((id) => rows.get(id)!).filter(Boolean), (id) => fieldOf(ids.indexOf(id as PermittedAssetId)), name, onStreamError);
   }
 
   /** Queues the pipeline again. Every task name runs the whole pipeline, which is idempotent. */
@@ -261,24 +295,36 @@ export class AssetsService {
   }
 
   updateLike(actor: Actor, assetId: string, liked: boolean) {
-    const a = this.editable(actor, assetId);
-    const now = Date.now();
-    this.store.update(a.asset_id, { liked: liked ? 1 : 0 }, now);
+    this.mark(actor, assetId, { liked });
     return message(liked ? 'Liked.' : 'Like removed.');
   }
 
   updateRating(actor: Actor, assetId: string, rating: number) {
-    const a = this.editable(actor, assetId);
-    const now = Date.now();
-    this.store.update(a.asset_id, { rating }, now);
+    this.mark(actor, assetId, { rating });
     return message(`Rated ${rating}.`);
   }
 
   updateRatingAndLike(actor: Actor, assetId: string, v: { liked: boolean; rating: number }) {
-    const a = this.editable(actor, assetId);
-    const now = Date.now();
-    this.store.update(a.asset_id, { liked: v.liked ? 1 : 0, rating: v.rating }, now);
+    this.mark(actor, assetId, v);
     return message(`Rated ${v.rating}${v.liked ? ' and liked' : ', not liked'}.`);
+  }
+
+  /**
+   * Likes and ratings are per member (marks.ts): the owner's go on the asset row, a reader's (a
+   * partner, an album member) into their own marks. Reading the asset is enough; in the Trash, 409.
+   */
+  private mark(actor: Actor, assetId: string, mark: Partial<Mark>): void {
+    const a = this.own(actor, assetId, 'read');
+    if (a.is_deleted) throw new Conflict('The asset is in the Trash; restore it before changing it.', 'asset_in_trash');
+    const now = Date.now();
+    if (a.owner_id !== actor.userId) {
+      this.marks.set(actor.userId, a.asset_id, mark, now);
+      return;
+    }
+    const fields: Partial<AssetRow> = {};
+    if (mark.liked !== undefined) fields.liked = mark.liked ? 1 : 0;
+    if (mark.rating !== undefined) fields.rating = mark.rating;
+    this.store.update(a.asset_id, fields, now);
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -319,10 +365,17 @@ export class AssetsService {
     const fieldOf = (id: string) => `body.asset_ids.${assetIds.findIndex((x) => x.toLowerCase() === id)}`;
     const permitted = this.access.requireAll(actor, 'asset', ids, 'read', (i) => fieldOf(ids[i]!));
     const rows = new Map(this.store.byIds(permitted).map((r) => [r.asset_id, r]));
+    const day = new Date().toISOString().slice(0, 10);
+    const n = ids.length;
+    return this.zipRows(ids.map((id) => rows.get(id)!), fieldOf, `hearth-${day}-${n}-file${n === 1 ? '' : 's'}.zip`, onStreamError);
+  }
+
+  /** Checks every file is on disk (409 naming the missing ones, before any byte) and streams the zip. */
+  private zipRows(list: AssetRow[], fieldOf: (id: string) => string, name: string, onStreamError?: (e: Error) => void): StreamedDownload {
     const missing: FieldError[] = [];
     const found: { row: AssetRow; file: string; size: number; mtime: Date }[] = [];
-    for (const id of ids) {
-      const row = rows.get(id)!;
+    for (const row of list) {
+      const id = row.asset_id;
       const file = this.filePath(row);
       try {
         const st = file ? fs.statSync(file) : null;
@@ -339,8 +392,7 @@ export class AssetsService {
     const names = uniqueEntryNames(found.map((f) => f.row.original_filename));
     const sources: ZipSource[] = found.map((f, i) => ({ file: f.file, name: names[i]!, size: f.size, mtime: f.mtime }));
     const { stream, size } = streamZip(sources, onStreamError);
-    const day = new Date().toISOString().slice(0, 10);
-    return { stream, size, contentType: 'application/zip', name: `hearth-${day}-${sources.length}-file${sources.length === 1 ? '' : 's'}.zip` };
+    return { stream, size, contentType: 'application/zip', name };
   }
 
   // ---------------------------------------------------------------------------------------------------
