@@ -51,6 +51,11 @@ describe('partner sharing', () => {
         assert.deepEqual(i.media_item.owner, mine ? null : { user_id: w.id.alice, display_name: 'Alice', initials: 'A' });
       }
       assert.deepEqual(ids(await timeline(bob, { owner_id: w.id.bob })), own, 'filter by person: bob alone');
+      // A shared photo is not in bob's library: uploading the same file is not a duplicate for him.
+      const a1 = w.srv.container.db.prepare('SELECT hash, file_size FROM assets WHERE asset_id = ?').get(w.assets.a1) as { hash: string; file_size: number };
+      const files = [{ hash: a1.hash, size: a1.file_size }];
+      assert.equal(data(bob, await bob.post(`${V1}/uploads/precheck`, { files })).results[0].duplicate, false, "a partner's photo is no duplicate of bob's");
+      assert.equal(data(alice, await alice.post(`${V1}/uploads/precheck`, { files })).results[0].duplicate, true, "it is one of alice's");
       assert.deepEqual(ids(await timeline(bob, { owner_id: w.id.carl })), [], 'carl shares nothing with bob');
       // Alice's own timeline is untouched; the Trash is bob's own only.
       assert.deepEqual(ids(await timeline(alice)), [w.assets.a1, w.assets.a2, w.assets.a3].sort());
