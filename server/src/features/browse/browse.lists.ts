@@ -16,6 +16,8 @@
  */
 import type { Dep } from '../../platform/cache/change-journal.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
+import { SingleFlight } from '../../platform/cache/single-flight.ts';
+import type { SnapshotWorker } from '../../platform/cache/snapshot-worker.ts';
 import type { SqlFilter } from './browse.filter.ts';
 import type { CatalogShape } from './browse.shape.ts';
 import { listOrder, type BrowseStore, type ListOrder, type ListSort } from './browse.store.ts';
@@ -57,33 +59,88 @@ export function listBytes(list: KeptList): number {
   return 200 + list.listed.byteLength + (list.rows === list.listed ? 0 : list.rows.byteLength) + list.matched.byteLength;
 }
 
+/** Reads the tracker's state in one read transaction of the catalog (after `CatalogTracker.ready`). */
+export type InSnapshot = <T>(read: (st: CatalogState, v: Versions) => T) => Promise<T>;
+
 export class ListCache {
+  /** Lists being computed on the snapshot worker, one computation per list at a time. */
+  private readonly computing = new SingleFlight<string, boolean>();
+
   constructor(
     private readonly store: BrowseStore,
     private readonly cache: KeptCache<string, KeptList>,
+    /** Where lists are computed off the event loop; null (a catalog in memory): computed in place. */
+    private readonly worker: SnapshotWorker | null = null,
   ) {}
 
+  /** Whether lists can be computed off the event loop (`prepare`). */
+  get canPrepare(): boolean {
+    return this.worker !== null;
+  }
+
+  /** The kept list brought up to date, or null: not kept, or it cannot be brought up to date (compute it: `prepare`). */
+  lookup(st: CatalogState, v: Versions, f: SqlFilter, sort: ListSort, mode: StackMode): ListResult | null {
+    if (f.none) return EMPTY;
+    return this.cache.lookup(keyOf(f, sort, mode), (hit) => this.refresh(hit, st, v, f, sort, mode));
+  }
+
+  /** The list, brought up to date or computed in place (holds the event loop while computing: see `prepare`). */
   get(st: CatalogState, v: Versions, f: SqlFilter, sort: ListSort, mode: StackMode): ListResult {
     if (f.none) return EMPTY;
-    const key = JSON.stringify([f.terms, f.params, f.drive, f.stack ?? null, sort, mode]);
-    const deps = v.of(f.deps);
-    const coarse = v.of(f.deps.filter((d) => COARSE.includes(d)));
     return this.cache.get(
-      key,
-      (hit) => {
-        if (hit.epoch !== st.rows.epoch || hit.coarse !== coarse) return null;
-        const changed = hit.deps === deps ? new Set<number>() : st.rows.since(hit.seq);
-        if (!changed || changed.size > PATCH_CHANGED) return null;
-        if (changed.size > 0 && !this.patch(st.shape, hit, f, sort, mode, changed)) return null;
-        hit.deps = deps;
-        hit.seq = st.rows.seq;
-        return hit;
-      },
-      () => {
-        const listed = headsOf(st.shape, this.store.matching(f, sort), f);
-        return { ...finish(st.shape, listed, mode), listed, deps, coarse, epoch: st.rows.epoch, seq: st.rows.seq };
-      },
+      keyOf(f, sort, mode),
+      (hit) => this.refresh(hit, st, v, f, sort, mode),
+      () => this.assemble(st, v, f, mode, this.store.matching(f, sort), v.of(coarseDeps(f))),
     );
+  }
+
+  /**
+   * Computes the list off the event loop and keeps it: the matching rows are read on the snapshot
+   * worker in one snapshot (platform/cache/snapshot-worker.ts), then, in the caller's next read
+   * transaction, reduced to the list with the current shape and brought up to date with the rows
+   * changed since that snapshot (`ChangedKeys.since`: exact, as a kept list's patch). False when
+   * there is no worker, or the list could not be kept (the tracker started over meanwhile, a tag
+   * or album was renamed or deleted, too many rows changed): the caller then looks it up again
+   * or, after a few tries, computes it in place.
+   */
+  prepare(f: SqlFilter, sort: ListSort, mode: StackMode, inSnapshot: InSnapshot): Promise<boolean> {
+    const worker = this.worker;
+    if (!worker || f.none) return Promise.resolve(false);
+    const key = keyOf(f, sort, mode);
+    return this.computing.run(key, async () => {
+      // Noted before the worker's snapshot: a coarse change after it means "compute again".
+      const coarse = await inSnapshot((_st, v) => v.of(coarseDeps(f)));
+      // A worker that failed (it died, or the file went away) is started again by the next try; the
+      // caller computes the list in place after a few.
+      const read = await worker.column(this.store.matchingSql(f, sort), f.params).catch(() => null);
+      if (!read) return false;
+      return inSnapshot((st, v) => {
+        if (v.of(coarseDeps(f)) !== coarse) return false;
+        const changed = st.rows.since(read.seq);
+        if (!changed || changed.size > PATCH_CHANGED) return false;
+        const list = this.assemble(st, v, f, mode, read.values, coarse);
+        if (changed.size > 0 && !this.patch(st.shape, list, f, sort, mode, changed)) return false;
+        this.cache.put(key, list);
+        return true;
+      });
+    });
+  }
+
+  /** A list from the matching rows (read at or before the state's position; `prepare` patches the difference). */
+  private assemble(st: CatalogState, v: Versions, f: SqlFilter, mode: StackMode, matching: ArrayLike<number>, coarse: string): KeptList {
+    const listed = headsOf(st.shape, matching, f);
+    return { ...finish(st.shape, listed, mode), listed, deps: v.of(f.deps), coarse, epoch: st.rows.epoch, seq: st.rows.seq };
+  }
+
+  private refresh(hit: KeptList, st: CatalogState, v: Versions, f: SqlFilter, sort: ListSort, mode: StackMode): KeptList | null {
+    const deps = v.of(f.deps);
+    if (hit.epoch !== st.rows.epoch || hit.coarse !== v.of(coarseDeps(f))) return null;
+    const changed = hit.deps === deps ? new Set<number>() : st.rows.since(hit.seq);
+    if (!changed || changed.size > PATCH_CHANGED) return null;
+    if (changed.size > 0 && !this.patch(st.shape, hit, f, sort, mode, changed)) return null;
+    hit.deps = deps;
+    hit.seq = st.rows.seq;
+    return hit;
   }
 
   /**
@@ -157,6 +214,9 @@ function compare(order: ListOrder, a: unknown[], b: unknown[]): number {
   return 0;
 }
 
+const keyOf = (f: SqlFilter, sort: ListSort, mode: StackMode) => JSON.stringify([f.terms, f.params, f.drive, f.stack ?? null, sort, mode]);
+const coarseDeps = (f: SqlFilter) => f.deps.filter((d) => COARSE.includes(d));
+
 /** Whether a matching row is a row of the list: it stands for its item, and the stack filter holds. */
 function accepts(shape: CatalogShape, f: SqlFilter, r: number): boolean {
   if (!shape.isHead(r)) return false;
@@ -168,7 +228,7 @@ function accepts(shape: CatalogShape, f: SqlFilter, r: number): boolean {
 }
 
 /** The matching rows that are rows of the list, in order. */
-export function headsOf(shape: CatalogShape, matching: number[], f: SqlFilter): Int32Array {
+export function headsOf(shape: CatalogShape, matching: ArrayLike<number>, f: SqlFilter): Int32Array {
   const { nonHead } = shape;
   const listed = new Int32Array(matching.length);
   let n = 0;

@@ -316,6 +316,7 @@ export class MapIndex {
    */
   private async withPoints<T>(ownerId: number, use: (p: Points, nonHead: Uint8Array) => T): Promise<T> {
     for (let attempt = 0; attempt < 3; attempt++) {
+      await this.catalog.ready();
       const done = this.db.transaction(() => {
         const { st } = this.catalog.current();
         const p = this.cache.lookup(ownerId, (hit) => this.refresh(hit, ownerId, st.rows));
@@ -357,6 +358,7 @@ export class MapIndex {
   /** The owner's points read by rowid ranges as of the journal position noted first (see the top). */
   private readInSlices(ownerId: number): Promise<Points> {
     return this.reading.run(ownerId, async () => {
+      await this.catalog.ready();
       const start = this.db.transaction(() => {
         const { st } = this.catalog.current();
         return { epoch: st.rows.epoch, seq: st.rows.seq, max: this.maxRowid.get() as number };

@@ -183,6 +183,7 @@ export class OwnerFacts {
    */
   async counted(ownerId: number, repositoryId?: string): Promise<Counted> {
     for (let attempt = 0; attempt < 3; attempt++) {
+      await this.catalog.ready();
       const done = this.db.transaction(() => {
         const { st } = this.catalog.current();
         const facts = this.cache.lookup(ownerId, (hit) => this.refresh(hit, ownerId, st.rows));
@@ -240,6 +241,7 @@ export class OwnerFacts {
    */
   private readInSlices(ownerId: number): Promise<Facts> {
     return this.reading.run(ownerId, async () => {
+      await this.catalog.ready();
       const start = this.db.transaction(() => {
         const { st } = this.catalog.current();
         return { epoch: st.rows.epoch, seq: st.rows.seq, max: this.maxRowid.get() as number };
