@@ -62,6 +62,8 @@ export interface TrackerCounters {
   blocking_rebuilds: number;
   /** Journal chunks applied a turn at a time (far behind, or after a rebuild). */
   chunks: number;
+  /** A rebuild is reading the shape right now (requests that need it wait; the others are answered). */
+  rebuilding: boolean;
   /** Journal reads that brought changes. */
   updates: number;
 }
@@ -77,6 +79,7 @@ export class CatalogTracker {
   /** Set by a rebuild until the journal written meanwhile is applied: no gap for being far behind. */
   private catchingUp = false;
   private readonly counts = { rebuilds: 0, blocking_rebuilds: 0, updates: 0, chunks: 0 };
+  private rebuildsRunning = 0;
 
   constructor(private readonly db: Db) {
     this.reader = new ChangeJournalReader(db);
@@ -120,7 +123,7 @@ export class CatalogTracker {
   }
 
   counters(): TrackerCounters {
-    return { position: this.reader.seq, ...this.counts };
+    return { position: this.reader.seq, ...this.counts, rebuilding: this.rebuildsRunning > 0 };
   }
 
   close(): void {
@@ -141,7 +144,14 @@ export class CatalogTracker {
 
   /** Reads the shape in one snapshot of the second connection, a slice per turn, and starts a new epoch there. */
   private async rebuild(snapshots: SnapshotReader): Promise<void> {
-    const { shape, position } = await snapshots.read(async (conn, position) => ({ shape: await CatalogShape.buildInSlices(conn), position }));
+    this.rebuildsRunning++;
+    let built: { shape: CatalogShape; position: number };
+    try {
+      built = await snapshots.read(async (conn, position) => ({ shape: await CatalogShape.buildInSlices(conn), position }));
+    } finally {
+      this.rebuildsRunning--;
+    }
+    const { shape, position } = built;
     this.install(shape, position);
     this.reader.moveTo(position);
     this.catchingUp = true;
