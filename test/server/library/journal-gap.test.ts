@@ -16,6 +16,7 @@
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
 import { dataPaths } from '../../../server/src/container.ts';
@@ -53,8 +54,9 @@ for (const variant of ['A', 'B'] as const) {
       const db = srv.container.db;
       const aliceId = db.prepare("SELECT user_id FROM users WHERE username = 'alice'").pluck().get() as number;
       aliceActor = { userId: aliceId, username: 'alice', role: 'admin', sessionId: 'test', via: 'bearer' };
-      repo = srv.container.repositories.primary()!.repository_id;
       const make = catalogOf(db);
+      // Offline: no scan looks for these synthetic files on disk (and puts them in the Trash as missing).
+      repo = make.repository({ name: 'synthetic', path: path.join(srv.dataDir, 'synthetic'), status: 'offline' });
       db.transaction(() => {
         for (let i = 0; i < PAIRS; i++) {
           const taken = Date.UTC(2015 + (i % 8), i % 12, 1 + (i % 27), i % 24);

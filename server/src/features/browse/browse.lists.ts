@@ -18,6 +18,7 @@ import type { Dep } from '../../platform/cache/change-journal.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import { SingleFlight } from '../../platform/cache/single-flight.ts';
 import type { SnapshotWorker } from '../../platform/cache/snapshot-worker.ts';
+import { nextTurn } from '../../platform/cache/slices.ts';
 import type { SqlFilter } from './browse.filter.ts';
 import type { CatalogShape } from './browse.shape.ts';
 import { listOrder, type BrowseStore, type ListOrder, type ListSort } from './browse.store.ts';
@@ -114,12 +115,17 @@ export class ListCache {
       // caller computes the list in place after a few.
       const read = await worker.column(this.store.matchingSql(f, sort), f.params).catch(() => null);
       if (!read) return false;
+      // The rows that stand for their item, a slice per turn, with the shape as it is meanwhile:
+      // a row whose standing changes in between is a changed row (`since` below), redone by `patch`.
+      const shape = await inSnapshot((st) => st.shape);
+      const listed = await headsOfInSlices(shape, read.values, f);
       return inSnapshot((st, v) => {
-        if (v.of(coarseDeps(f)) !== coarse) return false;
+        if (st.shape !== shape || v.of(coarseDeps(f)) !== coarse) return false;
         const changed = st.rows.since(read.seq);
         if (!changed || changed.size > PATCH_CHANGED) return false;
-        const list = this.assemble(st, v, f, mode, read.values, coarse);
-        if (changed.size > 0 && !this.patch(st.shape, list, f, sort, mode, changed)) return false;
+        const list: KeptList = { rows: listed, items: 0, files: 0, matched: NO_MATCHES, listed, deps: v.of(f.deps), coarse, epoch: st.rows.epoch, seq: st.rows.seq };
+        if (changed.size === 0) Object.assign(list, finish(st.shape, listed, mode));
+        else if (!this.patch(st.shape, list, f, sort, mode, changed)) return false;
         this.cache.put(key, list);
         return true;
       });
@@ -227,6 +233,28 @@ function accepts(shape: CatalogShape, f: SqlFilter, r: number): boolean {
   return inStack === (sf.membership === 'stacked');
 }
 
+/** Rows `headsOf` looks at per turn of the event loop when computing a list apart (a few ms). */
+const HEADS_SLICE = 65_536;
+
+/** As `headsOf`, a slice per turn of the event loop. */
+async function headsOfInSlices(shape: CatalogShape, matching: Int32Array, f: SqlFilter): Promise<Int32Array> {
+  const parts: Int32Array[] = [];
+  let n = 0;
+  for (let from = 0; from < matching.length; from += HEADS_SLICE) {
+    if (from > 0) await nextTurn();
+    const part = headsOf(shape, matching.subarray(from, from + HEADS_SLICE), f);
+    parts.push(part);
+    n += part.length;
+  }
+  const listed = new Int32Array(n);
+  let at = 0;
+  for (const p of parts) {
+    listed.set(p, at);
+    at += p.length;
+  }
+  return listed;
+}
+
 /** The matching rows that are rows of the list, in order. */
 export function headsOf(shape: CatalogShape, matching: ArrayLike<number>, f: SqlFilter): Int32Array {
   const { nonHead } = shape;
@@ -246,39 +274,41 @@ export function headsOf(shape: CatalogShape, matching: ArrayLike<number>, f: Sql
  * matched, else its first matching member by position, at that member's place.
  */
 export function finish(shape: CatalogShape, listed: Int32Array, mode: StackMode): ListResult {
-  const { extra, slotOf, slots } = shape;
+  // Typed arrays only (no object per row): this runs over every row of a list (a million at 1M).
+  const { extra, slotOf, slotKey, slotRank } = shape;
+  const n = listed.length;
   let files = 0;
-  const stacked: number[] = [];
-  for (let i = 0; i < listed.length; i++) {
+  let stacked = 0;
+  for (let i = 0; i < n; i++) {
     const r = listed[i]!;
     files += 1 + (extra[r] ?? 0);
-    if ((slotOf[r] ?? 0) !== 0) stacked.push(r);
+    if ((slotOf[r] ?? 0) !== 0) stacked++;
   }
-  if (mode === 'expanded' || stacked.length === 0) return { rows: listed, items: listed.length, files, matched: NO_MATCHES };
+  if (mode === 'expanded' || stacked === 0) return { rows: listed, items: n, files, matched: NO_MATCHES };
   // Per stack (by key), how many members matched and the row it shows; the others are hidden.
   const size = shape.maxStackKey + 1;
   const matched = new Int32Array(size);
   const rank = new Int32Array(size).fill(0x7fffffff);
   const row = new Int32Array(size);
   let shown = 0;
-  for (const r of stacked) {
-    const s = slots[slotOf[r]! - 1]!;
-    const key = s.stack.key;
-    if (matched[key] === 0) shown++;
-    matched[key]!++;
-    const rk = s.isCover ? -1 : s.member.pos;
+  for (let i = 0; i < n; i++) {
+    const r = listed[i]!;
+    if ((slotOf[r] ?? 0) === 0) continue;
+    const key = slotKey[r]!;
+    const before = matched[key]!;
+    matched[key] = before + 1;
+    if (before === 0) shown++;
+    const rk = slotRank[r]!;
     if (rk < rank[key]!) {
       rank[key] = rk;
       row[key] = r;
     }
   }
-  const hidden = new Uint8Array(shape.nonHead.length);
-  for (const r of stacked) if (row[slots[slotOf[r]! - 1]!.stack.key] !== r) hidden[r] = 1;
-  const rows = new Int32Array(listed.length - stacked.length + shown);
+  const rows = new Int32Array(n - stacked + shown);
   let v = 0;
-  for (let i = 0; i < listed.length; i++) {
+  for (let i = 0; i < n; i++) {
     const r = listed[i]!;
-    if (hidden[r] !== 1) rows[v++] = r;
+    if ((slotOf[r] ?? 0) === 0 || row[slotKey[r]!] === r) rows[v++] = r;
   }
-  return { rows, items: listed.length, files, matched };
+  return { rows, items: n, files, matched };
 }

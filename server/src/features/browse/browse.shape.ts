@@ -64,6 +64,13 @@ export class CatalogShape {
   extra: Uint8Array;
   /** Index + 1 into `slots` by the head's rowid; 0 when the item is in no stack. */
   slotOf: Int32Array;
+  /**
+   * Where `slotOf` is set: the stack's key, and the member's rank for the row a collapsed stack
+   * shows (-1 the cover, else its position). Typed copies of the slot's fields, so that a list
+   * over a million rows collapses its stacks without following an object per row.
+   */
+  slotKey: Int32Array;
+  slotRank: Int32Array;
   slots: StackSlot[] = [];
   /** The largest stacks.rowid seen (lists size per-stack counters by it). */
   maxStackKey = 0;
@@ -77,6 +84,8 @@ export class CatalogShape {
     this.nonHead = new Uint8Array(capacity);
     this.extra = new Uint8Array(capacity);
     this.slotOf = new Int32Array(capacity);
+    this.slotKey = new Int32Array(capacity);
+    this.slotRank = new Int32Array(capacity);
   }
 
   /**
@@ -287,6 +296,8 @@ export class CatalogShape {
         if (head === 0) continue;
         this.slots.push({ stack, member: m, isCover: m === stack.cover });
         this.slotOf[head] = this.slots.length;
+        this.slotKey[head] = stack.key;
+        this.slotRank[head] = m === stack.cover ? -1 : m.pos;
       }
     }
   }
@@ -306,6 +317,8 @@ export class CatalogShape {
     this.nonHead = grow(this.nonHead, (n) => new Uint8Array(n));
     this.extra = grow(this.extra, (n) => new Uint8Array(n));
     this.slotOf = grow(this.slotOf, (n) => new Int32Array(n));
+    this.slotKey = grow(this.slotKey, (n) => new Int32Array(n));
+    this.slotRank = grow(this.slotRank, (n) => new Int32Array(n));
   }
 }
 
