@@ -113,7 +113,9 @@ export class ListCache {
       const coarse = await inSnapshot((_st, v) => v.of(coarseDeps(f)));
       // A worker that failed (it died, or the file went away) is started again by the next try; the
       // caller computes the list in place after a few.
-      const read = await worker.column(this.store.matchingSql(f, sort), f.params).catch(() => null);
+      const read = await Promise.resolve()
+        .then(() => worker.column(this.store.matchingSql(f, sort), f.params))
+        .catch(() => null);
       if (!read) return false;
       // The rows that stand for their item, a slice per turn, with the shape as it is meanwhile:
       // a row whose standing changes in between is a changed row (`since` below), redone by `patch`.

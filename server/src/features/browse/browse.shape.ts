@@ -143,10 +143,17 @@ export class CatalogShape {
     // Whole items per slice (all files of each item chosen), the next slice after the last one.
     let after = '';
     const itemStep = (size: number) => {
-      const rows = items.all({ after, size }) as [string, number, number][];
-      if (rows.length === 0) return false;
-      shape.applyItems(rows.values());
-      after = rows[rows.length - 1]![0];
+      let last: string | null = null;
+      // Row by row (not `all`): rows die young, only what the shape keeps is promoted.
+      function* rows() {
+        for (const row of items.iterate({ after, size }) as IterableIterator<[string, number, number]>) {
+          last = row[0];
+          yield row;
+        }
+      }
+      shape.applyItems(rows());
+      if (last === null) return false;
+      after = last;
       return true;
     };
     let lastKey = 0;
