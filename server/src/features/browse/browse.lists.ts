@@ -13,6 +13,13 @@
  *   deleted: it is computed again.
  * Rows whose sort key ties to the millisecond keep the order they had when they were placed (a
  * fresh computation could order such a tie differently; pages of one list never do).
+ *
+ * Computing a list never holds the event loop (issue 11: at most 50 ms at 1M): the matching rows
+ * are read on a worker thread in one snapshot (platform/cache/snapshot-worker.ts; a sorting query
+ * does all its work before its first row, so it cannot be cut into slices on this thread), the
+ * rows that stand for their items are picked a slice per turn, and the list is then brought up to
+ * date from the snapshot's journal position like a kept list (`prepare`). Collapsing stacks runs
+ * over typed arrays only (`finish`: about 10–30 ms over a million rows).
  */
 import type { Dep } from '../../platform/cache/change-journal.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';

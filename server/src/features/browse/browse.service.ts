@@ -17,8 +17,8 @@
  * - Totals: `total_media_items` and `total_files` count every matching item and the files behind
  *   them (in the listed trash state) in both modes; `total_visible` counts the rows of the mode.
  *
- * Speed: the full ordered list of a query is computed once and kept current (browse.lists.ts), so a
- * page at any offset is an array slice plus one page of rows, always read fresh. One service per
+ * Speed: the full ordered list of a query is computed once, off the event loop, and kept current
+ * (browse.lists.ts), so a page at any offset is an array slice plus one page of rows, always read fresh. One service per
  * catalog, built by the container (its list cache is the server's).
  */
 import type { Db } from '../../platform/db/connection.ts';
