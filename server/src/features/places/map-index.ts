@@ -370,7 +370,7 @@ export class MapIndex {
         if (run.length) runs.push(run);
         from += size;
         return from < start.max;
-      });
+      }, { first: 256 }); // whole rows are read (kilobytes of EXIF each): the first slice small, then sized by its time
       const rows = await mergeRuns(runs);
       const p = new Points(start.epoch, start.seq, rows.length);
       for (let i = 0; i < rows.length; i++) {
