@@ -199,8 +199,8 @@ export function pointJson(p: PointRow): string {
   });
 }
 
-/** Points merged or stored per turn of the event loop while reading an owner's points. */
-const SLICE_ROWS = 32_768;
+/** Points merged or stored per turn of the event loop while reading an owner's points (a few ms each under load). */
+const SLICE_ROWS = 8_192;
 
 /** Sorted runs (map order) merged into one, a slice of points per turn of the event loop. */
 async function mergeRuns(runs: Row[][]): Promise<Row[]> {
