@@ -24,7 +24,14 @@
  *    list, the map and folder summaries). What the first request after a start pays is not
  *    measured here: after a start the server prepares these answers itself (server/src/warm-up.ts).
  *
- *   npm run bench:query [-- --sizes 100k,1m] [--rounds 20] [--rebuild]
+ *    Before those, each measured once (answer time, the event loop's longest stall, the process's
+ *    CPU): the first request after the start (the catalog shape is built), the first request of a
+ *    few filters (their lists computed from scratch), and the next answers right after a gap in the
+ *    change journal (another connection writes more than 50k changes at once, as a big import by
+ *    another process would: the shape is rebuilt and every cache starts over). `--gap-only` runs
+ *    just those; `--no-gap` skips them.
+ *
+ *   npm run bench:query [-- --sizes 100k,1m] [--rounds 20] [--rebuild] [--gap-only | --no-gap]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +40,8 @@ import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { serve, type ServerType } from '@hono/node-server';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../../server/src/config/env.ts';
 import { createContainer, dataPaths } from '../../server/src/container.ts';
@@ -60,6 +69,9 @@ const parseSize = (s: string) => {
 const SIZES = (arg('sizes') ?? '100k,1m').split(',').map(parseSize);
 const ROUNDS = Number(arg('rounds') ?? 20);
 const REBUILD = process.argv.includes('--rebuild');
+/** Only the first requests and the answers after a gap (`--gap-only`), or not those (`--no-gap`). */
+const GAP_ONLY = process.argv.includes('--gap-only');
+const SKIP_GAP = process.argv.includes('--no-gap');
 const label = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 
 // ------------------------------------------------------------------ deterministic randomness
@@ -679,6 +691,96 @@ const pct = (xs: number[], p: number) => {
 };
 const ms = (x: number) => (Number.isNaN(x) ? '-' : x < 10 ? x.toFixed(1) : x.toFixed(0));
 
+/** Runs one statement `times` in one transaction of a worker thread's own connection to the catalog. */
+function writeFromWorker(catalog: string, [sql, ...params]: [string, ...unknown[]], times: number): Promise<void> {
+  const code = `
+    const { workerData, parentPort } = require('node:worker_threads');
+    const Database = require(workerData.driver);
+    const db = new Database(workerData.catalog);
+    db.pragma('busy_timeout = 10000');
+    const st = db.prepare(workerData.sql);
+    db.transaction(() => { for (let i = 0; i < workerData.times; i++) st.run(...workerData.params); })();
+    db.close();
+    parentPort.postMessage('done');`;
+  const worker = new Worker(code, { eval: true, execArgv: [], workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), catalog, sql, params, times } });
+  return new Promise((resolve, reject) => {
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+  });
+}
+
+/** A request measured once: the time to its whole answer, the event loop's longest stall meanwhile, and the process's CPU. */
+interface Situation {
+  name: string;
+  ms: number;
+  /** The largest event-loop delay during it (ms, wall clock: inflated when the machine is loaded). */
+  loop: number;
+  /**
+   * The most CPU the main thread spent between two turns of a 1 ms timer (ms): the longest
+   * synchronous stretch, as CPU (not inflated by other processes taking the cores).
+   */
+  stretch: number;
+  /** CPU of the whole process meanwhile (ms; worker threads included). */
+  cpu: number;
+  /** The longest garbage collection pause meanwhile (ms, wall clock). */
+  gc: number;
+}
+
+/** Lists computed the first time (nothing kept yet), each a kind of drive: the index order, and sorts of what an index found. */
+const COLD = ['date_captured, first page', 'camera NIKON D750 (date_captured)', 'tag "beach"', 'folder 2018 (recursive)', 'album (largest)'];
+/** The answers timed right after a gap, in this order (the first one waits for the rebuild). */
+const GAP_ORDER = ['timeline, first page', 'date_captured, first page', 'getMapPoints (world)', 'getStatsYears', 'tag "beach"'];
+
+/** The main thread's CPU time in ms. */
+const threadCpu = () => {
+  const u = process.threadCpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+async function situation(name: string, run: () => Promise<unknown>): Promise<Situation> {
+  const loop = monitorEventLoopDelay({ resolution: 2 });
+  loop.enable();
+  let stretch = 0;
+  let last = threadCpu();
+  let ticking = true;
+  const tick = () => {
+    const now = threadCpu();
+    stretch = Math.max(stretch, now - last);
+    last = now;
+    if (ticking) setTimeout(tick, 1);
+  };
+  setTimeout(tick, 1);
+  let gcMax = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcMax = Math.max(gcMax, e.duration);
+  });
+  gc.observe({ entryTypes: ['gc'] });
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await run();
+  const elapsed = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  ticking = false;
+  tick();
+  loop.disable();
+  await new Promise((resolve) => setImmediate(resolve)); // the last GC entries are delivered
+  gc.disconnect();
+  return { name, ms: elapsed, loop: loop.max / 1e6, stretch, cpu: (cpu.user + cpu.system) / 1000, gc: gcMax };
+}
+
+function reportSlow(xs: Situation[]): void {
+  if (xs.length === 0) return;
+  const w = Math.max(...xs.map((x) => x.name.length)) + 2;
+  console.log(`  ${'first requests and answers after a gap (one each)'.padEnd(w)}${'answer ms'.padStart(10)}${'loop max'.padStart(10)}${'stretch'.padStart(10)}${'GC max'.padStart(10)}${'CPU ms'.padStart(10)}`);
+  for (const x of xs) console.log(`  ${x.name.padEnd(w)}${ms(x.ms).padStart(10)}${ms(x.loop).padStart(10)}${ms(x.stretch).padStart(10)}${ms(x.gc).padStart(10)}${ms(x.cpu).padStart(10)}`);
+  console.log(
+    `  longest synchronous stretch among them: ${ms(Math.max(...xs.map((x) => x.stretch)))} ms of main-thread CPU (target ≤ 50); ` +
+      `longest event-loop delay (wall clock, inflated by the machine's load ${os.loadavg()[0]!.toFixed(1)}): ${ms(Math.max(...xs.map((x) => x.loop)))} ms. ` +
+      'answer: wall clock; stretch: the most main-thread CPU between two turns of a 1 ms timer (garbage collection on the main thread included); ' +
+      `GC max: the longest collection pause (wall clock); CPU: the whole process (the list worker thread included). V8 flags: ${process.execArgv.join(' ') || 'none'} ${process.env.NODE_OPTIONS ?? ''}`,
+  );
+}
+
 async function runBench(n: number, dir: string): Promise<{ timings: Timing[]; target: number }> {
   const catalog = dataPaths(dir).catalog;
   // Migrations added since the catalog was built (the real ones), without the backup copy an upgrade makes.
@@ -760,7 +862,14 @@ async function runBench(n: number, dir: string): Promise<{ timings: Timing[]; ta
   const alice = db.prepare("SELECT user_id FROM users WHERE username = 'alice'").pluck().get() as number;
   const repo = db.prepare("SELECT repository_id FROM repositories WHERE name = 'Family photos'").pluck().get() as string;
   const album = db.prepare('SELECT al.album_id FROM albums al JOIN album_assets aa ON aa.album_id = al.album_id WHERE al.owner_id = ? GROUP BY al.album_id ORDER BY count(*) DESC LIMIT 1').pluck().get(alice) as number;
-  const total = (await call({ method: 'POST', path: '/assets/query', body: { pagination: { limit: 1 } } })).body.total_visible as number;
+  // The first request after the start: the catalog shape is built and the timeline computed.
+  const startedCold: Situation[] = [];
+  let total = 0;
+  startedCold.push(
+    await situation('first request after the start: timeline (shape built, list computed)', async () => {
+      total = (await call({ method: 'POST', path: '/assets/query', body: { pagination: { limit: 1 } } })).body.total_visible as number;
+    }),
+  );
 
   const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId?: string }>> };
   const find = (op: string) => {
@@ -816,6 +925,40 @@ async function runBench(n: number, dir: string): Promise<{ timings: Timing[]; ta
       ] as const
     ).map(([op, query]): Scenario => ({ name: op, extra: true, http: { method: 'GET', path: `${need(op).path}${query}` } })),
   ];
+
+  // Cold lists (the first request of a filter) and the answers right after a gap in the change journal.
+  const slow: Situation[] = [...startedCold];
+  if (!SKIP_GAP) {
+    for (const s of scenarios.filter((x) => COLD.includes(x.name))) slow.push(await situation(`cold: ${s.name}`, () => call(s.http, false)));
+    // Another connection writes more changes at once than the tracker applies one by one (a big
+    // import by another process would): an even number of rating flips over the first rows, so
+    // the catalog ends as it was and the journal holds every flip.
+    // Written from a worker thread: this process's event loop (the server's) stays free meanwhile.
+    const upTo = other.prepare('SELECT rowid FROM assets ORDER BY rowid LIMIT 1 OFFSET 29999').pluck().get() as number;
+    const before = container.catalog.counters();
+    const tFlood = performance.now();
+    await writeFromWorker(catalog, ['UPDATE assets SET rating = 5 - rating WHERE rowid <= ?', upTo], 2);
+    const written = (other.prepare('SELECT max(seq) FROM change_journal').pluck().get() as number) - (before.position ?? 0);
+    console.log(`  gap: another connection wrote ${written} journal entries in ${((performance.now() - tFlood) / 1000).toFixed(1)} s`);
+    for (const name of GAP_ORDER) {
+      const s = scenarios.find((x) => x.name === name)!;
+      slow.push(await situation(`after a gap: ${s.name}`, () => call(s.http, false)));
+    }
+    const after = container.catalog.counters();
+    console.log(
+      `  tracker after the gap: rebuilds +${after.rebuilds - before.rebuilds} (at once inside a request: +${after.blocking_rebuilds - before.blocking_rebuilds}), journal chunks applied a turn at a time +${after.chunks - before.chunks}`,
+    );
+  }
+  reportSlow(slow);
+  if (GAP_ONLY) {
+    other.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+    await container.close();
+    return { timings: [], target: n >= 1e6 ? 100 : 20 };
+  }
 
   const timings: Timing[] = [];
   for (const s of scenarios) {

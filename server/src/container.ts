@@ -46,6 +46,7 @@ import { JobsService } from './features/jobs/jobs.service.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { CacheRegistry } from './platform/cache/kept-cache.ts';
 import { CatalogTracker } from './features/browse/catalog-tracker.ts';
+import { SnapshotWorker } from './platform/cache/snapshot-worker.ts';
 import { BrowseService } from './features/browse/browse.service.ts';
 import { LIST_CACHE_BYTES, listBytes } from './features/browse/browse.lists.ts';
 import { MAP_CACHE_BYTES, MapIndex, type Points } from './features/places/map-index.ts';
@@ -213,7 +214,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // The library's read side: one tracker of the change journal, one cache each, one service each.
   const caches = new CacheRegistry();
   const catalog = new CatalogTracker(db);
-  const browse = new BrowseService(db, catalog, caches.create('lists', LIST_CACHE_BYTES, listBytes));
+  // Lists not kept yet are read on a worker thread, in one snapshot of its own connection (never on the event loop).
+  const listReader = SnapshotWorker.for(db);
+  const browse = new BrowseService(db, catalog, caches.create('lists', LIST_CACHE_BYTES, listBytes), listReader);
   const mapIndex = new MapIndex(db, catalog, caches.create('map_points', MAP_CACHE_BYTES, (p: Points) => p.bytes()));
   const places = new PlacesService(db, mapIndex);
   const ownerFacts = new OwnerFacts(db, catalog, caches.create('statistics_facts', FACTS_CACHE_BYTES, (f: Facts) => f.bytes()));
@@ -295,6 +298,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       await uploads.stop();
       await repositories.stop();
       await jobRunner.stop(deadlineMs);
+      listReader?.close();
+      catalog.close();
       db.close();
     },
   };

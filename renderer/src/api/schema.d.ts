@@ -3099,8 +3099,14 @@ export interface components {
             caches: {
                 caches: components["schemas"]["CacheCounters"][];
                 journal: {
+                    /** @description Of the rebuilds, those done at once inside a request (a writer squeezed a gap in just before it); the others are read a slice at a time. */
+                    blocking_rebuilds: number;
+                    /** @description Journal chunks applied a turn of the event loop at a time (far behind, or catching up after a rebuild). */
+                    chunks: number;
                     /** @description The change-journal position the caches are at (null before the first read). */
                     position: number | null;
+                    /** @description A rebuild is reading the catalog shape right now. */
+                    rebuilding: boolean;
                     /** @description Times the caches started over (the first build included). */
                     rebuilds: number;
                     /** @description Journal reads that brought changes. */

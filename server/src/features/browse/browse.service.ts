@@ -20,8 +20,8 @@
  * - Totals: `total_media_items` and `total_files` count every matching item and the files behind
  *   them (in the listed trash state) in both modes; `total_visible` counts the rows of the mode.
  *
- * Speed: the full ordered list of a query is computed once and kept current (browse.lists.ts), so a
- * page at any offset is an array slice plus one page of rows, always read fresh. One service per
+ * Speed: the full ordered list of a query is computed once, off the event loop, and kept current
+ * (browse.lists.ts), so a page at any offset is an array slice plus one page of rows, always read fresh. One service per
  * catalog, built by the container (its list cache is the server's).
  */
 import type { Db } from '../../platform/db/connection.ts';
@@ -33,7 +33,8 @@ import { PeopleStore } from '../users/index.ts';
 import { buildFilter, type SqlFilter } from './browse.filter.ts';
 import type { AssetFilter, AssetQuery } from './browse.routes.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
-import { ListCache, type KeptList, type ListResult, type StackMode } from './browse.lists.ts';
+import { ListCache, type InSnapshot, type KeptList, type ListResult, type StackMode } from './browse.lists.ts';
+import type { SnapshotWorker } from '../../platform/cache/snapshot-worker.ts';
 import type { CatalogTracker } from './catalog-tracker.ts';
 import type { CatalogShape } from './browse.shape.ts';
 import { BrowseStore, type ComponentRow, type ListSort, type PageRow, type PageStackRow } from './browse.store.ts';
@@ -60,16 +61,17 @@ export class BrowseService {
     private readonly db: Db,
     private readonly catalog: CatalogTracker,
     lists: KeptCache<string, KeptList>,
+    worker: SnapshotWorker | null = null,
   ) {
     this.store = new BrowseStore(db);
     this.assets = new AssetsStore(db);
-    this.lists = new ListCache(this.store, lists);
+    this.lists = new ListCache(this.store, lists, worker);
     this.partners = new PartnerSharesStore(db);
     this.marks = new MarksStore(db);
     this.people = new PeopleStore(db);
   }
 
-  query(actor: Actor, q: AssetQuery = {}): GalleryList {
+  async query(actor: Actor, q: AssetQuery = {}): Promise<GalleryList> {
     if (q.search_type === 'semantic' && q.query !== undefined && q.query.trim() !== '') {
       throw new Unavailable(
         'Semantic search needs the CLIP model, which is not installed on this server. Search by file name instead (search_type "filename").',
@@ -79,17 +81,16 @@ export class BrowseService {
     const limit = q.pagination?.limit ?? 50;
     const offset = q.pagination?.offset ?? 0;
     const mode = q.stack_mode ?? 'collapsed';
-    // One read transaction: the list and its page come from one snapshot even if another process writes.
-    return this.db.transaction(() => {
-      // The partners are read with every request (one index range) and are part of the filter, so the
-      // kept list is keyed by them: a changed share makes this caller's list anew, nobody else's.
-      const partners = this.partners.receivedBy(actor.userId);
-      const f = buildFilter(
-        actor.userId,
-        { filter: q.filter, filenameQuery: q.search_type === 'semantic' ? undefined : q.query, viewerTimezone: q.viewer_timezone },
-        partners,
-      );
-      const list = this.list(f, q.sort_by ?? 'recently_added', mode);
+    // The list and its page come from one snapshot even if another process writes (withList).
+    // The partners are read with every request (one index range) and are part of the filter, so the
+    // kept list is keyed by them: a changed share makes this caller's list anew, nobody else's.
+    const partners = this.partners.receivedBy(actor.userId);
+    const f = buildFilter(
+      actor.userId,
+      { filter: q.filter, filenameQuery: q.search_type === 'semantic' ? undefined : q.query, viewerTimezone: q.viewer_timezone },
+      partners,
+    );
+    return this.withList(f, q.sort_by ?? 'recently_added', mode, (list) => {
       const page = Array.from(list.rows.subarray(Math.min(offset, list.rows.length), Math.min(offset + limit, list.rows.length)));
       return {
         items: this.items(actor.userId, page, f.isDeleted, mode, list),
@@ -100,36 +101,61 @@ export class BrowseService {
         total_media_items: list.items,
         total_visible: list.rows.length,
       };
-    })();
+    });
   }
 
-  liked(actor: Actor, paging: { limit?: number | undefined; offset?: number | undefined }): AssetPage {
+  liked(actor: Actor, paging: { limit?: number | undefined; offset?: number | undefined }): Promise<AssetPage> {
     return this.assetPage(actor, { liked: true }, paging);
   }
 
-  byRating(actor: Actor, rating: number, paging: { limit?: number | undefined; offset?: number | undefined }): AssetPage {
+  byRating(actor: Actor, rating: number, paging: { limit?: number | undefined; offset?: number | undefined }): Promise<AssetPage> {
     return this.assetPage(actor, { rating }, paging);
   }
 
   /** One asset per media item (library only), newest capture first. */
-  private assetPage(actor: Actor, filter: AssetFilter, paging: { limit?: number | undefined; offset?: number | undefined }): AssetPage {
+  private assetPage(actor: Actor, filter: AssetFilter, paging: { limit?: number | undefined; offset?: number | undefined }): Promise<AssetPage> {
     const limit = paging.limit ?? 20;
     const offset = paging.offset ?? 0;
     const f = buildFilter(actor.userId, { filter });
-    return this.db.transaction(() => {
-      const list = this.list(f, 'date_captured', 'expanded');
+    return this.withList(f, 'date_captured', 'expanded', (list) => {
       const page = Array.from(list.rows.subarray(Math.min(offset, list.rows.length), Math.min(offset + limit, list.rows.length)));
       const byRowid = new Map(this.store.rows(page).map((r) => [r.rid, r]));
       const rows = page.map((id) => byRowid.get(id)!);
       const extras = loadAssetExtras(this.assets, rows.map((r) => r.asset_id));
       return { assets: rows.map((r) => toAsset(stripRow(r), extras.get(r.asset_id))), limit, offset, total: list.items };
-    })();
+    });
   }
 
-  private list(f: SqlFilter, sort: ListSort, mode: StackMode): ListResult {
-    const { st, v } = this.catalog.current();
-    this.shape = st.shape;
-    return this.lists.get(st, v, f, sort, mode);
+  /**
+   * Runs `use` over the current list in one read transaction. A list not kept yet (or that cannot
+   * be brought up to date) is computed off the event loop first (browse.lists.ts `prepare`), and
+   * the tracker is made ready a slice at a time (catalog-tracker.ts), so no request holds the loop
+   * for the others. Only when the catalog changes faster than a list can be computed, or there is
+   * no worker (a catalog in memory), is it computed in place.
+   */
+  private async withList<T>(f: SqlFilter, sort: ListSort, mode: StackMode, use: (list: ListResult) => T): Promise<T> {
+    const inSnapshot: InSnapshot = async (read) => {
+      await this.catalog.ready();
+      return this.db.transaction(() => {
+        const { st, v } = this.catalog.current();
+        return read(st, v);
+      })();
+    };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const done = await inSnapshot((st, v) => {
+        const list = this.lists.lookup(st, v, f, sort, mode);
+        if (!list) return null;
+        this.shape = st.shape;
+        return { value: use(list) };
+      });
+      if (done) return done.value;
+      if (!this.lists.canPrepare) break;
+      await this.lists.prepare(f, sort, mode, inSnapshot);
+    }
+    return inSnapshot((st, v) => {
+      this.shape = st.shape;
+      return use(this.lists.get(st, v, f, sort, mode));
+    });
   }
 
   private items(userId: number, rowids: number[], isDeleted: boolean, mode: StackMode, list: ListResult): GalleryItem[] {

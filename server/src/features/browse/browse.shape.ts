@@ -15,6 +15,7 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { JournalChanges } from '../../platform/cache/change-journal.ts';
+import { inSlices } from '../../platform/cache/slices.ts';
 
 type Changes = Pick<JournalChanges, 'items' | 'assets' | 'stacks'>;
 
@@ -63,6 +64,13 @@ export class CatalogShape {
   extra: Uint8Array;
   /** Index + 1 into `slots` by the head's rowid; 0 when the item is in no stack. */
   slotOf: Int32Array;
+  /**
+   * Where `slotOf` is set: the stack's key, and the member's rank for the row a collapsed stack
+   * shows (-1 the cover, else its position). Typed copies of the slot's fields, so that a list
+   * over a million rows collapses its stacks without following an object per row.
+   */
+  slotKey: Int32Array;
+  slotRank: Int32Array;
   slots: StackSlot[] = [];
   /** The largest stacks.rowid seen (lists size per-stack counters by it). */
   maxStackKey = 0;
@@ -76,6 +84,8 @@ export class CatalogShape {
     this.nonHead = new Uint8Array(capacity);
     this.extra = new Uint8Array(capacity);
     this.slotOf = new Int32Array(capacity);
+    this.slotKey = new Int32Array(capacity);
+    this.slotRank = new Int32Array(capacity);
   }
 
   /**
@@ -95,16 +105,73 @@ export class CatalogShape {
     return i === 0 ? undefined : this.slots[i - 1];
   }
 
+  /** Builds the shape at once (holds the event loop: seconds at 1M; see `buildInSlices`). */
   static build(db: Db): CatalogShape {
-    const shape = new CatalogShape(maxRowid(db) + 1024);
-    shape.applyItems(
-      db.prepare(ITEM_ROWS.replace('%ITEMS%', 'SELECT l.media_item_id FROM media_item_components l INDEXED BY media_item_components_later WHERE l.position > 0')).raw().iterate() as IterableIterator<
-        [string, number, number]
-      >,
-    );
-    for (const [key, id] of db.prepare('SELECT rowid, stack_id FROM stacks').raw().iterate() as IterableIterator<[number, string]>) shape.stackKeys.set(id, key);
-    shape.applyStacks(db.prepare(STACK_ROWS.replace('%WHERE%', '')).raw().iterate() as IterableIterator<StackRow>);
+    const { shape, steps } = CatalogShape.builder(db);
+    for (const step of steps) while (step(1 << 30));
     return shape;
+  }
+
+  /**
+   * Builds the shape a slice per turn of the event loop (platform/cache/slices.ts): items by
+   * media item id ranges, stacks by rowid ranges, each slice a bounded statement. Call it inside
+   * one read transaction of a connection nobody else uses meanwhile (platform/cache/snapshot-reader.ts):
+   * the slices then all see one snapshot. Why not one statement per kind: both queries do their
+   * expensive part before the first row (the set of multi-file items; a sort of every stack's
+   * members): 0.4 s and 1.8 s of one synchronous step at 1M.
+   */
+  static async buildInSlices(db: Db): Promise<CatalogShape> {
+    const { shape, steps } = CatalogShape.builder(db);
+    for (const step of steps) await inSlices(step, { first: 1024 });
+    return shape;
+  }
+
+  /** The shape to fill and the steps that fill it: each reads about `size` rows, false when done. */
+  private static builder(db: Db): { shape: CatalogShape; steps: ((size: number) => boolean)[] } {
+    const shape = new CatalogShape(maxRowid(db) + 1024);
+    const items = db
+      .prepare(
+        ITEM_ROWS.replace(
+          '%ITEMS%',
+          'SELECT l.media_item_id FROM media_item_components l INDEXED BY media_item_components_later WHERE l.position > 0 AND l.media_item_id > @after ORDER BY l.media_item_id LIMIT @size',
+        ),
+      )
+      .raw();
+    const keys = db.prepare('SELECT rowid, stack_id FROM stacks WHERE rowid > ? ORDER BY rowid LIMIT ?').raw();
+    const stacks = db.prepare(STACK_ROWS.replace('%WHERE%', 'WHERE s.rowid > @from AND s.rowid <= @to')).raw();
+    const lastStack = (db.prepare('SELECT coalesce(max(rowid), 0) FROM stacks').pluck().get() as number) ?? 0;
+    // Whole items per slice (all files of each item chosen), the next slice after the last one.
+    let after = '';
+    const itemStep = (size: number) => {
+      let last: string | null = null;
+      // Row by row (not `all`): rows die young, only what the shape keeps is promoted.
+      function* rows() {
+        for (const row of items.iterate({ after, size }) as IterableIterator<[string, number, number]>) {
+          last = row[0];
+          yield row;
+        }
+      }
+      shape.applyItems(rows());
+      if (last === null) return false;
+      after = last;
+      return true;
+    };
+    let lastKey = 0;
+    const keyStep = (size: number) => {
+      const rows = keys.all(lastKey, size) as [number, string][];
+      for (const [key, id] of rows) shape.stackKeys.set(id, key);
+      if (rows.length > 0) lastKey = rows[rows.length - 1]![0];
+      return rows.length === size;
+    };
+    // Whole stacks per slice (a rowid range of stacks); members are a few per stack.
+    let from = 0;
+    const stackStep = (size: number) => {
+      const to = from + Math.max(1, size >> 3);
+      shape.applyStacks(stacks.iterate({ from, to }) as IterableIterator<StackRow>);
+      from = to;
+      return from < lastStack;
+    };
+    return { shape, steps: [itemStep, keyStep, stackStep] };
   }
 
   /**
@@ -236,6 +303,8 @@ export class CatalogShape {
         if (head === 0) continue;
         this.slots.push({ stack, member: m, isCover: m === stack.cover });
         this.slotOf[head] = this.slots.length;
+        this.slotKey[head] = stack.key;
+        this.slotRank[head] = m === stack.cover ? -1 : m.pos;
       }
     }
   }
@@ -255,6 +324,8 @@ export class CatalogShape {
     this.nonHead = grow(this.nonHead, (n) => new Uint8Array(n));
     this.extra = grow(this.extra, (n) => new Uint8Array(n));
     this.slotOf = grow(this.slotOf, (n) => new Int32Array(n));
+    this.slotKey = grow(this.slotKey, (n) => new Int32Array(n));
+    this.slotRank = grow(this.slotRank, (n) => new Int32Array(n));
   }
 }
 

@@ -124,6 +124,11 @@ export class BrowseStore {
     return this.db.prepare(matchingSql(f, sort)).pluck().all(f.params) as number[];
   }
 
+  /** The SQL of `matching` (with `f.params`), for a reader of its own (platform/cache/snapshot-worker.ts). */
+  matchingSql(f: SqlFilter, sort: ListSort): string {
+    return matchingSql(f, sort);
+  }
+
   /**
    * Of these rowids, those passing the filter, each with its values of the list order (`cols`), in
    * list order: what a cached list re-checks after these rows changed.

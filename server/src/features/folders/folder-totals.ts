@@ -63,9 +63,11 @@ export class FolderTotals {
    * Makes sure the counts of this owner in this repository are kept, counting them in slices when
    * they are not (call before `of`, outside a transaction).
    */
-  prepare(repositoryId: string, ownerId: number): Promise<void> {
+  async prepare(repositoryId: string, ownerId: number): Promise<void> {
+    // The tracker first: `of` (right after, in the caller's transaction) then never rebuilds it at once.
+    await this.catalog.ready();
     const id = folderKey(repositoryId, ownerId, '');
-    if (this.cache.has(id)) return Promise.resolve();
+    if (this.cache.has(id)) return;
     let counting = this.counting.get(id);
     if (!counting) {
       counting = (async () => {

@@ -199,8 +199,8 @@ export function pointJson(p: PointRow): string {
   });
 }
 
-/** Points merged or stored per turn of the event loop while reading an owner's points. */
-const SLICE_ROWS = 32_768;
+/** Points merged or stored per turn of the event loop while reading an owner's points (a few ms each under load). */
+const SLICE_ROWS = 8_192;
 
 /** Sorted runs (map order) merged into one, a slice of points per turn of the event loop. */
 async function mergeRuns(runs: Row[][]): Promise<Row[]> {
@@ -316,6 +316,7 @@ export class MapIndex {
    */
   private async withPoints<T>(ownerId: number, use: (p: Points, nonHead: Uint8Array) => T): Promise<T> {
     for (let attempt = 0; attempt < 3; attempt++) {
+      await this.catalog.ready();
       const done = this.db.transaction(() => {
         const { st } = this.catalog.current();
         const p = this.cache.lookup(ownerId, (hit) => this.refresh(hit, ownerId, st.rows));
@@ -357,6 +358,7 @@ export class MapIndex {
   /** The owner's points read by rowid ranges as of the journal position noted first (see the top). */
   private readInSlices(ownerId: number): Promise<Points> {
     return this.reading.run(ownerId, async () => {
+      await this.catalog.ready();
       const start = this.db.transaction(() => {
         const { st } = this.catalog.current();
         return { epoch: st.rows.epoch, seq: st.rows.seq, max: this.maxRowid.get() as number };
@@ -368,7 +370,7 @@ export class MapIndex {
         if (run.length) runs.push(run);
         from += size;
         return from < start.max;
-      });
+      }, { first: 256 }); // whole rows are read (kilobytes of EXIF each): the first slice small, then sized by its time
       const rows = await mergeRuns(runs);
       const p = new Points(start.epoch, start.seq, rows.length);
       for (let i = 0; i < rows.length; i++) {

@@ -33,7 +33,8 @@ export class CatalogMemo {
     private readonly cache: KeptCache<string, Memoised>,
   ) {}
 
-  get<T>(key: string, deps: readonly Dep[], compute: () => T): T {
+  async get<T>(key: string, deps: readonly Dep[], compute: () => T): Promise<T> {
+    await this.catalog.ready();
     // One read transaction: the journal and the answer come from one snapshot.
     return this.db.transaction(() => {
       const stamp = this.catalog.current().v.of(deps);
@@ -55,6 +56,7 @@ export class CatalogMemo {
    * stamp, so the next request computes it again (never a stale answer kept as current).
    */
   async getAsync<T>(key: string, deps: readonly Dep[], compute: () => Promise<T>): Promise<T> {
+    await this.catalog.ready();
     const { stamp, kept } = this.db.transaction(() => {
       const stamp = this.catalog.current().v.of(deps);
       return { stamp, kept: this.cache.lookup(key, (hit) => (hit.stamp === stamp ? hit : null)) };

@@ -7,7 +7,7 @@ const stats = (c: Context<AppEnv>) => c.get('container').statistics;
 
 export function statisticsRouter() {
   const app = createRouter();
-  app.openapi(r.getFilterOptions, (c) => c.json(stats(c).filterOptions(c.get('actor')!), 200));
+  app.openapi(r.getFilterOptions, async (c) => c.json(await stats(c).filterOptions(c.get('actor')!), 200));
   app.openapi(r.getAssetTypes, (c) => c.json(stats(c).assetTypes(), 200));
   app.openapi(r.getStatsYears, async (c) => c.json(await stats(c).years(c.get('actor')!, c.req.valid('query').repository_id), 200));
   app.openapi(r.getCameraLensStats, async (c) => c.json(await stats(c).cameraLens(c.get('actor')!, c.req.valid('query')), 200));

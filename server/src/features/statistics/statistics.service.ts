@@ -85,7 +85,7 @@ export class StatisticsService {
     return this.facts.counted(actor.userId, repositoryId);
   }
 
-  filterOptions(actor: Actor): FilterOptions {
+  filterOptions(actor: Actor): Promise<FilterOptions> {
     // The distinct makes, cameras and lenses of live files: files come and go (rows), move to the
     // Trash, or get their metadata.
     return this.memos.get(`filter-options:${actor.userId}`, ['rows', 'trash', 'meta'], () => ({

@@ -17,7 +17,7 @@ import type { Db } from '../../platform/db/connection.ts';
 import type { CacheCounters } from '../../platform/cache/kept-cache.ts';
 
 export interface CacheDiagnostics {
-  journal: { position: number | null; rebuilds: number; updates: number };
+  journal: { position: number | null; rebuilds: number; blocking_rebuilds: number; updates: number; chunks: number; rebuilding: boolean };
   caches: CacheCounters[];
 }
 

@@ -78,7 +78,7 @@ export class ChangeJournalReader {
   private readonly oldest;
   private readonly after;
 
-  constructor(db: Db, private readonly limit = JOURNAL_READ_LIMIT) {
+  constructor(db: Db, readonly limit = JOURNAL_READ_LIMIT) {
     this.newest = db.prepare('SELECT coalesce(max(seq), 0) FROM change_journal').pluck();
     this.oldest = db.prepare('SELECT min(seq) FROM change_journal').pluck();
     this.after = db.prepare('SELECT seq, kind, key, deps FROM change_journal WHERE seq > ? ORDER BY seq LIMIT ?').raw();
@@ -94,14 +94,35 @@ export class ChangeJournalReader {
     return this.position;
   }
 
-  /** The changes since the last read (or a gap: the first read is one too). */
-  read(): JournalChanges {
+  /**
+   * Where the reader stands against the journal (in the caller's snapshot): `lost` when it never
+   * read or the journal no longer reaches back to it (pruned past it, or went back: a catalog
+   * restored from a backup); else how many changes it is `behind`.
+   */
+  status(): { lost: boolean; behind: number } {
+    const from = this.position;
+    const oldest = this.oldest.get() as number | null;
+    const newest = this.newest.get() as number;
+    if (from === null || (oldest !== null && oldest > from + 1) || newest < from) return { lost: true, behind: 0 };
+    return { lost: false, behind: newest - from };
+  }
+
+  /** Moves the position to `seq` (a position read in another snapshot: a value read there follows the journal from it). */
+  moveTo(seq: number): void {
+    this.position = seq;
+  }
+
+  /**
+   * The changes since the last read (or a gap: the first read is one too). With `upTo`, at most
+   * that many changes are read and more of them is no gap (the rest comes with the next read).
+   */
+  read(upTo?: number): JournalChanges {
     const out: JournalChanges = { gap: false, seq: this.position ?? 0, rows: [], rowKinds: [], assets: [], assetKinds: [], items: [], stacks: [], folders: [], moved: new Map() };
     const from = this.position;
     const oldest = this.oldest.get() as number | null;
     const newest = this.newest.get() as number;
     // Nothing read yet, pruned past us, or the journal went back (a catalog restored from a backup).
-    if (from === null || (oldest !== null && oldest > from + 1) || newest < from || newest - from > this.limit) {
+    if (from === null || (oldest !== null && oldest > from + 1) || newest < from || (upTo === undefined && newest - from > this.limit)) {
       out.gap = true;
       out.seq = this.reset();
       return out;
@@ -113,7 +134,7 @@ export class ChangeJournalReader {
     let last = from;
     let mask = 0;
     const counts = new Array<number>(DEPS.length).fill(0);
-    for (const [seq, kind, key, deps] of this.after.all(from, this.limit + 1) as [number, string, string | number | null, number][]) {
+    for (const [seq, kind, key, deps] of this.after.all(from, upTo ?? this.limit + 1) as [number, string, string | number | null, number][]) {
       last = seq;
       if (deps !== 0) {
         mask |= deps;

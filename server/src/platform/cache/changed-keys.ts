@@ -20,11 +20,16 @@ export class ChangedKeys<T = number> {
   /** The newest position whose keys were dropped to keep this bounded. */
   private dropped = -1;
 
+  /** The position this epoch started at: nothing before it is known. */
+  readonly start: number;
+
   constructor(
     /** The position the catalog is at. */
     public seq: number,
     private readonly maxKeys = 200_000,
-  ) {}
+  ) {
+    this.start = seq;
+  }
 
   /** Keys changed up to position `seq`, each with the kinds of its change (`kinds[i]`; none: any kind). */
   push(seq: number, keys: T[], kinds?: number[]): void {
@@ -42,12 +47,14 @@ export class ChangedKeys<T = number> {
 
   /**
    * The keys changed after position `seq` in any of the kinds `care` names (a `Dep` bit set; default
-   * every kind); null when that is no longer known.
+   * every kind); null when that is not known: a position ahead of this one, one whose keys were
+   * dropped, or one older than the epoch's start (a value read in a snapshot before the tracker
+   * started over: the keys changed before the start were never recorded here, so a set would be partial).
    */
   since(seq: number, care = ANY_CHANGE): Set<T> | null {
     const out = new Set<T>();
     if (seq === this.seq) return out;
-    if (seq > this.seq || seq < this.dropped) return null;
+    if (seq > this.seq || seq < this.dropped || seq < this.start) return null;
     for (const e of this.entries) {
       if (e.seq <= seq) continue;
       if (e.kinds === undefined || care === ANY_CHANGE) for (const k of e.keys) out.add(k);

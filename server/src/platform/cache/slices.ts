@@ -16,6 +16,8 @@ export interface SliceOptions {
   first?: number;
   /** The time one step should take (ms); batches grow or shrink towards it. */
   budgetMs?: number;
+  /** Awaited before each step with its batch size (e.g. to make room for it a turn at a time). */
+  before?: (size: number) => Promise<void>;
 }
 
 /** Runs `step(size)` until it returns false, yielding between steps. */
@@ -23,6 +25,7 @@ export async function inSlices(step: (size: number) => boolean, opts: SliceOptio
   const budget = opts.budgetMs ?? 15;
   let size = opts.first ?? 4096;
   for (;;) {
+    if (opts.before) await opts.before(size);
     const started = performance.now();
     const more = step(size);
     const ms = performance.now() - started;
