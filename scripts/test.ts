@@ -12,11 +12,17 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { run as runTests } from 'node:test';
+import { spec, tap as tapReporter } from 'node:test/reporters';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tmp = path.join(root, '.tmp');
 fs.mkdirSync(tmp, { recursive: true });
 const args = new Set(process.argv.slice(2));
+// Paths after the flags pick server test files by prefix: `npm run test:server -- test/server/media`.
+const picked = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const only = args.has('--server') ? 'server' : args.has('--e2e') ? 'e2e' : 'all';
 
 let passed = 0;
@@ -58,29 +64,43 @@ function ensureSystemPackages(): void {
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...names], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
-function serverTests(): void {
+/**
+ * The server and renderer test files, each in its own process (node:test's run(), the same runner as
+ * `node --test`, which inherits tsx from this process), two at a time, the longest first so the two
+ * lanes end together. `forceExit`: a file's process ends when its last test and `after` hook are done,
+ * instead of staying alive until every timer and worker of the server it started has gone idle (see
+ * the measurements at the top of this file).
+ */
+async function serverTests(): Promise<void> {
   const tap = path.join(tmp, 'server-tests.tap');
   // test/renderer: the web UI's pure modules (layout, formatting), run by node like the server's.
-  const files = ['test/server', 'test/renderer']
-    .flatMap((dir) =>
-      fs
-        .readdirSync(path.join(root, dir), { recursive: true })
-        .map(String)
-        .filter((f) => f.endsWith('.test.ts'))
-        .map((f) => path.join(dir, f)),
-    )
-    .sort();
-  const status = run('node', [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-concurrency=2',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=tap',
-    `--test-reporter-destination=${tap}`,
-    ...files,
+  const files = ['test/server', 'test/renderer'].flatMap((dir) =>
+    fs
+      .readdirSync(path.join(root, dir), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => path.join(dir, f))
+      .filter((f) => picked.length === 0 || picked.some((p) => f.startsWith(path.normalize(p)))),
+  );
+  const ordered = longestFirst(files);
+  console.log(`\n$ node --test (${ordered.length} files, 2 at a time, longest first)`);
+  const events = runTests({ files: ordered.map((f) => path.join(root, f)), concurrency: 2, forceExit: true });
+  const toSpec = new PassThrough({ objectMode: true });
+  const toTap = new PassThrough({ objectMode: true });
+  const seconds = new Map<string, number>();
+  events.on('data', (e: { type: string; data: { name?: string; nesting?: number; file?: string; details?: { duration_ms?: number } } }) => {
+    // A file's own completion: nesting 0 and named by the file (its tests are named by their titles).
+    if (e.type === 'test:complete' && e.data.nesting === 0 && e.data.file && e.data.name && e.data.file.endsWith(e.data.name)) {
+      seconds.set(path.relative(root, e.data.file), (e.data.details?.duration_ms ?? 0) / 1000);
+    }
+  });
+  events.pipe(toSpec);
+  events.pipe(toTap);
+  await Promise.all([
+    pipeline(toSpec, new spec(), process.stdout, { end: false }),
+    pipeline(toTap.compose(tapReporter as (source: AsyncIterable<unknown>) => AsyncGenerator<string>), fs.createWriteStream(tap)),
   ]);
+  reportFileTimes(seconds);
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
   const pass = Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
   const fail = Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0);
@@ -88,7 +108,42 @@ function serverTests(): void {
   passed += pass;
   failed += fail + cancelled;
   if (fail + cancelled > 0) failures.push(`server tests (${fail + cancelled})`);
-  if (status !== 0 && fail + cancelled === 0) step('server test run', false);
+  if (pass === 0 && fail + cancelled === 0) step('server test run', false);
+}
+
+const TIMES = path.join(tmp, 'server-test-times.json');
+
+/** Seconds per file measured on a quiet 2-core machine (the longest; the others take under 20 s). */
+const SLOW_FILES: Record<string, number> = {
+  'test/server/library/corpus-ingest.test.ts': 150,
+};
+
+/**
+ * Files by their time in the last run here (.tmp/server-test-times.json), else by SLOW_FILES (a
+ * fresh clone); files timed by neither follow, by name.
+ */
+function longestFirst(files: string[]): string[] {
+  const last = lastTimes();
+  const known = (f: string) => last[f] ?? SLOW_FILES[f.split(path.sep).join('/')] ?? 0;
+  return [...files].sort((a, b) => known(b) - known(a) || a.localeCompare(b));
+}
+
+function lastTimes(): Record<string, number> {
+  try {
+    return JSON.parse(fs.readFileSync(TIMES, 'utf8')) as Record<string, number>;
+  } catch {
+    return {}; // first run here: SLOW_FILES
+  }
+}
+
+/** Prints the slowest files and keeps every file's time for the next run's order. */
+function reportFileTimes(seconds: Map<string, number>): void {
+  if (seconds.size === 0) return;
+  const all = { ...lastTimes(), ...Object.fromEntries(seconds) };
+  fs.writeFileSync(TIMES, JSON.stringify(Object.fromEntries(Object.entries(all).sort((a, b) => b[1] - a[1])), null, 1));
+  const slowest = [...seconds].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  console.log(`\nslowest test files (all ${seconds.size} in ${path.relative(root, TIMES)}):`);
+  for (const [f, s] of slowest) console.log(`  ${s.toFixed(1).padStart(6)} s  ${f}`);
 }
 
 function e2eTests(): void {
@@ -115,7 +170,7 @@ if (only === 'all') {
   step('typecheck', run('npm', ['run', '--silent', 'typecheck']) === 0);
 }
 step('build web UI', run('npm', ['run', '--silent', 'build:ui']) === 0);
-if (only !== 'e2e') serverTests();
+if (only !== 'e2e') await serverTests();
 if (only !== 'server') e2eTests();
 
 if (failures.length) console.log(`\nfailed: ${failures.join('; ')}`);
