@@ -2,12 +2,39 @@
  * `npm test`: everything, in order, on a fresh machine of ours.
  *   1. system packages the tests need (Debian chromium, ffmpeg): installed when missing and we can
  *   2. lint (eslint.config.js: the TypeScript rules and the layer rules that keep features apart)
- *   3. type check (server, scripts, tests, renderer)
+ *      and 3. type check (server, scripts, tests, renderer), side by side
  *   4. build the web UI (the server and the browser tests serve it)
  *   5. server tests: node:test over real HTTP, real SQLite (test/server), and the web UI's pure
- *      modules (test/renderer)
+ *      modules (test/renderer), two files at a time, the longest first
  *   6. browser tests: Playwright in Debian chromium (test/e2e)
- * Ends with one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part.
+ * Ends with one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part; paths
+ * after it pick server test files by prefix (`npm run test:server -- test/server/media`).
+ *
+ * Where the time went (measured 2025-11, issue 11 follow-up; the 2-core machine was shared, load 9–16,
+ * so CPU seconds are the firm figures and wall seconds only compare runs made side by side):
+ * - The server suite took ~14.8 min on a quiet machine while its tests' own durations summed to
+ *   ~10.7 min, i.e. ~19 of its ~30 lane-minutes were outside any test.
+ * - Most of that was processes staying alive after their last test: a file whose server hashed a
+ *   file (scans, the watcher, indexFile) kept its process for ~30 s more, idle (access.test.ts alone:
+ *   tests 4 s, process 39 s). The hashing worker (server/src/features/intake/file-hasher.ts) is
+ *   unref()'d before its 'message' listener is added, which refs it again, and it is only terminated
+ *   by its 30 s idle timer (container.close() does not stop it). `forceExit` ends each file's process
+ *   once its tests and `after` hooks are done. Of 49 files timed one at a time before and with the
+ *   runner below after (same load), their process time summed 3093 s before and 2242 s after.
+ * - Start of a server test file: ~2.2 s CPU to load the server graph under tsx (~1.0 s when
+ *   prebundled by esbuild: not worth a bundle per file), ~0.6 s for the hashing worker to load,
+ *   ~0.5 s for the OpenAPI document, its schemas and two scrypt sign-ups. Importing
+ *   test/server/media/corpus.ts also started ffmpeg and ffprobe (~0.45 s CPU) in ~50 files: now
+ *   asked only by the precondition test. Merging small files would save the ~3 s start per file
+ *   merged (about 10 s of wall per 7 files on two lanes): not done, the files stay small and apart.
+ * - Longest files (tests' own time): library/corpus-ingest (~150 s quiet), crash/kill-during-ingest,
+ *   browse/query-model, library/crash-ingest, assets/processing-given-up: real ingest, transcodes and
+ *   crash rounds, kept as they are. Run first, so no lane waits alone on one of them at the end.
+ * - lint and the type check: ~50 s of CPU each, single-threaded, one after the other: now side by
+ *   side. The UI build: ~3 s of CPU.
+ * - Not done: the browser tests beside the server suite (both load the two cores fully; the e2e
+ *   timeouts were not made for that), `--experimental-test-isolation=none` (tests set process.env
+ *   for their own server: FFPROBE_PATH, HEARTH_UPLOAD_IDLE_TIMEOUT_S).
  */
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
