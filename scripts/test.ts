@@ -2,21 +2,54 @@
  * `npm test`: everything, in order, on a fresh machine of ours.
  *   1. system packages the tests need (Debian chromium, ffmpeg): installed when missing and we can
  *   2. lint (eslint.config.js: the TypeScript rules and the layer rules that keep features apart)
- *   3. type check (server, scripts, tests, renderer)
+ *      and 3. type check (server, scripts, tests, renderer), side by side
  *   4. build the web UI (the server and the browser tests serve it)
  *   5. server tests: node:test over real HTTP, real SQLite (test/server), and the web UI's pure
- *      modules (test/renderer)
+ *      modules (test/renderer), two files at a time, the longest first
  *   6. browser tests: Playwright in Debian chromium (test/e2e)
- * Ends with one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part.
+ * Ends with one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part; paths
+ * after it pick server test files by prefix (`npm run test:server -- test/server/media`).
+ *
+ * Where the time went (measured 2025-11, issue 11 follow-up; the 2-core machine was shared, load 9–16,
+ * so CPU seconds are the firm figures and wall seconds only compare runs made side by side):
+ * - The server suite took ~14.8 min on a quiet machine while its tests' own durations summed to
+ *   ~10.7 min, i.e. ~19 of its ~30 lane-minutes were outside any test.
+ * - Most of that was processes staying alive after their last test: a file whose server hashed a
+ *   file (scans, the watcher, indexFile) kept its process for ~30 s more, idle (access.test.ts alone:
+ *   tests 4 s, process 39 s). The hashing worker (server/src/features/intake/file-hasher.ts) is
+ *   unref()'d before its 'message' listener is added, which refs it again, and it is only terminated
+ *   by its 30 s idle timer (container.close() does not stop it). `forceExit` ends each file's process
+ *   once its tests and `after` hooks are done. Of 49 files timed one at a time before and with the
+ *   runner below after (same load), their process time summed 3093 s before and 2242 s after.
+ * - Start of a server test file: ~2.2 s CPU to load the server graph under tsx (~1.0 s when
+ *   prebundled by esbuild: not worth a bundle per file), ~0.6 s for the hashing worker to load,
+ *   ~0.5 s for the OpenAPI document, its schemas and two scrypt sign-ups. Importing
+ *   test/server/media/corpus.ts also started ffmpeg and ffprobe (~0.45 s CPU) in ~50 files: now
+ *   asked only by the precondition test. Merging small files would save the ~3 s start per file
+ *   merged (about 10 s of wall per 7 files on two lanes): not done, the files stay small and apart.
+ * - Longest files (tests' own time): library/corpus-ingest (~150 s quiet), crash/kill-during-ingest,
+ *   browse/query-model, library/crash-ingest, assets/processing-given-up: real ingest, transcodes and
+ *   crash rounds, kept as they are. Run first, so no lane waits alone on one of them at the end.
+ * - lint and the type check: ~50 s of CPU each, single-threaded, one after the other: now side by
+ *   side. The UI build: ~3 s of CPU.
+ * - Not done: the browser tests beside the server suite (both load the two cores fully; the e2e
+ *   timeouts were not made for that), `--experimental-test-isolation=none` (tests set process.env
+ *   for their own server: FFPROBE_PATH, HEARTH_UPLOAD_IDLE_TIMEOUT_S).
  */
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { run as runTests } from 'node:test';
+import { spec, tap as tapReporter } from 'node:test/reporters';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tmp = path.join(root, '.tmp');
 fs.mkdirSync(tmp, { recursive: true });
 const args = new Set(process.argv.slice(2));
+// Paths after the flags pick server test files by prefix: `npm run test:server -- test/server/media`.
+const picked = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const only = args.has('--server') ? 'server' : args.has('--e2e') ? 'e2e' : 'all';
 
 let passed = 0;
@@ -27,6 +60,22 @@ function run(cmd: string, argv: string[], opts: SpawnSyncOptions = {}): number {
   console.log(`\n$ ${cmd} ${argv.join(' ')}`);
   const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', ...opts });
   return r.status ?? 1;
+}
+
+/** Like run(), but beside other work: the output is kept and printed in one block at the end. */
+function runCaptured(cmd: string, argv: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => out.push(b));
+    child.on('error', (e) => out.push(Buffer.from(`${e.message}\n`)));
+    child.on('close', (code) => {
+      console.log(`\n$ ${cmd} ${argv.join(' ')}`);
+      process.stdout.write(Buffer.concat(out));
+      resolve(code ?? 1);
+    });
+  });
 }
 
 function step(name: string, ok: boolean): void {
@@ -58,29 +107,43 @@ function ensureSystemPackages(): void {
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...names], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
-function serverTests(): void {
+/**
+ * The server and renderer test files, each in its own process (node:test's run(), the same runner as
+ * `node --test`, which inherits tsx from this process), two at a time, the longest first so the two
+ * lanes end together. `forceExit`: a file's process ends when its last test and `after` hook are done,
+ * instead of staying alive until every timer and worker of the server it started has gone idle (see
+ * the measurements at the top of this file).
+ */
+async function serverTests(): Promise<void> {
   const tap = path.join(tmp, 'server-tests.tap');
   // test/renderer: the web UI's pure modules (layout, formatting), run by node like the server's.
-  const files = ['test/server', 'test/renderer']
-    .flatMap((dir) =>
-      fs
-        .readdirSync(path.join(root, dir), { recursive: true })
-        .map(String)
-        .filter((f) => f.endsWith('.test.ts'))
-        .map((f) => path.join(dir, f)),
-    )
-    .sort();
-  const status = run('node', [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-concurrency=2',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=tap',
-    `--test-reporter-destination=${tap}`,
-    ...files,
+  const files = ['test/server', 'test/renderer'].flatMap((dir) =>
+    fs
+      .readdirSync(path.join(root, dir), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => path.join(dir, f))
+      .filter((f) => picked.length === 0 || picked.some((p) => f.startsWith(path.normalize(p)))),
+  );
+  const ordered = longestFirst(files);
+  console.log(`\n$ node --test (${ordered.length} files, 2 at a time, longest first)`);
+  const events = runTests({ files: ordered.map((f) => path.join(root, f)), concurrency: 2, forceExit: true });
+  const toSpec = new PassThrough({ objectMode: true });
+  const toTap = new PassThrough({ objectMode: true });
+  const seconds = new Map<string, number>();
+  events.on('data', (e: { type: string; data: { name?: string; nesting?: number; file?: string; details?: { duration_ms?: number } } }) => {
+    // A file's own completion: nesting 0 and named by the file (its tests are named by their titles).
+    if (e.type === 'test:complete' && e.data.nesting === 0 && e.data.file && e.data.name && e.data.file.endsWith(e.data.name)) {
+      seconds.set(path.relative(root, e.data.file), (e.data.details?.duration_ms ?? 0) / 1000);
+    }
+  });
+  events.pipe(toSpec);
+  events.pipe(toTap);
+  await Promise.all([
+    pipeline(toSpec, new spec(), process.stdout, { end: false }),
+    pipeline(toTap.compose(tapReporter as (source: AsyncIterable<unknown>) => AsyncGenerator<string>), fs.createWriteStream(tap)),
   ]);
+  reportFileTimes(seconds);
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
   const pass = Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
   const fail = Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0);
@@ -88,7 +151,57 @@ function serverTests(): void {
   passed += pass;
   failed += fail + cancelled;
   if (fail + cancelled > 0) failures.push(`server tests (${fail + cancelled})`);
-  if (status !== 0 && fail + cancelled === 0) step('server test run', false);
+  if (pass === 0 && fail + cancelled === 0) step('server test run', false);
+}
+
+const TIMES = path.join(tmp, 'server-test-times.json');
+
+/**
+ * Seconds per file in a full run on the shared 2-core machine (2025-11, load 6–12): the files over
+ * 30 s. Only their order counts; the others took 4–30 s each.
+ */
+const SLOW_FILES: Record<string, number> = {
+  'test/server/library/corpus-ingest.test.ts': 193,
+  'test/server/library/crash-ingest.test.ts': 135,
+  'test/server/browse/query-model.test.ts': 100,
+  'test/server/crash/kill-during-ingest.test.ts': 67,
+  'test/server/assets/processing-given-up.test.ts': 55,
+  'test/server/crash/interrupted-processing.test.ts': 43,
+  'test/server/assets/motion-photos.test.ts': 41,
+  'test/server/assets/video-capture-time.test.ts': 41,
+  'test/server/access/permission-matrix.test.ts': 39,
+  'test/server/folders/folder-totals.test.ts': 37,
+  'test/server/repositories/copy-while-registering.test.ts': 32,
+  'test/server/auth.test.ts': 32,
+  'test/server/browse/query-filters.test.ts': 31,
+};
+
+/**
+ * Files by their time in the last run here (.tmp/server-test-times.json), else by SLOW_FILES (a
+ * fresh clone); files timed by neither follow, by name.
+ */
+function longestFirst(files: string[]): string[] {
+  const last = lastTimes();
+  const known = (f: string) => last[f] ?? SLOW_FILES[f.split(path.sep).join('/')] ?? 0;
+  return [...files].sort((a, b) => known(b) - known(a) || a.localeCompare(b));
+}
+
+function lastTimes(): Record<string, number> {
+  try {
+    return JSON.parse(fs.readFileSync(TIMES, 'utf8')) as Record<string, number>;
+  } catch {
+    return {}; // first run here: SLOW_FILES
+  }
+}
+
+/** Prints the slowest files and keeps every file's time for the next run's order. */
+function reportFileTimes(seconds: Map<string, number>): void {
+  if (seconds.size === 0) return;
+  const all = { ...lastTimes(), ...Object.fromEntries(seconds) };
+  fs.writeFileSync(TIMES, JSON.stringify(Object.fromEntries(Object.entries(all).sort((a, b) => b[1] - a[1])), null, 1));
+  const slowest = [...seconds].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  console.log(`\nslowest test files (all ${seconds.size} in ${path.relative(root, TIMES)}):`);
+  for (const [f, s] of slowest) console.log(`  ${s.toFixed(1).padStart(6)} s  ${f}`);
 }
 
 function e2eTests(): void {
@@ -111,11 +224,14 @@ function e2eTests(): void {
 ensureSystemPackages();
 if (only === 'all') {
   // Early and on its own: a broken layer boundary fails the run even when every test passes.
-  step('lint', run('npm', ['run', '--silent', 'lint']) === 0);
-  step('typecheck', run('npm', ['run', '--silent', 'typecheck']) === 0);
+  // Side by side: each is one single-threaded process of about 50 s of CPU, so together they take
+  // the time of one on two cores. Each one's output is printed whole when it ends.
+  const [lint, typecheck] = await Promise.all([runCaptured('npm', ['run', '--silent', 'lint']), runCaptured('npm', ['run', '--silent', 'typecheck'])]);
+  step('lint', lint === 0);
+  step('typecheck', typecheck === 0);
 }
 step('build web UI', run('npm', ['run', '--silent', 'build:ui']) === 0);
-if (only !== 'e2e') serverTests();
+if (only !== 'e2e') await serverTests();
 if (only !== 'server') e2eTests();
 
 if (failures.length) console.log(`\nfailed: ${failures.join('; ')}`);

@@ -19,8 +19,14 @@ export const HAVE_CORPUS = fs.existsSync(path.join(CORPUS, 'MANIFEST.md'));
 function hasBinary(name: string): boolean {
   return spawnSync(name, ['-version'], { stdio: 'ignore' }).status === 0;
 }
-/** Media tests need ffmpeg and ffprobe (npm test installs Debian's when missing): never skipped. */
-export const HAVE_FFMPEG = hasBinary(process.env.FFMPEG_PATH ?? 'ffmpeg') && hasBinary(process.env.FFPROBE_PATH ?? 'ffprobe');
+/**
+ * Media tests need ffmpeg and ffprobe (npm test installs Debian's when missing): never skipped.
+ * Asked when called, not when this module loads: most test files import this module for CORPUS, and
+ * starting ffmpeg and ffprobe there cost every one of them about half a second of CPU.
+ */
+export function haveFfmpeg(): boolean {
+  return hasBinary(process.env.FFMPEG_PATH ?? 'ffmpeg') && hasBinary(process.env.FFPROBE_PATH ?? 'ffprobe');
+}
 
 export interface ExpectedMetadata {
   mime: string;

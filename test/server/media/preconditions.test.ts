@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CORPUS, HAVE_CORPUS, HAVE_FFMPEG } from './corpus.ts';
+import { CORPUS, HAVE_CORPUS, haveFfmpeg } from './corpus.ts';
 
 test('the test corpus and ffmpeg/ffprobe are present', () => {
   assert.ok(HAVE_CORPUS, `corpus not found at ${CORPUS} (set HEARTH_CORPUS)`);
-  assert.ok(HAVE_FFMPEG, 'ffmpeg/ffprobe not installed (apt-get install ffmpeg)');
+  assert.ok(haveFfmpeg(), 'ffmpeg/ffprobe not installed (apt-get install ffmpeg)');
 });
