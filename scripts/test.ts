@@ -10,7 +10,7 @@
  * Ends with one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part; paths
  * after it pick server test files by prefix (`npm run test:server -- test/server/media`).
  *
- * Where the time went (measured 2025-11, issue 11 follow-up; the 2-core machine was shared, load 9–16,
+ * Where the time went (measured 2026-11, issue 11 follow-up; the 2-core machine was shared, load 9–16,
  * so CPU seconds are the firm figures and wall seconds only compare runs made side by side):
  * - The server suite took ~14.8 min on a quiet machine while its tests' own durations summed to
  *   ~10.7 min, i.e. ~19 of its ~30 lane-minutes were outside any test.
