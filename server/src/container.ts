@@ -298,6 +298,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       await uploads.stop();
       await repositories.stop();
       await jobRunner.stop(deadlineMs);
+      await intake.close();
       listReader?.close();
       catalog.close();
       db.close();

@@ -62,13 +62,22 @@ class PoolWorker {
 
   constructor(file: string | URL, onExit: (w: PoolWorker) => void) {
     this.worker = new Worker(file);
-    this.worker.unref(); // never keeps the process alive
     this.worker.on('message', (m: HashResponse) => this.onMessage(m));
     this.worker.on('error', (e) => this.failAll(e));
     this.worker.on('exit', () => {
       this.failAll(new Error('the hashing worker stopped'));
       onExit(this);
     });
+    // After the listeners: adding a 'message' listener refs the worker again, and an idle worker
+    // then kept every process that had hashed a file alive for its 30 s idle timer.
+    this.worker.unref(); // never keeps the process alive
+  }
+
+  /** Stops the thread now (a closing server does not wait for the idle timer). */
+  stop(): Promise<unknown> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    return this.worker.terminate();
   }
 
   post(m: HashRequest): void {
@@ -129,6 +138,13 @@ export class HashPool {
     private readonly file: string | URL | null = defaultWorkerFile(),
   ) {
     this.workers = Array.from({ length: size }, () => null);
+  }
+
+  /** Stops every worker (files still being hashed fail); a later `open` starts new ones. */
+  async close(): Promise<void> {
+    const running = this.workers.filter((w): w is PoolWorker => w !== null);
+    this.workers.fill(null);
+    await Promise.all(running.map((w) => w.stop()));
   }
 
   /** Starts following `file` (which must exist). */

@@ -47,6 +47,11 @@ export class Intake {
     this.pool = pool;
   }
 
+  /** Stops the hashing threads (the server is closing). */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
   /** Streams `source` into `dest` (see receiveToFile); hashed unless `opts.hash` is false. */
   async receive(source: Readable, dest: string, maxBytes: number, opts: Omit<SinkOptions, 'follow'> = { create: true, hash: true }): Promise<Received> {
     const got = await receiveToFile(source, dest, maxBytes, { ...opts, follow: (file) => this.pool.open(file) });
