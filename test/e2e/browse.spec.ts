@@ -6,10 +6,9 @@
  * Screenshots are kept as artifacts under test-results/e2e.
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { call, signIn as signInAs, uploadAndWait } from './household.ts';
 import { withOwnServer } from './own-server.ts';
 
 const ADMIN = { username: 'demeter', password: 'harvest-of-the-year' };
@@ -20,21 +19,8 @@ const FILES = ['gps/DSCN0010.jpg', 'gps/big_ben.jpg', 'exif/Canon_40D.jpg', 'gps
 const test = withOwnServer('browse', FILES);
 test.describe.configure({ mode: 'serial' });
 
-/** Variant B envelopes: `{code, data, error, message}`. */
-async function call(req: APIRequestContext, method: 'get' | 'post', url: string, token: string | null, options: Record<string, unknown> = {}) {
-  const r = await req[method](url, { ...options, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
-  const body = (await r.json()) as { code: number; data: unknown };
-  expect(r.ok(), `${method} ${url}: ${JSON.stringify(body)}`).toBeTruthy();
-  return body.data as Record<string, unknown>;
-}
 
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/');
-  await page.getByLabel('User name').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Photos', exact: true })).toBeVisible();
-}
+const signIn = (page: Page) => signInAs(page, ADMIN);
 
 const grid = (page: Page, name = 'Photos and videos') => page.getByRole('list', { name });
 const tile = (page: Page, file: string, list?: string) => grid(page, list).getByRole('button', { name: new RegExp(`^${file.replace('.', '\\.')}`) });
@@ -50,23 +36,7 @@ test.beforeAll(async ({ playwright, hearth }) => {
   const req = await playwright.request.newContext({ baseURL: hearth.url });
   const session = await call(req, 'post', '/api/v1/auth/register', null, { data: { ...ADMIN, display_name: 'Demeter' } });
   const token = session.token as string;
-  for (const f of FILES) {
-    const name = path.basename(f);
-    await call(req, 'post', '/api/v1/uploads/files', token, {
-      multipart: { file: { name, mimeType: 'application/octet-stream', buffer: fs.readFileSync(path.join(hearth.files, name)) } },
-    });
-  }
-  // Wait until every file is processed.
-  await expect
-    .poll(
-      async () => {
-        const list = await call(req, 'post', '/api/v1/assets/query', token, { data: { pagination: { limit: 50 } } });
-        const items = list.items as { media_item: { primary_asset: { state: string } } }[];
-        return items.filter((i) => i.media_item.primary_asset.state === 'ready').length;
-      },
-      { timeout: 120_000 },
-    )
-    .toBe(FILES.length);
+  await uploadAndWait(req, token, hearth.files, FILES);
   await req.dispose();
 });
 

@@ -11,7 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { call, signIn as signInAs } from './household.ts';
 import { withOwnServer } from './own-server.ts';
 
 const ADMIN = { username: 'chronos', password: 'every-hour-in-its-place' };
@@ -23,13 +24,6 @@ const test = withOwnServer('capture-zone', [ZONED]);
 test.describe.configure({ mode: 'serial' });
 test.use({ timezoneId: 'Asia/Tokyo', locale: 'en-US' });
 
-/** Variant B envelopes: `{code, data, error, message}`. */
-async function call(req: APIRequestContext, method: 'get' | 'post', url: string, token: string | null, options: Record<string, unknown> = {}) {
-  const r = await req[method](url, { ...options, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
-  const body = (await r.json()) as { code: number; data: unknown };
-  expect(r.ok(), `${method} ${url}: ${JSON.stringify(body)}`).toBeTruthy();
-  return body.data as Record<string, unknown>;
-}
 
 test.beforeAll(async ({ playwright, hearth }) => {
   // A picture with no metadata at all: no EXIF, no XMP, nothing to date it by.
@@ -58,13 +52,7 @@ test.beforeAll(async ({ playwright, hearth }) => {
   await req.dispose();
 });
 
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/');
-  await page.getByLabel('User name').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Photos', exact: true })).toBeVisible();
-}
+const signIn = (page: Page) => signInAs(page, ADMIN);
 
 const grid = (page: Page) => page.getByRole('list', { name: 'Photos and videos' });
 const viewer = (page: Page) => page.getByRole('dialog');

@@ -344,15 +344,7 @@ export class MapIndex {
 
   /** Kept points brought up to date with the changed rows; null when that is not worth it. */
   private refresh(hit: Points, ownerId: number, rows: ChangedKeys): Points | null {
-    return rows.patchKept(
-      hit,
-      PATCH_LIMIT,
-      (changed) => {
-        this.cache.noteReread(changed.size);
-        this.patch(hit, ownerId, changed);
-      },
-      POINT_DEPS,
-    );
+    return this.cache.patchRows(hit, rows, PATCH_LIMIT, POINT_DEPS, (changed) => this.patch(hit, ownerId, changed));
   }
 
   /** The owner's points read by rowid ranges as of the journal position noted first (see the top). */

@@ -244,15 +244,7 @@ export class OwnerFacts {
 
   /** Kept facts brought up to date with the changed rows; null when that is not worth it. */
   private refresh(hit: Facts, ownerId: number, rows: ChangedKeys): Facts | null {
-    return rows.patchKept(
-      hit,
-      PATCH_LIMIT,
-      (changed) => {
-        this.cache.noteReread(changed.size);
-        this.patch(hit, ownerId, changed);
-      },
-      FACT_DEPS,
-    );
+    return this.cache.patchRows(hit, rows, PATCH_LIMIT, FACT_DEPS, (changed) => this.patch(hit, ownerId, changed));
   }
 
   /**

@@ -14,6 +14,8 @@
  * evictions, rows read again) are what the runtime diagnostics report for each cache (`CacheRegistry.snapshot`).
  */
 
+import type { ChangedKeys } from './changed-keys.ts';
+
 export interface CacheCounters {
   name: string;
   entries: number;
@@ -97,9 +99,21 @@ export class KeptCache<K, V> {
     return this.entries.has(key);
   }
 
-  /** Counts rows a caller read again from the catalog to bring a kept value up to date. */
-  noteReread(rows: number): void {
-    this.counts.rows_reread += rows;
+  /**
+   * A kept value brought up to date by reading again the rows changed since it was made, in the
+   * kinds of change `care` names (ChangedKeys.patchKept); the rows are counted as read again. Null:
+   * compute it again.
+   */
+  patchRows<H extends V & { epoch: number; seq: number }>(hit: H, rows: ChangedKeys<number>, limit: number, care: number, reread: (changed: Set<number>) => void): H | null {
+    return rows.patchKept(
+      hit,
+      limit,
+      (changed) => {
+        this.counts.rows_reread += changed.size;
+        reread(changed);
+      },
+      care,
+    );
   }
 
   /** Forgets every value (counted as invalidations). */

@@ -1,0 +1,45 @@
+/**
+ * What the browser specs that bring their own server share: calls to the API in response variant B
+ * (how the web UI's client asks), uploading files and waiting until they are processed, and signing
+ * in through the sign-in page.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+/** One API call; variant B envelopes `{code, data, error, message}` are unwrapped to `data`. */
+export async function call(req: APIRequestContext, method: 'get' | 'post', url: string, token: string | null, options: Record<string, unknown> = {}) {
+  const r = await req[method](url, { ...options, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+  const body = (await r.json()) as { code: number; data: unknown };
+  expect(r.ok(), `${method} ${url}: ${JSON.stringify(body)}`).toBeTruthy();
+  return body.data as Record<string, unknown>;
+}
+
+/** Uploads each of `files` (found by base name in `dir`) and waits until all of them are processed. */
+export async function uploadAndWait(req: APIRequestContext, token: string, dir: string, files: readonly string[]): Promise<void> {
+  for (const f of files) {
+    const name = path.basename(f);
+    await call(req, 'post', '/api/v1/uploads/files', token, {
+      multipart: { file: { name, mimeType: 'application/octet-stream', buffer: fs.readFileSync(path.join(dir, name)) } },
+    });
+  }
+  await expect
+    .poll(
+      async () => {
+        const list = await call(req, 'post', '/api/v1/assets/query', token, { data: { pagination: { limit: 50 } } });
+        const items = list.items as { media_item: { primary_asset: { state: string } } }[];
+        return items.filter((i) => i.media_item.primary_asset.state === 'ready').length;
+      },
+      { timeout: 120_000 },
+    )
+    .toBe(files.length);
+}
+
+/** Signs in on the sign-in page and waits for the Photos page. */
+export async function signIn(page: Page, account: { username: string; password: string }): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('User name').fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Photos', exact: true })).toBeVisible();
+}
