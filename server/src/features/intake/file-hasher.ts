@@ -68,9 +68,16 @@ class PoolWorker {
       this.failAll(new Error('the hashing worker stopped'));
       onExit(this);
     });
-    // After the listeners: adding a 'message' listener refs the worker again, and an idle worker
-    // then kept every process that had hashed a file alive for its 30 s idle timer.
-    this.worker.unref(); // never keeps the process alive
+    // Held only while files are in flight (see `track`/`release`); after the listeners, because adding
+    // a 'message' listener refs the worker again: an idle worker then kept every process that had
+    // hashed a file alive for its 30 s idle timer.
+    this.worker.unref();
+  }
+
+  /** A file is followed: the process waits for its digest (a script awaiting it must not just exit). */
+  track(id: number, pending: Pending): void {
+    this.files.set(id, pending);
+    this.worker.ref();
   }
 
   /** Stops the thread now (a closing server does not wait for the idle timer). */
@@ -88,6 +95,7 @@ class PoolWorker {
 
   release(id: number): void {
     this.files.delete(id);
+    if (this.files.size === 0) this.worker.unref(); // idle: never keeps the process alive
     if (this.files.size === 0 && !this.idle) {
       this.idle = setTimeout(() => void this.worker.terminate(), IDLE_MS);
       this.idle.unref();
@@ -156,7 +164,7 @@ export class HashPool {
     }));
     const id = this.nextId++;
     const pending: Pending = {};
-    w.files.set(id, pending);
+    w.track(id, pending);
     w.post({ op: 'open', id, file });
     let sent = 0;
     let done = false;
