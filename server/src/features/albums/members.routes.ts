@@ -12,6 +12,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { PersonSchema } from '../users/index.ts';
 
 const TAG = 'Albums: sharing';
@@ -25,7 +26,6 @@ const MemberParams = z.object({
 });
 const Role = z.enum(['viewer', 'contributor']).openapi({ description: '`viewer` reads the album; `contributor` also adds their own photos and takes out what they added.' });
 
-const ok = <S extends z.ZodType>(schema: S, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 
 export const AlbumMemberSchema = PersonSchema.extend({ role: Role, added_at: z.string() }).openapi('AlbumMember');
 
@@ -38,7 +38,7 @@ export const listAlbumMembers = defineRoute('user', {
   tags: [TAG],
   request: { params: AlbumParam },
   responses: {
-    200: ok(z.object({ album_id: z.number().int(), owner: PersonSchema, members: z.array(AlbumMemberSchema), count: z.number().int() }).openapi('AlbumMembers')),
+    200: jsonResponse(z.object({ album_id: z.number().int(), owner: PersonSchema, members: z.array(AlbumMemberSchema), count: z.number().int() }).openapi('AlbumMembers')),
     ...errorResponses(404),
   },
 });
@@ -55,9 +55,9 @@ export const addAlbumMember = defineRoute('user', {
   tags: [TAG],
   request: {
     params: AlbumParam,
-    body: { required: true, content: { 'application/json': { schema: z.strictObject({ user_id: UserId, role: Role }).openapi('AlbumMemberAdd') } } },
+    body: jsonBody(z.strictObject({ user_id: UserId, role: Role }).openapi('AlbumMemberAdd')),
   },
-  responses: { 201: ok(AlbumMemberSchema, 'Added'), ...errorResponses(403, 404, 409) },
+  responses: { 201: jsonResponse(AlbumMemberSchema, 'Added'), ...errorResponses(403, 404, 409) },
 });
 
 export const updateAlbumMember = defineRoute('user', {
@@ -69,9 +69,9 @@ export const updateAlbumMember = defineRoute('user', {
   tags: [TAG],
   request: {
     params: MemberParams,
-    body: { required: true, content: { 'application/json': { schema: z.strictObject({ role: Role }).openapi('AlbumMemberUpdate') } } },
+    body: jsonBody(z.strictObject({ role: Role }).openapi('AlbumMemberUpdate')),
   },
-  responses: { 200: ok(AlbumMemberSchema), ...errorResponses(403, 404) },
+  responses: { 200: jsonResponse(AlbumMemberSchema), ...errorResponses(403, 404) },
 });
 
 export const removeAlbumMember = defineRoute('user', {
@@ -83,5 +83,5 @@ export const removeAlbumMember = defineRoute('user', {
     'The owner removes anyone; a member removes only themselves (leaving; anyone else: 403 `album_read_only`). The photos the member added leave the album with them (they stay in their library).',
   tags: [TAG],
   request: { params: MemberParams },
-  responses: { 200: ok(z.object({ message: z.string() })), ...errorResponses(403, 404) },
+  responses: { 200: jsonResponse(z.object({ message: z.string() })), ...errorResponses(403, 404) },
 });

@@ -12,10 +12,10 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { singleLine } from '../../platform/http/text.ts';
 
 const TAG = 'Sharing: links';
-const ok = <S extends z.ZodType>(schema: S, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 
 const Id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const IdParam = z.object({ id: Id.openapi({ param: { name: 'id', in: 'path' }, example: 1 }) });
@@ -53,25 +53,20 @@ export const createShareLink = defineRoute('user', {
   ].join('\n'),
   tags: [TAG],
   request: {
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z
-            .strictObject({
-              album_id: Id.optional(),
-              asset_ids: z.array(z.uuid()).min(1).max(1000).optional(),
-              title: Title.optional(),
-              expires_at: ExpiresAt.optional(),
-              password: Password.optional(),
-              allow_download: z.boolean().optional(),
-            })
-            .openapi('ShareLinkCreate'),
-        },
-      },
-    },
+    body: jsonBody(
+      z
+        .strictObject({
+          album_id: Id.optional(),
+          asset_ids: z.array(z.uuid()).min(1).max(1000).optional(),
+          title: Title.optional(),
+          expires_at: ExpiresAt.optional(),
+          password: Password.optional(),
+          allow_download: z.boolean().optional(),
+        })
+        .openapi('ShareLinkCreate'),
+    ),
   },
-  responses: { 201: ok(ShareLinkSchema, 'Created'), ...errorResponses(403, 404) },
+  responses: { 201: jsonResponse(ShareLinkSchema, 'Created'), ...errorResponses(403, 404) },
 });
 
 export const listShareLinks = defineRoute('user', {
@@ -81,7 +76,7 @@ export const listShareLinks = defineRoute('user', {
   summary: 'Your public links, newest first',
   description: 'Expired and revoked links stay listed (status) until you delete them. Keys are not shown again.',
   tags: [TAG],
-  responses: { 200: ok(z.object({ links: z.array(ShareLinkSchema), count: z.number().int() }).openapi('ShareLinks')) },
+  responses: { 200: jsonResponse(z.object({ links: z.array(ShareLinkSchema), count: z.number().int() }).openapi('ShareLinks')) },
 });
 
 export const updateShareLink = defineRoute('user', {
@@ -96,19 +91,14 @@ export const updateShareLink = defineRoute('user', {
   tags: [TAG],
   request: {
     params: IdParam,
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z
-            .strictObject({ title: Title.optional(), expires_at: ExpiresAt.optional(), password: Password.optional(), allow_download: z.boolean().optional(), revoked: z.boolean().optional() })
-            .refine((b) => Object.keys(b).length > 0, 'give at least one field to change')
-            .openapi('ShareLinkUpdate'),
-        },
-      },
-    },
+    body: jsonBody(
+      z
+        .strictObject({ title: Title.optional(), expires_at: ExpiresAt.optional(), password: Password.optional(), allow_download: z.boolean().optional(), revoked: z.boolean().optional() })
+        .refine((b) => Object.keys(b).length > 0, 'give at least one field to change')
+        .openapi('ShareLinkUpdate'),
+    ),
   },
-  responses: { 200: ok(ShareLinkSchema), ...errorResponses(404) },
+  responses: { 200: jsonResponse(ShareLinkSchema), ...errorResponses(404) },
 });
 
 export const deleteShareLink = defineRoute('user', {
@@ -119,5 +109,5 @@ export const deleteShareLink = defineRoute('user', {
   description: 'The link stops opening at once. Not your link: 404.',
   tags: [TAG],
   request: { params: IdParam },
-  responses: { 200: ok(z.object({ message: z.string() })), ...errorResponses(404) },
+  responses: { 200: jsonResponse(z.object({ message: z.string() })), ...errorResponses(404) },
 });

@@ -12,10 +12,10 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { PersonSchema } from '../users/index.ts';
 
 const TAG = 'Sharing: partners';
-const ok = <S extends z.ZodType>(schema: S, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 
 const Id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const IdParam = z.object({ id: Id.openapi({ param: { name: 'id', in: 'path' }, example: 1 }) });
@@ -42,7 +42,7 @@ export const listPartnerShares = defineRoute('user', {
   operationId: 'listPartnerShares',
   summary: 'The libraries you share and the ones shared with you',
   tags: [TAG],
-  responses: { 200: ok(z.object({ given: z.array(PartnerShareSchema), received: z.array(PartnerShareSchema) }).openapi('PartnerShares')) },
+  responses: { 200: jsonResponse(z.object({ given: z.array(PartnerShareSchema), received: z.array(PartnerShareSchema) }).openapi('PartnerShares')) },
 });
 
 export const createPartnerShare = defineRoute('user', {
@@ -56,12 +56,9 @@ export const createPartnerShare = defineRoute('user', {
   ].join('\n'),
   tags: [TAG],
   request: {
-    body: {
-      required: true,
-      content: { 'application/json': { schema: z.strictObject({ partner_user_id: Id, shared_from: SharedFrom.optional() }).openapi('PartnerShareCreate') } },
-    },
+    body: jsonBody(z.strictObject({ partner_user_id: Id, shared_from: SharedFrom.optional() }).openapi('PartnerShareCreate')),
   },
-  responses: { 201: ok(PartnerShareSchema, 'Shared'), ...errorResponses(409) },
+  responses: { 201: jsonResponse(PartnerShareSchema, 'Shared'), ...errorResponses(409) },
 });
 
 export const updatePartnerShare = defineRoute('user', {
@@ -74,19 +71,14 @@ export const updatePartnerShare = defineRoute('user', {
   tags: [TAG],
   request: {
     params: IdParam,
-    body: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: z
-            .strictObject({ shared_from: SharedFrom.optional(), show_in_timeline: z.boolean().optional() })
-            .refine((b) => Object.keys(b).length > 0, 'give at least one field to change')
-            .openapi('PartnerShareUpdate'),
-        },
-      },
-    },
+    body: jsonBody(
+      z
+        .strictObject({ shared_from: SharedFrom.optional(), show_in_timeline: z.boolean().optional() })
+        .refine((b) => Object.keys(b).length > 0, 'give at least one field to change')
+        .openapi('PartnerShareUpdate'),
+    ),
   },
-  responses: { 200: ok(PartnerShareSchema), ...errorResponses(403, 404) },
+  responses: { 200: jsonResponse(PartnerShareSchema), ...errorResponses(403, 404) },
 });
 
 export const deletePartnerShare = defineRoute('user', {
@@ -97,5 +89,5 @@ export const deletePartnerShare = defineRoute('user', {
   description: 'Either member of the share may end it. A share you are not part of: 404.',
   tags: [TAG],
   request: { params: IdParam },
-  responses: { 200: ok(z.object({ message: z.string() })), ...errorResponses(404) },
+  responses: { 200: jsonResponse(z.object({ message: z.string() })), ...errorResponses(404) },
 });

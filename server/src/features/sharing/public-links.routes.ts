@@ -16,10 +16,9 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { fileResponse as fileAnswer, jsonBody, jsonResponse, rangedFileResponses } from '../../platform/http/responses.ts';
 
 const TAG = 'Sharing: public links';
-const ok = <S extends z.ZodType>(schema: S, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
-const binary = z.string().openapi({ format: 'binary' });
 
 const Key = z.string().min(1).max(100).openapi({ param: { name: 'key', in: 'path' }, example: 'q3Jx0vN9bW1aQe7T2LmZkA' });
 const PhotoId = z.string().min(1).max(100).openapi({ param: { name: 'photoId', in: 'path' }, example: 'Yt6wq0aZ1JbXrP9sL2mN4g' });
@@ -27,12 +26,7 @@ const TokenQuery = z.string().max(2000).optional().openapi({ description: 'The l
 const KeyParam = z.object({ key: Key });
 const PhotoParams = z.object({ key: Key, photoId: PhotoId });
 
-const fileResponse = (type: string, description: string) => ({
-  200: { description, content: { [type]: { schema: binary } } },
-  206: { description: 'Partial content (Range request)', content: { [type]: { schema: binary } } },
-  304: { description: 'Not modified (If-None-Match)' },
-  ...errorResponses(401, 403, 404, 416, 429),
-});
+const fileResponse = (type: string, description: string) => ({ ...rangedFileResponses(type, description), ...errorResponses(401, 403, 404, 416, 429) });
 
 export const getSharedLink = defineRoute('public', {
   method: 'get',
@@ -44,7 +38,7 @@ export const getSharedLink = defineRoute('public', {
   tags: [TAG],
   request: { params: KeyParam },
   responses: {
-    200: ok(
+    200: jsonResponse(
       z
         .object({
           title: z.string(),
@@ -71,10 +65,10 @@ export const unlockSharedLink = defineRoute('public', {
   tags: [TAG],
   request: {
     params: KeyParam,
-    body: { required: true, content: { 'application/json': { schema: z.strictObject({ password: z.string().max(200) }).openapi('SharedLinkUnlock') } } },
+    body: jsonBody(z.strictObject({ password: z.string().max(200) }).openapi('SharedLinkUnlock')),
   },
   responses: {
-    200: ok(z.object({ link_token: z.string(), expires_at: z.string() }).openapi('SharedLinkToken')),
+    200: jsonResponse(z.object({ link_token: z.string(), expires_at: z.string() }).openapi('SharedLinkToken')),
     ...errorResponses(403, 404, 429),
   },
 });
@@ -102,7 +96,7 @@ export const listSharedLinkAssets = defineRoute('public', {
   tags: [TAG],
   request: { params: KeyParam, query: z.object({ lt: TokenQuery }) },
   responses: {
-    200: ok(z.object({ title: z.string(), allow_download: z.boolean(), photos: z.array(SharedPhotoSchema), count: z.number().int() }).openapi('SharedPhotos')),
+    200: jsonResponse(z.object({ title: z.string(), allow_download: z.boolean(), photos: z.array(SharedPhotoSchema), count: z.number().int() }).openapi('SharedPhotos')),
     ...errorResponses(401, 404),
   },
 });
@@ -138,7 +132,7 @@ export const downloadSharedLinkZip = defineRoute('public', {
   tags: [TAG],
   request: { params: KeyParam, query: z.object({ lt: TokenQuery }) },
   responses: {
-    200: { description: 'The zip archive, as an attachment', content: { 'application/zip': { schema: binary } } },
+    200: fileAnswer('application/zip', 'The zip archive, as an attachment'),
     ...errorResponses(401, 403, 404, 409, 429),
   },
 });

@@ -4,7 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses, ownedPathParam } from '../../../platform/http/router.ts';
-import { jsonBody, jsonResponse } from '../../../platform/http/responses.ts';
+import { jsonBody, jsonResponse, rangedFileResponses } from '../../../platform/http/responses.ts';
 import { SpecificMetadataEditSchema } from './asset-updates.ts';
 import { AssetDetailSchema, MediaItemSchema } from '../assets.view.ts';
 import { multiLine } from '../../../platform/http/text.ts';
@@ -19,12 +19,7 @@ const bool = (def: boolean) =>
     .enum(['true', 'false', '1', '0'])
     .optional()
     .transform((v) => (v === undefined ? def : v === 'true' || v === '1'));
-const fileResponse = (type: string, description: string) => ({
-  200: { description, content: { [type]: { schema: z.string().openapi({ format: 'binary' }) } } },
-  206: { description: 'Partial content (Range request)', content: { [type]: { schema: z.string().openapi({ format: 'binary' }) } } },
-  304: { description: 'Not modified (If-None-Match)' },
-  ...errorResponses(404, 416),
-});
+const fileResponse = (type: string, description: string) => ({ ...rangedFileResponses(type, description), ...errorResponses(404, 416) });
 
 export const getAsset = defineRoute('user', {
   method: 'get',

@@ -7,7 +7,7 @@ import { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../../platform/http/context.ts';
 import { defineRoute, errorResponses } from '../../../platform/http/router.ts';
-import { jsonBody } from '../../../platform/http/responses.ts';
+import { binarySchema, fileResponse, jsonBody } from '../../../platform/http/responses.ts';
 import { IdParam, TAG } from './assets.routes.ts';
 import { DEFAULT_QUALITY, EXPORT_FORMATS } from './export.ts';
 
@@ -17,7 +17,7 @@ export const rawRoute: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-const binary = z.string().openapi({ format: 'binary' });
+const binary = binarySchema();
 const pixels = z.coerce.number().int().min(1).max(65_535);
 
 export const MAX_DOWNLOAD_ASSETS = 1000;
@@ -69,7 +69,7 @@ export const downloadAssets = defineRoute('user', {
     body: jsonBody(z.strictObject({ asset_ids: z.array(z.uuid()).min(1).max(MAX_DOWNLOAD_ASSETS) })),
   },
   responses: {
-    200: { description: 'The zip archive, as an attachment', content: { 'application/zip': { schema: binary } } },
+    200: fileResponse('application/zip', 'The zip archive, as an attachment'),
     ...errorResponses(404, 409),
   },
 });
