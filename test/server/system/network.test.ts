@@ -5,18 +5,11 @@
  * non-loopback address (eth0 in a container); without one, the reported listening sockets are checked.
  */
 import assert from 'node:assert/strict';
-import os from 'node:os';
 import { describe, test } from 'node:test';
+import { lanAddress } from '../helpers/network.ts';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, login, problem, registerAdmin } from '../helpers/api.ts';
 
-/** This machine's first non-internal IPv4 address, if it has one. */
-function lanAddress(): string | null {
-  for (const infos of Object.values(os.networkInterfaces())) {
-    for (const i of infos ?? []) if (!i.internal && i.family === 'IPv4') return i.address;
-  }
-  return null;
-}
 
 /** Whether a plain HTTP request to `host:port` gets an answer (true) or the connection is refused (false). */
 async function answers(host: string, port: number): Promise<boolean> {

@@ -4,17 +4,11 @@
  * first password at first sign-in). Both variants, over real HTTP.
  */
 import assert from 'node:assert/strict';
-import os from 'node:os';
 import { describe, test } from 'node:test';
+import { lanAddress } from '../helpers/network.ts';
 import { Client, startServer } from '../helpers/server.ts';
 import { PASSWORD, V1, addMember, adopt, data, problem, registerAdmin } from '../helpers/api.ts';
 
-function lanAddress(): string | null {
-  for (const infos of Object.values(os.networkInterfaces())) {
-    for (const i of infos ?? []) if (!i.internal && i.family === 'IPv4') return i.address;
-  }
-  return null;
-}
 
 for (const variant of ['A', 'B'] as const) {
   describe(`invite links and accounts made by the administrator (variant ${variant})`, () => {
