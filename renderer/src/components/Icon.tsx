@@ -25,6 +25,14 @@ const PATHS = {
       <circle cx="12" cy="10" r="2.3" />
     </>
   ),
+  // A live photo: a dot in a ring in a dashed ring, the sign phones use for it.
+  live: (
+    <>
+      <circle cx="12" cy="12" r="2" />
+      <circle cx="12" cy="12" r="5" />
+      <circle cx="12" cy="12" r="8.5" strokeDasharray="1.6 2.4" />
+    </>
+  ),
   heart: <path d="M12 20s-7.5-4.6-7.5-10.2A4.3 4.3 0 0 1 12 7.3a4.3 4.3 0 0 1 7.5 2.5C19.5 15.4 12 20 12 20z" />,
   trash: (
     <>

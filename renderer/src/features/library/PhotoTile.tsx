@@ -6,11 +6,15 @@
  * always shown, as there is no hover to reveal it (library.css).
  * A row standing for a stack (stacks collapsed) shows the member count; with stacks expanded, a
  * member shows the stack sign alone, so it is clear it belongs to one.
+ * A live photo shows "Live" and plays its motion while the mouse rests on it (LiveMotion.tsx); an item
+ * with a RAW file shows "RAW" (the viewer gives access to the RAW itself).
  */
 import { useRef } from 'react';
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
 import { StackIcon } from '../stacks/StackIcon';
+import { LiveMotionClip, useHoverIntent } from './LiveMotion';
+import { hasRaw, isLive } from './media-item';
 import type { GalleryItem } from './library-api';
 import { Thumbnail } from './Thumbnail';
 
@@ -78,10 +82,15 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
   const duration = isVideo || isAudio ? formatDuration(asset.duration) : '';
   const stackSize = item.stack?.members.length ?? 0;
   const memberOf = stackSize > 1 ? 0 : (item.media_item.stack?.member_count ?? 0);
+  const live = isLive(item);
+  const raw = hasRaw(item);
+  const hover = useHoverIntent(live && !selecting);
   const label = [
     asset.original_filename,
     isVideo ? `video${duration ? ` ${duration}` : ''}` : null,
     isAudio ? `audio${duration ? ` ${duration}` : ''}` : null,
+    live ? 'live photo' : null,
+    raw ? 'with RAW' : null,
     asset.liked ? 'favourite' : null,
     stackSize > 1 ? `stack of ${stackSize}` : null,
     memberOf > 1 ? `in a stack of ${memberOf}` : null,
@@ -97,6 +106,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
         type="button"
         className={['tile', failed ? 'tile--failed' : '', processing ? 'tile--processing' : ''].filter(Boolean).join(' ')}
         {...pressHandlers}
+        {...hover.handlers}
         onClick={(e) => {
           if (swallowClick()) return;
           if ((selecting || e.shiftKey || e.ctrlKey || e.metaKey) && onToggleSelect) onToggleSelect(e.shiftKey);
@@ -120,6 +130,18 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
             </span>
           }
         />
+        {hover.hovering && <LiveMotionClip stillId={asset.asset_id} className="tile__motion" muted onEnded={hover.stop} />}
+        {(live || raw) && (
+          <span className="tile__kinds" aria-hidden="true">
+            {live && (
+              <span className="tile__kind">
+                <Icon name="live" size={13} />
+                Live
+              </span>
+            )}
+            {raw && <span className="tile__kind">RAW</span>}
+          </span>
+        )}
         {(isVideo || isAudio) && (
           <span className="tile__badge tile__badge--video" aria-hidden="true">
             <Icon name="play" size={14} />

@@ -11,6 +11,9 @@
  * "More" menu, so Close and the name always fit. Details are a side panel on a wide screen and a
  * bottom sheet on a phone (library.css).
  *
+ * A live photo has a "Live" button that plays its motion over the still (LiveMotion.tsx); an item
+ * with a RAW file says so in the title and offers the RAW itself in the menu.
+ *
  * An item in a stack shows the stack's members in a strip below: picking one shows it here (it may
  * not be a row of the list when stacks are collapsed, so it is fetched on its own).
  */
@@ -29,6 +32,8 @@ import { Thumbnail } from './Thumbnail';
 import { ExportPanel } from './ExportDialog';
 import { ViewerInfo } from './ViewerInfo';
 import { ZoomablePhoto } from './ZoomablePhoto';
+import { LiveButton, LiveMotionClip } from './LiveMotion';
+import { hasRaw, isLive, useMediaItemFiles } from './media-item';
 import { useViewerSwipe } from './use-viewer-swipe';
 
 interface ViewerProps {
@@ -69,6 +74,13 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const asset = pickedId && picked.data ? picked.data : rowAsset;
   const inStack = !trash && (item.stack != null || item.media_item.stack != null || rowAsset.stack != null);
   const [note, setNote] = useState<{ item: string; text: string } | null>(null);
+  // The motion and the RAW belong to the row's item (a stack member picked in the strip is another item).
+  const showingRow = asset.asset_id === rowAsset.asset_id;
+  const live = showingRow && isLive(item);
+  const raw = showingRow && hasRaw(item);
+  const files = useMediaItemFiles(rowAsset.asset_id, raw);
+  const rawId = files.data?.rawAssetId;
+  const [livePlaying, setLivePlaying] = useState(false);
   // The photo's own clock (its offset is in the details); an undated file says so rather than showing its upload time.
   const when = formatCaptureTimeShort(asset) || 'No date';
   // The list refreshes after a change; until then show what was just chosen.
@@ -92,6 +104,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   useEffect(() => {
     setExporting(false);
     setMoreOpen(false);
+    setLivePlaying(false);
   }, [asset.asset_id]);
 
   const toggleLike = () => {
@@ -199,6 +212,11 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
           <span>
             {when}
             {(asset.type === 'VIDEO' || asset.type === 'AUDIO') && asset.duration ? ` · ${formatDuration(asset.duration)}` : ''}
+            {raw && (
+              <span className="overlay__kind" title="A RAW file is kept with this photo">
+                RAW
+              </span>
+            )}
           </span>
         </div>
         <div className="overlay__actions">
@@ -218,6 +236,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
               <Icon name="heart" />
             </button>
           )}
+          {live && <LiveButton playing={livePlaying} onPlay={() => setLivePlaying(true)} onStop={() => setLivePlaying(false)} />}
           <button type="button" className="button button--quiet" aria-pressed={showInfo} aria-label="Details" title="Details (I)" onClick={() => setShowInfo((v) => !v)}>
             <Icon name="info" />
           </button>
@@ -249,6 +268,12 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
                 Open original
               </a>
             )}
+            {token && rawId && rawId !== asset.asset_id && (
+              // The RAW as it came from the camera (the photo shown is its developed companion).
+              <a className="button button--quiet overlay__link" href={mediaUrl(rawId, 'original', token)} download>
+                Download RAW
+              </a>
+            )}
           </div>
         </div>
       </div>
@@ -278,6 +303,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
             }
           >
             {media}
+            {livePlaying && <LiveMotionClip stillId={rowAsset.asset_id} className="overlay__motion" muted={false} onEnded={() => setLivePlaying(false)} />}
           </div>
           {onNext && (
             <button type="button" className="overlay__nav overlay__nav--next" onClick={onNext} aria-label="Next">
