@@ -71,7 +71,7 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
           <Button busy={restore.isPending} busyLabel="Restoring…" disabled={busy} onClick={() => putBack(ids, onDone)}>
             Restore
           </Button>
-          <DeletePermanentlyButton ids={ids} names={names} disabled={busy} onDone={onDone} />
+          <DeletePermanentlyButton className="selection-bar__icon" ids={ids} names={names} disabled={busy} onDone={onDone} />
         </>
       ) : (
         <>

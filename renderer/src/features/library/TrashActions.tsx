@@ -43,9 +43,10 @@ export function DeletePermanentlyButton({ ids, names, disabled, onDone, classNam
   const name = n === 1 ? names?.get(ids[0]!) : undefined;
   return (
     <>
-      <Button variant="danger" className={className} disabled={disabled} onClick={() => (del.reset(), setAsking(true))}>
+      {/* In the selection bar, a phone shows the icon alone (library.css `selection-bar__label`). */}
+      <Button variant="danger" className={className} aria-label="Delete permanently" title="Delete permanently" disabled={disabled} onClick={() => (del.reset(), setAsking(true))}>
         <Icon name="trash" />
-        <span>Delete permanently</span>
+        <span className="selection-bar__label">Delete permanently</span>
       </Button>
       {asking && (
         <ConfirmDialog
