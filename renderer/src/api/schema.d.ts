@@ -3670,7 +3670,7 @@ export interface components {
             failed: {
                 asset_id: string;
                 /** @enum {string} */
-                code: "repository_unavailable" | "file_not_deleted" | "asset_not_in_trash";
+                code: "repository_unavailable" | "file_not_deleted" | "asset_not_in_trash" | "asset_processing";
                 message: string;
                 original_filename: string;
             }[];

@@ -100,6 +100,20 @@ describe('deleting for good, on disk', () => {
     assert.equal(fs.existsSync(w.file('locked/stays.jpg')), false);
   });
 
+  test('an item being processed right now waits (asset_processing): its run would write derivatives again', async () => {
+    const alice = w.as('alice', 'A');
+    const id = await w.photo('busy/processing.jpg', 'exif/Canon_SD1100_picasa_tags.jpg', 'alice');
+    await trash(alice, id);
+    // As while its pipeline run is under way (the job runner sets it; here through the real catalog file).
+    w.srv.container.db.prepare("UPDATE assets SET state = 'processing' WHERE asset_id = ?").run(id);
+    const r = outcome(alice, await deletePermanently(alice, [id]));
+    assert.deepEqual(r.failed.map((f) => [f.asset_id, f.code]), [[id, 'asset_processing']]);
+    assert.ok(fs.existsSync(w.file('busy/processing.jpg')));
+    assert.equal(w.row(id)?.is_deleted, 1);
+    w.srv.container.db.prepare("UPDATE assets SET state = 'ready' WHERE asset_id = ?").run(id);
+    assert.deepEqual(outcome(alice, await deletePermanently(alice, [id])).deleted, [id]);
+  });
+
   test('an offline folder: nothing leaves the catalog, each item reported as repository_unavailable', async () => {
     const bob = w.as('bob', 'A');
     const id = await w.photo('away/on-usb.jpg', 'exif/Olympus_E-P3.jpg', 'bob');

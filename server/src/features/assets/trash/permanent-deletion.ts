@@ -9,7 +9,8 @@
  * folder, permissions, a folder that is offline) keeps its row in the Trash and is reported, per asset,
  * with a stable code. A file already missing from a reachable folder counts as removed. Should the
  * catalog write fail after the file was removed, the row stays in the Trash (restore then answers
- * `original_missing`) and the next attempt finishes it.
+ * `original_missing`) and the next attempt finishes it. An asset whose processing is running right now
+ * is left for later (`asset_processing`): the run would write its derivatives again.
  *
  * The watcher sees the removal as an unlink of a path the catalog no longer holds and does nothing;
  * the removal and the row's deletion happen in one synchronous step, so no watcher or scan callback can
@@ -31,7 +32,7 @@ import type { TrashStore } from './trash.store.ts';
 
 export type DeletionReason = 'user' | 'retention';
 
-export type DeletionFailureCode = 'repository_unavailable' | 'file_not_deleted' | 'asset_not_in_trash';
+export type DeletionFailureCode = 'repository_unavailable' | 'file_not_deleted' | 'asset_not_in_trash' | 'asset_processing';
 
 export interface DeletionFailure {
   asset_id: string;
@@ -75,6 +76,11 @@ export class PermanentDeletion {
       const fail = (code: DeletionFailureCode, message: string) => out.failed.push({ asset_id: row.asset_id, original_filename: row.original_filename, code, message });
       if (!row.is_deleted) {
         fail('asset_not_in_trash', 'It was restored from the Trash meanwhile, so it was kept.');
+        continue;
+      }
+      if (row.state === 'processing') {
+        // Its pipeline run would write derivatives again after they were removed: wait for it.
+        fail('asset_processing', 'It is still being processed; try again in a moment.');
         continue;
       }
       const repo = this.repositories.byId(row.repository_id);

@@ -28,7 +28,7 @@ const TrashDeletionSchema = z
         z.object({
           asset_id: z.string(),
           original_filename: z.string(),
-          code: z.enum(['repository_unavailable', 'file_not_deleted', 'asset_not_in_trash']),
+          code: z.enum(['repository_unavailable', 'file_not_deleted', 'asset_not_in_trash', 'asset_processing']),
           message: z.string(),
         }),
       )
