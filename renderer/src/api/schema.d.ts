@@ -907,6 +907,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What is in your Trash and when items leave it by themselves */
+        get: operations["getTrash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/trash/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete items of your Trash for good (their files are removed from the folder)
+         * @description Only your own assets, only in the Trash: another member’s answers 404 `asset_not_found` (403 `asset_read_only` when it is shared with you), one not in the Trash 409 `asset_not_in_trash`, each naming `body.asset_ids.N`; then nothing is deleted. Components of the same media item that are in the Trash too (the RAW of a pair, the clip of a live photo) go with it. A file that cannot be removed (read-only or offline folder) is listed in `failed` and stays in the Trash. Emits `asset.deleted` for each asset deleted.
+         */
+        post: operations["deleteAssetsPermanently"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/trash/empty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete everything in your Trash for good (the files are removed from the folder)
+         * @description `expected_count` is the number of files the person confirmed (getTrash `count`): when the Trash holds another number by now, nothing is deleted and 409 `trash_changed` names `body.expected_count`. A file that cannot be removed (read-only or offline folder) is listed in `failed` and stays in the Trash.
+         */
+        post: operations["emptyTrash"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/types": {
         parameters: {
             query?: never;
@@ -2558,6 +2615,12 @@ export interface components {
             role?: "admin" | "user";
             username: string;
         };
+        DeleteAssetsPermanentlyRequest: {
+            asset_ids: string[];
+        };
+        EmptyTrashRequest: {
+            expected_count: number;
+        };
         FeaturedPhotos: {
             assets: components["schemas"]["Asset"][];
             /** @description Photos the selection was drawn from. */
@@ -3507,9 +3570,12 @@ export interface components {
                 /** @enum {string} */
                 mode: "closed" | "invite_code";
             };
+            trash: {
+                retention_days: number;
+            };
             updated_at: string | null;
         };
-        /** @description Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. `network.allow_other_devices` moves the listener at once (no restart); it answers 409 `network_fixed_by_environment` when HEARTH_HOST is set, and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on. */
+        /** @description Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. `network.allow_other_devices` moves the listener at once (no restart); it answers 409 `network_fixed_by_environment` when HEARTH_HOST is set, and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on. `trash.retention_days` (0..36500, 0 = keep until the Trash is emptied) applies from the next hourly purge; a negative or fractional value answers 422 naming `body.trash.retention_days`. */
         SystemSettingsPatch: {
             library?: {
                 scan_interval_seconds?: number;
@@ -3536,6 +3602,9 @@ export interface components {
                 invite_code?: string | null;
                 /** @enum {string} */
                 mode?: "closed" | "invite_code";
+            };
+            trash?: {
+                retention_days?: number;
             };
         };
         TagLink: {
@@ -3593,6 +3662,28 @@ export interface components {
             total: number;
             /** @enum {string} */
             type: "hourly" | "monthly";
+        };
+        TrashDeletion: {
+            /** @description Asset ids deleted for good: files removed from their folders, catalog rows gone. */
+            deleted: string[];
+            /** @description Items kept in the Trash, each with why: their files are still on disk (or their folder is offline), so their catalog rows stay. */
+            failed: {
+                asset_id: string;
+                /** @enum {string} */
+                code: "repository_unavailable" | "file_not_deleted" | "asset_not_in_trash" | "asset_processing";
+                message: string;
+                original_filename: string;
+            }[];
+        };
+        TrashSummary: {
+            /** @description Files of yours in the Trash (a RAW+JPEG pair counts two). */
+            count: number;
+            /** @description When the oldest item goes by itself (null when empty or kept forever). */
+            next_deletion_at: string | null;
+            /** @description When the oldest item went to the Trash (null when empty). */
+            oldest_deleted_at: string | null;
+            /** @description Items are deleted for good this many days after they went to the Trash; 0 = kept until the Trash is emptied. */
+            retention_days: number;
         };
         /** @description Why a file did not make it (embedded in results, receipts and sessions). */
         UploadProblem: {
@@ -8020,6 +8111,263 @@ export interface operations {
             };
             /** @description Not signed in, or the token expired or was revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTrash: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrashSummary"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAssetsPermanently: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAssetsPermanentlyRequest"];
+            };
+        };
+        responses: {
+            /** @description What was deleted, and what was kept with why */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrashDeletion"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    emptyTrash: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmptyTrashRequest"];
+            };
+        };
+        responses: {
+            /** @description What was deleted, and what was kept with why */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrashDeletion"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,9 +1,14 @@
-/** "Add to album" for a selection: pick one of the albums, or name a new one. */
+/**
+ * "Add to album" for a selection: pick one of the albums, or name a new one. A toast says where the
+ * photos went, with Undo (takes out again only those this added).
+ */
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
-import { useAddToAlbum, useAlbums, useCreateAlbum } from './albums-api';
+import { useToast } from '../../components/Toast';
+import { refreshAlbums, removeEachFromAlbum, useAddToAlbum, useAlbums, useCreateAlbum } from './albums-api';
 
 export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string[]; onDone: () => void }) {
   const [open, setOpen] = useState(false);
@@ -12,7 +17,32 @@ export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string
   const add = useAddToAlbum();
   const create = useCreateAlbum();
   const busy = add.isPending || create.isPending;
-  const addTo = (albumId: number) => add.mutate({ albumId, assetIds }, { onSuccess: () => (setOpen(false), onDone()) });
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const addTo = (albumId: number, albumName: string) =>
+    add.mutate(
+      { albumId, assetIds },
+      {
+        onSuccess: (added) => {
+          setOpen(false);
+          onDone();
+          const n = added.length;
+          toast.show({
+            message: n === 0 ? `Already in “${albumName}”.` : `Added ${n === 1 ? '1 photo' : `${n} photos`} to “${albumName}”.`,
+            undone: `Taken out of “${albumName}” again.`,
+            undo: n
+              ? async () => {
+                  try {
+                    await removeEachFromAlbum(albumId, added);
+                  } finally {
+                    await refreshAlbums(queryClient);
+                  }
+                }
+              : undefined,
+          });
+        },
+      },
+    );
 
   return (
     <div className="album-menu">
@@ -26,7 +56,7 @@ export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string
           <ul className="album-menu__list">
             {(albums.data?.albums ?? []).map((a) => (
               <li key={a.album_id}>
-                <button type="button" className="album-menu__item" disabled={busy} onClick={() => addTo(a.album_id)}>
+                <button type="button" className="album-menu__item" disabled={busy} onClick={() => addTo(a.album_id, a.album_name)}>
                   {a.album_name} <span>({a.asset_count})</span>
                 </button>
               </li>
@@ -36,7 +66,7 @@ export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string
             className="album-menu__new"
             onSubmit={(e) => {
               e.preventDefault();
-              if (name.trim()) create.mutate({ album_name: name.trim() }, { onSuccess: (album) => addTo((album as { album_id: number }).album_id) });
+              if (name.trim()) create.mutate({ album_name: name.trim() }, { onSuccess: (album) => addTo((album as { album_id: number }).album_id, name.trim()) });
             }}
           >
             <input aria-label="New album name" placeholder="New album…" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />

@@ -15,7 +15,7 @@ import { Timeline } from '../library/Timeline';
 import { useSelection } from '../library/use-selection';
 import { useViewerRoute } from '../library/viewer-route';
 import '../library/library.css';
-import { albumAssetToItem, useAlbum, useAlbumAssets, useDeleteAlbum, useMoveInAlbum, useRemoveFromAlbum, useUpdateAlbum } from './albums-api';
+import { albumAssetToItem, useAlbum, useAlbumAssets, useDeleteAlbum, useMoveInAlbum, useRemoveFromAlbumWithUndo, useUpdateAlbum } from './albums-api';
 import './albums.css';
 
 export function AlbumPage() {
@@ -26,7 +26,7 @@ export function AlbumPage() {
   const selection = useSelection(items);
   const { selected } = selection;
   const viewer = useViewerRoute();
-  const remove = useRemoveFromAlbum(id);
+  const { run: removeWithUndo, mutation: remove } = useRemoveFromAlbumWithUndo(id);
   const move = useMoveInAlbum(id);
   const update = useUpdateAlbum(id);
   const del = useDeleteAlbum();
@@ -66,7 +66,7 @@ export function AlbumPage() {
               </Button>
             </>
           )}
-          <Button variant="secondary" busy={remove.isPending} busyLabel="Removing…" disabled={busy} onClick={() => remove.mutate(selectedIds, { onSuccess: clear })}>
+          <Button variant="secondary" busy={remove.isPending} busyLabel="Removing…" disabled={busy} onClick={() => removeWithUndo(selectedIds.map((assetId) => ({ assetId, position: positionOf(assetId) })), clear)}>
             Remove from album
           </Button>
           <Button variant="quiet" onClick={clear}>

@@ -23,7 +23,8 @@ import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
 import { formatCaptureTimeShort } from '../../lib/capture-time';
-import { useRestoreAssets, useSetLiked, useSetRating, useTrashAssets } from './asset-actions-api';
+import { ToastHost } from '../../components/Toast';
+import { useRestoreWithUndo, useSetLikedWithUndo, useSetRating, useTrashWithUndo } from './asset-actions-api';
 import { StackStrip } from '../stacks/StackStrip';
 import { useAssetDetail } from './asset-detail';
 import { useReprocessAsset, type GalleryItem } from './library-api';
@@ -54,10 +55,10 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const dialog = useRef<HTMLDialogElement>(null);
   const token = useMediaToken();
   const reprocess = useReprocessAsset();
-  const like = useSetLiked();
+  const { run: setLikedWithUndo, mutation: like } = useSetLikedWithUndo();
   const rate = useSetRating();
-  const remove = useTrashAssets();
-  const restore = useRestoreAssets();
+  const { run: trashWithUndo, mutation: remove } = useTrashWithUndo();
+  const { run: restoreWithUndo, mutation: restore } = useRestoreWithUndo();
   // The details panel stays open from one visit to the next on a wide screen; on a phone it would
   // cover the photo, so it starts closed there.
   const [showInfo, setShowInfo] = useState(() => !isPhone() && localStorage.getItem('hearth.viewer.info') === '1');
@@ -109,15 +110,16 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
 
   const toggleLike = () => {
     setLiked(!liked);
-    like.mutate({ ids: [asset.asset_id], liked: !liked }, { onError: () => setLiked(liked) });
+    const before = liked;
+    setLikedWithUndo([asset.asset_id], !before, { onError: () => setLiked(before), onUndone: () => setLiked(before) });
   };
   const setStars = (n: number) => {
     const before = rating;
     setRating(n);
     rate.mutate({ ids: [asset.asset_id], rating: n }, { onError: () => setRating(before) });
   };
-  const moveToTrash = () => remove.mutate([asset.asset_id], { onSuccess: () => (onNext ?? onPrevious ?? onClose)() });
-  const putBack = () => restore.mutate([asset.asset_id], { onSuccess: () => (onNext ?? onPrevious ?? onClose)() });
+  const moveToTrash = () => trashWithUndo([asset.asset_id], () => (onNext ?? onPrevious ?? onClose)());
+  const putBack = () => restoreWithUndo([asset.asset_id], () => (onNext ?? onPrevious ?? onClose)());
 
   const keys = useRef({ onPrevious, onNext, toggleLike, setStars, moveToTrash, putBack, trash });
   keys.current = { onPrevious, onNext, toggleLike, setStars, moveToTrash, putBack, trash };
@@ -330,6 +332,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
           }}
         />
       )}
+      <ToastHost />
     </dialog>
   );
 }
