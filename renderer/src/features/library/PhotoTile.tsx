@@ -10,6 +10,7 @@
 import { useRef } from 'react';
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
+import { OwnerChip } from '../sharing/OwnerChip';
 import { StackIcon } from '../stacks/StackIcon';
 import type { GalleryItem } from './library-api';
 import { Thumbnail } from './Thumbnail';
@@ -78,8 +79,11 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
   const duration = isVideo || isAudio ? formatDuration(asset.duration) : '';
   const stackSize = item.stack?.members.length ?? 0;
   const memberOf = stackSize > 1 ? 0 : (item.media_item.stack?.member_count ?? 0);
+  // A partner's photo, or (in a shared album) who added it: their initials on the tile.
+  const owner = item.media_item.owner;
   const label = [
     asset.original_filename,
+    owner ? `from ${owner.display_name}` : null,
     isVideo ? `video${duration ? ` ${duration}` : ''}` : null,
     isAudio ? `audio${duration ? ` ${duration}` : ''}` : null,
     asset.liked ? 'favourite' : null,
@@ -137,6 +141,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
             {stackSize > 1 ? stackSize : null}
           </span>
         )}
+        {owner && <OwnerChip person={owner} belowStack={stackSize > 1 || memberOf > 1} />}
         {failed && (
           <span className="tile__badge tile__badge--failed" aria-hidden="true">
             <Icon name="alert" size={14} />
