@@ -3,7 +3,7 @@
  * day on), see whom I share with and stop; see who shares with me, choose whether their photos show
  * in my timeline (off until I choose: partners.service.ts), and stop receiving.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { fieldError, formError } from './field-errors';
@@ -14,11 +14,10 @@ const sinceText = (s: PartnerShare) => (s.shared_from ? `photos from ${new Date(
 
 export function PartnerSharingSection() {
   const shares = usePartnerShares();
-  const update = useUpdatePartnerShare();
   const remove = useDeletePartnerShare();
   const given = shares.data?.given ?? [];
   const received = shares.data?.received ?? [];
-  const actionError = update.error ?? remove.error;
+  const actionError = remove.error;
 
   return (
     <section className="card" aria-labelledby="sharing-heading">
@@ -55,16 +54,7 @@ export function PartnerSharingSection() {
               <span className="share-item__facts">{sinceText(s)}</span>
             </div>
             <div className="share-item__actions">
-              <label className="share-check">
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={s.show_in_timeline}
-                  disabled={update.isPending}
-                  onChange={(e) => update.mutate({ id: s.share_id, show_in_timeline: e.target.checked })}
-                />
-                Show in my timeline
-              </label>
+              <TimelineSwitch share={s} />
               <Button variant="quiet" aria-label={`Stop receiving ${s.owner?.display_name}'s library`} disabled={remove.isPending} onClick={() => remove.mutate(s.share_id)}>
                 Stop receiving
               </Button>
@@ -78,6 +68,29 @@ export function PartnerSharingSection() {
         </p>
       )}
     </section>
+  );
+}
+
+/** "Show in my timeline": follows the finger at once, and goes back if the server refuses. */
+function TimelineSwitch({ share }: { share: PartnerShare }) {
+  const update = useUpdatePartnerShare();
+  const [on, setOn] = useState(share.show_in_timeline);
+  useEffect(() => setOn(share.show_in_timeline), [share.show_in_timeline]);
+  return (
+    <label className="share-check">
+      <input
+        type="checkbox"
+        role="switch"
+        checked={on}
+        onChange={(e) => {
+          const next = e.target.checked;
+          setOn(next);
+          update.mutate({ id: share.share_id, show_in_timeline: next }, { onError: () => setOn(!next) });
+        }}
+      />
+      Show in my timeline
+      {update.isError && <span className="field__error"> {messageOf(update.error)}</span>}
+    </label>
   );
 }
 

@@ -17,7 +17,7 @@ export function PasswordPrompt({ linkKey, title, onUnlocked }: { linkKey: string
   return (
     <form
       className="form public__password"
-      aria-label="Password"
+      aria-label="Unlock the link"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
