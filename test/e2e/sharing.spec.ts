@@ -14,7 +14,7 @@
  *   partner sharing from the Account page with the partner's photos in the timeline.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
-import { expect, type APIRequestContext, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { addMember, call, signIn, uploadAndWait } from './household.ts';
 import { withOwnServer } from './own-server.ts';
 

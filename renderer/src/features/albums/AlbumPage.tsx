@@ -84,16 +84,16 @@ export function AlbumPage() {
           <div className="album-actions">
             <AlbumShareButtons album={a} />
             {isOwner && (
-            <Button
-              variant="quiet"
-              busy={del.isPending}
-              busyLabel="Deleting…"
-              onClick={() => {
-                if (window.confirm(`Delete the album “${a.album_name}”? The photos stay in your library.`)) del.mutate(id, { onSuccess: () => void navigate('/albums') });
-              }}
-            >
-              Delete album
-            </Button>
+              <Button
+                variant="quiet"
+                busy={del.isPending}
+                busyLabel="Deleting…"
+                onClick={() => {
+                  if (window.confirm(`Delete the album “${a.album_name}”? The photos stay in your library.`)) del.mutate(id, { onSuccess: () => void navigate('/albums') });
+                }}
+              >
+                Delete album
+              </Button>
             )}
           </div>
         )
@@ -110,15 +110,15 @@ export function AlbumPage() {
       )}
       {items.length > 0 && (
         <div className={role === 'viewer' ? 'album--read-only' : undefined}>
-        <Timeline
-          items={items}
-          groupByDay={false}
-          label={`Album ${a?.album_name ?? ''}`.trim()}
-          selected={selection.selectedItems}
-          onToggleSelect={role === 'viewer' ? () => {} : selection.toggle}
-          onBand={role === 'viewer' ? undefined : selection.band}
-          onOpen={(index) => items[index] && viewer.open(items[index].media_item.primary_asset.asset_id)}
-        />
+          <Timeline
+            items={items}
+            groupByDay={false}
+            label={`Album ${a?.album_name ?? ''}`.trim()}
+            selected={selection.selectedItems}
+            onToggleSelect={role === 'viewer' ? () => {} : selection.toggle}
+            onBand={role === 'viewer' ? undefined : selection.band}
+            onOpen={(index) => items[index] && viewer.open(items[index].media_item.primary_asset.asset_id)}
+          />
         </div>
       )}
       <RoutedViewer items={items} />
