@@ -1,17 +1,23 @@
-import { StrictMode } from 'react';
+import { StrictMode, Suspense, lazy } from 'react';
 import { createRoot } from 'react-dom/client';
-import { session } from './api/session';
-import { App } from './app/App';
+import { publicLinkKey } from './features/sharing/public/public-path';
 import './styles/theme.css';
 import './styles/components.css';
 import './styles/layout.css';
 
-// Start restoring the session from the refresh cookie before React renders, in parallel with the
-// bootstrap status request the first render makes.
-void session.restore();
+const root = createRoot(document.getElementById('root')!);
+const linkKey = publicLinkKey(window.location.pathname);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+if (linkKey !== null) {
+  // A public link (`/s/<key>`): its own page, without the app or its session (no /me, no refresh).
+  const PublicLinkApp = lazy(() => import('./features/sharing/public/PublicLinkApp'));
+  root.render(
+    <StrictMode>
+      <Suspense fallback={null}>
+        <PublicLinkApp linkKey={linkKey} />
+      </Suspense>
+    </StrictMode>,
+  );
+} else {
+  void import('./app/start').then(({ startApp }) => startApp(root));
+}

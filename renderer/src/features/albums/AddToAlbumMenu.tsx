@@ -54,7 +54,8 @@ export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string
       {open && (
         <div className="album-menu__panel" role="dialog" aria-label="Add to album">
           <ul className="album-menu__list">
-            {(albums.data?.albums ?? []).map((a) => (
+            {/* A viewer of a shared album cannot add to it; a contributor adds their own photos. */}
+            {(albums.data?.albums ?? []).filter((a) => a.role !== 'viewer').map((a) => (
               <li key={a.album_id}>
                 <button type="button" className="album-menu__item" disabled={busy} onClick={() => addTo(a.album_id, a.album_name)}>
                   {a.album_name} <span>({a.asset_count})</span>

@@ -14,6 +14,8 @@ import { RoutedViewer } from '../library/RoutedViewer';
 import { Timeline } from '../library/Timeline';
 import { useSelection } from '../library/use-selection';
 import { useViewerRoute } from '../library/viewer-route';
+import { AlbumShareButtons, sharedAlbumNote } from '../sharing/AlbumShareButtons';
+import { withAddedBy } from '../sharing/shared-album-items';
 import '../library/library.css';
 import { albumAssetToItem, useAlbum, useAlbumAssets, useDeleteAlbum, useMoveInAlbum, useRemoveFromAlbumWithUndo, useUpdateAlbum } from './albums-api';
 import './albums.css';
@@ -22,7 +24,8 @@ export function AlbumPage() {
   const id = Number(useParams().albumId);
   const album = useAlbum(id);
   const members = useAlbumAssets(id);
-  const items = useMemo(() => (members.data?.assets ?? []).map(albumAssetToItem), [members.data]);
+  const shared = album.data?.shared ?? false;
+  const items = useMemo(() => withAddedBy((members.data?.assets ?? []).map(albumAssetToItem), members.data?.assets ?? [], shared), [members.data, shared]);
   const selection = useSelection(items);
   const { selected } = selection;
   const viewer = useViewerRoute();
@@ -40,16 +43,19 @@ export function AlbumPage() {
   const busy = remove.isPending || move.isPending || update.isPending;
   const error = remove.error ?? move.error ?? update.error ?? del.error;
   const clear = selection.clear;
+  // Shared with the caller: a viewer changes nothing; a contributor takes out only what they added.
+  const role = a?.role ?? 'owner';
+  const isOwner = role === 'owner';
 
   return (
     <>
       <PageHeader title={a?.album_name ?? 'Album'}>
-        {a && <p>{[a.asset_count === 1 ? '1 item' : `${a.asset_count} items`, a.description].filter(Boolean).join(' · ')}</p>}
+        {a && <p>{[a.asset_count === 1 ? '1 item' : `${a.asset_count} items`, sharedAlbumNote(a), a.description].filter(Boolean).join(' · ')}</p>}
       </PageHeader>
       {selected.size > 0 ? (
         <div className="selection-bar selection-bar--wrap" role="toolbar" aria-label="Selection">
           <strong>{selected.size === 1 ? '1 selected' : `${selected.size} selected`}</strong>
-          {selected.size === 1 && (
+          {selected.size === 1 && isOwner && (
             <>
               <Button variant="secondary" disabled={busy} onClick={() => update.mutate({ cover_asset_id: selectedIds[0]! }, { onSuccess: clear })}>
                 Make cover
@@ -76,16 +82,19 @@ export function AlbumPage() {
       ) : (
         a && (
           <div className="album-actions">
-            <Button
-              variant="quiet"
-              busy={del.isPending}
-              busyLabel="Deleting…"
-              onClick={() => {
-                if (window.confirm(`Delete the album “${a.album_name}”? The photos stay in your library.`)) del.mutate(id, { onSuccess: () => void navigate('/albums') });
-              }}
-            >
-              Delete album
-            </Button>
+            <AlbumShareButtons album={a} />
+            {isOwner && (
+              <Button
+                variant="quiet"
+                busy={del.isPending}
+                busyLabel="Deleting…"
+                onClick={() => {
+                  if (window.confirm(`Delete the album “${a.album_name}”? The photos stay in your library.`)) del.mutate(id, { onSuccess: () => void navigate('/albums') });
+                }}
+              >
+                Delete album
+              </Button>
+            )}
           </div>
         )
       )}
@@ -100,15 +109,17 @@ export function AlbumPage() {
         </EmptyState>
       )}
       {items.length > 0 && (
-        <Timeline
-          items={items}
-          groupByDay={false}
-          label={`Album ${a?.album_name ?? ''}`.trim()}
-          selected={selection.selectedItems}
-          onToggleSelect={selection.toggle}
-          onBand={selection.band}
-          onOpen={(index) => items[index] && viewer.open(items[index].media_item.primary_asset.asset_id)}
-        />
+        <div className={role === 'viewer' ? 'album--read-only' : undefined}>
+          <Timeline
+            items={items}
+            groupByDay={false}
+            label={`Album ${a?.album_name ?? ''}`.trim()}
+            selected={selection.selectedItems}
+            onToggleSelect={role === 'viewer' ? () => {} : selection.toggle}
+            onBand={role === 'viewer' ? undefined : selection.band}
+            onOpen={(index) => items[index] && viewer.open(items[index].media_item.primary_asset.asset_id)}
+          />
+        </div>
       )}
       <RoutedViewer items={items} />
     </>

@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { TextField } from '../../components/TextField';
 import { Thumbnail } from '../library/Thumbnail';
+import { AlbumSharedNote } from '../sharing/AlbumSharedNote';
 import { useAlbums, useCreateAlbum } from './albums-api';
 import './albums.css';
 
@@ -66,6 +67,7 @@ export function AlbumsPage() {
               </span>
               <strong>{a.album_name}</strong>
               <span className="album-card__count">{a.asset_count === 1 ? '1 item' : `${a.asset_count} items`}</span>
+              <AlbumSharedNote album={a} />
             </Link>
           </li>
         ))}

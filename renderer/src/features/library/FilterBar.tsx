@@ -1,5 +1,5 @@
 /**
- * Filters of the timeline (camera make and model, lens, dates, type, rating, tag, folder), kept in the page's URL
+ * Filters of the timeline (camera make and model, lens, dates, type, rating, tag, folder, who shared), kept in the page's URL
  * so that a filtered view survives a reload and can be bookmarked or shared within the household.
  * The stacks switch (`stacks=expanded`: every member of a stack its own tile) lives there too, but
  * it is a way of looking rather than a filter: "Clear filters" keeps it.
@@ -8,9 +8,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
+import { SharedBySelect } from '../sharing/SharedBySelect';
 import type { AssetFilter, StackMode } from './library-api';
 
-const KEYS = ['make', 'camera', 'lens', 'from', 'to', 'type', 'rating', 'tag', 'folder'] as const;
+const KEYS = ['make', 'camera', 'lens', 'from', 'to', 'type', 'rating', 'tag', 'folder', 'owner'] as const;
 
 /** The filter the URL asks for, or undefined when none. */
 export function useUrlFilter(): { filter: AssetFilter | undefined; active: number } {
@@ -25,6 +26,7 @@ export function useUrlFilter(): { filter: AssetFilter | undefined; active: numbe
   const rating = params.get('rating');
   const tag = params.get('tag');
   const folder = params.get('folder');
+  const owner = params.get('owner');
   if (make) f.camera_make = make;
   if (camera) f.camera_model = camera;
   if (lens) f.lens = lens;
@@ -33,6 +35,7 @@ export function useUrlFilter(): { filter: AssetFilter | undefined; active: numbe
   if (rating && /^[0-5]$/.test(rating)) f.rating = Number(rating);
   if (tag) f.tag_name = tag;
   if (folder) f.folder_path = folder.replace(/^\/+|\/+$/g, '');
+  if (owner && /^\d+$/.test(owner)) f.owner_id = Number(owner);
   const active = Object.keys(f).length;
   return { filter: active ? f : undefined, active };
 }
@@ -104,6 +107,7 @@ export function FilterBar() {
         Folder
         <input type="search" value={params.get('folder') ?? ''} placeholder="e.g. 2024/summer" onChange={(e) => set('folder', e.target.value)} />
       </label>
+      <SharedBySelect value={params.get('owner') ?? ''} onChange={(v) => set('owner', v)} />
       <label className="filters__switch" title="Show every photo of a stack as its own tile">
         <input
           type="checkbox"

@@ -12,6 +12,7 @@
 import { useRef } from 'react';
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
+import { OwnerChip } from '../sharing/OwnerChip';
 import { StackIcon } from '../stacks/StackIcon';
 import { LiveMotionClip, useHoverIntent } from './LiveMotion';
 import { hasRaw, isLive } from './media-item';
@@ -85,8 +86,11 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
   const live = isLive(item);
   const raw = hasRaw(item);
   const hover = useHoverIntent(live && !selecting);
+  // A partner's photo, or (in a shared album) who added it: their initials on the tile.
+  const owner = item.media_item.owner;
   const label = [
     asset.original_filename,
+    owner ? `from ${owner.display_name}` : null,
     isVideo ? `video${duration ? ` ${duration}` : ''}` : null,
     isAudio ? `audio${duration ? ` ${duration}` : ''}` : null,
     live ? 'live photo' : null,
@@ -159,6 +163,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
             {stackSize > 1 ? stackSize : null}
           </span>
         )}
+        {owner && <OwnerChip person={owner} belowStack={stackSize > 1 || memberOf > 1} />}
         {failed && (
           <span className="tile__badge tile__badge--failed" aria-hidden="true">
             <Icon name="alert" size={14} />

@@ -1,6 +1,6 @@
 /**
  * What can be done to a selection: favourite, add to an album, tag, stack, trash or restore,
- * download as a zip.
+ * download as a zip, make a public link (features/sharing).
  *
  * On a phone the bar takes the place of the top bar (library.css) and keeps one line: clear, the
  * count, "Add to album", Download and Move to trash (as icons with their names for assistive
@@ -16,6 +16,7 @@ import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { AddToAlbumMenu } from '../albums/AddToAlbumMenu';
+import { SelectionLinkButton } from '../sharing/SelectionLinkButton';
 import { useCreateStack } from '../stacks/stacks-api';
 import { useDownloadZip, useRestoreWithUndo, useSetLikedWithUndo, useTrashWithUndo } from './asset-actions-api';
 import { DeletePermanentlyButton } from './TrashActions';
@@ -93,6 +94,7 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
               Add to favourites
             </Button>
             <BulkTagMenu ids={ids} names={names} tagging={tagging} disabled={busy} onDone={onDone} />
+            <SelectionLinkButton ids={ids} disabled={busy} />
             {n >= 2 && (
               <Button
                 variant="secondary"

@@ -19,6 +19,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../api/problem';
+import { useMe } from '../../api/use-me';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
@@ -68,6 +69,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const swipe = useViewerSwipe({ onNext, onPrevious, onClose, disabled: zoomed });
   const onZoomedChange = useCallback((z: boolean) => setZoomed(z), []);
   const rowAsset = item.media_item.primary_asset;
+  const me = useMe();
   // The stack member picked in the strip; it belongs to that item (another item shows its own photo).
   const [pick, setPick] = useState<{ item: string; asset: string } | null>(null);
   const pickedId = pick?.item === item.id && pick.asset !== rowAsset.asset_id ? pick.asset : null;
@@ -84,6 +86,9 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const [livePlaying, setLivePlaying] = useState(false);
   // The photo's own clock (its offset is in the details); an undated file says so rather than showing its upload time.
   const when = formatCaptureTimeShort(asset) || 'No date';
+  // Someone else's photo (a partner's, or added to a shared album by another member) is read-only:
+  // no Trash (likes and ratings are the reader's own).
+  const mine = me === null || asset.owner_id === me.user_id;
   // The list refreshes after a change; until then show what was just chosen.
   const [liked, setLiked] = useState(asset.liked);
   const [rating, setRating] = useState(asset.rating);
@@ -121,8 +126,8 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const moveToTrash = () => trashWithUndo([asset.asset_id], () => (onNext ?? onPrevious ?? onClose)());
   const putBack = () => restoreWithUndo([asset.asset_id], () => (onNext ?? onPrevious ?? onClose)());
 
-  const keys = useRef({ onPrevious, onNext, toggleLike, setStars, moveToTrash, putBack, trash });
-  keys.current = { onPrevious, onNext, toggleLike, setStars, moveToTrash, putBack, trash };
+  const keys = useRef({ onPrevious, onNext, toggleLike, setStars, moveToTrash, putBack, trash, mine });
+  keys.current = { onPrevious, onNext, toggleLike, setStars, moveToTrash, putBack, trash, mine };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (typingIn(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -132,7 +137,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
       else if ((e.key === 'f' || e.key === 'F') && !k.trash) k.toggleLike();
       else if (/^[0-5]$/.test(e.key) && !k.trash) k.setStars(Number(e.key));
       else if (e.key === 'i' || e.key === 'I') setShowInfo((v) => !v);
-      else if (e.key === 'Delete' && !k.trash) k.moveToTrash();
+      else if (e.key === 'Delete' && !k.trash && k.mine) k.moveToTrash();
       else return;
       e.preventDefault();
     };
@@ -214,6 +219,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
           <span>
             {when}
             {(asset.type === 'VIDEO' || asset.type === 'AUDIO') && asset.duration ? ` · ${formatDuration(asset.duration)}` : ''}
+            {item.media_item.owner ? ` · from ${item.media_item.owner.display_name}` : ''}
             {raw && (
               <span className="overlay__kind" title="A RAW file is kept with this photo">
                 RAW
@@ -254,7 +260,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
           </button>
           {/* Inline on a wide screen; the "More" menu on a phone (one set of controls, placed by CSS). */}
           <div id="viewer-more" className="overlay__more" data-open={moreOpen ? 'true' : 'false'} onClick={() => setMoreOpen(false)}>
-            {!trash && (
+            {!trash && mine && (
               <button type="button" className="button button--quiet" aria-label="Move to trash" title="Move to trash (Delete)" onClick={moveToTrash}>
                 <Icon name="trash" />
                 <span className="overlay__more-label">Move to trash</span>

@@ -181,7 +181,10 @@ export class AssetsService {
    * (a still whose clip is embedded in the same file) the video is that clip, extracted by the pipeline.
    */
   webMedia(actor: Actor, assetId: string, kind: 'VIDEO' | 'AUDIO'): FileRef {
-    const a = this.own(actor, assetId);
+    return this.webFor(this.own(actor, assetId), kind);
+  }
+
+  private webFor(a: AssetRow, kind: 'VIDEO' | 'AUDIO'): FileRef {
     if (kind === 'VIDEO' && a.type === 'PHOTO' && a.state === 'ready' && hasEmbeddedMotion(a)) {
       const clip = this.derivatives.motionVideo(a.asset_id);
       if (fs.existsSync(clip)) return { path: clip, contentType: 'video/mp4', etag: `${a.hash}-motion-${a.updated_at}`, name: `${a.original_filename.replace(/\.[^.]*$/, '')}.mp4` };
@@ -201,6 +204,13 @@ export class AssetsService {
     const a = this.store.byId(id);
     if (!a) throw new NotFound('No such asset.', 'asset_not_found');
     return this.thumbnailFor(a, size);
+  }
+
+  /** The browser-playable copy of a video (or a motion photo's clip), as webMedia. */
+  videoOf(id: PermittedAssetId): FileRef {
+    const a = this.store.byId(id);
+    if (!a) throw new NotFound('No such asset.', 'asset_not_found');
+    return this.webFor(a, 'VIDEO');
   }
 
   originalOf(id: PermittedAssetId): FileRef {
