@@ -2,7 +2,8 @@
  * A slideshow of an album (or of the photos selected in it): full screen, one photo after another.
  *
  * - A photo stays SLIDE_MS once it has loaded (a slow connection does not cut it short), then the
- *   next one cross-fades in; a video or a recording plays through and the next follows when it ends.
+ *   next one cross-fades in; a video or a recording plays through and the next follows when it ends
+ *   (one this browser cannot play shows its poster for a photo's time instead).
  * - Pause and resume (the button, or Space), next and previous (buttons, ← →, or a swipe sideways);
  *   Escape, Close or a swipe down ends it. After the last photo it starts again, like a photo frame
  *   (decision: a household leaves it running on the television).
@@ -46,30 +47,43 @@ function usePrefersReducedMotion(): boolean {
   return reduced;
 }
 
-const isTimed = (a: SlideAsset) => !((a.type === 'VIDEO' || a.type === 'AUDIO') && a.state === 'ready');
+/** Plays (video or recording) rather than showing for a set time; `broken` media show their poster instead. */
+const plays = (a: SlideAsset, broken: boolean) => (a.type === 'VIDEO' || a.type === 'AUDIO') && a.state === 'ready' && !broken;
 
-function Slide({ asset, token, playing, onLoaded, onEnded }: { asset: SlideAsset; token: string; playing: boolean; onLoaded: () => void; onEnded: () => void }) {
+interface SlideProps {
+  asset: SlideAsset;
+  token: string;
+  playing: boolean;
+  /** This video or recording cannot be played here: its poster stands in for the usual time. */
+  broken: boolean;
+  onLoaded: () => void;
+  onEnded: () => void;
+  onBroken: () => void;
+}
+
+function Slide({ asset, token, playing, broken, onLoaded, onEnded, onBroken }: SlideProps) {
   const media = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   // Autoplay with sound may be refused; the same media then plays muted rather than not at all.
   useEffect(() => {
     const m = media.current;
     if (!m) return;
     if (!playing) return void m.pause();
-    m.play().catch(() => {
+    m.play().catch((e: unknown) => {
+      if (e instanceof DOMException && e.name === 'AbortError') return; // paused or replaced meanwhile
       m.muted = true;
-      void m.play().catch(() => onEnded());
+      void m.play().catch(onBroken);
     });
-  }, [playing, onEnded]);
+  }, [playing, onBroken]);
 
-  if (asset.state === 'ready' && asset.type === 'VIDEO') {
-    return <video ref={media} className="slideshow__media" src={mediaUrl(asset.asset_id, 'video', token)} playsInline aria-label={asset.original_filename} onEnded={onEnded} onError={onEnded} />;
+  if (plays(asset, broken) && asset.type === 'VIDEO') {
+    return <video ref={media} className="slideshow__media" src={mediaUrl(asset.asset_id, 'video', token)} playsInline aria-label={asset.original_filename} onEnded={onEnded} onError={onBroken} />;
   }
-  if (asset.state === 'ready' && asset.type === 'AUDIO') {
+  if (plays(asset, broken) && asset.type === 'AUDIO') {
     return (
       <div className="slideshow__audio">
         <Icon name="play" size={64} />
         <p>{asset.original_filename}</p>
-        <audio ref={media} src={mediaUrl(asset.asset_id, 'audio', token)} onEnded={onEnded} onError={onEnded} />
+        <audio ref={media} src={mediaUrl(asset.asset_id, 'audio', token)} onEnded={onEnded} onError={onBroken} />
       </div>
     );
   }
@@ -94,6 +108,7 @@ export function Slideshow({ items: all, start = 0, onClose }: SlideshowProps) {
   const [playing, setPlaying] = useState(true);
   const [loaded, setLoaded] = useState(false);
   const [idle, setIdle] = useState(false);
+  const [broken, setBroken] = useState<ReadonlySet<string>>(new Set());
   const statusId = useId();
   const n = items.length;
   const current = items[index];
@@ -139,10 +154,10 @@ export function Slideshow({ items: all, start = 0, onClose }: SlideshowProps) {
 
   // A photo's time starts once it is on screen; media advance on their own end.
   useEffect(() => {
-    if (!playing || !current || !loaded || !isTimed(current)) return;
+    if (!playing || !current || !loaded || plays(current, broken.has(current.asset_id))) return;
     const t = window.setTimeout(next, SLIDE_MS);
     return () => window.clearTimeout(t);
-  }, [playing, current, loaded, next]);
+  }, [playing, current, loaded, next, broken]);
 
   // The next photo loads while this one shows.
   useEffect(() => {
@@ -179,6 +194,10 @@ export function Slideshow({ items: all, start = 0, onClose }: SlideshowProps) {
 
   const swipe = useViewerSwipe({ onNext: n > 1 ? next : undefined, onPrevious: n > 1 ? back : undefined, onClose: close, disabled: false });
   const onLoaded = useCallback(() => setLoaded(true), []);
+  const currentId = current?.asset_id;
+  const onBroken = useCallback(() => {
+    if (currentId) setBroken((b) => new Set(b).add(currentId));
+  }, [currentId]);
   const shownBefore = previous !== null && previous !== index ? items[previous] : undefined;
 
   return (
@@ -200,7 +219,7 @@ export function Slideshow({ items: all, start = 0, onClose }: SlideshowProps) {
         {n === 0 && <p className="slideshow__note">Nothing here can be shown.</p>}
         {token && shownBefore && (
           <div key={`before-${shownBefore.asset_id}`} className="slideshow__slide slideshow__slide--before" aria-hidden="true">
-            <Slide asset={shownBefore} token={token} playing={false} onLoaded={noop} onEnded={noop} />
+            <Slide asset={shownBefore} token={token} playing={false} broken={broken.has(shownBefore.asset_id)} onLoaded={noop} onEnded={noop} onBroken={noop} />
           </div>
         )}
         {token && current && (
@@ -210,7 +229,7 @@ export function Slideshow({ items: all, start = 0, onClose }: SlideshowProps) {
             style={swipe.offset ? { transform: `translate(${swipe.offset.x}px, ${swipe.offset.y}px)` } : undefined}
             onAnimationEnd={() => setPrevious(null)}
           >
-            <Slide asset={current} token={token} playing={playing} onLoaded={onLoaded} onEnded={next} />
+            <Slide asset={current} token={token} playing={playing} broken={broken.has(current.asset_id)} onLoaded={onLoaded} onEnded={next} onBroken={onBroken} />
           </div>
         )}
       </div>
