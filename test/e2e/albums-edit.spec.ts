@@ -8,6 +8,7 @@
  *   and survive a reload; a mouse drag in reorder mode moves a photo, arrow keys and the buttons
  *   too, and the order survives a reload; the slideshow advances by itself, pauses, steps with the
  *   keys, plays the video through, closes with Escape, and does not cross-fade with reduced motion;
+ * - from the timeline: "Add to album" with a name already used offers that album instead;
  * - phone (390×844, touch): the picker fills the screen and adds a tapped photo; in reorder mode a
  *   touch-and-hold drag moves a photo, and the buttons move one a place; nothing is wider than the
  *   screen.
@@ -29,7 +30,8 @@ const base = (f: string) => f.slice(f.lastIndexOf('/') + 1);
 const PHONE = { width: 390, height: 844 };
 
 const test = withOwnServer('albums-edit', FILES);
-test.describe.configure({ mode: 'serial' });
+// A shared 2-core machine: a step can wait on others' test runs.
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 let token = '';
 let api: APIRequestContext;
@@ -325,6 +327,28 @@ test.describe('on a desktop', () => {
     await expect(status).toContainText('2 of 2');
     await page.keyboard.press('Escape');
     await expect(show).toBeHidden();
+  });
+});
+
+test.describe('from the timeline on a desktop', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('"Add to album" with a name already used offers that album instead of a second one', async ({ page }) => {
+    const existing = await albumOf('Garden', [PHOTOS[0]!]);
+    await signIn(page);
+    const grid = page.getByRole('list', { name: 'Photos and videos' });
+    await grid.getByRole('checkbox', { name: `Select ${base(PHOTOS[3]!)}` }).check();
+    const bar = page.getByRole('toolbar', { name: 'Selection' });
+    await bar.getByRole('button', { name: 'Add to album' }).click();
+    const menu = page.getByRole('dialog', { name: 'Add to album' });
+    await menu.getByLabel('New album name').fill('garden');
+    await menu.getByRole('button', { name: 'Create and add' }).click();
+    await expect(menu.getByRole('alert')).toHaveText('You already have an album called “Garden” — create another?');
+    await page.screenshot({ path: test.info().outputPath('menu-duplicate-name.png') });
+    await menu.getByRole('button', { name: 'Add to “Garden”' }).click();
+    await expect(bar).toBeHidden();
+    expect(await albumOrder(existing)).toEqual([base(PHOTOS[0]!), base(PHOTOS[3]!)]);
+    expect((await albums()).filter((a) => a.album_name.toLowerCase() === 'garden')).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * "Add photos" from inside an album: the library, newest capture first and by day (each photo's own
- * day, lib/capture-time.ts), in a dialog that fills a phone's screen. A tap or click picks a photo and
+ * "Add photos" from inside an album: the library, newest capture first and by month (each photo's
+ * own clock, lib/capture-time.ts; months rather than days, so a library with a photo a day still
+ * fills the rows), in a dialog that fills a phone's screen. A tap or click picks a photo and
  * another takes it back; photos already in the album are marked and cannot be picked. The chosen ones
  * are added at the end of the album in the order they were picked (decision: the picking order is the
  * one the person had in mind; "Reorder" changes it after), one request each with the progress shown.
@@ -31,10 +32,10 @@ interface AddPhotosDialogProps {
 
 const QUERY = { sort_by: 'date_captured' as const, stack_mode: 'expanded' as const };
 
-function dayOf(item: GalleryItem): string {
+function monthOf(item: GalleryItem): string {
   const a = item.media_item.primary_asset;
   const wall = wallClockMs(a.taken_time, a.capture_offset_minutes);
-  return wall === null ? 'No date' : utcFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(wall);
+  return wall === null ? 'No date' : utcFormat(undefined, { month: 'long', year: 'numeric' }).format(wall);
 }
 
 export function AddPhotosDialog({ albumId, albumName, memberIds, onClose, onAdded }: AddPhotosDialogProps) {
@@ -70,11 +71,11 @@ export function AddPhotosDialog({ albumId, albumName, memberIds, onClose, onAdde
     return () => io.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage, items.length]);
 
-  const days = useMemo(() => {
-    const out: { day: string; items: GalleryItem[] }[] = [];
+  const months = useMemo(() => {
+    const out: { month: string; items: GalleryItem[] }[] = [];
     for (const item of items) {
-      const day = dayOf(item);
-      if (out.at(-1)?.day !== day) out.push({ day, items: [] });
+      const month = monthOf(item);
+      if (out.at(-1)?.month !== month) out.push({ month, items: [] });
       out.at(-1)!.items.push(item);
     }
     return out;
@@ -131,11 +132,12 @@ export function AddPhotosDialog({ albumId, albumName, memberIds, onClose, onAdde
         {list.isPending && <p role="status">Loading your photos…</p>}
         {list.isError && <p className="field__error">{messageOf(list.error)}</p>}
         {list.isSuccess && items.length === 0 && <p>There are no photos in your library yet. Upload some first.</p>}
-        {days.map(({ day, items: dayItems }) => (
-          <section key={day} className="picker__day" aria-label={day}>
-            <h3 className="picker__day-title">{day}</h3>
+        {months.map(({ month, items: monthItems }, i) => (
+          // Undated photos sort by their upload time, so "No date" may come more than once.
+          <section key={`${i}:${month}`} className="picker__month" aria-label={month}>
+            <h3 className="picker__month-title">{month}</h3>
             <ul className="picker__grid">
-              {dayItems.map((item) => {
+              {monthItems.map((item) => {
                 const a = item.media_item.primary_asset;
                 const inAlbum = memberIds.has(a.asset_id);
                 const place = picked.indexOf(a.asset_id);

@@ -39,10 +39,17 @@ export function EditableText({ value, label, placeholder, multiline = false, max
   // Escape and Enter end editing before the blur that follows: that blur must not save again.
   const settled = useRef(false);
 
+  // After Enter or Escape, focus goes back to the edit button once it is in the page again.
+  const returnFocus = useRef(false);
+
   useEffect(() => {
     if (draft !== null && field.current && document.activeElement !== field.current) {
       field.current.focus();
       field.current.select();
+    }
+    if (draft === null && returnFocus.current) {
+      returnFocus.current = false;
+      button.current?.focus();
     }
   }, [draft]);
 
@@ -68,9 +75,9 @@ export function EditableText({ value, label, placeholder, multiline = false, max
   }
 
   const finish = (focusBack: boolean) => {
+    returnFocus.current = focusBack;
     setDraft(null);
     setError(null);
-    if (focusBack) requestAnimationFrame(() => button.current?.focus());
   };
   /** `byKey`: Enter saved (focus goes back to the text); else the field was left (focus stays where it went). */
   const save = async (byKey: boolean) => {
