@@ -76,6 +76,7 @@ export function ReorderGrid({ members, order, onMove }: ReorderGridProps) {
                 }}
                 type="button"
                 className="reorder__tile"
+                data-reorder-handle=""
                 aria-label={`${name}, place ${i + 1} of ${shown.length}`}
                 aria-describedby={hintId}
                 onPointerDown={start(id, i)}

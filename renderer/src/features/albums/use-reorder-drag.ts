@@ -129,7 +129,9 @@ export function useReorderDrag({ grid, onDrop }: { grid: React.RefObject<HTMLEle
       const r = c.getBoundingClientRect();
       return { left: r.left + window.scrollX, top: r.top + window.scrollY, right: r.right + window.scrollX, bottom: r.bottom + window.scrollY };
     });
-    const own = cells[p.index]?.getBoundingClientRect();
+    // The lifted copy is the photo's size (the slot also holds its step buttons).
+    const cell = cells[p.index];
+    const own = (cell?.querySelector('[data-reorder-handle]') ?? cell)?.getBoundingClientRect();
     if (!own) return end(false);
     p.lifted = true;
     if (p.touch) navigator.vibrate?.(10);
