@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create an album
-         * @description The album belongs to you. `album_type` is `regular` (the default) or `bio` (a species album: its photos get species recognition). Names need not be unique.
+         * @description The album belongs to you. `album_type` is `regular` (the default) or `bio` (a species album: its photos get species recognition). Names need not be unique (the web UI asks before making a second album of the same name). A blank `description` is stored as null.
          */
         post: operations["createAlbum"];
         delete?: never;
@@ -38,7 +38,7 @@ export interface paths {
         get: operations["getAlbum"];
         /**
          * Rename an album, change its description, type or cover
-         * @description Give at least one field; the others stay as they are.
+         * @description Give at least one field; the others stay as they are. A blank `description` (empty or only white space) clears it, like null.
          *     `cover_asset_id` must be an asset of this album that is not in the Trash (else 422 `cover_not_in_album`); null clears the choice, and the first asset by position is displayed instead.
          *     Turning an album into a `bio` album queues species recognition for its photos (when species recognition is on).
          */

@@ -1,6 +1,7 @@
 /**
- * "Add to album" for a selection: pick one of the albums, or name a new one. A toast says where the
- * photos went, with Undo (takes out again only those this added).
+ * "Add to album" for a selection: pick one of the albums, or name a new one. A new name the member
+ * already uses for an album of theirs asks first, offering that album instead (as "New album" does).
+ * A toast says where the photos went, with Undo (takes out again only those this added).
  */
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -8,7 +9,7 @@ import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { useToast } from '../../components/Toast';
-import { refreshAlbums, removeEachFromAlbum, useAddToAlbum, useAlbums, useCreateAlbum } from './albums-api';
+import { ownAlbumsNamed, refreshAlbums, removeEachFromAlbum, useAddToAlbum, useAlbums, useCreateAlbum, type Album } from './albums-api';
 
 export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string[]; onDone: () => void }) {
   const [open, setOpen] = useState(false);
@@ -16,10 +17,13 @@ export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string
   const albums = useAlbums();
   const add = useAddToAlbum();
   const create = useCreateAlbum();
-  const busy = add.isPending || create.isPending;
+  const [twin, setTwin] = useState<{ name: string; existing: Album } | null>(null);
+  const [checking, setChecking] = useState(false);
+  const busy = add.isPending || create.isPending || checking;
   const toast = useToast();
   const queryClient = useQueryClient();
-  const addTo = (albumId: number, albumName: string) =>
+  const addTo = (albumId: number, albumName: string) => {
+    setTwin(null);
     add.mutate(
       { albumId, assetIds },
       {
@@ -43,6 +47,27 @@ export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string
         },
       },
     );
+  };
+  const createAndAdd = (albumName: string) => {
+    setTwin(null);
+    create.mutate({ album_name: albumName }, { onSuccess: (album) => addTo((album as { album_id: number }).album_id, albumName) });
+  };
+  const submit = async () => {
+    const trimmed = name.trim();
+    if (!trimmed || busy) return;
+    if (twin?.name === trimmed) return createAndAdd(trimmed);
+    setChecking(true);
+    try {
+      const same = await ownAlbumsNamed(trimmed);
+      if (same[0]) setTwin({ name: trimmed, existing: same[0] });
+      else createAndAdd(trimmed);
+    } catch {
+      // The check is a courtesy: when it cannot be made, the album is made as asked.
+      createAndAdd(trimmed);
+    } finally {
+      setChecking(false);
+    }
+  };
 
   return (
     <div className="album-menu">
@@ -67,14 +92,34 @@ export function AddToAlbumMenu({ assetIds, onDone }: { assetIds: readonly string
             className="album-menu__new"
             onSubmit={(e) => {
               e.preventDefault();
-              if (name.trim()) create.mutate({ album_name: name.trim() }, { onSuccess: (album) => addTo((album as { album_id: number }).album_id, name.trim()) });
+              void submit();
             }}
           >
-            <input aria-label="New album name" placeholder="New album…" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+            <input
+              aria-label="New album name"
+              placeholder="New album…"
+              value={name}
+              maxLength={200}
+              onChange={(e) => {
+                setName(e.target.value);
+                if (twin && e.target.value.trim() !== twin.name) setTwin(null);
+              }}
+            />
             <Button type="submit" variant="secondary" busy={busy} busyLabel="Adding…" disabled={!name.trim()}>
               Create and add
             </Button>
           </form>
+          {twin && (
+            <div className="album-menu__twin" role="group" aria-label="An album of this name exists">
+              <p role="alert">You already have an album called “{twin.existing.album_name}” — create another?</p>
+              <Button variant="secondary" disabled={busy} onClick={() => addTo(twin.existing.album_id, twin.existing.album_name)}>
+                Add to “{twin.existing.album_name}”
+              </Button>
+              <Button variant="secondary" disabled={busy} onClick={() => createAndAdd(twin.name)}>
+                Create another
+              </Button>
+            </div>
+          )}
           {(add.isError || create.isError) && <p className="field__error">{messageOf(add.error ?? create.error)}</p>}
         </div>
       )}

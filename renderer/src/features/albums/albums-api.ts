@@ -16,6 +16,24 @@ export const albumKeys = {
   assets: (id: number) => ['albums', id, 'assets'] as const,
 };
 
+/**
+ * The caller's own albums called `name` (ignoring case and surrounding spaces), looked up across
+ * every page of the list when asked (a "New album" form checks before creating; the cached first page
+ * may be stale or short).
+ */
+export async function ownAlbumsNamed(name: string): Promise<Album[]> {
+  const wanted = sameName(name);
+  const found: Album[] = [];
+  for (let offset = 0; ; ) {
+    const page = await request(api.GET('/api/v1/albums', { params: { query: { limit: 100, offset } } }));
+    found.push(...page.albums.filter((a) => a.role === 'owner' && sameName(a.album_name) === wanted));
+    offset += page.albums.length;
+    if (page.albums.length === 0 || offset >= page.total) return found;
+  }
+}
+
+const sameName = (name: string) => name.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase();
+
 /** The household's albums are few: the first 100 (the contract's maximum page) cover them. */
 export function useAlbums() {
   return useQuery({
