@@ -45,7 +45,7 @@ describe('getFeaturedPhotos: on this day', { timeout: 300_000 }, () => {
   after(() => w.srv.stop({ removeData: true }));
 
   const featured = async (c: Client, query: Record<string, string | number>) => {
-    const r = await c.get(`${V1}/assets/featured?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`);
+    const r = await c.get(`${V1}/assets/featured?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`);
     assert.equal(r.status, 200, r.text);
     return data<Featured>(c, r);
   };
