@@ -12,7 +12,8 @@
  * - "On this day" shows the photo of three years ago as "3 years ago" and opens that day;
  * - on the phone's Upload page, a damaged file and a file already in the library: the damaged one is
  *   listed first in plain words, the other says "Already in your library" and no upload of it was sent
- *   (the requests are counted), both rows with a thumbnail.
+ *   (the requests are counted), both rows with a thumbnail; a file whose connection was lost says so
+ *   ("Will retry") and goes with Retry.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
 import crypto from 'node:crypto';
@@ -28,6 +29,7 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const MEMORY = 'three-years-ago.jpg';
 const DAMAGED = 'cut-short.jpg';
+const OFFLINE = 'sent-while-offline.jpg';
 
 const test = withOwnServer('browse-finish', []);
 test.describe.configure({ mode: 'serial' });
@@ -208,6 +210,9 @@ test.describe('uploading on a phone', () => {
     await expect(row(MEMORY).locator('.upload-row__thumb img')).toHaveJSProperty('complete', true);
     expect(await row(MEMORY).locator('.upload-row__thumb img').evaluate((img: { naturalWidth: number }) => img.naturalWidth)).toBeGreaterThan(0);
     await expect(row(DAMAGED).locator('.upload-row__thumb')).toBeVisible();
+    // Trying again cannot mend a damaged file: it can be removed from the list instead.
+    await expect(row(DAMAGED).getByRole('button', { name: `Remove ${DAMAGED} from the list` })).toBeVisible();
+    await expect(row(DAMAGED).getByRole('button', { name: `Retry ${DAMAGED}` })).toHaveCount(0);
     await page.screenshot({ path: test.info().outputPath('phone-upload-list.png'), fullPage: true });
 
     expect(prechecks.length, 'each file was checked before sending').toBe(2);
@@ -216,5 +221,20 @@ test.describe('uploading on a phone', () => {
     // request with file data were its own; the file already in the library had neither.
     expect(sessions.length, 'one upload session: the damaged file’s').toBe(1);
     expect(chunkRequests, 'one request carried the damaged file, none the other').toBe(1);
+
+    await test.step('a lost connection: said in plain words, then Retry sends it', async () => {
+      await sharp({ create: { width: 200, height: 150, channels: 3, background: '#2d6a8f' } })
+        .jpeg()
+        .toFile(path.join(hearth.files, OFFLINE));
+      await page.route('**/api/v1/uploads/batch', (route) => route.abort('internetdisconnected'));
+      await page.getByLabel('Choose files').setInputFiles([path.join(hearth.files, OFFLINE)]);
+      await expect(row(OFFLINE).getByText('The connection to Hearth was lost. Will retry.')).toBeVisible({ timeout: 60_000 });
+      // Failures on top: the damaged file, then this one, then the one already in the library.
+      await expect(queue.getByRole('listitem')).toHaveCount(3);
+      await expect(queue.getByRole('listitem').nth(2)).toHaveAccessibleName(MEMORY);
+      await page.unroute('**/api/v1/uploads/batch');
+      await row(OFFLINE).getByRole('button', { name: `Retry ${OFFLINE}` }).tap();
+      await expect(row(OFFLINE).getByText('Done', { exact: true })).toBeVisible({ timeout: 60_000 });
+    });
   });
 });

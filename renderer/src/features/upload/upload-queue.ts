@@ -75,6 +75,8 @@ export interface UploadItem {
 
 interface Entry extends UploadItem {
   key: string;
+  /** The last failure may pass when tried again (a lost connection, a tool's hiccup), as the server judged it. */
+  retryable: boolean;
   lastModified: number;
   file: File | null;
   sessionId: string | null;
@@ -194,7 +196,8 @@ export class UploadQueue {
       message: e.message,
       code: e.code,
       file: e.file,
-      canRetry: e.state === 'failed' && (e.failedStage === 'processing' ? !!e.assetId : !!e.file),
+      // Retry only where trying again can help: not for a damaged or unsupported file (the server said so).
+      canRetry: e.state === 'failed' && e.retryable && (e.failedStage === 'processing' ? !!e.assetId : !!e.file),
       needsFile: !e.file && (e.state === 'paused' || (e.state === 'failed' && e.failedStage === 'upload')),
       assetId: e.assetId,
     }));
@@ -231,6 +234,7 @@ export class UploadQueue {
         bytesSent: 0,
         message: null,
         code: null,
+        retryable: true,
         canRetry: false,
         needsFile: false,
         assetId: null,
@@ -300,6 +304,7 @@ export class UploadQueue {
         bytesSent: r.totalChunks ? Math.min(r.size, r.receivedChunks * r.chunkSize) : 0,
         message: PAUSED_MESSAGE,
         code: null,
+        retryable: true,
         canRetry: false,
         needsFile: true,
         assetId: null,
@@ -661,7 +666,7 @@ export class UploadQueue {
     e.unfollow = null;
     // A failure the server reported as final cannot be resumed: forget the session.
     if (!retryable || stage === 'processing') this.store.remove(e.key);
-    Object.assign(e, { state: 'failed', failedStage: stage, code, message: plainWords({ code, status: facts.status ?? null, retryable, detail: facts.detail }) });
+    Object.assign(e, { state: 'failed', failedStage: stage, code, retryable, message: plainWords({ code, status: facts.status ?? null, retryable, detail: facts.detail }) });
     if (!retryable && stage === 'upload') e.sessionId = null;
     this.emit();
     this.notifySettled(e);
