@@ -632,6 +632,8 @@ export interface paths {
          * @description Deterministic weighted sampling (`weighted_aes_v1`): each candidate is weighted by recency (half-life 120 days), quality (rating, liked, resolution) and metadata richness; ranks come from Efraimidis–Spirakis keys −ln(u)/weight with u from SHA-256 of `seed:asset_id`; the walk by rank keeps at most 2 photos per day, 3 per camera and 4 per aspect (landscape, portrait, squareish), then fills any remaining slots by rank.
          *
          *     Candidates: your own photos with ready thumbnails, not in the Trash, one per media item, the `candidate_limit` most recently added within `days`. The seed defaults to today’s UTC date, so the selection changes once a day; the same seed over the same library gives the same list.
+         *
+         *     With `on_this_day` (beyond the contract): candidates are your photos taken on that month and day in earlier years, newest first, at most `candidate_limit`; the same weighting and caps pick among them.
          */
         get: operations["getFeaturedPhotos"];
         put?: never;
@@ -2678,6 +2680,18 @@ export interface components {
             camera_makes: string[];
             /** @description Distinct camera models of your assets, sorted (case-insensitive, natural order). */
             camera_models: string[];
+            /** @description Beyond the contract (additive): each camera model of your assets with its make and a display name, sorted by name. Filter with both `camera_make` (when not null) and `camera_model`. */
+            cameras: {
+                /** @description The camera make as recorded (the exact value of the `camera_make` filter); null when no file of this model records one. */
+                make: string | null;
+                /** @description The camera model as recorded (the exact value of the `camera_model` filter). */
+                model: string;
+                /**
+                 * @description The camera as people name it: brand and model, the make not repeated when the model already starts with it.
+                 * @example Nikon D70
+                 */
+                name: string;
+            }[];
             /** @description Distinct lens models of your assets, sorted the same way. */
             lenses: string[];
         };
@@ -7272,6 +7286,8 @@ export interface operations {
                 count?: number;
                 /** @description Only photos from the last N days (capture time, else upload time), 0..36500; 0: no cutoff. Default 3650. */
                 days?: number;
+                /** @description Beyond the contract (additive): "On this day" memories. The viewer’s today, YYYY-MM-DD: candidates are then the photos taken on the same month and day in earlier years (local date of capture; photos without a capture time are left out), newest first, instead of the recently added ones; `days` is ignored. 29 February matches only 29 February. */
+                on_this_day?: string;
                 /** @description Only this repository (404 when unknown). */
                 repository_id?: string;
                 /** @description Any text; the same seed gives the same selection. Default: today’s UTC date, YYYY-MM-DD. */

@@ -6,6 +6,16 @@
 import { useMe } from '../../api/use-me';
 import { usePartnerShares } from './sharing-api';
 
+/** The name the "Shared by" chip shows for a user id: "Me", or the member who shares with me. */
+export function usePersonName(): (userId: string) => string | undefined {
+  const me = useMe();
+  const shares = usePartnerShares();
+  return (userId) => {
+    if (me && String(me.user_id) === userId) return 'Me';
+    return (shares.data?.received ?? []).find((s) => s.owner && String(s.owner.user_id) === userId)?.owner?.display_name;
+  };
+}
+
 export function SharedBySelect({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const me = useMe();
   const shares = usePartnerShares();
