@@ -55,17 +55,23 @@ const dayKey = (ts: number) => Math.floor(ts / 86_400_000);
 /** The first tile's height (all tiles of a row share it). */
 const tileHeight = async (page: Page) => (await box(grid(page).getByRole('listitem').first())).height;
 
-/** The month headers and day labels in the window, top to bottom. */
+/** The page globals used inside page.evaluate (the root tsconfig has no DOM library). */
+interface PageDoc {
+  innerHeight: number;
+  document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null; getBoundingClientRect(): { top: number; bottom: number } }> };
+}
+
+/** The month headers and day labels in the window, top to bottom (read at once: the grid changes as it loads). */
 async function inView(page: Page) {
-  const all = async (selector: string) => {
-    const out: { text: string; top: number }[] = [];
-    for (const h of await grid(page).locator(selector).all()) {
-      const b = await h.boundingBox();
-      if (b && b.y + b.height > 0 && b.y < page.viewportSize()!.height) out.push({ text: (await h.textContent()) ?? '', top: b.y });
-    }
-    return out.sort((a, b) => a.top - b.top);
-  };
-  return { months: await all('.timeline__month'), days: await all('.timeline__day') };
+  return page.evaluate(() => {
+    const w = globalThis as unknown as PageDoc;
+    const all = (selector: string) =>
+      Array.from(w.document.querySelectorAll(`[aria-label="Photos and videos"] ${selector}`))
+        .map((h) => ({ text: h.textContent ?? '', top: h.getBoundingClientRect().top, bottom: h.getBoundingClientRect().bottom }))
+        .filter((h) => h.bottom > 0 && h.top < w.innerHeight)
+        .sort((a, b) => a.top - b.top);
+    return { months: all('.timeline__month'), days: all('.timeline__day') };
+  });
 }
 
 /** After a jump: the top of the window shows `month` (e.g. "December 2016") and days of its year. */
@@ -220,8 +226,11 @@ test.describe('on a phone with touch', () => {
     await signIn(page);
     await expect(page.getByRole('slider', { name: 'Thumbnail size' }), 'phones pinch instead').toBeHidden();
     const finger = await Finger.on(page);
-    const g = await box(grid(page));
-    const centre = { x: PHONE.width / 2, y: Math.min(g.y + 250, PHONE.height / 2) };
+    // Two fingers on the tiles (below the filters: the grid scrolled up to the screen's middle).
+    const first = grid(page).getByRole('listitem').first();
+    await first.scrollIntoViewIfNeeded();
+    const t = await box(first);
+    const centre = { x: PHONE.width / 2, y: t.y + t.height / 2 };
 
     await test.step('spread two fingers: larger tiles; pinch them: smaller', async () => {
       const before = await tileHeight(page);

@@ -157,7 +157,8 @@ function DayHeading({ ts, now, style }: { ts: number | null; now: Date; style: {
   const fit = style.width < SHORTER_LABEL ? ' timeline__day--shorter' : style.width < SHORT_LABEL ? ' timeline__day--short' : '';
   return (
     <h2 className={`timeline__day${fit}`} style={style} aria-label={fit ? dayLabel(ts, now) : undefined}>
-      {parts.length === 1 ? parts[0]!.text : parts.map((p, n) => <span key={n} className={`timeline__day-${p.kind}`}>{p.text}</span>)}
+      {/* One inline box inside the flex heading, so the pieces keep their spaces and the whole can end in an ellipsis. */}
+      <span className="timeline__day-text">{parts.length === 1 ? parts[0]!.text : parts.map((p, n) => <span key={n} className={`timeline__day-${p.kind}`}>{p.text}</span>)}</span>
     </h2>
   );
 }
