@@ -62,6 +62,12 @@ const DAY_HEADER = 28;
 const MONTH_HEADER = 52;
 /** Rows drawn above and below the viewport, in viewport heights. */
 const OVERSCAN = 0.5;
+/**
+ * Lists of at most this many items are drawn whole. Justified rows with month headers make a few
+ * photos spread over months taller than the overscan on a phone, and a household's album or a
+ * filtered search is often that small.
+ */
+const SMALL_LIST = 60;
 /** The next page is asked for while less than this many viewport heights are loaded below the viewport. */
 const PREFETCH = 3;
 
@@ -196,9 +202,11 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
     previous.current = layout;
   }, [layout]);
   const span = view.bottom - view.top;
-  const from = firstRowAt(layout.rows, view.top - span * OVERSCAN);
+  // A small list is drawn whole: its few tiles cost nothing, and every tile is there to find.
+  const whole = items.length <= SMALL_LIST;
+  const from = whole ? 0 : firstRowAt(layout.rows, view.top - span * OVERSCAN);
   const visible = [];
-  for (let r = from; r < layout.rows.length && layout.rows[r]!.top < view.bottom + span * OVERSCAN; r++) visible.push(layout.rows[r]!);
+  for (let r = from; r < layout.rows.length && (whole || layout.rows[r]!.top < view.bottom + span * OVERSCAN); r++) visible.push(layout.rows[r]!);
   const nearEnd = layout.rows.length > 0 && layout.height - view.bottom < span * PREFETCH;
 
   useEffect(() => {
