@@ -3,21 +3,24 @@
  * Virtualised grid (Timeline), paging as the end comes near, multi-select with bulk actions
  * (use-selection.ts), and the viewer at `<this page's path>/photos/<id>` (viewer-route.ts).
  */
-import { useCallback, useMemo } from 'react';
+import { Suspense, useCallback, useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import type { IconName } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
-import { useUploadSettled } from '../upload/use-uploads';
+import { useUploadSettled } from '../upload/use-upload-settled';
 import { flattenPages, libraryKeys, useAssetList, type AssetFilter, type SortBy, type StackMode } from './library-api';
-import { SelectionBar } from './SelectionBar';
 import { RoutedViewer } from './RoutedViewer';
 import { Timeline } from './Timeline';
 import { useSelection } from './use-selection';
 import { useViewerRoute } from './viewer-route';
+import { lazyPage } from '../../app/lazy-page';
 import './library.css';
+
+// The bulk actions (albums, tags, stacks, zip) load with the first selection, not with the grid.
+const SelectionBar = lazyPage(() => import('./SelectionBar').then((m) => m.SelectionBar));
 
 export interface CollectionProps {
   name: string;
@@ -77,7 +80,11 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
       <PageHeader title={title}>{items.length > 0 && <p>{describe(total)}</p>}</PageHeader>
 
       {toolbar}
-      {selection.selected.size > 0 && <SelectionBar ids={[...selection.selected]} items={selection.selectedRows} trash={trash} onDone={selection.clear} />}
+      {selection.selected.size > 0 && (
+        <Suspense fallback={null}>
+          <SelectionBar ids={[...selection.selected]} items={selection.selectedRows} trash={trash} onDone={selection.clear} />
+        </Suspense>
+      )}
 
       {list.isPending && <p role="status">Loading…</p>}
       {list.isError && (
