@@ -7,11 +7,12 @@
  * A row standing for a stack (stacks collapsed) shows the member count; with stacks expanded, a
  * member shows the stack sign alone, so it is clear it belongs to one.
  */
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
 import { StackIcon } from '../stacks/StackIcon';
 import type { GalleryItem } from './library-api';
+import { failedThumbnails } from './failed-thumbnails';
 import { Thumbnail } from './Thumbnail';
 
 interface PhotoTileProps {
@@ -24,6 +25,10 @@ interface PhotoTileProps {
   style?: React.CSSProperties;
   /** Leave the thumbnail out for now (the grid is being flung past this tile; see use-fast-scroll.ts). */
   deferImage?: boolean;
+  /** The tile's place in its grid, for keyboard movement (use-grid-keys.ts). */
+  gridIndex?: number;
+  /** In a grid only one tile is in the Tab order (a roving tabindex, use-grid-keys.ts). */
+  tabbable?: boolean;
 }
 
 /** A touch held this long (ms) without moving is a long press. */
@@ -68,12 +73,17 @@ function useLongPress(onLongPress: (() => void) | undefined) {
   };
 }
 
-export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style, deferImage = false }: PhotoTileProps) {
+export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style, deferImage = false, gridIndex, tabbable = true }: PhotoTileProps) {
+  const inGrid = gridIndex !== undefined;
   const asset = item.media_item.primary_asset;
   const { swallowClick, ...pressHandlers } = useLongPress(onToggleSelect && !selected ? () => onToggleSelect(false) : undefined);
   const failed = asset.state === 'failed';
   const processing = asset.state === 'pending' || asset.state === 'processing';
   const isVideo = asset.type === 'VIDEO';
+  // Processed again: a thumbnail that failed before may come now.
+  useEffect(() => {
+    if (processing) failedThumbnails.forget(asset.asset_id);
+  }, [processing, asset.asset_id]);
   const isAudio = asset.type === 'AUDIO';
   const duration = isVideo || isAudio ? formatDuration(asset.duration) : '';
   const stackSize = item.stack?.members.length ?? 0;
@@ -92,9 +102,10 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
     .join(', ');
 
   return (
-    <div className={['grid__cell', selected ? 'grid__cell--selected' : ''].filter(Boolean).join(' ')} role="listitem" style={style}>
+    <div className={['grid__cell', selected ? 'grid__cell--selected' : ''].filter(Boolean).join(' ')} role="listitem" style={style} data-index={gridIndex}>
       <button
         type="button"
+        tabIndex={tabbable ? 0 : -1}
         className={['tile', failed ? 'tile--failed' : '', processing ? 'tile--processing' : ''].filter(Boolean).join(' ')}
         {...pressHandlers}
         onClick={(e) => {
@@ -150,6 +161,8 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
           className="tile__check"
           checked={selected}
           aria-label={`Select ${asset.original_filename}`}
+          // In a grid, Space on the tile selects: the check stays out of the Tab order (it would double every stop).
+          tabIndex={inGrid ? -1 : undefined}
           onChange={(e) => onToggleSelect((e.nativeEvent as MouseEvent).shiftKey ?? false)}
         />
       )}

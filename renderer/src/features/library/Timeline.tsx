@@ -17,11 +17,15 @@
  *
  * Selecting: a click on a tile's box, shift-click for a range, a rubber band dragged with the mouse
  * (use-rubber-band.ts), a long press on touch (PhotoTile.tsx); then taps and clicks add and remove.
+ * Keyboard: one Tab stop, arrows, Home/End, Enter opens, Space selects (use-grid-keys.ts); the
+ * frame's "Skip to photos" link lands on it (components/Layout/skip-target.ts).
  */
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { GalleryItem } from './library-api';
 import { PhotoTile } from './PhotoTile';
+import { useSkipTarget } from '../../components/Layout/skip-target';
 import { useFastScroll } from './use-fast-scroll';
+import { useGridKeys } from './use-grid-keys';
 import { useRubberBand } from './use-rubber-band';
 import { dayLabel, firstRowAt, layoutTimeline, type TimelineLayout } from './timeline-layout';
 import { GALLERY_ENTRY } from './timeline-entry';
@@ -100,6 +104,7 @@ interface CellProps {
   selected: boolean;
   selecting: boolean;
   deferImage: boolean;
+  tabbable: boolean;
   onOpen: (index: number) => void;
   onToggleSelect: (index: number, range: boolean) => void;
 }
@@ -108,10 +113,12 @@ interface CellProps {
  * One tile at its place. Memoised on plain values: while scrolling, only the tiles that come into
  * range render; the ones already on screen are left alone.
  */
-const Cell = memo(function Cell({ item, index, top, left, size, selected, selecting, deferImage, onOpen, onToggleSelect }: CellProps) {
+const Cell = memo(function Cell({ item, index, top, left, size, selected, selecting, deferImage, tabbable, onOpen, onToggleSelect }: CellProps) {
   return (
     <PhotoTile
       item={item}
+      gridIndex={index}
+      tabbable={tabbable}
       selected={selected}
       selecting={selecting}
       deferImage={deferImage}
@@ -157,6 +164,9 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
   const toggle = useCallback((index: number, range: boolean) => handlers.current.onToggleSelect(index, range), []);
 
   const rubber = useRubberBand(ref, layout, GAP, onBand);
+  const rendered = visible.flatMap((row) => (row.kind === 'tiles' ? Array.from({ length: row.count }, (_, c) => row.firstIndex + c) : []));
+  const keys = useGridKeys({ grid: ref, layout, count: items.length, rendered, onOpen: open, onToggleSelect: toggle });
+  useSkipTarget(keys.focusGrid);
 
   const selecting = selected.size > 0;
   const now = new Date();
@@ -168,6 +178,7 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
       role="list"
       aria-label={label}
       {...rubber.handlers}
+      {...keys.handlers}
     >
       {rubber.band && <div className="timeline__band" aria-hidden="true" style={rubber.band} />}
       {/* One flat list of keyed elements. Rows as nested arrays would be matched by their position,
@@ -193,6 +204,7 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
                   selected={selected.has(item.id)}
                   selecting={selecting}
                   deferImage={fast}
+                  tabbable={index === keys.tabbable}
                   onOpen={open}
                   onToggleSelect={toggle}
                 />
