@@ -29,6 +29,8 @@ interface PhotoTileProps {
   gridIndex?: number;
   /** In a grid only one tile is in the Tab order (a roving tabindex, use-grid-keys.ts). */
   tabbable?: boolean;
+  /** Drawn first inside the list item (the timeline puts a day's heading there). */
+  before?: React.ReactNode;
 }
 
 /** A touch held this long (ms) without moving is a long press. */
@@ -73,7 +75,7 @@ function useLongPress(onLongPress: (() => void) | undefined) {
   };
 }
 
-export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style, deferImage = false, gridIndex, tabbable = true }: PhotoTileProps) {
+export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style, deferImage = false, gridIndex, tabbable = true, before }: PhotoTileProps) {
   const inGrid = gridIndex !== undefined;
   const asset = item.media_item.primary_asset;
   const { swallowClick, ...pressHandlers } = useLongPress(onToggleSelect && !selected ? () => onToggleSelect(false) : undefined);
@@ -103,6 +105,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
 
   return (
     <div className={['grid__cell', selected ? 'grid__cell--selected' : ''].filter(Boolean).join(' ')} role="listitem" style={style} data-index={gridIndex}>
+      {before}
       <button
         type="button"
         tabIndex={tabbable ? 0 : -1}

@@ -27,7 +27,7 @@ import { useSkipTarget } from '../../components/Layout/skip-target';
 import { useFastScroll } from './use-fast-scroll';
 import { useGridKeys } from './use-grid-keys';
 import { useRubberBand } from './use-rubber-band';
-import { dayLabel, firstRowAt, layoutTimeline, type TimelineLayout } from './timeline-layout';
+import { dayLabel, firstRowAt, layoutTimeline, type TimelineLayout, type TimelineRow } from './timeline-layout';
 import { GALLERY_ENTRY } from './timeline-entry';
 
 interface TimelineProps {
@@ -105,6 +105,8 @@ interface CellProps {
   selecting: boolean;
   deferImage: boolean;
   tabbable: boolean;
+  /** The day's heading, drawn above this tile (the first of its day): its text and height. */
+  day?: { label: string; height: number; width: number } | undefined;
   onOpen: (index: number) => void;
   onToggleSelect: (index: number, range: boolean) => void;
 }
@@ -113,10 +115,17 @@ interface CellProps {
  * One tile at its place. Memoised on plain values: while scrolling, only the tiles that come into
  * range render; the ones already on screen are left alone.
  */
-const Cell = memo(function Cell({ item, index, top, left, size, selected, selecting, deferImage, tabbable, onOpen, onToggleSelect }: CellProps) {
+const Cell = memo(function Cell({ item, index, top, left, size, selected, selecting, deferImage, tabbable, day, onOpen, onToggleSelect }: CellProps) {
   return (
     <PhotoTile
       item={item}
+      before={
+        day && (
+          <h2 className="timeline__day" style={{ top: -day.height, left: -left, right: 'auto', width: day.width, height: day.height }}>
+            {day.label}
+          </h2>
+        )
+      }
       gridIndex={index}
       tabbable={tabbable}
       selected={selected}
@@ -146,7 +155,7 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
   }, [layout]);
   const span = view.bottom - view.top;
   const from = firstRowAt(layout.rows, view.top - span * OVERSCAN);
-  const visible = [];
+  const visible: TimelineRow[] = [];
   for (let r = from; r < layout.rows.length && layout.rows[r]!.top < view.bottom + span * OVERSCAN; r++) visible.push(layout.rows[r]!);
   const nearEnd = layout.rows.length > 0 && layout.height - view.bottom < span * PREFETCH;
 
@@ -183,34 +192,42 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
       {rubber.band && <div className="timeline__band" aria-hidden="true" style={rubber.band} />}
       {/* One flat list of keyed elements. Rows as nested arrays would be matched by their position,
           so when the window moved by a row every tile below would be thrown away and made again. */}
-      {visible.flatMap((row) =>
-        row.kind === 'header'
-          ? [
-              <h2 key={row.key} className="timeline__day" style={{ top: row.top, height: row.height }}>
-                {dayLabel(row.ts, now)}
-              </h2>,
-            ]
-          : Array.from({ length: row.count }, (_, c) => {
-              const index = row.firstIndex + c;
-              const item = items[index]!;
-              return (
-                <Cell
-                  key={item.id}
-                  item={item}
-                  index={index}
-                  top={row.top}
-                  left={c * (layout.tile + GAP)}
-                  size={layout.tile}
-                  selected={selected.has(item.id)}
-                  selecting={selecting}
-                  deferImage={fast}
-                  tabbable={index === keys.tabbable}
-                  onOpen={open}
-                  onToggleSelect={toggle}
-                />
-              );
-            }),
-      )}
+      {/* A day's heading is drawn inside its first tile's list item: a list may only hold list
+          items (axe: aria-required-children), and so the heading is read just before that day's
+          photos. A heading whose first row is out of range is drawn alone, hidden from assistive
+          technology (its photos are not in the page either). */}
+      {visible.flatMap((row, r) => {
+        if (row.kind === 'header') {
+          if (visible[r + 1]?.kind === 'tiles') return [];
+          return [
+            <h2 key={row.key} className="timeline__day" aria-hidden="true" style={{ top: row.top, height: row.height }}>
+              {dayLabel(row.ts, now)}
+            </h2>,
+          ];
+        }
+        const header = r > 0 && visible[r - 1]!.kind === 'header' ? visible[r - 1]! : undefined;
+        return Array.from({ length: row.count }, (_, c) => {
+          const index = row.firstIndex + c;
+          const item = items[index]!;
+          return (
+            <Cell
+              key={item.id}
+              item={item}
+              index={index}
+              top={row.top}
+              left={c * (layout.tile + GAP)}
+              size={layout.tile}
+              selected={selected.has(item.id)}
+              selecting={selecting}
+              deferImage={fast}
+              tabbable={index === keys.tabbable}
+              day={header && c === 0 ? { label: dayLabel(header.kind === 'header' ? header.ts : null, now), height: row.top - header.top, width: width || 800 } : undefined}
+              onOpen={open}
+              onToggleSelect={toggle}
+            />
+          );
+        });
+      })}
     </div>
   );
 }
