@@ -179,7 +179,7 @@ test('map: photos with a location on the offline world map, a place lists its ph
   await signIn(page);
   await go(page, 'Map');
   await expect(page.getByText(/^\d+ photos with a location\.$/)).toBeVisible();
-  const map = page.getByRole('img', { name: /^World map with \d+ places$/ });
+  const map = page.getByRole('group', { name: /^World map with \d+ places$/ });
   await expect(map).toBeVisible();
   expect(await map.locator('.map__land path').count()).toBeGreaterThan(100);
   const place = map.getByRole('button').first();

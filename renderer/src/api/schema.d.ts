@@ -570,7 +570,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Thumbnail (WebP): small 400, medium 800, large 1920 px on the long edge */
+        /**
+         * Thumbnail (WebP): small 400, medium 800, large 1920 px on the long edge
+         * @description While the asset is being processed the answer is 404 `thumbnail_not_ready` (ask again later). When its processing failed it is 404 `thumbnail_failed`, with `Cache-Control: private, max-age=300`: there is none until the asset is processed again, and a browser need not ask again meanwhile.
+         */
         get: operations["getAssetThumbnail"];
         put?: never;
         post?: never;

@@ -5,7 +5,7 @@
  * Thumbnail size: a slider in the header (desktops), a pinch on the grid (phones); remembered
  * (thumbnail-size.ts). The timeline (grouped by day) gets the date scrubber, fed by getStatsYears.
  */
-import { useCallback, useMemo } from 'react';
+import { Suspense, useCallback, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { messageOf, request } from '../../api/problem';
@@ -13,16 +13,19 @@ import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import type { IconName } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
-import { useUploadSettled } from '../upload/use-uploads';
+import { useUploadSettled } from '../upload/use-upload-settled';
 import { flattenPages, libraryKeys, useAssetList, type AssetFilter, type SortBy, type StackMode } from './library-api';
-import { SelectionBar } from './SelectionBar';
 import { RoutedViewer } from './RoutedViewer';
 import { Timeline } from './Timeline';
 import { ThumbnailSizeSlider } from './ThumbnailSizeSlider';
 import { useThumbnailSize } from './thumbnail-size';
 import { useSelection } from './use-selection';
 import { useViewerRoute } from './viewer-route';
+import { lazyPage } from '../../app/lazy-page';
 import './library.css';
+
+// The bulk actions (albums, tags, stacks, zip) load with the first selection, not with the grid.
+const SelectionBar = lazyPage(() => import('./SelectionBar').then((m) => m.SelectionBar));
 
 export interface CollectionProps {
   name: string;
@@ -98,7 +101,11 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
       </PageHeader>
 
       {toolbar}
-      {selection.selected.size > 0 && <SelectionBar ids={[...selection.selected]} items={selection.selectedRows} trash={trash} onDone={selection.clear} />}
+      {selection.selected.size > 0 && (
+        <Suspense fallback={null}>
+          <SelectionBar ids={[...selection.selected]} items={selection.selectedRows} trash={trash} onDone={selection.clear} />
+        </Suspense>
+      )}
 
       {list.isPending && <p role="status">Loading…</p>}
       {list.isError && (

@@ -21,13 +21,22 @@
  *
  * Selecting: a click on a tile's box, shift-click for a range, a rubber band dragged with the mouse
  * (use-rubber-band.ts), a long press on touch (PhotoTile.tsx); then taps and clicks add and remove.
+ * Keyboard: one Tab stop, arrows, Home/End, Enter opens, Space selects (use-grid-keys.ts); the
+ * frame's "Skip to photos" link lands on it (components/Layout/skip-target.ts).
+ *
+ * The grid is a list, and a list holds list items only (axe: aria-required-children): a day's label
+ * and a month's header are drawn inside the list item of their first tile, so each is read just
+ * before its photos. One whose first tile is out of range is drawn alone, hidden from assistive
+ * technology (its photos are not in the page either).
  */
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { GalleryItem } from './library-api';
 import { PhotoTile } from './PhotoTile';
+import { useSkipTarget } from '../../components/Layout/skip-target';
+import { useGridKeys } from './use-grid-keys';
 import { useFastScroll } from './use-fast-scroll';
 import { useRubberBand } from './use-rubber-band';
-import { dayLabel, dayLabelParts, firstRowAt, layoutTimeline, monthLabel, rowOfItem, type TimelineLayout } from './timeline-layout';
+import { dayLabel, dayLabelParts, firstRowAt, layoutTimeline, monthLabel, rowOfItem, type TimelineLayout, type TimelineRow } from './timeline-layout';
 import { GALLERY_ENTRY } from './timeline-entry';
 import { TimelineScrubber } from './TimelineScrubber';
 import type { YearCount } from './scrubber-scale';
@@ -127,6 +136,9 @@ interface CellProps {
   selected: boolean;
   selecting: boolean;
   deferImage: boolean;
+  tabbable: boolean;
+  /** Headings drawn inside this tile's list item (its day's label, its month's header). */
+  before?: React.ReactNode;
   onOpen: (index: number) => void;
   onToggleSelect: (index: number, range: boolean) => void;
 }
@@ -135,10 +147,13 @@ interface CellProps {
  * One tile at its place. Memoised on plain values: while scrolling, only the tiles that come into
  * range render; the ones already on screen are left alone.
  */
-const Cell = memo(function Cell({ item, index, top, left, width, height, selected, selecting, deferImage, onOpen, onToggleSelect }: CellProps) {
+const Cell = memo(function Cell({ item, index, top, left, width, height, selected, selecting, deferImage, tabbable, before, onOpen, onToggleSelect }: CellProps) {
   return (
     <PhotoTile
       item={item}
+      before={before}
+      gridIndex={index}
+      tabbable={tabbable}
       selected={selected}
       selecting={selecting}
       deferImage={deferImage}
@@ -158,11 +173,11 @@ const SHORTER_LABEL = 115;
  * read, and what the tests and `npm run bench:timeline` read); over a narrow day the weekday and
  * year pieces are hidden from sight only.
  */
-function DayHeading({ ts, now, style }: { ts: number | null; now: Date; style: { top: number; left: number; width: number; height: number } }) {
+function DayHeading({ ts, now, style, hidden = false }: { ts: number | null; now: Date; style: React.CSSProperties & { width: number }; hidden?: boolean }) {
   const parts = dayLabelParts(ts, now);
   const fit = style.width < SHORTER_LABEL ? ' timeline__day--shorter' : style.width < SHORT_LABEL ? ' timeline__day--short' : '';
   return (
-    <h2 className={`timeline__day${fit}`} style={style} aria-label={fit ? dayLabel(ts, now) : undefined}>
+    <h2 className={`timeline__day${fit}`} style={style} aria-label={fit && !hidden ? dayLabel(ts, now) : undefined} aria-hidden={hidden || undefined}>
       {/* One inline box inside the flex heading, so the pieces keep their spaces and the whole can end in an ellipsis. */}
       <span className="timeline__day-text">{parts.length === 1 ? parts[0]!.text : parts.map((p, n) => <span key={n} className={`timeline__day-${p.kind}`}>{p.text}</span>)}</span>
     </h2>
@@ -205,7 +220,7 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
   // A small list is drawn whole: its few tiles cost nothing, and every tile is there to find.
   const whole = items.length <= SMALL_LIST;
   const from = whole ? 0 : firstRowAt(layout.rows, view.top - span * OVERSCAN);
-  const visible = [];
+  const visible: TimelineRow[] = [];
   for (let r = from; r < layout.rows.length && (whole || layout.rows[r]!.top < view.bottom + span * OVERSCAN); r++) visible.push(layout.rows[r]!);
   const nearEnd = layout.rows.length > 0 && layout.height - view.bottom < span * PREFETCH;
 
@@ -223,6 +238,9 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
   const toggle = useCallback((index: number, range: boolean) => handlers.current.onToggleSelect(index, range), []);
 
   const rubber = useRubberBand(ref, layout, onBand);
+  const rendered = visible.flatMap((row) => (row.kind === 'tiles' ? Array.from({ length: row.count }, (_, c) => row.firstIndex + c) : []));
+  const keys = useGridKeys({ grid: ref, layout, count: items.length, rendered, onOpen: open, onToggleSelect: toggle });
+  useSkipTarget(keys.focusGrid);
 
   // Thumbnail size changed: keep the photo that was at the top of the window there.
   const anchor = useRef<{ rowHeight: number; index: number } | null>(null);
@@ -277,43 +295,61 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
       role="list"
       aria-label={label}
       {...rubber.handlers}
+      {...keys.handlers}
     >
       {rubber.band && <div className="timeline__band" aria-hidden="true" style={rubber.band} />}
       {/* One flat list of keyed elements. Rows as nested arrays would be matched by their position,
           so when the window moved by a row every tile below would be thrown away and made again. */}
-      {visible.flatMap((row) =>
-        row.kind === 'month'
-          ? [
-              <h2 key={row.key} className="timeline__month" style={{ top: row.top, height: row.height }}>
-                {monthLabel(row.ts)}
-              </h2>,
-            ]
-          : [
-              ...row.days.map((d) => (
-                <DayHeading key={`d:${row.key}:${d.firstIndex}`} ts={d.ts} now={now} style={{ top: row.top, left: d.left, width: d.width, height: row.band }} />
-              )),
-              ...Array.from({ length: row.count }, (_, c) => {
-                const index = row.firstIndex + c;
-                const item = items[index]!;
-                return (
-                  <Cell
-                    key={item.id}
-                    item={item}
-                    index={index}
-                    top={row.top + row.band}
-                    left={row.lefts[c]!}
-                    width={row.widths[c]!}
-                    height={row.tileHeight}
-                    selected={selected.has(item.id)}
-                    selecting={selecting}
-                    deferImage={fast}
-                    onOpen={open}
-                    onToggleSelect={toggle}
-                  />
-                );
-              }),
-            ],
-      )}
+      {visible.flatMap((row, r) => {
+        if (row.kind === 'month') {
+          // Drawn with its first tile when that is in range (below); alone and hidden otherwise.
+          if (visible[r + 1]?.kind === 'tiles') return [];
+          return [
+            <h2 key={row.key} className="timeline__month" aria-hidden="true" style={{ top: row.top, height: row.height }}>
+              {monthLabel(row.ts)}
+            </h2>,
+          ];
+        }
+        const above = r > 0 ? visible[r - 1] : undefined;
+        const month = above?.kind === 'month' ? above : undefined;
+        const tileTop = row.top + row.band;
+        return Array.from({ length: row.count }, (_, c) => {
+          const index = row.firstIndex + c;
+          const item = items[index]!;
+          const left = row.lefts[c]!;
+          // Headings are placed from the tile's own corner (its list item is their containing block).
+          const day = row.days.find((d) => d.firstIndex === index);
+          const before =
+            (month && c === 0) || day ? (
+              <>
+                {month && c === 0 && (
+                  <h2 className="timeline__month" style={{ top: month.top - tileTop, left: -left, right: 'auto', width: width || 800, height: month.height }}>
+                    {monthLabel(month.ts)}
+                  </h2>
+                )}
+                {day && <DayHeading ts={day.ts} now={now} style={{ top: -row.band, left: day.left - left, width: day.width, height: row.band }} />}
+              </>
+            ) : undefined;
+          return (
+            <Cell
+              key={item.id}
+              item={item}
+              index={index}
+              top={tileTop}
+              left={left}
+              width={row.widths[c]!}
+              height={row.tileHeight}
+              selected={selected.has(item.id)}
+              selecting={selecting}
+              deferImage={fast}
+              tabbable={index === keys.tabbable}
+              before={before}
+              onOpen={open}
+              onToggleSelect={toggle}
+            />
+          );
+        });
+      })}
     </div>
     </>
   );

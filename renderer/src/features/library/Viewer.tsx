@@ -161,7 +161,16 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
     );
   } else if (asset.type === 'VIDEO' && asset.state === 'ready' && token) {
     media = (
-      <video key={asset.asset_id} className="overlay__media" src={mediaUrl(asset.asset_id, 'video', token)} controls autoPlay playsInline preload="metadata">
+      <video
+        key={asset.asset_id}
+        className="overlay__media"
+        src={mediaUrl(asset.asset_id, 'video', token)}
+        aria-label={`Video: ${asset.original_filename}`}
+        controls
+        autoPlay
+        playsInline
+        preload="metadata"
+      >
         Your browser cannot play this video. Use “Open original” to download it.
       </video>
     );
@@ -169,7 +178,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
     media = (
       <div className="overlay__audio">
         <Icon name="play" size={48} />
-        <audio key={asset.asset_id} src={mediaUrl(asset.asset_id, 'audio', token)} controls autoPlay preload="metadata">
+        <audio key={asset.asset_id} src={mediaUrl(asset.asset_id, 'audio', token)} aria-label={`Recording: ${asset.original_filename}`} controls autoPlay preload="metadata">
           Your browser cannot play this recording. Use “Open original” to download it.
         </audio>
       </div>
