@@ -156,18 +156,20 @@ const SHORTER_LABEL = 115;
 /**
  * A day's label over its first tile. Its text and name stay the whole label (what screen readers
  * read, and what the tests and `npm run bench:timeline` read); over a narrow day the weekday and
- * year pieces are hidden from sight only.
+ * year pieces are hidden from sight only. Memoised on plain values (`today` is the viewer's day, as
+ * midnight in ms): while scrolling, only the labels that come into range are formatted.
  */
-function DayHeading({ ts, now, style }: { ts: number | null; now: Date; style: { top: number; left: number; width: number; height: number } }) {
+const DayHeading = memo(function DayHeading({ ts, today, top, left, width, height }: { ts: number | null; today: number; top: number; left: number; width: number; height: number }) {
+  const now = new Date(today);
   const parts = dayLabelParts(ts, now);
-  const fit = style.width < SHORTER_LABEL ? ' timeline__day--shorter' : style.width < SHORT_LABEL ? ' timeline__day--short' : '';
+  const fit = width < SHORTER_LABEL ? ' timeline__day--shorter' : width < SHORT_LABEL ? ' timeline__day--short' : '';
   return (
-    <h2 className={`timeline__day${fit}`} style={style} aria-label={fit ? dayLabel(ts, now) : undefined}>
+    <h2 className={`timeline__day${fit}`} style={{ top, left, width, height }} aria-label={fit ? dayLabel(ts, now) : undefined}>
       {/* One inline box inside the flex heading, so the pieces keep their spaces and the whole can end in an ellipsis. */}
       <span className="timeline__day-text">{parts.length === 1 ? parts[0]!.text : parts.map((p, n) => <span key={n} className={`timeline__day-${p.kind}`}>{p.text}</span>)}</span>
     </h2>
   );
-}
+});
 
 /** The sticky top bar of phones covers the top of the window: a jump lands below it. */
 function coveredTop(): number {
@@ -267,6 +269,7 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
 
   const selecting = selected.size > 0;
   const now = new Date();
+  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
   return (
     <>
     {groupByDay && years && years.length > 0 && <TimelineScrubber years={years} current={current} onJump={onJump} pending={jump?.label ?? null} />}
@@ -290,7 +293,7 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
             ]
           : [
               ...row.days.map((d) => (
-                <DayHeading key={`d:${row.key}:${d.firstIndex}`} ts={d.ts} now={now} style={{ top: row.top, left: d.left, width: d.width, height: row.band }} />
+                <DayHeading key={`d:${row.key}:${d.firstIndex}`} ts={d.ts} today={today} top={row.top} left={d.left} width={d.width} height={row.band} />
               )),
               ...Array.from({ length: row.count }, (_, c) => {
                 const index = row.firstIndex + c;
