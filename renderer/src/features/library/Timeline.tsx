@@ -137,8 +137,12 @@ interface CellProps {
   selecting: boolean;
   deferImage: boolean;
   tabbable: boolean;
-  /** Headings drawn inside this tile's list item (its day's label, its month's header). */
-  before?: React.ReactNode;
+  /** The month's header drawn inside this tile's list item (its first tile), relative to the tile. */
+  month?: { ts: number; top: number; height: number; width: number } | undefined;
+  /** The day's label drawn inside this tile's list item (the day's first tile), relative to the tile. */
+  day?: { ts: number | null; left: number; width: number; height: number } | undefined;
+  /** The viewer's day (midnight, ms), for "Today" and "Yesterday". */
+  today: number;
   onOpen: (index: number) => void;
   onToggleSelect: (index: number, range: boolean) => void;
 }
@@ -147,22 +151,47 @@ interface CellProps {
  * One tile at its place. Memoised on plain values: while scrolling, only the tiles that come into
  * range render; the ones already on screen are left alone.
  */
-const Cell = memo(function Cell({ item, index, top, left, width, height, selected, selecting, deferImage, tabbable, before, onOpen, onToggleSelect }: CellProps) {
-  return (
-    <PhotoTile
-      item={item}
-      before={before}
-      gridIndex={index}
-      tabbable={tabbable}
-      selected={selected}
-      selecting={selecting}
-      deferImage={deferImage}
-      onOpen={() => onOpen(index)}
-      onToggleSelect={(range) => onToggleSelect(index, range)}
-      style={{ position: 'absolute', top, left, width, height, contain: 'size layout style' }}
-    />
-  );
-});
+/** Cell's props are equal: plain values by value, and the heading objects (made afresh each render) by their fields. */
+function sameCell(a: CellProps, b: CellProps): boolean {
+  for (const k of Object.keys(a) as (keyof CellProps)[]) {
+    if (k === 'month' || k === 'day') continue;
+    if (a[k] !== b[k]) return false;
+  }
+  const same = (x: object | undefined, y: object | undefined) =>
+    x === y || (x !== undefined && y !== undefined && (Object.keys(x) as (keyof typeof x)[]).every((f) => x[f] === y[f]));
+  return Object.keys(a).length === Object.keys(b).length && same(a.month, b.month) && same(a.day, b.day);
+}
+
+const Cell = memo(
+  function Cell({ item, index, top, left, width, height, selected, selecting, deferImage, tabbable, month, day, today, onOpen, onToggleSelect }: CellProps) {
+    const before =
+      month || day ? (
+        <>
+          {month && (
+            <h2 className="timeline__month" style={{ top: month.top, left: -left, right: 'auto', width: month.width, height: month.height }}>
+              {monthLabel(month.ts)}
+            </h2>
+          )}
+          {day && <DayHeading ts={day.ts} today={today} top={-day.height} left={day.left} width={day.width} height={day.height} />}
+        </>
+      ) : undefined;
+    return (
+      <PhotoTile
+        item={item}
+        before={before}
+        gridIndex={index}
+        tabbable={tabbable}
+        selected={selected}
+        selecting={selecting}
+        deferImage={deferImage}
+        onOpen={() => onOpen(index)}
+        onToggleSelect={(range) => onToggleSelect(index, range)}
+        style={{ position: 'absolute', top, left, width, height, contain: 'size layout style' }}
+      />
+    );
+  },
+  sameCell,
+);
 
 /** Below these widths (px) a day's label leaves out its year, then its weekday too (the month header above says the year). */
 const SHORT_LABEL = 175;
@@ -171,18 +200,20 @@ const SHORTER_LABEL = 115;
 /**
  * A day's label over its first tile. Its text and name stay the whole label (what screen readers
  * read, and what the tests and `npm run bench:timeline` read); over a narrow day the weekday and
- * year pieces are hidden from sight only.
+ * year pieces are hidden from sight only. Memoised on plain values (`today` is the viewer's day, as
+ * midnight in ms): while scrolling, only the labels that come into range are formatted.
  */
-function DayHeading({ ts, now, style, hidden = false }: { ts: number | null; now: Date; style: React.CSSProperties & { width: number }; hidden?: boolean }) {
+const DayHeading = memo(function DayHeading({ ts, today, top, left, width, height }: { ts: number | null; today: number; top: number; left: number; width: number; height: number }) {
+  const now = new Date(today);
   const parts = dayLabelParts(ts, now);
-  const fit = style.width < SHORTER_LABEL ? ' timeline__day--shorter' : style.width < SHORT_LABEL ? ' timeline__day--short' : '';
+  const fit = width < SHORTER_LABEL ? ' timeline__day--shorter' : width < SHORT_LABEL ? ' timeline__day--short' : '';
   return (
-    <h2 className={`timeline__day${fit}`} style={style} aria-label={fit && !hidden ? dayLabel(ts, now) : undefined} aria-hidden={hidden || undefined}>
+    <h2 className={`timeline__day${fit}`} style={{ top, left, width, height }} aria-label={fit ? dayLabel(ts, now) : undefined}>
       {/* One inline box inside the flex heading, so the pieces keep their spaces and the whole can end in an ellipsis. */}
       <span className="timeline__day-text">{parts.length === 1 ? parts[0]!.text : parts.map((p, n) => <span key={n} className={`timeline__day-${p.kind}`}>{p.text}</span>)}</span>
     </h2>
   );
-}
+});
 
 /** The sticky top bar of phones covers the top of the window: a jump lands below it. */
 function coveredTop(): number {
@@ -285,6 +316,7 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
 
   const selecting = selected.size > 0;
   const now = new Date();
+  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
   return (
     <>
     {groupByDay && years && years.length > 0 && <TimelineScrubber years={years} current={current} onJump={onJump} pending={jump?.label ?? null} />}
@@ -317,19 +349,8 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
           const index = row.firstIndex + c;
           const item = items[index]!;
           const left = row.lefts[c]!;
-          // Headings are placed from the tile's own corner (its list item is their containing block).
           const day = row.days.find((d) => d.firstIndex === index);
-          const before =
-            (month && c === 0) || day ? (
-              <>
-                {month && c === 0 && (
-                  <h2 className="timeline__month" style={{ top: month.top - tileTop, left: -left, right: 'auto', width: width || 800, height: month.height }}>
-                    {monthLabel(month.ts)}
-                  </h2>
-                )}
-                {day && <DayHeading ts={day.ts} now={now} style={{ top: -row.band, left: day.left - left, width: day.width, height: row.band }} />}
-              </>
-            ) : undefined;
+          const withMonth = month !== undefined && c === 0;
           return (
             <Cell
               key={item.id}
@@ -343,7 +364,10 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
               selecting={selecting}
               deferImage={fast}
               tabbable={index === keys.tabbable}
-              before={before}
+              // Headings go in as plain values (the memo holds); placed from the tile's own corner.
+              month={withMonth ? { ts: month.ts, top: month.top - tileTop, height: month.height, width: width || 800 } : undefined}
+              day={day ? { ts: day.ts, left: day.left - left, width: day.width, height: row.band } : undefined}
+              today={today}
               onOpen={open}
               onToggleSelect={toggle}
             />
