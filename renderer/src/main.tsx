@@ -1,5 +1,6 @@
 import { StrictMode, Suspense, lazy } from 'react';
 import { createRoot } from 'react-dom/client';
+import { startApp } from './app/start';
 import { publicLinkKey } from './features/sharing/public/public-path';
 import './styles/theme.css';
 import './styles/components.css';
@@ -19,5 +20,7 @@ if (linkKey !== null) {
     </StrictMode>,
   );
 } else {
-  void import('./app/start').then(({ startApp }) => startApp(root));
+  // The app is in the same script (one script compresses better than several: the first screen's
+  // budget, npm run bench:bundle); a link's page loads it but never starts it (no session).
+  startApp(root);
 }

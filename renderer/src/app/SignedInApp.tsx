@@ -4,6 +4,7 @@ import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router'
 import { session } from '../api/session';
 import { useMe } from '../api/use-me';
 import { AppLayout } from '../components/Layout/AppLayout';
+import { ToastProvider } from '../components/Toast';
 import { LibrarySectionPage } from '../features/library/LibrarySectionPage';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { PHOTO_ROUTE } from '../features/library/viewer-route';
@@ -73,35 +74,38 @@ export function SignedInApp() {
     void navigate('/sign-in', { replace: true });
   };
 
+  // Toasts (with Undo) are the signed-in app's: the sign-in page does not load them.
   return (
-    <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />}>
-      <Suspense fallback={pageLoading}>
-      <Routes>
-        {LIBRARY_SECTIONS.map((section) => {
-          const Page = SECTION_PAGES[section.path];
-          return (
-            <Route
-              key={section.path}
-              path={section.path}
-              element={Page ? <Page key={section.path} /> : <LibrarySectionPage key={section.path} section={section} />}
-            >
-              {LISTS_PHOTOS.has(section.path) && <Route path={PHOTO_ROUTE} element={null} />}
-            </Route>
-          );
-        })}
-        <Route path="/albums/:albumId" element={<AlbumPage />}>
-          <Route path={PHOTO_ROUTE} element={null} />
-        </Route>
-        <Route path="/account" element={<AccountPage />} />
-        <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
-        <Route path={ADMIN_REPOSITORIES_PATH} element={isAdmin ? <RepositoriesPage /> : <NotFoundPage />} />
-        <Route path={ADMIN_JOBS_PATH} element={isAdmin ? <JobsPage /> : <NotFoundPage />} />
-        {SIGNED_OUT_PATHS.map((path) => (
-          <Route key={path} path={path} element={<ContinueAfterSignIn />} />
-        ))}
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
-      </Suspense>
-    </AppLayout>
+    <ToastProvider>
+      <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />}>
+        <Suspense fallback={pageLoading}>
+        <Routes>
+          {LIBRARY_SECTIONS.map((section) => {
+            const Page = SECTION_PAGES[section.path];
+            return (
+              <Route
+                key={section.path}
+                path={section.path}
+                element={Page ? <Page key={section.path} /> : <LibrarySectionPage key={section.path} section={section} />}
+              >
+                {LISTS_PHOTOS.has(section.path) && <Route path={PHOTO_ROUTE} element={null} />}
+              </Route>
+            );
+          })}
+          <Route path="/albums/:albumId" element={<AlbumPage />}>
+            <Route path={PHOTO_ROUTE} element={null} />
+          </Route>
+          <Route path="/account" element={<AccountPage />} />
+          <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
+          <Route path={ADMIN_REPOSITORIES_PATH} element={isAdmin ? <RepositoriesPage /> : <NotFoundPage />} />
+          <Route path={ADMIN_JOBS_PATH} element={isAdmin ? <JobsPage /> : <NotFoundPage />} />
+          {SIGNED_OUT_PATHS.map((path) => (
+            <Route key={path} path={path} element={<ContinueAfterSignIn />} />
+          ))}
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+        </Suspense>
+      </AppLayout>
+    </ToastProvider>
   );
 }

@@ -6,7 +6,6 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryKeys } from '../api/query-keys';
 import { session } from '../api/session';
-import { ToastProvider } from '../components/Toast';
 import { createQueryClient } from './query-client';
 
 const isBootstrapKey = (key: readonly unknown[]) => key.length === queryKeys.bootstrap.length && key.every((k, i) => k === queryKeys.bootstrap[i]);
@@ -28,8 +27,6 @@ export function Providers({ children }: { children: ReactNode }) {
   );
 
   return (
-    <QueryClientProvider client={queryClient}>
-      <ToastProvider>{children}</ToastProvider>
-    </QueryClientProvider>
+    <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
   );
 }
