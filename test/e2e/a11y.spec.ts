@@ -174,6 +174,8 @@ const SCREENS: { name: string; path: () => string; heading: string | RegExp; the
     heading: 'Photos',
     then: async (page) => {
       const dialog = page.getByRole('dialog', { name: 'DSCN0010.jpg' });
+      // The viewer's script loads on demand: wait for it before asking whether "More" is shown (a phone).
+      await expect(dialog.getByRole('button', { name: 'Details' })).toBeVisible();
       const more = dialog.getByRole('button', { name: 'More actions' });
       if (await more.isVisible()) await more.click();
       await dialog.getByRole('button', { name: 'Export' }).click();
