@@ -112,9 +112,12 @@ export function useTrashWithUndo() {
   const remove = useTrashAssets();
   const toast = useToast();
   const queryClient = useQueryClient();
+  // mutateAsync, not mutate's callbacks: those are dropped when the component that asked unmounts
+  // first (the viewer does, when the list it shows loses the item), and the toast must still come.
+  // A refusal is shown through `mutation.error`.
   const run = (ids: readonly string[], onSuccess?: () => void) =>
-    remove.mutate(ids, {
-      onSuccess: () => {
+    void remove.mutateAsync(ids).then(
+      () => {
         onSuccess?.();
         toast.show({
           message: `Moved ${photos(ids.length)} to the Trash.`,
@@ -128,7 +131,8 @@ export function useTrashWithUndo() {
           },
         });
       },
-    });
+      () => undefined,
+    );
   return { run, mutation: remove };
 }
 
@@ -137,9 +141,12 @@ export function useRestoreWithUndo() {
   const restore = useRestoreAssets();
   const toast = useToast();
   const queryClient = useQueryClient();
+  // mutateAsync, not mutate's callbacks: those are dropped when the component that asked unmounts
+  // first (the viewer does, when the list it shows loses the item), and the toast must still come.
+  // A refusal is shown through `mutation.error`.
   const run = (ids: readonly string[], onSuccess?: () => void) =>
-    restore.mutate(ids, {
-      onSuccess: () => {
+    void restore.mutateAsync(ids).then(
+      () => {
         onSuccess?.();
         toast.show({
           message: `Restored ${photos(ids.length)} to the library.`,
@@ -153,7 +160,8 @@ export function useRestoreWithUndo() {
           },
         });
       },
-    });
+      () => undefined,
+    );
   return { run, mutation: restore };
 }
 
