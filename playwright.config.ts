@@ -48,10 +48,9 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    // A click or a navigation that cannot happen fails within these, with its reason, rather than
+    // A click that cannot happen fails within this, with its reason, rather than
     // waiting out a long test's whole time (some tests allow many minutes for many screens).
     actionTimeout: 45_000,
-    navigationTimeout: 90_000,
   },
   webServer: {
     command: 'npx tsx server/src/main.ts',

@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import type { Album } from './albums-api';
 import { useUpdateAlbum } from './albums-api';
 import { EditableText } from './EditableText';
+import { sharedAlbumNote } from '../sharing/AlbumShareButtons';
 
 /** The server's limits (albums.routes.ts). */
 const NAME_MAX = 200;
@@ -43,10 +44,8 @@ export function AlbumHeader({ album }: { album: Album | undefined }) {
       )}
       {album && (
         <div className="page-header__intro album-header__intro">
-          <p>
-            {count}
-            {album.role !== 'owner' && album.owner ? ` · shared by ${album.owner.display_name}` : ''}
-          </p>
+          {/* Shared: with how many (the owner), or by whom and what the member may do. */}
+          <p>{[count, sharedAlbumNote(album)].filter(Boolean).join(' · ')}</p>
           <EditableText
             className="album-header__description"
             value={album.description ?? ''}
