@@ -48,6 +48,9 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // A click that cannot happen fails within this, with its reason, rather than
+    // waiting out a long test's whole time (some tests allow many minutes for many screens).
+    actionTimeout: 45_000,
   },
   webServer: {
     command: 'npx tsx server/src/main.ts',

@@ -13,6 +13,7 @@ import { systemRouter } from './features/system/system.router.ts';
 import { jobsRouter } from './features/jobs/jobs.router.ts';
 import { uploadsRouter } from './features/uploads/uploads.router.ts';
 import { assetsRouter } from './features/assets/api/assets.router.ts';
+import { trashRouter } from './features/assets/trash/trash.router.ts';
 import { repositoriesRouter } from './features/repositories/repositories.router.ts';
 import { browseRouter } from './features/browse/browse.router.ts';
 import { indexingRouter } from './features/indexing/indexing.router.ts';
@@ -57,6 +58,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, stacksRouter());
   api.route(API_BASE, albumsRouter());
   api.route(API_BASE, browseRouter());
+  api.route(API_BASE, trashRouter());
   api.route(API_BASE, assetsRouter());
   api.route(API_BASE, repositoriesRouter());
   api.route(API_BASE, uploadsRouter());

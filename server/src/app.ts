@@ -126,6 +126,7 @@ export function createApp(container: Container) {
     if (err instanceof DomainError) {
       const headers: Record<string, string> = {};
       if (err.extra.retryAfterSeconds) headers['Retry-After'] = String(err.extra.retryAfterSeconds);
+      if (err.extra.cacheSeconds) headers['Cache-Control'] = `private, max-age=${err.extra.cacheSeconds}`;
       return problemResponse(
         makeProblem(err.status, err.code, err.message, { errors: err.extra.errors, retryable: err.extra.retryable, instance, requestId }),
         headers,

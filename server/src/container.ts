@@ -27,6 +27,11 @@ import { AssetPipeline } from './features/assets/pipeline/pipeline.ts';
 import { settleAssetsWithTheirJobs, settleInterruptedAssets } from './features/assets/pipeline/interrupted-assets.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/api/assets.service.ts';
+import { AssetsStore } from './features/assets/assets.store.ts';
+import { TrashService } from './features/assets/trash/trash.service.ts';
+import { TrashStore } from './features/assets/trash/trash.store.ts';
+import { PermanentDeletion } from './features/assets/trash/permanent-deletion.ts';
+import { purgeExpiredTrash } from './features/assets/trash/trash.jobs.ts';
 import { AssetErrorRedactor } from './features/assets/asset-references.ts';
 import { Intake } from './features/intake/index.ts';
 import { UploadsService } from './features/uploads/uploads.service.ts';
@@ -86,6 +91,8 @@ export interface Container {
   pipeline: AssetPipeline;
   derivatives: DerivativePaths;
   assets: AssetsService;
+  /** The Trash beyond soft delete: deleting for good (files included), emptying, the retention period. */
+  trash: TrashService;
   /** Single, batch and chunked uploads into repositories, with receipts. */
   uploads: UploadsService;
   /** ML index rebuilds and stats; ML features register their indexers in `indexing.indexers`. */
@@ -198,6 +205,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }), intake);
   const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, events);
+  const trashStore = new TrashStore(db);
+  const trashLog = log.child({ module: 'trash' });
+  const deletion = new PermanentDeletion(db, trashStore, repositories, derivatives, events, trashLog);
+  const trash = new TrashService(new AssetsStore(db), trashStore, access, settings, deletion, trashLog);
   const albums = new AlbumsService(db, access, jobs, settings, indexers);
   const albumMembers = new AlbumMembersService(db, access);
   const partnerShares = new PartnerSharesService(db, access);
@@ -270,6 +281,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     pipeline,
     derivatives,
     assets,
+    trash,
     uploads,
     indexing,
     albums,
@@ -296,6 +308,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     jobErrors,
     close: async (deadlineMs = 0) => {
       await uploads.stop();
+      trash.stop();
       await repositories.stop();
       await jobRunner.stop(deadlineMs);
       await intake.close();
@@ -306,6 +319,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   };
   jobRunner.start();
   uploads.startMaintenance(() => jobs.enqueue(cleanStaging, {}));
+  // The Trash's retention period: expired items are deleted by a job queued hourly.
+  trash.startRetention(() => jobs.enqueue(purgeExpiredTrash, {}));
   // Uploads a crash left committed but not catalogued go to their uploaders (scans would do the same).
   void uploads.catalogueCommittedUploads();
   // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.

@@ -43,3 +43,15 @@ export async function signIn(page: Page, account: { username: string; password: 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Photos', exact: true })).toBeVisible();
 }
+
+const INVITE_CODE = 'e2e-household-2026';
+
+/** A second member of the household: the administrator opens registration by invite code, the member registers. */
+export async function addMember(req: APIRequestContext, adminToken: string, account: { username: string; password: string; display_name: string }) {
+  const r = await req.patch('/api/v1/settings/system', {
+    data: { registration: { mode: 'invite_code', invite_code: INVITE_CODE } },
+    headers: { Authorization: `Bearer ${adminToken}` },
+  });
+  expect(r.ok(), `open registration: ${await r.text()}`).toBeTruthy();
+  return call(req, 'post', '/api/v1/auth/register', null, { data: { ...account, invite_code: INVITE_CODE } });
+}

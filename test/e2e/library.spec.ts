@@ -109,8 +109,10 @@ test('upload photos and a video, see them in Photos, on desktop and phone', asyn
       await expect(row.getByRole('progressbar', { name: `Progress of ${name}` })).toHaveAttribute('aria-valuenow', '100');
     }
     const broken = uploadRow(page, corrupt);
-    await expect(broken.getByText(/^Failed: .+/)).toBeVisible({ timeout: 60_000 });
-    await expect(broken.getByRole('button', { name: `Retry ${corrupt}` })).toBeVisible();
+    // Told in plain words; trying again cannot mend a damaged file, so it offers to remove it instead.
+    await expect(broken.getByText('This file is damaged and cannot be shown.')).toBeVisible({ timeout: 60_000 });
+    await expect(broken.getByRole('button', { name: `Remove ${corrupt} from the list` })).toBeVisible();
+    await expect(broken.getByRole('button', { name: `Retry ${corrupt}` })).toHaveCount(0);
     const overall = page.getByRole('region', { name: 'Overall progress' });
     await expect(overall.getByText(`${names.length} of ${names.length + 1} done, 1 failed`)).toBeVisible();
     await expect(overall.getByRole('progressbar', { name: 'Overall progress' })).toHaveAttribute('aria-valuenow', '100');

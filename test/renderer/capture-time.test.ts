@@ -45,7 +45,7 @@ test('offsets are written as UTC±hh:mm', () => {
   assert.deepEqual([0, -360, 330, 345, -570, 840].map(formatOffset), ['UTC+00:00', 'UTC\u221206:00', 'UTC+05:30', 'UTC+05:45', 'UTC\u221209:30', 'UTC+14:00']);
 });
 
-const OPTIONS: LayoutOptions = { width: 1000, minTile: 150, gap: 4, headerHeight: 44, groupByDay: true };
+const OPTIONS: LayoutOptions = { width: 1000, rowHeight: 160, gap: 4, dayGap: 8, dayHeader: 28, monthHeader: 48, groupByDay: true };
 
 test('day headers are the photos\' own days, and undated items are under "No date", never "Today"', () => {
   const now = new Date(2025, 5, 1, 12, 0); // the viewer's 1 June 2025, noon
@@ -62,9 +62,12 @@ test('day headers are the photos\' own days, and undated items are under "No dat
     item('camera-clock', '2007-04-18T00:10:00.000Z', null),
   ].sort((a, b) => b.best_ts_ms - a.best_ts_ms);
   const layout = layoutTimeline(items, OPTIONS, undefined, GALLERY_ENTRY);
-  const headers = layout.rows.flatMap((r) =>
-    r.kind === 'header' ? [{ label: dayLabel(r.ts, now, 'en-US'), ids: items.slice(r.firstIndex, r.firstIndex + r.count).map((i) => i.id).sort() }] : [],
-  );
+  // A day's label sits over its first tile; the day runs to the next label.
+  const labels = layout.rows.flatMap((r) => (r.kind === 'tiles' ? r.days : []));
+  const headers = labels.map((d, n) => ({
+    label: dayLabel(d.ts, now, 'en-US'),
+    ids: items.slice(d.firstIndex, labels[n + 1]?.firstIndex ?? items.length).map((i) => i.id).sort(),
+  }));
   assert.deepEqual(headers, [
     { label: NO_DATE, ids: ['undated-1', 'undated-2'] },
     { label: 'Thu, April 19, 2007', ids: ['auckland', 'mexico-late', 'mexico-morning'] },

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create an album
-         * @description The album belongs to you. `album_type` is `regular` (the default) or `bio` (a species album: its photos get species recognition). Names need not be unique.
+         * @description The album belongs to you. `album_type` is `regular` (the default) or `bio` (a species album: its photos get species recognition). Names need not be unique (the web UI asks before making a second album of the same name). A blank `description` is stored as null.
          */
         post: operations["createAlbum"];
         delete?: never;
@@ -38,7 +38,7 @@ export interface paths {
         get: operations["getAlbum"];
         /**
          * Rename an album, change its description, type or cover
-         * @description Give at least one field; the others stay as they are.
+         * @description Give at least one field; the others stay as they are. A blank `description` (empty or only white space) clears it, like null.
          *     `cover_asset_id` must be an asset of this album that is not in the Trash (else 422 `cover_not_in_album`); null clears the choice, and the first asset by position is displayed instead.
          *     Turning an album into a `bio` album queues species recognition for its photos (when species recognition is on).
          */
@@ -570,7 +570,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Thumbnail (WebP): small 400, medium 800, large 1920 px on the long edge */
+        /**
+         * Thumbnail (WebP): small 400, medium 800, large 1920 px on the long edge
+         * @description While the asset is being processed the answer is 404 `thumbnail_not_ready` (ask again later). When its processing failed it is 404 `thumbnail_failed`, with `Cache-Control: private, max-age=300`: there is none until the asset is processed again, and a browser need not ask again meanwhile.
+         */
         get: operations["getAssetThumbnail"];
         put?: never;
         post?: never;
@@ -632,6 +635,8 @@ export interface paths {
          * @description Deterministic weighted sampling (`weighted_aes_v1`): each candidate is weighted by recency (half-life 120 days), quality (rating, liked, resolution) and metadata richness; ranks come from Efraimidis–Spirakis keys −ln(u)/weight with u from SHA-256 of `seed:asset_id`; the walk by rank keeps at most 2 photos per day, 3 per camera and 4 per aspect (landscape, portrait, squareish), then fills any remaining slots by rank.
          *
          *     Candidates: your own photos with ready thumbnails, not in the Trash, one per media item, the `candidate_limit` most recently added within `days`. The seed defaults to today’s UTC date, so the selection changes once a day; the same seed over the same library gives the same list.
+         *
+         *     With `on_this_day` (beyond the contract): candidates are your photos taken on that month and day in earlier years, newest first, at most `candidate_limit`; the same weighting and caps pick among them.
          */
         get: operations["getFeaturedPhotos"];
         put?: never;
@@ -901,6 +906,63 @@ export interface paths {
         get: operations["searchTags"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What is in your Trash and when items leave it by themselves */
+        get: operations["getTrash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/trash/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete items of your Trash for good (their files are removed from the folder)
+         * @description Only your own assets, only in the Trash: another member’s answers 404 `asset_not_found` (403 `asset_read_only` when it is shared with you), one not in the Trash 409 `asset_not_in_trash`, each naming `body.asset_ids.N`; then nothing is deleted. Components of the same media item that are in the Trash too (the RAW of a pair, the clip of a live photo) go with it. A file that cannot be removed (read-only or offline folder) is listed in `failed` and stays in the Trash. Emits `asset.deleted` for each asset deleted.
+         */
+        post: operations["deleteAssetsPermanently"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/trash/empty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete everything in your Trash for good (the files are removed from the folder)
+         * @description `expected_count` is the number of files the person confirmed (getTrash `count`): when the Trash holds another number by now, nothing is deleted and 409 `trash_changed` names `body.expected_count`. A file that cannot be removed (read-only or offline folder) is listed in `failed` and stays in the Trash.
+         */
+        post: operations["emptyTrash"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1638,6 +1700,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shared/{key}/photos/{photoId}/video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A video of a public link, as a browser plays it (H.264 MP4 when the original needed converting)
+         * @description Always allowed, like the large thumbnail: watching is looking (the original file and the zip need `allow_download`). A motion photo gives its clip. Not a video: 404 `wrong_asset_type`; not a photo of this link: 404 `photo_not_found`. Range requests are answered 206.
+         */
+        get: operations["getSharedLinkVideo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shared/{key}/unlock": {
         parameters: {
             query?: never;
@@ -1652,6 +1734,26 @@ export interface paths {
          * @description A wrong password: 403 `wrong_password` naming `body.password`. After 5 wrong passwords for one link from one address within 15 minutes, that address waits 5 minutes: 429 `rate_limited` with Retry-After (even for the right password).
          */
         post: operations["unlockSharedLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sharing/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The other active members of the household, to share with
+         * @description Every active account but the caller’s, by display name: their id, display name and initials only (never usernames, roles or anything about the account). Deactivated accounts are left out: sharing with them is refused (`not_a_member`).
+         */
+        get: operations["listHouseholdMembers"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2558,6 +2660,12 @@ export interface components {
             role?: "admin" | "user";
             username: string;
         };
+        DeleteAssetsPermanentlyRequest: {
+            asset_ids: string[];
+        };
+        EmptyTrashRequest: {
+            expected_count: number;
+        };
         FeaturedPhotos: {
             assets: components["schemas"]["Asset"][];
             /** @description Photos the selection was drawn from. */
@@ -2575,6 +2683,18 @@ export interface components {
             camera_makes: string[];
             /** @description Distinct camera models of your assets, sorted (case-insensitive, natural order). */
             camera_models: string[];
+            /** @description Beyond the contract (additive): each camera model of your assets with its make and a display name, sorted by name. Filter with both `camera_make` (when not null) and `camera_model`. */
+            cameras: {
+                /** @description The camera make as recorded (the exact value of the `camera_make` filter); null when no file of this model records one. */
+                make: string | null;
+                /** @description The camera model as recorded (the exact value of the `camera_model` filter). */
+                model: string;
+                /**
+                 * @description The camera as people name it: brand and model, the make not repeated when the model already starts with it.
+                 * @example Nikon D70
+                 */
+                name: string;
+            }[];
             /** @description Distinct lens models of your assets, sorted the same way. */
             lenses: string[];
         };
@@ -2692,6 +2812,16 @@ export interface components {
             status: "ok" | "degraded";
             uptime_seconds: number;
             version: string;
+        };
+        HouseholdMember: {
+            display_name: string;
+            /** @example AB */
+            initials: string;
+            user_id: number;
+        };
+        HouseholdMembers: {
+            count: number;
+            members: components["schemas"]["HouseholdMember"][];
         };
         IndexingStats: {
             photo_total: number;
@@ -3507,9 +3637,12 @@ export interface components {
                 /** @enum {string} */
                 mode: "closed" | "invite_code";
             };
+            trash: {
+                retention_days: number;
+            };
             updated_at: string | null;
         };
-        /** @description Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. `network.allow_other_devices` moves the listener at once (no restart); it answers 409 `network_fixed_by_environment` when HEARTH_HOST is set, and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on. */
+        /** @description Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. `network.allow_other_devices` moves the listener at once (no restart); it answers 409 `network_fixed_by_environment` when HEARTH_HOST is set, and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on. `trash.retention_days` (0..36500, 0 = keep until the Trash is emptied) applies from the next hourly purge; a negative or fractional value answers 422 naming `body.trash.retention_days`. */
         SystemSettingsPatch: {
             library?: {
                 scan_interval_seconds?: number;
@@ -3536,6 +3669,9 @@ export interface components {
                 invite_code?: string | null;
                 /** @enum {string} */
                 mode?: "closed" | "invite_code";
+            };
+            trash?: {
+                retention_days?: number;
             };
         };
         TagLink: {
@@ -3593,6 +3729,28 @@ export interface components {
             total: number;
             /** @enum {string} */
             type: "hourly" | "monthly";
+        };
+        TrashDeletion: {
+            /** @description Asset ids deleted for good: files removed from their folders, catalog rows gone. */
+            deleted: string[];
+            /** @description Items kept in the Trash, each with why: their files are still on disk (or their folder is offline), so their catalog rows stay. */
+            failed: {
+                asset_id: string;
+                /** @enum {string} */
+                code: "repository_unavailable" | "file_not_deleted" | "asset_not_in_trash" | "asset_processing";
+                message: string;
+                original_filename: string;
+            }[];
+        };
+        TrashSummary: {
+            /** @description Files of yours in the Trash (a RAW+JPEG pair counts two). */
+            count: number;
+            /** @description When the oldest item goes by itself (null when empty or kept forever). */
+            next_deletion_at: string | null;
+            /** @description When the oldest item went to the Trash (null when empty). */
+            oldest_deleted_at: string | null;
+            /** @description Items are deleted for good this many days after they went to the Trash; 0 = kept until the Trash is emptied. */
+            retention_days: number;
         };
         /** @description Why a file did not make it (embedded in results, receipts and sessions). */
         UploadProblem: {
@@ -7131,6 +7289,8 @@ export interface operations {
                 count?: number;
                 /** @description Only photos from the last N days (capture time, else upload time), 0..36500; 0: no cutoff. Default 3650. */
                 days?: number;
+                /** @description Beyond the contract (additive): "On this day" memories. The viewer’s today, YYYY-MM-DD: candidates are then the photos taken on the same month and day in earlier years (local date of capture; photos without a capture time are left out), newest first, instead of the recently added ones; `days` is ignored. 29 February matches only 29 February. */
+                on_this_day?: string;
                 /** @description Only this repository (404 when unknown). */
                 repository_id?: string;
                 /** @description Any text; the same seed gives the same selection. Default: today’s UTC date, YYYY-MM-DD. */
@@ -8020,6 +8180,263 @@ export interface operations {
             };
             /** @description Not signed in, or the token expired or was revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTrash: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrashSummary"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAssetsPermanently: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAssetsPermanentlyRequest"];
+            };
+        };
+        responses: {
+            /** @description What was deleted, and what was kept with why */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrashDeletion"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    emptyTrash: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmptyTrashRequest"];
+            };
+        };
+        responses: {
+            /** @description What was deleted, and what was kept with why */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrashDeletion"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11371,6 +11788,114 @@ export interface operations {
             };
         };
     };
+    getSharedLinkVideo: {
+        parameters: {
+            query?: {
+                /** @description The link token (or header `X-Link-Token`): needed when the link has a password. */
+                lt?: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                key: string;
+                photoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The playable video */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                };
+            };
+            /** @description Partial content (Range request) */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many attempts; retry after the `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     unlockSharedLink: {
         parameters: {
             query?: never;
@@ -11454,6 +11979,56 @@ export interface operations {
             };
             /** @description Too many attempts; retry after the `Retry-After` seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listHouseholdMembers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HouseholdMembers"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -69,7 +69,15 @@ class SessionManager {
   private renewal: Promise<Renewal> | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor() {
+  private listening = false;
+
+  /**
+   * Starts following the tab and the other tabs: from the first restore(), so a page that only
+   * loads this module (the public link page, in the same script as the app) never renews a session.
+   */
+  private listen(): void {
+    if (this.listening) return;
+    this.listening = true;
     if (typeof document !== 'undefined') {
       // Timers do not run while a laptop sleeps, and background tabs get throttled.
       document.addEventListener('visibilitychange', () => {
@@ -112,6 +120,7 @@ class SessionManager {
 
   /** At start-up: take back the session the refresh cookie holds, if any. */
   async restore(): Promise<void> {
+    this.listen();
     if (this.state.status !== 'restoring') this.set({ status: 'restoring', user: null, notice: null });
     await this.renew();
   }

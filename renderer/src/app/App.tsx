@@ -7,8 +7,9 @@ export function App() {
     <Providers>
       {/* Navigation without transitions: filters and switches are controlled inputs bound to the
           URL, and React puts a controlled input back when its new value arrives in a transition
-          (until that commits), so a switch flipped back under the pointer. The app has no
-          suspending routes that a transition would keep on screen. */}
+          (until that commits), so a switch flipped back under the pointer. Pages load their
+          script on first visit (lazy-page.ts): without transitions, that first visit shows the
+          page's "Loading…" for a moment instead of keeping the previous page. */}
       <BrowserRouter useTransitions={false}>
         <AppRoutes />
       </BrowserRouter>

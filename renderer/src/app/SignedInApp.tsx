@@ -1,27 +1,37 @@
 /** Everything behind sign-in: the frame with navigation, and the pages in it. */
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { session } from '../api/session';
 import { useMe } from '../api/use-me';
 import { AppLayout } from '../components/Layout/AppLayout';
-import { AccountPage } from '../features/account/AccountPage';
-import { AdminPage } from '../features/admin/AdminPage';
-import { JobsPage } from '../features/admin/JobsPage';
-import { RepositoriesPage } from '../features/admin/RepositoriesPage';
+import { ToastProvider } from '../components/Toast';
 import { LibrarySectionPage } from '../features/library/LibrarySectionPage';
-import { PhotosPage } from '../features/library/PhotosPage';
-import { FavouritesPage } from '../features/library/FavouritesPage';
-import { TrashPage } from '../features/library/TrashPage';
-import { AlbumsPage } from '../features/albums/AlbumsPage';
-import { AlbumPage } from '../features/albums/AlbumPage';
-import { MapPage } from '../features/map/MapPage';
-import { FoldersPage } from '../features/folders/FoldersPage';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
-import { UploadPage } from '../features/upload/UploadPage';
 import { PHOTO_ROUTE } from '../features/library/viewer-route';
 import { ADMIN_JOBS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
+import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
 import { PHONE_TABS, TabBar } from './TabBar';
+
+// Every page is its own script, fetched when first shown (lazy-page.ts); the map, administration and
+// upload pages carry the heavy parts (world outline, QR codes, the upload queue) with them.
+const PhotosPage = lazyPage(() => import('../features/library/PhotosPage').then((m) => m.PhotosPage));
+const FavouritesPage = lazyPage(() => import('../features/library/FavouritesPage').then((m) => m.FavouritesPage));
+const TrashPage = lazyPage(() => import('../features/library/TrashPage').then((m) => m.TrashPage));
+const AlbumsPage = lazyPage(() => import('../features/albums/AlbumsPage').then((m) => m.AlbumsPage));
+const AlbumPage = lazyPage(() => import('../features/albums/AlbumPage').then((m) => m.AlbumPage));
+const FoldersPage = lazyPage(() => import('../features/folders/FoldersPage').then((m) => m.FoldersPage));
+const MapPage = lazyPage(() => import('../features/map/MapPage').then((m) => m.MapPage));
+const UploadPage = lazyPage(() => import('../features/upload/UploadPage').then((m) => m.UploadPage));
+const AccountPage = lazyPage(() => import('../features/account/AccountPage').then((m) => m.AccountPage));
+const AdminPage = lazyPage(() => import('../features/admin/AdminPage').then((m) => m.AdminPage));
+const RepositoriesPage = lazyPage(() => import('../features/admin/RepositoriesPage').then((m) => m.RepositoriesPage));
+const JobsPage = lazyPage(() => import('../features/admin/JobsPage').then((m) => m.JobsPage));
+
+/** While a page's script loads: the frame stays, the page says it is coming. */
+const pageLoading = (
+  <p role="status">Loading…</p>
+);
 
 /**
  * Pages that list photos: each opens the viewer at its own path plus `photos/<id>` (a child route
@@ -30,7 +40,7 @@ import { PHONE_TABS, TabBar } from './TabBar';
 const LISTS_PHOTOS = new Set(['/', '/favourites', '/trash', '/folders', '/map']);
 
 /** Library sections that have their real page; the others still show their empty state. */
-const SECTION_PAGES: Record<string, () => React.ReactElement> = {
+const SECTION_PAGES: Record<string, React.ComponentType> = {
   '/': PhotosPage,
   '/albums': AlbumsPage,
   '/folders': FoldersPage,
@@ -64,33 +74,38 @@ export function SignedInApp() {
     void navigate('/sign-in', { replace: true });
   };
 
+  // Toasts (with Undo) are the signed-in app's: the sign-in page does not load them.
   return (
-    <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />}>
-      <Routes>
-        {LIBRARY_SECTIONS.map((section) => {
-          const Page = SECTION_PAGES[section.path];
-          return (
-            <Route
-              key={section.path}
-              path={section.path}
-              element={Page ? <Page key={section.path} /> : <LibrarySectionPage key={section.path} section={section} />}
-            >
-              {LISTS_PHOTOS.has(section.path) && <Route path={PHOTO_ROUTE} element={null} />}
-            </Route>
-          );
-        })}
-        <Route path="/albums/:albumId" element={<AlbumPage />}>
-          <Route path={PHOTO_ROUTE} element={null} />
-        </Route>
-        <Route path="/account" element={<AccountPage />} />
-        <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
-        <Route path={ADMIN_REPOSITORIES_PATH} element={isAdmin ? <RepositoriesPage /> : <NotFoundPage />} />
-        <Route path={ADMIN_JOBS_PATH} element={isAdmin ? <JobsPage /> : <NotFoundPage />} />
-        {SIGNED_OUT_PATHS.map((path) => (
-          <Route key={path} path={path} element={<ContinueAfterSignIn />} />
-        ))}
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
-    </AppLayout>
+    <ToastProvider>
+      <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />}>
+        <Suspense fallback={pageLoading}>
+        <Routes>
+          {LIBRARY_SECTIONS.map((section) => {
+            const Page = SECTION_PAGES[section.path];
+            return (
+              <Route
+                key={section.path}
+                path={section.path}
+                element={Page ? <Page key={section.path} /> : <LibrarySectionPage key={section.path} section={section} />}
+              >
+                {LISTS_PHOTOS.has(section.path) && <Route path={PHOTO_ROUTE} element={null} />}
+              </Route>
+            );
+          })}
+          <Route path="/albums/:albumId" element={<AlbumPage />}>
+            <Route path={PHOTO_ROUTE} element={null} />
+          </Route>
+          <Route path="/account" element={<AccountPage />} />
+          <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
+          <Route path={ADMIN_REPOSITORIES_PATH} element={isAdmin ? <RepositoriesPage /> : <NotFoundPage />} />
+          <Route path={ADMIN_JOBS_PATH} element={isAdmin ? <JobsPage /> : <NotFoundPage />} />
+          {SIGNED_OUT_PATHS.map((path) => (
+            <Route key={path} path={path} element={<ContinueAfterSignIn />} />
+          ))}
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+        </Suspense>
+      </AppLayout>
+    </ToastProvider>
   );
 }

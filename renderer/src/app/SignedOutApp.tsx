@@ -1,10 +1,13 @@
 /** Before sign-in: the first-run page on a fresh install, otherwise sign-in and account creation. */
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import type { BootstrapStatus } from '../api/types';
-import { ChoosePasswordPage } from '../features/auth/ChoosePasswordPage';
-import { CreateAccountPage } from '../features/auth/CreateAccountPage';
-import { FirstRunPage } from '../features/auth/FirstRunPage';
 import { SignInPage } from '../features/auth/SignInPage';
+import { lazyPage } from './lazy-page';
+
+// The sign-in page comes with this script (it is the first screen); the rarer pages load when shown.
+const ChoosePasswordPage = lazyPage(() => import('../features/auth/ChoosePasswordPage').then((m) => m.ChoosePasswordPage));
+const CreateAccountPage = lazyPage(() => import('../features/auth/CreateAccountPage').then((m) => m.CreateAccountPage));
+const FirstRunPage = lazyPage(() => import('../features/auth/FirstRunPage').then((m) => m.FirstRunPage));
 
 function ToSignIn() {
   const location = useLocation();

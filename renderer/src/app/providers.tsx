@@ -26,5 +26,7 @@ export function Providers({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+  );
 }

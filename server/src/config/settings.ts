@@ -42,12 +42,22 @@ export const NetworkSettings = z.object({
   allow_other_devices: z.boolean(),
 });
 
+export const TrashSettings = z.object({
+  /**
+   * Days an item stays in the Trash before it is deleted for good, with its file (the
+   * `assets.purge-expired-trash` job, features/assets/trash); 0 keeps items until someone empties the
+   * Trash. Household-wide: one rule for every member, set by an administrator.
+   */
+  retention_days: z.number().int().min(0).max(36_500),
+});
+
 const SECTIONS = {
   registration: RegistrationSettings,
   llm: LlmSettings,
   ml: MlSettings,
   library: LibrarySettings,
   network: NetworkSettings,
+  trash: TrashSettings,
 } as const;
 type Sections = { [K in keyof typeof SECTIONS]: z.infer<(typeof SECTIONS)[K]> };
 
@@ -57,6 +67,7 @@ const DEFAULTS: Sections = {
   ml: { semantic_enabled: true, face_enabled: true, ocr_enabled: true, species_enabled: true },
   library: { scan_interval_seconds: 300 },
   network: { allow_other_devices: false },
+  trash: { retention_days: 30 },
 };
 
 /** Secret names, each written through the patch and reported as `<name>_configured`. */
@@ -74,6 +85,7 @@ export const SystemSettingsSchema = z
         description: 'HEARTH_HOST is set: the server listens where it says, whatever `allow_other_devices` says, and the setting cannot be changed.',
       }),
     }),
+    trash: TrashSettings,
     updated_at: z.string().nullable(),
   })
   .openapi('SystemSettings');
@@ -87,12 +99,14 @@ export const SystemSettingsPatchSchema = z
     ml: MlSettings.partial().strict().optional(),
     library: LibrarySettings.partial().strict().optional(),
     network: NetworkSettings.partial().strict().optional(),
+    trash: TrashSettings.partial().strict().optional(),
   })
   .openapi('SystemSettingsPatch', {
     description:
       'Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. ' +
       '`network.allow_other_devices` moves the listener at once (no restart); it answers 409 `network_fixed_by_environment` when HEARTH_HOST is set, ' +
-      'and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on.',
+      'and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on. ' +
+      '`trash.retention_days` (0..36500, 0 = keep until the Trash is emptied) applies from the next hourly purge; a negative or fractional value answers 422 naming `body.trash.retention_days`.',
   });
 export type SystemSettingsPatch = z.infer<typeof SystemSettingsPatchSchema>;
 
@@ -157,6 +171,7 @@ export class SettingsStore {
       ml: this.section('ml'),
       library: this.section('library'),
       network: { ...this.section('network'), fixed_by_environment: this.facts.hostFixed },
+      trash: this.section('trash'),
       updated_at: updated.t ? new Date(updated.t).toISOString() : null,
     };
   }

@@ -56,6 +56,8 @@ describe('permission matrix: sharing roles', () => {
   const tried = new Map<string, Map<Role, number>>();
   let secrets: string[];
   let snapshot: Map<string, string>;
+  /** The link's video, for getSharedLinkVideo (every other photo operation takes the photo). */
+  let linkVideo: string;
 
   before(async () => {
     srv = await startServer();
@@ -71,7 +73,7 @@ describe('permission matrix: sharing roles', () => {
     }
     const tess = (await addMember(admin, new Client(srv.url), 'tess')).session.user.user_id;
     const oliveId = olive.session.user.user_id as number;
-    const assets = await indexFiles(srv, { o1: 'exif/Canon_40D.jpg', o2: 'exif/Canon_DIGITAL_IXUS_400.jpg' }, oliveId);
+    const assets = await indexFiles(srv, { o1: 'exif/Canon_40D.jpg', o2: 'exif/Canon_DIGITAL_IXUS_400.jpg', v1: 'video/iphone5_gps.mov' }, oliveId);
     const photo = assets.o1!;
     const ok = async (r: Promise<{ status: number; body: any; text: string }>) => {
       const x = await r;
@@ -80,12 +82,16 @@ describe('permission matrix: sharing roles', () => {
     };
     const album = await ok(owner.post(`${V1}/albums`, { album_name: 'Olive family album' }));
     await ok(owner.post(`${V1}/albums/${album.album_id}/assets/${photo}`, {}));
+    // A video too: the link's video operation plays a video of the link (a photo is 404 wrong_asset_type).
+    await ok(owner.post(`${V1}/albums/${album.album_id}/assets/${assets.v1}`, {}));
     await ok(owner.post(`${V1}/albums/${album.album_id}/members`, { user_id: people.veravale, role: 'viewer' }));
     await ok(owner.post(`${V1}/albums/${album.album_id}/members`, { user_id: people.coracove, role: 'contributor' }));
     const share = await ok(owner.post(`${V1}/partner-shares`, { partner_user_id: people.patpond }));
     await ok(clients.partner.put(`${V1}/partner-shares/${share.share_id}`, { show_in_timeline: true }));
     const link = await ok(owner.post(`${V1}/share-links`, { album_id: album.album_id }));
-    const linkPhoto = (await new Client(srv.url).get(`${V1}/shared/${link.key}/photos`)).body.photos[0].photo_id;
+    const linked = (await new Client(srv.url).get(`${V1}/shared/${link.key}/photos`)).body.photos as { photo_id: string; type: string }[];
+    const linkPhoto = linked.find((p) => p.type !== 'VIDEO')!.photo_id;
+    linkVideo = linked.find((p) => p.type === 'VIDEO')!.photo_id;
 
     doc = (await new Client(srv.url).get('/api/openapi.json')).body;
     ops = operationsOf(doc);
@@ -115,7 +121,7 @@ describe('permission matrix: sharing roles', () => {
       const failures: string[] = [];
       for (const o of ordered(ops)) {
         if (SESSION_ENDING.has(o.op.operationId)) continue;
-        const req = buildRequest(doc, o, ids);
+        const req = buildRequest(doc, o, o.op.operationId === 'getSharedLinkVideo' ? { ...ids, byKind: { ...ids.byKind, photo: [linkVideo] } } : ids);
         const a = await send(role === 'link holder' ? null : clients[role], req, o.streams);
         const count = tried.get(o.op.operationId) ?? new Map<Role, number>();
         count.set(role, a.status);

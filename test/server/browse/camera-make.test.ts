@@ -1,7 +1,8 @@
 /**
  * The camera make filter ("all Canon photos"), consistent with the model filter: exact values as
  * getFilterOptions lists them (`camera_makes`), only the caller's assets, not the Trash in the options,
- * combinable with the model filter; both response variants.
+ * combinable with the model filter; the cameras listed by make and model with a name to show
+ * ("Nikon D70", not "NIKON CORPORATION NIKON D70"); both response variants.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -65,6 +66,24 @@ describe('queryAssets: camera make', () => {
       assert.deepEqual(data(c, r).camera_makes, ['Canon', 'NIKON CORPORATION']);
       const b = clients.bob[variant];
       assert.deepEqual(data(b, await b.get(`${V1}/assets/filter-options`)).camera_makes, ['Canon']);
+    });
+
+    test(`variant ${variant}: filter options name each camera by make and model, without repeating the make, and the pair filters`, async () => {
+      const c = clients.alice[variant];
+      const r = await c.get(`${V1}/assets/filter-options`);
+      assert.equal(r.status, 200, r.text);
+      const cameras = data(c, r).cameras as { make: string | null; model: string; name: string }[];
+      // The Olympus is in the Trash; Bob's Canon is Bob's.
+      assert.deepEqual(cameras, [
+        { make: 'Canon', model: 'Canon EOS 40D', name: 'Canon EOS 40D' },
+        { make: 'Canon', model: 'Canon PowerShot G9', name: 'Canon PowerShot G9' },
+        { make: 'NIKON CORPORATION', model: 'NIKON D70', name: 'Nikon D70' },
+      ]);
+      // Each pair is what the list filters take, and selects that camera's photos.
+      const keys = await Promise.all(cameras.map((cam) => keysOf('alice', { camera_make: cam.make!, camera_model: cam.model })));
+      assert.deepEqual(keys, [['canon40d'], ['canonG9'], ['nikon']]);
+      const b = clients.bob[variant];
+      assert.deepEqual(data(b, await b.get(`${V1}/assets/filter-options`)).cameras, [{ make: 'Canon', model: 'Canon DIGITAL IXUS 400', name: 'Canon DIGITAL IXUS 400' }]);
     });
 
     test(`variant ${variant}: camera_make is exact and lists only your photos of that make`, async () => {

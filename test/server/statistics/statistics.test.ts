@@ -81,7 +81,16 @@ describe('statistics and filter options', { timeout: 300_000 }, () => {
     assert.deepEqual(f.lenses, ['18.0-70.0 mm f/3.5-4.5', '100.0 mm f/2.8', 'EF-S15-85mm f/3.5-5.6 IS USM', 'FE 24-105mm F4']);
     assert.ok(!f.camera_models.includes('Canon EOS 40D') && !f.camera_models.includes('Trash Cam 3000'), 'cameras only in the Trash are not options');
     const b = await ok(w.bob, '/assets/filter-options');
-    assert.deepEqual(b, { camera_makes: ['PENTAX Corporation'], camera_models: ['Bob Cam', 'PENTAX K10D'], lenses: ['Bob Lens'] });
+    assert.deepEqual(b, {
+      camera_makes: ['PENTAX Corporation'],
+      camera_models: ['Bob Cam', 'PENTAX K10D'],
+      // Each model with its make (none recorded for the SQL row) and the name to show.
+      cameras: [
+        { make: null, model: 'Bob Cam', name: 'Bob Cam' },
+        { make: 'PENTAX Corporation', model: 'PENTAX K10D', name: 'Pentax K10D' },
+      ],
+      lenses: ['Bob Lens'],
+    });
   });
 
   test('asset types: the filter values and the formats detection recognises', async () => {

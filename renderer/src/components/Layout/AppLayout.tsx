@@ -9,6 +9,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { Icon, type IconName } from '../Icon';
 import { BrandMark } from './BrandMark';
+import { useSkipTargetFocus } from './skip-target';
 import { UserPanel } from './UserPanel';
 import type { User } from '../../api/types';
 
@@ -37,6 +38,7 @@ export function AppLayout({ groups, user, onSignOut, signingOut, tabBar, childre
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
+  const focusGrid = useSkipTargetFocus();
 
   // Following a link closes the drawer on phones.
   useEffect(() => setMenuOpen(false), [pathname]);
@@ -55,9 +57,30 @@ export function AppLayout({ groups, user, onSignOut, signingOut, tabBar, childre
 
   return (
     <div className="shell" data-menu-open={menuOpen ? 'true' : 'false'}>
-      <a className="skip-link" href="#main">
+      {/* The links move the focus themselves: following `#main` would also put it in the address,
+          which the router reads as a navigation. */}
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
+      {focusGrid && (
+        <a
+          className="skip-link"
+          href="#main"
+          onClick={(e) => {
+            e.preventDefault();
+            focusGrid();
+          }}
+        >
+          Skip to photos
+        </a>
+      )}
       <header className="topbar">
         <BrandMark />
         <button

@@ -1,6 +1,8 @@
 import { useMe } from '../../api/use-me';
 import { PageHeader } from '../../components/PageHeader';
 import { ROLE_LABEL } from '../../lib/roles';
+import { PartnerSharingSection } from '../sharing/PartnerSharingSection';
+import { ShareLinksSection } from '../sharing/ShareLinksSection';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
 
@@ -18,6 +20,8 @@ export function AccountPage() {
         {/* Keyed by user so the form starts from the right name if someone else signs in in another tab. */}
         <ProfileForm key={me.user_id} user={me} />
         <PasswordForm />
+        <PartnerSharingSection />
+        <ShareLinksSection />
       </div>
     </>
   );

@@ -3,6 +3,7 @@ import { CreateUserPanel } from './CreateUserPanel';
 import { InvitesPanel } from './InvitesPanel';
 import { NetworkPanel } from './NetworkPanel';
 import { RegistrationPanel } from './RegistrationPanel';
+import { TrashRetentionPanel } from './TrashRetentionPanel';
 import { UsersPanel } from './UsersPanel';
 
 export function AdminPage() {
@@ -17,6 +18,7 @@ export function AdminPage() {
         <InvitesPanel />
         <CreateUserPanel />
         <RegistrationPanel />
+        <TrashRetentionPanel />
       </div>
     </>
   );

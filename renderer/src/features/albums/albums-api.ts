@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
+import { useToast } from '../../components/Toast';
 import { libraryKeys, type GalleryItem } from '../library/library-api';
 
 export type Album = components['schemas']['Album'];
@@ -14,6 +15,24 @@ export const albumKeys = {
   one: (id: number) => ['albums', id] as const,
   assets: (id: number) => ['albums', id, 'assets'] as const,
 };
+
+/**
+ * The caller's own albums called `name` (ignoring case and surrounding spaces), looked up across
+ * every page of the list when asked (a "New album" form checks before creating; the cached first page
+ * may be stale or short).
+ */
+export async function ownAlbumsNamed(name: string): Promise<Album[]> {
+  const wanted = sameName(name);
+  const found: Album[] = [];
+  for (let offset = 0; ; ) {
+    const page = await request(api.GET('/api/v1/albums', { params: { query: { limit: 100, offset } } }));
+    found.push(...page.albums.filter((a) => a.role === 'owner' && sameName(a.album_name) === wanted));
+    offset += page.albums.length;
+    if (page.albums.length === 0 || offset >= page.total) return found;
+  }
+}
+
+const sameName = (name: string) => name.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase();
 
 /** The household's albums are few: the first 100 (the contract's maximum page) cover them. */
 export function useAlbums() {
@@ -54,16 +73,31 @@ export function albumAssetToItem(a: AlbumAsset): GalleryItem {
   } as unknown as GalleryItem;
 }
 
-function useAlbumMutation<T>(fn: (arg: T) => Promise<unknown>) {
+/** After any change to albums: what shows albums, assets' album lists and the library are read again. */
+export async function refreshAlbums(queryClient: ReturnType<typeof useQueryClient>): Promise<void> {
+  await queryClient.invalidateQueries({ queryKey: albumKeys.all });
+  await queryClient.invalidateQueries({ queryKey: ['asset'] });
+  await queryClient.invalidateQueries({ queryKey: libraryKeys.all });
+}
+
+function useAlbumMutation<T, R = unknown>(fn: (arg: T) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: albumKeys.all });
-      await queryClient.invalidateQueries({ queryKey: ['asset'] });
-      await queryClient.invalidateQueries({ queryKey: libraryKeys.all });
-    },
+    onSettled: () => refreshAlbums(queryClient),
   });
+}
+
+/** Takes assets out of an album in turn (also the Undo of an add: components/Toast.tsx). */
+export async function removeEachFromAlbum(albumId: number, assetIds: readonly string[]): Promise<void> {
+  for (const assetId of assetIds) await request(api.DELETE('/api/v1/albums/{id}/assets/{assetId}', { params: { path: { id: albumId, assetId } } }));
+}
+
+/** Puts assets back into an album at their former positions, lowest first (the Undo of a removal). */
+export async function putBackInAlbum(albumId: number, placed: readonly { assetId: string; position: number }[]): Promise<void> {
+  for (const p of [...placed].sort((a, b) => a.position - b.position)) {
+    await request(api.POST('/api/v1/albums/{id}/assets/{assetId}', { params: { path: { id: albumId, assetId: p.assetId } }, body: { position: p.position } }));
+  }
 }
 
 export function useCreateAlbum() {
@@ -80,17 +114,56 @@ export function useDeleteAlbum() {
   return useAlbumMutation((id: number) => request(api.DELETE('/api/v1/albums/{id}', { params: { path: { id } } })));
 }
 
-/** Adds assets in turn (appended in the order given). */
+/**
+ * Adds assets in turn (appended in the order given); answers the ids really added. The server answers
+ * an asset already in the album with 200 and "Already in the album…" (no code for it): those are left
+ * out, so an Undo never takes out a photo that was there before.
+ */
 export function useAddToAlbum() {
   return useAlbumMutation(async ({ albumId, assetIds }: { albumId: number; assetIds: readonly string[] }) => {
-    for (const assetId of assetIds) await request(api.POST('/api/v1/albums/{id}/assets/{assetId}', { params: { path: { id: albumId, assetId } }, body: {} }));
+    const added: string[] = [];
+    for (const assetId of assetIds) {
+      const r = await request(api.POST('/api/v1/albums/{id}/assets/{assetId}', { params: { path: { id: albumId, assetId } }, body: {} }));
+      if (!/^Already in the album/.test(r.message)) added.push(assetId);
+    }
+    return added;
   });
 }
 
 export function useRemoveFromAlbum(albumId: number) {
-  return useAlbumMutation(async (assetIds: readonly string[]) => {
-    for (const assetId of assetIds) await request(api.DELETE('/api/v1/albums/{id}/assets/{assetId}', { params: { path: { id: albumId, assetId } } }));
-  });
+  return useAlbumMutation((assetIds: readonly string[]) => removeEachFromAlbum(albumId, assetIds));
+}
+
+/**
+ * Takes assets out of an album and says so with Undo, which puts each back at the position it had
+ * (`placed`: the assets with their positions before the removal).
+ */
+export function useRemoveFromAlbumWithUndo(albumId: number) {
+  const remove = useRemoveFromAlbum(albumId);
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const run = (placed: readonly { assetId: string; position: number }[], onSuccess?: () => void) =>
+    remove.mutate(
+      placed.map((p) => p.assetId),
+      {
+        onSuccess: () => {
+          onSuccess?.();
+          const n = placed.length;
+          toast.show({
+            message: `Removed ${n === 1 ? '1 photo' : `${n} photos`} from the album.`,
+            undone: 'Back in the album.',
+            undo: async () => {
+              try {
+                await putBackInAlbum(albumId, placed);
+              } finally {
+                await refreshAlbums(queryClient);
+              }
+            },
+          });
+        },
+      },
+    );
+  return { run, mutation: remove };
 }
 
 export function useMoveInAlbum(albumId: number) {

@@ -2,22 +2,30 @@
  * A page of assets from the unified query: the Photos timeline, Favourites, Trash, a folder.
  * Virtualised grid (Timeline), paging as the end comes near, multi-select with bulk actions
  * (use-selection.ts), and the viewer at `<this page's path>/photos/<id>` (viewer-route.ts).
+ * Thumbnail size: a slider in the header (desktops), a pinch on the grid (phones); remembered
+ * (thumbnail-size.ts). The timeline (grouped by day) gets the date scrubber, fed by getStatsYears.
  */
-import { useCallback, useMemo } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { messageOf } from '../../api/problem';
+import { Suspense, useCallback, useMemo } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import { messageOf, request } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import type { IconName } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
-import { useUploadSettled } from '../upload/use-uploads';
+import { useUploadSettled } from '../upload/use-upload-settled';
 import { flattenPages, libraryKeys, useAssetList, type AssetFilter, type SortBy, type StackMode } from './library-api';
-import { SelectionBar } from './SelectionBar';
 import { RoutedViewer } from './RoutedViewer';
 import { Timeline } from './Timeline';
+import { ThumbnailSizeSlider } from './ThumbnailSizeSlider';
+import { useThumbnailSize } from './thumbnail-size';
 import { useSelection } from './use-selection';
 import { useViewerRoute } from './viewer-route';
+import { lazyPage } from '../../app/lazy-page';
 import './library.css';
+
+// The bulk actions (albums, tags, stacks, zip) load with the first selection, not with the grid.
+const SelectionBar = lazyPage(() => import('./SelectionBar').then((m) => m.SelectionBar));
 
 export interface CollectionProps {
   name: string;
@@ -58,6 +66,15 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
   const { open: openPhoto } = useViewerRoute();
   const queryClient = useQueryClient();
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  const size = useThumbnailSize();
+  const zoomStep = useCallback((delta: 1 | -1) => size.setStep((s) => s + delta), [size.setStep]);
+  // Items per year for the scrubber: counted by the server (its statistics cache), not by paging.
+  const years = useQuery({
+    queryKey: [...libraryKeys.all, 'stats-years'],
+    queryFn: ({ signal }) => request(api.GET('/api/v1/stats/available-years', { signal })),
+    enabled: groupByDay,
+    staleTime: 60_000,
+  });
 
   useUploadSettled(useCallback(() => void queryClient.invalidateQueries({ queryKey: libraryKeys.all }), [queryClient]));
 
@@ -74,10 +91,21 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
 
   return (
     <>
-      <PageHeader title={title}>{items.length > 0 && <p>{describe(total)}</p>}</PageHeader>
+      <PageHeader title={title}>
+        {items.length > 0 && (
+          <div className="page-header__row">
+            <p>{describe(total)}</p>
+            <ThumbnailSizeSlider step={size.step} onChange={size.setStep} />
+          </div>
+        )}
+      </PageHeader>
 
       {toolbar}
-      {selection.selected.size > 0 && <SelectionBar ids={[...selection.selected]} items={selection.selectedRows} trash={trash} onDone={selection.clear} />}
+      {selection.selected.size > 0 && (
+        <Suspense fallback={null}>
+          <SelectionBar ids={[...selection.selected]} items={selection.selectedRows} trash={trash} onDone={selection.clear} />
+        </Suspense>
+      )}
 
       {list.isPending && <p role="status">Loading…</p>}
       {list.isError && (
@@ -104,6 +132,10 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
           onBand={selection.band}
           onOpen={openAt}
           onNearEnd={loadMore}
+          rowHeight={size.rowHeight}
+          onZoomStep={zoomStep}
+          years={groupByDay ? years.data?.years : undefined}
+          hasMore={hasNextPage}
         />
       )}
       <div className="grid__more">

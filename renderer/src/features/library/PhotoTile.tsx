@@ -9,13 +9,15 @@
  * A live photo shows "Live" and plays its motion while the mouse rests on it (LiveMotion.tsx); an item
  * with a RAW file shows "RAW" (the viewer gives access to the RAW itself).
  */
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
+import { OwnerChip } from '../sharing/OwnerChip';
 import { StackIcon } from '../stacks/StackIcon';
 import { LiveMotionClip, useHoverIntent } from './LiveMotion';
 import { hasRaw, isLive } from './media-item';
 import type { GalleryItem } from './library-api';
+import { failedThumbnails } from './failed-thumbnails';
 import { Thumbnail } from './Thumbnail';
 
 interface PhotoTileProps {
@@ -28,6 +30,12 @@ interface PhotoTileProps {
   style?: React.CSSProperties;
   /** Leave the thumbnail out for now (the grid is being flung past this tile; see use-fast-scroll.ts). */
   deferImage?: boolean;
+  /** The tile's place in its grid, for keyboard movement (use-grid-keys.ts). */
+  gridIndex?: number;
+  /** In a grid only one tile is in the Tab order (a roving tabindex, use-grid-keys.ts). */
+  tabbable?: boolean;
+  /** Drawn first inside the list item (the timeline puts a day's heading there). */
+  before?: React.ReactNode;
 }
 
 /** A touch held this long (ms) without moving is a long press. */
@@ -72,12 +80,17 @@ function useLongPress(onLongPress: (() => void) | undefined) {
   };
 }
 
-export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style, deferImage = false }: PhotoTileProps) {
+export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style, deferImage = false, gridIndex, tabbable = true, before }: PhotoTileProps) {
+  const inGrid = gridIndex !== undefined;
   const asset = item.media_item.primary_asset;
   const { swallowClick, ...pressHandlers } = useLongPress(onToggleSelect && !selected ? () => onToggleSelect(false) : undefined);
   const failed = asset.state === 'failed';
   const processing = asset.state === 'pending' || asset.state === 'processing';
   const isVideo = asset.type === 'VIDEO';
+  // Processed again: a thumbnail that failed before may come now.
+  useEffect(() => {
+    if (processing) failedThumbnails.forget(asset.asset_id);
+  }, [processing, asset.asset_id]);
   const isAudio = asset.type === 'AUDIO';
   const duration = isVideo || isAudio ? formatDuration(asset.duration) : '';
   const stackSize = item.stack?.members.length ?? 0;
@@ -85,8 +98,11 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
   const live = isLive(item);
   const raw = hasRaw(item);
   const hover = useHoverIntent(live && !selecting);
+  // A partner's photo, or (in a shared album) who added it: their initials on the tile.
+  const owner = item.media_item.owner;
   const label = [
     asset.original_filename,
+    owner ? `from ${owner.display_name}` : null,
     isVideo ? `video${duration ? ` ${duration}` : ''}` : null,
     isAudio ? `audio${duration ? ` ${duration}` : ''}` : null,
     live ? 'live photo' : null,
@@ -101,9 +117,11 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
     .join(', ');
 
   return (
-    <div className={['grid__cell', selected ? 'grid__cell--selected' : ''].filter(Boolean).join(' ')} role="listitem" style={style}>
+    <div className={['grid__cell', selected ? 'grid__cell--selected' : ''].filter(Boolean).join(' ')} role="listitem" style={style} data-index={gridIndex}>
+      {before}
       <button
         type="button"
+        tabIndex={tabbable ? 0 : -1}
         className={['tile', failed ? 'tile--failed' : '', processing ? 'tile--processing' : ''].filter(Boolean).join(' ')}
         {...pressHandlers}
         {...hover.handlers}
@@ -159,6 +177,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
             {stackSize > 1 ? stackSize : null}
           </span>
         )}
+        {owner && <OwnerChip person={owner} belowStack={stackSize > 1 || memberOf > 1} />}
         {failed && (
           <span className="tile__badge tile__badge--failed" aria-hidden="true">
             <Icon name="alert" size={14} />
@@ -172,6 +191,8 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
           className="tile__check"
           checked={selected}
           aria-label={`Select ${asset.original_filename}`}
+          // In a grid, Space on the tile selects: the check stays out of the Tab order (it would double every stop).
+          tabIndex={inGrid ? -1 : undefined}
           onChange={(e) => onToggleSelect((e.nativeEvent as MouseEvent).shiftKey ?? false)}
         />
       )}

@@ -1,7 +1,8 @@
-/** Photos: the whole library as a timeline, newest capture first, grouped by day, with filters. */
+/** Photos: the whole library as a timeline, newest capture first, grouped by day, with filters and "On this day" memories. */
 import { Link } from 'react-router';
 import { AssetCollectionPage } from './AssetCollectionPage';
 import { FilterBar, useUrlFilter, useUrlStackMode } from './FilterBar';
+import { OnThisDay } from './OnThisDay';
 
 const EMPTY_LIBRARY = {
   icon: 'photos' as const,
@@ -29,7 +30,13 @@ export function PhotosPage() {
       title="Photos"
       listLabel="Photos and videos"
       filter={filter}
-      toolbar={<FilterBar />}
+      toolbar={
+        <>
+          <FilterBar />
+          {/* Memories belong to the whole library, not to a filtered view. */}
+          {active === 0 && <OnThisDay />}
+        </>
+      }
       sortBy="date_captured"
       stackMode={stackMode}
       groupByDay

@@ -7,14 +7,18 @@
  * loaded that far. Decision: the list is not paged through to find it, since a link may name a
  * photo that is not in this list at all and that would load the whole library to find out.
  */
-import { useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
+import { lazyPage } from '../../app/lazy-page';
 import { messageOf } from '../../api/problem';
 import type { AlbumAsset } from '../albums/albums-api';
 import { albumAssetToItem } from '../albums/albums-api';
 import { useAssetDetail } from './asset-detail';
 import type { GalleryItem } from './library-api';
 import { useViewerRoute } from './viewer-route';
-import { Viewer } from './Viewer';
+
+// The viewer (zoom, swipe, details, video) is its own script, fetched when a photo is first opened:
+// the grid is the first screen and does not need it.
+const Viewer = lazyPage(() => import('./Viewer').then((m) => m.Viewer));
 
 interface RoutedViewerProps {
   items: readonly GalleryItem[];
@@ -25,7 +29,15 @@ interface RoutedViewerProps {
 
 const assetIdOf = (item: GalleryItem) => item.media_item.primary_asset.asset_id;
 
-export function RoutedViewer({ items, trash = false, onNearEnd }: RoutedViewerProps) {
+export function RoutedViewer(props: RoutedViewerProps) {
+  return (
+    <Suspense fallback={null}>
+      <RoutedViewerIn {...props} />
+    </Suspense>
+  );
+}
+
+function RoutedViewerIn({ items, trash = false, onNearEnd }: RoutedViewerProps) {
   const { photoId, step, close } = useViewerRoute();
   const index = useMemo(() => (photoId ? items.findIndex((i) => assetIdOf(i) === photoId) : -1), [items, photoId]);
   const alone = useAssetDetail(photoId ?? '', photoId !== undefined && index < 0);

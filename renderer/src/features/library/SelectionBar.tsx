@@ -1,6 +1,6 @@
 /**
  * What can be done to a selection: favourite, add to an album, tag, stack, trash or restore,
- * download as a zip.
+ * download as a zip, make a public link (features/sharing).
  *
  * On a phone the bar takes the place of the top bar (library.css) and keeps one line: clear, the
  * count, "Add to album", Download and Move to trash (as icons with their names for assistive
@@ -16,8 +16,10 @@ import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { AddToAlbumMenu } from '../albums/AddToAlbumMenu';
+import { SelectionLinkButton } from '../sharing/SelectionLinkButton';
 import { useCreateStack } from '../stacks/stacks-api';
-import { useDownloadZip, useRestoreAssets, useSetLiked, useTrashAssets } from './asset-actions-api';
+import { useDownloadZip, useRestoreWithUndo, useSetLikedWithUndo, useTrashWithUndo } from './asset-actions-api';
+import { DeletePermanentlyButton } from './TrashActions';
 import { useBulkTag } from './bulk-tag';
 import { BulkTagMenu } from './BulkTagMenu';
 import type { GalleryItem } from './library-api';
@@ -44,9 +46,9 @@ function stackMembers(ids: readonly string[], items: readonly GalleryItem[]): st
 }
 
 export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarProps) {
-  const like = useSetLiked();
-  const remove = useTrashAssets();
-  const restore = useRestoreAssets();
+  const { run: setLiked, mutation: like } = useSetLikedWithUndo();
+  const { run: moveToTrash, mutation: remove } = useTrashWithUndo();
+  const { run: putBack, mutation: restore } = useRestoreWithUndo();
   const download = useDownloadZip();
   const stack = useCreateStack();
   const tagging = useBulkTag();
@@ -54,6 +56,8 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
   const busy = like.isPending || remove.isPending || restore.isPending || download.isPending || stack.isPending || (tagging.run?.running ?? false);
   const n = ids.length;
   const names = new Map(items.map((i) => [i.media_item.primary_asset.asset_id, i.media_item.primary_asset.original_filename]));
+  // Undo of "Add to favourites" unlikes only what was not a favourite before.
+  const wasLiked = new Set(items.filter((i) => i.media_item.primary_asset.liked).map((i) => i.media_item.primary_asset.asset_id));
 
   const [moreOpen, setMoreOpen] = useState(false);
 
@@ -64,9 +68,12 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
       </button>
       <strong className="selection-bar__count">{n === 1 ? '1 selected' : `${n} selected`}</strong>
       {trash ? (
-        <Button busy={restore.isPending} busyLabel="Restoring…" disabled={busy} onClick={() => restore.mutate(ids, { onSuccess: onDone })}>
-          Restore
-        </Button>
+        <>
+          <Button busy={restore.isPending} busyLabel="Restoring…" disabled={busy} onClick={() => putBack(ids, onDone)}>
+            Restore
+          </Button>
+          <DeletePermanentlyButton className="selection-bar__icon" ids={ids} names={names} disabled={busy} onDone={onDone} />
+        </>
       ) : (
         <>
           <AddToAlbumMenu assetIds={ids} onDone={onDone} />
@@ -74,7 +81,7 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
             <Icon name="download" />
             <span className="selection-bar__label">Download</span>
           </Button>
-          <Button variant="secondary" className="selection-bar__icon" aria-label="Move to trash" busy={remove.isPending} busyLabel="Moving…" disabled={busy} onClick={() => remove.mutate(ids, { onSuccess: onDone })}>
+          <Button variant="secondary" className="selection-bar__icon" aria-label="Move to trash" busy={remove.isPending} busyLabel="Moving…" disabled={busy} onClick={() => moveToTrash(ids, onDone)}>
             <Icon name="trash" />
             <span className="selection-bar__label">Move to trash</span>
           </Button>
@@ -83,10 +90,11 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
           </button>
           {/* Inline on a wide screen; the "More" menu on a phone (one set of controls, placed by CSS). */}
           <div id="selection-more" className="selection-bar__more" data-open={moreOpen ? 'true' : 'false'}>
-            <Button variant="secondary" disabled={busy} onClick={() => like.mutate({ ids, liked: true }, { onSuccess: onDone })}>
+            <Button variant="secondary" disabled={busy} onClick={() => setLiked(ids, true, { changed: ids.filter((id) => !wasLiked.has(id)), onSuccess: onDone })}>
               Add to favourites
             </Button>
             <BulkTagMenu ids={ids} names={names} tagging={tagging} disabled={busy} onDone={onDone} />
+            <SelectionLinkButton ids={ids} disabled={busy} />
             {n >= 2 && (
               <Button
                 variant="secondary"

@@ -1,9 +1,12 @@
 /**
  * One asset's thumbnail through a media token URL. The URL is fixed once the image loads, so a token
  * renewal does not reload it. When loading fails and a newer token exists (or can be fetched once),
- * it tries again with that; otherwise it shows a placeholder (still processing, or no thumbnail).
+ * it tries again with that; otherwise it shows a placeholder (still processing, or no thumbnail),
+ * and remembers the failure so that no other Thumbnail of this asset and size asks again
+ * (failed-thumbnails.ts).
  */
 import { useEffect, useState } from 'react';
+import { failedThumbnails } from './failed-thumbnails';
 import { mediaTokens, mediaUrl, useMediaToken } from './media-token';
 
 interface ThumbnailProps {
@@ -28,7 +31,7 @@ export function Thumbnail({ assetId, size, alt, className, fallback, defer = fal
   // rather than with its placeholder and again a moment later (that doubled the grid's work per tile).
   const [used, setUsed] = useState<string | null>(token);
   const [retried, setRetried] = useState(false);
-  const [broken, setBroken] = useState(false);
+  const [broken, setBroken] = useState(() => failedThumbnails.has(assetId, size));
 
   useEffect(() => {
     if (token && !used) setUsed(token);
@@ -40,11 +43,17 @@ export function Thumbnail({ assetId, size, alt, className, fallback, defer = fal
   const onError = async () => {
     // A good token was used: there is no thumbnail (yet). Otherwise the token may have expired while
     // the tab slept: try once more with a newer one.
-    if (retried || mediaTokens.isFresh(used)) return setBroken(true);
+    if (retried || mediaTokens.isFresh(used)) {
+      failedThumbnails.add(assetId, size);
+      return setBroken(true);
+    }
     setRetried(true);
     const fresh = mediaTokens.current() !== used ? mediaTokens.current() : await mediaTokens.renew();
     if (fresh && fresh !== used) setUsed(fresh);
-    else setBroken(true);
+    else {
+      failedThumbnails.add(assetId, size);
+      setBroken(true);
+    }
   };
 
   return (

@@ -1,8 +1,11 @@
 /**
- * Trash: what was deleted from the library. The files stay where they are on disk; restoring puts
- * a photo back in the library exactly as it was.
+ * Trash: what was deleted from the library. Restoring puts a photo back exactly as it was; "Delete
+ * permanently" (selected items) and "Empty trash" remove the files from the household's folder for
+ * good, after a confirmation (TrashActions.tsx). Items also go by themselves after the household's
+ * retention period, which the page states.
  */
 import { AssetCollectionPage } from './AssetCollectionPage';
+import { TrashToolbar } from './TrashActions';
 
 const FILTER = { is_deleted: true };
 
@@ -15,7 +18,8 @@ export function TrashPage() {
       sortBy="recently_added"
       groupByDay={false}
       trash
-      describe={(n) => `${n === 1 ? '1 item' : `${n.toLocaleString()} items`} in the trash. Select and restore to put them back.`}
+      toolbar={<TrashToolbar />}
+      describe={(n) => `${n === 1 ? '1 item' : `${n.toLocaleString()} items`} in the trash. Select to restore them, or to delete them permanently.`}
       empty={{ icon: 'trash', title: 'Trash is empty', text: 'Photos you delete wait here, and can be restored.' }}
     />
   );

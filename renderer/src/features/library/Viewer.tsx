@@ -19,11 +19,13 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../api/problem';
+import { useMe } from '../../api/use-me';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
 import { formatCaptureTimeShort } from '../../lib/capture-time';
-import { useRestoreAssets, useSetLiked, useSetRating, useTrashAssets } from './asset-actions-api';
+import { ToastHost } from '../../components/Toast';
+import { useRestoreWithUndo, useSetLikedWithUndo, useSetRating, useTrashWithUndo } from './asset-actions-api';
 import { StackStrip } from '../stacks/StackStrip';
 import { useAssetDetail } from './asset-detail';
 import { useReprocessAsset, type GalleryItem } from './library-api';
@@ -54,10 +56,10 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const dialog = useRef<HTMLDialogElement>(null);
   const token = useMediaToken();
   const reprocess = useReprocessAsset();
-  const like = useSetLiked();
+  const { run: setLikedWithUndo, mutation: like } = useSetLikedWithUndo();
   const rate = useSetRating();
-  const remove = useTrashAssets();
-  const restore = useRestoreAssets();
+  const { run: trashWithUndo, mutation: remove } = useTrashWithUndo();
+  const { run: restoreWithUndo, mutation: restore } = useRestoreWithUndo();
   // The details panel stays open from one visit to the next on a wide screen; on a phone it would
   // cover the photo, so it starts closed there.
   const [showInfo, setShowInfo] = useState(() => !isPhone() && localStorage.getItem('hearth.viewer.info') === '1');
@@ -67,6 +69,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const swipe = useViewerSwipe({ onNext, onPrevious, onClose, disabled: zoomed });
   const onZoomedChange = useCallback((z: boolean) => setZoomed(z), []);
   const rowAsset = item.media_item.primary_asset;
+  const me = useMe();
   // The stack member picked in the strip; it belongs to that item (another item shows its own photo).
   const [pick, setPick] = useState<{ item: string; asset: string } | null>(null);
   const pickedId = pick?.item === item.id && pick.asset !== rowAsset.asset_id ? pick.asset : null;
@@ -83,6 +86,9 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const [livePlaying, setLivePlaying] = useState(false);
   // The photo's own clock (its offset is in the details); an undated file says so rather than showing its upload time.
   const when = formatCaptureTimeShort(asset) || 'No date';
+  // Someone else's photo (a partner's, or added to a shared album by another member) is read-only:
+  // no Trash (likes and ratings are the reader's own).
+  const mine = me === null || asset.owner_id === me.user_id;
   // The list refreshes after a change; until then show what was just chosen.
   const [liked, setLiked] = useState(asset.liked);
   const [rating, setRating] = useState(asset.rating);
@@ -109,18 +115,19 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
 
   const toggleLike = () => {
     setLiked(!liked);
-    like.mutate({ ids: [asset.asset_id], liked: !liked }, { onError: () => setLiked(liked) });
+    const before = liked;
+    setLikedWithUndo([asset.asset_id], !before, { onError: () => setLiked(before), onUndone: () => setLiked(before) });
   };
   const setStars = (n: number) => {
     const before = rating;
     setRating(n);
     rate.mutate({ ids: [asset.asset_id], rating: n }, { onError: () => setRating(before) });
   };
-  const moveToTrash = () => remove.mutate([asset.asset_id], { onSuccess: () => (onNext ?? onPrevious ?? onClose)() });
-  const putBack = () => restore.mutate([asset.asset_id], { onSuccess: () => (onNext ?? onPrevious ?? onClose)() });
+  const moveToTrash = () => trashWithUndo([asset.asset_id], () => (onNext ?? onPrevious ?? onClose)());
+  const putBack = () => restoreWithUndo([asset.asset_id], () => (onNext ?? onPrevious ?? onClose)());
 
-  const keys = useRef({ onPrevious, onNext, toggleLike, setStars, moveToTrash, putBack, trash });
-  keys.current = { onPrevious, onNext, toggleLike, setStars, moveToTrash, putBack, trash };
+  const keys = useRef({ onPrevious, onNext, toggleLike, setStars, moveToTrash, putBack, trash, mine });
+  keys.current = { onPrevious, onNext, toggleLike, setStars, moveToTrash, putBack, trash, mine };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (typingIn(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -130,7 +137,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
       else if ((e.key === 'f' || e.key === 'F') && !k.trash) k.toggleLike();
       else if (/^[0-5]$/.test(e.key) && !k.trash) k.setStars(Number(e.key));
       else if (e.key === 'i' || e.key === 'I') setShowInfo((v) => !v);
-      else if (e.key === 'Delete' && !k.trash) k.moveToTrash();
+      else if (e.key === 'Delete' && !k.trash && k.mine) k.moveToTrash();
       else return;
       e.preventDefault();
     };
@@ -154,7 +161,16 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
     );
   } else if (asset.type === 'VIDEO' && asset.state === 'ready' && token) {
     media = (
-      <video key={asset.asset_id} className="overlay__media" src={mediaUrl(asset.asset_id, 'video', token)} controls autoPlay playsInline preload="metadata">
+      <video
+        key={asset.asset_id}
+        className="overlay__media"
+        src={mediaUrl(asset.asset_id, 'video', token)}
+        aria-label={`Video: ${asset.original_filename}`}
+        controls
+        autoPlay
+        playsInline
+        preload="metadata"
+      >
         Your browser cannot play this video. Use “Open original” to download it.
       </video>
     );
@@ -162,7 +178,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
     media = (
       <div className="overlay__audio">
         <Icon name="play" size={48} />
-        <audio key={asset.asset_id} src={mediaUrl(asset.asset_id, 'audio', token)} controls autoPlay preload="metadata">
+        <audio key={asset.asset_id} src={mediaUrl(asset.asset_id, 'audio', token)} aria-label={`Recording: ${asset.original_filename}`} controls autoPlay preload="metadata">
           Your browser cannot play this recording. Use “Open original” to download it.
         </audio>
       </div>
@@ -212,6 +228,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
           <span>
             {when}
             {(asset.type === 'VIDEO' || asset.type === 'AUDIO') && asset.duration ? ` · ${formatDuration(asset.duration)}` : ''}
+            {item.media_item.owner ? ` · from ${item.media_item.owner.display_name}` : ''}
             {raw && (
               <span className="overlay__kind" title="A RAW file is kept with this photo">
                 RAW
@@ -252,7 +269,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
           </button>
           {/* Inline on a wide screen; the "More" menu on a phone (one set of controls, placed by CSS). */}
           <div id="viewer-more" className="overlay__more" data-open={moreOpen ? 'true' : 'false'} onClick={() => setMoreOpen(false)}>
-            {!trash && (
+            {!trash && mine && (
               <button type="button" className="button button--quiet" aria-label="Move to trash" title="Move to trash (Delete)" onClick={moveToTrash}>
                 <Icon name="trash" />
                 <span className="overlay__more-label">Move to trash</span>
@@ -330,6 +347,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
           }}
         />
       )}
+      <ToastHost />
     </dialog>
   );
 }

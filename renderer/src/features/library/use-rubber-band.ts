@@ -21,24 +21,25 @@ export interface Band {
   height: number;
 }
 
-/** Indices of the tiles a rectangle (grid coordinates) touches. */
-export function tilesIn(layout: TimelineLayout, gap: number, r: Band): number[] {
+/** Indices of the tiles a rectangle (grid coordinates) touches (the tiles, not the day labels above them). */
+export function tilesIn(layout: TimelineLayout, r: Band): number[] {
   const out: number[] = [];
   const bottom = r.top + r.height;
   const right = r.left + r.width;
   for (const row of layout.rows) {
     if (row.kind !== 'tiles') continue;
-    if (row.top > bottom) break;
-    if (row.top + layout.tile < r.top) continue;
+    const top = row.top + row.band;
+    if (top > bottom) break;
+    if (top + row.tileHeight < r.top) continue;
     for (let c = 0; c < row.count; c++) {
-      const x = c * (layout.tile + gap);
-      if (x < right && x + layout.tile > r.left) out.push(row.firstIndex + c);
+      const x = row.lefts[c]!;
+      if (x < right && x + row.widths[c]! > r.left) out.push(row.firstIndex + c);
     }
   }
   return out;
 }
 
-export function useRubberBand(grid: React.RefObject<HTMLElement | null>, layout: TimelineLayout, gap: number, onBand: ((indices: number[] | null) => void) | undefined) {
+export function useRubberBand(grid: React.RefObject<HTMLElement | null>, layout: TimelineLayout, onBand: ((indices: number[] | null) => void) | undefined) {
   const [band, setBand] = useState<Band | null>(null);
   const start = useRef<{ id: number; x: number; y: number; active: boolean; last: string } | null>(null);
   const swallowClick = useRef(false);
@@ -67,7 +68,7 @@ export function useRubberBand(grid: React.RefObject<HTMLElement | null>, layout:
       }
       const r = { left: Math.min(s.x, p.x), top: Math.min(s.y, p.y), width: Math.abs(p.x - s.x), height: Math.abs(p.y - s.y) };
       setBand(r);
-      const indices = tilesIn(layout, gap, r);
+      const indices = tilesIn(layout, r);
       const key = indices.join(',');
       if (key !== s.last) {
         s.last = key;

@@ -85,7 +85,8 @@ export function MapPage() {
             ref={svg}
             className="map__svg"
             viewBox={viewBox}
-            role="img"
+            // A group, not an img: it holds the places, which are buttons (an img's children are hidden).
+            role="group"
             aria-label={`World map with ${clusters.length} places`}
             onWheel={(e) => zoomBy(e.deltaY < 0 ? 1.25 : 0.8, toMap(e.clientX, e.clientY))}
             onPointerDown={(e) => {

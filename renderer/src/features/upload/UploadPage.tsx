@@ -1,6 +1,7 @@
 /**
- * Upload: drop files or folders, or pick them; each file shows its own progress and state, with the
- * reason and a Retry button when it fails. Uploads go on while the person visits other pages, and
+ * Upload: drop files or folders, or pick them; each file shows a thumbnail, its own progress and
+ * state, with the reason in plain words and a Retry button when it fails; failures are listed first,
+ * and files already in the library are not sent (precheck.ts). Uploads go on while the person visits other pages, and
  * after a reload the unfinished ones wait for their file to be added again (see upload-queue.ts).
  */
 import { useCallback, useId, useRef, useState, type DragEvent } from 'react';
@@ -46,7 +47,11 @@ export function UploadPage() {
   const sentBytes = active.reduce((s, i) => s + i.bytesSent, 0);
   const finished = active.filter((i) => isFinished(i.state)).length;
   const failed = active.filter((i) => i.state === 'failed').length;
-  const busy = active.some((i) => i.state === 'waiting' || i.state === 'uploading' || i.state === 'processing');
+  const busy = active.some((i) => i.state === 'waiting' || i.state === 'checking' || i.state === 'uploading' || i.state === 'processing');
+  // Failures first: what needs the person's attention is at the top, not somewhere in a long list.
+  const listed = [...items.filter((i) => i.state === 'failed'), ...items.filter((i) => i.state !== 'failed')];
+  const retryable = items.filter((i) => i.state === 'failed' && i.canRetry).length;
+  const skipped = items.filter((i) => i.state === 'duplicate').length;
   const percent = totalBytes ? Math.floor((sentBytes / totalBytes) * 100) : 0;
   const paused = items.filter((i) => i.state === 'paused');
 
@@ -131,7 +136,8 @@ export function UploadPage() {
                 {busy ? `Uploading ${active.length === 1 ? '1 file' : `${active.length} files`}` : 'Uploads finished'}
               </strong>
               <span>
-                {finished} of {active.length} done{failed ? `, ${failed} failed` : ''} · {formatBytes(sentBytes)} of {formatBytes(totalBytes)}
+                {finished} of {active.length} done{skipped ? ` (${skipped} already in your library)` : ''}
+                {failed ? `, ${failed} failed` : ''} · {formatBytes(sentBytes)} of {formatBytes(totalBytes)}
               </span>
             </div>
             <ProgressBar value={percent} label="Overall progress" />
@@ -149,14 +155,21 @@ export function UploadPage() {
               <h2 className="card__title" id="queue-heading">
                 Files
               </h2>
-              {items.some((i) => isFinished(i.state)) && (
-                <Button variant="quiet" onClick={() => queue?.clearFinished()}>
-                  Clear finished
-                </Button>
-              )}
+              <span className="button-row">
+                {retryable > 1 && (
+                  <Button variant="secondary" onClick={() => queue?.retryFailed()}>
+                    Retry failed
+                  </Button>
+                )}
+                {items.some((i) => isFinished(i.state)) && (
+                  <Button variant="quiet" onClick={() => queue?.clearFinished()}>
+                    Clear finished
+                  </Button>
+                )}
+              </span>
             </div>
             <ul className="upload-list" aria-label="Upload queue">
-              {items.map((item: UploadItem) => (
+              {listed.map((item: UploadItem) => (
                 <UploadRow key={item.id} item={item} onRetry={() => queue?.retry(item.id)} onForget={() => queue?.forget(item.id)} />
               ))}
             </ul>

@@ -4,6 +4,8 @@
  * person looks at other pages; components read it through useUploads().
  *
  * Per file:
+ *   0. a new file is hashed and checked against the library (precheck.ts): one already there is not
+ *      sent at all ("Already in your library");
  *   1. createUploadSession (resuming the session remembered for this file, if any): the server says
  *      which chunks it already has;
  *   2. the missing chunks go to batchUploadAssets as `chunk_{session}_{index}_{total}`, several at
@@ -18,6 +20,8 @@ import { api } from '../../api/client';
 import { ApiError, request } from '../../api/problem';
 import type { components } from '../../api/schema';
 import { session } from '../../api/session';
+import { NETWORK_LOST, plainWords, type FailureFacts } from './plain-words';
+import { alreadyInLibrary } from './precheck';
 import { ReceiptFollower, type ReceiptState } from './receipts';
 import { fileKey, ResumeStore, type ResumeRecord } from './resume-store';
 import { isAbort, NetworkError, postForm, randomId, sleep } from './transport';
@@ -36,10 +40,11 @@ interface SessionAnswer {
 type BatchResult = components['schemas']['BatchUploadResult'];
 
 /**
+ * `checking`: being compared with the library before it is sent (precheck.ts).
  * `restored`: the file was the person's own asset in the Trash; the server brought it back instead
  * of storing it twice (a duplicate with `restored_from_trash`).
  */
-export type UploadState = 'paused' | 'waiting' | 'uploading' | 'processing' | 'done' | 'duplicate' | 'restored' | 'failed';
+export type UploadState = 'paused' | 'waiting' | 'checking' | 'uploading' | 'processing' | 'done' | 'duplicate' | 'restored' | 'failed';
 
 /** The file is in the library: stored and processed, already there, or back from the Trash. */
 export function isFinished(state: UploadState): boolean {
@@ -55,8 +60,12 @@ export interface UploadItem {
   state: UploadState;
   /** Bytes the server has or that are on their way (0..size). */
   bytesSent: number;
-  /** Why it failed, or what a duplicate or pause means. */
+  /** Why it failed (in plain words, plain-words.ts), or what a duplicate or pause means. */
   message: string | null;
+  /** The problem code behind a failure ('network' when the connection was lost), for the list's order and its retries. */
+  code: string | null;
+  /** The file itself while it is at hand (for its thumbnail in the list); null after a reload. */
+  file: File | null;
   /** A Retry button makes sense (the file is at hand, or the server has it). */
   canRetry: boolean;
   /** The file must be added again to go on. */
@@ -66,6 +75,8 @@ export interface UploadItem {
 
 interface Entry extends UploadItem {
   key: string;
+  /** The last failure may pass when tried again (a lost connection, a tool's hiccup), as the server judged it. */
+  retryable: boolean;
   lastModified: number;
   file: File | null;
   sessionId: string | null;
@@ -79,10 +90,15 @@ class UploadFailure extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    readonly code: string | null = null,
+    readonly status: number | null = null,
   ) {
     super(message);
   }
 }
+
+/** A lost connection is tried again by itself after this pause (and as soon as the browser is back online). */
+const NETWORK_RETRY_MS = 20_000;
 
 /** Files uploading at once; their chunk requests share the server's max_concurrent. */
 const FILE_CONCURRENCY = 2;
@@ -90,9 +106,14 @@ const MAX_ATTEMPTS = 5;
 const MAX_BUSY_WAITS = 60;
 const PAUSED_MESSAGE = 'Paused: add the file again to resume.';
 const RESTORED_MESSAGE = 'Restored from your Trash: it is back in your library, not stored twice.';
+const ALREADY_MESSAGE = 'Already in your library; not sent again.';
 const TERMINAL: UploadState[] = ['done', 'duplicate', 'restored', 'failed'];
 
 const backoff = (attempt: number) => Math.min(500 * 2 ** attempt, 15_000);
+
+function problemCode(body: unknown): string | null {
+  return typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : null;
+}
 
 function problemDetail(body: unknown): string | null {
   return typeof body === 'object' && body !== null && 'detail' in body && typeof body.detail === 'string' ? body.detail : null;
@@ -173,7 +194,10 @@ export class UploadQueue {
       state: e.state,
       bytesSent: e.bytesSent,
       message: e.message,
-      canRetry: e.state === 'failed' && (e.failedStage === 'processing' ? !!e.assetId : !!e.file),
+      code: e.code,
+      file: e.file,
+      // Retry only where trying again can help: not for a damaged or unsupported file (the server said so).
+      canRetry: e.state === 'failed' && e.retryable && (e.failedStage === 'processing' ? !!e.assetId : !!e.file),
       needsFile: !e.file && (e.state === 'paused' || (e.state === 'failed' && e.failedStage === 'upload')),
       assetId: e.assetId,
     }));
@@ -194,7 +218,7 @@ export class UploadQueue {
       const waiting = this.entries.find((e) => e.key === key && !e.file && (e.state === 'paused' || e.state === 'failed'));
       if (waiting) {
         // The same file as a paused (or failed) upload: resume it.
-        Object.assign(waiting, { file, path, state: 'waiting', message: null, failedStage: null });
+        Object.assign(waiting, { file, path, state: 'waiting', message: null, code: null, failedStage: null });
         continue;
       }
       if (this.entries.some((e) => e.key === key && !TERMINAL.includes(e.state))) continue; // already on its way
@@ -209,6 +233,8 @@ export class UploadQueue {
         state: 'waiting',
         bytesSent: 0,
         message: null,
+        code: null,
+        retryable: true,
         canRetry: false,
         needsFile: false,
         assetId: null,
@@ -231,7 +257,7 @@ export class UploadQueue {
       return;
     }
     if (!e.file) return;
-    Object.assign(e, { state: 'waiting', message: null, failedStage: null });
+    Object.assign(e, { state: 'waiting', message: null, code: null, failedStage: null });
     this.emit();
     this.pump();
   }
@@ -277,6 +303,8 @@ export class UploadQueue {
         state: 'paused',
         bytesSent: r.totalChunks ? Math.min(r.size, r.receivedChunks * r.chunkSize) : 0,
         message: PAUSED_MESSAGE,
+        code: null,
+        retryable: true,
         canRetry: false,
         needsFile: true,
         assetId: null,
@@ -353,12 +381,25 @@ export class UploadQueue {
   private async upload(e: Entry): Promise<void> {
     const run = new AbortController();
     e.run = run;
-    Object.assign(e, { message: null, failedStage: null, bytesSent: 0 });
+    Object.assign(e, { message: null, code: null, failedStage: null, bytesSent: 0 });
     this.emit();
     try {
+      // A file not on its way yet (no session remembered for it) is compared with the library first.
+      if (e.file && !this.store.get(e.key)) {
+        e.state = 'checking';
+        this.emit();
+        const existing = await alreadyInLibrary(e.file, run.signal);
+        if (existing !== null) {
+          e.assetId = existing || null;
+          return this.settle(e, 'duplicate', ALREADY_MESSAGE);
+        }
+        e.state = 'uploading';
+        this.emit();
+      }
       const cfg = await this.loadConfig();
       const { answer, totalChunks, chunkSize } = await this.openSession(e, cfg);
-      if (answer.status === 'failed') throw new UploadFailure(answer.problem?.detail ?? 'The server could not take this file.', false);
+      if (answer.status === 'failed')
+        throw new UploadFailure(answer.problem?.detail ?? 'The server could not take this file.', false, answer.problem?.code ?? null, answer.problem?.status ?? null);
       if (answer.status === 'completed' || answer.status === 'merging') {
         e.bytesSent = e.size;
         if (answer.result?.status === 'duplicate') return this.settleDuplicate(e, answer.result);
@@ -370,8 +411,10 @@ export class UploadQueue {
     } catch (err) {
       if (this.disposed || run.signal.aborted) return;
       const retryable = err instanceof UploadFailure ? err.retryable : !(err instanceof ApiError && err.status >= 400 && err.status < 500);
-      const message = err instanceof UploadFailure || err instanceof ApiError ? err.message : 'The upload stopped unexpectedly.';
-      this.fail(e, 'upload', message, retryable);
+      const detail = err instanceof UploadFailure || err instanceof ApiError ? err.message : 'The upload stopped unexpectedly.';
+      const code = err instanceof UploadFailure || err instanceof ApiError ? err.code : null;
+      const status = err instanceof UploadFailure ? err.status : err instanceof ApiError ? err.status : null;
+      this.fail(e, 'upload', { detail, retryable, code, status });
     } finally {
       e.run = null;
     }
@@ -509,26 +552,26 @@ export class UploadQueue {
       } catch (err) {
         if (!(err instanceof NetworkError)) throw err;
         onProgress(0);
-        if (++attempt >= MAX_ATTEMPTS) throw new UploadFailure('The connection to Hearth was lost.', true);
+        if (++attempt >= MAX_ATTEMPTS) throw new UploadFailure('The connection to Hearth was lost.', true, NETWORK_LOST);
         await sleep(backoff(attempt), signal);
         continue;
       }
       if (res.status === 503 || res.status === 429) {
         // The server is busy with other uploads: wait as long as it asks.
         onProgress(0);
-        if (++busy > MAX_BUSY_WAITS) throw new UploadFailure('Hearth is too busy to take the file right now.', true);
+        if (++busy > MAX_BUSY_WAITS) throw new UploadFailure('Hearth is too busy to take the file right now.', true, 'uploads_busy', res.status);
         await sleep((res.retryAfterSeconds ?? 2) * 1000, signal);
         continue;
       }
       if (res.status >= 500 || res.status === 0) {
         onProgress(0);
-        if (++attempt >= MAX_ATTEMPTS) throw new UploadFailure(problemDetail(res.body) ?? 'Hearth could not store the file.', true);
+        if (++attempt >= MAX_ATTEMPTS) throw new UploadFailure(problemDetail(res.body) ?? 'Hearth could not store the file.', true, problemCode(res.body), res.status);
         await sleep(backoff(attempt), signal);
         continue;
       }
       if (res.status !== 200) {
         const retryable = res.status === 401 || res.status === 408;
-        throw new UploadFailure(problemDetail(res.body) ?? `The upload was refused (HTTP ${res.status}).`, retryable);
+        throw new UploadFailure(problemDetail(res.body) ?? `The upload was refused (HTTP ${res.status}).`, retryable, problemCode(res.body), res.status);
       }
       const r = (res.body as { results?: BatchResult[] }).results?.[0];
       if (!r) throw new UploadFailure('Hearth gave an answer the app does not understand.', true);
@@ -539,7 +582,7 @@ export class UploadQueue {
         await sleep(backoff(attempt), signal);
         continue;
       }
-      throw new UploadFailure(p?.detail ?? (r.message || 'The server refused this part of the file.'), p?.retryable ?? false);
+      throw new UploadFailure(p?.detail ?? (r.message || 'The server refused this part of the file.'), p?.retryable ?? false, p?.code ?? null, p?.status ?? null);
     }
   }
 
@@ -552,7 +595,7 @@ export class UploadQueue {
   }
 
   private follow(e: Entry): void {
-    if (!e.receiptId) return this.fail(e, 'processing', 'Hearth gave no receipt for this file.', false);
+    if (!e.receiptId) return this.fail(e, 'processing', { detail: 'Hearth gave no receipt for this file.', retryable: false });
     e.unfollow?.();
     e.unfollow = this.receipts.follow(e.receiptId, (st) => this.onReceipt(e, st));
   }
@@ -564,13 +607,18 @@ export class UploadQueue {
     if (st.status === 'failed') {
       // Stored but not processable (corrupt, unsupported): reprocessing may help only if it was a tool failure.
       const stage = st.asset_id ? 'processing' : 'upload';
-      return this.fail(e, stage, st.problem?.detail ?? 'The file could not be processed.', st.problem?.retryable ?? false);
+      return this.fail(e, stage, {
+        detail: st.problem?.detail ?? 'The file could not be processed.',
+        retryable: st.problem?.retryable ?? false,
+        code: st.problem?.code ?? null,
+        status: st.problem?.status ?? null,
+      });
     }
     if (st.status === 'uploading' && st.problem) {
       // Assembling the file failed on the server's side; resuming the session tries again.
       e.unfollow?.();
       e.unfollow = null;
-      return this.fail(e, 'upload', st.problem.detail, true);
+      return this.fail(e, 'upload', { detail: st.problem.detail, retryable: true, code: st.problem.code, status: st.problem.status });
     }
   }
 
@@ -589,10 +637,10 @@ export class UploadQueue {
           }),
         );
         if (a.state === 'ready') return this.settle(e, 'done', null);
-        if (a.state === 'failed') return this.fail(e, 'processing', a.last_error ?? 'The file could not be processed.', true);
+        if (a.state === 'failed') return this.fail(e, 'processing', { detail: a.last_error ?? 'The file could not be processed.', retryable: true });
       }
     } catch (err) {
-      if (!this.disposed) this.fail(e, 'processing', err instanceof ApiError ? err.message : 'Reprocessing could not be started.', true);
+      if (!this.disposed) this.fail(e, 'processing', { detail: err instanceof ApiError ? err.message : 'Reprocessing could not be started.', retryable: true, code: err instanceof ApiError ? err.code : null });
     }
   }
 
@@ -611,15 +659,34 @@ export class UploadQueue {
     this.notifySettled(e);
   }
 
-  private fail(e: Entry, stage: 'upload' | 'processing', message: string, retryable: boolean): void {
+  private fail(e: Entry, stage: 'upload' | 'processing', facts: Partial<FailureFacts> & { detail: string; retryable: boolean }): void {
+    const { retryable } = facts;
+    const code = facts.code ?? null;
     e.unfollow?.();
     e.unfollow = null;
     // A failure the server reported as final cannot be resumed: forget the session.
     if (!retryable || stage === 'processing') this.store.remove(e.key);
-    Object.assign(e, { state: 'failed', failedStage: stage, message });
+    Object.assign(e, { state: 'failed', failedStage: stage, code, retryable, message: plainWords({ code, status: facts.status ?? null, retryable, detail: facts.detail }) });
     if (!retryable && stage === 'upload') e.sessionId = null;
     this.emit();
     this.notifySettled(e);
+    if (code === NETWORK_LOST && stage === 'upload') this.retryWhenOnline(e);
+  }
+
+  /** "Will retry": a file whose connection was lost goes again by itself, when the browser is back online or after a pause. */
+  private retryWhenOnline(e: Entry): void {
+    const again = () => {
+      clearTimeout(timer);
+      window.removeEventListener('online', again);
+      if (!this.disposed && e.state === 'failed' && e.code === NETWORK_LOST && this.entries.includes(e)) this.retry(e.id);
+    };
+    const timer = setTimeout(again, NETWORK_RETRY_MS);
+    window.addEventListener('online', again);
+  }
+
+  /** Every failed file that can be tried again. */
+  retryFailed(): void {
+    for (const e of this.entries) if (e.state === 'failed') this.retry(e.id);
   }
 
   private notifySettled(e: Entry): void {

@@ -75,7 +75,7 @@ export const createAlbum = defineRoute('user', {
   path: '/albums',
   operationId: 'createAlbum',
   summary: 'Create an album',
-  description: 'The album belongs to you. `album_type` is `regular` (the default) or `bio` (a species album: its photos get species recognition). Names need not be unique.',
+  description: 'The album belongs to you. `album_type` is `regular` (the default) or `bio` (a species album: its photos get species recognition). Names need not be unique (the web UI asks before making a second album of the same name). A blank `description` is stored as null.',
   tags: [TAG],
   request: {
     body: jsonBody(
@@ -104,7 +104,7 @@ export const updateAlbum = defineRoute('user', {
   operationId: 'updateAlbum',
   summary: 'Rename an album, change its description, type or cover',
   description: [
-    'Give at least one field; the others stay as they are.',
+    'Give at least one field; the others stay as they are. A blank `description` (empty or only white space) clears it, like null.',
     '`cover_asset_id` must be an asset of this album that is not in the Trash (else 422 `cover_not_in_album`); null clears the choice, and the first asset by position is displayed instead.',
     'Turning an album into a `bio` album queues species recognition for its photos (when species recognition is on).',
   ].join('\n'),

@@ -30,7 +30,9 @@
  *   from the album clears it. `display_cover_asset_id` is the cover unless it is in the Trash, else
  *   the first member by position not in the Trash, else null.
  * - `updated_at` moves on every change to the album, its membership or its order; listAlbums shows
- *   the most recently changed first. Album names need not be unique.
+ *   the most recently changed first. Album names need not be unique (two "Birthday" albums of different
+ *   years are normal); the web UI asks before creating a second one of a name the member already has.
+ * - A description that is blank after trimming is stored as null: an emptied field means "none".
  * - `repository_id` (listAlbums, getAlbum, listAlbumAssets) scopes to that repository: listAlbums
  *   returns only albums holding at least one visible asset of it, and counts, the displayed cover
  *   and the asset listing consider only its assets. An unknown repository is 404
@@ -77,6 +79,14 @@ export interface IdFields {
 }
 const ALBUM_SCOPED: IdFields = { album: 'path.id', asset: 'path.assetId' };
 
+/**
+ * An emptied description field is "no description": stored as null like a cleared one, so readers
+ * see one empty state, not two (the schema has already trimmed it).
+ */
+function descriptionOf(text: string | null | undefined): string | null {
+  return text ? text : null;
+}
+
 function notFound(message: string, code: string, field: string): DomainError {
   return new DomainError(404, code, message, { errors: [{ field, message: 'not found' }] });
 }
@@ -109,7 +119,7 @@ export class AlbumsService {
 
   create(actor: Actor, input: NewAlbum): Album {
     const id = this.store.insert(
-      { owner_id: actor.userId, album_name: input.album_name, album_type: input.album_type ?? 'regular', description: input.description ?? null },
+      { owner_id: actor.userId, album_name: input.album_name, album_type: input.album_type ?? 'regular', description: descriptionOf(input.description) },
       Date.now(),
     );
     return this.view(actor, id, null);
@@ -127,7 +137,7 @@ export class AlbumsService {
         const album = this.own(actor, albumId, 'change');
         const fields: Parameters<AlbumsStore['update']>[1] = {};
         if (patch.album_name !== undefined) fields.album_name = patch.album_name;
-        if (patch.description !== undefined) fields.description = patch.description;
+        if (patch.description !== undefined) fields.description = descriptionOf(patch.description);
         if (patch.album_type !== undefined) fields.album_type = patch.album_type;
         if (patch.cover_asset_id !== undefined) {
           if (patch.cover_asset_id !== null) {

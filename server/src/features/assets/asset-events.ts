@@ -4,8 +4,8 @@
  * (stacks today; the indexers, people, duplicates and events next) subscribe in the composition root
  * (container.ts), so none of the emitters knows them.
  *
- * Not here yet: `asset.deleted` (an asset row removed for good). Nothing removes asset rows today: the
- * Trash keeps everything. It joins with the first operation that does (emptying the Trash).
+ * `asset.deleted` is the only event after which the asset id means nothing: the row, its file and its
+ * derivatives are gone (features/assets/trash). Subscribers clean up what they keep by asset id.
  */
 import type { EventBus } from '../../platform/events/index.ts';
 import type { IngestSource } from './ingest/ingest.contract.ts';
@@ -27,6 +27,12 @@ export interface AssetEvents {
   'asset.restored': AssetRef;
   /** Its file was moved or renamed inside its repository; the asset id stays. */
   'asset.moved': AssetRef & { from: string; to: string };
+  /**
+   * Deleted for good from the Trash, with its file: by its owner (`user`: emptying the Trash or
+   * "Delete permanently") or by the retention period (`retention`). Emitted in the transaction that
+   * removes the row, after the file was removed from its folder.
+   */
+  'asset.deleted': AssetRef & { reason: 'user' | 'retention'; storage_path: string };
 }
 
 export type AssetEventBus = EventBus<AssetEvents>;

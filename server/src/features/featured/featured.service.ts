@@ -10,6 +10,11 @@
  * - Deterministic: the seed defaults to today's UTC date (YYYY-MM-DD), and recency is measured from
  *   the start of the current UTC day, so the same seed over the same library gives the same list all
  *   day; another seed gives another draw.
+ * - "On this day" (`on_this_day`, beyond the contract, for the Photos page's memories): the viewer
+ *   sends its own today, since only the viewer knows which day it is where the family sits; the
+ *   candidates are the photos *taken* on that month and day in earlier years (a photo's own local
+ *   date, as the timeline files it; an upload date says nothing about the day remembered), and the
+ *   same weighting and caps choose among them (at most 2 per day, so several years show up).
  * - `count` in the answer is the number of assets returned (fewer than asked when the library has
  *   fewer candidates); `candidate_count` the candidates drawn from.
  */
@@ -72,12 +77,11 @@ export class FeaturedService {
     const now = this.now();
     const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
     const seed = q.seed ?? new Date(now).toISOString().slice(0, 10);
-    const rows = this.store.candidates(
-      { ownerId: actor.userId, repositoryId: q.repository_id },
-      nonHeadRowids(this.db, actor.userId),
-      q.candidate_limit,
-      q.days === 0 ? null : dayStart - q.days * DAY_MS,
-    );
+    const scope = { ownerId: actor.userId, repositoryId: q.repository_id };
+    const nonHeads = nonHeadRowids(this.db, actor.userId);
+    const rows = q.on_this_day
+      ? this.store.onThisDay(scope, nonHeads, q.candidate_limit, Number(q.on_this_day.slice(5, 7)), Number(q.on_this_day.slice(8, 10)), Number(q.on_this_day.slice(0, 4)))
+      : this.store.candidates(scope, nonHeads, q.candidate_limit, q.days === 0 ? null : dayStart - q.days * DAY_MS);
     const picked = selectFeatured(rows.map(toCandidate), q.count, seed, dayStart);
     return {
       assets: picked.map((c) => toAsset(c.row)),

@@ -38,6 +38,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export interface LinkFiles {
   thumbnailOf(id: PermittedAssetId, size: 'small' | 'medium' | 'large'): Promise<FileRefLike>;
   originalOf(id: PermittedAssetId): FileRefLike;
+  videoOf(id: PermittedAssetId): FileRefLike;
   zipOf(ids: PermittedAssetId[], name: string, fieldOf: (i: number) => string, onStreamError?: (e: Error) => void): { stream: ReadableStream<Uint8Array>; contentType: string; name: string; size: number };
 }
 export interface FileRefLike {
@@ -262,6 +263,17 @@ export class ShareLinksService {
   thumbnail(key: string, token: string | undefined, photoId: string, size: 'small' | 'medium' | 'large') {
     const l = this.opened(key, token);
     return this.files.thumbnailOf(this.photo(l, photoId), size);
+  }
+
+  /**
+   * A video of the link, as the browser plays it (the web copy, or a motion photo's clip). Watching
+   * is looking, not downloading: allowed like the viewer's large thumbnail, also when downloads are
+   * off (a browser can save what it plays, as it can save a thumbnail; the original file and the zip
+   * stay behind `allow_download`). Not a video: 404 `wrong_asset_type`.
+   */
+  video(key: string, token: string | undefined, photoId: string) {
+    const l = this.opened(key, token);
+    return this.files.videoOf(this.photo(l, photoId));
   }
 
   original(key: string, token: string | undefined, photoId: string) {

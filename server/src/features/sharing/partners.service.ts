@@ -62,6 +62,12 @@ export class PartnerSharesService {
     return { given: given.map(view), received: received.map(view) };
   }
 
+  /** The members one can share with (household.routes.ts). */
+  members(actor: Actor) {
+    const members = this.people.othersThan(actor.userId);
+    return { members, count: members.length };
+  }
+
   create(actor: Actor, input: { partner_user_id: number; shared_from?: string | null | undefined }): PartnerShare {
     return this.db
       .transaction(() => {

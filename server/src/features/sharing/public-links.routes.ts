@@ -8,6 +8,7 @@
  * | unlockSharedLink       | POST /api/v1/shared/{key}/unlock                         |
  * | listSharedLinkAssets   | GET  /api/v1/shared/{key}/photos                         |
  * | getSharedLinkThumbnail | GET  /api/v1/shared/{key}/photos/{photoId}/thumbnail     |
+ * | getSharedLinkVideo     | GET  /api/v1/shared/{key}/photos/{photoId}/video         |
  * | getSharedLinkOriginal  | GET  /api/v1/shared/{key}/photos/{photoId}/original      |
  * | downloadSharedLinkZip  | GET  /api/v1/shared/{key}/download                       |
  *
@@ -110,6 +111,18 @@ export const getSharedLinkThumbnail = defineRoute('public', {
   tags: [TAG],
   request: { params: PhotoParams, query: z.object({ size: z.enum(['small', 'medium', 'large']).default('medium'), lt: TokenQuery }) },
   responses: fileResponse('image/webp', 'The thumbnail'),
+});
+
+export const getSharedLinkVideo = defineRoute('public', {
+  method: 'get',
+  path: '/shared/{key}/photos/{photoId}/video',
+  operationId: 'getSharedLinkVideo',
+  summary: 'A video of a public link, as a browser plays it (H.264 MP4 when the original needed converting)',
+  description:
+    'Always allowed, like the large thumbnail: watching is looking (the original file and the zip need `allow_download`). A motion photo gives its clip. Not a video: 404 `wrong_asset_type`; not a photo of this link: 404 `photo_not_found`. Range requests are answered 206.',
+  tags: [TAG],
+  request: { params: PhotoParams, query: z.object({ lt: TokenQuery }) },
+  responses: fileResponse('video/mp4', 'The playable video'),
 });
 
 export const getSharedLinkOriginal = defineRoute('public', {

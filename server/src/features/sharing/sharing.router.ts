@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { createRouter } from '../../platform/http/router.ts';
 import { contentDisposition, sendFile } from '../../platform/http/send-file.ts';
+import * as h from './household.routes.ts';
 import * as l from './links.routes.ts';
 import * as p from './partners.routes.ts';
 import * as pub from './public-links.routes.ts';
@@ -24,6 +25,7 @@ export function sharingRouter() {
   const partners = (c: Context<AppEnv>) => c.get('container').partnerShares;
   const links = (c: Context<AppEnv>) => c.get('container').shareLinks;
 
+  app.openapi(h.listHouseholdMembers, (c) => c.json(partners(c).members(c.get('actor')!), 200));
   app.openapi(p.listPartnerShares, (c) => c.json(partners(c).list(c.get('actor')!), 200));
   app.openapi(p.createPartnerShare, (c) => c.json(partners(c).create(c.get('actor')!, c.req.valid('json')), 201));
   app.openapi(p.updatePartnerShare, (c) => c.json(partners(c).update(c.get('actor')!, c.req.valid('param').id, c.req.valid('json')), 200));
@@ -40,6 +42,10 @@ export function sharingRouter() {
   app.openapi(pub.getSharedLinkThumbnail, (c) => {
     const { key, photoId } = c.req.valid('param');
     return file(c, () => links(c).thumbnail(key, linkToken(c), photoId, c.req.valid('query').size)) as never;
+  });
+  app.openapi(pub.getSharedLinkVideo, (c) => {
+    const { key, photoId } = c.req.valid('param');
+    return file(c, () => links(c).video(key, linkToken(c), photoId)) as never;
   });
   app.openapi(pub.getSharedLinkOriginal, (c) => {
     const { key, photoId } = c.req.valid('param');

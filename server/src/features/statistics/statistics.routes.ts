@@ -39,6 +39,18 @@ export const FilterOptionsSchema = z
   .object({
     camera_makes: z.array(z.string()).openapi({ description: 'Distinct camera makes (manufacturers) of your assets, sorted (case-insensitive, natural order).' }),
     camera_models: z.array(z.string()).openapi({ description: 'Distinct camera models of your assets, sorted (case-insensitive, natural order).' }),
+    cameras: z
+      .array(
+        z.object({
+          make: z.string().nullable().openapi({ description: 'The camera make as recorded (the exact value of the `camera_make` filter); null when no file of this model records one.' }),
+          model: z.string().openapi({ description: 'The camera model as recorded (the exact value of the `camera_model` filter).' }),
+          name: z.string().openapi({ description: 'The camera as people name it: brand and model, the make not repeated when the model already starts with it.', example: 'Nikon D70' }),
+        }),
+      )
+      .openapi({
+        description:
+          'Beyond the contract (additive): each camera model of your assets with its make and a display name, sorted by name. Filter with both `camera_make` (when not null) and `camera_model`.',
+      }),
     lenses: z.array(z.string()).openapi({ description: 'Distinct lens models of your assets, sorted the same way.' }),
   })
   .openapi('FilterOptions');

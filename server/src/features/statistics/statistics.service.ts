@@ -18,7 +18,10 @@
  * - Focal length: the recorded focal length (not 35 mm equivalent) in fixed buckets plus the ten
  *   most used exact values.
  * - Filter options: camera and lens models of photos and videos alike (the list filters apply to
- *   any asset), sorted case-insensitively in natural order.
+ *   any asset), sorted case-insensitively in natural order. `cameras` (beyond the contract, additive)
+ *   pairs each model with its make and a name to show (camera-names.ts), so the camera filter can say
+ *   "Nikon D70" rather than a bare model code or "NIKON CORPORATION NIKON D70"; `make` and `model`
+ *   are the exact values the list filters take.
  * - Asset types: `types` is the list of filter values; `formats` describes the recognised formats.
  *
  * Cost on a large library (1M assets): the statistics count facts kept in memory per owner
@@ -30,6 +33,7 @@ import type { Dep } from '../../platform/cache/change-journal.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
 import { ASSET_TYPES, FORMATS } from './asset-types.ts';
+import { cameraName } from './camera-names.ts';
 import type { CatalogMemo } from './memo.ts';
 import type { OwnerFacts, Counted } from './owner-facts.ts';
 import { StatisticsStore } from './statistics.store.ts';
@@ -88,11 +92,19 @@ export class StatisticsService {
   filterOptions(actor: Actor): Promise<FilterOptions> {
     // The distinct makes, cameras and lenses of live files: files come and go (rows), move to the
     // Trash, or get their metadata.
-    return this.memos.get(`filter-options:${actor.userId}`, ['rows', 'trash', 'meta'], () => ({
-      camera_makes: this.store.distinct(actor.userId, 'camera_make').map((s) => s.trim()).filter(Boolean).sort(byName),
-      camera_models: this.store.distinct(actor.userId, 'camera_model').map((s) => s.trim()).filter(Boolean).sort(byName),
-      lenses: this.store.distinct(actor.userId, 'lens_model').map((s) => s.trim()).filter(Boolean).sort(byName),
-    }));
+    return this.memos.get(`filter-options:${actor.userId}`, ['rows', 'trash', 'meta'], () => {
+      const models = this.store.distinct(actor.userId, 'camera_model');
+      const makes = this.store.makesOfModels(actor.userId, models);
+      return {
+        camera_makes: this.store.distinct(actor.userId, 'camera_make').map((s) => s.trim()).filter(Boolean).sort(byName),
+        camera_models: models.map((s) => s.trim()).filter(Boolean).sort(byName),
+        cameras: models
+          .filter((model) => model.trim())
+          .map((model) => ({ make: makes.get(model) ?? null, model, name: cameraName(makes.get(model), model) }))
+          .sort((x, y) => byName(x.name, y.name)),
+        lenses: this.store.distinct(actor.userId, 'lens_model').map((s) => s.trim()).filter(Boolean).sort(byName),
+      };
+    });
   }
 
   assetTypes(): AssetTypes {

@@ -27,6 +27,21 @@ export class StatisticsStore {
       .all({ owner: ownerId }) as string[];
   }
 
+  /**
+   * The make recorded with each camera model among the owner's live assets: the first live asset of
+   * the model that has a make (one seek on assets_owner_camera per model; a model belongs to one
+   * maker, so any of its files tells the make). null when no file of the model records a make.
+   */
+  makesOfModels(ownerId: number, models: readonly string[]): Map<string, string | null> {
+    const stmt = this.db
+      .prepare(
+        `SELECT camera_make FROM assets INDEXED BY assets_owner_camera
+         WHERE owner_id = @owner AND camera_model = @model AND is_deleted = 0 AND camera_make IS NOT NULL LIMIT 1`,
+      )
+      .pluck();
+    return new Map(models.map((model) => [model, (stmt.get({ owner: ownerId, model }) as string | undefined) ?? null]));
+  }
+
   repositoryExists(id: string): boolean {
     return this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(id) !== undefined;
   }

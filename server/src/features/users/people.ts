@@ -37,6 +37,17 @@ export class PeopleStore {
     return new Map(rows.map((r) => [r.user_id, { user_id: r.user_id, display_name: r.display_name, initials: initialsOf(r.display_name) }]));
   }
 
+  /**
+   * The active members besides `self`, by display name: whom one can share with. Names only (no
+   * usernames, roles or anything about the accounts), like everywhere a member sees another.
+   */
+  othersThan(self: number): Person[] {
+    const rows = this.db
+      .prepare('SELECT user_id, display_name FROM users WHERE is_active = 1 AND user_id <> ? ORDER BY display_name COLLATE NOCASE, user_id')
+      .all(self) as { user_id: number; display_name: string }[];
+    return rows.map((r) => ({ user_id: r.user_id, display_name: r.display_name, initials: initialsOf(r.display_name) }));
+  }
+
   /** An active account other than `self`, or why not: a member one can share with. */
   shareable(self: number, userId: number): 'ok' | 'self' | 'not_a_member' {
     if (userId === self) return 'self';

@@ -14,7 +14,13 @@ export class DomainError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly extra: { errors?: FieldError[]; retryAfterSeconds?: number; retryable?: boolean } = {},
+    readonly extra: {
+      errors?: FieldError[];
+      retryAfterSeconds?: number;
+      retryable?: boolean;
+      /** The answer holds this long (`Cache-Control: private, max-age`): asking again sooner gets the same. */
+      cacheSeconds?: number;
+    } = {},
   ) {
     super(message);
     this.name = new.target.name;

@@ -64,6 +64,8 @@ export const getAssetThumbnail = defineRoute('media', {
   path: '/assets/{id}/thumbnail',
   operationId: 'getAssetThumbnail',
   summary: 'Thumbnail (WebP): small 400, medium 800, large 1920 px on the long edge',
+  description:
+    'While the asset is being processed the answer is 404 `thumbnail_not_ready` (ask again later). When its processing failed it is 404 `thumbnail_failed`, with `Cache-Control: private, max-age=300`: there is none until the asset is processed again, and a browser need not ask again meanwhile.',
   tags: [TAG],
   request: { params: IdParam, query: z.object({ size: z.enum(['small', 'medium', 'large']).default('medium'), mt: z.string().optional() }) },
   responses: fileResponse('image/webp', 'The thumbnail'),

@@ -68,6 +68,15 @@ export interface StreamedDownload {
 
 const message = (text: string) => ({ message: text });
 
+/**
+ * How long a browser may keep the 404 of a failed asset's thumbnail. Its URL carries the media token
+ * (renewed every ~9 minutes), so this only spares the requests of one token's lifetime; the web UI
+ * also remembers failures itself (renderer/src/features/library/failed-thumbnails.ts). Decision: five
+ * minutes, so a failed photo that is processed again and then succeeds shows its thumbnail within
+ * that time even if the same token is still in use.
+ */
+export const FAILED_THUMBNAIL_CACHE_SECONDS = 300;
+
 export interface FileRef {
   path: string;
   contentType: string;
@@ -150,7 +159,12 @@ export class AssetsService {
     const served: ThumbSize = made || size === 'small' ? size : 'small';
     const p = this.derivatives.thumbnail(a.asset_id, served);
     if (!fs.existsSync(p)) {
-      throw new NotFound(a.state === 'failed' ? `No thumbnail: ${a.last_error ?? 'processing failed'}` : 'The thumbnail is not ready yet.', 'thumbnail_not_ready');
+      if (a.state === 'failed') {
+        // Not coming until the asset is processed again: say so with its own code, and let the
+        // browser keep this answer, so a grid scrolled back and forth does not ask again (issue 12).
+        throw new DomainError(404, 'thumbnail_failed', `No thumbnail: ${a.last_error ?? 'processing failed'}`, { cacheSeconds: FAILED_THUMBNAIL_CACHE_SECONDS });
+      }
+      throw new NotFound('The thumbnail is not ready yet.', 'thumbnail_not_ready');
     }
     return { path: p, contentType: 'image/webp', etag: `${a.hash}-${served}-${a.updated_at}`, name: `${a.asset_id}-${served}.webp` };
   }
@@ -181,7 +195,10 @@ export class AssetsService {
    * (a still whose clip is embedded in the same file) the video is that clip, extracted by the pipeline.
    */
   webMedia(actor: Actor, assetId: string, kind: 'VIDEO' | 'AUDIO'): FileRef {
-    const a = this.own(actor, assetId);
+    return this.webFor(this.own(actor, assetId), kind);
+  }
+
+  private webFor(a: AssetRow, kind: 'VIDEO' | 'AUDIO'): FileRef {
     if (kind === 'VIDEO' && a.type === 'PHOTO' && a.state === 'ready' && hasEmbeddedMotion(a)) {
       const clip = this.derivatives.motionVideo(a.asset_id);
       if (fs.existsSync(clip)) return { path: clip, contentType: 'video/mp4', etag: `${a.hash}-motion-${a.updated_at}`, name: `${a.original_filename.replace(/\.[^.]*$/, '')}.mp4` };
@@ -201,6 +218,13 @@ export class AssetsService {
     const a = this.store.byId(id);
     if (!a) throw new NotFound('No such asset.', 'asset_not_found');
     return this.thumbnailFor(a, size);
+  }
+
+  /** The browser-playable copy of a video (or a motion photo's clip), as webMedia. */
+  videoOf(id: PermittedAssetId): FileRef {
+    const a = this.store.byId(id);
+    if (!a) throw new NotFound('No such asset.', 'asset_not_found');
+    return this.webFor(a, 'VIDEO');
   }
 
   originalOf(id: PermittedAssetId): FileRef {
