@@ -109,7 +109,7 @@ export class InferencePool {
   private readonly queue: Job[] = [];
   private readonly stats = new Map<string, Stat & { task: string }>();
   private readonly models = new Map<string, ModelToLoad>();
-  private readonly onnxruntime: string;
+  private readonly onnxruntime: string | null;
   private readonly version: string;
   private nextIndex = 0;
   private nextId = 0;
@@ -121,13 +121,23 @@ export class InferencePool {
     this.maxWorkers = Math.max(1, Math.min(cores, opts.maxWorkers ?? cores));
     this.intraOpThreads = Math.max(1, Math.floor(cores / this.maxWorkers));
     const require = createRequire(import.meta.url);
-    this.onnxruntime = require.resolve('onnxruntime-node');
+    try {
+      this.onnxruntime = require.resolve('onnxruntime-node');
+    } catch {
+      this.onnxruntime = null;
+    }
     this.version = onnxruntimeVersion(require);
+  }
+
+  /** Why no model can run at all (onnxruntime-node missing from this install); null when it can. */
+  get runtimeProblem(): string | null {
+    return this.onnxruntime ? null : 'onnxruntime-node is not installed beside the server';
   }
 
   /** Runs `modelId` on `feeds`; resolves with every output of the model. */
   async run(modelId: string, feeds: Feeds): Promise<Record<string, Tensor>> {
     if (this.closing) throw new PoolClosedError();
+    if (this.runtimeProblem) throw new InferenceError(modelId, 'load', this.runtimeProblem);
     const model = await this.opts.resolve(modelId);
     // Checked again: the pool may have started closing while the file was being verified.
     if (this.closing) throw new PoolClosedError();

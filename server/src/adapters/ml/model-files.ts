@@ -47,6 +47,11 @@ export async function sha256File(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Names the file and the error code only: causes are shown publicly (capabilities), paths are not. */
+function unreadable(file: string, e: unknown): string {
+  return `cannot read ${path.basename(file)} (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
+}
+
 export class ModelFileChecker {
   private cache: Map<string, Hashed> | null = null;
   private readonly hashing = new Map<string, Promise<string>>();
@@ -63,7 +68,7 @@ export class ModelFileChecker {
     try {
       st = await fs.stat(file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return { state: 'failed', cause: `cannot read ${path.basename(file)}: ${(e as Error).message}` };
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return { state: 'failed', cause: unreadable(file, e) };
       return this.partial(file);
     }
     if (!st.isFile()) return { state: 'failed', cause: `${path.basename(file)} is not a file` };
@@ -74,7 +79,7 @@ export class ModelFileChecker {
     try {
       digest = await this.digest(file, st.size, st.mtimeMs);
     } catch (e) {
-      return { state: 'failed', cause: `cannot read ${path.basename(file)}: ${(e as Error).message}` };
+      return { state: 'failed', cause: unreadable(file, e) };
     }
     if (digest !== expected.sha256) {
       return { state: 'failed', cause: `${path.basename(file)} has sha256 ${digest}, expected ${expected.sha256}` };
