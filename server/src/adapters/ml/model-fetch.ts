@@ -15,11 +15,8 @@
  * The URL is the file's pinned `source_url`, or `<baseUrl>/<file path>` when a base is given
  * (HEARTH_MODELS_BASE_URL: a mirror, or the loopback server of the tests).
  */
-import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ModelCatalog } from './model-catalog.ts';
 import { PART_SUFFIX, sha256File } from './model-files.ts';
 import { modelEntry, requiredModelIds, type ModelFile } from './model-manifest.ts';
@@ -182,17 +179,21 @@ async function download(file: ModelFile, part: string, opts: FetchOptions, repor
     const append = res.status === 206 && offset > 0;
     let received = append ? offset : 0;
     report('start', received);
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, done) {
+    // Each chunk is written before the next is read, so whatever arrived before a cut is in the part
+    // (a pipeline would drop writes still buffered when the connection fails).
+    const out = await fs.open(part, append ? 'a' : 'w');
+    try {
+      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
         touch();
         received += chunk.length;
         overflow ||= received > file.bytes;
-        if (overflow) return done(new FetchError(`${url} sent more than the ${file.bytes} bytes expected`, true));
+        if (overflow) throw new FetchError(`${url} sent more than the ${file.bytes} bytes expected`, true);
+        await out.write(chunk);
         report('data', received);
-        done(null, chunk);
-      },
-    });
-    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), count, createWriteStream(part, { flags: append ? 'a' : 'w' }), { signal });
+      }
+    } finally {
+      await out.close();
+    }
   } catch (e) {
     if (idle.signal.aborted && !opts.signal?.aborted) throw new FetchError(String((idle.signal.reason as Error)?.message ?? 'stalled'), false);
     // Bytes past the registry's size: what arrived cannot be the file, so nothing of it is kept.
