@@ -5,7 +5,9 @@
  * digests are not computed again at the next start; close() drains.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
@@ -178,5 +180,19 @@ describe('inference pool', () => {
     assert.equal(d.queue_depth, 0);
     assert.equal(d.per_task.find((t) => t.task === 'ocr')?.runs, 3);
     await assert.rejects(ml.run(CLS_MODEL, clsInput([crop])), /shutting down/);
+  });
+
+  test('idle workers do not keep a process alive: a script that ran a model and never closed the pool exits', async () => {
+    const script =
+      `import { MlRuntime } from ${JSON.stringify(path.resolve(import.meta.dirname, '../../../server/src/adapters/ml/index.ts'))};\n` +
+      `const ml = new MlRuntime({ modelsDir: ${JSON.stringify(SHARED_MODELS)}, dataDir: null });\n` +
+      `const out = await ml.run('ppocr-cls', { x: { type: 'float32', dims: [1, 3, 48, 192], data: new Float32Array(3 * 48 * 192) } });\n` +
+      `console.log('dims', JSON.stringify(out['softmax_0.tmp_0'].dims), 'workers', ml.pool.diagnostics().workers);\n`;
+    // The timeout only turns a hang into a failure (a process kept alive would never end).
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '../../..'),
+      timeout: 120_000,
+    });
+    assert.match(stdout, /dims \[1,2\] workers 1/, 'it ran on a worker, printed, and ended by itself');
   });
 });
