@@ -9,7 +9,6 @@
 import path from 'node:path';
 import { ModelCatalog, nodeModulesResolver, type PackageResolver } from './model-catalog.ts';
 import { ModelFileChecker } from './model-files.ts';
-import { modelEntry } from './model-manifest.ts';
 import { InferencePool, type Feeds, type PoolDiagnostics, type Tensor } from './inference-pool.ts';
 
 export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
@@ -60,9 +59,4 @@ export class MlRuntime {
   close(deadlineMs?: number): Promise<void> {
     return this.pool.close(deadlineMs);
   }
-}
-
-/** The title of a registry model, for messages. */
-export function modelTitle(id: string): string {
-  return modelEntry(id)?.title ?? id;
 }
