@@ -182,6 +182,18 @@ describe('inference pool', () => {
     await assert.rejects(ml.run(CLS_MODEL, clsInput([crop])), /shutting down/);
   });
 
+  test('close(deadline) refuses what still waits at the deadline and stops the threads; every caller gets an answer', async () => {
+    const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 1 });
+    const crop = await textCrop(false);
+    const runs = [1, 2, 3, 4].map(() => ml.run(CLS_MODEL, clsInput([crop])).then(() => 'done', (e: Error) => e.name));
+    while (ml.pool.diagnostics().queue_depth + ml.pool.diagnostics().running < 4) await new Promise((r) => setTimeout(r, 5));
+    await ml.close(0);
+    const settled = await Promise.all(runs);
+    assert.ok(settled.includes('PoolClosedError'), `work still queued at the deadline is refused: ${settled}`);
+    for (const s of settled) assert.ok(['done', 'PoolClosedError', 'InferenceError'].includes(s), s);
+    assert.equal(ml.pool.diagnostics().workers, 0);
+  });
+
   test('idle workers do not keep a process alive: a script that ran a model and never closed the pool exits', async () => {
     const script =
       `import { MlRuntime } from ${JSON.stringify(path.resolve(import.meta.dirname, '../../../server/src/adapters/ml/index.ts'))};\n` +
