@@ -8,7 +8,7 @@
  * (a download is writing it now; percent of the model's bytes present), `not_installed`, `ready`.
  * A capability that needs nothing installable yet (species) is `not_installed` and says so.
  *
- * Every question re-stats the files (cheap; digests are cached by models-files.ts), so a model
+ * Every question re-stats the files (cheap; digests are cached by model-files.ts), so a model
  * fetched, replaced or deleted while the server runs is seen at the next question.
  */
 import fs from 'node:fs';
@@ -96,7 +96,7 @@ export class ModelCatalog {
     const bytes = entry.files.reduce((n, f) => n + f.bytes, 0);
     let progress: number | null = null;
     if (state === 'downloading') {
-      const present = files.reduce((n, f) => n + (f.state === 'ready' ? f.bytes : f.state === 'downloading' ? (f as { received?: number }).received ?? 0 : 0), 0);
+      const present = files.reduce((n, f) => n + (f.state === 'ready' ? f.bytes : (f.received ?? 0)), 0);
       progress = Math.min(99, Math.floor((present / bytes) * 100));
     }
     const causes = files.filter((f) => f.state === 'failed').map((f) => f.cause);
