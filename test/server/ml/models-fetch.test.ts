@@ -30,7 +30,10 @@ interface Served {
  * Serves `files` (registry path → bytes) with Range support. `cut` names files whose first
  * `cutTimes` responses stop after half of what they promised (the socket is destroyed mid-body).
  */
-async function serveModels(files: Map<string, Buffer>, opts: { cut?: Set<string>; cutTimes?: number } = {}): Promise<Served> {
+async function serveModels(
+  files: Map<string, Buffer>,
+  opts: { cut?: Set<string>; cutTimes?: number; stall?: boolean; ignoreRange?: boolean } = {},
+): Promise<Served> {
   const requests: Served['requests'] = [];
   const cuts = new Map<string, number>();
   const server = http.createServer((req, res) => {
@@ -42,7 +45,7 @@ async function serveModels(files: Map<string, Buffer>, opts: { cut?: Set<string>
       return;
     }
     let start = 0;
-    const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+    const m = opts.ignoreRange ? null : /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     if (m) {
       start = Number(m[1]);
       if (start >= body.length) {
@@ -55,7 +58,8 @@ async function serveModels(files: Map<string, Buffer>, opts: { cut?: Set<string>
     const done = cuts.get(rel) ?? 0;
     if (opts.cut?.has(rel) && done < (opts.cutTimes ?? 1)) {
       cuts.set(rel, done + 1);
-      res.write(rest.subarray(0, Math.floor(rest.length / 2)), () => res.socket?.destroy());
+      // Cut (the socket closes mid-body), or stalled (it stays open and sends nothing more).
+      res.write(rest.subarray(0, Math.floor(rest.length / 2)), () => (opts.stall ? undefined : res.socket?.destroy()));
       return;
     }
     res.end(rest);
@@ -130,6 +134,30 @@ describe('models:fetch', () => {
       assert.equal(await sha256File(path.join(dir, CLS_FILE)), (modelEntry(CLS_MODEL)!.files[0]!).sha256);
     } finally {
       await srv.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a stalled connection is cut after the idle timeout and resumed; a server that ignores ranges starts the part over', async () => {
+    const dir = tempModelsDir();
+    const url = `models/${CLS_FILE}`;
+    const stalled = await serveModels(copies([CLS_FILE]), { cut: new Set([url]), stall: true });
+    const noRanges = await serveModels(copies([YUNET_FILE]), { cut: new Set([`models/${YUNET_FILE}`]), ignoreRange: true });
+    try {
+      const events: FetchProgress[] = [];
+      const a = await fetchModels(catalogOf(dir), { ids: [CLS_MODEL], baseUrl: stalled.url, idleTimeoutMs: 300, retryDelayMs: 10, onProgress: (p) => events.push(p) });
+      assert.deepEqual(a.failed, []);
+      assert.match(events.find((e) => e.phase === 'retry')?.message ?? '', /no data for 0\.3 s; resuming/);
+      assert.match(stalled.requests.at(-1)!.range ?? '', /^bytes=[1-9]\d*-$/);
+      assert.equal((await catalogOf(dir).status(CLS_MODEL)).state, 'ready');
+
+      const b = await fetchModels(catalogOf(dir), { ids: ['yunet-n'], baseUrl: noRanges.url, retryDelayMs: 10 });
+      assert.deepEqual(b.failed, []);
+      assert.match(noRanges.requests.at(-1)!.range ?? '', /^bytes=/, 'a range was asked for and answered with the whole file');
+      assert.equal((await catalogOf(dir).status('yunet-n')).state, 'ready', 'the part started over, not appended to');
+    } finally {
+      await stalled.close();
+      await noRanges.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
