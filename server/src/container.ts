@@ -19,6 +19,7 @@ import { InvitesService } from './features/auth/invites.service.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
 import { NetworkService } from './features/system/network.service.ts';
+import { MlRuntime } from './adapters/ml/index.ts';
 import { RepositoriesService } from './features/repositories/repositories.service.ts';
 import { buildJobRegistry } from './jobs.ts';
 import { IngestService } from './features/assets/ingest/ingest.service.ts';
@@ -80,6 +81,8 @@ export interface Container {
   invites: InvitesService;
   users: UsersService;
   system: SystemService;
+  /** The ML runtime: model registry, installed and verified models, the inference threads. */
+  ml: MlRuntime;
   /** Where the listener listens (the network setting) and the addresses phones should open. */
   network: NetworkService;
   repositories: RepositoriesService;
@@ -188,17 +191,12 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     ingest: (): Ingest => ingest,
     dataDir: config.dataDir,
   });
-  // No ML model is wired in yet: the registry is empty, so every task reports unavailable.
+  // No indexer is registered yet: every index task's jobs wait (capabilities follow the installed models).
   const indexers = new IndexerRegistry();
   const indexing = new IndexingService(db, jobs, settings, repositories, indexers);
-  const system = new SystemService(db, settings, () => ({
-    semantic_image_embed: indexers.available('semantic'),
-    // Text embedding for search comes with the semantic model.
-    semantic_text_embed: indexers.available('semantic'),
-    face_recognition: indexers.available('face'),
-    ocr: indexers.available('ocr'),
-    bioclip_classify: indexers.available('bioclip'),
-  }), () => ({ journal: catalog.counters(), caches: caches.snapshot() }));
+  // The models (registry, verified files in the models folder) and the threads that run them.
+  const ml = new MlRuntime({ modelsDir: config.modelsDir, dataDir: config.dataDir, maxWorkers: config.mlWorkers });
+  const system = new SystemService(db, settings, ml, () => ({ journal: catalog.counters(), caches: caches.snapshot() }));
 
   const derivatives = new DerivativePaths(p.derivatives);
   const intake = new Intake();
@@ -274,6 +272,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     invites,
     users,
     system,
+    ml,
     network,
     repositories,
     intake,
@@ -311,6 +310,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       trash.stop();
       await repositories.stop();
       await jobRunner.stop(deadlineMs);
+      // After the jobs (their inference finishes or is cut with them): refuses new work, drains, stops the threads.
+      await ml.close(deadlineMs);
       await intake.close();
       listReader?.close();
       catalog.close();

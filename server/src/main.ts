@@ -60,6 +60,17 @@ function start(): void {
       // Machine-readable line for the Electron shell and tests that start the server as a child.
       process.stdout.write(`HEARTH_READY ${JSON.stringify({ port, url })}\n`);
       void warmLibraryCaches(container, () => closing);
+      // Models are checked now (hashed once, then remembered) rather than inside the first capabilities
+      // request, and the administrator reads in the log what is missing or refused.
+      void container.ml.catalog.capabilities().then(
+        (caps) => {
+          for (const [task, s] of Object.entries(caps)) {
+            if (s.ready) log.info({ task }, 'ML task ready');
+            else log[s.reason === 'failed' ? 'warn' : 'info']({ task, reason: s.reason, detail: s.detail }, 'ML task unavailable');
+          }
+        },
+        (e: Error) => log.warn({ err: e.message }, 'models could not be checked'),
+      );
     },
     (err: NodeJS.ErrnoException) => {
       process.stderr.write(

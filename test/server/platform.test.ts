@@ -21,7 +21,11 @@ describe('configuration', () => {
     assert.equal(c.port, 6680);
     assert.equal(c.host, '127.0.0.1');
     assert.equal(c.dataDir, '/srv/hearth/data');
-    assert.equal(c.modelsDir, '/srv/hearth/models');
+    assert.equal(c.modelsDir, '/srv/hearth/data/models', 'models live in the data folder unless HEARTH_MODELS_DIR says otherwise');
+    assert.equal(loadConfig({ HEARTH_DATA_DIR: '/var/hearth' }, '/srv').modelsDir, '/var/hearth/models');
+    assert.equal(loadConfig({ HEARTH_MODELS_DIR: '../shared/models' }, '/srv/hearth').modelsDir, '/srv/shared/models');
+    assert.equal(c.mlWorkers, null);
+    assert.equal(c.modelsBaseUrl, null);
     assert.equal(c.apiVariant, 'A');
   });
 
@@ -37,6 +41,8 @@ describe('configuration', () => {
       assert.match(e.message, /HEARTH_HOST/);
     }
     assert.throws(() => loadConfig({ HEARTH_PORT: '70000' }), /between 0 and 65535/);
+    assert.throws(() => loadConfig({ HEARTH_ML_WORKERS: '0' }), /HEARTH_ML_WORKERS="0": must be at least 1/);
+    assert.throws(() => loadConfig({ HEARTH_MODELS_BASE_URL: 'ftp://mirror/models' }), /HEARTH_MODELS_BASE_URL/);
   });
 
   test('the server process exits at once with a readable message on bad configuration', () => {

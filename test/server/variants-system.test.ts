@@ -53,13 +53,15 @@ describe('health and capabilities', () => {
     }
   });
 
-  test('capabilities report the ML tasks as enabled but not available, and no configured LLM', async () => {
+  test('capabilities report the ML tasks as enabled but not installed (an empty models folder), and no configured LLM', async () => {
     const srv = await startServer();
     try {
       const c = new Client(srv.url);
       const caps = (await c.get(`${V1}/capabilities`)).body;
-      for (const t of ['bioclip_classify', 'face_recognition', 'ocr', 'semantic_image_embed', 'semantic_text_embed']) {
-        assert.deepEqual(caps.ml.tasks[t], { enabled: true, available: false }, t);
+      for (const t of ['bioclip_classify', 'classify', 'face_recognition', 'ocr', 'semantic_image_embed', 'semantic_text_embed']) {
+        assert.equal(caps.ml.tasks[t].enabled, true, t);
+        assert.equal(caps.ml.tasks[t].available, false, t);
+        assert.equal(caps.ml.tasks[t].reason, 'not_installed', t);
       }
       assert.equal(caps.ml.discovery_state, 'disabled');
       assert.equal(caps.ml.active_node_count, 0);
@@ -70,7 +72,10 @@ describe('health and capabilities', () => {
       await registerAdmin(c);
       await c.patch(`${V1}/settings/system`, { ml: { face_enabled: false } });
       const after = (await c.get(`${V1}/capabilities`)).body;
-      assert.deepEqual(after.ml.tasks.face_recognition, { enabled: false, available: false });
+      assert.deepEqual(
+        { ...after.ml.tasks.face_recognition, detail: undefined },
+        { enabled: false, available: false, reason: 'disabled', progress_percent: null, detail: undefined, models: ['yunet-n', 'mobilefacenet'] },
+      );
     } finally {
       await srv.stop({ removeData: true });
     }

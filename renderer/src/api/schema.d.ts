@@ -1521,7 +1521,7 @@ export interface paths {
         };
         /**
          * Runtime diagnostics: ML backends and nodes, library caches
-         * @description Models run inside the server: there are no remote ML nodes or backends, so those lists are empty and discovery is `disabled`. `caches` (beyond the contract) reports the library caches and the change journal they follow.
+         * @description Models run inside the server: there are no remote ML nodes or backends, so those lists are empty and discovery is `disabled`. `ml` (beyond the contract) reports the in-process runtime: execution provider, threads, models loaded with their sizes and load times, queue depth, average inference time per model and per task, and every registry model's state. `caches` (beyond the contract) reports the library caches and the change journal they follow.
          */
         get: operations["getRuntimeDiagnostics"];
         put?: never;
@@ -2613,26 +2613,12 @@ export interface components {
                 incompatible_node_count: number;
                 pending_node_count: number;
                 tasks: {
-                    bioclip_classify: {
-                        available: boolean;
-                        enabled: boolean;
-                    };
-                    face_recognition: {
-                        available: boolean;
-                        enabled: boolean;
-                    };
-                    ocr: {
-                        available: boolean;
-                        enabled: boolean;
-                    };
-                    semantic_image_embed: {
-                        available: boolean;
-                        enabled: boolean;
-                    };
-                    semantic_text_embed: {
-                        available: boolean;
-                        enabled: boolean;
-                    };
+                    bioclip_classify: components["schemas"]["MlTaskState"];
+                    classify: components["schemas"]["MlTaskState"] & unknown;
+                    face_recognition: components["schemas"]["MlTaskState"];
+                    ocr: components["schemas"]["MlTaskState"];
+                    semantic_image_embed: components["schemas"]["MlTaskState"];
+                    semantic_text_embed: components["schemas"]["MlTaskState"];
                 };
                 unavailable_node_count: number;
             };
@@ -3000,6 +2986,80 @@ export interface components {
         Message: {
             message: string;
         };
+        MlRuntimeDiagnostics: {
+            /** @enum {string} */
+            execution_provider: "cpu";
+            /** @description onnxruntime threads per inference thread. */
+            intra_op_threads: number;
+            /** @description Most inference threads (one per core, capped by HEARTH_ML_WORKERS). */
+            max_workers: number;
+            models: {
+                bytes: number;
+                cause: string | null;
+                files: {
+                    bytes: number;
+                    cause: string | null;
+                    licence: string;
+                    /** @description The checked copy (the models folder or an installed npm package); null when there is none. */
+                    location: string | null;
+                    /** @description Inside the models folder. */
+                    path: string;
+                    sha256: string;
+                    source_url: string;
+                    /** @enum {string} */
+                    state: "ready" | "not_installed" | "downloading" | "failed";
+                }[];
+                id: string;
+                progress_percent: number | null;
+                /** @enum {string} */
+                state: "ready" | "not_installed" | "downloading" | "failed";
+                task: string;
+                title: string;
+            }[];
+            models_dir: string;
+            models_loaded: {
+                bytes: number;
+                load_ms: number;
+                model_id: string;
+                task: string;
+                /** @description Threads holding a session of it. */
+                workers: number;
+            }[];
+            onnxruntime_version: string;
+            per_model: {
+                avg_inference_ms: number | null;
+                failures: number;
+                model_id: string;
+                runs: number;
+                task: string;
+            }[];
+            per_task: {
+                avg_inference_ms: number | null;
+                failures: number;
+                runs: number;
+                task: string;
+            }[];
+            /** @description Requests waiting for a thread. */
+            queue_depth: number;
+            running: number;
+            /** @description Inference threads running now (started on demand, stopped when idle). */
+            workers: number;
+        };
+        MlTaskState: {
+            available: boolean;
+            /** @description The reason in words: what failed and why, what is missing, what is downloading. */
+            detail: string | null;
+            enabled: boolean;
+            /** @description The registry models the task needs (all of them). */
+            models: string[];
+            /** @description While `downloading`: how much of the models it needs is present. */
+            progress_percent: number | null;
+            /**
+             * @description Beyond the contract: why the task is not available (null when it is). `disabled`: switched off in the ML settings; `not_installed`: a model it needs is not in the models folder; `downloading`: a model is being downloaded (see `progress_percent`); `failed`: a model file is there but was refused (wrong size or sha256; `detail` says which).
+             * @enum {string|null}
+             */
+            reason: "not_installed" | "downloading" | "disabled" | "failed" | null;
+        };
         NetworkStatus: {
             /** @description Every non-internal IPv4 and IPv6 address of this machine with the port (IPv6 link-local left out: browsers cannot open it). Listed also while local-only, so the page can say what to turn on. */
             addresses: components["schemas"]["PhoneAddress"][];
@@ -3255,6 +3315,7 @@ export interface components {
             };
             /** @enum {string} */
             discovery_state: "disabled" | "healthy";
+            ml: components["schemas"]["MlRuntimeDiagnostics"];
             /** @description Bounded; empty in this build. */
             nodes: {
                 compatibility: string;

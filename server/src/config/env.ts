@@ -12,7 +12,12 @@
  * |                       |                | turned on "Let other devices on this network use Hearth".      |
  * |                       |                | Set: it wins over that setting (the admin page says so).       |
  * | HEARTH_DATA_DIR       | ./data         | catalog, keys, backups and the storage root with repositories |
- * | HEARTH_MODELS_DIR     | ./models       | ONNX models described by models/manifest.json                  |
+ * | HEARTH_MODELS_DIR     | <data>/models  | ONNX models and their data files, laid out as the model        |
+ * |                       |                | registry says (adapters/ml/model-manifest.ts); may be read-only |
+ * | HEARTH_ML_WORKERS     | (cores)        | most inference worker threads (each loads the models it runs); |
+ * |                       |                | the pool never has more than the machine's cores               |
+ * | HEARTH_MODELS_BASE_URL| (registry)     | `models:fetch` downloads `<base>/<file path>` instead of each  |
+ * |                       |                | file's source URL (a mirror; tests serve copies on loopback)   |
  * | HEARTH_API_VARIANT    | A              | default response variant (A plain, B enveloped); a request's   |
  * |                       |                | `X-Api-Variant` header overrides it                            |
  * | HEARTH_LOG_LEVEL      | info           | pino level: fatal, error, warn, info, debug, trace, silent     |
@@ -40,7 +45,14 @@ export const envSchema = z.object({
     .regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address such as 127.0.0.1 or 0.0.0.0')
     .default('127.0.0.1'),
   HEARTH_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
-  HEARTH_MODELS_DIR: z.string().min(1, 'must not be empty').default('./models'),
+  HEARTH_MODELS_DIR: z.string().min(1, 'must not be empty').optional(),
+  HEARTH_ML_WORKERS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(256, 'must be at most 256')
+    .optional(),
+  HEARTH_MODELS_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   HEARTH_API_VARIANT: z.enum(['A', 'B'], { error: 'must be A or B' }).default('A'),
   HEARTH_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -58,6 +70,10 @@ export interface AppConfig {
   hostFixed: boolean;
   dataDir: string;
   modelsDir: string;
+  /** Cap on the inference worker threads (HEARTH_ML_WORKERS); null: one per core. */
+  mlWorkers: number | null;
+  /** Where `models:fetch` downloads from instead of each file's source URL; null: the sources. */
+  modelsBaseUrl: string | null;
   uiDir: string;
   apiVariant: 'A' | 'B';
   logLevel: z.infer<typeof envSchema>['HEARTH_LOG_LEVEL'];
@@ -91,7 +107,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host: e.HEARTH_HOST,
     hostFixed: picked.HEARTH_HOST !== undefined,
     dataDir: path.resolve(cwd, e.HEARTH_DATA_DIR),
-    modelsDir: path.resolve(cwd, e.HEARTH_MODELS_DIR),
+    modelsDir: e.HEARTH_MODELS_DIR ? path.resolve(cwd, e.HEARTH_MODELS_DIR) : path.join(path.resolve(cwd, e.HEARTH_DATA_DIR), 'models'),
+    mlWorkers: e.HEARTH_ML_WORKERS ?? null,
+    modelsBaseUrl: e.HEARTH_MODELS_BASE_URL ?? null,
     uiDir: path.resolve(cwd, e.HEARTH_UI_DIR),
     apiVariant: e.HEARTH_API_VARIANT,
     logLevel: e.HEARTH_LOG_LEVEL,

@@ -4,7 +4,24 @@ import { defineRoute } from '../../platform/http/router.ts';
 import { jsonResponse } from '../../platform/http/responses.ts';
 
 const TAG = 'Capabilities, runtime, health';
-const TaskState = z.object({ enabled: z.boolean(), available: z.boolean() });
+const TaskState = z
+  .object({
+    enabled: z.boolean(),
+    available: z.boolean(),
+    reason: z
+      .enum(['not_installed', 'downloading', 'disabled', 'failed'])
+      .nullable()
+      .openapi({
+        description:
+          'Beyond the contract: why the task is not available (null when it is). `disabled`: switched off in the ML settings; ' +
+          '`not_installed`: a model it needs is not in the models folder; `downloading`: a model is being downloaded (see `progress_percent`); ' +
+          '`failed`: a model file is there but was refused (wrong size or sha256; `detail` says which).',
+      }),
+    progress_percent: z.number().int().min(0).max(100).nullable().openapi({ description: 'While `downloading`: how much of the models it needs is present.' }),
+    detail: z.string().nullable().openapi({ description: 'The reason in words: what failed and why, what is missing, what is downloading.' }),
+    models: z.array(z.string()).openapi({ description: 'The registry models the task needs (all of them).' }),
+  })
+  .openapi('MlTaskState');
 
 export const getHealth = defineRoute('public', {
   method: 'get',
@@ -54,6 +71,9 @@ export const getCapabilities = defineRoute('public', {
             unavailable_node_count: z.number().int(),
             tasks: z.object({
               bioclip_classify: TaskState,
+              classify: TaskState.openapi({
+                description: 'Beyond the contract: zero-shot tags (document, receipt, screenshot, illustration) with CLIP; switched with `semantic_enabled`.',
+              }),
               face_recognition: TaskState,
               ocr: TaskState,
               semantic_image_embed: TaskState,
@@ -108,6 +128,53 @@ const CacheCountersSchema = z
   })
   .openapi('CacheCounters');
 
+const ModelFileSchema = z.object({
+  path: z.string().openapi({ description: 'Inside the models folder.' }),
+  bytes: z.number().int(),
+  sha256: z.string(),
+  licence: z.string(),
+  source_url: z.string(),
+  state: z.enum(['ready', 'not_installed', 'downloading', 'failed']),
+  location: z.string().nullable().openapi({ description: 'The checked copy (the models folder or an installed npm package); null when there is none.' }),
+  cause: z.string().nullable(),
+});
+
+const MlRuntimeSchema = z
+  .object({
+    execution_provider: z.literal('cpu'),
+    onnxruntime_version: z.string(),
+    models_dir: z.string(),
+    max_workers: z.number().int().openapi({ description: 'Most inference threads (one per core, capped by HEARTH_ML_WORKERS).' }),
+    workers: z.number().int().openapi({ description: 'Inference threads running now (started on demand, stopped when idle).' }),
+    intra_op_threads: z.number().int().openapi({ description: 'onnxruntime threads per inference thread.' }),
+    queue_depth: z.number().int().openapi({ description: 'Requests waiting for a thread.' }),
+    running: z.number().int(),
+    models_loaded: z.array(
+      z.object({
+        model_id: z.string(),
+        task: z.string(),
+        bytes: z.number().int(),
+        workers: z.number().int().openapi({ description: 'Threads holding a session of it.' }),
+        load_ms: z.number(),
+      }),
+    ),
+    per_model: z.array(z.object({ model_id: z.string(), task: z.string(), runs: z.number().int(), failures: z.number().int(), avg_inference_ms: z.number().nullable() })),
+    per_task: z.array(z.object({ task: z.string(), runs: z.number().int(), failures: z.number().int(), avg_inference_ms: z.number().nullable() })),
+    models: z.array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        task: z.string(),
+        state: z.enum(['ready', 'not_installed', 'downloading', 'failed']),
+        bytes: z.number().int(),
+        progress_percent: z.number().int().nullable(),
+        cause: z.string().nullable(),
+        files: z.array(ModelFileSchema),
+      }),
+    ),
+  })
+  .openapi('MlRuntimeDiagnostics');
+
 export const getRuntimeDiagnostics = defineRoute('admin', {
   method: 'get',
   path: '/runtime/diagnostics',
@@ -115,6 +182,8 @@ export const getRuntimeDiagnostics = defineRoute('admin', {
   summary: 'Runtime diagnostics: ML backends and nodes, library caches',
   description:
     'Models run inside the server: there are no remote ML nodes or backends, so those lists are empty and discovery is `disabled`. ' +
+    '`ml` (beyond the contract) reports the in-process runtime: execution provider, threads, models loaded with their sizes and load times, ' +
+    'queue depth, average inference time per model and per task, and every registry model\'s state. ' +
     '`caches` (beyond the contract) reports the library caches and the change journal they follow.',
   tags: [TAG],
   responses: {
@@ -133,6 +202,7 @@ export const getRuntimeDiagnostics = defineRoute('admin', {
           }),
           discovery_state: z.enum(['disabled', 'healthy']),
           nodes: z.array(NodeSchema).openapi({ description: 'Bounded; empty in this build.' }),
+          ml: MlRuntimeSchema,
           caches: z.object({
             journal: z.object({
               position: z.number().int().nullable().openapi({ description: 'The change-journal position the caches are at (null before the first read).' }),

@@ -2,17 +2,25 @@
  * Health, public capabilities and runtime diagnostics.
  *
  * Capabilities report what this build and this install can do right now, truthfully: a task is
- * `enabled` when the administrator left it on, and `available` only when its model is installed and
- * its runtime loaded. Hearth runs its models in-process; it never discovers remote ML nodes, so the
- * node counts are 0 and `discovery_state` is `disabled`.
+ * `enabled` when the administrator left it on, and `available` only when every model it needs is in
+ * the models folder with the registry's size and sha256, and onnxruntime is installed. Beyond the
+ * contract's `{enabled, available}`, each task says why it is not available (`reason`: `disabled`,
+ * `not_installed`, `downloading` with `progress_percent`, `failed` with the cause in `detail`) and
+ * which registry models it needs; `classify` (zero-shot tags with CLIP) is reported beside the
+ * contract's tasks. A switched-off task is `disabled` whatever its models' state. Hearth runs its
+ * models in-process; it never discovers remote ML nodes, so the node counts are 0 and
+ * `discovery_state` is `disabled`.
  *
  * Runtime diagnostics (administrators): the contract's ML backends and nodes (none: models run
- * in-process, see above) and, beyond the contract's fields, `caches`: the library caches' counters
+ * in-process, see above) and, beyond the contract's fields, `ml`: the in-process runtime (execution
+ * provider, threads, models loaded with bytes and load times, queue depth, average inference time
+ * per model and task, each registry model's state), and `caches`: the library caches' counters
  * (entries, bytes against their budget, hits, misses, invalidations, evictions) and where the
  * change journal reader stands, so that "is the library answering from its caches?" can be checked
  * on a running install.
  */
 import type { SettingsStore } from '../../config/settings.ts';
+import type { Capability, CapabilityStatus, MlRuntime } from '../../adapters/ml/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { CacheCounters } from '../../platform/cache/kept-cache.ts';
 
@@ -23,13 +31,17 @@ export interface CacheDiagnostics {
 
 export const VERSION = '0.1.0';
 
-export interface MlTaskAvailability {
-  semantic_image_embed: boolean;
-  semantic_text_embed: boolean;
-  face_recognition: boolean;
-  ocr: boolean;
-  bioclip_classify: boolean;
-}
+type MlSwitch = 'semantic_enabled' | 'face_enabled' | 'ocr_enabled' | 'species_enabled';
+
+/** The ML setting that switches each reported task. */
+const TASK_SWITCH: Record<Capability, MlSwitch> = {
+  bioclip_classify: 'species_enabled',
+  classify: 'semantic_enabled',
+  face_recognition: 'face_enabled',
+  ocr: 'ocr_enabled',
+  semantic_image_embed: 'semantic_enabled',
+  semantic_text_embed: 'semantic_enabled',
+};
 
 export class SystemService {
   private readonly startedAt = Date.now();
@@ -37,20 +49,44 @@ export class SystemService {
   constructor(
     private readonly db: Db,
     private readonly settings: SettingsStore,
-    /** Which ML tasks have a loaded model; nothing is wired to a model yet. */
-    private readonly mlAvailability: () => MlTaskAvailability,
+    /** The ML runtime: its models' states and its figures. */
+    private readonly ml: Pick<MlRuntime, 'catalog' | 'diagnostics' | 'pool'>,
     /** The library caches' counters (container.ts). */
     private readonly cacheDiagnostics: () => CacheDiagnostics,
   ) {}
 
-  diagnostics() {
+  async diagnostics() {
     return {
       backends: [],
       captured_at: new Date().toISOString(),
       counts: { active: 0, connecting: 0, discovered: 0, incompatible: 0, pending: 0, unavailable: 0 },
       discovery_state: 'disabled' as const,
       nodes: [],
+      ml: await this.ml.diagnostics(),
       caches: this.cacheDiagnostics(),
+    };
+  }
+
+  private async mlTasks() {
+    const switches = this.settings.section('ml');
+    const states = await this.ml.catalog.capabilities();
+    const runtimeProblem = this.ml.pool.runtimeProblem;
+    const task = (name: Capability) => {
+      const s: CapabilityStatus = states[name];
+      const enabled = switches[TASK_SWITCH[name]];
+      if (!enabled) {
+        return { enabled, available: false, reason: 'disabled' as const, progress_percent: null, detail: `switched off in the ML settings (${TASK_SWITCH[name]})`, models: s.models };
+      }
+      if (s.ready && runtimeProblem) return { enabled, available: false, reason: 'failed' as const, progress_percent: null, detail: runtimeProblem, models: s.models };
+      return { enabled, available: s.ready, reason: s.reason, progress_percent: s.progress_percent, detail: s.detail, models: s.models };
+    };
+    return {
+      bioclip_classify: task('bioclip_classify'),
+      classify: task('classify'),
+      face_recognition: task('face_recognition'),
+      ocr: task('ocr'),
+      semantic_image_embed: task('semantic_image_embed'),
+      semantic_text_embed: task('semantic_text_embed'),
     };
   }
 
@@ -69,12 +105,10 @@ export class SystemService {
     };
   }
 
-  capabilities() {
-    const ml = this.settings.section('ml');
+  async capabilities() {
     const llm = this.settings.section('llm');
-    const avail = this.mlAvailability();
+    const tasks = await this.mlTasks();
     const configured = llm.provider !== 'none' && !!llm.base_url && !!llm.model_name;
-    const task = (enabled: boolean, available: boolean) => ({ enabled, available: enabled && available });
     return {
       llm: {
         // The agent is not part of this build yet: it is never reported as enabled.
@@ -92,13 +126,7 @@ export class SystemService {
         incompatible_node_count: 0,
         pending_node_count: 0,
         unavailable_node_count: 0,
-        tasks: {
-          bioclip_classify: task(ml.species_enabled, avail.bioclip_classify),
-          face_recognition: task(ml.face_enabled, avail.face_recognition),
-          ocr: task(ml.ocr_enabled, avail.ocr),
-          semantic_image_embed: task(ml.semantic_enabled, avail.semantic_image_embed),
-          semantic_text_embed: task(ml.semantic_enabled, avail.semantic_text_embed),
-        },
+        tasks,
       },
     };
   }

@@ -1,0 +1,62 @@
+/**
+ * The ML runtime: the model registry (model-manifest.ts), what of it is installed and verified
+ * (model-catalog.ts, model-files.ts), the inference threads (inference-pool.ts), and the downloader
+ * `models:fetch` and the admin "Install" action share (model-fetch.ts).
+ *
+ * Features run models only through `MlRuntime.run`, which gives onnxruntime nothing but a file the
+ * catalog verified (size and sha256), and never on the HTTP thread.
+ */
+import path from 'node:path';
+import { ModelCatalog, nodeModulesResolver, type PackageResolver } from './model-catalog.ts';
+import { ModelFileChecker } from './model-files.ts';
+import { InferencePool, type Feeds, type PoolDiagnostics, type Tensor } from './inference-pool.ts';
+
+export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
+export { InferencePool, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics } from './inference-pool.ts';
+export { ModelFileChecker, sha256File, PART_SUFFIX } from './model-files.ts';
+export { MODELS, CAPABILITY_MODELS, modelEntry, requiredModelIds, type Capability, type ModelEntry, type ModelFile } from './model-manifest.ts';
+export { InferenceError, ModelUnavailableError, PoolClosedError } from './errors.ts';
+export { fetchModels, type FetchProgress, type FetchResult, FetchError } from './model-fetch.ts';
+
+export interface MlRuntimeOptions {
+  modelsDir: string;
+  /** The data folder: the digests of checked model files are kept there (models-verified.json). */
+  dataDir: string | null;
+  maxWorkers?: number | null;
+  packages?: PackageResolver;
+  idleMs?: number;
+}
+
+export class MlRuntime {
+  readonly checker: ModelFileChecker;
+  readonly catalog: ModelCatalog;
+  readonly pool: InferencePool;
+
+  constructor(opts: MlRuntimeOptions) {
+    this.checker = new ModelFileChecker(opts.dataDir ? path.join(opts.dataDir, 'models-verified.json') : null);
+    this.catalog = new ModelCatalog(opts.modelsDir, this.checker, opts.packages ?? nodeModulesResolver());
+    this.pool = new InferencePool({
+      maxWorkers: opts.maxWorkers,
+      idleMs: opts.idleMs,
+      resolve: async (id) => {
+        const { file, bytes, entry } = await this.catalog.sessionFile(id);
+        return { file, bytes, task: entry.task };
+      },
+    });
+  }
+
+  /** Runs a registry model on a worker thread (see InferencePool.run). */
+  run(modelId: string, feeds: Feeds): Promise<Record<string, Tensor>> {
+    return this.pool.run(modelId, feeds);
+  }
+
+  /** The runtime as administrators see it: the pool's figures and every registry model's state. */
+  async diagnostics(): Promise<PoolDiagnostics & { models_dir: string; models: Awaited<ReturnType<ModelCatalog['all']>> }> {
+    return { ...this.pool.diagnostics(), models_dir: this.catalog.dir, models: await this.catalog.all() };
+  }
+
+  /** Drains the pool (see InferencePool.close). */
+  close(deadlineMs?: number): Promise<void> {
+    return this.pool.close(deadlineMs);
+  }
+}

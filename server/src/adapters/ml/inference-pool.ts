@@ -1,0 +1,320 @@
+/**
+ * Runs models on worker threads, never on the HTTP thread: `pool.run(modelId, feeds)` resolves with
+ * the outputs. One thread per core at most (os.availableParallelism(), capped by HEARTH_ML_WORKERS);
+ * threads start when work needs them, each loads a model the first time it runs it and keeps it.
+ *
+ * Scheduling: requests wait in one FIFO queue; the head goes to an idle thread that already holds
+ * its model, else to any idle thread (which loads it), else to a new thread while under the cap.
+ * Each thread runs one request at a time with `intraOpThreads` onnxruntime threads, so N threads ×
+ * intra-op threads stay within the cores: throughput comes from running several images at once,
+ * not from one image on every core (which also keeps one large request from starving the rest).
+ *
+ * Tensors cross threads by transfer: an input whose typed array owns its whole buffer is moved
+ * (the caller's array is detached after `run`), others are copied once; outputs are always moved.
+ *
+ * Failures stay with their request: a model that throws (wrong input shape, a broken graph) rejects
+ * that call with an InferenceError, and the thread and the pool go on. A thread that dies rejects
+ * its request and is replaced on demand.
+ *
+ * Threads are unref'd while idle (an idle pool never keeps a process alive) and stop after
+ * IDLE_MS without work, which frees the models' memory; they load again on demand.
+ *
+ * `close()` drains: new work is refused with PoolClosedError, accepted work (queued and running)
+ * finishes, then the threads stop. With a deadline, work still waiting at the deadline is refused
+ * and running work is cut (its callers get an InferenceError).
+ */
+import os from 'node:os';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { InferenceError, PoolClosedError } from './errors.ts';
+import { INFERENCE_WORKER_SOURCE } from './inference-worker.ts';
+import type { TensorType } from './model-manifest.ts';
+
+const IDLE_MS = 10 * 60_000;
+
+export type TensorArray = Float32Array | BigInt64Array | Int32Array | Uint8Array;
+
+export interface Tensor {
+  type: TensorType;
+  dims: number[];
+  data: TensorArray;
+}
+
+export type Feeds = Record<string, Tensor>;
+
+/** What the pool needs to know of a model to load it: a verified file (model-catalog.ts). */
+export interface ModelToLoad {
+  file: string;
+  bytes: number;
+  /** For the per-task figures (ocr, semantic, faces). */
+  task: string;
+}
+
+export interface PoolOptions {
+  /** Returns the verified file of a model or throws (ModelUnavailableError): nothing else is loaded. */
+  resolve: (modelId: string) => Promise<ModelToLoad>;
+  /** Most threads (default one per core). */
+  maxWorkers?: number | null;
+  idleMs?: number;
+}
+
+interface Job {
+  modelId: string;
+  model: ModelToLoad;
+  feeds: Feeds;
+  resolve: (o: Record<string, Tensor>) => void;
+  reject: (e: Error) => void;
+}
+
+interface Stat {
+  runs: number;
+  failures: number;
+  totalMs: number;
+}
+
+interface PoolThread {
+  index: number;
+  worker: Worker;
+  job: Job | null;
+  /** Model id → load time (ms) of the models this thread holds. */
+  loaded: Map<string, number>;
+  idle: NodeJS.Timeout | null;
+}
+
+export interface PoolDiagnostics {
+  execution_provider: 'cpu';
+  onnxruntime_version: string;
+  max_workers: number;
+  workers: number;
+  intra_op_threads: number;
+  queue_depth: number;
+  running: number;
+  models_loaded: { model_id: string; task: string; bytes: number; workers: number; load_ms: number }[];
+  per_model: { model_id: string; task: string; runs: number; failures: number; avg_inference_ms: number | null }[];
+  per_task: { task: string; runs: number; failures: number; avg_inference_ms: number | null }[];
+}
+
+function onnxruntimeVersion(require: NodeJS.Require): string {
+  try {
+    return (require('onnxruntime-node/package.json') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export class InferencePool {
+  readonly maxWorkers: number;
+  readonly intraOpThreads: number;
+  private readonly threads: PoolThread[] = [];
+  private readonly queue: Job[] = [];
+  private readonly stats = new Map<string, Stat & { task: string }>();
+  private readonly models = new Map<string, ModelToLoad>();
+  private readonly onnxruntime: string | null;
+  private readonly version: string;
+  private nextIndex = 0;
+  private nextId = 0;
+  private closing = false;
+  private drained: (() => void) | null = null;
+
+  constructor(private readonly opts: PoolOptions) {
+    const cores = Math.max(1, os.availableParallelism());
+    this.maxWorkers = Math.max(1, Math.min(cores, opts.maxWorkers ?? cores));
+    this.intraOpThreads = Math.max(1, Math.floor(cores / this.maxWorkers));
+    const require = createRequire(import.meta.url);
+    try {
+      this.onnxruntime = require.resolve('onnxruntime-node');
+    } catch {
+      this.onnxruntime = null;
+    }
+    this.version = onnxruntimeVersion(require);
+  }
+
+  /** Why no model can run at all (onnxruntime-node missing from this install); null when it can. */
+  get runtimeProblem(): string | null {
+    return this.onnxruntime ? null : 'onnxruntime-node is not installed beside the server';
+  }
+
+  /** Runs `modelId` on `feeds`; resolves with every output of the model. */
+  async run(modelId: string, feeds: Feeds): Promise<Record<string, Tensor>> {
+    if (this.closing) throw new PoolClosedError();
+    if (this.runtimeProblem) throw new InferenceError(modelId, 'load', this.runtimeProblem);
+    const model = await this.opts.resolve(modelId);
+    // Checked again: the pool may have started closing while the file was being verified.
+    if (this.closing) throw new PoolClosedError();
+    this.models.set(modelId, model);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ modelId, model, feeds, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Requests waiting for a thread. */
+  get queueDepth(): number {
+    return this.queue.length;
+  }
+
+  diagnostics(): PoolDiagnostics {
+    const loaded = new Map<string, { workers: number; load: number }>();
+    for (const t of this.threads) {
+      for (const [id, ms] of t.loaded) {
+        const l = loaded.get(id) ?? { workers: 0, load: 0 };
+        l.workers++;
+        l.load = Math.max(l.load, ms);
+        loaded.set(id, l);
+      }
+    }
+    const avg = (s: Stat) => (s.runs ? Math.round((s.totalMs / s.runs) * 100) / 100 : null);
+    const tasks = new Map<string, Stat>();
+    for (const s of this.stats.values()) {
+      const t = tasks.get(s.task) ?? { runs: 0, failures: 0, totalMs: 0 };
+      t.runs += s.runs;
+      t.failures += s.failures;
+      t.totalMs += s.totalMs;
+      tasks.set(s.task, t);
+    }
+    return {
+      execution_provider: 'cpu',
+      onnxruntime_version: this.version,
+      max_workers: this.maxWorkers,
+      workers: this.threads.length,
+      intra_op_threads: this.intraOpThreads,
+      queue_depth: this.queue.length,
+      running: this.threads.filter((t) => t.job).length,
+      models_loaded: [...loaded].map(([id, l]) => ({
+        model_id: id,
+        task: this.models.get(id)?.task ?? 'unknown',
+        bytes: this.models.get(id)?.bytes ?? 0,
+        workers: l.workers,
+        load_ms: Math.round(l.load * 100) / 100,
+      })),
+      per_model: [...this.stats].map(([id, s]) => ({ model_id: id, task: s.task, runs: s.runs, failures: s.failures, avg_inference_ms: avg(s) })),
+      per_task: [...tasks].map(([task, s]) => ({ task, runs: s.runs, failures: s.failures, avg_inference_ms: avg(s) })),
+    };
+  }
+
+  /**
+   * Refuses new work, lets accepted work finish (or, past `deadlineMs`, refuses what still waits and
+   * cuts what runs), then stops every thread. Safe to call more than once.
+   */
+  async close(deadlineMs?: number): Promise<void> {
+    this.closing = true;
+    if (this.queue.length || this.threads.some((t) => t.job)) {
+      const drained = new Promise<void>((resolve) => (this.drained = resolve));
+      if (deadlineMs === undefined) await drained;
+      else {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
+        clearTimeout(timer);
+      }
+      for (const job of this.queue.splice(0)) job.reject(new PoolClosedError());
+    }
+    await Promise.all(this.threads.splice(0).map((t) => this.stop(t)));
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      const head = this.queue[0]!;
+      const idle = this.threads.filter((t) => !t.job);
+      const thread = idle.find((t) => t.loaded.has(head.modelId)) ?? idle[0] ?? (this.threads.length < this.maxWorkers ? this.spawn() : null);
+      if (!thread) return;
+      this.queue.shift();
+      this.assign(thread, head);
+    }
+    if (this.closing && this.drained && !this.threads.some((t) => t.job)) {
+      this.drained();
+      this.drained = null;
+    }
+  }
+
+  private assign(thread: PoolThread, job: Job): void {
+    if (thread.idle) clearTimeout(thread.idle);
+    thread.idle = null;
+    thread.job = job;
+    // Held while it works: a script awaiting a result must not exit under it.
+    thread.worker.ref();
+    const transfer: ArrayBuffer[] = [];
+    const feeds: Feeds = {};
+    for (const [name, t] of Object.entries(job.feeds)) {
+      const owns = t.data.byteOffset === 0 && t.data.byteLength === t.data.buffer.byteLength && t.data.buffer instanceof ArrayBuffer;
+      const data = owns ? t.data : (t.data.slice() as TensorArray);
+      if (!transfer.includes(data.buffer as ArrayBuffer)) transfer.push(data.buffer as ArrayBuffer);
+      feeds[name] = { type: t.type, dims: [...t.dims], data };
+    }
+    thread.worker.postMessage({ op: 'run', id: ++this.nextId, model: { id: job.modelId, file: job.model.file, bytes: job.model.bytes }, feeds }, transfer);
+  }
+
+  private spawn(): PoolThread {
+    const worker = new Worker(INFERENCE_WORKER_SOURCE, {
+      eval: true,
+      // No execArgv: the TypeScript loader the server may run under is not needed by this plain script.
+      execArgv: [],
+      workerData: { onnxruntime: this.onnxruntime, intraOpThreads: this.intraOpThreads },
+    });
+    const thread: PoolThread = { index: this.nextIndex++, worker, job: null, loaded: new Map(), idle: null };
+    worker.on('message', (m: Reply) => this.settle(thread, m));
+    worker.on('error', (e) => this.lost(thread, e.message));
+    worker.on('exit', (code) => this.lost(thread, `exit code ${code}`));
+    // After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref();
+    this.threads.push(thread);
+    return thread;
+  }
+
+  private settle(thread: PoolThread, m: Reply): void {
+    const job = thread.job;
+    if (!job) return;
+    thread.job = null;
+    if (m.load) thread.loaded.set(job.modelId, m.load.ms);
+    const stat = this.stats.get(job.modelId) ?? { task: job.model.task, runs: 0, failures: 0, totalMs: 0 };
+    this.stats.set(job.modelId, stat);
+    if (m.ok) {
+      stat.runs++;
+      stat.totalMs += m.ms;
+      job.resolve(m.outputs);
+    } else {
+      stat.failures++;
+      job.reject(new InferenceError(job.modelId, m.phase, m.error));
+    }
+    this.rest(thread);
+    this.pump();
+  }
+
+  /** An idle thread: unref'd, and stopped after a while without work (its models' memory is freed). */
+  private rest(thread: PoolThread): void {
+    thread.worker.unref();
+    if (this.closing) return;
+    thread.idle = setTimeout(() => {
+      const i = this.threads.indexOf(thread);
+      if (i >= 0 && !thread.job) {
+        this.threads.splice(i, 1);
+        void this.stop(thread);
+      }
+    }, this.opts.idleMs ?? IDLE_MS);
+    thread.idle.unref();
+  }
+
+  private lost(thread: PoolThread, why: string): void {
+    const i = this.threads.indexOf(thread);
+    if (i >= 0) this.threads.splice(i, 1);
+    if (thread.idle) clearTimeout(thread.idle);
+    const job = thread.job;
+    thread.job = null;
+    if (job) {
+      const stat = this.stats.get(job.modelId) ?? { task: job.model.task, runs: 0, failures: 0, totalMs: 0 };
+      stat.failures++;
+      this.stats.set(job.modelId, stat);
+      job.reject(new InferenceError(job.modelId, 'worker', why));
+    }
+    this.pump();
+  }
+
+  private async stop(thread: PoolThread): Promise<void> {
+    if (thread.idle) clearTimeout(thread.idle);
+    thread.idle = null;
+    await thread.worker.terminate();
+  }
+}
+
+type Reply =
+  | { id: number; ok: true; outputs: Record<string, Tensor>; ms: number; load: { ms: number } | null }
+  | { id: number; ok: false; phase: 'load' | 'run'; error: string; load?: { ms: number } | null };

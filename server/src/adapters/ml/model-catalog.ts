@@ -1,0 +1,188 @@
+/**
+ * What is installed in the models folder, checked against the registry (model-manifest.ts): each
+ * model's state, each capability's availability with the reason when it is not there, and the one
+ * way the inference pool gets a file to load (`sessionFile`: only a file whose size and sha256 match).
+ *
+ * States, worst first (a model with several files takes its worst file's; a capability its worst
+ * model's): `failed` (a file is there but wrong: the cause says which size or digest), `downloading`
+ * (a download is writing it now; percent of the model's bytes present), `not_installed`, `ready`.
+ * A capability that needs nothing installable yet (species) is `not_installed` and says so.
+ *
+ * Every question re-stats the files (cheap; digests are cached by model-files.ts), so a model
+ * fetched, replaced or deleted while the server runs is seen at the next question.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ModelUnavailableError } from './errors.ts';
+import type { FileVerdict, ModelFileChecker } from './model-files.ts';
+import { CAPABILITY_MODELS, MODELS, modelEntry, type Capability, type ModelEntry, type ModelFile } from './model-manifest.ts';
+
+export type ModelState = 'ready' | 'not_installed' | 'downloading' | 'failed';
+const WORST: ModelState[] = ['failed', 'downloading', 'not_installed', 'ready'];
+
+export interface ModelFileStatus {
+  path: string;
+  bytes: number;
+  sha256: string;
+  licence: string;
+  source_url: string;
+  state: ModelState;
+  /** Where the checked copy is (models folder or an installed npm package); null when there is none. */
+  location: string | null;
+  cause: string | null;
+}
+
+export interface ModelStatus {
+  id: string;
+  title: string;
+  task: ModelEntry['task'];
+  state: ModelState;
+  bytes: number;
+  /** While downloading: how much of the model's bytes are present (0–100). */
+  progress_percent: number | null;
+  cause: string | null;
+  files: ModelFileStatus[];
+}
+
+export interface CapabilityStatus {
+  /** Every model the capability needs is installed and verified. */
+  ready: boolean;
+  reason: Exclude<ModelState, 'ready'> | null;
+  progress_percent: number | null;
+  /** In words: what failed, what is missing, or what is downloading. */
+  detail: string | null;
+  models: string[];
+}
+
+/** Finds a file inside an installed npm package (null when the package is not installed). */
+export type PackageResolver = (pkg: string, file: string) => string | null;
+
+export function nodeModulesResolver(from = import.meta.url): PackageResolver {
+  const require = createRequire(from);
+  return (pkg, file) => {
+    try {
+      return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
+    } catch {
+      return null;
+    }
+  };
+}
+
+function worst(states: ModelState[]): ModelState {
+  return WORST.find((s) => states.includes(s)) ?? 'ready';
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+export class ModelCatalog {
+  constructor(
+    /** The models folder (HEARTH_MODELS_DIR). */
+    readonly dir: string,
+    private readonly checker: ModelFileChecker,
+    private readonly packages: PackageResolver = nodeModulesResolver(),
+  ) {}
+
+  /** Where a registry file goes in the models folder. */
+  pathOf(file: ModelFile): string {
+    return path.join(this.dir, ...file.path.split('/'));
+  }
+
+  async status(id: string): Promise<ModelStatus> {
+    const entry = modelEntry(id);
+    if (!entry) throw new ModelUnavailableError(id, 'unknown_model', 'not in the model registry');
+    const files = await Promise.all(entry.files.map((f) => this.fileStatus(f)));
+    const state = worst(files.map((f) => f.state));
+    const bytes = entry.files.reduce((n, f) => n + f.bytes, 0);
+    let progress: number | null = null;
+    if (state === 'downloading') {
+      const present = files.reduce((n, f) => n + (f.state === 'ready' ? f.bytes : (f.received ?? 0)), 0);
+      progress = Math.min(99, Math.floor((present / bytes) * 100));
+    }
+    const causes = files.filter((f) => f.state === 'failed').map((f) => f.cause);
+    return {
+      id,
+      title: entry.title,
+      task: entry.task,
+      state,
+      bytes,
+      progress_percent: progress,
+      cause: causes.length ? causes.join('; ') : null,
+      files: files.map(({ received: _received, ...f }) => f),
+    };
+  }
+
+  all(): Promise<ModelStatus[]> {
+    return Promise.all(MODELS.map((m) => this.status(m.id)));
+  }
+
+  /** Every capability's availability (enabled switches are the caller's: settings). */
+  async capabilities(): Promise<Record<Capability, CapabilityStatus>> {
+    const statuses = new Map((await this.all()).map((s) => [s.id, s]));
+    const out = {} as Record<Capability, CapabilityStatus>;
+    for (const [cap, ids] of Object.entries(CAPABILITY_MODELS) as [Capability, readonly string[]][]) {
+      const models = ids.map((id) => statuses.get(id)!);
+      if (models.length === 0) {
+        out[cap] = { ready: false, reason: 'not_installed', progress_percent: null, detail: 'no model for this task is in this build yet', models: [] };
+        continue;
+      }
+      const state = worst(models.map((m) => m.state));
+      const of = (s: ModelState) => models.filter((m) => m.state === s);
+      let detail: string | null = null;
+      let progress: number | null = null;
+      if (state === 'failed') detail = of('failed').map((m) => `${m.id} refused: ${m.cause}`).join('; ');
+      else if (state === 'not_installed') {
+        detail = `not installed: ${of('not_installed').map((m) => `${m.id} (${mb(m.bytes)})`).join(', ')}; npm run models:fetch downloads ${of('not_installed').length > 1 ? 'them' : 'it'}`;
+      } else if (state === 'downloading') {
+        const total = models.reduce((n, m) => n + m.bytes, 0);
+        const present = models.reduce((n, m) => n + (m.state === 'ready' ? m.bytes : m.state === 'downloading' ? (m.bytes * m.progress_percent!) / 100 : 0), 0);
+        progress = Math.min(99, Math.floor((present / total) * 100));
+        detail = `downloading: ${of('downloading').map((m) => m.id).join(', ')}`;
+      }
+      out[cap] = { ready: state === 'ready', reason: state === 'ready' ? null : state, progress_percent: progress, detail, models: [...ids] };
+    }
+    return out;
+  }
+
+  /** The verified ONNX file of a model, for onnxruntime; throws ModelUnavailableError otherwise. */
+  async sessionFile(id: string): Promise<{ file: string; bytes: number; entry: ModelEntry }> {
+    const status = await this.status(id);
+    const entry = modelEntry(id)!;
+    if (entry.kind !== 'onnx') throw new ModelUnavailableError(id, 'not_onnx', 'a data file, not a model to run');
+    if (status.state !== 'ready') throw new ModelUnavailableError(id, status.state, status.cause ?? (status.state === 'downloading' ? `${status.progress_percent}% downloaded` : null));
+    return { file: status.files[0]!.location!, bytes: entry.files[0]!.bytes, entry };
+  }
+
+  /** A verified data file of a model (a vocabulary, a dictionary), by its registry path. */
+  async dataFile(id: string, registryPath: string): Promise<string> {
+    const status = await this.status(id);
+    const f = status.files.find((x) => x.path === registryPath);
+    if (!f) throw new ModelUnavailableError(id, 'unknown_model', `${registryPath} is not one of its files`);
+    if (f.state !== 'ready') throw new ModelUnavailableError(id, f.state, f.cause);
+    return f.location!;
+  }
+
+  private async fileStatus(f: ModelFile): Promise<ModelFileStatus & { received?: number }> {
+    const own = this.pathOf(f);
+    let location = own;
+    let verdict: FileVerdict = await this.checker.check(own, f);
+    if (verdict.state === 'not_installed' && f.npm) {
+      const bundled = this.packages(f.npm.package, f.npm.path);
+      if (bundled && fs.existsSync(bundled)) {
+        location = bundled;
+        verdict = await this.checker.check(bundled, f);
+      }
+    }
+    const base = { path: f.path, bytes: f.bytes, sha256: f.sha256, licence: f.licence, source_url: f.source_url };
+    switch (verdict.state) {
+      case 'ready':
+        return { ...base, state: 'ready', location, cause: null };
+      case 'failed':
+        return { ...base, state: 'failed', location, cause: verdict.cause };
+      case 'downloading':
+        return { ...base, state: 'downloading', location: null, cause: null, received: verdict.received };
+      default:
+        return { ...base, state: 'not_installed', location: null, cause: null };
+    }
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * The ML runtime on the real models of ../shared/models: the inference pool runs the OCR direction
+ * classifier (0.6 MB) on worker threads and reads real rendered text the right way up; a model that
+ * throws fails only its call; a file whose bytes changed is refused before onnxruntime sees it; the
+ * digests are not computed again at the next start; close() drains.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import sharp from 'sharp';
+import { InferenceError, MlRuntime, ModelCatalog, ModelFileChecker, ModelUnavailableError, PoolClosedError, type Feeds } from '../../../server/src/adapters/ml/index.ts';
+import { CLS_FILE, CLS_MODEL, SHARED_MODELS, corruptCopy, linkModels, tempModelsDir } from './models.ts';
+import { tempDataDir } from '../helpers/server.ts';
+
+const H = 48;
+const W = 192;
+
+/** A 192×48 crop of rendered text, upright or turned by 180°, as RGB bytes. */
+async function textCrop(turned: boolean): Promise<Buffer> {
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="white"/>` +
+    `<text x="6" y="36" font-family="sans-serif" font-size="30" fill="black">Hello 2024</text></svg>`;
+  let img = sharp(Buffer.from(svg));
+  if (turned) img = img.rotate(180);
+  return img.removeAlpha().raw().toBuffer();
+}
+
+/** PaddleOCR's cls input (MANIFEST.md §5): BGR, (v/255 − 0.5) / 0.5, NCHW. */
+function clsInput(crops: Buffer[]): Feeds {
+  const plane = H * W;
+  const data = new Float32Array(crops.length * 3 * plane);
+  crops.forEach((rgb, n) => {
+    for (let i = 0; i < plane; i++) {
+      for (let c = 0; c < 3; c++) data[n * 3 * plane + c * plane + i] = (rgb[i * 3 + (2 - c)]! / 255 - 0.5) / 0.5;
+    }
+  });
+  return { x: { type: 'float32', dims: [crops.length, 3, H, W], data } };
+}
+
+describe('inference pool', () => {
+  test('runs the OCR direction classifier on a worker thread: outputs of the right shape, text read the right way up', async () => {
+    const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null });
+    try {
+      const feeds = clsInput([await textCrop(false), await textCrop(true), await textCrop(false)]);
+      const input = feeds.x!.data;
+      const out = await ml.run(CLS_MODEL, feeds);
+      const probs = out['softmax_0.tmp_0']!;
+      assert.deepEqual(probs.dims, [3, 2]);
+      assert.equal(probs.type, 'float32');
+      assert.ok(probs.data instanceof Float32Array);
+      const p = Array.from(probs.data as Float32Array);
+      for (let n = 0; n < 3; n++) assert.ok(Math.abs(p[2 * n]! + p[2 * n + 1]! - 1) < 1e-4, `row ${n} is a softmax: ${p}`);
+      assert.ok(p[0]! > 0.9, `upright text is 0°: ${p}`);
+      assert.ok(p[3]! > 0.9, `turned text is 180°: ${p}`);
+      assert.ok(p[4]! > 0.9, `upright text is 0°: ${p}`);
+      assert.equal(input.byteLength, 0, 'the input buffer was transferred to the worker, not copied');
+
+      const d = ml.pool.diagnostics();
+      assert.equal(d.execution_provider, 'cpu');
+      assert.ok(d.workers >= 1 && d.workers <= d.max_workers);
+      assert.deepEqual(
+        d.models_loaded.map((m) => ({ id: m.model_id, task: m.task, bytes: m.bytes })),
+        [{ id: CLS_MODEL, task: 'ocr', bytes: 578966 }],
+      );
+      assert.ok(d.models_loaded[0]!.load_ms > 0);
+      assert.equal(d.per_task.find((t) => t.task === 'ocr')?.runs, 1);
+      assert.ok(d.per_task.find((t) => t.task === 'ocr')!.avg_inference_ms! > 0);
+      assert.equal(d.queue_depth, 0);
+    } finally {
+      await ml.close();
+    }
+  });
+
+  test('a model that throws fails that call with a clear error; the worker and the pool go on', async () => {
+    const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 1 });
+    try {
+      const wrongRank: Feeds = { x: { type: 'float32', dims: [3, H, W], data: new Float32Array(3 * H * W) } };
+      await assert.rejects(ml.run(CLS_MODEL, wrongRank), (e: unknown) => {
+        assert.ok(e instanceof InferenceError);
+        assert.equal(e.phase, 'run');
+        assert.equal(e.modelId, CLS_MODEL);
+        assert.match(e.message, /Invalid rank for input: x/);
+        return true;
+      });
+      const wrongChannels: Feeds = { x: { type: 'float32', dims: [1, 4, H, W], data: new Float32Array(4 * H * W) } };
+      await assert.rejects(ml.run(CLS_MODEL, wrongChannels), /invalid dimensions for input: x/);
+      const out = await ml.run(CLS_MODEL, clsInput([await textCrop(false)]));
+      assert.deepEqual(out['softmax_0.tmp_0']!.dims, [1, 2]);
+      const d = ml.pool.diagnostics();
+      assert.equal(d.workers, 1, 'the same worker answered after the failures');
+      assert.deepEqual(
+        d.per_model.map((m) => [m.model_id, m.runs, m.failures]),
+        [[CLS_MODEL, 1, 2]],
+      );
+    } finally {
+      await ml.close();
+    }
+  });
+
+  test('a model file whose bytes changed is refused with the reason, and never loaded', async () => {
+    const dir = tempModelsDir();
+    try {
+      corruptCopy(dir, CLS_FILE);
+      const ml = new MlRuntime({ modelsDir: dir, dataDir: null });
+      try {
+        await assert.rejects(ml.run(CLS_MODEL, clsInput([await textCrop(false)])), (e: unknown) => {
+          assert.ok(e instanceof ModelUnavailableError);
+          assert.equal(e.reason, 'failed');
+          assert.match(e.message, /ch_ppocr_mobile_v2\.0_cls_infer\.onnx has sha256 [0-9a-f]{64}, expected 491843a3/);
+          return true;
+        });
+        assert.equal(ml.pool.diagnostics().workers, 0, 'no worker was started for it: onnxruntime never saw the file');
+        const status = await ml.catalog.status(CLS_MODEL);
+        assert.equal(status.state, 'failed');
+        // A file of the wrong size is refused without reading it.
+        fs.appendFileSync(path.join(dir, CLS_FILE), 'x');
+        assert.match((await ml.catalog.status(CLS_MODEL)).cause!, /has 578967 bytes, expected 578966/);
+        // An absent model is not installed (and also refused).
+        await assert.rejects(ml.run('clip-vit-b32-vision', {}), (e: unknown) => e instanceof ModelUnavailableError && e.reason === 'not_installed');
+        await assert.rejects(ml.run('no-such-model', {}), (e: unknown) => e instanceof ModelUnavailableError && e.reason === 'unknown_model');
+      } finally {
+        await ml.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('digests are kept by path, size and mtime: a start does not hash again, a changed file is', async () => {
+    const dir = tempModelsDir();
+    const data = tempDataDir();
+    try {
+      linkModels(dir, ['ppocrv4-rec']);
+      fs.copyFileSync(path.join(SHARED_MODELS, CLS_FILE), path.join(dir, CLS_FILE));
+      const cache = path.join(data, 'models-verified.json');
+      const first = new ModelFileChecker(cache);
+      const a = new ModelCatalog(dir, first);
+      assert.equal((await a.status('ppocrv4-rec')).state, 'ready');
+      assert.equal((await a.status(CLS_MODEL)).state, 'ready');
+      assert.equal(first.hashedFiles, 3, 'rec, its dictionary and cls were hashed once');
+      assert.equal((await a.status(CLS_MODEL)).state, 'ready');
+      assert.equal(first.hashedFiles, 3, 'asked again: answered from the digests');
+      assert.ok(fs.existsSync(cache));
+
+      // The next start: only stats.
+      const second = new ModelFileChecker(cache);
+      const b = new ModelCatalog(dir, second);
+      assert.equal((await b.status('ppocrv4-rec')).state, 'ready');
+      assert.equal((await b.status(CLS_MODEL)).state, 'ready');
+      assert.equal(second.hashedFiles, 0, 'nothing hashed at the second start');
+
+      // Same size, new bytes, new mtime: hashed again and refused.
+      corruptCopy(dir, CLS_FILE);
+      const later = new Date(Date.now() + 5000);
+      fs.utimesSync(path.join(dir, CLS_FILE), later, later);
+      assert.equal((await b.status(CLS_MODEL)).state, 'failed');
+      assert.equal(second.hashedFiles, 1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  test('close() drains: accepted work finishes, new work is refused, the threads stop', async () => {
+    const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 1 });
+    const crop = await textCrop(false);
+    const runs = [1, 2, 3].map(() => ml.run(CLS_MODEL, clsInput([crop])));
+    // Let the three be verified and queued (verification is async), then close while they wait or run.
+    while (ml.pool.diagnostics().queue_depth + ml.pool.diagnostics().running < 3) await new Promise((r) => setTimeout(r, 5));
+    const closing = ml.close();
+    await assert.rejects(ml.run(CLS_MODEL, clsInput([crop])), PoolClosedError);
+    const outs = await Promise.all(runs);
+    for (const o of outs) assert.deepEqual(o['softmax_0.tmp_0']!.dims, [1, 2]);
+    await closing;
+    const d = ml.pool.diagnostics();
+    assert.equal(d.workers, 0);
+    assert.equal(d.queue_depth, 0);
+    assert.equal(d.per_task.find((t) => t.task === 'ocr')?.runs, 3);
+    await assert.rejects(ml.run(CLS_MODEL, clsInput([crop])), /shutting down/);
+  });
+
+  test('close(deadline) refuses what still waits at the deadline and stops the threads; every caller gets an answer', async () => {
+    const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 1 });
+    const crop = await textCrop(false);
+    const runs = [1, 2, 3, 4].map(() => ml.run(CLS_MODEL, clsInput([crop])).then(() => 'done', (e: Error) => e.name));
+    while (ml.pool.diagnostics().queue_depth + ml.pool.diagnostics().running < 4) await new Promise((r) => setTimeout(r, 5));
+    await ml.close(0);
+    const settled = await Promise.all(runs);
+    assert.ok(settled.includes('PoolClosedError'), `work still queued at the deadline is refused: ${settled}`);
+    for (const s of settled) assert.ok(['done', 'PoolClosedError', 'InferenceError'].includes(s), s);
+    assert.equal(ml.pool.diagnostics().workers, 0);
+  });
+
+  test('idle workers do not keep a process alive: a script that ran a model and never closed the pool exits', async () => {
+    const script =
+      `import { MlRuntime } from ${JSON.stringify(path.resolve(import.meta.dirname, '../../../server/src/adapters/ml/index.ts'))};\n` +
+      `const ml = new MlRuntime({ modelsDir: ${JSON.stringify(SHARED_MODELS)}, dataDir: null });\n` +
+      `const out = await ml.run('ppocr-cls', { x: { type: 'float32', dims: [1, 3, 48, 192], data: new Float32Array(3 * 48 * 192) } });\n` +
+      `console.log('dims', JSON.stringify(out['softmax_0.tmp_0'].dims), 'workers', ml.pool.diagnostics().workers);\n`;
+    // The timeout only turns a hang into a failure (a process kept alive would never end).
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '../../..'),
+      timeout: 120_000,
+    });
+    assert.match(stdout, /dims \[1,2\] workers 1/, 'it ran on a worker, printed, and ended by itself');
+  });
+});
