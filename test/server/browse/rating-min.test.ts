@@ -1,0 +1,98 @@
+/**
+ * `rating_min` ("4+ stars", "at least 3 stars" of the plain-language queries): rated at least that
+ * many stars, ratings set through the API, the list following a re-rating, only the caller's own
+ * marks, combined with `rating`, out-of-range values a 422 naming the field; both response variants.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client, startServer, type TestServer } from '../helpers/server.ts';
+import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
+import { corpusFile } from '../repositories/helpers.ts';
+
+describe('queryAssets: rating_min', () => {
+  let srv: TestServer;
+  const ids: Record<string, string> = {};
+  const clients: Record<'alice' | 'bob', Record<'A' | 'B', Client>> = {} as never;
+
+  before(async () => {
+    srv = await startServer();
+    const alice = new Client(srv.url);
+    const bob = new Client(srv.url);
+    const aliceId = (await registerAdmin(alice)).session.user.user_id;
+    const bobId = (await addMember(alice, bob, 'bob')).session.user.user_id;
+    for (const [name, c] of [['alice', alice], ['bob', bob]] as const) {
+      const b = new Client(srv.url, 'B');
+      b.token = c.token;
+      clients[name] = { A: c, B: b };
+    }
+    const repo = srv.container.repositories.primary()!;
+    const index = async (key: string, from: string, ownerId: number) => {
+      const rel = `rated/${key}.jpg`;
+      fs.mkdirSync(path.join(repo.path, 'rated'), { recursive: true });
+      fs.copyFileSync(corpusFile(from), path.join(repo.path, rel));
+      const r = await srv.container.ingest.indexFile({ repositoryId: repo.repository_id, relPath: rel, ownerId, source: 'scan' });
+      assert.equal(r.outcome, 'created', JSON.stringify(r));
+      ids[key] = (r as { asset_id: string }).asset_id;
+    };
+    await index('five', 'exif/Canon_40D.jpg', aliceId);
+    await index('four', 'exif/Canon_PowerShot_G9.jpg', aliceId);
+    await index('two', 'exif/Nikon_D70.jpg', aliceId);
+    await index('unrated', 'exif/Olympus_E-P3.jpg', aliceId);
+    await index('bobsFive', 'exif/Canon_DIGITAL_IXUS_400.jpg', bobId);
+    await srv.container.jobRunner.whenIdle();
+    const rate = async (who: 'alice' | 'bob', key: string, rating: number) => {
+      const r = await clients[who].A.put(`${V1}/assets/${ids[key]}/rating`, { rating });
+      assert.equal(r.status, 200, r.text);
+    };
+    await rate('alice', 'five', 5);
+    await rate('alice', 'four', 4);
+    await rate('alice', 'two', 2);
+    await rate('bob', 'bobsFive', 5);
+  });
+  after(() => srv.stop({ removeData: true }));
+
+  for (const variant of ['A', 'B'] as const) {
+    const keysOf = async (who: 'alice' | 'bob', filter: object) => {
+      const c = clients[who][variant];
+      const r = await c.post(`${V1}/assets/query`, { filter, pagination: { limit: 100 } });
+      assert.equal(r.status, 200, r.text);
+      const byId = new Map(Object.entries(ids).map(([k, v]) => [v, k]));
+      return (data(c, r).items as { media_item: { primary_asset: { asset_id: string } } }[])
+        .map((i) => byId.get(i.media_item.primary_asset.asset_id) ?? i.media_item.primary_asset.asset_id)
+        .sort();
+    };
+
+    test(`variant ${variant}: rated at least n stars, your own marks only`, async () => {
+      assert.deepEqual(await keysOf('alice', { rating_min: 4 }), ['five', 'four']);
+      assert.deepEqual(await keysOf('alice', { rating_min: 1 }), ['five', 'four', 'two'], 'any rating: the unrated photo is left out');
+      assert.deepEqual(await keysOf('alice', { rating_min: 5 }), ['five']);
+      assert.deepEqual(await keysOf('alice', { rating_min: 3, rating: 4 }), ['four'], 'both hold');
+      assert.deepEqual(await keysOf('alice', { rating_min: 5, rating: 4 }), []);
+      assert.deepEqual(await keysOf('bob', { rating_min: 4 }), ['bobsFive']);
+    });
+
+    test(`variant ${variant}: out of range is a 422 naming body.filter.rating_min`, async () => {
+      const c = clients.alice[variant];
+      for (const bad of [0, 6, 2.5, '4']) {
+        const r = await c.post(`${V1}/assets/query`, { filter: { rating_min: bad } });
+        assert.equal(r.status, 422, `${JSON.stringify(bad)}: ${r.text}`);
+        const fields = (problem(c, r).errors ?? []).map((e) => e.field);
+        assert.ok(fields.includes('body.filter.rating_min'), JSON.stringify(fields));
+      }
+    });
+  }
+
+  test('a re-rating moves a photo in and out of the list', async () => {
+    const c = clients.alice.A;
+    const keys = async () =>
+      (data(c, await c.post(`${V1}/assets/query`, { filter: { rating_min: 4 } })).items as { media_item: { primary_asset: { asset_id: string } } }[])
+        .map((i) => i.media_item.primary_asset.asset_id)
+        .sort();
+    assert.deepEqual(await keys(), [ids.five, ids.four].sort());
+    assert.equal((await c.put(`${V1}/assets/${ids.two}/rating`, { rating: 4 })).status, 200);
+    assert.equal((await c.put(`${V1}/assets/${ids.five}/rating`, { rating: 3 })).status, 200);
+    assert.deepEqual(await keys(), [ids.four, ids.two].sort());
+  });
+});
