@@ -62,12 +62,15 @@ function yearAfter(lxs: Lexeme[], i: number): [number, number] | undefined {
   const y2 = has(lxs[i], 'of') ? isYear(lxs[i + 1]) : undefined;
   return y2 !== undefined ? [y2, 2] : undefined;
 }
-const dayNumber = (lx: Lexeme | undefined): number | undefined => {
+/** A day of the month; not a count of stars ("in may 5 stars" is May, rated five). */
+const dayNumber = (lx: Lexeme | undefined, next: Lexeme | undefined): number | undefined => {
+  if (has(next, 'star')) return undefined;
   const o = classOf(lx, 'ordinal');
   if (o) return o.value >= 1 && o.value <= 31 ? o.value : undefined;
   const n = classOf(lx, 'number');
   return n && n.digits > 0 && n.digits <= 2 && !n.plus && n.value >= 1 && n.value <= 31 ? n.value : undefined;
 };
+/** A count before a unit ("3 days", "a week"); "last a week" is no English, but harmless. */
 const count = (lx: Lexeme | undefined): number | undefined => {
   const n = classOf(lx, 'number');
   return n && !n.plus && n.value >= 1 ? n.value : undefined;
@@ -185,10 +188,14 @@ export class DateReader {
   private calendarDate(lxs: Lexeme[], i: number, setting: Setting): Found<Point> | null {
     const options: Found<Point>[] = [];
     const monthAt = (k: number) => classOf(lxs[k], 'month');
+    // A day that does not exist ("february 30", "february 29 2023") makes the words no date at all.
+    let noSuchDay = false;
     const withDay = (len: number, month: number, day: number, year: number | undefined) => {
       if (year !== undefined) {
         if (isValidDay(year, month, day)) options.push({ len, value: { span: { from: dayOf(year, month, day), to: dayOf(year, month, day) } } });
-      } else if (day <= 29 || isValidDay(2001, month, day)) {
+        else noSuchDay = true;
+      } else if (!(day <= 29 || isValidDay(2001, month, day))) noSuchDay = true;
+      else {
         // Without a year: any day the month can have (29 February reads as the 28th in a common year).
         options.push({ len, value: { yearless: (y) => dayInYear(y, month, day) } });
       }
@@ -196,7 +203,7 @@ export class DateReader {
     const m0 = monthAt(i);
     if (m0) {
       // month [day] [year]
-      const d = dayNumber(lxs[i + 1]);
+      const d = dayNumber(lxs[i + 1], lxs[i + 2]);
       if (d !== undefined) {
         const y = yearAfter(lxs, i + 2);
         withDay(2 + (y?.[1] ?? 0), m0.month, d, y?.[0]);
@@ -206,7 +213,7 @@ export class DateReader {
       if (!m0.ambiguous || setting !== 'alone') options.push({ len: 1, value: { yearless: (yy) => monthSpan(yy, m0.month) } });
     }
     // day [of] month [year]
-    const d = dayNumber(lxs[i]);
+    const d = dayNumber(lxs[i], lxs[i + 1]);
     if (d !== undefined) {
       const k = has(lxs[i + 1], 'of') ? i + 2 : i + 1;
       const m = monthAt(k);
@@ -219,7 +226,7 @@ export class DateReader {
     const y = isYear(lxs[i]);
     const m2 = monthAt(i + 1);
     if (y !== undefined && m2) options.push({ len: 2, value: { span: monthSpan(y, m2.month) } });
-    return longest(options);
+    return noSuchDay ? null : longest(options);
   }
 
   /** "summer 2022", "summer of 2022", "this summer", "last winter"; a bare season only in a range. */

@@ -5,7 +5,9 @@
  *
  * Choices made here (also the parser's ambiguity rules, see parse-query.ts):
  * - "may", "march" and the short month names are ordinary words too: months only next to an
- *   introducer ("in may"), a year ("may 2021"), a day ("may 5") or inside a range.
+ *   introducer ("in may", "during march", "from may"), a year ("may 2021"), a day ("may 5"), or in
+ *   a range ("may to june", "since march"). "of" is no introducer: "photos of may" may be a person.
+ * - "a"/"an" count one only before a unit ("a week ago"), never as a rating ("a star" is a word).
  * - Christmas is the 24th to the 26th (Eve to Boxing Day: the family photos), New Year the 31st and
  *   the 1st (named by the year that begins: "new year 2023" is 31 Dec 2022 – 1 Jan 2023), Easter
  *   Good Friday to Easter Monday, Thanksgiving the US one (fourth Thursday of November).
@@ -20,7 +22,7 @@ import type { Grammar } from './grammar.ts';
 export const en: Grammar = {
   language: 'en',
   stopWords: ['from', 'in', 'of', 'taken', 'with', 'my', 'on', 'during', 'shot', 'at', 'using', 'by', 'all', 'our', 'the'],
-  monthIntroducers: ['in', 'during', 'of', 'on', 'from', 'since', 'until', 'till', 'before', 'after', 'between', 'and', 'to', 'through'],
+  monthIntroducers: ['in', 'during', 'from'],
   months: [
     ['january', 'jan', 'jan.'],
     ['february', 'feb', 'feb.'],
@@ -94,7 +96,8 @@ export const en: Grammar = {
   orMoreWords: ['or more', 'and more', 'and up', 'or higher', 'and higher', 'and above', 'or above', 'or better', 'plus'],
   ratedWords: ['rated', 'rating'],
   unratedWords: ['unrated', 'not rated', 'no stars', 'no rating', 'without rating', 'without stars'],
-  numberWords: { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, a: 1 },
+  numberWords: { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 },
+  articles: ['a', 'an'],
   fileTypes: [
     { words: ['raw', 'raws', 'raw files', 'camera raw'], filter: { media_item: { composition: 'contains_raw' } } },
     { words: ['heic', 'heics', 'heif', 'heic files'], filter: { filename: { operator: 'matches', value: '*.hei?' } } },

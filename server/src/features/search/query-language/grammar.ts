@@ -35,7 +35,7 @@ export interface Grammar {
    * dangle after one at the end of the query ("videos from"); elsewhere they stay in the rest.
    */
   stopWords: readonly string[];
-  /** Words that make an ambiguous month word a month ("in may", "during march"). */
+  /** Words that make an ambiguous month word a month ("in may", "during march"); range words do so anyway. */
   monthIntroducers: readonly string[];
   /** January … December, each with its other spellings. */
   months: readonly (readonly string[])[];
@@ -81,6 +81,8 @@ export interface Grammar {
   unratedWords: readonly string[];
   /** Numbers written as words (ratings, "last three days"). */
   numberWords: Readonly<Record<string, number>>;
+  /** Words for "one" before a unit only ("a week ago"). */
+  articles: readonly string[];
   fileTypes: readonly { words: readonly string[]; filter: AssetFilter }[];
   /** Single words that are camera makes or models but mostly mean something else ("apple"): a camera only after one of `cameraIntroducers`. */
   ordinaryCameraWords: readonly string[];

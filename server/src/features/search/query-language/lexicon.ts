@@ -21,7 +21,8 @@ export type WordClass =
   | { c: 'unit'; unit: Unit }
   | { c: 'media'; kind: 'media_type' | 'live_photo' | 'screenshot'; filter: AssetFilter }
   | { c: 'fileType'; filter: AssetFilter }
-  | { c: 'number'; value: number; digits: number; plus: boolean }
+  /** `digits` 0: written as a word; `article`: "a"/"an", one only before a unit. */
+  | { c: 'number'; value: number; digits: number; plus: boolean; article?: boolean }
   | { c: 'ordinal'; value: number }
   | { c: 'yearRange'; from: number; to: number }
   | { c: 'isoDate'; y: number; m: number; d: number }
@@ -100,6 +101,7 @@ export class Lexicon {
     words(grammar.ratedWords, { c: 'rated' });
     words(grammar.unratedWords, { c: 'unrated' });
     for (const [word, value] of Object.entries(grammar.numberWords)) this.add(word, { c: 'number', value, digits: 0, plus: false });
+    words(grammar.articles, { c: 'number', value: 1, digits: 0, plus: false, article: true });
     for (const t of grammar.fileTypes) words(t.words, { c: 'fileType', filter: t.filter });
     words(grammar.cameraIntroducers, { c: 'cameraIntro' });
     words(grammar.ordinaryCameraWords, { c: 'ordinaryCamera' });

@@ -8,7 +8,7 @@
  * How a query is read:
  * 1. Words are grouped into the longest phrases the grammar or the catalog knows (lexicon.ts).
  * 2. From the left, at each word the longest rule that matches wins (dates.ts, rules.ts); on equal
- *    length the earlier rule in RULES. A word no rule takes stays for the rest.
+ *    length the earlier rule (QueryParser's list: catalog names first). A word no rule takes stays for the rest.
  * 3. Parts that contradict an earlier part (a second date, a second rating, RAW after live photo,
  *    another camera) are not understood: their words stay in the rest, the first part counts.
  *    Media types add up ("photos and videos" is both); tags add up.

@@ -47,7 +47,7 @@ export const fileTypeRule: Rule = (lxs, i) => {
 
 const stars = (lx: Lexeme | undefined): { n: number; plus: boolean } | undefined => {
   const n = classOf(lx, 'number');
-  return n && n.digits <= 1 && n.value <= 5 ? { n: n.value, plus: n.plus } : undefined;
+  return n && !n.article && n.digits <= 1 && n.value <= 5 ? { n: n.value, plus: n.plus } : undefined;
 };
 
 export const ratingRule: Rule = (lxs, i) => {
