@@ -19,11 +19,26 @@
  * 5. The rest is the text between understood parts, in order, with the separators next to a
  *    removed part (", ") and pieces of punctuation only dropped; white space is collapsed.
  *
- * Ambiguity rules: see dates.ts (years, months, seasons, ranges), rules.ts (ratings) and the
- * grammar (grammar.en.ts: which words are ambiguous, what holidays span). Camera and lens names of
- * the catalog match whole words, ignoring case, the longest name first ("canon eos 40d" is the
- * model, not the make); names the grammar lists as ordinary words ("apple") only after "with",
- * "shot on"….
+ * Ambiguity rules, all in one place (the code that applies them: dates.ts, rules.ts, lexicon.ts):
+ * - A bare number is a year only with four digits in 1900–2100 ("2023 beach": year, rest "beach";
+ *   "route 66" and "1850" stay words). A number before "stars" is a rating, never a day.
+ * - "may", "march" and other month words the grammar marks ambiguous are months only after
+ *   "in"/"during"/"from", next to a year or a day, or in a range ("may to june", "since march").
+ *   Unambiguous month names ("august") are months alone.
+ * - Without a year, a month, day or holiday is its latest occurrence that has begun ("in may" asked
+ *   in July 2025 is May 2025, asked in March 2026 it is May 2025); "last christmas" the latest that
+ *   has ended; "this christmas" the one of this calendar year.
+ * - A season needs "this", "last" or a year; alone ("beach summer") it is a word for the search.
+ *   Seasons are meteorological (whole months) by hemisphere; a season is named by the year it
+ *   begins in ("winter 2022" is December 2022 – February 2023 in the north).
+ * - In a range a point without a year takes it from the other end ("between march and june 2020");
+ *   ends the wrong way round are swapped ("2021 to 2019").
+ * - A day that does not exist ("february 30") is no date.
+ * - Catalog names (camera makes, models, lenses) match whole words, ignoring case, the longest name
+ *   first ("canon eos 40d" is the model, not the make "canon"; "eos" alone is nothing); on the
+ *   very same words a catalog name wins over a grammar word. Names the grammar lists as ordinary
+ *   words ("apple") are cameras only after "with", "on", "shot on"….
+ * - "a"/"an" count one before a unit ("a week ago") and nowhere else ("a star" is a word).
  *
  * The date filter's days are days in `context.timeZone`: send it as `viewer_timezone` with the
  * filter (the answer repeats it).
