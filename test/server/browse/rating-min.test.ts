@@ -1,7 +1,8 @@
 /**
  * `rating_min` ("4+ stars", "at least 3 stars" of the plain-language queries): rated at least that
  * many stars, ratings set through the API, the list following a re-rating, only the caller's own
- * marks, combined with `rating`, out-of-range values a 422 naming the field; both response variants.
+ * marks (a partner's starred photos shown in the timeline are not listed), combined with `rating`,
+ * out-of-range values a 422 naming the field; both response variants.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -50,6 +51,11 @@ describe('queryAssets: rating_min', () => {
     await rate('alice', 'four', 4);
     await rate('alice', 'two', 2);
     await rate('bob', 'bobsFive', 5);
+    // Alice shares her library with Bob, who shows it in his timeline: her stars are still hers.
+    const share = await clients.alice.A.post(`${V1}/partner-shares`, { partner_user_id: bobId });
+    assert.equal(share.status, 201, share.text);
+    const shown = await clients.bob.A.put(`${V1}/partner-shares/${data(clients.alice.A, share).share_id}`, { show_in_timeline: true });
+    assert.equal(shown.status, 200, shown.text);
   });
   after(() => srv.stop({ removeData: true }));
 
@@ -70,7 +76,8 @@ describe('queryAssets: rating_min', () => {
       assert.deepEqual(await keysOf('alice', { rating_min: 5 }), ['five']);
       assert.deepEqual(await keysOf('alice', { rating_min: 3, rating: 4 }), ['four'], 'both hold');
       assert.deepEqual(await keysOf('alice', { rating_min: 5, rating: 4 }), []);
-      assert.deepEqual(await keysOf('bob', { rating_min: 4 }), ['bobsFive']);
+      assert.deepEqual(await keysOf('bob', {}), ['bobsFive', 'five', 'four', 'two', 'unrated'], "alice's photos are in bob's timeline");
+      assert.deepEqual(await keysOf('bob', { rating_min: 4 }), ['bobsFive'], "alice's stars are not bob's");
     });
 
     test(`variant ${variant}: out of range is a 422 naming body.filter.rating_min`, async () => {
