@@ -5,12 +5,10 @@
  * the ones the words mean. Both response variants.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, data, registerAdmin } from '../helpers/api.ts';
-import { corpusFile } from '../repositories/helpers.ts';
+import { inBothVariants, indexCorpus, listedKeys } from '../helpers/corpus-assets.ts';
 import { parseQuery, type QueryContext } from '../../../server/src/features/search/query-language/index.ts';
 
 const FILES = {
@@ -26,25 +24,15 @@ type Key = keyof typeof FILES;
 
 describe('parsed queries list the photos they name', { timeout: 600_000 }, () => {
   let srv: TestServer;
-  const ids = {} as Record<Key, string>;
-  const clients = {} as Record<'A' | 'B', Client>;
+  let ids = {} as Record<Key, string>;
+  let clients = {} as Record<'A' | 'B', Client>;
 
   before(async () => {
     srv = await startServer();
     const a = new Client(srv.url);
     const ownerId = (await registerAdmin(a)).session.user.user_id;
-    const b = new Client(srv.url, 'B');
-    b.token = a.token;
-    Object.assign(clients, { A: a, B: b });
-    const repo = srv.container.repositories.primary()!;
-    for (const [key, [from, rel]] of Object.entries(FILES) as [Key, readonly [string, string]][]) {
-      fs.mkdirSync(path.join(repo.path, path.dirname(rel)), { recursive: true });
-      fs.copyFileSync(corpusFile(from), path.join(repo.path, rel));
-      const r = await srv.container.ingest.indexFile({ repositoryId: repo.repository_id, relPath: rel, ownerId, source: 'scan' });
-      assert.equal(r.outcome, 'created', `${rel}: ${JSON.stringify(r)}`);
-      ids[key] = (r as { asset_id: string }).asset_id;
-    }
-    await srv.container.jobRunner.whenIdle();
+    clients = inBothVariants(a);
+    ids = await indexCorpus(srv, ownerId, FILES);
     for (const [key, rating] of [['canon', 5], ['dscn10', 4]] as const) assert.equal((await a.put(`${V1}/assets/${ids[key]}/rating`, { rating })).status, 200);
     assert.equal((await a.put(`${V1}/assets/${ids.dscn10}/like`, { liked: true })).status, 200);
   });
@@ -68,12 +56,9 @@ describe('parsed queries list the photos they name', { timeout: 600_000 }, () =>
     test(`variant ${variant}: each query's filter, sent as it is, lists what its words name`, async () => {
       const c = clients[variant];
       const ctx = await contextOf(c);
-      const byId = new Map(Object.entries(ids).map(([k, v]) => [v, k]));
-      const listed = async (q: string) => {
+      const listed = (q: string) => {
         const parsed = parseQuery(q, ctx);
-        const r = await c.post(`${V1}/assets/query`, { filter: parsed.filter, viewer_timezone: parsed.viewer_timezone, pagination: { limit: 100 } });
-        assert.equal(r.status, 200, `${q}: ${r.text}`);
-        return (data(c, r).items as { media_item: { primary_asset: { asset_id: string } } }[]).map((i) => byId.get(i.media_item.primary_asset.asset_id) ?? '?').sort();
+        return listedKeys(c, ids, { filter: parsed.filter, viewer_timezone: parsed.viewer_timezone });
       };
       const cases: [string, Key[]][] = [
         ['videos', ['video']],

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AssetFilterSchema } from '../../../server/src/features/browse/browse.routes.ts';
+import { seededRandom } from '../../shared/seeded-random.ts';
 import { en, parseQuery, QueryParser, type ParsedQuery, type QueryContext } from '../../../server/src/features/search/query-language/index.ts';
 
 const CATALOG = {
@@ -319,18 +320,6 @@ describe('parseQuery: edge cases', () => {
   });
 });
 
-/** mulberry32: a small seeded generator, so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('parseQuery: fuzz', () => {
   test('random word sequences from the grammar (fixed seed): no exception, valid filters, the same answer twice', () => {
     const vocabulary = [
@@ -370,7 +359,7 @@ describe('parseQuery: fuzz', () => {
       '0', '1', '3', '4+', '5', '29', '31', '32', '1899', '1900', '2019', '2024', '2100', '2101', '99999999999', '2019-2021', '2021-02-29', '2024-02-29', '2020-13', '1990s', '5th',
       'beach', 'sunset', '"EXIT"', ',', '!', '—', '海滩', 'été', '🌅', '&', '-',
     ];
-    const next = random(20251125);
+    const next = seededRandom(20251125);
     const pick = () => vocabulary[Math.floor(next() * vocabulary.length)]!;
     const seps = [' ', ' ', ' ', ', ', '  ', '-', '\n'];
     const parser = new QueryParser(CTX);

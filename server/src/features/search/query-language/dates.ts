@@ -76,6 +76,8 @@ const count = (lx: Lexeme | undefined): number | undefined => {
   return n && !n.plus && n.value >= 1 ? n.value : undefined;
 };
 
+const thisOrLast = (lx: Lexeme | undefined) => (has(lx, 'this') ? 'this' : has(lx, 'last') ? 'last' : null);
+
 const inYears = (s: Span): boolean => yearOf(s.from) >= MIN_YEAR - 1 && yearOf(s.to) <= MAX_YEAR + 1;
 
 export class DateReader {
@@ -232,32 +234,21 @@ export class DateReader {
   /** "summer 2022", "summer of 2022", "this summer", "last winter"; a bare season only in a range. */
   private season(lxs: Lexeme[], i: number, setting: Setting): Found<Point> | null {
     const { hemisphere, today } = this.ctx;
-    const which = has(lxs[i], 'this') ? 'this' : has(lxs[i], 'last') ? 'last' : null;
+    const which = thisOrLast(lxs[i]);
     const s = classOf(lxs[which ? i + 1 : i], 'season');
     if (!s) return null;
     const f = (y: number) => seasonSpan(s.season, y, hemisphere);
-    if (which === 'this') {
-      const y = yearOf(today);
-      const now = [f(y), f(y - 1)].find((sp) => sp.from <= today && today <= sp.to);
-      return { len: 2, value: { span: now ?? f(y) } };
-    }
-    if (which === 'last') {
-      let y = yearOf(today);
-      while (f(y).to >= today) y--;
-      return { len: 2, value: { span: f(y) } };
-    }
-    const y = yearAfter(lxs, i + 1);
-    if (y) return { len: 1 + y[1], value: { span: f(y[0]) } };
-    return setting === 'range' ? { len: 1, value: { yearless: f } } : null;
+    const y = yearOf(today);
+    // "This summer": the one we are in, else the one beginning this calendar year.
+    const current = [f(y), f(y - 1)].find((sp) => sp.from <= today && today <= sp.to) ?? f(y);
+    return this.yearly(lxs, i, which, f, current, setting === 'range');
   }
 
   /** "christmas 2022", "2022 christmas", "easter", "last halloween", "this christmas". */
   private holiday(lxs: Lexeme[], i: number): Found<Point> | null {
-    const today = this.ctx.today;
-    const which = has(lxs[i], 'this') ? 'this' : has(lxs[i], 'last') ? 'last' : null;
+    const which = thisOrLast(lxs[i]);
     const lead = isYear(lxs[i]);
-    const at = which || lead !== undefined ? i + 1 : i;
-    const h = classOf(lxs[at], 'holiday');
+    const h = classOf(lxs[which || lead !== undefined ? i + 1 : i], 'holiday');
     if (!h) return null;
     const { rule, before, after } = h.holiday;
     const f = (y: number): Span => {
@@ -265,15 +256,21 @@ export class DateReader {
       return { from: a - before, to: a + after };
     };
     if (lead !== undefined) return { len: 2, value: { span: f(lead) } };
-    if (which === 'this') return { len: 2, value: { span: f(yearOf(today)) } };
+    return this.yearly(lxs, i, which, f, f(yearOf(this.ctx.today)), true);
+  }
+
+  /** Something yearly after "this" or "last", with a year after it, or (when `alone` allows) by itself. */
+  private yearly(lxs: Lexeme[], i: number, which: 'this' | 'last' | null, f: (y: number) => Span, current: Span, alone: boolean): Found<Point> | null {
+    if (which === 'this') return { len: 2, value: { span: current } };
     if (which === 'last') {
-      let y = yearOf(today);
-      while (f(y).to >= today) y--;
+      // The latest that has ended.
+      let y = yearOf(this.ctx.today);
+      while (f(y).to >= this.ctx.today) y--;
       return { len: 2, value: { span: f(y) } };
     }
     const y = yearAfter(lxs, i + 1);
     if (y) return { len: 1 + y[1], value: { span: f(y[0]) } };
-    return { len: 1, value: { yearless: f } };
+    return alone ? { len: 1, value: { yearless: f } } : null;
   }
 
   /** "today", "yesterday", "this week", "last month", "last weekend", "past 3 days", "2 weeks ago". */
@@ -291,7 +288,7 @@ export class DateReader {
       const { y, m } = ymd(d);
       return unit === 'month' ? monthSpan(y, m) : yearSpan(y);
     };
-    const which = has(lxs[i], 'this') ? 'this' : has(lxs[i], 'last') ? 'last' : null;
+    const which = thisOrLast(lxs[i]);
     if (which) {
       if (has(lxs[i + 1], 'weekend')) {
         // A Saturday and the Sunday after it, whichever day the week starts on. "This weekend" on a
