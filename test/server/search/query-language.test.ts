@@ -314,6 +314,14 @@ describe('parseQuery: edge cases', () => {
     }
   });
 
+  test('broken and invisible characters: lone surrogates, NUL, zero-width space, right-to-left text', () => {
+    const q = '\uD800 2023\u0000beach\u200Bsunset \uDFFF חוף';
+    const r = parseQuery(q, CTX);
+    wellFormed(q, r);
+    assert.deepEqual(r.filter, days('2023-01-01', '2023-12-31'));
+    assert.equal(r.rest, '\uD800 beach\u200Bsunset \uDFFF חוף'.replace('\u0000', ''));
+  });
+
   test('mixed case, width and apostrophes are the same words', () => {
     const base = parseQuery("christmas 2022 videos new year's eve", CTX).filter;
     for (const q of ['CHRISTMAS 2022 Videos New Year’s Eve', 'Christmas ２０２２ VIDEOS NEW YEAR‘S EVE']) assert.deepEqual(parseQuery(q, CTX).filter, base, q);

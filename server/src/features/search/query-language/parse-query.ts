@@ -17,7 +17,8 @@
  *    understood they stay ("dog in the snow"). An understood part's words include its stop words,
  *    so removing its chip removes them too.
  * 5. The rest is the text between understood parts, in order, with the separators next to a
- *    removed part (", ") and pieces of punctuation only dropped; white space is collapsed.
+ *    removed part (", ") and pieces of punctuation only dropped; white space and control
+ *    characters are collapsed to one space.
  *
  * Ambiguity rules, all in one place (the code that applies them: dates.ts, rules.ts, lexicon.ts):
  * - A bare number is a year only with four digits in 1900–2100 ("2023 beach": year, rest "beach";
@@ -221,11 +222,14 @@ function attachStopWords(parts: Part[], lxs: Lexeme[]): void {
 }
 
 const SEPARATOR = /[\s,;:.!?·–—-]/;
-const PUNCTUATION_ONLY = /^[\s\p{P}]*$/u;
+const PUNCTUATION_ONLY = /^[\s\p{P}\p{Cc}]*$/u;
+
+/** White space and control characters (NUL, escapes): one space in the rest, none at its ends. */
+const tidy = (s: string) => s.replace(/[\s\p{Cc}]+/gu, ' ').trim();
 
 /** Step 5: the text outside the understood parts ([start, end) ranges, in order). */
 function restOf(text: string, taken: [number, number][]): string {
-  if (taken.length === 0) return text.replace(/\s+/g, ' ').trim();
+  if (taken.length === 0) return tidy(text);
   const pieces: string[] = [];
   let at = 0;
   for (const [start, end] of [...taken, [text.length, text.length] as [number, number]]) {
@@ -235,7 +239,7 @@ function restOf(text: string, taken: [number, number][]): string {
     if (at > 0) while (from < to && SEPARATOR.test(text[from]!)) from++;
     if (start < text.length) while (to > from && SEPARATOR.test(text[to - 1]!)) to--;
     const piece = text.slice(from, to);
-    if (!PUNCTUATION_ONLY.test(piece)) pieces.push(piece.replace(/\s+/g, ' ').trim());
+    if (!PUNCTUATION_ONLY.test(piece)) pieces.push(tidy(piece));
     at = end;
   }
   return pieces.join(' ');
