@@ -8,7 +8,8 @@
  * How a query is read:
  * 1. Words are grouped into the longest phrases the grammar or the catalog knows (lexicon.ts).
  * 2. From the left, at each word the longest rule that matches wins (dates.ts, rules.ts); on equal
- *    length the earlier rule (QueryParser's list: catalog names first). A word no rule takes stays for the rest.
+ *    length the earlier rule (QueryParser's list: catalog names first). A word no rule takes stays
+ *    for the rest.
  * 3. Parts that contradict an earlier part (a second date, a second rating, RAW after live photo,
  *    another camera) are not understood: their words stay in the rest, the first part counts.
  *    Media types add up ("photos and videos" is both); tags add up.
@@ -34,7 +35,8 @@
  *   begins in ("winter 2022" is December 2022 – February 2023 in the north).
  * - In a range a point without a year takes it from the other end ("between march and june 2020");
  *   ends the wrong way round are swapped ("2021 to 2019").
- * - A day that does not exist ("february 30") is no date.
+ * - A day that does not exist ("february 30", "february 29 2023") is no date; a year after it
+ *   still is a year.
  * - Catalog names (camera makes, models, lenses) match whole words, ignoring case, the longest name
  *   first ("canon eos 40d" is the model, not the make "canon"; "eos" alone is nothing); on the
  *   very same words a catalog name wins over a grammar word. Names the grammar lists as ordinary
