@@ -2427,6 +2427,8 @@ export interface components {
             person_id?: number;
             /** @description Exact rating; 0 is unrated. */
             rating?: number;
+            /** @description Beyond the contract (additive): rated at least this many stars ("4+ stars"). With `rating`, both must hold. */
+            rating_min?: number;
             /**
              * Format: uuid
              * @description Only this repository.

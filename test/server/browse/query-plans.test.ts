@@ -31,6 +31,7 @@ describe('list query plans', () => {
     ['rating 0', { rating: 0 }, 'COVERING INDEX assets_list_upload'],
     ['liked', { liked: true }, 'COVERING INDEX assets_list_liked'],
     ['rating', { rating: 4 }, 'COVERING INDEX assets_list_rated'],
+    ['rating at least', { rating_min: 4 }, 'COVERING INDEX assets_list_upload'],
     ['camera', { camera_model: 'X-T4' }, 'COVERING INDEX assets_list_camera'],
     ['date', { date: { from: '2020-01-01', to: '2020-12-31' } }, 'COVERING INDEX assets_list_best'],
     ['location', { location: { south: 1, north: 2, west: 3, east: 4 } }, 'COVERING INDEX assets_list_gps'],
@@ -66,7 +67,7 @@ describe('list query plans', () => {
 
   test('the timeline is read in index order: no sorting', () => {
     for (const sort of ['recently_added', 'date_captured'] as ListSort[]) {
-      for (const filter of [{}, { type: 'PHOTO' }, { liked: false }] as AssetFilter[]) {
+      for (const filter of [{}, { type: 'PHOTO' }, { liked: false }, { rating_min: 3 }] as AssetFilter[]) {
         const plan = store.plan(buildFilter(1, { filter }), sort);
         assert.ok(!plan.some((d) => d.includes('TEMP B-TREE')), `${JSON.stringify(filter)} ${sort}: ${plan.join(' | ')}`);
       }

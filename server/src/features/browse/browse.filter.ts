@@ -11,8 +11,8 @@
  *   caller (partner sharing, features/sharing) and whom the caller chose to show in their timeline,
  *   each from the share's date on; never anyone's Trash but the caller's own. `owner_id` narrows to
  *   one person: the caller, or a member sharing with them (shown in the timeline or not); anyone
- *   else matches nothing (administrators included). `liked` and `rating` are the caller's own marks:
- *   with either, only the caller's own photos are listed (marks on others' photos are kept apart,
+ *   else matches nothing (administrators included). `liked`, `rating` and `rating_min` are the caller's own marks:
+ *   with any of them, only the caller's own photos are listed (marks on others' photos are kept apart,
  *   features/assets/marks.ts). `event_id` and `person_id` match nothing: events and people do not
  *   exist in this build.
  * - `album_id` of an album that is not the caller's matches nothing (no 404: the list is a search).
@@ -184,7 +184,7 @@ const rawSibling = (owners: string) => `SELECT 1 FROM assets r INDEXED BY assets
  */
 function listedOwners(ownerId: number, f: AssetFilter, isDeleted: boolean, partners: readonly Partner[]): { self: boolean; partners: Partner[] } | null {
   // Marks and the Trash are the caller's own: partners' rows never join those lists.
-  const ownOnly = isDeleted || f.liked !== undefined || f.rating !== undefined;
+  const ownOnly = isDeleted || f.liked !== undefined || f.rating !== undefined || f.rating_min !== undefined;
   if (f.owner_id !== undefined && f.owner_id !== ownerId) {
     const p = partners.find((x) => x.owner_id === f.owner_id);
     return p && !ownOnly ? { self: false, partners: [p] } : null;
@@ -265,6 +265,13 @@ export function buildFilter(ownerId: number, input: FilterInput, partners: reado
     if (f.rating > 0) terms.push('a.rating > 0'); // states the condition of the partial index assets_list_rated
     params.rating = f.rating;
     if (f.rating > 0) drives.add('rating');
+  }
+  if (f.rating_min !== undefined) {
+    deps.add('rating');
+    // Not a drive: the rated index is ordered by rating first, so a range of ratings would come out
+    // of it in another order than the list's; the list index is walked and these rows kept.
+    terms.push('a.rating >= @ratingMin');
+    params.ratingMin = f.rating_min;
   }
   if (f.camera_make !== undefined || f.camera_model !== undefined || f.lens !== undefined || f.media_item?.composition !== undefined) deps.add('meta');
   if (f.camera_make !== undefined) {

@@ -93,6 +93,13 @@ export const AssetFilterSchema = z
     owner_id: z.number().int().min(1).optional().openapi({ description: 'Only your own id matches anything: photos are private to their owner, administrators included.' }),
     person_id: z.number().int().min(1).optional().openapi({ description: 'People do not exist in this build: a valid id matches nothing.' }),
     rating: z.number().int().min(0).max(5).optional().openapi({ description: 'Exact rating; 0 is unrated.' }),
+    rating_min: z
+      .number()
+      .int()
+      .min(1)
+      .max(5)
+      .optional()
+      .openapi({ description: 'Beyond the contract (additive): rated at least this many stars ("4+ stars"). With `rating`, both must hold.' }),
     repository_id: z.uuid().optional().openapi({ description: 'Only this repository.' }),
     stack: z
       .strictObject({

@@ -3,3 +3,5 @@
  * folder, map and statistics caches follow the catalog's change journal through the tracker.
  */
 export type { CatalogTracker } from './catalog-tracker.ts';
+/** The asset filter of queryAssets: what the plain-language query parser (features/search) produces. */
+export type { AssetFilter } from './browse.routes.ts';
