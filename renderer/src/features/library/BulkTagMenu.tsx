@@ -4,7 +4,7 @@
  * when done so the outcome can be read; "Done" closes it and clears the selection, "Tag…" again
  * closes it and keeps the selection (to add the same photos to an album next, say).
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/Button';
 import { ProgressBar } from '../../components/ProgressBar';
 import { useTagSuggestions, type useBulkTag } from './bulk-tag';
@@ -33,6 +33,12 @@ export function BulkTagMenu({ ids, names, tagging, disabled, onDone }: BulkTagMe
     reset();
   };
   const n = ids.length;
+  // Focused by hand rather than with autoFocus: a browser honours the autofocus attribute only once
+  // per page, and this panel opens many times.
+  const nameField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (open) nameField.current?.focus();
+  }, [open]);
 
   return (
     <div className="tag-menu">
@@ -48,7 +54,7 @@ export function BulkTagMenu({ ids, names, tagging, disabled, onDone }: BulkTagMe
               tag(q);
             }}
           >
-            <input aria-label="Tag name" placeholder="Tag, e.g. holiday" value={name} maxLength={100} autoFocus onChange={(e) => setName(e.target.value)} />
+            <input aria-label="Tag name" placeholder="Tag, e.g. holiday" ref={nameField} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
             <Button type="submit" variant="secondary" disabled={!q || running}>
               {n === 1 ? 'Tag 1' : `Tag ${n}`}
             </Button>

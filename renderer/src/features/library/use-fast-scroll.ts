@@ -1,6 +1,7 @@
 /**
  * Whether the window is being flung through the timeline rather than read: true while it scrolls
- * faster than FAST_SCREENS_PER_S screens a second, and until SETTLE_MS after it slows down.
+ * faster than FAST_SCREENS_PER_S screens a second, and until it has been slow for SETTLE_MS and
+ * SETTLE_FRAMES frames.
  *
  * The grid uses it the way phone galleries do: tiles that come into view during a fling show their
  * empty square and ask for no thumbnail, and those still on screen once the scroll settles load
@@ -16,6 +17,12 @@ import { useEffect, useState } from 'react';
 export const FAST_SCREENS_PER_S = 2.5;
 /** How long the scroll must stay slow before thumbnails load. */
 export const SETTLE_MS = 150;
+/**
+ * And for how many animation frames in a row no fast scroll may come. A fling moves the window in every
+ * frame, so on a slow or busy device, whose frames can each take longer than SETTLE_MS, a timer
+ * alone would call the fling over between two of its frames and load every tile passing by.
+ */
+export const SETTLE_FRAMES = 2;
 
 export function useFastScroll(): boolean {
   const [fast, setFast] = useState(false);
@@ -23,11 +30,22 @@ export function useFastScroll(): boolean {
     let lastY = window.scrollY;
     let lastT = performance.now();
     let isFast = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const settle = () => {
-      timer = undefined;
-      isFast = false;
-      setFast(false);
+    /** When the last fast scroll came; whether one came since the last frame; frames in a row without one. */
+    let lastFastT = 0;
+    let fastThisFrame = false;
+    let quietFrames = 0;
+    let frame = 0;
+    // Runs once a frame while flung (scroll events come before a frame's animation callbacks).
+    const watch = () => {
+      frame = 0;
+      quietFrames = fastThisFrame ? 0 : quietFrames + 1;
+      fastThisFrame = false;
+      if (quietFrames >= SETTLE_FRAMES && performance.now() - lastFastT >= SETTLE_MS) {
+        isFast = false;
+        setFast(false);
+        return;
+      }
+      frame = requestAnimationFrame(watch);
     };
     const onScroll = () => {
       const t = performance.now();
@@ -38,19 +56,20 @@ export function useFastScroll(): boolean {
       const speed = (Math.abs(y - lastY) / dt) * 1000;
       lastY = y;
       lastT = t;
-      if (speed > FAST_SCREENS_PER_S * window.innerHeight) {
-        if (!isFast) {
-          isFast = true;
-          setFast(true);
-        }
-        if (timer !== undefined) clearTimeout(timer);
-        timer = setTimeout(settle, SETTLE_MS);
+      if (speed <= FAST_SCREENS_PER_S * window.innerHeight) return;
+      lastFastT = t;
+      fastThisFrame = true;
+      if (!isFast) {
+        isFast = true;
+        quietFrames = 0;
+        setFast(true);
       }
+      if (!frame) frame = requestAnimationFrame(watch);
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => {
       window.removeEventListener('scroll', onScroll);
-      if (timer !== undefined) clearTimeout(timer);
+      if (frame) cancelAnimationFrame(frame);
     };
   }, []);
   return fast;
