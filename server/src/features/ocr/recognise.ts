@@ -91,7 +91,9 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
         lap('rec');
         members.forEach((m, n) => {
           const { text, confidence } = ctcGreedyDecode(out, n, charset);
-          const trimmed = text.trim();
+          // NFKC: the dictionary holds full-width forms ("！", "０") beside ASCII; one form per character means a
+          // search for "NO LITTER!" finds the sign whichever form the recogniser picked.
+          const trimmed = text.normalize('NFKC').trim();
           if (trimmed && confidence >= OCR_PARAMS.rec.dropScore) lines[m] = { text: trimmed, box: boxes[m]!, confidence };
         });
         lap('ctcDecode');
