@@ -25,18 +25,18 @@ const LABELS = JSON.parse(fs.readFileSync(`${CORPUS}/ocr/labels.json`, 'utf8')) 
  * for run-to-run differences of the thread pool's float sums (none were seen over three runs).
  */
 const CEILING: Record<string, { strict: number; search: number }> = {
-  // measured 0.132 / 0.003: every word right, 17 of 19 spaces between words missing
-  'ocr_01.png': { strict: 0.15, search: 0.02 },
+  // measured 0.023 / 0.003: every word right, 7 spaces between words missing ("Cleanhandswithsoap")
+  'ocr_01.png': { strict: 0.04, search: 0.02 },
   // measured 0.081 / 0.013: accents lost (É, é, â), "1er" read "ler"
   'ocr_02.jpg': { strict: 0.1, search: 0.03 },
   // measured 0.080 / 0.091: "西" and "315" are separate boxes (the label joins them with a space)
   'ocr_03.jpg': { strict: 0.1, search: 0.11 },
-  // measured 0.325 / 0.270: "ポイ捨て" and "できれいな" are mostly missed (kana the "ch" dictionary barely covers)
-  'ocr_04.jpg': { strict: 0.35, search: 0.3 },
-  // measured 0.063 / 0.000: a space in "A. Ali Ural"
-  'ocr_05.jpg': { strict: 0.08, search: 0.02 },
-  // measured 0.034 / 0.037: "RODEO CLOWN iPA"
-  'ocr_06.jpg': { strict: 0.06, search: 0.06 },
+  // measured 0.250 / 0.270: "ポイ捨て" and "できれいな" are mostly missed (kana the "ch" dictionary barely covers)
+  'ocr_04.jpg': { strict: 0.28, search: 0.3 },
+  // measured 0.000 / 0.000
+  'ocr_05.jpg': { strict: 0.02, search: 0.02 },
+  // measured 0.069 / 0.037: "F. U. N." (widely tracked capitals get spaces), "MAIN SIAY", "RODEO CLOWN iPA"
+  'ocr_06.jpg': { strict: 0.09, search: 0.06 },
   // measured 0.857 / 0.857: a vertical sign; turned by 90° the recogniser reads only "番"
   'ocr_07.jpg': { strict: 0.9, search: 0.9 },
 };

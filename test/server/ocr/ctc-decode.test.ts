@@ -43,6 +43,26 @@ describe('CTC greedy decoding', () => {
     assert.equal(ctcGreedyDecode(out, 1, CHARSET).text, 'ba');
   });
 
+  test('a blank gap where the space is runner-up above the floor becomes one space; not at the ends, not between CJK', () => {
+    // Blank wins everywhere between the characters; the space reaches 0.2 in the gap after "ab", 0.01 after "a".
+    const blankWithSpace = (p: number) => ({ cls: 0, p: 0.7, space: p });
+    const rows = [{ cls: 1 }, blankWithSpace(0.01), { cls: 2 }, blankWithSpace(0.2), blankWithSpace(0.25), { cls: 1 }, blankWithSpace(0.3)];
+    const steps = rows.length, classes = CHARSET.length;
+    const data = new Float32Array(steps * classes);
+    rows.forEach((r, t) => {
+      const space = 'space' in r ? r.space : 0.02;
+      for (let c = 0; c < classes; c++) data[t * classes + c] = c === r.cls ? (r.p ?? 0.9) : c === 3 ? space : (1 - (r.p ?? 0.9) - space) / 2;
+    });
+    const out = { data, dims: [1, steps, classes] };
+    assert.equal(ctcGreedyDecode(out, 0, CHARSET).text, 'aba', 'off by default');
+    const rescued = ctcGreedyDecode(out, 0, CHARSET, 0.05);
+    assert.equal(rescued.text, 'ab a');
+    assert.ok(Math.abs(rescued.confidence - 0.9) < 1e-6, 'a rescued space does not count in the confidence');
+
+    const cjk = charsetFromKeys('港\n区\n');
+    assert.equal(ctcGreedyDecode({ data, dims: [1, steps, classes] }, 0, cjk, 0.05).text, '港区港');
+  });
+
   test('a recogniser with another class count is refused, not misread', () => {
     assert.throws(() => ctcGreedyDecode({ data: new Float32Array(10), dims: [1, 2, 5] }, 0, CHARSET), RangeError);
   });

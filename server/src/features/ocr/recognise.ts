@@ -90,7 +90,7 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
         const out = await infer('rec', stripBatch(batch, width));
         lap('rec');
         members.forEach((m, n) => {
-          const { text, confidence } = ctcGreedyDecode(out, n, charset);
+          const { text, confidence } = ctcGreedyDecode(out, n, charset, OCR_PARAMS.rec.spaceFloor);
           // NFKC: the dictionary holds full-width forms ("！", "０") beside ASCII; one form per character means a
           // search for "NO LITTER!" finds the sign whichever form the recogniser picked.
           const trimmed = text.normalize('NFKC').trim();
