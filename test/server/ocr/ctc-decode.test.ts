@@ -46,11 +46,11 @@ describe('CTC greedy decoding', () => {
   test('a blank gap where the space is runner-up above the floor becomes one space; not at the ends, not between CJK', () => {
     // Blank wins everywhere between the characters; the space reaches 0.2 in the gap after "ab", 0.01 after "a".
     const blankWithSpace = (p: number) => ({ cls: 0, p: 0.7, space: p });
-    const rows = [{ cls: 1 }, blankWithSpace(0.01), { cls: 2 }, blankWithSpace(0.2), blankWithSpace(0.25), { cls: 1 }, blankWithSpace(0.3)];
+    const rows: { cls: number; p?: number; space?: number }[] = [{ cls: 1 }, blankWithSpace(0.01), { cls: 2 }, blankWithSpace(0.2), blankWithSpace(0.25), { cls: 1 }, blankWithSpace(0.3)];
     const steps = rows.length, classes = CHARSET.length;
     const data = new Float32Array(steps * classes);
     rows.forEach((r, t) => {
-      const space = 'space' in r ? r.space : 0.02;
+      const space = r.space ?? 0.02;
       for (let c = 0; c < classes; c++) data[t * classes + c] = c === r.cls ? (r.p ?? 0.9) : c === 3 ? space : (1 - (r.p ?? 0.9) - space) / 2;
     });
     const out = { data, dims: [1, steps, classes] };
