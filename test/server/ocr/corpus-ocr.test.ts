@@ -37,8 +37,9 @@ const CEILING: Record<string, { strict: number; search: number }> = {
   'ocr_05.jpg': { strict: 0.02, search: 0.02 },
   // measured 0.069 / 0.037: "F. U. N." (widely tracked capitals get spaces), "MAIN SIAY", "RODEO CLOWN iPA"
   'ocr_06.jpg': { strict: 0.09, search: 0.06 },
-  // measured 0.857 / 0.857: a vertical sign; turned by 90° the recogniser reads only "番"
-  'ocr_07.jpg': { strict: 0.9, search: 0.9 },
+  // measured 0.714 / 0.714: vertical signs, read as stacked cells: "一番榨U" ("キリン" missed; the "ch" dictionary
+  // has 榨, not Japanese 搾). Turned by 90° only, as PaddleOCR reads them, it was 0.857 ("番").
+  'ocr_07.jpg': { strict: 0.75, search: 0.75 },
 };
 
 describe('OCR on the corpus (PP-OCRv4 det + cls + rec, onnxruntime-node)', () => {
@@ -80,6 +81,11 @@ describe('OCR on the corpus (PP-OCRv4 det + cls + rec, onnxruntime-node)', () =>
     assert.ok(texts('ocr_03.jpg').includes('Yuyuan Rd.'));
     const japanese = texts('ocr_04.jpg').join(' ');
     for (const word of ['禁止', '港区', 'MINATO']) assert.ok(japanese.includes(word), `${word} in ${japanese}`);
+  });
+
+  test('vertical Japanese signs are read as columns of upright characters, not sideways', () => {
+    const texts = results.get('ocr_07.jpg')!.lines.map((l) => l.text);
+    assert.ok(texts.some((t) => t.includes('一番')), JSON.stringify(texts));
   });
 
   test('lines come in reading order: top to bottom, left to right within a row', () => {

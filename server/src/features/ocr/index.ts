@@ -9,6 +9,7 @@
  *   db-postprocess.ts   probability map → rotated boxes (threshold, regions, score, unclip, min size)
  *   geometry.ts         hull, minimum-area rectangle, corner order
  *   crop.ts             perspective crop of a box to a 48-px strip, vertical lines turned
+ *   vertical.ts         a vertical CJK column cut into upright character cells, set side by side
  *   strip-input.ts      strips → classifier/recogniser batches
  *   ctc-decode.ts       dictionary and CTC greedy decoding
  *   reading-order.ts    top to bottom, left to right

@@ -52,6 +52,18 @@ export const OCR_PARAMS = {
     /** A crop at least this much taller than wide is a vertical line: it is read turned by 90° (PaddleOCR). */
     verticalRatio: 1.5,
   },
+  vertical: {
+    /**
+     * Character pitches (× strip height) at which a vertical box's column is cut into cells (vertical.ts): full
+     * squares, and 0.6 for columns of short kana and bars ("一", "ン") that a square pitch merges in pairs.
+     */
+    stackPitches: [1, 0.6],
+    /**
+     * A stacked reading is a second guess, kept only from this confidence: on the corpus the real vertical signs
+     * read at 0.77–0.86, while a column of Latin-ish clutter beside them read "my h + Nt" at 0.57.
+     */
+    minConfidence: 0.7,
+  },
   source: {
     /**
      * Crops are cut from the image at up to this longest side rather than from the 960-px detector input, so

@@ -4,8 +4,8 @@
  * batches, not where (the ML runtime's worker pool in the server; onnxruntime directly in tests and the bench).
  */
 import { performance } from 'node:perf_hooks';
-import { cropLine, rotate180 } from './crop.ts';
-import { ctcGreedyDecode, type Charset } from './ctc-decode.ts';
+import { cropLine, isVertical, rotate180 } from './crop.ts';
+import { ctcGreedyDecode, type Charset, type Decoded } from './ctc-decode.ts';
 import { dbPostprocess } from './db-postprocess.ts';
 import { detInput } from './det-input.ts';
 import { loadRgb } from './image-input.ts';
@@ -13,6 +13,7 @@ import { OCR_PARAMS } from './params.ts';
 import { readingOrder } from './reading-order.ts';
 import { squeezeWidth, stripBatch } from './strip-input.ts';
 import type { OcrInfer, OcrLine, OcrResult, RgbImage } from './types.ts';
+import { stackColumn } from './vertical.ts';
 
 /** Milliseconds spent per stage, summed over the calls that were given this object. */
 export interface OcrTimings {
@@ -53,6 +54,11 @@ async function upsideDown(infer: OcrInfer, strips: readonly RgbImage[]): Promise
   return flags;
 }
 
+/** How much of a line a reading explains: characters read, weighted by how sure the recogniser is of them. */
+function readingScore(r: Decoded): number {
+  return r.confidence * [...r.text].length;
+}
+
 export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
   return {
     async recognise(source, options = {}) {
@@ -74,15 +80,32 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
       lap('dbPostprocess');
       if (boxes.length === 0) return { width: image.width, height: image.height, lines: [] };
 
-      let strips = boxes.map((box) => cropLine(image, box));
+      // One strip per box, plus, for a vertical box, its column of upright characters set side by side at two
+      // character pitches (vertical.ts); the reading the recogniser is surest of over more characters wins.
+      let strips: RgbImage[] = [];
+      const owner: number[] = [];
+      const stacked: boolean[] = [];
+      boxes.forEach((box, i) => {
+        strips.push(cropLine(image, box));
+        owner.push(i);
+        stacked.push(false);
+        if (!isVertical(box)) return;
+        for (const pitch of OCR_PARAMS.vertical.stackPitches) {
+          strips.push(stackColumn(image, box, OCR_PARAMS.rec.height, pitch * OCR_PARAMS.rec.height));
+          owner.push(i);
+          stacked.push(true);
+        }
+      });
       lap('crop');
-      const flips = await upsideDown(infer, strips);
-      strips = strips.map((s, i) => (flips[i] ? rotate180(s) : s));
+      // Stacked cells are upright by construction; only the turned crops may be upside down.
+      const turned = strips.map((_, i) => i).filter((i) => !stacked[i]);
+      const flips = await upsideDown(infer, turned.map((i) => strips[i]!));
+      strips = strips.map((s, i) => (flips[turned.indexOf(i)] ? rotate180(s) : s));
       lap('cls');
 
       // Similar widths share a batch, so a short word is not padded to the width of the longest line.
       const order = strips.map((_, i) => i).sort((a, b) => strips[a]!.width - strips[b]!.width);
-      const lines: (OcrLine | null)[] = new Array(boxes.length).fill(null);
+      const readings: Decoded[] = new Array(strips.length);
       for (let i = 0; i < order.length; i += OCR_PARAMS.rec.batchSize) {
         const members = order.slice(i, i + OCR_PARAMS.rec.batchSize);
         const batch = members.map((m) => strips[m]!);
@@ -93,12 +116,23 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
           const { text, confidence } = ctcGreedyDecode(out, n, charset, OCR_PARAMS.rec.spaceFloor);
           // NFKC: the dictionary holds full-width forms ("！", "０") beside ASCII; one form per character means a
           // search for "NO LITTER!" finds the sign whichever form the recogniser picked.
-          const trimmed = text.normalize('NFKC').trim();
-          if (trimmed && confidence >= OCR_PARAMS.rec.dropScore) lines[m] = { text: trimmed, box: boxes[m]!, confidence };
+          readings[m] = { text: text.normalize('NFKC').trim(), confidence };
         });
         lap('ctcDecode');
       }
-      return { width: image.width, height: image.height, lines: readingOrder(lines.filter((l): l is OcrLine => l !== null)) };
+      // Per box the reading that explains most of it, among those sure enough to keep.
+      const best: (Decoded | undefined)[] = new Array(boxes.length);
+      readings.forEach((r, i) => {
+        const floor = stacked[i] ? OCR_PARAMS.vertical.minConfidence : OCR_PARAMS.rec.dropScore;
+        if (!r.text || r.confidence < floor) return;
+        const current = best[owner[i]!];
+        if (!current || readingScore(r) > readingScore(current)) best[owner[i]!] = r;
+      });
+      const lines: OcrLine[] = [];
+      best.forEach((r, i) => {
+        if (r) lines.push({ text: r.text, box: boxes[i]!, confidence: r.confidence });
+      });
+      return { width: image.width, height: image.height, lines: readingOrder(lines) };
     },
   };
 }
