@@ -6,43 +6,23 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { createOcr, loadCharset, OcrInputError, type OcrEngine } from '../../../server/src/features/ocr/index.ts';
 import { corpusPath, tempDir } from '../media/corpus.ts';
 import { KEYS_PATH, onnxOcrInfer, type OnnxOcr } from './onnx-infer.ts';
 
-/** A PNG whose header claims `width × height` but whose data is a few bytes: a decompression bomb. */
-function bombPng(width: number, height: number): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+/**
+ * A decompression bomb: a real 8×8 JPEG whose frame header (SOF0) is rewritten to claim 65000 × 65000 pixels
+ * (4.2 gigapixels, 12 GB as RGB) while the file stays a few hundred bytes.
+ */
+async function bombJpeg(): Promise<Buffer> {
+  const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888888' } }).jpeg({ optimiseCoding: false }).toBuffer();
+  const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+  assert.ok(sof > 0, 'baseline JPEG has a SOF0 marker');
+  jpeg.writeUInt16BE(65000, sof + 5); // height
+  jpeg.writeUInt16BE(65000, sof + 7); // width
+  return jpeg;
 }
 
 describe('OCR input', () => {
@@ -104,13 +84,14 @@ describe('OCR input', () => {
       ['zero bytes', Buffer.alloc(0)],
       ['random bytes', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251))],
       ['half a JPEG', jpeg.subarray(0, jpeg.length >> 1)],
-      ['a PNG claiming 100000 × 100000 pixels', bombPng(100_000, 100_000)],
+      ['a JPEG claiming 65000 × 65000 pixels', await bombJpeg()],
     ];
     for (const [what, input] of inputs) {
       await assert.rejects(ocr.recognise(input), (e: unknown) => {
         assert.ok(e instanceof OcrInputError, `${what}: ${String(e)}`);
         assert.equal(e.code, 'ocr_unreadable_image');
         assert.match(e.message, /^cannot read the image for OCR: /);
+        if (what.includes('65000')) assert.match(e.message, /pixel limit/, 'refused from the header, before decoding');
         return true;
       }, what);
     }
