@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { cropLine, rotate180, warpQuad } from '../../../server/src/features/ocr/crop.ts';
 import { detInputSize, normaliseBgr } from '../../../server/src/features/ocr/det-input.ts';
 import { readingOrder } from '../../../server/src/features/ocr/reading-order.ts';
-import { stripBatch } from '../../../server/src/features/ocr/strip-input.ts';
+import { stripBatch, widthBatches } from '../../../server/src/features/ocr/strip-input.ts';
 import type { Quad, RgbImage } from '../../../server/src/features/ocr/types.ts';
 import { cellCuts } from '../../../server/src/features/ocr/vertical.ts';
 
@@ -51,6 +51,12 @@ describe('OCR steps', () => {
     assert.deepEqual(t.dims, [1, 3, 1, 4]);
     // Plane 0 is blue: pixel 0 (red) has none, pixel 1 (blue) is full; columns 2–3 are padding.
     assert.deepEqual(Array.from(t.data), [-1, 1, 0, 0, -1, -1, 0, 0, 1, -1, 0, 0]);
+  });
+
+  test('recognition batches: by width, at most 6, a new batch when a strip is over twice the first (both ≥ 320)', () => {
+    const widths = [900, 100, 330, 2000, 640, 50, 700, 400, 320, 310, 641];
+    assert.deepEqual(widthBatches(widths, 6, 320), [[5, 1, 9, 8, 2, 7], [4, 10, 6, 0], [3]]);
+    assert.deepEqual(widthBatches([], 6, 320), []);
   });
 
   test('detector input: longest side ≤ 960, multiples of 32, small images not enlarged; planes in B, G, R order', () => {

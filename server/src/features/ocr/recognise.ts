@@ -11,7 +11,7 @@ import { detInput } from './det-input.ts';
 import { loadRgb } from './image-input.ts';
 import { OCR_PARAMS } from './params.ts';
 import { readingOrder } from './reading-order.ts';
-import { squeezeWidth, stripBatch } from './strip-input.ts';
+import { squeezeWidth, stripBatch, widthBatches } from './strip-input.ts';
 import type { OcrInfer, OcrLine, OcrResult, RgbImage } from './types.ts';
 import { stackColumn } from './vertical.ts';
 
@@ -103,11 +103,9 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
       strips = strips.map((s, i) => (flips[turned.indexOf(i)] ? rotate180(s) : s));
       lap('cls');
 
-      // Similar widths share a batch, so a short word is not padded to the width of the longest line.
-      const order = strips.map((_, i) => i).sort((a, b) => strips[a]!.width - strips[b]!.width);
       const readings: Decoded[] = new Array(strips.length);
-      for (let i = 0; i < order.length; i += OCR_PARAMS.rec.batchSize) {
-        const members = order.slice(i, i + OCR_PARAMS.rec.batchSize);
+      const batches = widthBatches(strips.map((s) => s.width), OCR_PARAMS.rec.batchSize, OCR_PARAMS.rec.minWidth);
+      for (const members of batches) {
         const batch = members.map((m) => strips[m]!);
         const width = Math.max(OCR_PARAMS.rec.minWidth, ...batch.map((s) => s.width));
         const out = await infer('rec', stripBatch(batch, width));

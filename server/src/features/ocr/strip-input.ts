@@ -45,3 +45,25 @@ export function stripBatch(strips: readonly RgbImage[], width: number): Tensor {
   });
   return { data: out, dims: [strips.length, 3, height, width] };
 }
+
+/**
+ * Recognition batches: strip indices sorted by width, at most `size` to a batch, and a new batch begun when a
+ * strip is more than twice as wide as the batch's first (counting both at least `minWidth`, the width every strip
+ * is padded to anyway). The recogniser's cost grows with batch × width, so a word batched with a line four
+ * times as long would cost four times its own run; one call per strip instead would lose what batching saves
+ * (per-call overhead, better use of the cores).
+ */
+export function widthBatches(widths: readonly number[], size: number, minWidth: number): number[][] {
+  const order = widths.map((_, i) => i).sort((a, b) => widths[a]! - widths[b]!);
+  const batches: number[][] = [];
+  let first = 0;
+  for (const i of order) {
+    const batch = batches.at(-1);
+    if (batch && batch.length < size && Math.max(minWidth, widths[i]!) <= 2 * first) batch.push(i);
+    else {
+      batches.push([i]);
+      first = Math.max(minWidth, widths[i]!);
+    }
+  }
+  return batches;
+}
