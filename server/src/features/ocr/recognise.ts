@@ -82,7 +82,7 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
 
       // One strip per box, plus, for a vertical box, its column of upright characters set side by side at two
       // character pitches (vertical.ts); the reading the recogniser is surest of over more characters wins.
-      let strips: RgbImage[] = [];
+      const strips: RgbImage[] = [];
       const owner: number[] = [];
       const stacked: boolean[] = [];
       boxes.forEach((box, i) => {
@@ -100,7 +100,9 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
       // Stacked cells are upright by construction; only the turned crops may be upside down.
       const turned = strips.map((_, i) => i).filter((i) => !stacked[i]);
       const flips = await upsideDown(infer, turned.map((i) => strips[i]!));
-      strips = strips.map((s, i) => (flips[turned.indexOf(i)] ? rotate180(s) : s));
+      turned.forEach((i, k) => {
+        if (flips[k]) strips[i] = rotate180(strips[i]!);
+      });
       lap('cls');
 
       const readings: Decoded[] = new Array(strips.length);
