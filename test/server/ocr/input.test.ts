@@ -98,4 +98,22 @@ describe('OCR input', () => {
     // And the engine still works afterwards.
     assert.ok((await ocr.recognise(corpusPath('ocr', 'ocr_03.jpg'))).lines.length > 0);
   });
+
+  test('a model that throws or answers in another shape fails the call with that error; the engine goes on', async () => {
+    const charset = loadCharset(KEYS_PATH);
+    const throwing = createOcr({
+      charset,
+      infer: (model, input) => (model === 'rec' ? Promise.reject(new Error('rec worker crashed')) : onnx.infer(model, input)),
+    });
+    await assert.rejects(throwing.recognise(corpusPath('ocr', 'ocr_03.jpg')), /rec worker crashed/);
+    const otherDictionary = createOcr({
+      charset,
+      infer: async (model, input) => {
+        const out = await onnx.infer(model, input);
+        return model === 'rec' ? { data: out.data.subarray(0, out.dims[0]! * out.dims[1]! * 100), dims: [out.dims[0]!, out.dims[1]!, 100] } : out;
+      },
+    });
+    await assert.rejects(otherDictionary.recognise(corpusPath('ocr', 'ocr_03.jpg')), /100 classes, the charset has 6625/);
+    assert.ok((await ocr.recognise(corpusPath('ocr', 'ocr_03.jpg'))).lines.length > 0);
+  });
 });
