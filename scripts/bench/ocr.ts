@@ -5,7 +5,8 @@
  * default threads, the pipeline run on this thread: the figures are the pipeline's own cost, without the ML
  * runtime's worker pool. One warm-up pass (session start, first allocations) is not counted; then `--rounds`
  * passes (default 3) over every image in the folder. Prints per image its size, lines and mean time, per stage
- * the mean milliseconds per image, and images per second overall (the files are decoded from disk every time,
+ * the mean milliseconds per image, and images per second overall; with labels.json in the folder also each
+ * image's character error rate (test/server/ocr/text-distance.ts) (the files are decoded from disk every time,
  * full size, as the indexer would if it read originals; the indexer will read the 800-px medium thumbnail,
  * see `--thumbnail`).
  *
@@ -21,6 +22,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { createOcr, emptyTimings, loadCharset, type OcrTimings } from '../../server/src/features/ocr/index.ts';
 import { KEYS_PATH, onnxOcrInfer } from '../../test/server/ocr/onnx-infer.ts';
+import { labelCer } from '../../test/server/ocr/text-distance.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +35,10 @@ const rounds = Math.max(1, Number(values.rounds));
 const files = fs.readdirSync(values.dir).filter((f) => /\.(jpe?g|png|webp|heic|tiff?)$/i.test(f)).sort();
 if (files.length === 0) throw new Error(`no images in ${values.dir}`);
 
+// Ground truth when the folder has it (the corpus's labels.json): the CER column shows what a smaller input costs.
+const labelsFile = path.join(values.dir, 'labels.json');
+const labels = fs.existsSync(labelsFile) ? (JSON.parse(fs.readFileSync(labelsFile, 'utf8')) as Record<string, { text?: string[] }>) : {};
+
 const inputs = new Map<string, string | Buffer>();
 for (const f of files) {
   const file = path.join(values.dir, f);
@@ -44,13 +50,15 @@ const ocr = createOcr({ infer: onnx.infer, charset: loadCharset(KEYS_PATH) });
 for (const f of files) await ocr.recognise(inputs.get(f)!); // warm-up
 
 const timings = emptyTimings();
-const perFile = new Map<string, { ms: number; lines: number; size: string }>();
+const perFile = new Map<string, { ms: number; lines: number; size: string; cer: string }>();
 const start = performance.now();
 for (let r = 0; r < rounds; r++) {
   for (const f of files) {
     const t = performance.now();
     const result = await ocr.recognise(inputs.get(f)!, { timings });
-    const entry = perFile.get(f) ?? { ms: 0, lines: result.lines.length, size: `${result.width}×${result.height}` };
+    const truth = labels[f]?.text;
+    const cer = truth ? labelCer(truth, result.lines.map((l) => l.text).join(' ')).toFixed(3) : '–';
+    const entry = perFile.get(f) ?? { ms: 0, lines: result.lines.length, size: `${result.width}×${result.height}`, cer };
     entry.ms += performance.now() - t;
     perFile.set(f, entry);
   }
@@ -60,7 +68,7 @@ await onnx.release();
 
 const images = rounds * files.length;
 console.log(`OCR bench: ${files.length} images × ${rounds} rounds${values.thumbnail ? ' (800-px WebP thumbnails)' : ' (original files)'}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
-for (const [f, e] of perFile) console.log(`  ${f.padEnd(14)} ${e.size.padStart(10)}  ${String(e.lines).padStart(3)} lines  ${(e.ms / rounds).toFixed(0).padStart(6)} ms`);
+for (const [f, e] of perFile) console.log(`  ${f.padEnd(14)} ${e.size.padStart(10)}  ${String(e.lines).padStart(3)} lines  ${(e.ms / rounds).toFixed(0).padStart(6)} ms  CER ${e.cer}`);
 console.log('ms per image by stage:');
 for (const [stage, ms] of Object.entries(timings) as [keyof OcrTimings, number][]) console.log(`  ${stage.padEnd(14)} ${(ms / images).toFixed(1).padStart(8)}`);
 console.log(`images/s: ${((images * 1000) / elapsed).toFixed(2)} (${(elapsed / images).toFixed(0)} ms per image)`);
