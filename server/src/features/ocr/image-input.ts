@@ -1,0 +1,46 @@
+/**
+ * Decodes the image OCR reads into upright RGB pixels. A path goes through the media adapters' openImage
+ * (content sniffing, HEIC, RAW previews, EXIF orientation, the decompression-bomb limit), so OCR sees exactly
+ * what the thumbnails show; a buffer (the medium thumbnail, an uploaded query image) is decoded by sharp with
+ * the same limits. Anything that cannot be decoded becomes an OcrInputError, never an exception from inside
+ * libvips that a caller would have to recognise.
+ */
+import sharp, { type Sharp } from 'sharp';
+import '../../adapters/media/sharp-setup.ts';
+import { DEFAULT_MAX_INPUT_PIXELS, openImage } from '../../adapters/media/image-source.ts';
+import { OCR_PARAMS } from './params.ts';
+import type { RgbImage } from './types.ts';
+
+/** The input is not an image OCR can read (not an image, damaged, empty, or over the pixel limit). */
+export class OcrInputError extends Error {
+  override readonly name = 'OcrInputError';
+  /** Stable, for problem+json answers and job errors. */
+  readonly code = 'ocr_unreadable_image';
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(`cannot read the image for OCR: ${detail}`, options);
+  }
+}
+
+/** Upright RGB pixels of a file or of encoded bytes, shrunk to at most `maxSide` on the longest side. */
+export async function loadRgb(source: string | Buffer, maxSide: number = OCR_PARAMS.source.maxSide): Promise<RgbImage> {
+  if (Buffer.isBuffer(source) && source.length === 0) throw new OcrInputError('the input is empty (0 bytes)');
+  let pipeline: Sharp;
+  try {
+    pipeline =
+      typeof source === 'string'
+        ? (await openImage(source)).pipeline
+        : sharp(source, { limitInputPixels: DEFAULT_MAX_INPUT_PIXELS, failOn: 'truncated', autoOrient: true });
+    const { data, info } = await pipeline
+      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+      // Transparent pixels become white: dark text on a transparent background (logos, stickers) stays readable.
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw new Error(`expected 3 channels after conversion, got ${info.channels}`);
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  } catch (e) {
+    if (e instanceof OcrInputError) throw e;
+    throw new OcrInputError(e instanceof Error ? e.message : String(e), { cause: e });
+  }
+}
