@@ -134,7 +134,8 @@ test.beforeAll(async ({ playwright, hearth }) => {
 });
 
 test('100k photos: the timeline stays virtualised from the newest day to the oldest and back', async ({ page }) => {
-  test.setTimeout(300_000);
+  // Generous: on a slow or busy machine paging through 100k photos takes minutes; a hang still fails.
+  test.setTimeout(600_000);
   const grid = page.getByRole('list', { name: 'Photos and videos' });
 
   await test.step('the top: the total and the newest day', async () => {
@@ -245,7 +246,7 @@ test('100k photos: the timeline stays virtualised from the newest day to the old
         }
         return { reached: false, maxTiles, rounds, seconds: (Date.now() - started) / 1000 };
       },
-      { oldest, budget: 200_000 },
+      { oldest, budget: 420_000 },
     );
     test.info().annotations.push({ type: 'paging to the end', description: `${run.seconds} s, ${run.rounds} scrolls, at most ${run.maxTiles} tiles` });
     console.log(`paging to the end: ${run.seconds} s, ${run.rounds} scrolls, at most ${run.maxTiles} tiles in the page`);
