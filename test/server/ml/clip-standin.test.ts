@@ -22,6 +22,7 @@ import {
   ModelUnavailableError,
   fetchModels,
   modelEntry,
+  requiredModelIds,
 } from '../../../server/src/adapters/ml/index.ts';
 import { loadConfig } from '../../../server/src/config/env.ts';
 import { STANDIN_FILES, STANDIN_PALETTE, makeClipStandin } from '../../../scripts/models/make-clip-standin.ts';
@@ -226,7 +227,8 @@ describe('stand-in CLIP', () => {
     }
   });
 
-  test('models:fetch never downloads a stand-in from the internet (it is made, not fetched), and --all leaves it out', async () => {
+  test('models:fetch never downloads a stand-in from the internet (it is made, not fetched) and does not fetch it by default', async () => {
+    assert.ok(!requiredModelIds().some((id) => id.startsWith('clip-standin')));
     const empty = tempModelsDir();
     try {
       const catalog = new ModelCatalog(empty, new ModelFileChecker(null));

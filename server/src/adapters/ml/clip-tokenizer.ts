@@ -24,6 +24,8 @@ export const END_OF_TEXT = 49407;
 export const CONTEXT_LENGTH = 77;
 /** Merges CLIP uses: the file has more lines; CLIP takes 49152 − 256 − 2 of them. */
 const MERGES_USED = 49152 - 256 - 2;
+/** Words whose merges are remembered: a server answering years of queries must not grow without bound. */
+const CACHE_WORDS = 20_000;
 
 /** GPT-2's reversible map of the 256 bytes to printable characters, in its insertion order. */
 export function bytesToUnicode(): Map<number, string> {
@@ -152,6 +154,9 @@ export class ClipTokenizer {
         } else merged.push(word[i++]!);
       }
       word = merged;
+    }
+    if (this.cache.size >= CACHE_WORDS) {
+      for (const key of this.cache.keys()) if (!key.startsWith('<|')) this.cache.delete(key);
     }
     this.cache.set(piece, word);
     return word;
