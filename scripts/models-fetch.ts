@@ -8,7 +8,7 @@
  * but wrong are replaced.
  *
  *   npm run models:fetch                      every model a capability needs (OCR, faces, CLIP)
- *   npm run models:fetch -- --all             also the alternative face detectors
+ *   npm run models:fetch -- --all             also the alternative face detectors (never the test stand-ins)
  *   npm run models:fetch -- --models a,b      only these registry ids
  *   npm run models:fetch -- --list            what is installed, nothing downloaded
  *
@@ -26,7 +26,7 @@ function parseArgs(argv: string[]): { ids: string[]; list: boolean } {
   let list = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--all') ids = MODELS.map((m) => m.id);
+    if (a === '--all') ids = MODELS.filter((m) => !m.test_only).map((m) => m.id);
     else if (a === '--list') list = true;
     else if (a === '--models' || a.startsWith('--models=')) {
       const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];

@@ -195,7 +195,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const indexers = new IndexerRegistry();
   const indexing = new IndexingService(db, jobs, settings, repositories, indexers);
   // The models (registry, verified files in the models folder) and the threads that run them.
-  const ml = new MlRuntime({ modelsDir: config.modelsDir, dataDir: config.dataDir, maxWorkers: config.mlWorkers });
+  const ml = new MlRuntime({ modelsDir: config.modelsDir, dataDir: config.dataDir, maxWorkers: config.mlWorkers, clipStandin: config.clipStandin });
   const system = new SystemService(db, settings, ml, () => ({ journal: catalog.counters(), caches: caches.snapshot() }));
 
   const derivatives = new DerivativePaths(p.derivatives);

@@ -18,6 +18,9 @@
  * |                       |                | the pool never has more than the machine's cores               |
  * | HEARTH_MODELS_BASE_URL| (registry)     | `models:fetch` downloads `<base>/<file path>` instead of each  |
  * |                       |                | file's source URL (a mirror; tests serve copies on loopback)   |
+ * | HEARTH_CLIP_STANDIN   | false          | TESTS ONLY: the semantic tasks run the colour-only stand-in    |
+ * |                       |                | CLIP (scripts/models/make-clip-standin.ts) instead of CLIP;    |
+ * |                       |                | search then only understands colours (models/README.md)        |
  * | HEARTH_API_VARIANT    | A              | default response variant (A plain, B enveloped); a request's   |
  * |                       |                | `X-Api-Variant` header overrides it                            |
  * | HEARTH_LOG_LEVEL      | info           | pino level: fatal, error, warn, info, debug, trace, silent     |
@@ -53,6 +56,7 @@ export const envSchema = z.object({
     .max(256, 'must be at most 256')
     .optional(),
   HEARTH_MODELS_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  HEARTH_CLIP_STANDIN: bool.default(false),
   HEARTH_API_VARIANT: z.enum(['A', 'B'], { error: 'must be A or B' }).default('A'),
   HEARTH_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -74,6 +78,8 @@ export interface AppConfig {
   mlWorkers: number | null;
   /** Where `models:fetch` downloads from instead of each file's source URL; null: the sources. */
   modelsBaseUrl: string | null;
+  /** Test only: the semantic tasks use the stand-in CLIP (HEARTH_CLIP_STANDIN). */
+  clipStandin: boolean;
   uiDir: string;
   apiVariant: 'A' | 'B';
   logLevel: z.infer<typeof envSchema>['HEARTH_LOG_LEVEL'];
@@ -110,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     modelsDir: e.HEARTH_MODELS_DIR ? path.resolve(cwd, e.HEARTH_MODELS_DIR) : path.join(path.resolve(cwd, e.HEARTH_DATA_DIR), 'models'),
     mlWorkers: e.HEARTH_ML_WORKERS ?? null,
     modelsBaseUrl: e.HEARTH_MODELS_BASE_URL ?? null,
+    clipStandin: e.HEARTH_CLIP_STANDIN,
     uiDir: path.resolve(cwd, e.HEARTH_UI_DIR),
     apiVariant: e.HEARTH_API_VARIANT,
     logLevel: e.HEARTH_LOG_LEVEL,

@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { ModelCatalog, ModelFileChecker, fetchModels, modelEntry, sha256File, type FetchProgress } from '../../../server/src/adapters/ml/index.ts';
 import { CLS_FILE, CLS_MODEL, SHARED_MODELS, tempModelsDir } from './models.ts';
 import { tempDataDir } from '../helpers/server.ts';
+import { makeClipStandin } from '../../../scripts/models/make-clip-standin.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const YUNET_FILE = modelEntry('yunet-n')!.files[0]!.path;
@@ -158,6 +159,31 @@ describe('models:fetch', () => {
     } finally {
       await stalled.close();
       await noRanges.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the stand-in CLIP, made by its script and served on loopback, is fetched with a cut connection resumed, verified and placed', async () => {
+    const made = tempModelsDir();
+    const dir = tempModelsDir();
+    const ids = ['clip-standin-vision', 'clip-standin-text'];
+    const vocab = path.join(SHARED_MODELS, modelEntry('clip-tokenizer')!.files[0]!.path);
+    const written = await makeClipStandin(made, vocab);
+    const files = new Map(written.map((w) => [`models/${w.path}`, fs.readFileSync(path.join(made, w.path))]));
+    const text = `models/${modelEntry('clip-standin-text')!.files[0]!.path}`;
+    const srv = await serveModels(files, { cut: new Set([text]) });
+    try {
+      const result = await fetchModels(catalogOf(dir), { ids, baseUrl: srv.url, retryDelayMs: 10 });
+      assert.deepEqual(result.failed, []);
+      assert.deepEqual(result.fetched.sort(), written.map((w) => w.path).sort());
+      const asked = srv.requests.filter((r) => r.path === text);
+      assert.equal(asked.length, 2);
+      const from = Number(/^bytes=(\d+)-$/.exec(asked[1]!.range ?? '')?.[1]);
+      assert.ok(from > 0 && from < modelEntry('clip-standin-text')!.files[0]!.bytes, `resumed from the middle: ${asked[1]!.range}`);
+      for (const id of ids) assert.equal((await catalogOf(dir).status(id)).state, 'ready', id);
+    } finally {
+      await srv.close();
+      fs.rmSync(made, { recursive: true, force: true });
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

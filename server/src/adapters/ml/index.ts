@@ -14,7 +14,20 @@ import { InferencePool, type Feeds, type PoolDiagnostics, type Tensor } from './
 export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
 export { InferencePool, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics } from './inference-pool.ts';
 export { ModelFileChecker, sha256File, PART_SUFFIX } from './model-files.ts';
-export { MODELS, CAPABILITY_MODELS, modelEntry, requiredModelIds, type Capability, type ModelEntry, type ModelFile } from './model-manifest.ts';
+export {
+  MODELS,
+  CAPABILITY_MODELS,
+  capabilityModels,
+  clipModels,
+  modelEntry,
+  requiredModelIds,
+  type Capability,
+  type ClipModels,
+  type ModelEntry,
+  type ModelFile,
+} from './model-manifest.ts';
+export { ClipTokenizer, START_OF_TEXT, END_OF_TEXT, CONTEXT_LENGTH } from './clip-tokenizer.ts';
+export { ClipEncoder, type ImageSource } from './clip.ts';
 export { InferenceError, ModelUnavailableError, PoolClosedError } from './errors.ts';
 export { fetchModels, type FetchProgress, type FetchResult, FetchError } from './model-fetch.ts';
 
@@ -25,6 +38,8 @@ export interface MlRuntimeOptions {
   maxWorkers?: number | null;
   packages?: PackageResolver;
   idleMs?: number;
+  /** Test only (HEARTH_CLIP_STANDIN=1): the semantic tasks run the colour-only stand-in CLIP. */
+  clipStandin?: boolean;
 }
 
 export class MlRuntime {
@@ -34,7 +49,7 @@ export class MlRuntime {
 
   constructor(opts: MlRuntimeOptions) {
     this.checker = new ModelFileChecker(opts.dataDir ? path.join(opts.dataDir, 'models-verified.json') : null);
-    this.catalog = new ModelCatalog(opts.modelsDir, this.checker, opts.packages ?? nodeModulesResolver());
+    this.catalog = new ModelCatalog(opts.modelsDir, this.checker, opts.packages ?? nodeModulesResolver(), opts.clipStandin ?? false);
     this.pool = new InferencePool({
       maxWorkers: opts.maxWorkers,
       idleMs: opts.idleMs,

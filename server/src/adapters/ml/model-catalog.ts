@@ -10,13 +10,16 @@
  *
  * Every question re-stats the files (cheap; digests are cached by model-files.ts), so a model
  * fetched, replaced or deleted while the server runs is seen at the next question.
+ *
+ * Test-only models (the stand-in CLIP) are neither listed nor used by a capability unless the catalog
+ * was made with `clipStandin` (HEARTH_CLIP_STANDIN=1): then the CLIP capabilities need the stand-in.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ModelUnavailableError } from './errors.ts';
 import type { FileVerdict, ModelFileChecker } from './model-files.ts';
-import { CAPABILITY_MODELS, MODELS, modelEntry, type Capability, type ModelEntry, type ModelFile } from './model-manifest.ts';
+import { MODELS, capabilityModels, modelEntry, type Capability, type ModelEntry, type ModelFile } from './model-manifest.ts';
 
 export type ModelState = 'ready' | 'not_installed' | 'downloading' | 'failed';
 const WORST: ModelState[] = ['failed', 'downloading', 'not_installed', 'ready'];
@@ -81,6 +84,8 @@ export class ModelCatalog {
     readonly dir: string,
     private readonly checker: ModelFileChecker,
     private readonly packages: PackageResolver = nodeModulesResolver(),
+    /** The semantic tasks run the test stand-in CLIP (HEARTH_CLIP_STANDIN=1), never on a household's install. */
+    readonly clipStandin = false,
   ) {}
 
   /** Where a registry file goes in the models folder. */
@@ -112,15 +117,16 @@ export class ModelCatalog {
     };
   }
 
+  /** Every model an administrator may see (test-only ones only when the stand-in is switched on). */
   all(): Promise<ModelStatus[]> {
-    return Promise.all(MODELS.map((m) => this.status(m.id)));
+    return Promise.all(MODELS.filter((m) => !m.test_only || this.clipStandin).map((m) => this.status(m.id)));
   }
 
   /** Every capability's availability (enabled switches are the caller's: settings). */
   async capabilities(): Promise<Record<Capability, CapabilityStatus>> {
     const statuses = new Map((await this.all()).map((s) => [s.id, s]));
     const out = {} as Record<Capability, CapabilityStatus>;
-    for (const [cap, ids] of Object.entries(CAPABILITY_MODELS) as [Capability, readonly string[]][]) {
+    for (const [cap, ids] of Object.entries(capabilityModels(this.clipStandin)) as [Capability, readonly string[]][]) {
       const models = ids.map((id) => statuses.get(id)!);
       if (models.length === 0) {
         out[cap] = { ready: false, reason: 'not_installed', progress_percent: null, detail: 'no model for this task is in this build yet', models: [] };

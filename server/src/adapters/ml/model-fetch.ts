@@ -91,6 +91,12 @@ export async function fetchModels(catalog: ModelCatalog, opts: FetchOptions = {}
         continue;
       }
       opts.signal?.throwIfAborted();
+      if (entry.test_only && !opts.baseUrl) {
+        const error = `${file.path} is made by ${file.source_url}, not downloaded (or give HEARTH_MODELS_BASE_URL, a mirror that has it)`;
+        opts.onProgress?.({ model_id: id, path: file.path, phase: 'failed', received: 0, bytes: file.bytes, message: error });
+        result.failed.push({ path: file.path, error });
+        continue;
+      }
       try {
         await fetchFile(catalog.pathOf(file), file, id, opts);
         result.fetched.push(file.path);
