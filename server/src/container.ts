@@ -323,6 +323,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     jobErrors,
     close: async (deadlineMs = 0) => {
       closed = true;
+      // The start's model check may still be reading the models folder (and writing its digests to the data folder).
+      await indexers.settled();
       await uploads.stop();
       trash.stop();
       await repositories.stop();

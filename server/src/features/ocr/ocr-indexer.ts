@@ -15,14 +15,14 @@
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { ModelUnavailableError, modelEntry, type MlRuntime } from '../../adapters/ml/index.ts';
+import { CAPABILITY_MODELS, ModelUnavailableError, modelEntry, type MlRuntime } from '../../adapters/ml/index.ts';
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
 import type { Indexer, IndexTarget } from '../indexing/index.ts';
 import { loadCharset } from './ctc-decode.ts';
 import { OcrInputError } from './image-input.ts';
 import type { OcrStore } from './ocr.store.ts';
 import { createOcr, type OcrEngine } from './recognise.ts';
-import type { OcrInfer, OcrModel } from './types.ts';
+import type { OcrInfer, OcrModel, OcrResult } from './types.ts';
 
 /** The registry models of each network (adapters/ml/model-manifest.ts). */
 export const OCR_MODELS: Record<OcrModel, string> = { det: 'ppocrv4-det', cls: 'ppocr-cls', rec: 'ppocrv4-rec' };
@@ -62,7 +62,7 @@ export class OcrIndexer implements Indexer {
     const medium = this.mediumThumbnail(target.asset_id);
     const source = fs.existsSync(medium) ? 'medium' : 'original';
     const started = performance.now();
-    let result;
+    let result: OcrResult;
     try {
       result = await this.engine.recognise(source === 'medium' ? medium : target.file);
     } catch (e) {
@@ -80,8 +80,9 @@ export class OcrIndexer implements Indexer {
  * otherwise (the task's jobs then wait, and getCapabilities says why).
  */
 export async function createOcrIndexer(ml: MlRuntime, store: OcrStore, mediumThumbnail: (assetId: string) => string): Promise<OcrIndexer | null> {
-  const caps = await ml.catalog.capabilities();
-  if (!caps.ocr.ready) return null;
+  // Only OCR's own models are checked (hashed once, then answered from the kept digests), not the whole registry.
+  const states = await Promise.all(CAPABILITY_MODELS.ocr.map(async (id) => (await ml.catalog.status(id)).state));
+  if (states.some((s) => s !== 'ready')) return null;
   const charset = loadCharset(await ml.catalog.dataFile(DICTIONARY.model, DICTIONARY.path));
   return new OcrIndexer(createOcr({ infer: poolInfer(ml), charset }), store, mediumThumbnail);
 }

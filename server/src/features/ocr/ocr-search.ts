@@ -28,9 +28,16 @@ export interface OcrSearchHit {
 
 /** At most this many terms are searched (a pasted paragraph is not a query; the rest is ignored). */
 export const MAX_TERMS = 16;
+/** A term is cut to this many characters (no line of a photo is longer; a 10,000-character "word" is not text to find). */
+export const MAX_TERM_CHARS = 256;
 
 export function queryTerms(query: string): string[] {
-  const terms = query.normalize('NFKC').toLowerCase().split(/\s+/u).filter(Boolean);
+  const terms = query
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/\s+/u)
+    .filter(Boolean)
+    .map((t) => [...t].slice(0, MAX_TERM_CHARS).join(''));
   return [...new Set(terms)].slice(0, MAX_TERMS);
 }
 

@@ -18,7 +18,7 @@ import { z } from '@hono/zod-openapi';
 import { boundsOf } from './ocr-boxes.ts';
 import { OcrStore, type OcrLineRow, type OcrResultRow } from './ocr.store.ts';
 
-const PointSchema = z.tuple([z.number(), z.number()]);
+const PointSchema = z.array(z.number()).length(2).openapi({ description: '[x, y], 0..1.' });
 
 export const OcrTextItemSchema = z
   .object({
