@@ -88,7 +88,8 @@ export class OcrStore {
 
   /**
    * Assets whose OCR text matches `query`, best first, among the assets `scope` permits (made by
-   * `Access.scope(actor, 'asset', 'read', 'a')`: the alias must be `a`), never those in the Trash. Every term of
+   * `Access.scope(actor, 'asset', 'read', 'a')`: the alias must be `a`): the caller's own photos and those a
+   * partner or a shared album shows them, exactly what getAsset lets them read; never photos in the Trash. Every term of
    * the query must be found in the asset's lines (in any line); when no asset has them all, assets with some of
    * them answer, most terms first (the reference's strict-then-relaxed OCR match). The hybrid search fuses the
    * ranks (ocr-search.ts says how they are scored).
