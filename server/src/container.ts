@@ -41,6 +41,7 @@ import { cleanStaging } from './features/uploads/uploads.jobs.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { IndexingService } from './features/indexing/indexing.service.ts';
 import { IndexerRegistry } from './features/indexing/indexers.ts';
+import { OcrStore, createOcrIndexer } from './features/ocr/index.ts';
 import { AlbumsService } from './features/albums/albums.service.ts';
 import { AlbumMembersService } from './features/albums/members.service.ts';
 import { PartnerSharesService } from './features/sharing/partners.service.ts';
@@ -156,6 +157,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   fs.mkdirSync(p.storage, { recursive: true });
 
   const db = openDatabase(p.catalog);
+  let closed = false;
   const migrations = migrate(db, { backupDir: p.backups });
   if (migrations.applied.length) log.info({ applied: migrations.applied, backup: migrations.backupFile }, 'catalog migrated');
 
@@ -191,7 +193,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     ingest: (): Ingest => ingest,
     dataDir: config.dataDir,
   });
-  // No indexer is registered yet: every index task's jobs wait (capabilities follow the installed models).
+  // Indexers are registered below once their models are verified; until then (or without models) jobs wait.
   const indexers = new IndexerRegistry();
   const indexing = new IndexingService(db, jobs, settings, repositories, indexers);
   // The models (registry, verified files in the models folder) and the threads that run them.
@@ -199,6 +201,19 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const system = new SystemService(db, settings, ml, () => ({ journal: catalog.counters(), caches: caches.snapshot() }));
 
   const derivatives = new DerivativePaths(p.derivatives);
+  // OCR indexes photos when its three models are installed and verified (checked off the start's path:
+  // index jobs taken meanwhile wait for it, IndexerRegistry.registering); jobs that waited for it run now.
+  indexers.registering(
+    createOcrIndexer(ml, new OcrStore(db), (assetId) => derivatives.thumbnail(assetId, 'medium')).then(
+      (ocr) => {
+        if (!ocr || closed) return;
+        indexers.register('ocr', ocr);
+        indexing.wakeWaiting('ocr');
+        log.info({ model_id: ocr.modelId }, 'OCR indexing is on');
+      },
+      (e: unknown) => log.warn({ err: e }, 'the OCR models could not be checked: OCR indexing is off'),
+    ),
+  );
   const intake = new Intake();
   const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }), intake);
   const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
@@ -219,6 +234,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // Who reacts to what happens to assets. Emitters (ingest, pipeline, the asset API) know none of them;
   // each subscriber's follow-up is a job queued in the transaction of the change (platform/events).
   events.on('asset.ready', 'stacks', (e) => stacks.afterAssetReady(e));
+  events.on('asset.ready', 'indexing', (e) => indexing.afterAssetReady(e));
 
   // The library's read side: one tracker of the change journal, one cache each, one service each.
   const caches = new CacheRegistry();
@@ -306,6 +322,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     jobRunner,
     jobErrors,
     close: async (deadlineMs = 0) => {
+      closed = true;
+      // The start's model check may still be reading the models folder (and writing its digests to the data folder).
+      await indexers.settled();
       await uploads.stop();
       trash.stop();
       await repositories.stop();

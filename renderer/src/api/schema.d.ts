@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * One asset with its details
-         * @description Each include flag adds one field: `thumbnails`, `tags` (tag links), `albums` (the caller's albums holding the asset, with added_time and position), `species_predictions` (best first), `ocr_result` and `face_result` (always null: OCR and face recognition do not run yet). `stack` is always present (null when not stacked). Assets in the Trash are readable by their owner; another user's asset answers 404.
+         * @description Each include flag adds one field: `thumbnails`, `tags` (tag links), `albums` (the caller's albums holding the asset, with added_time and position), `species_predictions` (best first), `ocr_result` (the text lines OCR read, with boxes normalised 0..1 and confidence; null while OCR has not read the photo) and `face_result` (always null: face recognition does not run yet). `stack` is always present (null when not stacked). Assets in the Trash are readable by their owner; another user's asset answers 404.
          */
         get: operations["getAsset"];
         /**
@@ -2337,8 +2337,16 @@ export interface components {
             liked: boolean;
             media_item_id: string | null;
             mime_type: string;
-            /** @description Always null: OCR does not run yet (no OCR results exist). */
-            ocr_result?: null;
+            /** @description The text OCR read in the photo, lines in reading order; null while OCR has not read it (no model, queued, a video). Absent when include_ocr=false. */
+            ocr_result?: {
+                created_at: string;
+                model_id: string;
+                processing_time_ms: number;
+                /** @description In reading order: top to bottom, left to right within a row. */
+                text_items: components["schemas"]["OcrTextItem"][];
+                total_count: number;
+                updated_at: string;
+            } | null;
             original_filename: string;
             owner_id: number;
             rating: number;
@@ -3082,6 +3090,24 @@ export interface components {
             port: number | null;
             /** @description Some listening socket is not on loopback: other devices can connect. */
             reachable_from_network: boolean;
+        };
+        OcrTextItem: {
+            /** @description Area of the box in pixels of the original photo. */
+            area_pixels: number;
+            /** @description Normalised to the upright photo (0..1): multiply by any rendering's width and height. */
+            bounding_box: {
+                height: number;
+                /** @description Corners [x, y], 0..1, clockwise from the text's top-left. */
+                points: number[][];
+                width: number;
+                x: number;
+                y: number;
+            };
+            /** @description Mean probability of the recognised characters, 0..1. */
+            confidence: number;
+            id: number;
+            text_content: string;
+            text_length: number;
         };
         PartnerShare: {
             created_at: string;

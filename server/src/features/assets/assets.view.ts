@@ -8,6 +8,7 @@
 import { z } from '@hono/zod-openapi';
 import type { AssetRow, AssetsStore } from './assets.store.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
+import { OcrResultSchema } from '../ocr/index.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -140,7 +141,9 @@ export const AssetDetailSchema = AssetSchema.extend({
     .array(SpeciesPredictionSchema)
     .optional()
     .openapi({ description: 'Best score first; absent when include_species=false.' }),
-  ocr_result: z.null().optional().openapi({ description: 'Always null: OCR does not run yet (no OCR results exist).' }),
+  ocr_result: OcrResultSchema.nullable()
+    .optional()
+    .openapi({ description: 'The text OCR read in the photo, lines in reading order; null while OCR has not read it (no model, queued, a video). Absent when include_ocr=false.' }),
   face_result: z.null().optional().openapi({ description: 'Always null: face recognition does not run yet (no face results exist).' }),
 }).openapi('AssetDetail');
 

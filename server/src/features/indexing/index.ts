@@ -1,4 +1,4 @@
 /** The indexing feature's public surface: what other features use of it (see eslint.config.js). */
-export type { IndexerRegistry } from './indexers.ts';
+export type { Indexer, IndexerRegistry, IndexTarget } from './indexers.ts';
 export { indexAsset } from './indexing.jobs.ts';
 export { isTaskEnabled } from './index-tasks.ts';

@@ -24,6 +24,7 @@ export interface Indexer {
 
 export class IndexerRegistry {
   private readonly byTask = new Map<IndexTask, Indexer>();
+  private readonly pending: Promise<void>[] = [];
 
   register(task: IndexTask, indexer: Indexer): this {
     this.byTask.set(task, indexer);
@@ -36,5 +37,22 @@ export class IndexerRegistry {
 
   available(task: IndexTask): boolean {
     return this.byTask.has(task);
+  }
+
+  /**
+   * A registration under way (at start, the models are verified before their indexer is registered). Index
+   * jobs wait for these before deciding that a task has no model, so a job taken right after a start does not
+   * wait an hour for a model that was being checked. A registration that fails registers nothing.
+   */
+  registering(work: Promise<unknown>): void {
+    this.pending.push(work.then(
+      () => undefined,
+      () => undefined,
+    ));
+  }
+
+  /** Resolves when every registration under way has ended (registered or not). */
+  async settled(): Promise<void> {
+    await Promise.all(this.pending);
   }
 }

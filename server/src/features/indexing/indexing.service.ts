@@ -130,6 +130,7 @@ export class IndexingService {
     if (!isTaskEnabled(this.settings, args.task)) {
       throw new SnoozeError(INDEX_WAIT_MS, `Waiting: ${INDEX_TASK_INFO[args.task].label} is turned off in the ML settings.`);
     }
+    if (!this.indexers.available(args.task)) await this.indexers.settled();
     const indexer = this.indexers.get(args.task);
     if (!indexer) throw new SnoozeError(INDEX_WAIT_MS, `Waiting: no model is installed for ${INDEX_TASK_INFO[args.task].label}.`);
     const repo = this.repositories.byId(asset.repository_id);
@@ -142,6 +143,33 @@ export class IndexingService {
       )
       .run(asset.asset_id, args.task, indexer.modelId, Date.now());
     return { indexed: indexer.modelId };
+  }
+
+  /**
+   * After processing (`asset.ready`: new, replaced or reprocessed content), one index job per task that
+   * applies to the asset's type, is turned on and has its model: work is queued with the change, in its
+   * transaction. Tasks without a model queue nothing here (their assets are picked by a rebuild once a model
+   * is installed, `missing_only`), so a library without models fills no queue with jobs that can only wait.
+   */
+  afterAssetReady(e: { asset_id: string }): void {
+    const row = this.db.prepare('SELECT type FROM assets WHERE asset_id = ? AND is_deleted = 0').get(e.asset_id) as { type: string } | undefined;
+    if (!row) return;
+    const tasks = INDEX_TASKS.filter((t) => INDEX_TASK_INFO[t].assetType === row.type && this.indexers.available(t) && isTaskEnabled(this.settings, t));
+    if (tasks.length) this.jobs.enqueueMany(indexAsset, tasks.map((task) => ({ args: { asset_id: e.asset_id, task } })));
+  }
+
+  /**
+   * Runs now the jobs of `task` that were waiting for its model (called when its indexer is registered), so
+   * they do not sit out the rest of their wait.
+   */
+  wakeWaiting(task: IndexTask): number {
+    const n = this.db
+      .prepare(
+        `UPDATE jobs SET run_at = @now WHERE kind = '${indexAsset.kind}' AND state = 'scheduled' AND json_extract(args, '$.task') = @task AND run_at > @now`,
+      )
+      .run({ task, now: Date.now() }).changes;
+    if (n) this.jobs.wake(indexAsset.queue);
+    return n;
   }
 
   private pick(task: IndexTask, args: RebuildArgs): string[] {

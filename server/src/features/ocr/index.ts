@@ -1,7 +1,6 @@
 /**
- * OCR (PP-OCRv4 detection, angle classification and recognition) as a module: the text lines of an image with
- * their boxes and confidence. No database and no routes yet: the `ocr` indexer and the search channel build on
- * `createOcr`, handing it the ML runtime's inference as `infer`.
+ * OCR (PP-OCRv4 detection, angle classification and recognition): the text lines of an image with their boxes
+ * and confidence, the `ocr` indexer that keeps them in the catalog, and the text search over them.
  *
  *   params.ts           the pipeline's numbers (MANIFEST §5, PaddleOCR defaults)
  *   image-input.ts      file or bytes → upright RGB (OcrInputError when it is not an image)
@@ -14,9 +13,18 @@
  *   ctc-decode.ts       dictionary and CTC greedy decoding
  *   reading-order.ts    top to bottom, left to right
  *   recognise.ts        the whole pipeline
+ *   ocr-indexer.ts      the `ocr` index task: a photo's text into the catalog, on the ML runtime's pool
+ *   ocr.store.ts        lines, the per-photo marker, the trigram full-text index; searchOcrText
+ *   ocr-search.ts       query terms and the ranking of assets
+ *   ocr-boxes.ts        boxes normalised to the image
+ *   ocr.view.ts         the asset detail's `ocr_result`
  */
 export { createOcr, emptyTimings, type OcrEngine, type OcrEngineOptions, type OcrTimings } from './recognise.ts';
 export { charsetFromKeys, loadCharset, type Charset } from './ctc-decode.ts';
 export { OcrInputError } from './image-input.ts';
 export { OCR_PARAMS } from './params.ts';
 export type { OcrInfer, OcrLine, OcrModel, OcrResult, Point, Quad, Tensor } from './types.ts';
+export { OCR_MODEL_ID, OcrIndexer, createOcrIndexer, poolInfer } from './ocr-indexer.ts';
+export { OcrStore } from './ocr.store.ts';
+export type { OcrSearchHit } from './ocr-search.ts';
+export { OcrResultSchema, toOcrResult, type OcrResultView } from './ocr.view.ts';

@@ -6,8 +6,8 @@
  * Administrators get no exception: photos are private to their owner and whom the owner shares them with.
  *
  * Decisions (contract gaps):
- * - getAsset: `ocr_result` and `face_result` are null when asked for: OCR and face recognition do not run
- *   yet, so there is nothing to show (no tables hold them). `species_predictions` is absent when
+ * - getAsset: `ocr_result` is the photo's text as OCR read it (features/ocr/ocr.view.ts: its shape), null
+ *   while OCR has not read it; `face_result` is null (face recognition does not run yet). `species_predictions` is absent when
  *   include_species=false, like the other include flags; `stack` is always there (null when not stacked).
  *   `albums` lists only the caller's albums (albums are private too).
  * - deleteAsset moves exactly this asset to the Trash (is_deleted, deleted_at); its file is never touched,
@@ -48,6 +48,7 @@ import { EXPORT_MIME, LOSSY_FORMATS, exportFileName, renderExport, streamAndRemo
 import { resolveInRepository } from '../ingest/ingest.service.ts';
 import { LazyThumbnails } from './lazy-thumbnails.ts';
 import { hasEmbeddedMotion } from '../pipeline/media-items.ts';
+import { OcrStore, toOcrResult } from '../../ocr/index.ts';
 import { SidecarUnreadable, readSidecar, sidecarPath, writeSidecar, type Sidecar, type SidecarInput } from './sidecar.ts';
 
 export interface DetailInclude {
@@ -88,6 +89,7 @@ export class AssetsService {
   private readonly store: AssetsStore;
   private readonly marks: MarksStore;
   private readonly lazyThumbnails: LazyThumbnails;
+  private readonly ocr: OcrStore;
 
   constructor(
     private readonly db: Db,
@@ -100,6 +102,7 @@ export class AssetsService {
     this.store = new AssetsStore(db);
     this.marks = new MarksStore(db);
     this.lazyThumbnails = new LazyThumbnails(this.store, repositories, derivatives);
+    this.ocr = new OcrStore(db);
   }
 
   /** The asset if the caller may `permission` it, or 404 as if it did not exist. */
@@ -126,7 +129,10 @@ export class AssetsService {
         .map((r) => ({ added_time: isoTime(r.added_at)!, album_id: r.album_id, album_name: r.album_name, position: r.position }));
     }
     if (!include.species) delete (base as Partial<Asset>).species_predictions;
-    if (include.ocr) base.ocr_result = null;
+    if (include.ocr) {
+      const read = this.ocr.resultOf(a.asset_id);
+      base.ocr_result = read ? toOcrResult(read, { width: a.width, height: a.height }) : null;
+    }
     if (include.faces) base.face_result = null;
     return base;
   }

@@ -1,0 +1,88 @@
+/**
+ * The `ocr` indexer (features/indexing: an `indexing.index-asset` job for task `ocr` calls `index`): reads a
+ * photo's text with the PP-OCRv4 pipeline on the ML runtime's worker pool and keeps its lines (ocr.store.ts).
+ *
+ * What it reads: the medium (800 px) thumbnail, as the reference system does for every ML task, when the photo
+ * has one; the medium size is made on a photo's first view (assets/api/lazy-thumbnails.ts), so most photos have
+ * none when they are indexed, and then the original is read (decoded like the thumbnails: HEIC, RAW previews,
+ * EXIF orientation, the decompression-bomb limit; OCR caps it at 4096 px). Boxes are kept normalised, so which
+ * one was read does not matter to whoever draws them.
+ *
+ * Failures: an image OCR cannot decode (damaged or replaced by something that is not an image since ingest) fails
+ * that asset's job at once (PermanentError with the `ocr_unreadable_image` code: trying again reads the same
+ * bytes); a model that throws fails that job's attempt and the pool goes on (adapters/ml); models that went
+ * missing make the job wait as the indexing service's jobs without a model do.
+ */
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { CAPABILITY_MODELS, ModelUnavailableError, modelEntry, type MlRuntime } from '../../adapters/ml/index.ts';
+import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
+import type { Indexer, IndexTarget } from '../indexing/index.ts';
+import { loadCharset } from './ctc-decode.ts';
+import { OcrInputError } from './image-input.ts';
+import type { OcrStore } from './ocr.store.ts';
+import { createOcr, type OcrEngine } from './recognise.ts';
+import type { OcrInfer, OcrModel, OcrResult } from './types.ts';
+
+/** The registry models of each network (adapters/ml/model-manifest.ts). */
+export const OCR_MODELS: Record<OcrModel, string> = { det: 'ppocrv4-det', cls: 'ppocr-cls', rec: 'ppocrv4-rec' };
+const DICTIONARY = { model: 'ppocrv4-rec', path: 'ocr-ppocrv4/ppocr_keys_v1.txt' };
+
+/**
+ * Stored with every line and in the index entry: the three networks, and the pipeline's version (bumped when
+ * the pre- or post-processing changes what is read, so a rebuild can find what is stale).
+ */
+export const OCR_MODEL_ID = 'ppocrv4-det+ppocr-cls+ppocrv4-rec/1';
+
+/** How long an OCR job waits when the models went missing after the start (the indexing service's own wait). */
+const MODELS_GONE_WAIT_MS = 3_600_000;
+
+/** OCR's `infer` on the ML runtime: each network's single input and output, by the registry's tensor names. */
+export function poolInfer(ml: Pick<MlRuntime, 'run'>): OcrInfer {
+  return async (model, input) => {
+    const entry = modelEntry(OCR_MODELS[model])!;
+    const out = await ml.run(entry.id, { [entry.inputs[0]!.name]: { type: 'float32', dims: input.dims, data: input.data } });
+    const tensor = out[entry.outputs[0]!.name] ?? Object.values(out)[0]!;
+    return { data: tensor.data as Float32Array, dims: tensor.dims };
+  };
+}
+
+export class OcrIndexer implements Indexer {
+  readonly modelId = OCR_MODEL_ID;
+
+  constructor(
+    private readonly engine: OcrEngine,
+    private readonly store: OcrStore,
+    /** Where the asset's medium thumbnail is (it may not exist). */
+    private readonly mediumThumbnail: (assetId: string) => string,
+  ) {}
+
+  async index(target: IndexTarget, signal: AbortSignal): Promise<void> {
+    if (target.type !== 'PHOTO') return; // the task applies to photos (index-tasks.ts)
+    const medium = this.mediumThumbnail(target.asset_id);
+    const source = fs.existsSync(medium) ? 'medium' : 'original';
+    const started = performance.now();
+    let result: OcrResult;
+    try {
+      result = await this.engine.recognise(source === 'medium' ? medium : target.file);
+    } catch (e) {
+      if (e instanceof OcrInputError) throw new PermanentError(`${e.code}: ${e.message}`, { cause: e });
+      if (e instanceof ModelUnavailableError) throw new SnoozeError(MODELS_GONE_WAIT_MS, `Waiting: ${e.message}.`);
+      throw e;
+    }
+    signal.throwIfAborted();
+    this.store.replace(target.asset_id, result, { modelId: this.modelId, source, processingMs: Math.round(performance.now() - started) });
+  }
+}
+
+/**
+ * Builds the indexer when every OCR model is installed and verified (sizes and sha256, adapters/ml); null
+ * otherwise (the task's jobs then wait, and getCapabilities says why).
+ */
+export async function createOcrIndexer(ml: MlRuntime, store: OcrStore, mediumThumbnail: (assetId: string) => string): Promise<OcrIndexer | null> {
+  // Only OCR's own models are checked (hashed once, then answered from the kept digests), not the whole registry.
+  const states = await Promise.all(CAPABILITY_MODELS.ocr.map(async (id) => (await ml.catalog.status(id)).state));
+  if (states.some((s) => s !== 'ready')) return null;
+  const charset = loadCharset(await ml.catalog.dataFile(DICTIONARY.model, DICTIONARY.path));
+  return new OcrIndexer(createOcr({ infer: poolInfer(ml), charset }), store, mediumThumbnail);
+}
