@@ -37,6 +37,7 @@ import { pathToFileURL } from 'node:url';
 import { ClipTokenizer } from '../../server/src/adapters/ml/clip-tokenizer.ts';
 import { modelEntry } from '../../server/src/adapters/ml/model-manifest.ts';
 import { encodeModel, type Graph } from './onnx-writer.ts';
+import { seededRandom } from '../../test/shared/seeded-random.ts';
 
 /** The palette: an RGB prototype (0..1) and the words (each one CLIP token) that name it. */
 export const STANDIN_PALETTE: readonly { colour: string; rgb: [number, number, number]; words: string[] }[] = [
@@ -69,21 +70,10 @@ const SEED = 0x0c11f5;
 const CLIP_MEAN = [0.48145466, 0.4578275, 0.40821073];
 const CLIP_STD = [0.26862954, 0.26130258, 0.27577711];
 
-/** mulberry32: a tiny seeded generator; integer arithmetic only, so every machine draws the same numbers. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` orthonormal 512-d rows (Gram–Schmidt on seeded uniform vectors; + − × ÷ √ only). */
 function orthonormalRows(count: number): Float64Array[] {
-  const next = generator(SEED);
+  // mulberry32: integer arithmetic only, so every machine draws the same numbers (and the same model bytes).
+  const next = seededRandom(SEED);
   const rows: Float64Array[] = [];
   while (rows.length < count) {
     const v = Float64Array.from({ length: DIM }, () => next() * 2 - 1);
