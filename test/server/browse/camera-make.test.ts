@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, registerAdmin } from '../helpers/api.ts';
 import { corpusFile } from '../repositories/helpers.ts';
+import { inBothVariants } from '../helpers/corpus-assets.ts';
 
 describe('queryAssets: camera make', () => {
   let srv: TestServer;
@@ -23,11 +24,7 @@ describe('queryAssets: camera make', () => {
     const bob = new Client(srv.url);
     const aliceId = (await registerAdmin(alice)).session.user.user_id;
     const bobId = (await addMember(alice, bob, 'bob')).session.user.user_id;
-    for (const [name, c] of [['alice', alice], ['bob', bob]] as const) {
-      const b = new Client(srv.url, 'B');
-      b.token = c.token;
-      clients[name] = { A: c, B: b };
-    }
+    Object.assign(clients, { alice: inBothVariants(alice), bob: inBothVariants(bob) });
     const repo = srv.container.repositories.primary()!;
     const index = async (key: string, from: string, ownerId: number) => {
       const rel = `cams/${key}.jpg`;
