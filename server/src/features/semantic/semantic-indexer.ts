@@ -22,6 +22,7 @@ import sharp from 'sharp';
 import { ModelUnavailableError, type ImageSource } from '../../adapters/ml/index.ts';
 import { MediaDecodeError, MediaToolError, probeVideo } from '../../adapters/media/index.ts';
 import { openImage } from '../../adapters/media/image-source.ts';
+import { failpoint } from '../../platform/failpoints.ts';
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
 import type { Indexer, IndexTarget } from '../indexing/index.ts';
 import { PHOTO_FRAME, type FrameVector, type SemanticStore } from './semantic.store.ts';
@@ -90,6 +91,8 @@ export class SemanticIndexer implements Indexer {
       const frames = this.task === 'semantic' ? await this.photoFrames(target) : await this.videoFrames(target, signal);
       signal.throwIfAborted();
       if (!this.deps.store.replace(target.asset_id, this.modelId, frames)) return; // deleted meanwhile
+      // Crash tests: vectors committed, tags and the index entry not yet (the job runs again after a restart).
+      failpoint('semantic.stored');
       if (this.deps.zeroShot) this.deps.tags.replace(target.asset_id, await this.deps.zeroShot.classify(frames));
     } catch (e) {
       if (e instanceof ModelUnavailableError) throw new SnoozeError(MODEL_GONE_WAIT_MS, `Waiting: ${e.message}.`);
