@@ -65,7 +65,10 @@ export function classifierScores(frames: readonly FrameVector[], p: ClassifierPr
   let bestScore = -Infinity;
   for (const f of frames) {
     const s = marginOf(f.vector, p);
-    if (s > bestScore) (bestScore = s), (best = f);
+    if (s > bestScore) {
+      bestScore = s;
+      best = f;
+    }
   }
   if (!best) return null;
   return { score: bestScore, confidence: confidenceOf(bestScore, threshold), matched: bestScore >= threshold, frameTsMs: best.frameTsMs };
