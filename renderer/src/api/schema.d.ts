@@ -3715,7 +3715,7 @@ export interface components {
                 ocr_enabled: boolean;
                 semantic_enabled: boolean;
                 species_enabled: boolean;
-                /** @description Videos at least this long (seconds, 5–86400) are sampled uniformly without scene detection. */
+                /** @description Videos at least this long (seconds, 5–3600) are sampled uniformly without scene detection. */
                 video_long_threshold_s: number;
                 /** @description At most this many frames of a video are embedded for semantic search (1–32). */
                 video_max_frames: number;
@@ -3756,7 +3756,7 @@ export interface components {
                 ocr_enabled?: boolean;
                 semantic_enabled?: boolean;
                 species_enabled?: boolean;
-                /** @description Videos at least this long (seconds, 5–86400) are sampled uniformly without scene detection. */
+                /** @description Videos at least this long (seconds, 5–3600) are sampled uniformly without scene detection. */
                 video_long_threshold_s?: number;
                 /** @description At most this many frames of a video are embedded for semantic search (1–32). */
                 video_max_frames?: number;

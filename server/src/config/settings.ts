@@ -35,8 +35,8 @@ export const MlSettings = z.object({
     .number()
     .int()
     .min(5)
-    .max(86_400)
-    .openapi({ description: 'Videos at least this long (seconds, 5–86400) are sampled uniformly without scene detection.' }),
+    .max(3_600)
+    .openapi({ description: 'Videos at least this long (seconds, 5–3600) are sampled uniformly without scene detection.' }),
   video_scene_threshold: z
     .number()
     .min(0.05)

@@ -24,7 +24,7 @@ import type { VectorChange } from '../../../server/src/features/semantic/index.t
 import { BLUE, GREEN, RED, STANDIN_ENV, WHITE, YELLOW, colourVideo, dot, nearestColour, solidJpeg, standinModelsDir } from './helpers.ts';
 
 const MODEL = 'clip-standin-vision';
-const CORPUS = { jpeg: 'exif/door-knocker.jpg', heic: 'heic/IMG_1034.heic' } as const;
+const CORPUS = { jpeg: 'exif/door-knocker.jpg', heic: 'heic/IMG_1034.heic', raw: 'raw/RAW_NIKON_D1.NEF' } as const;
 
 describe('semantic indexers: vectors of photos and video frames', { timeout: 600_000 }, () => {
   let srv: TestServer;
@@ -76,13 +76,14 @@ describe('semantic indexers: vectors of photos and video frames', { timeout: 600
     }
   });
 
-  test('each photo gets one unit vector (frame -1) after its upload: JPEG and HEIC originals, coloured photos by their colour', async () => {
+  test('each photo gets one unit vector (frame -1) after its upload: JPEG, HEIC and RAW originals, coloured photos by their colour', async () => {
     await upload('red', await solidJpeg(path.join(work, 'red.jpg'), RED));
     await upload('green', await solidJpeg(path.join(work, 'green.jpg'), GREEN));
     await upload('blue', await solidJpeg(path.join(work, 'blue.jpg'), BLUE));
     await upload('jpeg', src.file(CORPUS.jpeg));
     await upload('heic', src.file(CORPUS.heic));
-    for (const key of ['red', 'green', 'blue', 'jpeg', 'heic']) {
+    await upload('raw', src.file(CORPUS.raw));
+    for (const key of ['red', 'green', 'blue', 'jpeg', 'heic', 'raw']) {
       assert.ok(jobs(key, 'semantic').every((j) => j.state === 'completed') && jobs(key, 'semantic').length === 1, `${key}: ${JSON.stringify(jobs(key, 'semantic'))}`);
       assert.deepEqual(jobs(key, 'video_semantic'), [], 'photos are not the video task\'s');
       const f = frames(key);
@@ -169,7 +170,7 @@ describe('semantic indexers: vectors of photos and video frames', { timeout: 600
   test('the stats count indexed photos and videos (both variants); a reindex replaces without duplicating', async () => {
     for (const v of Object.values(inBothVariants(alice))) {
       const s = data(v, await v.get(`${V1}/assets/indexing/stats`));
-      assert.deepEqual(s.tasks.semantic, { indexed_count: 5, queued_jobs: 0, total_count: 5 });
+      assert.deepEqual(s.tasks.semantic, { indexed_count: 6, queued_jobs: 0, total_count: 6 });
       assert.deepEqual(s.tasks.video_semantic, { indexed_count: 4, queued_jobs: 0, total_count: 4 });
     }
     const before = rows();
@@ -189,11 +190,11 @@ describe('semantic indexers: vectors of photos and video frames', { timeout: 600
     await srv.container.jobRunner.whenIdle();
     const first = changes.findIndex((c) => c.kind === 'reset');
     assert.ok(first >= 0, 'a reset was told');
-    assert.ok(changes.slice(first).filter((c) => c.kind === 'replace').length >= 9, 'then every asset again');
+    assert.ok(changes.slice(first).filter((c) => c.kind === 'replace').length >= 10, 'then every asset again');
     assert.ok(!changes.slice(0, first).some((c) => c.kind === 'replace'), 'nothing replaced before the wipe was told');
     assert.equal(rows(), before);
     const s = data(alice, await alice.get(`${V1}/assets/indexing/stats`));
-    assert.equal(s.tasks.semantic.indexed_count, 5);
+    assert.equal(s.tasks.semantic.indexed_count, 6);
   });
 
   test('an asset deleted for good loses its vectors, and the store tells its listeners with its rowid', async () => {
@@ -209,6 +210,22 @@ describe('semantic indexers: vectors of photos and video frames', { timeout: 600
     // A replace for an asset that is gone stores nothing and tells nothing.
     assert.equal(srv.container.semantic.store.replace(ids.blue!, MODEL, [{ frameTsMs: -1, vector: texts.red! }]), false);
     assert.equal(changes.filter((c) => c.kind === 'replace').length, 0);
+  });
+
+  test('a file that cannot be decoded fails its own job at once with a stable code (photo and video); nothing is stored', async () => {
+    const garbage = path.join(work, 'not-media.bin');
+    fs.writeFileSync(garbage, Buffer.from('this is not a photo nor a video, only some bytes '.repeat(50)));
+    const signal = new AbortController().signal;
+    for (const [task, key, type] of [['semantic', 'green', 'PHOTO'], ['video_semantic', 'clip', 'VIDEO']] as const) {
+      const indexer = srv.container.indexing.indexers.get(task)!;
+      const before = frames(key);
+      await assert.rejects(indexer.index({ asset_id: ids[key]!, type, file: garbage }, signal), (e: Error) => {
+        assert.equal(e.name, 'PermanentError', `${task}: ${e.name} ${e.message}`);
+        assert.match(e.message, /^semantic_unreadable_media: /);
+        return true;
+      });
+      assert.deepEqual(frames(key), before, `${task}: the earlier vectors stay`);
+    }
   });
 
   test('with semantic_enabled off nothing is queued or embedded, and a rebuild of it is refused', async () => {

@@ -4,7 +4,7 @@
  * The plan (reference, "Video frame sampling"), with N = `video_max_frames`:
  * - a clip shorter than 4 s: one frame, its midpoint;
  * - a video of `video_long_threshold_s` or more: N frames at the centres of N equal intervals;
- * - in between: ffmpeg's scene detection (`video_scene_threshold`) cuts the video into shots, and the middle of
+ * - in between: ffmpeg's scene detection (at most 3 minutes of it, else uniform) (`video_scene_threshold`) cuts the video into shots, and the middle of
  *   each shot is taken, at most N of them, spread evenly over the shots when there are more; a video without a cut
  *   (one shot) gets the N uniform centres instead. Decision where the reference is silent: the middle of a shot
  *   rather than the cut itself, because the frame at a cut is often a blend or a blur of two shots.
@@ -28,6 +28,11 @@ export interface VideoSampling {
 export const DEFAULT_SAMPLING: VideoSampling = { maxFrames: 8, longThresholdS: 300, sceneThreshold: 0.4 };
 /** Below this duration a clip gets its midpoint only. */
 export const SHORT_CLIP_S = 4;
+/**
+ * What scene detection may take (it decodes the whole video): past it, the video is sampled uniformly, so a
+ * long threshold set high, a 4K video or a slow machine never runs into the index job's own time limit.
+ */
+const SCENE_BUDGET_MS = 3 * 60_000;
 /** Long side of a cut frame (the medium thumbnail's). */
 const FRAME_EDGE = 800;
 
@@ -77,7 +82,7 @@ export async function sceneCuts(file: string, threshold: number, signal?: AbortS
       '-vf', `scale=w='min(320,iw)':h=-2,select='gt(scene,${threshold})',metadata=mode=print:file=-`,
       '-f', 'null', '-',
     ],
-    { tool: 'ffmpeg', action: 'scene detection', input: file, timeoutMs: 8 * 60_000, signal },
+    { tool: 'ffmpeg', action: 'scene detection', input: file, timeoutMs: SCENE_BUDGET_MS, signal },
   );
   return [...stdout.matchAll(/pts_time:(-?[\d.]+)/g)].map((m) => Number(m[1])).filter(Number.isFinite);
 }
@@ -109,7 +114,8 @@ export interface SampledFrame {
  */
 export async function sampleFrames(file: string, durationS: number, s: VideoSampling, signal?: AbortSignal): Promise<{ method: SamplingMethod; frames: SampledFrame[] }> {
   let method = samplingMethod(durationS, s);
-  const cuts = method === 'scenes' ? await sceneCuts(file, s.sceneThreshold, signal) : [];
+  // Scene detection that fails or runs out of time leaves uniform sampling (a damaged file then fails at the cut).
+  const cuts = method === 'scenes' ? await sceneCuts(file, s.sceneThreshold, signal).catch((e: unknown) => (signal?.aborted ? Promise.reject(e) : [])) : [];
   if (method === 'scenes' && !cuts.some((c) => c > 0 && c < durationS)) method = 'uniform';
   const frames: SampledFrame[] = [];
   for (const ms of planFrames(durationS, s, cuts)) {
