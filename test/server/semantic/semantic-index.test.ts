@@ -190,6 +190,7 @@ describe('semantic indexers: vectors of photos and video frames', { timeout: 600
     await srv.container.jobRunner.whenIdle();
     const first = changes.findIndex((c) => c.kind === 'reset');
     assert.ok(first >= 0, 'a reset was told');
+    assert.equal(changes.filter((c) => c.kind === 'reset').length, 1, 'once, though both semantic tasks reset');
     assert.ok(changes.slice(first).filter((c) => c.kind === 'replace').length >= 10, 'then every asset again');
     assert.ok(!changes.slice(0, first).some((c) => c.kind === 'replace'), 'nothing replaced before the wipe was told');
     assert.equal(rows(), before);

@@ -121,7 +121,12 @@ class ChangeHub {
     if (committed.size) this.db.prepare('DELETE FROM semantic_held').run();
     if (gone.length) this.db.prepare('DELETE FROM semantic_gone').run();
     // Outside any transaction, a held change without its marker was rolled back: dropped.
-    const toTell = [...this.held.keys()].sort((a, b) => a - b).filter((m) => committed.has(m)).map((m) => this.held.get(m)!);
+    // A reset right after a reset wipes nothing more (the rebuild resets once per semantic task): told once.
+    const toTell = [...this.held.keys()]
+      .sort((a, b) => a - b)
+      .filter((m) => committed.has(m))
+      .map((m) => this.held.get(m)!)
+      .filter((c, i, all) => !(c.kind === 'reset' && all[i - 1]?.kind === 'reset'));
     this.held.clear();
     // Deletions last: a replace held in the same transaction as its asset's deletion must not outlive it.
     for (const c of toTell) this.tell(c);
