@@ -13,7 +13,8 @@ import { V1, data, registerAdmin } from '../helpers/api.ts';
 import { uploadFile } from '../uploads/helpers.ts';
 import { linkModels, tempModelsDir } from '../ml/models.ts';
 import { makeClipStandin } from '../../../scripts/models/make-clip-standin.ts';
-import { RED, STANDIN_ENV, VOCAB, colourVideo, solidJpeg } from './helpers.ts';
+import { STANDIN_FILES } from '../../../scripts/models/make-clip-standin.ts';
+import { GREEN, RED, STANDIN_ENV, VOCAB, colourVideo, solidJpeg, standinModelsDir } from './helpers.ts';
 
 describe('semantic jobs without the CLIP models', { timeout: 300_000 }, () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-semantic-missing-'));
@@ -94,5 +95,34 @@ describe('semantic jobs without the CLIP models', { timeout: 300_000 }, () => {
     assert.equal(await srv.container.semantic.enable(), true);
     await srv.container.jobRunner.whenIdle();
     assertIndexed(srv, ids);
+  });
+
+  test('a model file gone after the start makes the next job wait (never fail); back in place, the job runs', async () => {
+    const modelsDir = await standinModelsDir();
+    cleanup.push(() => fs.rmSync(modelsDir, { recursive: true, force: true }));
+    const srv = await startServer({ env: { HEARTH_MODELS_DIR: modelsDir, ...STANDIN_ENV } });
+    cleanup.push(() => srv.stop({ removeData: true }));
+    const alice = new Client(srv.url);
+    await registerAdmin(alice);
+    await srv.container.indexing.indexers.settled();
+    assert.ok(srv.container.indexing.indexers.available('semantic'));
+    fs.rmSync(path.join(modelsDir, STANDIN_FILES.vision));
+    const r = await uploadFile(srv, alice.token!, await solidJpeg(path.join(work, 'green.jpg'), GREEN));
+    assert.equal(r.status, 200, r.text);
+    const id = r.body.asset_id as string;
+    await srv.container.jobRunner.whenIdle();
+    const job = () =>
+      srv.container.db
+        .prepare(`SELECT state, attempt, progress_message AS why FROM jobs WHERE kind = 'indexing.index-asset' AND json_extract(args, '$.asset_id') = ?`)
+        .get(id) as { state: string; attempt: number; why: string | null };
+    assert.equal(job().state, 'scheduled', JSON.stringify(job()));
+    assert.match(job().why ?? '', /^Waiting: /);
+    assert.equal(srv.container.db.prepare('SELECT count(*) FROM semantic_vectors WHERE asset_id = ?').pluck().get(id), 0);
+
+    await makeClipStandin(modelsDir, VOCAB);
+    assert.equal(srv.container.indexing.wakeWaiting('semantic'), 1);
+    await srv.container.jobRunner.whenIdle();
+    assert.equal(job().state, 'completed');
+    assert.equal(srv.container.db.prepare('SELECT count(*) FROM semantic_vectors WHERE asset_id = ?').pluck().get(id), 1);
   });
 });
