@@ -76,6 +76,8 @@ export async function sceneCuts(file: string, threshold: number, signal?: AbortS
     requireTool('ffmpeg'),
     [
       '-hide_banner', '-nostdin', '-loglevel', 'error',
+      // One decoding thread: it is background work, and the other core stays free for browsing.
+      '-threads', '1',
       '-i', ffmpegPath(file),
       '-an', '-sn', '-dn',
       // Scoring a small picture finds the same cuts for a fraction of the work.
