@@ -19,7 +19,7 @@ import { InvitesService } from './features/auth/invites.service.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
 import { NetworkService } from './features/system/network.service.ts';
-import { MlRuntime } from './adapters/ml/index.ts';
+import { ClipEncoder, MlRuntime } from './adapters/ml/index.ts';
 import { RepositoriesService } from './features/repositories/repositories.service.ts';
 import { buildJobRegistry } from './jobs.ts';
 import { IngestService } from './features/assets/ingest/ingest.service.ts';
@@ -42,6 +42,7 @@ import { JobQueue } from './platform/jobs/queue.ts';
 import { IndexingService } from './features/indexing/indexing.service.ts';
 import { IndexerRegistry } from './features/indexing/indexers.ts';
 import { OcrStore, createOcrIndexer } from './features/ocr/index.ts';
+import { SemanticStore, createSemanticIndexers } from './features/semantic/index.ts';
 import { AlbumsService } from './features/albums/albums.service.ts';
 import { AlbumMembersService } from './features/albums/members.service.ts';
 import { PartnerSharesService } from './features/sharing/partners.service.ts';
@@ -84,6 +85,13 @@ export interface Container {
   system: SystemService;
   /** The ML runtime: model registry, installed and verified models, the inference threads. */
   ml: MlRuntime;
+  /**
+   * Semantic search's parts: the CLIP vectors (`store`, the source of truth; its `onChange` is what an in-memory
+   * index follows) and the one CLIP encoder (`encoder.embedTexts` for queries). `enable()` checks the CLIP
+   * models again and registers the semantic indexers when they are there (true when they are): done at start,
+   * and again by whoever installs the models while the server runs.
+   */
+  semantic: { store: SemanticStore; encoder: ClipEncoder; enable(): Promise<boolean> };
   /** Where the listener listens (the network setting) and the addresses phones should open. */
   network: NetworkService;
   repositories: RepositoriesService;
@@ -214,6 +222,25 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       (e: unknown) => log.warn({ err: e }, 'the OCR models could not be checked: OCR indexing is off'),
     ),
   );
+  // Semantic vectors (photos and video frames) and zero-shot tags when CLIP is installed and verified, registered
+  // as OCR is; `reset()` (rebuild with reset_semantic) wipes the vectors and the zeroshot tags.
+  const semanticStore = new SemanticStore(db);
+  const clip = new ClipEncoder(ml);
+  const enableSemantic = async (): Promise<boolean> => {
+    const built = await createSemanticIndexers(ml, clip, semanticStore, {
+      db,
+      settings,
+      mediumThumbnail: (assetId) => derivatives.thumbnail(assetId, 'medium'),
+      webVideo: (assetId) => derivatives.webVideo(assetId),
+    });
+    if (!built || closed) return false;
+    indexers.register('semantic', built.photo).register('video_semantic', built.video);
+    indexing.wakeWaiting('semantic');
+    indexing.wakeWaiting('video_semantic');
+    log.info({ model_id: built.photo.modelId, zero_shot: built.classifies }, 'semantic indexing is on');
+    return true;
+  };
+  indexers.registering(enableSemantic().catch((e: unknown) => log.warn({ err: e }, 'the CLIP models could not be checked: semantic indexing is off')));
   const intake = new Intake();
   const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }), intake);
   const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
@@ -289,6 +316,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     users,
     system,
     ml,
+    semantic: { store: semanticStore, encoder: clip, enable: enableSemantic },
     network,
     repositories,
     intake,

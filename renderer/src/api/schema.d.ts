@@ -3715,6 +3715,12 @@ export interface components {
                 ocr_enabled: boolean;
                 semantic_enabled: boolean;
                 species_enabled: boolean;
+                /** @description Videos at least this long (seconds, 5–3600) are sampled uniformly without scene detection. */
+                video_long_threshold_s: number;
+                /** @description At most this many frames of a video are embedded for semantic search (1–32). */
+                video_max_frames: number;
+                /** @description ffmpeg's scene-change score (0.05–0.95) that starts a new shot when sampling a video's frames. */
+                video_scene_threshold: number;
             };
             network: {
                 allow_other_devices: boolean;
@@ -3750,6 +3756,12 @@ export interface components {
                 ocr_enabled?: boolean;
                 semantic_enabled?: boolean;
                 species_enabled?: boolean;
+                /** @description Videos at least this long (seconds, 5–3600) are sampled uniformly without scene detection. */
+                video_long_threshold_s?: number;
+                /** @description At most this many frames of a video are embedded for semantic search (1–32). */
+                video_max_frames?: number;
+                /** @description ffmpeg's scene-change score (0.05–0.95) that starts a new shot when sampling a video's frames. */
+                video_scene_threshold?: number;
             };
             network?: {
                 allow_other_devices?: boolean;

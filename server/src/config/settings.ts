@@ -29,6 +29,19 @@ export const MlSettings = z.object({
   face_enabled: z.boolean(),
   ocr_enabled: z.boolean(),
   species_enabled: z.boolean(),
+  /** Video frames embedded for semantic search (reference "Video frame sampling"; features/semantic/video-frames.ts). */
+  video_max_frames: z.number().int().min(1).max(32).openapi({ description: 'At most this many frames of a video are embedded for semantic search (1–32).' }),
+  video_long_threshold_s: z
+    .number()
+    .int()
+    .min(5)
+    .max(3_600)
+    .openapi({ description: 'Videos at least this long (seconds, 5–3600) are sampled uniformly without scene detection.' }),
+  video_scene_threshold: z
+    .number()
+    .min(0.05)
+    .max(0.95)
+    .openapi({ description: "ffmpeg's scene-change score (0.05–0.95) that starts a new shot when sampling a video's frames." }),
 });
 export const LibrarySettings = z.object({
   scan_interval_seconds: z.number().int().min(30).max(86_400),
@@ -64,7 +77,15 @@ type Sections = { [K in keyof typeof SECTIONS]: z.infer<(typeof SECTIONS)[K]> };
 const DEFAULTS: Sections = {
   registration: { mode: 'closed' },
   llm: { agent_enabled: false, provider: 'none', base_url: null, model_name: null },
-  ml: { semantic_enabled: true, face_enabled: true, ocr_enabled: true, species_enabled: true },
+  ml: {
+    semantic_enabled: true,
+    face_enabled: true,
+    ocr_enabled: true,
+    species_enabled: true,
+    video_max_frames: 8,
+    video_long_threshold_s: 300,
+    video_scene_threshold: 0.4,
+  },
   library: { scan_interval_seconds: 300 },
   network: { allow_other_devices: false },
   trash: { retention_days: 30 },

@@ -34,10 +34,15 @@ export interface RunToolOptions {
   signal?: AbortSignal;
   /** Cap on collected stdout (ffprobe JSON is small; anything bigger is a bug or an attack). */
   maxStdoutBytes?: number;
+  /** Collect stdout as bytes (`bytes`): a frame piped out of ffmpeg, never written to disk. */
+  binary?: boolean;
 }
 
 export interface RunToolResult {
+  /** stdout as text ('' with `binary`). */
   stdout: string;
+  /** stdout as bytes (with `binary`; empty otherwise). */
+  bytes: Buffer;
   stderr: string;
 }
 
@@ -72,6 +77,7 @@ export function runTool(bin: string, args: string[], opts: RunToolOptions): Prom
     }
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
     let stdout = '';
+    const chunks: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
     let settled = false;
@@ -86,16 +92,17 @@ export function runTool(bin: string, args: string[], opts: RunToolOptions): Prom
     const onAbort = () => kill('aborted');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout.setEncoding('utf8');
+    if (!opts.binary) child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
+    child.stdout.on('data', (chunk: string | Buffer) => {
       if (opts.onStdout) {
-        opts.onStdout(chunk);
+        opts.onStdout(String(chunk));
         return;
       }
-      stdoutBytes += Buffer.byteLength(chunk);
+      stdoutBytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
       if (stdoutBytes > maxStdout) kill(`produced more than ${maxStdout} bytes of output`);
-      else stdout += chunk;
+      else if (typeof chunk === 'string') stdout += chunk;
+      else chunks.push(chunk);
     });
     child.stderr.on('data', (chunk: string) => {
       stderr = appendTail(stderr, chunk, STDERR_TAIL_CHARS * 4);
@@ -117,7 +124,7 @@ export function runTool(bin: string, args: string[], opts: RunToolOptions): Prom
       finish();
       if (killedFor) fail(killedFor, code, stderr);
       else if (code !== 0) fail(`exited with ${code ?? sig}`, code, stderr);
-      else resolve({ stdout, stderr });
+      else resolve({ stdout, bytes: Buffer.concat(chunks), stderr });
     });
   });
 }
