@@ -11,6 +11,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes } from '../../lib/format';
 import { TASKS, taskStatus, useCancelInstall, useCapabilities, useIndexingStats, useInstallModels, useModels, type Model, type TaskStatus } from './models-api';
+import './operations.css';
 import './models.css';
 
 type Stats = NonNullable<ReturnType<typeof useIndexingStats>['data']>;
@@ -55,6 +56,7 @@ function TaskCard({ task, models, capabilities, stats }: { task: (typeof TASKS)[
   const status = taskStatus(task.capabilities.map((c) => capabilities.ml.tasks[c]));
   const install = useInstallModels();
   const needed = models.filter((m) => !m.alternative);
+  const others = models.filter((m) => m.alternative);
   const missing = needed.filter((m) => m.state !== 'ready');
   const installing = needed.some((m) => m.installing || m.state === 'downloading');
   const headingId = `task-${task.task}`;
@@ -68,9 +70,8 @@ function TaskCard({ task, models, capabilities, stats }: { task: (typeof TASKS)[
       </div>
       <p className="card__intro">{task.what}</p>
       {status.kind === 'downloading' && <ProgressBar value={status.percent} label={`${task.title}: downloading`} />}
-      {(status.kind === 'failed' || status.kind === 'not_installed' || status.kind === 'disabled') && status.detail && (
-        <p className={status.kind === 'failed' ? 'models__cause' : 'models__detail'}>{status.detail}</p>
-      )}
+      {/* Not installed needs no words: the Install button below says what it downloads. */}
+      {(status.kind === 'failed' || status.kind === 'disabled') && status.detail && <p className={status.kind === 'failed' ? 'models__cause' : 'models__detail'}>{status.detail}</p>}
       {missing.length > 0 && !installing && (
         <div className="models__actions">
           <Button
@@ -89,14 +90,24 @@ function TaskCard({ task, models, capabilities, stats }: { task: (typeof TASKS)[
         </div>
       )}
       <IndexingProgress task={task} stats={stats} />
-      {models.length > 0 ? (
+      {needed.length > 0 ? (
         <ul className="ops-list" aria-label={`${task.title} models`}>
-          {models.map((m) => (
+          {needed.map((m) => (
             <ModelRow key={m.id} model={m} />
           ))}
         </ul>
       ) : (
         <p className="ops__empty">No model for this is in this version of Hearth yet.</p>
+      )}
+      {others.length > 0 && (
+        <details className="models__others">
+          <summary>Other models ({others.length}, not needed)</summary>
+          <ul className="ops-list" aria-label={`${task.title}: other models`}>
+            {others.map((m) => (
+              <ModelRow key={m.id} model={m} />
+            ))}
+          </ul>
+        </details>
       )}
     </section>
   );
@@ -156,7 +167,6 @@ function ModelRow({ model }: { model: Model }) {
       </div>
       <p className="job__meta">
         {model.id} · {formatBytes(model.bytes)} · licence {model.licences.join(', ')} · {model.installed_from ? 'from' : 'source'} {source}
-        {model.alternative && ' · alternative (not needed)'}
       </p>
       {downloading && (
         <>

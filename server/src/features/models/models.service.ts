@@ -29,7 +29,7 @@ export interface ModelView {
   title: string;
   task: ModelTaskGroup;
   capabilities: Capability[];
-  /** An alternative no capability needs (installed only by id). */
+  /** No capability needs it (an alternative; installed only by id). */
   alternative: boolean;
   state: ModelStatus['state'];
   bytes: number;
@@ -101,7 +101,8 @@ export class ModelsService {
       title: m.title,
       task: GROUP_OF_REGISTRY_TASK[entry.task],
       capabilities,
-      alternative: !!entry.alternative,
+      // No task needs it: an alternative, or the real CLIP while the test stand-in is switched on.
+      alternative: !!entry.alternative || capabilities.length === 0,
       state: m.state,
       bytes: m.bytes,
       bytes_present: m.state === 'ready' ? m.bytes : m.bytes_present,
