@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { call, signIn, uploadAndWait } from './household.ts';
 import { CORPUS } from './own-server.ts';
@@ -72,6 +73,13 @@ test.beforeAll(async ({ playwright, hearth }) => {
 
 const card = (page: Page, title: string) => page.getByRole('region', { name: title });
 
+/** axe-core, WCAG 2.0/2.1 A and AA: no serious or critical violation (contrast included). */
+async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   const size = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(size.scrollWidth, 'page is wider than the viewport').toBeLessThanOrEqual(size.innerWidth);
@@ -110,6 +118,7 @@ test('desktop: OCR ready from the npm package; search by meaning installed from 
   await expect(semantic.getByRole('button', { name: /^(Install|Retry) Search by meaning/ })).toHaveCount(0);
   await expect(semantic.getByLabel('Search by meaning: indexing')).toContainText(/Photos indexed\s*\d of 1/);
   await page.screenshot({ path: test.info().outputPath('models-desktop-installed.png'), fullPage: true });
+  await expectAccessible(page);
 });
 
 test('phone 390×844 with touch: the page fits; a task whose models the mirror lacks fails with the cause and offers Retry', async ({ browser, hearth }) => {
@@ -130,6 +139,7 @@ test('phone 390×844 with touch: the page fits; a task whose models the mirror l
     await expect(faces).toContainText(/answered 404/);
     await expect(faces.getByRole('button', { name: /^Retry Faces/ })).toBeVisible();
     await expectNoHorizontalOverflow(page);
+    await expectAccessible(page);
     await page.screenshot({ path: test.info().outputPath('models-phone.png'), fullPage: true });
   } finally {
     await context.close();

@@ -168,7 +168,7 @@ export class ModelCatalog {
       let progress: number | null = null;
       if (state === 'failed') detail = of('failed').map((m) => `${m.id} refused: ${m.cause}`).join('; ');
       else if (state === 'not_installed') {
-        detail = `not installed: ${of('not_installed').map((m) => `${m.id} (${mb(m.bytes)})`).join(', ')}; npm run models:fetch downloads ${of('not_installed').length > 1 ? 'them' : 'it'}`;
+        detail = `not installed: ${of('not_installed').map((m) => `${m.id} (${mb(m.bytes)})`).join(', ')}; Install on the Models page (Administration) or npm run models:fetch downloads ${of('not_installed').length > 1 ? 'them' : 'it'}`;
       } else if (state === 'downloading') {
         const total = models.reduce((n, m) => n + m.bytes, 0);
         const present = models.reduce((n, m) => n + (m.state === 'ready' ? m.bytes : m.state === 'downloading' ? (m.bytes * m.progress_percent!) / 100 : 0), 0);
