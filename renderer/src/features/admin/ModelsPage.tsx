@@ -5,12 +5,14 @@
  * failure, Cancel while it downloads), and how far indexing has got (indexed / total, jobs waiting).
  * Refreshed every second while a download runs, every two while index jobs wait.
  */
+import { useEffect, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes } from '../../lib/format';
-import { TASKS, taskStatus, useCancelInstall, useCapabilities, useIndexingStats, useInstallModels, useModels, type Model, type TaskStatus } from './models-api';
+import { TASKS, modelKeys, taskStatus, useCancelInstall, useCapabilities, useIndexingStats, useInstallModels, useModels, type Model, type TaskStatus } from './models-api';
 import './operations.css';
 import './models.css';
 
@@ -22,6 +24,17 @@ export function ModelsPage() {
   const busy = !!models.data?.models.some((m) => m.installing || m.state === 'downloading');
   const capabilities = useCapabilities(busy);
   const stats = useIndexingStats();
+  // A download just ended: the tasks it completes turn ready and their waiting index jobs start now,
+  // not at the next idle refresh.
+  const queryClient = useQueryClient();
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (wasBusy.current && !busy) {
+      void queryClient.invalidateQueries({ queryKey: modelKeys.capabilities });
+      void queryClient.invalidateQueries({ queryKey: modelKeys.indexing });
+    }
+    wasBusy.current = busy;
+  }, [busy, queryClient]);
   const error = models.error ?? capabilities.error;
   return (
     <>
