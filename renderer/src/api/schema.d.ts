@@ -3126,7 +3126,7 @@ export interface components {
             /** @description While `downloading`: how much of the models it needs is present. */
             progress_percent: number | null;
             /**
-             * @description Beyond the contract: why the task is not available (null when it is). `disabled`: switched off in the ML settings; `not_installed`: a model it needs is not in the models folder; `downloading`: a model is being downloaded (see `progress_percent`); `failed`: a model file is there but was refused (wrong size or sha256; `detail` says which).
+             * @description Beyond the contract: why the task is not available (null when it is). `disabled`: switched off in the ML settings; `not_installed`: a model it needs is not in the models folder; `downloading`: a model is being downloaded (see `progress_percent`); `failed`: a model file is there but was refused (wrong size or sha256; `detail` says which), or an administrator's install of it failed (`detail` says why; installModel retries).
              * @enum {string|null}
              */
             reason: "not_installed" | "downloading" | "disabled" | "failed" | null;
