@@ -10,6 +10,7 @@ import { authRouter } from './features/auth/auth.router.ts';
 import { usersRouter } from './features/users/users.router.ts';
 import { settingsRouter } from './features/settings/settings.router.ts';
 import { systemRouter } from './features/system/system.router.ts';
+import { modelsRouter } from './features/models/models.router.ts';
 import { jobsRouter } from './features/jobs/jobs.router.ts';
 import { uploadsRouter } from './features/uploads/uploads.router.ts';
 import { assetsRouter } from './features/assets/api/assets.router.ts';
@@ -43,6 +44,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
     description: 'Short-lived media token from getMediaToken, for <img>/<video> URLs.',
   });
   api.route(API_BASE, systemRouter());
+  api.route(API_BASE, modelsRouter());
   api.route(API_BASE, authRouter());
   api.route(API_BASE, usersRouter());
   api.route(API_BASE, settingsRouter());

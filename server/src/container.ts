@@ -19,7 +19,7 @@ import { InvitesService } from './features/auth/invites.service.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
 import { NetworkService } from './features/system/network.service.ts';
-import { ClipEncoder, MlRuntime } from './adapters/ml/index.ts';
+import { CAPABILITY_MODELS, ClipEncoder, MlRuntime } from './adapters/ml/index.ts';
 import { RepositoriesService } from './features/repositories/repositories.service.ts';
 import { buildJobRegistry } from './jobs.ts';
 import { IngestService } from './features/assets/ingest/ingest.service.ts';
@@ -205,23 +205,31 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const indexers = new IndexerRegistry();
   const indexing = new IndexingService(db, jobs, settings, repositories, indexers);
   // The models (registry, verified files in the models folder) and the threads that run them.
-  const ml = new MlRuntime({ modelsDir: config.modelsDir, dataDir: config.dataDir, maxWorkers: config.mlWorkers, clipStandin: config.clipStandin });
+  const ml = new MlRuntime({
+    modelsDir: config.modelsDir,
+    dataDir: config.dataDir,
+    maxWorkers: config.mlWorkers,
+    clipStandin: config.clipStandin,
+    modelsBaseUrl: config.modelsBaseUrl,
+  });
   const system = new SystemService(db, settings, ml, () => ({ journal: catalog.counters(), caches: caches.snapshot() }));
 
   const derivatives = new DerivativePaths(p.derivatives);
   // OCR indexes photos when its three models are installed and verified (checked off the start's path:
   // index jobs taken meanwhile wait for it, IndexerRegistry.registering); jobs that waited for it run now.
-  indexers.registering(
-    createOcrIndexer(ml, new OcrStore(db), (assetId) => derivatives.thumbnail(assetId, 'medium')).then(
-      (ocr) => {
-        if (!ocr || closed) return;
-        indexers.register('ocr', ocr);
-        indexing.wakeWaiting('ocr');
-        log.info({ model_id: ocr.modelId }, 'OCR indexing is on');
-      },
-      (e: unknown) => log.warn({ err: e }, 'the OCR models could not be checked: OCR indexing is off'),
-    ),
-  );
+  const registerOcr = () =>
+    indexers.registering(
+      createOcrIndexer(ml, new OcrStore(db), (assetId) => derivatives.thumbnail(assetId, 'medium')).then(
+        (ocr) => {
+          if (!ocr || closed || indexers.available('ocr')) return;
+          indexers.register('ocr', ocr);
+          indexing.wakeWaiting('ocr');
+          log.info({ model_id: ocr.modelId }, 'OCR indexing is on');
+        },
+        (e: unknown) => log.warn({ err: e }, 'the OCR models could not be checked: OCR indexing is off'),
+      ),
+    );
+  registerOcr();
   // Semantic vectors (photos and video frames) and zero-shot tags when CLIP is installed and verified, registered
   // as OCR is; `reset()` (rebuild with reset_semantic) wipes the vectors and the zeroshot tags.
   const semanticStore = new SemanticStore(db);
@@ -233,7 +241,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       mediumThumbnail: (assetId) => derivatives.thumbnail(assetId, 'medium'),
       webVideo: (assetId) => derivatives.webVideo(assetId),
     });
-    if (!built || closed) return false;
+    if (!built || closed || indexers.available('semantic')) return false;
     indexers.register('semantic', built.photo).register('video_semantic', built.video);
     indexing.wakeWaiting('semantic');
     indexing.wakeWaiting('video_semantic');
@@ -241,6 +249,14 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     return true;
   };
   indexers.registering(enableSemantic().catch((e: unknown) => log.warn({ err: e }, 'the CLIP models could not be checked: semantic indexing is off')));
+  // A model installed by an administrator (the Models page) is used without a restart: OCR's, and CLIP's towers.
+  ml.onModelsInstalled((ids) => {
+    if (!indexers.available('ocr') && ids.some((id) => (CAPABILITY_MODELS.ocr as readonly string[]).includes(id))) registerOcr();
+    const clipIds: readonly string[] = Object.values(clip.models);
+    if (!indexers.available('semantic') && ids.some((id) => clipIds.includes(id))) {
+      indexers.registering(enableSemantic().catch((e: unknown) => log.warn({ err: e }, 'the CLIP models could not be checked: semantic indexing is off')));
+    }
+  });
   const intake = new Intake();
   const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }), intake);
   const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));

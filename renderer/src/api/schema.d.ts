@@ -1311,6 +1311,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every registry model: task, files, size, licence, source, state and install progress */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/{id}/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Stop an install under way (what arrived is kept: Install continues from there) */
+        delete: operations["cancelModelInstall"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Install a model, or every missing model of a task, in the background
+         * @description Downloads run in the background: follow them with listModels (or getCapabilities' `downloading` and `progress_percent`). An interrupted download resumes from what arrived; every file is checked against its sha256 before it is put in place, and a mismatch installs nothing (state `failed` with the cause; Install again retries). Asking while an install runs joins it. Once installed, a model is used without a restart (the waiting index jobs run).
+         */
+        post: operations["installModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/partner-shares": {
         parameters: {
             query?: never;
@@ -2862,6 +2916,11 @@ export interface components {
             /** @enum {string} */
             status: "queued";
         };
+        InstallModelRequest: {
+            model_id?: string;
+            /** @enum {string} */
+            task?: "semantic" | "ocr" | "faces" | "species";
+        };
         Invite: {
             /** Format: date-time */
             created_at: string;
@@ -3005,6 +3064,8 @@ export interface components {
             max_workers: number;
             models: {
                 bytes: number;
+                /** @description Bytes present now: verified files and what has arrived of downloads. */
+                bytes_present: number;
                 cause: string | null;
                 files: {
                     bytes: number;
@@ -3065,10 +3126,61 @@ export interface components {
             /** @description While `downloading`: how much of the models it needs is present. */
             progress_percent: number | null;
             /**
-             * @description Beyond the contract: why the task is not available (null when it is). `disabled`: switched off in the ML settings; `not_installed`: a model it needs is not in the models folder; `downloading`: a model is being downloaded (see `progress_percent`); `failed`: a model file is there but was refused (wrong size or sha256; `detail` says which).
+             * @description Beyond the contract: why the task is not available (null when it is). `disabled`: switched off in the ML settings; `not_installed`: a model it needs is not in the models folder; `downloading`: a model is being downloaded (see `progress_percent`); `failed`: a model file is there but was refused (wrong size or sha256; `detail` says which), or an administrator's install of it failed (`detail` says why; installModel retries).
              * @enum {string|null}
              */
             reason: "not_installed" | "downloading" | "disabled" | "failed" | null;
+        };
+        Model: {
+            /** @description Not needed by any task; installed only by id. */
+            alternative: boolean;
+            bytes: number;
+            /** @description Bytes present now (verified files and what has arrived of a download). */
+            bytes_present: number;
+            /** @description The getCapabilities tasks that need it (empty for an alternative). */
+            capabilities: ("bioclip_classify" | "classify" | "face_recognition" | "ocr" | "semantic_image_embed" | "semantic_text_embed")[];
+            cause: string | null;
+            files: {
+                bytes: number;
+                cause: string | null;
+                /** @description Where Install downloads it from (HEARTH_MODELS_BASE_URL when set, else the source). */
+                download_url: string;
+                licence: string;
+                /** @description Inside the models folder. */
+                path: string;
+                sha256: string;
+                /** @description The pinned public source. */
+                source_url: string;
+                /** @enum {string} */
+                state: "ready" | "not_installed" | "downloading" | "failed";
+            }[];
+            id: string;
+            /** @description `models folder`, or `npm package <name>` when the copy installed with the server is used; null when not ready. */
+            installed_from: string | null;
+            /** @description An install of it runs on this server now (Cancel stops it). */
+            installing: boolean;
+            /** @description SPDX identifiers of its files' licences. */
+            licences: string[];
+            progress_percent: number | null;
+            /**
+             * @description `ready`: installed and verified (size and sha256); `downloading`: an install is under way (`progress_percent`); `not_installed`; `failed`: a file there was refused, or the last install failed (`cause`), and Install again retries.
+             * @enum {string}
+             */
+            state: "ready" | "not_installed" | "downloading" | "failed";
+            /**
+             * @description What the household gets from it: `semantic` (CLIP and its vocabulary), `ocr`, `faces`, `species`.
+             * @enum {string}
+             */
+            task: "semantic" | "ocr" | "faces" | "species";
+            title: string;
+        };
+        ModelInstallStarted: {
+            models: components["schemas"]["Model"][];
+        };
+        ModelList: {
+            /** @description HEARTH_MODELS_BASE_URL (a mirror) when set; null: the source URLs. */
+            download_base_url: string | null;
+            models: components["schemas"]["Model"][];
         };
         NetworkStatus: {
             /** @description Every non-internal IPv4 and IPv6 address of this machine with the port (IPv6 link-local left out: browsers cannot open it). Listed also while local-only, so the page can say what to turn on. */
@@ -9891,6 +10003,243 @@ export interface operations {
             };
             /** @description Signed in but not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelList"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelModelInstall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model after the install stopped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    installModel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstallModelRequest"];
+            };
+        };
+        responses: {
+            /** @description Started (or joined, or already installed): the models concerned */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelInstallStarted"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,7 +8,7 @@ import { ToastProvider } from '../components/Toast';
 import { LibrarySectionPage } from '../features/library/LibrarySectionPage';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { PHOTO_ROUTE } from '../features/library/viewer-route';
-import { ADMIN_JOBS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
+import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
 import { PHONE_TABS, TabBar } from './TabBar';
@@ -27,6 +27,7 @@ const AccountPage = lazyPage(() => import('../features/account/AccountPage').the
 const AdminPage = lazyPage(() => import('../features/admin/AdminPage').then((m) => m.AdminPage));
 const RepositoriesPage = lazyPage(() => import('../features/admin/RepositoriesPage').then((m) => m.RepositoriesPage));
 const JobsPage = lazyPage(() => import('../features/admin/JobsPage').then((m) => m.JobsPage));
+const ModelsPage = lazyPage(() => import('../features/admin/ModelsPage').then((m) => m.ModelsPage));
 
 /** While a page's script loads: the frame stays, the page says it is coming. */
 const pageLoading = (
@@ -99,6 +100,7 @@ export function SignedInApp() {
           <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
           <Route path={ADMIN_REPOSITORIES_PATH} element={isAdmin ? <RepositoriesPage /> : <NotFoundPage />} />
           <Route path={ADMIN_JOBS_PATH} element={isAdmin ? <JobsPage /> : <NotFoundPage />} />
+          <Route path={ADMIN_MODELS_PATH} element={isAdmin ? <ModelsPage /> : <NotFoundPage />} />
           {SIGNED_OUT_PATHS.map((path) => (
             <Route key={path} path={path} element={<ContinueAfterSignIn />} />
           ))}

@@ -4,6 +4,7 @@ import { LIBRARY_SECTIONS } from '../features/library/sections';
 export const ADMIN_PATH = '/admin';
 export const ADMIN_REPOSITORIES_PATH = '/admin/repositories';
 export const ADMIN_JOBS_PATH = '/admin/jobs';
+export const ADMIN_MODELS_PATH = '/admin/models';
 
 /** The navigation for a signed-in person; administration only for administrators. */
 export function navigationFor(isAdmin: boolean): NavGroup[] {
@@ -17,6 +18,7 @@ export function navigationFor(isAdmin: boolean): NavGroup[] {
         { to: ADMIN_PATH, label: 'Users & settings', icon: 'users' },
         { to: ADMIN_REPOSITORIES_PATH, label: 'Repositories', icon: 'drive' },
         { to: ADMIN_JOBS_PATH, label: 'Jobs', icon: 'jobs' },
+        { to: ADMIN_MODELS_PATH, label: 'Models', icon: 'models' },
       ],
     });
   }

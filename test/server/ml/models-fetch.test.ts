@@ -7,82 +7,20 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { ModelCatalog, ModelFileChecker, fetchModels, modelEntry, sha256File, type FetchProgress } from '../../../server/src/adapters/ml/index.ts';
 import { CLS_FILE, CLS_MODEL, SHARED_MODELS, tempModelsDir } from './models.ts';
+import { copies, serveModels } from './model-server.ts';
 import { tempDataDir } from '../helpers/server.ts';
 import { makeClipStandin } from '../../../scripts/models/make-clip-standin.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const YUNET_FILE = modelEntry('yunet-n')!.files[0]!.path;
+const YUNET_S_FILE = modelEntry('yunet-s')!.files[0]!.path;
 
-interface Served {
-  url: string;
-  /** Every request: path and Range header. */
-  requests: { path: string; range: string | null }[];
-  close(): Promise<void>;
-}
-
-/**
- * Serves `files` (registry path → bytes) with Range support. `cut` names files whose first
- * `cutTimes` responses stop after half of what they promised (the socket is destroyed mid-body).
- */
-async function serveModels(
-  files: Map<string, Buffer>,
-  opts: { cut?: Set<string>; cutTimes?: number; stall?: boolean; ignoreRange?: boolean } = {},
-): Promise<Served> {
-  const requests: Served['requests'] = [];
-  const cuts = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url!, 'http://x').pathname.slice(1));
-    requests.push({ path: rel, range: req.headers.range ?? null });
-    const body = files.get(rel);
-    if (!body) {
-      res.writeHead(404).end();
-      return;
-    }
-    let start = 0;
-    const m = opts.ignoreRange ? null : /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
-    if (m) {
-      start = Number(m[1]);
-      if (start >= body.length) {
-        res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
-        return;
-      }
-      res.writeHead(206, { 'content-length': body.length - start, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` });
-    } else res.writeHead(200, { 'content-length': body.length });
-    const rest = body.subarray(start);
-    const done = cuts.get(rel) ?? 0;
-    if (opts.cut?.has(rel) && done < (opts.cutTimes ?? 1)) {
-      cuts.set(rel, done + 1);
-      // Cut (the socket closes mid-body), or stalled (it stays open and sends nothing more).
-      res.write(rest.subarray(0, Math.floor(rest.length / 2)), () => (opts.stall ? undefined : res.socket?.destroy()));
-      return;
-    }
-    res.end(rest);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/models`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function copies(rels: string[]): Map<string, Buffer> {
-  return new Map(rels.map((rel) => [`models/${rel}`, fs.readFileSync(path.join(SHARED_MODELS, rel))]));
-}
-
-const catalogOf = (dir: string) => new ModelCatalog(dir, new ModelFileChecker(null));
+const catalogOf = (dir: string) => new ModelCatalog(dir, new ModelFileChecker(null), () => null);
 const exists = (p: string) => fs.existsSync(p);
 
 describe('models:fetch', () => {
@@ -240,7 +178,8 @@ describe('models:fetch', () => {
   test('npm run models:fetch: installs from HEARTH_MODELS_BASE_URL (exit 0), fails loudly on a wrong hash (exit 1)', async () => {
     const dir = tempModelsDir();
     const dataDir = tempDataDir();
-    const good = await serveModels(copies([CLS_FILE]));
+    // The CLI's catalog finds the OCR files in the npm package, so it is run on models that are only downloaded.
+    const good = await serveModels(copies([YUNET_S_FILE]));
     const badFiles = copies([YUNET_FILE]);
     const badBytes = badFiles.get(`models/${YUNET_FILE}`)!;
     badBytes[100] = badBytes[100]! ^ 0xff;
@@ -258,11 +197,14 @@ describe('models:fetch', () => {
       }
     };
     try {
-      const ok = await run(good.url, CLS_MODEL);
+      const ok = await run(good.url, 'yunet-s');
       assert.equal(ok.code, 0, ok.stderr);
-      assert.match(ok.stdout, /ch_ppocr_mobile_v2\.0_cls_infer\.onnx: installed/);
+      assert.match(ok.stdout, /yunet_s_dynamic\.onnx: installed/);
       assert.match(ok.stdout, /1 downloaded, 0 already installed, 0 failed/);
-      assert.equal((await catalogOf(dir).status(CLS_MODEL)).state, 'ready');
+      assert.equal((await catalogOf(dir).status('yunet-s')).state, 'ready');
+      const bundled = await run(good.url, CLS_MODEL);
+      assert.equal(bundled.code, 0, bundled.stderr);
+      assert.match(bundled.stdout, /0 downloaded, 1 already installed, 0 failed/, 'the OCR package\'s copy counts as installed');
 
       const refused = await run(bad.url, 'yunet-n');
       assert.equal(refused.code, 1);

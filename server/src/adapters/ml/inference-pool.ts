@@ -31,6 +31,8 @@ import { INFERENCE_WORKER_SOURCE } from './inference-worker.ts';
 import type { TensorType } from './model-manifest.ts';
 
 const IDLE_MS = 10 * 60_000;
+/** How long closing waits for requests already running on the threads (see close). */
+const RUNNING_GRACE_MS = 30_000;
 
 export type TensorArray = Float32Array | BigInt64Array | Int32Array | Uint8Array;
 
@@ -193,20 +195,22 @@ export class InferencePool {
   }
 
   /**
-   * Refuses new work, lets accepted work finish (or, past `deadlineMs`, refuses what still waits and
-   * cuts what runs), then stops every thread. Safe to call more than once.
+   * Refuses new work, lets accepted work finish (or, past `deadlineMs`, refuses what still waits), then
+   * stops every thread. Safe to call more than once.
+   *
+   * A request already running on a thread is always let finish (up to RUNNING_GRACE_MS): terminating a
+   * worker while onnxruntime-node's `session.run` is under way aborts the whole process (a Napi::Error
+   * thrown into std::terminate), so "cutting" a run would kill the server instead of stopping it. One
+   * inference takes well under a second to a few seconds.
    */
   async close(deadlineMs?: number): Promise<void> {
     this.closing = true;
     if (this.queue.length || this.threads.some((t) => t.job)) {
       const drained = new Promise<void>((resolve) => (this.drained = resolve));
       if (deadlineMs === undefined) await drained;
-      else {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
-        clearTimeout(timer);
-      }
+      else await within(drained, deadlineMs);
       for (const job of this.queue.splice(0)) job.reject(new PoolClosedError());
+      if (this.threads.some((t) => t.job)) await within(drained, RUNNING_GRACE_MS);
     }
     await Promise.all(this.threads.splice(0).map((t) => this.stop(t)));
   }
@@ -313,6 +317,13 @@ export class InferencePool {
     thread.idle = null;
     await thread.worker.terminate();
   }
+}
+
+/** Resolves when `p` does or after `ms`, whichever comes first. */
+async function within(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 type Reply =

