@@ -8,11 +8,11 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Starts the server and resolves once it prints HEARTH_READY, with its URL. */
-export async function startChildServer(dataDir: string, apiVariant: 'A' | 'B'): Promise<{ url: string; child: ChildProcess }> {
+/** Starts the server and resolves once it prints HEARTH_READY, with its URL. `env` adds settings (a models folder…). */
+export async function startChildServer(dataDir: string, apiVariant: 'A' | 'B', env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', HEARTH_API_VARIANT: apiVariant },
+    env: { ...process.env, ...env, HEARTH_PORT: '0', HEARTH_HOST: '', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', HEARTH_API_VARIANT: apiVariant },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -231,7 +231,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   return (
     <dialog
       ref={dialog}
-      className={showInfo ? 'overlay overlay--info' : 'overlay'}
+      className={['overlay', showInfo ? 'overlay--info' : '', ocrLine ? 'overlay--text-box' : ''].filter(Boolean).join(' ')}
       aria-label={asset.original_filename}
       onClose={onClose}
       onClick={(e) => {

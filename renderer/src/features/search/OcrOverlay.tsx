@@ -31,7 +31,7 @@ export function OcrOverlay({ quad }: { quad: Quad | null }) {
     };
   }, [quad !== null]);
 
-  if (!quad) return <svg ref={ref} className="ocr-overlay" aria-hidden="true" width={0} height={0} />;
+  if (!quad) return <svg ref={ref} className="ocr-overlay" aria-hidden="true" width={0} height={0} data-testid="ocr-box" />;
   return (
     <svg
       ref={ref}
