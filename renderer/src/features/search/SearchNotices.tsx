@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
+import { pendingOf } from './indexing-progress';
 
 /** Engineer E's admin page for installing models. */
 export const MODELS_PAGE = '/admin/models';
@@ -41,17 +42,4 @@ export function IndexingNote() {
       Hearth is still reading your photos ({pending.done.toLocaleString()} of {pending.total.toLocaleString()} done): some may not be found yet.
     </p>
   );
-}
-
-type Stats = { tasks: Record<string, { indexed_count: number; total_count: number; queued_jobs: number }> };
-
-/** The least advanced of the tasks search reads from (text in photos and their look), if any has work queued. */
-export function pendingOf(stats: Stats): { done: number; total: number } | null {
-  let worst: { done: number; total: number } | null = null;
-  for (const name of ['ocr', 'semantic']) {
-    const t = stats.tasks[name];
-    if (!t || t.queued_jobs === 0 || t.indexed_count >= t.total_count) continue;
-    if (!worst || t.indexed_count / Math.max(1, t.total_count) < worst.done / Math.max(1, worst.total)) worst = { done: t.indexed_count, total: t.total_count };
-  }
-  return worst;
 }
