@@ -3,7 +3,8 @@
  * ../shared/models and the stand-in CLIP (HEARTH_CLIP_STANDIN=1: colour is its only signal, so
  * "red" finds the red photos; scripts/models/make-clip-standin.ts makes it into a temporary models
  * folder at the start). Seeded through the API with a corpus street sign (ocr/ocr_03.jpg, "Yuyuan
- * Rd.") and four one-colour photos made here with sharp (two near-identical reds, a blue, a green).
+ * Rd."), four one-colour photos made here with sharp (two near-identical reds, a blue, a green) and a
+ * six-second clip made with ffmpeg (blue for two seconds, then red).
  *
  * - The viewer's details show the text OCR read, line by line, with Copy; hovering a line (desktop)
  *   or tapping it (390×844 touch) draws its box over the photo exactly where the API's normalised box
@@ -12,7 +13,8 @@
  *   (searchTags) and recent searches, Enter opens /search?q=…, Back returns.
  * - Results (need searchAssets and searchAssetsByImage on the server): "red" gives best results and
  *   all results with the red photos first, each saying why on hover (desktop) or on its "i" (phone);
- *   a parsed chip ("videos") removed searches again with ignore=…; an image dropped on the search page
+ *   a parsed chip ("videos") keeps only the clip, and opening it starts the video at the frame that
+ *   matched (`match.frame_ts_ms`); removed, it searches again with ignore=…; an image dropped on the search page
  *   finds its look-alikes; "Find similar" in the viewer (desktop bar, phone "More" menu) opens
  *   /search?similar=… with the near-identical red first.
  * Screenshots go to the spec's output folder (test-results/e2e).
@@ -44,11 +46,12 @@ const PHONE = { width: 390, height: 844 };
 const SIGN = 'ocr/ocr_03.jpg';
 const COLOURS = {
   'red-a.jpg': [214, 32, 30],
-  'red-b.jpg': [205, 40, 36],
+  'red-b.jpg': [214, 32, 30],
   'blue.jpg': [28, 64, 212],
   'green.jpg': [40, 170, 60],
 } as const satisfies Record<string, readonly [number, number, number]>;
-const ALL = [path.basename(SIGN), ...Object.keys(COLOURS)];
+const CLIP = 'blue-then-red.mp4';
+const ALL = [path.basename(SIGN), ...Object.keys(COLOURS), CLIP];
 const SHARED_MODELS = process.env.HEARTH_SHARED_MODELS ?? path.resolve(ROOT, '../shared/models');
 
 /**
@@ -85,6 +88,12 @@ function colourJpeg(rgb: readonly [number, number, number], mark: number): Promi
     .toBuffer();
 }
 
+/** Blue for two seconds, then red for four: a frame that matches "red" is not the first one. */
+function makeClip(dest: string): void {
+  const colour = (c: string, d: number) => ['-f', 'lavfi', '-i', `color=c=${c}:s=320x240:d=${d}:r=25`];
+  execFileSync('ffmpeg', ['-v', 'error', '-y', ...colour('0x1c40d4', 2), ...colour('0xd6201e', 4), '-filter_complex', '[0][1]concat=n=2:v=1:a=0', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', dest]);
+}
+
 async function idsByName(req: APIRequestContext): Promise<Record<string, string>> {
   const list = await call(req, 'post', '/api/v1/assets/query', token, { data: { pagination: { limit: 50 } } });
   const items = list.items as { media_item: { primary_asset: { asset_id: string; original_filename: string } } }[];
@@ -108,6 +117,7 @@ test.beforeAll(async ({ playwright, hearth }) => {
   test.setTimeout(300_000);
   let n = 0;
   for (const [name, rgb] of Object.entries(COLOURS)) fs.writeFileSync(path.join(hearth.files, name), await colourJpeg(rgb, n++));
+  makeClip(path.join(hearth.files, CLIP));
   const req = await playwright.request.newContext({ baseURL: hearth.url });
   const session = await call(req, 'post', '/api/v1/auth/register', null, { data: { ...ADMIN, display_name: 'Sybil' } });
   token = session.token as string;
@@ -252,10 +262,11 @@ test.describe('on a desktop', () => {
     await expect(page).toHaveURL(/\/search\?q=red$/);
     const best = page.getByRole('list', { name: 'Best results' });
     await expect(best.getByRole('listitem').first()).toBeVisible();
-    const firstTwo = await best.getByRole('listitem').evaluateAll((els: unknown[]) =>
-      els.slice(0, 2).map((e) => (e as { querySelector(s: string): { getAttribute(n: string): string | null } | null }).querySelector('button')?.getAttribute('aria-label') ?? ''),
+    // The two red photos (and the mostly red clip) come before the blue, the green and the sign.
+    const firstThree = await best.getByRole('listitem').evaluateAll((els: unknown[]) =>
+      els.slice(0, 3).map((e) => (e as { querySelector(s: string): { getAttribute(n: string): string | null } | null }).querySelector('button')?.getAttribute('aria-label') ?? ''),
     );
-    expect(firstTwo.every((l) => /^red-[ab]\.jpg/.test(l)), firstTwo.join(' | ')).toBe(true);
+    for (const red of ['red-a.jpg', 'red-b.jpg']) expect(firstThree.some((l) => l.startsWith(red)), firstThree.join(' | ')).toBe(true);
     const all = page.getByRole('list', { name: 'Search results' });
     await expect(all.getByRole('listitem').first()).toBeVisible();
 
@@ -273,19 +284,44 @@ test.describe('on a desktop', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Photos', exact: true })).toBeVisible();
   });
 
-  test('a parsed filter shows as a chip; removing it searches again with its words as text', async ({ page }) => {
+  test('a parsed filter shows as a chip; the clip found by a frame opens there; removing the chip searches again with its words as text', async ({ page, playwright, hearth }) => {
+    // The clip's frames are indexed after its web video is made: wait until the search finds it.
+    const req = await playwright.request.newContext({ baseURL: hearth.url });
+    await expect
+      .poll(async () => ((await call(req, 'post', '/api/v1/assets/search', token, { data: { query: 'red videos', pagination: { limit: 5, offset: 0 } } })).result_items as unknown[]).length, {
+        timeout: 180_000,
+      })
+      .toBe(1);
+    await req.dispose();
     await signIn(page);
+    const answered = page.waitForResponse((r) => r.url().includes('/api/v1/assets/search') && r.request().method() === 'POST' && r.status() === 200);
     await searchBox(page).fill('red videos');
     await searchBox(page).press('Enter');
+    const answer = (await (await answered).json()) as { result_items: { media_item: { primary_asset: { asset_id: string } }; match: { frame_ts_ms: number | null } }[] };
     const chips = page.getByRole('list', { name: 'Filters understood in the search' });
     const remove = chips.getByRole('button', { name: /^Remove filter/ });
     await expect(remove.first()).toBeVisible();
-    // No video in this library: nothing matches while the filter holds.
-    await expect(page.getByRole('region', { name: 'Nothing found' })).toBeVisible();
+    // Only the clip is a video: it is the one result, found by one of its red frames (not the first, blue, one).
+    const all = page.getByRole('list', { name: 'Search results' });
+    await expect(all.getByRole('listitem')).toHaveCount(1);
+    await expect(all.getByRole('listitem').first().getByRole('button').first()).toHaveAccessibleName(new RegExp(`^${CLIP.replace('.', '\\.')}`));
+    const clip = answer.result_items.find((i) => i.media_item.primary_asset.asset_id === ids[CLIP]);
+    const frameMs = clip?.match.frame_ts_ms ?? 0;
+    expect(frameMs, JSON.stringify(clip?.match)).toBeGreaterThan(0);
     await page.screenshot({ path: test.info().outputPath('desktop-chip.png') });
+
+    await all.getByRole('listitem').first().getByRole('button').first().click();
+    const video = viewer(page).locator('video');
+    await expect(video).toHaveAttribute('data-start', String(frameMs / 1000));
+    await expect.poll(() => video.evaluate((v: unknown) => (v as { currentTime: number }).currentTime)).toBeGreaterThanOrEqual(frameMs / 1000 - 0.05);
+    await viewer(page).getByRole('button', { name: 'Close' }).click();
+    await expect(viewer(page)).toBeHidden();
+
     await remove.first().click();
     await expect(page).toHaveURL(/[?&]ignore=/);
-    await expect(page.getByRole('list', { name: 'Best results' }).getByRole('listitem').first()).toBeVisible();
+    const best = page.getByRole('list', { name: 'Best results' });
+    await expect(best.getByRole('listitem').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: /^red-[ab]\.jpg/ }).first()).toBeVisible();
     await expect(page.getByRole('link', { name: 'Use the filters again' })).toBeVisible();
   });
 
