@@ -93,10 +93,14 @@ export const TOP_RESULTS = 12;
 
 const VIEWER_TIMEZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
+/**
+ * Results live under the library's key: whatever refreshes the library (a photo trashed, liked,
+ * tagged from the results' own selection bar, an upload settling) refreshes the results too.
+ */
 export const searchKeys = {
   all: ['search'] as const,
   results: (input: SearchInput) =>
-    ['search', 'results', input.kind === 'image' ? { kind: 'image', key: input.key } : input] as const,
+    ['library', 'search', input.kind === 'image' ? { kind: 'image', key: input.key } : input] as const,
   parse: (query: string) => ['search', 'parse', query] as const,
 };
 
