@@ -13,7 +13,7 @@ export const MODELS_PAGE = '/admin/models';
 
 export function DegradedNotice({ reason, isAdmin, byImage }: { reason: string | null | undefined; isAdmin: boolean; byImage: boolean }) {
   const text = byImage
-    ? 'Searching by image needs the image model, which is not installed.'
+    ? 'Finding photos by how they look needs the image model, which is not installed.'
     : 'Searching by text only: the image model is not installed.';
   return (
     <div className="notice notice--info search-notice" role="status" data-reason={reason ?? undefined}>

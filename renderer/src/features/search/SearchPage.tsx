@@ -10,7 +10,7 @@
  */
 import { Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { messageOf } from '../../api/problem';
+import { ApiError, messageOf } from '../../api/problem';
 import { useMe } from '../../api/use-me';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
@@ -42,6 +42,8 @@ function inputOf(state: SearchState): SearchInput | null | 'image-gone' {
   }
   return null;
 }
+
+const imageModelMissing = (e: unknown) => e instanceof ApiError && e.code === 'semantic_unavailable';
 
 function titleOf(state: SearchState): string {
   if (state.kind === 'text') return `Search: ${state.query}`;
@@ -179,7 +181,9 @@ export function SearchPage() {
       )}
 
       {search.isPending && input !== null && input !== 'image-gone' && <p role="status">Searching…</p>}
-      {search.isError && !search.isFetchNextPageError && (
+      {/* Search by image and "Find similar" need the image model: without it the server refuses them (503). */}
+      {search.isError && imageModelMissing(search.error) && <DegradedNotice reason="semantic_unavailable" isAdmin={me?.role === 'admin'} byImage />}
+      {search.isError && !search.isFetchNextPageError && !imageModelMissing(search.error) && (
         <div className="notice notice--error" role="alert">
           {messageOf(search.error)}{' '}
           <Button variant="secondary" onClick={() => void search.refetch()}>

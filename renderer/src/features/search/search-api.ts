@@ -5,7 +5,7 @@
  * issue 13 (`parsed` with its chips, `ignore_parsed`, and `match` on every result), because the
  * server side is built on another branch at the same time. At merge they give way to the generated
  * schema (renderer/src/api/schema.d.ts): `SearchPaths` and the casts below are the only places that
- * change. The paths follow the reference (`POST /assets/search`); `/assets/search/image` is ours.
+ * change. The paths are the search branch's (`POST /assets/search`, `POST /assets/search/by-image`).
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Client } from 'openapi-fetch';
@@ -14,7 +14,7 @@ import { request } from '../../api/problem';
 import type { AssetFilter, GalleryItem } from '../library/library-api';
 
 export const SEARCH_PATH = '/api/v1/assets/search';
-export const SEARCH_BY_IMAGE_PATH = '/api/v1/assets/search/image';
+export const SEARCH_BY_IMAGE_PATH = '/api/v1/assets/search/by-image';
 
 /** Why a result came back: the fused score, phrases for people, the channels that found it. */
 export interface SearchMatch {
