@@ -17,12 +17,14 @@
  *   matched (`match.frame_ts_ms`); removed, it searches again with ignore=…; an image dropped on the search page
  *   finds its look-alikes; "Find similar" in the viewer (desktop bar, phone "More" menu) opens
  *   /search?similar=… with the near-identical red first among the photos.
+ * Each screen is checked with axe (no serious or critical WCAG 2.1 AA violation, contrast included).
  * Screenshots go to the spec's output folder (test-results/e2e).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { ROOT } from './child-server.ts';
@@ -132,6 +134,13 @@ const signIn = (page: Page) => signInAs(page, ADMIN);
 const viewer = (page: Page) => page.getByRole('dialog');
 const searchBox = (page: Page) => page.getByRole('search', { name: 'Search photos' }).getByRole('combobox', { name: 'Search' });
 
+/** No serious or critical accessibility problem (WCAG 2.1 AA: names, roles, contrast ≥ 4.5:1) on the screen as it is. */
+async function expectAccessible(page: Page): Promise<void> {
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   const size = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(size.scrollWidth, 'page is wider than the viewport').toBeLessThanOrEqual(size.innerWidth);
@@ -198,6 +207,7 @@ test.describe('on a desktop', () => {
     await expect(viewer(page).getByTestId('ocr-box').locator('polygon')).toBeVisible();
     expectSameBox(await boxOnPhoto(page), expected.bounding_box);
     await page.screenshot({ path: test.info().outputPath('desktop-ocr-box.png') });
+    await expectAccessible(page);
 
     // Zoomed in (+ twice) the box stays on its words: same place on the photo, larger on screen.
     const before = (await viewer(page).getByTestId('ocr-box').locator('polygon').boundingBox())!;
@@ -228,6 +238,7 @@ test.describe('on a desktop', () => {
     const options = page.getByRole('listbox', { name: 'Suggestions' });
     await expect(options.getByRole('option', { name: /Tag\s+lighthouse/ })).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('desktop-suggestions.png') });
+    await expectAccessible(page);
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/search\?q=lightho$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Search: lightho' })).toBeVisible();
@@ -278,6 +289,7 @@ test.describe('on a desktop', () => {
     expect((await why.innerText()).length).toBeGreaterThan(3);
     await expectNoHorizontalOverflow(page);
     await page.screenshot({ path: test.info().outputPath('desktop-results.png') });
+    await expectAccessible(page);
 
     // Back returns to the page the search started from.
     await page.goBack();
@@ -384,6 +396,7 @@ test.describe('on a phone with touch', () => {
     expectSameBox(await boxOnPhoto(page), expected.bounding_box);
     await expectNoHorizontalOverflow(page);
     await page.screenshot({ path: test.info().outputPath('phone-ocr-box.png') });
+    await expectAccessible(page);
     await line.tap();
     await expect(line).toHaveAttribute('aria-pressed', 'false');
     await expect(viewer(page).getByTestId('ocr-box').locator('polygon')).toHaveCount(0);
@@ -403,6 +416,7 @@ test.describe('on a phone with touch', () => {
     await expect(tile.getByRole('note')).toBeVisible();
     await expectNoHorizontalOverflow(page);
     await page.screenshot({ path: test.info().outputPath('phone-results-why.png') });
+    await expectAccessible(page);
     await info.tap();
     await expect(tile.getByRole('note')).toBeHidden();
 
