@@ -13,7 +13,7 @@
  *   (searchTags) and recent searches, Enter opens /search?q=…, Back returns.
  * - Results (need searchAssets and searchAssetsByImage on the server): "red" gives best results and
  *   all results with the red photos first, each saying why on hover (desktop) or on its "i" (phone);
- *   a parsed chip ("videos") keeps only the clip, and opening it starts the video at the frame that
+ *   the suggestion for "red videos" shows the chip the server understood; that chip keeps only the clip, and opening it starts the video at the frame that
  *   matched (`match.frame_ts_ms`); removed, it searches again with ignore=…; an image dropped on the search page
  *   finds its look-alikes; "Find similar" in the viewer (desktop bar, phone "More" menu) opens
  *   /search?similar=… with the near-identical red first among the photos.
@@ -308,6 +308,8 @@ test.describe('on a desktop', () => {
     await signIn(page);
     const answered = page.waitForResponse((r) => r.url().includes('/api/v1/assets/search') && r.request().method() === 'POST' && r.status() === 200);
     await searchBox(page).fill('red videos');
+    // The suggestion for the text shows what the server understood in it.
+    await expect(page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option').first()).toContainText('Videos');
     await searchBox(page).press('Enter');
     const answer = (await (await answered).json()) as { result_items: { media_item: { primary_asset: { asset_id: string } }; match: { frame_ts_ms: number | null } }[] };
     const chips = page.getByRole('list', { name: 'Filters understood in the search' });

@@ -64,6 +64,8 @@ export interface SearchBody {
   top_results_limit?: number;
   viewer_timezone?: string;
   ignore_parsed?: string[];
+  /** `only`: the understood filters alone, no channel runs (what the suggestions need: cheap). */
+  enhancement_mode?: 'auto' | 'off' | 'only';
 }
 
 type Json<T> = { content: { 'application/json': T } };
@@ -151,14 +153,15 @@ export function useSearch(input: SearchInput | null) {
 
 /**
  * What the server makes of the words typed so far, for the suggestions: the filters it would apply
- * (its parser lives on the server, in one place a translator can extend). Asked with the smallest page.
+ * (its parser lives on the server, in one place a translator can extend). Asked with the smallest page
+ * and `enhancement_mode: only`, so no search channel (no image model) runs for a suggestion.
  */
 export function useParsedChips(query: string) {
   return useQuery({
     queryKey: searchKeys.parse(query),
     enabled: query.trim().length > 1,
     queryFn: async ({ signal }) => {
-      const r = await request(client.POST(SEARCH_PATH, { body: { query, pagination: { limit: 1, offset: 0 }, top_results_limit: 1 }, signal }));
+      const r = await request(client.POST(SEARCH_PATH, { body: { query, pagination: { limit: 1, offset: 0 }, top_results_limit: 1, enhancement_mode: 'only' }, signal }));
       return r.parsed?.chips ?? [];
     },
     staleTime: 5 * 60_000,
