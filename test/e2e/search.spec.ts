@@ -306,7 +306,14 @@ test.describe('on a desktop', () => {
       .toBe(1);
     await req.dispose();
     await signIn(page);
-    const answered = page.waitForResponse((r) => r.url().includes('/api/v1/assets/search') && r.request().method() === 'POST' && r.status() === 200);
+    // The search's own answer (the suggestions ask too, for the understood filters only).
+    const answered = page.waitForResponse(
+      (r) =>
+        r.url().includes('/api/v1/assets/search') &&
+        r.request().method() === 'POST' &&
+        r.status() === 200 &&
+        (r.request().postDataJSON() as { enhancement_mode?: string }).enhancement_mode !== 'only',
+    );
     await searchBox(page).fill('red videos');
     // The suggestion for the text shows what the server understood in it.
     await expect(page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option').first()).toContainText('Videos');
