@@ -8,6 +8,8 @@ import { ToastProvider } from '../components/Toast';
 import { LibrarySectionPage } from '../features/library/LibrarySectionPage';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { PHOTO_ROUTE } from '../features/library/viewer-route';
+import { SearchField } from '../features/search/SearchField';
+import { SEARCH_PAGE } from '../features/search/search-url';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
@@ -26,6 +28,7 @@ const UploadPage = lazyPage(() => import('../features/upload/UploadPage').then((
 const AccountPage = lazyPage(() => import('../features/account/AccountPage').then((m) => m.AccountPage));
 const AdminPage = lazyPage(() => import('../features/admin/AdminPage').then((m) => m.AdminPage));
 const RepositoriesPage = lazyPage(() => import('../features/admin/RepositoriesPage').then((m) => m.RepositoriesPage));
+const SearchPage = lazyPage(() => import('../features/search/SearchPage').then((m) => m.SearchPage));
 const JobsPage = lazyPage(() => import('../features/admin/JobsPage').then((m) => m.JobsPage));
 const ModelsPage = lazyPage(() => import('../features/admin/ModelsPage').then((m) => m.ModelsPage));
 
@@ -78,7 +81,7 @@ export function SignedInApp() {
   // Toasts (with Undo) are the signed-in app's: the sign-in page does not load them.
   return (
     <ToastProvider>
-      <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />}>
+      <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />} search={<SearchField />}>
         <Suspense fallback={pageLoading}>
         <Routes>
           {LIBRARY_SECTIONS.map((section) => {
@@ -94,6 +97,9 @@ export function SignedInApp() {
             );
           })}
           <Route path="/albums/:albumId" element={<AlbumPage />}>
+            <Route path={PHOTO_ROUTE} element={null} />
+          </Route>
+          <Route path={SEARCH_PAGE} element={<SearchPage />}>
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path="/account" element={<AccountPage />} />

@@ -4,6 +4,8 @@
  * for assistive technology; CSS decides where it sits. The closed drawer is visibility:hidden, which
  * also takes it out of the tab order and the accessibility tree. Phones also get a bottom tab bar
  * (`tabBar`, app/TabBar.tsx) with the few places used most; it is display:none on wide screens.
+ * The top bar also holds the search field (`search`, features/search/SearchField.tsx): on wide
+ * screens it is the bar above the page, beside the sidebar, with the search alone in it.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
@@ -31,10 +33,12 @@ interface AppLayoutProps {
   signingOut: boolean;
   /** Shown at the bottom on phones only. */
   tabBar?: ReactNode;
+  /** The search field, in the top bar at every width. */
+  search?: ReactNode;
   children: ReactNode;
 }
 
-export function AppLayout({ groups, user, onSignOut, signingOut, tabBar, children }: AppLayoutProps) {
+export function AppLayout({ groups, user, onSignOut, signingOut, tabBar, search, children }: AppLayoutProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
@@ -83,6 +87,7 @@ export function AppLayout({ groups, user, onSignOut, signingOut, tabBar, childre
       )}
       <header className="topbar">
         <BrandMark />
+        {search}
         <button
           ref={menuButton}
           type="button"

@@ -8,6 +8,7 @@
  * member shows the stack sign alone, so it is clear it belongs to one.
  * A live photo shows "Live" and plays its motion while the mouse rests on it (LiveMotion.tsx); an item
  * with a RAW file shows "RAW" (the viewer gives access to the RAW itself).
+ * A search result (an item with `match`) shows why it matched (search/TileWhy.tsx).
  */
 import { useEffect, useRef } from 'react';
 import { Icon } from '../../components/Icon';
@@ -19,6 +20,8 @@ import { hasRaw, isLive } from './media-item';
 import type { GalleryItem } from './library-api';
 import { failedThumbnails } from './failed-thumbnails';
 import { Thumbnail } from './Thumbnail';
+import { matchOf, whyLine } from '../search/match';
+import { TileWhy } from '../search/TileWhy';
 
 interface PhotoTileProps {
   item: GalleryItem;
@@ -100,6 +103,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
   const hover = useHoverIntent(live && !selecting);
   // A partner's photo, or (in a shared album) who added it: their initials on the tile.
   const owner = item.media_item.owner;
+  const match = matchOf(item);
   const label = [
     asset.original_filename,
     owner ? `from ${owner.display_name}` : null,
@@ -112,6 +116,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
     memberOf > 1 ? `in a stack of ${memberOf}` : null,
     failed ? `could not be processed${asset.last_error ? `: ${asset.last_error}` : ''}` : null,
     processing ? 'still being processed' : null,
+    match ? `matches: ${whyLine(match)}` : null,
   ]
     .filter(Boolean)
     .join(', ');
@@ -196,6 +201,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
           onChange={(e) => onToggleSelect((e.nativeEvent as MouseEvent).shiftKey ?? false)}
         />
       )}
+      {match && <TileWhy match={match} name={asset.original_filename} />}
     </div>
   );
 }

@@ -215,12 +215,15 @@ const DayHeading = memo(function DayHeading({ ts, today, top, left, width, heigh
   );
 });
 
-/** The sticky top bar of phones covers the top of the window: a jump lands below it. */
+/**
+ * The sticky top bar of phones covers the top of the window: a jump lands below it. A wide screen's
+ * top bar (the search field) scrolls away with the page: once above the window it covers nothing.
+ */
 function coveredTop(): number {
   const bar = document.querySelector('.topbar');
   if (!bar) return 0;
   const r = bar.getBoundingClientRect();
-  return r.height > 0 && r.top <= 0 ? r.bottom : 0;
+  return r.height > 0 && r.top <= 0 ? Math.max(0, r.bottom) : 0;
 }
 
 export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleSelect, onBand, onNearEnd, rowHeight: rowHeightProp, onZoomStep, years, hasMore = false }: TimelineProps) {

@@ -16,8 +16,13 @@
  *
  * An item in a stack shows the stack's members in a strip below: picking one shows it here (it may
  * not be a row of the list when stacks are collapsed, so it is fetched on its own).
+ *
+ * Search (features/search): "Find similar" opens the search for photos that look like this one; a
+ * video found by one of its frames (a search result's `match.frame_ts_ms`) starts at that frame; a
+ * line of the photo's text chosen in the details is boxed over the photo.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { messageOf } from '../../api/problem';
 import { useMe } from '../../api/use-me';
 import { Button } from '../../components/Button';
@@ -37,6 +42,9 @@ import { ZoomablePhoto } from './ZoomablePhoto';
 import { LiveButton, LiveMotionClip } from './LiveMotion';
 import { hasRaw, isLive, useMediaItemFiles } from './media-item';
 import { useViewerSwipe } from './use-viewer-swipe';
+import { matchOf, startSeconds } from '../search/match';
+import type { Quad } from '../search/ocr-geometry';
+import { searchHref } from '../search/search-url';
 
 interface ViewerProps {
   item: GalleryItem;
@@ -84,6 +92,12 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const files = useMediaItemFiles(rowAsset.asset_id, raw);
   const rawId = files.data?.rawAssetId;
   const [livePlaying, setLivePlaying] = useState(false);
+  const navigate = useNavigate();
+  const [ocrLine, setOcrLine] = useState<Quad | null>(null);
+  // A search result found by one of its video frames opens at that frame (the row's own asset only).
+  const startAt = showingRow ? startSeconds(matchOf(item)) : 0;
+  const canFindSimilar = !trash && (asset.type === 'PHOTO' || asset.type === 'VIDEO') && asset.state === 'ready';
+  const findSimilar = () => void navigate(searchHref({ kind: 'similar', assetId: asset.asset_id }));
   // The photo's own clock (its offset is in the details); an undated file says so rather than showing its upload time.
   const when = formatCaptureTimeShort(asset) || 'No date';
   // Someone else's photo (a partner's, or added to a shared album by another member) is read-only:
@@ -111,6 +125,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
     setExporting(false);
     setMoreOpen(false);
     setLivePlaying(false);
+    setOcrLine(null);
   }, [asset.asset_id]);
 
   const toggleLike = () => {
@@ -170,6 +185,10 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
         autoPlay
         playsInline
         preload="metadata"
+        data-start={startAt || undefined}
+        onLoadedMetadata={(e) => {
+          if (startAt > 0 && startAt < (e.currentTarget.duration || Infinity)) e.currentTarget.currentTime = startAt;
+        }}
       >
         Your browser cannot play this video. Use “Open original” to download it.
       </video>
@@ -184,7 +203,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
       </div>
     );
   } else if (asset.type === 'PHOTO' && asset.state === 'ready') {
-    media = <ZoomablePhoto key={asset.asset_id} assetId={asset.asset_id} alt={asset.original_filename} onZoomedChange={onZoomedChange} />;
+    media = <ZoomablePhoto key={asset.asset_id} assetId={asset.asset_id} alt={asset.original_filename} onZoomedChange={onZoomedChange} highlight={ocrLine} />;
   } else {
     media = (
       <Thumbnail
@@ -212,7 +231,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   return (
     <dialog
       ref={dialog}
-      className={showInfo ? 'overlay overlay--info' : 'overlay'}
+      className={['overlay', showInfo ? 'overlay--info' : '', ocrLine ? 'overlay--text-box' : ''].filter(Boolean).join(' ')}
       aria-label={asset.original_filename}
       onClose={onClose}
       onClick={(e) => {
@@ -269,6 +288,12 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
           </button>
           {/* Inline on a wide screen; the "More" menu on a phone (one set of controls, placed by CSS). */}
           <div id="viewer-more" className="overlay__more" data-open={moreOpen ? 'true' : 'false'} onClick={() => setMoreOpen(false)}>
+            {canFindSimilar && (
+              <button type="button" className="button button--quiet" aria-label="Find similar" title="Find similar photos" onClick={findSimilar}>
+                <Icon name="similar" />
+                <span className="overlay__more-label">Find similar</span>
+              </button>
+            )}
             {!trash && mine && (
               <button type="button" className="button button--quiet" aria-label="Move to trash" title="Move to trash (Delete)" onClick={moveToTrash}>
                 <Icon name="trash" />
@@ -333,7 +358,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
             <ExportPanel assetId={asset.asset_id} filename={asset.original_filename} onClose={() => setExporting(false)} />
           </aside>
         )}
-        {showInfo && !exporting && <ViewerInfo assetId={asset.asset_id} rating={rating} onRate={trash ? undefined : setStars} />}
+        {showInfo && !exporting && <ViewerInfo assetId={asset.asset_id} rating={rating} onRate={trash ? undefined : setStars} onOcrLine={setOcrLine} />}
       </div>
       {inStack && (
         <StackStrip

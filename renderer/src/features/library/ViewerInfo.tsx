@@ -1,4 +1,7 @@
-/** The viewer's details panel: when, where, which camera, albums, tags, description and rating. */
+/**
+ * The viewer's details panel: when, where, which camera, albums, tags, description and rating, and
+ * the text read in a photo (search/OcrText.tsx; a line's box is drawn over the photo by the viewer).
+ */
 import { useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -10,6 +13,8 @@ import { formatCaptureTime } from '../../lib/capture-time';
 import { assetKeys } from './asset-actions-api';
 import { useAssetDetail } from './asset-detail';
 import { RatingStars } from './RatingStars';
+import { OcrText } from '../search/OcrText';
+import type { Quad } from '../search/ocr-geometry';
 
 type Meta = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : '');
@@ -24,7 +29,15 @@ function exposureLine(m: Meta): string {
   return parts.filter(Boolean).join(' · ');
 }
 
-export function ViewerInfo({ assetId, rating, onRate }: { assetId: string; rating: number; onRate?: ((n: number) => void) | undefined }) {
+interface ViewerInfoProps {
+  assetId: string;
+  rating: number;
+  onRate?: ((n: number) => void) | undefined;
+  /** A line of the photo's text is hovered or tapped: its box, or null. */
+  onOcrLine?: ((quad: Quad | null) => void) | undefined;
+}
+
+export function ViewerInfo({ assetId, rating, onRate, onOcrLine }: ViewerInfoProps) {
   const queryClient = useQueryClient();
   const detail = useAssetDetail(assetId);
   const refresh = () => queryClient.invalidateQueries({ queryKey: assetKeys.detail(assetId) });
@@ -151,6 +164,8 @@ export function ViewerInfo({ assetId, rating, onRate }: { assetId: string; ratin
         </form>
         {(addTag.isError || removeTag.isError) && <p className="field__error">{messageOf(addTag.error ?? removeTag.error)}</p>}
       </section>
+
+      {a.type === 'PHOTO' && onOcrLine && <OcrText assetId={assetId} onHighlight={onOcrLine} />}
 
       {(a.albums ?? []).length > 0 && (
         <section>
