@@ -64,6 +64,9 @@ export default defineConfig({
       HEARTH_HOST: '127.0.0.1',
       HEARTH_DATA_DIR: dataDir,
       HEARTH_LOG_LEVEL: 'warn',
+      // ML indexing off: OCR on every photo the specs upload would slow the UI the specs time (specs about
+      // search and models start their own server with it on).
+      HEARTH_ML_DEFAULT_ON: 'false',
       // Not the default on purpose: the UI asks for variant A on every request, so it must work
       // on an installation that made variant B (enveloped responses, no cookie) its default.
       HEARTH_API_VARIANT: 'B',

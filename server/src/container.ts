@@ -188,7 +188,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // What happens to assets (ingested, ready, trashed, restored, moved), for the features that react.
   const events: AssetEventBus = new EventBus<AssetEvents>(db);
   const keys = KeyRing.fromFile(p.secretKey);
-  const settings = new SettingsStore(db, keys.key('settings'), { hostFixed: config.hostFixed });
+  const settings = new SettingsStore(db, keys.key('settings'), { hostFixed: config.hostFixed, mlDefaultOn: config.mlDefaultOn });
   const network = new NetworkService(settings, config, log.child({ module: 'network' }));
   const setupCode = new SetupCode(p.setupCode);
   const invites = new InvitesService(db, (origin) => network.linkOrigins(origin), log.child({ module: 'invites' }));

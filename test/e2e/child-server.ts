@@ -12,7 +12,7 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 export async function startChildServer(dataDir: string, apiVariant: 'A' | 'B', env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', HEARTH_API_VARIANT: apiVariant, ...env },
+    env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', HEARTH_API_VARIANT: apiVariant, HEARTH_ML_DEFAULT_ON: env.HEARTH_MODELS_DIR ? 'true' : 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -8,7 +8,8 @@ import { V1, data, login, problem, registerAdmin } from './helpers/api.ts';
 
 describe('system settings', () => {
   test('patches persist across a restart and secrets are never returned or stored in clear', async () => {
-    const srv = await startServer();
+    // A household's defaults: the ML tasks on (the test helper turns them off for tests not about ML).
+    const srv = await startServer({ env: { HEARTH_ML_DEFAULT_ON: 'true' } });
     const dataDir = srv.dataDir;
     const admin = new Client(srv.url);
     await registerAdmin(admin);
@@ -37,7 +38,7 @@ describe('system settings', () => {
     const wal = fs.existsSync(path.join(dataDir, 'catalog.sqlite3-wal')) ? fs.readFileSync(path.join(dataDir, 'catalog.sqlite3-wal')) : Buffer.alloc(0);
     assert.equal(catalog.includes(secret) || wal.includes(secret), false);
 
-    const again = await startServer({ dataDir });
+    const again = await startServer({ dataDir, env: { HEARTH_ML_DEFAULT_ON: 'true' } });
     try {
       const c = new Client(again.url);
       await login(c, 'alice');
@@ -55,6 +56,24 @@ describe('system settings', () => {
       assert.equal(cleared.llm.api_key_configured, false);
     } finally {
       await again.stop({ removeData: true });
+    }
+  });
+
+  test('HEARTH_ML_DEFAULT_ON=false: the ML tasks start off where the settings never said; what an admin sets is kept', async () => {
+    const srv = await startServer({ env: { HEARTH_ML_DEFAULT_ON: 'false' } });
+    try {
+      const admin = new Client(srv.url);
+      await registerAdmin(admin);
+      const before = data(admin, await admin.get(`${V1}/settings/system`));
+      assert.deepEqual([before.ml.semantic_enabled, before.ml.ocr_enabled, before.ml.face_enabled, before.ml.species_enabled], [false, false, false, false]);
+      assert.equal(before.ml.video_max_frames, 8, 'the other ML settings keep their defaults');
+      const patched = data(admin, await admin.patch(`${V1}/settings/system`, { ml: { ocr_enabled: true } }));
+      assert.deepEqual([patched.ml.ocr_enabled, patched.ml.face_enabled], [true, false]);
+      const caps = data(admin, await admin.get(`${V1}/capabilities`));
+      assert.equal(caps.ml.tasks.semantic_image_embed.enabled, false);
+      assert.equal(caps.ml.tasks.ocr.enabled, true);
+    } finally {
+      await srv.stop({ removeData: true });
     }
   });
 

@@ -22,6 +22,10 @@
  * | HEARTH_CLIP_STANDIN   | false          | TESTS ONLY: the semantic tasks run the colour-only stand-in    |
  * |                       |                | CLIP (scripts/models/make-clip-standin.ts) instead of CLIP;    |
  * |                       |                | search then only understands colours (models/README.md)        |
+ * | HEARTH_ML_DEFAULT_ON  | true           | false: the ML tasks (semantic, OCR, faces, species) start      |
+ * |                       |                | switched off in a data folder whose `ml` settings never set    |
+ * |                       |                | them (the original system's development default); the test     |
+ * |                       |                | suites use it so that servers not testing ML spend no CPU on it |
  * | HEARTH_API_VARIANT    | A              | default response variant (A plain, B enveloped); a request's   |
  * |                       |                | `X-Api-Variant` header overrides it                            |
  * | HEARTH_LOG_LEVEL      | info           | pino level: fatal, error, warn, info, debug, trace, silent     |
@@ -58,6 +62,7 @@ export const envSchema = z.object({
     .optional(),
   HEARTH_MODELS_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   HEARTH_CLIP_STANDIN: bool.default(false),
+  HEARTH_ML_DEFAULT_ON: bool.default(true),
   HEARTH_API_VARIANT: z.enum(['A', 'B'], { error: 'must be A or B' }).default('A'),
   HEARTH_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -81,6 +86,8 @@ export interface AppConfig {
   modelsBaseUrl: string | null;
   /** Test only: the semantic tasks use the stand-in CLIP (HEARTH_CLIP_STANDIN). */
   clipStandin: boolean;
+  /** Whether the ML tasks are on where the settings never said (HEARTH_ML_DEFAULT_ON). */
+  mlDefaultOn: boolean;
   uiDir: string;
   apiVariant: 'A' | 'B';
   logLevel: z.infer<typeof envSchema>['HEARTH_LOG_LEVEL'];
@@ -118,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     mlWorkers: e.HEARTH_ML_WORKERS ?? null,
     modelsBaseUrl: e.HEARTH_MODELS_BASE_URL ?? null,
     clipStandin: e.HEARTH_CLIP_STANDIN,
+    mlDefaultOn: e.HEARTH_ML_DEFAULT_ON,
     uiDir: path.resolve(cwd, e.HEARTH_UI_DIR),
     apiVariant: e.HEARTH_API_VARIANT,
     logLevel: e.HEARTH_LOG_LEVEL,

@@ -137,8 +137,11 @@ export class SettingsStore {
   constructor(
     private readonly db: Db,
     settingsKey: Buffer,
-    /** Facts of the process shown beside the settings (HEARTH_HOST given or not). */
-    private readonly facts: { hostFixed: boolean } = { hostFixed: false },
+    /**
+     * Facts of the process shown beside the settings (HEARTH_HOST given or not), and whether the ML tasks are on
+     * where the settings never said (HEARTH_ML_DEFAULT_ON; absent: on).
+     */
+    private readonly facts: { hostFixed: boolean; mlDefaultOn?: boolean } = { hostFixed: false },
   ) {
     this.key = settingsKey;
   }
@@ -162,7 +165,12 @@ export class SettingsStore {
   section<K extends keyof Sections>(name: K): Sections[K] {
     const stored = this.read(name)?.value;
     // Merge over defaults so a setting added in a later version gets its default, not undefined.
-    return SECTIONS[name].parse({ ...DEFAULTS[name], ...(stored as object | undefined) }) as Sections[K];
+    return SECTIONS[name].parse({ ...this.defaults(name), ...(stored as object | undefined) }) as Sections[K];
+  }
+
+  private defaults<K extends keyof Sections>(name: K): Sections[K] {
+    if (name !== 'ml' || this.facts.mlDefaultOn !== false) return DEFAULTS[name];
+    return { ...DEFAULTS.ml, semantic_enabled: false, face_enabled: false, ocr_enabled: false, species_enabled: false } as Sections[K];
   }
 
   secret(name: SecretName): string | null {

@@ -202,6 +202,8 @@ describe('albums: order, covers, Trash, species', { timeout: 300_000 }, () => {
   });
 
   test('species albums: adding a photo queues its species job, which waits visibly without a model', async () => {
+    // Species recognition on, as on a household's install (the test servers start with the ML tasks off).
+    assert.equal((await w.alice.patch(`${V1}/settings/system`, { ml: { species_enabled: true } })).status, 200);
     const bio = await createAlbum(w.alice, { album_name: 'Wildlife', album_type: 'bio' });
     const m = ok(w.alice, await add(bio.album_id, p[1]!));
     assert.match(m.message, /Species recognition is queued/);
@@ -258,6 +260,8 @@ describe('albums: order, covers, Trash, species', { timeout: 300_000 }, () => {
   });
 
   test('turning an album into a bio album queues its photos; species turned off is 409 and queues nothing', async () => {
+    // Species recognition on, as on a household's install (the test servers start with the ML tasks off).
+    assert.equal((await w.alice.patch(`${V1}/settings/system`, { ml: { species_enabled: true } })).status, 200);
     const a = await createAlbum(w.alice, { album_name: 'Becomes bio' });
     ok(w.alice, await add(a.album_id, p[2]!));
     assert.ok(!speciesJobs().some((j) => j.asset_id === p[2]));

@@ -24,7 +24,7 @@ export interface Child {
 export function startChild(dataDir: string, env: Record<string, string> = {}, opts: { argv?: string[]; cwd?: string } = {}): Promise<Child> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), opts.argv ?? ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: opts.cwd ?? ROOT,
-    env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '127.0.0.1', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '127.0.0.1', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', HEARTH_ML_DEFAULT_ON: env.HEARTH_MODELS_DIR ? 'true' : 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

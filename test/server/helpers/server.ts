@@ -33,6 +33,9 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     HEARTH_DATA_DIR: dataDir,
     HEARTH_PORT: '0',
     HEARTH_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // ML indexing off unless the test names a models folder (a test about ML) or sets it: OCR is installed from its
+    // npm package, and running it on every photo every test uploads would cost the suite minutes of CPU.
+    HEARTH_ML_DEFAULT_ON: opts.env?.HEARTH_MODELS_DIR ? 'true' : 'false',
     ...opts.env,
   });
   const container = createContainer(config, createLogger(config.logLevel));
@@ -141,4 +144,3 @@ async function fetchOnce(url: string, init: RequestInit & { method: string }): P
     return fetch(url, init);
   }
 }
-
