@@ -9,6 +9,8 @@
  * semantic_vectors. At merge, waiting for the semantic index jobs replaces it.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -91,4 +93,33 @@ export function filesUnder(dir: string): string[] {
   };
   walk(dir);
   return out.sort();
+}
+
+/** An H.264 clip made by ffmpeg: `seconds` of each colour in turn (hex RGB), 320×240. */
+export function colourClip(colours: string[], seconds = 2): Buffer {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-clip-'));
+  try {
+    const out = path.join(dir, 'clip.mp4');
+    const inputs = colours.flatMap((c) => ['-f', 'lavfi', '-i', `color=c=0x${c}:s=320x240:d=${seconds}:r=10`]);
+    const concat = `${colours.map((_, i) => `[${i}]`).join('')}concat=n=${colours.length}:v=1:a=0`;
+    execFileSync('ffmpeg', ['-v', 'error', ...inputs, '-filter_complex', concat, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-y', out]);
+    return fs.readFileSync(out);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Embeds frames of a video asset at the given times (ms) as the semantic indexer does for videos: one
+ * vector per frame with its timestamp. Frames are cut from the original with ffmpeg.
+ */
+export async function embedVideoFrames(srv: TestServer, assetId: string, file: string, times: number[]): Promise<void> {
+  const { db, ml } = srv.container;
+  const clip = new ClipEncoder(ml);
+  const insert = db.prepare('INSERT INTO semantic_vectors (asset_id, model_id, frame_ts_ms, embedding, created_at) VALUES (?, ?, ?, ?, ?)');
+  for (const t of times) {
+    const png = execFileSync('ffmpeg', ['-v', 'error', '-ss', String(t / 1000), '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', '-']);
+    const [v] = await clip.embedImages([png]);
+    insert.run(assetId, clip.modelVersion, t, Buffer.from(v!.buffer, v!.byteOffset, v!.byteLength), Date.now());
+  }
 }

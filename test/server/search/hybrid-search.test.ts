@@ -17,7 +17,7 @@ import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
 import { inBothVariants } from '../helpers/corpus-assets.ts';
 import { corpusFile } from '../repositories/helpers.ts';
-import { embedLibrary, filesUnder, ingest, searchModelsDir, solidJpeg } from './helpers.ts';
+import { colourClip, embedLibrary, embedVideoFrames, filesUnder, ingest, searchModelsDir, solidJpeg } from './helpers.ts';
 
 interface Item {
   media_item: { primary_asset: { asset_id: string } };
@@ -68,6 +68,12 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
       signFr: [{ corpus: 'ocr/ocr_02.jpg' }, 'bob/ocr_02.jpg'],
     });
     assert.equal(await embedLibrary(srv), 13);
+    // A clip that is purple for two seconds, then yellow: its frames at 1 s and 3 s are its vectors.
+    const clip = colourClip(['801F99', 'F2E01A']);
+    const video = await ingest(srv, aliceId, { clip: [{ bytes: clip }, 'clips/colours.mp4'] });
+    a.clip = video.clip;
+    const repo = srv.container.repositories.primary()!;
+    await embedVideoFrames(srv, video.clip, `${repo.path}/clips/colours.mp4`, [1000, 3000]);
     // The words a person wrote: alice's tags, album and description; bob's tag on his own photo.
     assert.equal((await alice.post(`${V1}/assets/${a.bee}/tags`, { tag_name: 'Insects' })).status, 200);
     const album = data(alice, await alice.post(`${V1}/albums`, { album_name: 'Summer in Spain' }));
@@ -96,6 +102,24 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
         assert.deepEqual(r.top_results_meta.source_types, ['embedding', 'ocr', 'filename', 'text']);
         assert.ok(!keys(r.result_items).includes('bob.red'), 'never another member’s photo');
       }
+    }
+  });
+
+  test('a video is found by its best frame, and says which frame (match.frame_ts_ms)', async () => {
+    for (const c of Object.values(inBothVariants(alice))) {
+      for (const [colour, frame] of [
+        ['yellow', 3000],
+        ['purple', 1000],
+      ] as const) {
+        const r = await search(c, { query: colour });
+        const top = r.top_items[0] as Item;
+        assert.equal(keyOf(top.media_item.primary_asset.asset_id), 'clip', `${colour}: ${JSON.stringify(keys(r.top_items))}`);
+        assert.equal(top.match.frame_ts_ms, frame);
+      }
+      const videos = await search(c, { query: 'yellow videos' });
+      assert.deepEqual(keys(videos.result_items), ['clip'], 'the parsed type holds');
+      const similar = await search(c, { similar_to_asset_id: a.clip });
+      assert.ok(!keys(similar.result_items).includes('clip'), 'not itself');
     }
   });
 
