@@ -40,9 +40,11 @@ export class ExactVectorScan implements NearestVectors {
     if (opts.k <= 0) return [];
     const rows = this.db
       .prepare(
-        `SELECT a.rowid AS rid, v.frame_ts_ms AS ts, 1 - vec_distance_cosine(v.embedding, @q) AS cos
-           FROM semantic_vectors v JOIN assets a ON a.asset_id = v.asset_id
-          WHERE v.model_id = @model AND 1 - vec_distance_cosine(v.embedding, @q) >= @floor`,
+        `SELECT rid, ts, cos FROM (
+           SELECT a.rowid AS rid, v.frame_ts_ms AS ts, 1 - vec_distance_cosine(v.embedding, @q) AS cos
+             FROM semantic_vectors v INDEXED BY semantic_vectors_model JOIN assets a ON a.asset_id = v.asset_id
+            WHERE v.model_id = @model)
+          WHERE cos >= @floor`,
       )
       .raw()
       .all({ q: Buffer.from(query.buffer, query.byteOffset, query.byteLength), model: this.modelId, floor: opts.minCosine ?? -2 }) as [number, number, number][];

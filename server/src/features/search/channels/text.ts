@@ -37,14 +37,23 @@ export function textChannel(db: Db, userId: number, isDeleted: boolean, words: s
       WHERE (al.owner_id = @me OR al.album_id IN (SELECT album_id FROM album_members WHERE user_id = @me))
         AND al.album_name LIKE @like ESCAPE '\\' AND a.is_deleted = @del LIMIT @cap`,
   );
-  const descriptionRows = db.prepare(
-    `SELECT a.rowid FROM assets a WHERE a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del AND a.description LIKE @like ESCAPE '\\' LIMIT @cap`,
-  );
+  // Descriptions are read in one pass for every word (a scan of the owners' rows that have one).
+  const wordParams = Object.fromEntries(words.map((w, i) => [`w${i}`, containsLike(w)]));
+  const described = db
+    .prepare(
+      `SELECT a.rowid, a.description FROM assets a WHERE a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del AND a.description IS NOT NULL
+         AND (${words.map((_, i) => `a.description LIKE @w${i} ESCAPE '\\'`).join(' OR ')}) LIMIT @cap`,
+    )
+    .raw()
+    .all({ ...wordParams, del, me: userId, cap: CHANNEL_CAP * 4 }) as [number, string][];
+  for (const [rowid, text] of described) {
+    const lower = text.toLowerCase();
+    for (const w of words) if (lower.includes(w)) add(rowid, 0.8, 'description');
+  }
   for (const w of words) {
     const p = { like: containsLike(w), del, me: userId, cap: CHANNEL_CAP * 4 };
     for (const [rowid, tag] of tagRows.raw().all(p) as [number, string][]) add(rowid, tag.toLowerCase() === w ? 1 : 0.7, `tag ${quoted(tag)}`);
     for (const [rowid, name] of albumRows.raw().all(p) as [number, string][]) add(rowid, 0.6, `album ${quoted(name)}`);
-    for (const [rowid] of descriptionRows.raw().all(p) as [number][]) add(rowid, 0.8, 'description');
   }
   return [...found]
     .sort(([ra, a], [rb, b]) => b.score - a.score || ra - rb)
