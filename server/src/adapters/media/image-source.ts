@@ -85,20 +85,25 @@ export async function openImage(filePath: string, options: OpenImageOptions = {}
 
 /**
  * As `openImage`, for encoded bytes in memory (a photo to search by, which must never reach the disk):
- * the same decoders and safety settings. `name` only names the image in errors.
+ * the same decoders and safety settings. `name` (the file name it came with) is read for its
+ * extension as a path is, and names the image in errors.
  */
 export async function openImageBytes(bytes: Buffer, options: { maxInputPixels?: number; name?: string } = {}): Promise<OpenedImage> {
   const name = options.name ?? 'image';
   const maxPixels = options.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
-  const type = detectBytes(bytes.subarray(0, DETECT_HEAD_BYTES));
+  // The name's extension tells TIFF-based RAWs (NEF, DNG…) from a plain TIFF, as a file's path does.
+  const type = detectBytes(bytes.subarray(0, DETECT_HEAD_BYTES), options.name);
   if (!type || type.kind !== 'photo') throw new MediaDecodeError(name, `not a supported photo (${type?.mime ?? 'unknown type'})`);
   const base = { limitInputPixels: maxPixels, failOn: 'truncated' as const };
 
   if (type.isRaw) {
-    const info = await inspectRawSource(bufferSource(bytes));
+    const info = await inspectRawSource(bufferSource(bytes), options.name);
     const best = info.previews[0];
-    if (!best || best.offset + best.length > bytes.length) throw new MediaDecodeError(name, `no usable embedded preview in this ${type.ext.toUpperCase()} file`);
-    const { pipeline, metadata } = await encodedPipeline(bytes.subarray(best.offset, best.offset + best.length), { ...base, autoOrient: false });
+    let preview: Buffer | null = best && best.offset + best.length <= bytes.length ? bytes.subarray(best.offset, best.offset + best.length) : null;
+    // No JPEG but an uncompressed RGB thumbnail in IFD0 (early Nikon NEFs): page 0, as extractRawPreview does.
+    if (!best && info.rgbThumbnail) preview = await sharp(bytes, { page: 0, failOn: 'error', limitInputPixels: 50_000_000 }).jpeg({ quality: 92 }).toBuffer().catch(() => null);
+    if (!preview) throw new MediaDecodeError(name, `no usable embedded preview in this ${type.ext.toUpperCase()} file`);
+    const { pipeline, metadata } = await encodedPipeline(preview, { ...base, autoOrient: false });
     return { pipeline: applyOrientation(pipeline, info.orientation), decoder: 'raw-preview', metadata };
   }
   if (type.mime === 'image/heic' || type.mime === 'image/heif') {

@@ -13,11 +13,11 @@ const REDUCED_SHORT_SIDE = 448;
 
 const refuse = (code: string, message: string) => new Invalid(`Check ${FIELD} (${message}).`, [{ field: FIELD, message, code }], code);
 
-export async function reduceQueryImage(bytes: Buffer): Promise<Buffer> {
+export async function reduceQueryImage(bytes: Buffer, fileName?: string): Promise<Buffer> {
   if (bytes.length === 0) throw refuse('image_unreadable', 'the file is empty');
   let opened;
   try {
-    opened = await openImageBytes(bytes, { name: 'the query image' });
+    opened = await openImageBytes(bytes, { name: fileName || 'the query image' });
   } catch (e) {
     throw decodeProblem(e);
   }

@@ -18,7 +18,7 @@ export function searchRouter() {
     }
     const fields = byImageFields(form);
     const image = Buffer.from(await fields.image.arrayBuffer());
-    const reduced = await reduceQueryImage(image);
+    const reduced = await reduceQueryImage(image, fields.image instanceof File ? fields.image.name : undefined);
     return c.json(await c.get('container').search.searchByImage(c.get('actor')!, reduced, fields), 200);
   });
   return app;
