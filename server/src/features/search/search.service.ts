@@ -10,6 +10,8 @@
  *    ownership and every filter hold in every channel, whatever the channel's own SQL looks at.
  * 3. The channels run on the rest: `embedding` (CLIP text tower, or a photo's vectors), `ocr`,
  *    `filename`, `text` (channels/). A channel that fails answers nothing and says why in `sources`.
+ *    Each lists at most 10,000 assets; the embedding channel asks the vector index for the candidate
+ *    pool's size only (an asset further down cannot enter the answer on its likeness alone).
  * 4. Weighted reciprocal-rank fusion (fusion.ts); the candidate pool is max(50, (limit+offset)·4),
  *    capped at 1000. `top_items`: the pool's first `top_results_limit` by fused score;
  *    `result_items`: the pool under `sort_by` (`relevance`, the default: the fused order), paged.
@@ -310,7 +312,7 @@ export class SearchService {
       results.push(
         await runChannel('embedding', () => {
           if ('error' in q) throw new Error(q.error);
-          return embeddingChannel(this.vectors(this.modelId), q, allowed);
+          return embeddingChannel(this.vectors(this.modelId), q, allowed, pool);
         }),
       );
     }

@@ -38,10 +38,15 @@ export interface EmbeddingQuery {
   why: string;
 }
 
-export function embeddingChannel(index: NearestVectors, q: EmbeddingQuery, allowed: Uint8Array): ChannelHit[] {
+/**
+ * `k`: how many nearest assets to ask for. The fused search asks for its candidate pool (at most 1,000):
+ * an asset further down than the pool cannot enter the answer on its likeness alone, and a vector index
+ * answers a small k much faster than the channel cap of 10,000.
+ */
+export function embeddingChannel(index: NearestVectors, q: EmbeddingQuery, allowed: Uint8Array, k = CHANNEL_CAP): ChannelHit[] {
   const best = new Map<number, ChannelHit>();
   for (const v of q.vectors) {
-    for (const h of index.nearest(v, { k: CHANNEL_CAP, allowed, minCosine: q.floor })) {
+    for (const h of index.nearest(v, { k: Math.min(k, CHANNEL_CAP), allowed, minCosine: q.floor })) {
       const b = best.get(h.rowid);
       if (!b || h.cosine > b.rawScore) best.set(h.rowid, { rowid: h.rowid, rawScore: h.cosine, why: q.why, frameTsMs: h.frameTsMs >= 0 ? h.frameTsMs : null });
     }

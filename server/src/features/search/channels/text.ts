@@ -29,11 +29,13 @@ export function textChannel(db: Db, userId: number, isDeleted: boolean, words: s
   };
   const del = isDeleted ? 1 : 0;
   const tagRows = db.prepare(
-    `SELECT a.rowid, t.tag_name FROM tags t JOIN asset_tags x ON x.tag_id = t.tag_id JOIN assets a ON a.asset_id = x.asset_id
+    // CROSS JOIN keeps this order: the few tags whose name has the word, their assets, then those rows
+    // (left to itself SQLite may walk every asset of the owner and probe each one's tags).
+    `SELECT a.rowid, t.tag_name FROM tags t CROSS JOIN asset_tags x INDEXED BY asset_tags_tag ON x.tag_id = t.tag_id CROSS JOIN assets a ON a.asset_id = x.asset_id
       WHERE t.tag_name LIKE @like ESCAPE '\\' AND a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del LIMIT @cap`,
   );
   const albumRows = db.prepare(
-    `SELECT a.rowid, al.album_name FROM albums al JOIN album_assets x ON x.album_id = al.album_id JOIN assets a ON a.asset_id = x.asset_id
+    `SELECT a.rowid, al.album_name FROM albums al CROSS JOIN album_assets x ON x.album_id = al.album_id CROSS JOIN assets a ON a.asset_id = x.asset_id
       WHERE (al.owner_id = @me OR al.album_id IN (SELECT album_id FROM album_members WHERE user_id = @me))
         AND al.album_name LIKE @like ESCAPE '\\' AND a.is_deleted = @del LIMIT @cap`,
   );
