@@ -261,11 +261,15 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
       assert.equal(keys(mine.top_items)[0], 'red', 'the request’s type wins over the parsed one');
 
       // A query the parser reads entirely: the filtered list is the answer, no channel runs.
-      const only = await search(c, { query: 'photos', pagination: { limit: 100 } });
-      assert.equal(only.parsed.rest, '');
-      assert.deepEqual(only.top_items, []);
-      assert.equal(only.results_total_media_items, 11);
-      assert.deepEqual(only.top_results_meta.sources, []);
+      const photos = await search(c, { query: 'photos', pagination: { limit: 100 } });
+      assert.equal(photos.parsed.rest, '');
+      assert.deepEqual(photos.top_items, []);
+      assert.equal(photos.results_total_media_items, 11);
+      assert.deepEqual(photos.top_results_meta.sources, []);
+
+      const only = await search(c, { query: 'red videos', enhancement_mode: 'only' });
+      assert.equal(only.parsed.rest, '', '`only`: the understood filter alone');
+      assert.deepEqual(keys(only.result_items), ['clip'], 'every video, "red" not searched');
 
       const off = await search(c, { query: 'red videos', enhancement_mode: 'off' });
       assert.deepEqual(off.parsed.chips, []);
