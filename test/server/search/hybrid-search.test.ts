@@ -31,6 +31,8 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
   let bob: Client;
   let a: Record<string, string>;
   let b: Record<string, string>;
+  let aliceId: number;
+  let bobId: number;
 
   const keyOf = (id: string) => Object.entries({ ...a, ...Object.fromEntries(Object.entries(b).map(([k, v]) => [`bob.${k}`, v])) }).find(([, v]) => v === id)?.[0] ?? id;
   const keys = (items: Item[]) => items.map((i) => keyOf(i.media_item.primary_asset.asset_id));
@@ -47,8 +49,8 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
     await registerAdmin(alice);
     bob = new Client(srv.url);
     await addMember(alice, bob, 'bob');
-    const aliceId = srv.container.db.prepare("SELECT user_id FROM users WHERE username = 'alice'").pluck().get() as number;
-    const bobId = srv.container.db.prepare("SELECT user_id FROM users WHERE username = 'bob'").pluck().get() as number;
+    aliceId = srv.container.db.prepare("SELECT user_id FROM users WHERE username = 'alice'").pluck().get() as number;
+    bobId = srv.container.db.prepare("SELECT user_id FROM users WHERE username = 'bob'").pluck().get() as number;
     await srv.container.indexing.indexers.settled();
     a = await ingest(srv, aliceId, {
       red: [{ bytes: await solidJpeg([220, 20, 20]) }, 'made/plain-one.jpg'],
@@ -320,6 +322,27 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
       const bg = data(c, await c.post(`${V1}/classifiers/preview`, { positive: ['green'], threshold: 0.3 }));
       assert.equal(keyOf(bg.matches[0].asset_id), 'green', 'against the background prompts');
     }
+  });
+
+  test('a partner’s shared library is searched as the timeline shows it: with owner_id, or once shown in the timeline; not after the share ends', async () => {
+    const found = async (q: object) => keys((await search(alice, q)).result_items);
+    const share = data(bob, await bob.post(`${V1}/partner-shares`, { partner_user_id: aliceId }));
+    try {
+      assert.ok(!(await found({ query: 'LOUVRE' })).includes('bob.signFr'), 'not in her timeline yet');
+      const asked = { filter: { owner_id: bobId } };
+      assert.deepEqual(await found({ query: 'LOUVRE', ...asked }), ['bob.signFr'], 'his OCR text');
+      assert.deepEqual(await found({ query: 'secret', ...asked }), ['bob.red'], 'his file name');
+      assert.deepEqual(await found({ query: 'insects', ...asked }), ['bob.red'], 'his tag');
+      assert.equal((await found({ query: 'red', ...asked }))[0], 'bob.red', 'his vectors');
+      assert.equal((await alice.put(`${V1}/partner-shares/${share.share_id}`, { show_in_timeline: true })).status, 200);
+      assert.deepEqual(await found({ query: 'LOUVRE' }), ['bob.signFr'], 'shown in her timeline: searched too');
+      const red = await found({ query: 'red' });
+      assert.ok(red.includes('red') && red.includes('bob.red'));
+    } finally {
+      assert.equal((await bob.req('DELETE', `${V1}/partner-shares/${share.share_id}`)).status, 200);
+    }
+    assert.deepEqual(await found({ query: 'LOUVRE' }), [], 'the share ended');
+    assert.ok(!(await found({ query: 'red' })).includes('bob.red'));
   });
 
   test('without CLIP (switched off) the answer is degraded and the other channels answer', async () => {
