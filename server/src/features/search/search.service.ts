@@ -300,6 +300,13 @@ export class SearchService {
     const enabled = this.deps.settings.section('ml').semantic_enabled;
 
     const results: ChannelResult[] = [];
+    // The SQL channels run while the text tower works on its worker thread; their answers are listed after it.
+    if (words.length) {
+      const { db, access } = this.deps;
+      results.push(await runChannel('ocr', () => ocrChannel(db, this.ocr, access, r.actor, r.text, allowed, pool)));
+      results.push(await runChannel('filename', () => filenameChannel(db, r.actor.userId, isDeleted, r.text, words, allowed)));
+      results.push(await runChannel('text', () => textChannel(db, r.actor.userId, isDeleted, words, allowed)));
+    }
     let degraded = false;
     if (r.image || textPromise) {
       let q: EmbeddingQuery | { error: string };
@@ -309,18 +316,12 @@ export class SearchService {
         q = 'error' in t ? t : { vectors: [t.vector], floor: cosineFloors(this.modelId).text.normal, why: 'looks like your query' };
         if ('error' in t) degraded = true;
       }
-      results.push(
+      results.unshift(
         await runChannel('embedding', () => {
           if ('error' in q) throw new Error(q.error);
           return embeddingChannel(this.vectors(this.modelId), q, allowed, pool);
         }),
       );
-    }
-    if (words.length) {
-      const { db, access } = this.deps;
-      results.push(await runChannel('ocr', () => ocrChannel(db, this.ocr, access, r.actor, r.text, allowed, pool)));
-      results.push(await runChannel('filename', () => filenameChannel(db, r.actor.userId, isDeleted, r.text, words, allowed)));
-      results.push(await runChannel('text', () => textChannel(db, r.actor.userId, isDeleted, words, allowed)));
     }
 
     const meta: SearchResponse['top_results_meta'] = {
