@@ -17,6 +17,7 @@ import { assetsRouter } from './features/assets/api/assets.router.ts';
 import { trashRouter } from './features/assets/trash/trash.router.ts';
 import { repositoriesRouter } from './features/repositories/repositories.router.ts';
 import { browseRouter } from './features/browse/browse.router.ts';
+import { searchRouter } from './features/search/search.router.ts';
 import { indexingRouter } from './features/indexing/indexing.router.ts';
 import { albumsRouter } from './features/albums/albums.router.ts';
 import { tagsRouter } from './features/tags/tags.router.ts';
@@ -59,6 +60,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, featuredRouter());
   api.route(API_BASE, stacksRouter());
   api.route(API_BASE, albumsRouter());
+  api.route(API_BASE, searchRouter());
   api.route(API_BASE, browseRouter());
   api.route(API_BASE, trashRouter());
   api.route(API_BASE, assetsRouter());

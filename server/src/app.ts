@@ -103,7 +103,9 @@ export function createApp(container: Container) {
       throw new DomainError(413, 'payload_too_large', `The request body is larger than ${JSON_BODY_LIMIT} bytes.`);
     },
   });
-  app.use('/api/*', (c, next) => (c.req.path.startsWith(`${API_BASE}/uploads/`) ? next() : jsonBodyLimit(c, next)));
+  // Search by image reads its photo in memory with a limit of its own (features/search: 256 MiB).
+  const ownLimit = (path: string) => path.startsWith(`${API_BASE}/uploads/`) || path === `${API_BASE}/assets/search/by-image`;
+  app.use('/api/*', (c, next) => (ownLimit(c.req.path) ? next() : jsonBodyLimit(c, next)));
   app.use('/api/*', async (c, next) => {
     const auth = c.req.header('authorization');
     if (auth?.startsWith('Bearer ')) c.set('actor', container.auth.authenticateAccessToken(auth.slice(7).trim()));

@@ -64,6 +64,7 @@ import { CatalogMemo, MEMO_CACHE_BYTES, memoBytes } from './features/statistics/
 import { StatisticsService } from './features/statistics/statistics.service.ts';
 import { FOLDER_CACHE_BYTES, FolderTotals, foldersBytes } from './features/folders/folder-totals.ts';
 import { FoldersService } from './features/folders/folders.service.ts';
+import { SearchService } from './features/search/search.service.ts';
 
 declare module './platform/http/context.ts' {
   // The platform's view of the services (routers' `c.get('container')`, jobs' `ctx.deps`) is this Container.
@@ -133,6 +134,8 @@ export interface Container {
   /** Per-folder counts per owner and repository, kept. */
   folderTotals: FolderTotals;
   folders: FoldersService;
+  /** Hybrid search, search by image, the classifier preview (features/search). */
+  search: SearchService;
   jobs: JobQueue;
   /** The jobs API (queues, listing, cancel, retry) as administrators see it. */
   jobReports: JobsService;
@@ -292,6 +295,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const statistics = new StatisticsService(db, ownerFacts, memo);
   const folderTotals = new FolderTotals(db, catalog, caches.create('folder_totals', FOLDER_CACHE_BYTES, foldersBytes));
   const folders = new FoldersService(db, folderTotals);
+  // The parser knows the caller's cameras and lenses by the names getFilterOptions lists.
+  const search = new SearchService({ db, access, browse, settings, ml, catalogNames: (actor) => statistics.filterOptions(actor) });
 
   const uploads = new UploadsService({
     db,
@@ -358,6 +363,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     statistics,
     folderTotals,
     folders,
+    search,
     jobs,
     jobReports,
     featured,

@@ -846,6 +846,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hybrid search: what is in your photos, their text, names and your words
+         * @description Searches your library (and what partners share into your timeline) through four channels: `embedding` (CLIP: what the photo looks like), `ocr` (text in the photo), `filename`, `text` (descriptions, tags, album names). They are fused by weighted reciprocal rank (k = 60; weights 1.0, 0.7, 0.6, 0.8).
+         *     `top_items`: the best `top_results_limit`; `result_items`: the same set under `sort_by`, paged. Every item carries `match` (score, why, sources, the best video frame).
+         *     Without CLIP the answer is `degraded: true, reason: semantic_unavailable` and the other channels answer.
+         */
+        post: operations["searchAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/search/by-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find photos that look like a photo you give
+         * @description Multipart: `image` (required, at most 256 MiB), `filter` (JSON asset filter), `limit`, `offset`, `top_results_limit` (≤ 200), `viewer_timezone`. The photo is decoded in memory (upright by its orientation; HEIC and RAW as at ingest), embedded and discarded: it is never written to disk. Not an image, or an image over 200 megapixels: 422 naming `body.image`. Needs CLIP: 503 `semantic_unavailable` without it.
+         */
+        post: operations["searchAssetsByImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/stacks": {
         parameters: {
             query?: never;
@@ -1196,6 +1238,26 @@ export interface paths {
         get: operations["getCapabilities"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/classifiers/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a zero-shot classifier on your library
+         * @description Scores each of your visible photos (a video by its best frame) with the zero-shot margin: cos(image, mean of the positive prompts) − cos(image, mean of the negative prompts, or a generic background), and lists those at or above `threshold`, best first. Needs CLIP: 503 `semantic_unavailable` without it.
+         */
+        post: operations["previewClassifier"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2429,6 +2491,7 @@ export interface components {
             upload_time: string;
             width: number | null;
         };
+        /** @description Restricts the search; where it and the parsed query set the same field, this one wins. */
         AssetFilter: {
             /** @description Only assets in this album of yours (another user’s album matches nothing). */
             album_id?: number;
@@ -2533,7 +2596,7 @@ export interface components {
             /** @description Search text. With search_type `filename`: the file name contains it (ASCII case ignored). */
             query?: string;
             /**
-             * @description `filename` (the default). `semantic` (with a non-empty `query`) needs the CLIP model, which is not installed: 503 `semantic_search_unavailable`.
+             * @description `filename` (the default). `semantic` (with a non-empty `query`): photos whose CLIP vectors are near the query, closest first unless `sort_by` is given, every matching photo a row (stacks expanded); without CLIP, 503 `semantic_search_unavailable`.
              * @enum {string}
              */
             search_type?: "filename" | "semantic";
@@ -2686,6 +2749,23 @@ export interface components {
                 };
                 unavailable_node_count: number;
             };
+        };
+        ClassifierPreview: {
+            /** @description Your photos and videos that match. */
+            count: number;
+            /** @description Best first, at most 200. */
+            matches: {
+                asset_id: string;
+                score: number;
+            }[];
+        };
+        ClassifierPreviewRequest: {
+            /** @description What it must be told apart from; default a generic background ("a photo", "an image"…). */
+            negative?: string[];
+            /** @description What the class looks like ("a receipt", "a shop receipt"). */
+            positive: string[];
+            /** @description Least margin cos(positive) − cos(negative) that matches (the seeded classifiers use 0.03). */
+            threshold: number;
         };
         CreatedInvite: {
             /** @example K7QM-3XPA-WN2D */
@@ -3473,6 +3553,110 @@ export interface components {
                 updated_at: string | null;
                 version: string | null;
             }[];
+        };
+        SearchItem: components["schemas"]["GalleryItem"] & {
+            match: components["schemas"]["SearchMatch"];
+        };
+        SearchMatch: {
+            /** @description For a video: the time of the frame that matched best. */
+            frame_ts_ms: number | null;
+            /** @description Fused reciprocal-rank score (0 when the answer is a filtered list). */
+            score: number;
+            /** @description The channels that found it: `embedding`, `ocr`, `filename`, `text`. */
+            sources: string[];
+            /** @description Short phrases saying why it was found, e.g. "text 'EXIT'", "looks like your query", "filename", "tag 'beach'". */
+            why: string[];
+        };
+        SearchRequest: {
+            /** @description Fill `top_results_meta.debug` with each result’s rank and scores per channel. */
+            debug?: boolean;
+            /**
+             * @description `auto` (default): the parts of the query the plain-language parser understands (dates, media types, ratings, favourites, cameras, lenses, file types) become filters, the rest is searched. `off`: the whole query is searched. `only`: the understood filters alone, the rest is not searched. No language model is used.
+             * @enum {string}
+             */
+            enhancement_mode?: "auto" | "off" | "only";
+            filter?: components["schemas"]["AssetFilter"];
+            /** @description Ids of parsed chips (`parsed.chips[].id`) the user removed: their words are searched as text instead. */
+            ignore_parsed?: string[];
+            pagination?: {
+                /** @description Results per page, 1..200. Default 50. */
+                limit?: number;
+                /** @description Results to skip, 0..10,000. Default 0. */
+                offset?: number;
+            };
+            /** @description What to find, at most 1000 characters. Required unless similar_to_asset_id is given. */
+            query?: string;
+            /** @description Find photos that look like this one (one you can read); it is not in its own answer. */
+            similar_to_asset_id?: string;
+            /**
+             * @description Order of `result_items`. Default `relevance`.
+             * @enum {string}
+             */
+            sort_by?: "relevance" | "recently_added" | "date_captured";
+            /** @description Size of `top_items`, 1..200. Default 20. */
+            top_results_limit?: number;
+            /**
+             * @description IANA time zone: dates in the query and `filter.date` days are read there. Default UTC.
+             * @example Europe/Amsterdam
+             */
+            viewer_timezone?: string;
+        };
+        SearchResponse: {
+            limit: number;
+            offset: number;
+            parsed: {
+                chips: {
+                    /** @description Send it in `ignore_parsed` to undo this part. */
+                    id: string;
+                    /** @description `date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`. */
+                    kind: string;
+                    label: string;
+                    /** @description The words of the query it came from. */
+                    text: string;
+                }[];
+                /** @description The asset filter the parser read from the query. */
+                filter: {
+                    [key: string]: unknown;
+                };
+                /** @description The words searched as text. */
+                rest: string;
+            };
+            result_items: components["schemas"]["SearchItem"][];
+            results_total_media_items: number;
+            results_total_visible: number;
+            top_items: components["schemas"]["SearchItem"][];
+            top_results_meta: {
+                /** @description Assets any channel found. */
+                candidate_count: number;
+                /** @description How many of them the answer keeps: max(50, (limit+offset)·4), at most 1000. */
+                candidate_pool_size: number;
+                /** @description With `debug: true`: per shown result, its rank and scores per channel. */
+                debug?: {
+                    asset_id: string;
+                    contributions: {
+                        [key: string]: {
+                            rank: number;
+                            raw_score: number;
+                            rrf_score: number;
+                            weight: number;
+                        };
+                    };
+                    score: number;
+                }[];
+                degraded: boolean;
+                /** @description Semantic search is switched on in the ML settings. */
+                enabled: boolean;
+                /** @description `semantic_unavailable` when degraded. */
+                reason: string | null;
+                source_types: string[];
+                sources: {
+                    candidate_count: number;
+                    duration_ms: number;
+                    error: string | null;
+                    type: string;
+                    weight: number;
+                }[];
+            };
         };
         Session: {
             bootstrap_admin: boolean;
@@ -8198,6 +8382,220 @@ export interface operations {
             };
         };
     };
+    searchAssets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchAssetsByImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description An asset filter as JSON. */
+                    filter?: string;
+                    /**
+                     * Format: binary
+                     * @description The photo to search by (JPEG, PNG, WebP, GIF, TIFF, AVIF, HEIC, or a RAW with an embedded preview).
+                     */
+                    image: string;
+                    /** @description Results per page, 1..200 (default 50). */
+                    limit?: string;
+                    /** @description Results to skip, 0..10,000. */
+                    offset?: string;
+                    /** @description Size of top_items, 1..200 (default 20). */
+                    top_results_limit?: string;
+                    /** @description IANA time zone for filter dates. */
+                    viewer_timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     createStack: {
         parameters: {
             query?: never;
@@ -9554,6 +9952,105 @@ export interface operations {
             };
             /** @description Unexpected server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewClassifier: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClassifierPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassifierPreview"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

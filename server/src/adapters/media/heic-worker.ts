@@ -11,7 +11,10 @@ import decode from 'heic-decode';
 
 export interface HeicRequest {
   id: number;
+  /** The file to decode, or (with `bytes`) only a name for messages. */
   filePath: string;
+  /** The encoded bytes, when they are in memory (a query image that must never reach the disk). */
+  bytes?: Uint8Array;
   maxPixels: number;
   maxBytes: number;
 }
@@ -50,9 +53,9 @@ async function handle(req: HeicRequest): Promise<{ response: HeicResponse; trans
     response: { id: req.id, ok: false as const, code, error: libheifLog.length ? `${error} (libheif: ${libheifLog.join('; ')})` : error },
     transfer: [],
   });
-  const { size } = await fs.stat(req.filePath);
+  const size = req.bytes ? req.bytes.byteLength : (await fs.stat(req.filePath)).size;
   if (size > req.maxBytes) return fail('too-large', `file is ${size} bytes, limit ${req.maxBytes}`);
-  const buffer = await fs.readFile(req.filePath);
+  const buffer = req.bytes ?? (await fs.readFile(req.filePath));
   const images = await decode.all({ buffer });
   try {
     // heic-decode lists top-level images; a photo has one (the primary). Thumbnails, depth and gain maps are

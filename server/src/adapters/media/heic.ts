@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { isTruncatedBmff } from './bmff.ts';
-import { withFileSource } from './byte-source.ts';
+import { bufferSource, withFileSource } from './byte-source.ts';
 import { MediaDecodeError } from './errors.ts';
 import type { HeicRequest, HeicResponse } from './heic-worker.ts';
 
@@ -92,9 +92,9 @@ class HeicPool {
     this.slots = Array.from({ length: Math.max(1, size) }, () => ({ worker: null, job: null, timer: null, idleTimer: null }));
   }
 
-  decode(filePath: string, o: Required<HeicDecodeOptions>): Promise<DecodedImage> {
+  decode(filePath: string, o: Required<HeicDecodeOptions>, bytes?: Uint8Array): Promise<DecodedImage> {
     return new Promise((resolve, reject) => {
-      const req: HeicRequest = { id: this.nextId++, filePath, maxPixels: o.maxPixels, maxBytes: o.maxBytes };
+      const req: HeicRequest = { id: this.nextId++, filePath, maxPixels: o.maxPixels, maxBytes: o.maxBytes, ...(bytes ? { bytes } : {}) };
       this.queue.push({ req, timeoutMs: o.timeoutMs, resolve, reject });
       this.pump();
     });
@@ -221,12 +221,24 @@ export function heicDecoderWorkers(): number {
  * Throws MediaDecodeError for damaged, unsupported or too-large images.
  */
 export async function decodeHeic(filePath: string, options: HeicDecodeOptions = {}): Promise<DecodedImage> {
+  return decodeHeicFrom(filePath, null, options);
+}
+
+/**
+ * As `decodeHeic`, for bytes in memory (copied to the worker, never written anywhere); `name` only
+ * names the image in errors.
+ */
+export async function decodeHeicBytes(bytes: Uint8Array, name: string, options: HeicDecodeOptions = {}): Promise<DecodedImage> {
+  return decodeHeicFrom(name, bytes, options);
+}
+
+async function decodeHeicFrom(filePath: string, bytes: Uint8Array | null, options: HeicDecodeOptions): Promise<DecodedImage> {
   // libheif decodes a cut-off file "successfully", with the missing tiles left blank; refuse it instead.
-  if (await withFileSource(filePath, isTruncatedBmff)) throw new MediaDecodeError(filePath, 'file is truncated (a box runs past the end)');
+  if (await (bytes ? isTruncatedBmff(bufferSource(bytes)) : withFileSource(filePath, isTruncatedBmff))) throw new MediaDecodeError(filePath, 'file is truncated (a box runs past the end)');
   pool ??= new HeicPool(poolOptions.workers ?? 1, poolOptions.idleMs ?? 30_000, poolOptions.workerPath ?? defaultWorkerPath());
   return pool.decode(filePath, {
     maxPixels: options.maxPixels ?? HEIC_DEFAULT_MAX_PIXELS,
     maxBytes: options.maxBytes ?? 256 * 1024 * 1024,
     timeoutMs: options.timeoutMs ?? 60_000,
-  });
+  }, bytes ?? undefined);
 }

@@ -20,12 +20,13 @@
  */
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
 import './sharp-setup.ts';
-import { detect, type DetectedType } from './detect.ts';
+import { bufferSource } from './byte-source.ts';
+import { DETECT_HEAD_BYTES, detect, detectBytes, type DetectedType } from './detect.ts';
 import { MediaDecodeError } from './errors.ts';
-import { decodeHeic } from './heic.ts';
+import { decodeHeic, decodeHeicBytes } from './heic.ts';
 import { isSrgbProfile } from './icc-profile.ts';
 import { applyOrientation } from './orientation.ts';
-import { extractRawPreview } from './raw-preview.ts';
+import { extractRawPreview, inspectRawSource } from './raw-preview.ts';
 import { stableInput } from './stable-input.ts';
 
 export const DEFAULT_MAX_INPUT_PIXELS = 200_000_000;
@@ -80,4 +81,40 @@ export async function openImage(filePath: string, options: OpenImageOptions = {}
   // The bytes, never the path: a file cut short while libvips maps it would kill the process (stable-input.ts).
   if (SHARP_FORMATS.has(type.mime)) return { ...(await encodedPipeline(await stableInput(filePath), { ...base, autoOrient: true })), decoder: 'sharp' };
   throw new MediaDecodeError(filePath, `no decoder for ${type.mime}`);
+}
+
+/**
+ * As `openImage`, for encoded bytes in memory (a photo to search by, which must never reach the disk):
+ * the same decoders and safety settings. `name` (the file name it came with) is read for its
+ * extension as a path is, and names the image in errors.
+ */
+export async function openImageBytes(bytes: Buffer, options: { maxInputPixels?: number; name?: string } = {}): Promise<OpenedImage> {
+  const name = options.name ?? 'image';
+  const maxPixels = options.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
+  // The name's extension tells TIFF-based RAWs (NEF, DNG…) from a plain TIFF, as a file's path does.
+  const type = detectBytes(bytes.subarray(0, DETECT_HEAD_BYTES), options.name);
+  if (!type || type.kind !== 'photo') throw new MediaDecodeError(name, `not a supported photo (${type?.mime ?? 'unknown type'})`);
+  const base = { limitInputPixels: maxPixels, failOn: 'truncated' as const };
+
+  if (type.isRaw) {
+    const info = await inspectRawSource(bufferSource(bytes), options.name);
+    const best = info.previews[0];
+    let preview: Buffer | null = best && best.offset + best.length <= bytes.length ? bytes.subarray(best.offset, best.offset + best.length) : null;
+    // No JPEG but an uncompressed RGB thumbnail in IFD0 (early Nikon NEFs): page 0, as extractRawPreview does.
+    if (!best && info.rgbThumbnail) preview = await sharp(bytes, { page: 0, failOn: 'error', limitInputPixels: 50_000_000 }).jpeg({ quality: 92 }).toBuffer().catch(() => null);
+    if (!preview) throw new MediaDecodeError(name, `no usable embedded preview in this ${type.ext.toUpperCase()} file`);
+    const { pipeline, metadata } = await encodedPipeline(preview, { ...base, autoOrient: false });
+    return { pipeline: applyOrientation(pipeline, info.orientation), decoder: 'raw-preview', metadata };
+  }
+  if (type.mime === 'image/heic' || type.mime === 'image/heif') {
+    try {
+      const img = await decodeHeicBytes(bytes, name, { maxPixels });
+      return { pipeline: sharp(img.data, { ...base, raw: { width: img.width, height: img.height, channels: img.channels } }), decoder: 'heic-decode', metadata: null };
+    } catch (e) {
+      if (type.mime !== 'image/heif') throw e;
+      return { ...(await encodedPipeline(bytes, { ...base, autoOrient: true })), decoder: 'sharp' };
+    }
+  }
+  if (SHARP_FORMATS.has(type.mime)) return { ...(await encodedPipeline(bytes, { ...base, autoOrient: true })), decoder: 'sharp' };
+  throw new MediaDecodeError(name, `no decoder for ${type.mime}`);
 }

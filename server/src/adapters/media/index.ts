@@ -24,3 +24,4 @@ export { needsWebVideo, posterFrame, probeVideo, transcodeWebVideo, type VideoIn
 export { needsWebAudio, probeAudio, transcodeWebAudio, type AudioInfo, type AudioProbe } from './audio.ts';
 export { mediaToolsStatus, requireTool, resolveTool, type ToolResolution } from './binaries.ts';
 export { MediaDecodeError, MediaToolError, MediaToolMissingError } from './errors.ts';
+export { openImageBytes, DEFAULT_MAX_INPUT_PIXELS } from './image-source.ts';

@@ -3,7 +3,13 @@ import * as r from './browse.routes.ts';
 
 export function browseRouter() {
   const app = createRouter();
-  app.openapi(r.queryAssets, async (c) => c.json(await c.get('container').browse.query(c.get('actor')!, c.req.valid('json') ?? {}), 200));
+  app.openapi(r.queryAssets, async (c) => {
+    const q = c.req.valid('json') ?? {};
+    const { browse, search } = c.get('container');
+    // A semantic query is answered by the search's embedding channel (features/search), as a gallery list.
+    if (q.search_type === 'semantic' && q.query !== undefined && q.query.trim() !== '') return c.json(await search.semanticList(c.get('actor')!, q), 200);
+    return c.json(await browse.query(c.get('actor')!, q), 200);
+  });
   app.openapi(r.listLikedAssets, async (c) => c.json(await c.get('container').browse.liked(c.get('actor')!, c.req.valid('query')), 200));
   app.openapi(r.listAssetsByRating, async (c) => c.json(await c.get('container').browse.byRating(c.get('actor')!, c.req.valid('param').rating, c.req.valid('query')), 200));
   return app;

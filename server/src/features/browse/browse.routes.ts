@@ -10,8 +10,9 @@
  * Decisions (see also browse.filter.ts for the filter fields and browse.service.ts for the list):
  * - `pagination.limit` is 1..200 (default 50), `offset` 0..10,000,000; the liked and rated lists
  *   take `limit` 1..200 (default 20) and `offset`.
- * - `search_type: semantic` with a non-empty `query` needs the CLIP model, which this build does not
- *   ship: 503 problem with code `semantic_search_unavailable` (nothing is faked). `filename` (the
+ * - `search_type: semantic` with a non-empty `query` is answered by the search's embedding channel
+ *   (features/search `semanticList`): closest first unless `sort_by` is given, stacks expanded;
+ *   without CLIP, 503 `semantic_search_unavailable` (nothing is faked). `filename` (the
  *   default) lists items whose file name contains `query`, ignoring ASCII case; an empty `query` is
  *   no search (the plain list).
  * - The liked and rated lists are one entry per media item (the asset that stands for it, as in
@@ -130,7 +131,7 @@ export const AssetQuerySchema = z
       .optional(),
     query: z.string().max(255).optional().openapi({ description: 'Search text. With search_type `filename`: the file name contains it (ASCII case ignored).' }),
     search_type: z.enum(['filename', 'semantic']).optional().openapi({
-      description: '`filename` (the default). `semantic` (with a non-empty `query`) needs the CLIP model, which is not installed: 503 `semantic_search_unavailable`.',
+      description: '`filename` (the default). `semantic` (with a non-empty `query`): photos whose CLIP vectors are near the query, closest first unless `sort_by` is given, every matching photo a row (stacks expanded); without CLIP, 503 `semantic_search_unavailable`.',
     }),
     sort_by: z.enum(['recently_added', 'date_captured']).optional().openapi({
       description:

@@ -25,7 +25,6 @@
  * catalog, built by the container (its list cache is the server's).
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { Unavailable } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { AssetsStore, MarksStore, loadAssetExtras, toAsset, type Asset, compositionOf } from '../assets/index.ts';
 import { PartnerSharesStore } from '../sharing/index.ts';
@@ -33,7 +32,7 @@ import { PeopleStore } from '../users/index.ts';
 import { buildFilter, type SqlFilter } from './browse.filter.ts';
 import type { AssetFilter, AssetQuery } from './browse.routes.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
-import { ListCache, type InSnapshot, type KeptList, type ListResult, type StackMode } from './browse.lists.ts';
+import { EMPTY, ListCache, type InSnapshot, type KeptList, type ListResult, type StackMode } from './browse.lists.ts';
 import type { SnapshotWorker } from '../../platform/cache/snapshot-worker.ts';
 import type { CatalogTracker } from './catalog-tracker.ts';
 import type { CatalogShape } from './browse.shape.ts';
@@ -72,12 +71,6 @@ export class BrowseService {
   }
 
   async query(actor: Actor, q: AssetQuery = {}): Promise<GalleryList> {
-    if (q.search_type === 'semantic' && q.query !== undefined && q.query.trim() !== '') {
-      throw new Unavailable(
-        'Semantic search needs the CLIP model, which is not installed on this server. Search by file name instead (search_type "filename").',
-        'semantic_search_unavailable',
-      );
-    }
     const limit = q.pagination?.limit ?? 50;
     const offset = q.pagination?.offset ?? 0;
     const mode = q.stack_mode ?? 'collapsed';
@@ -102,6 +95,47 @@ export class BrowseService {
         total_visible: list.rows.length,
       };
     });
+  }
+
+  /**
+   * For search (features/search): every row the caller may see under `filter`, one per media item
+   * (stacks expanded), in `sort` order: the own and partner-shared library, the filter applied.
+   * The search builds its `allowed` bitmap from it, so one set carries ownership and every filter.
+   * The array is the kept list's own: read it, never change it.
+   */
+  async searchable(actor: Actor, filter: AssetFilter | undefined, viewerTimezone: string | undefined, sort: ListSort): Promise<{ listed: Int32Array; isDeleted: boolean }> {
+    const partners = this.partners.receivedBy(actor.userId);
+    const f = buildFilter(actor.userId, { filter, viewerTimezone }, partners);
+    // Collapsed is the timeline's key: a search without a filter reuses the timeline's kept list
+    // (`listed` is the list before stacks collapse, the same in both modes).
+    return this.withList(f, sort, 'collapsed', (list) => ({ listed: (list as Partial<KeptList>).listed ?? list.rows, isDeleted: f.isDeleted }));
+  }
+
+  /**
+   * Gallery items (stacks expanded: a search finds each matching photo) for rows `searchable`
+   * gave, in the given order, read fresh; rows gone meanwhile are left out.
+   */
+  async galleryItems(actor: Actor, rowids: readonly number[], isDeleted: boolean): Promise<Map<number, GalleryItem>> {
+    if (rowids.length === 0) return new Map();
+    await this.catalog.ready();
+    return this.db.transaction(() => {
+      this.shape = this.catalog.current().st.shape;
+      const present = new Set(this.store.rows(rowids).map((r) => r.rid));
+      const kept = rowids.filter((r) => present.has(r));
+      const items = this.items(actor.userId, kept, isDeleted, 'expanded', EMPTY);
+      return new Map(kept.map((r, i) => [r, items[i]!]));
+    })();
+  }
+
+  /** The files behind rows `searchable` gave (a RAW+JPEG pair counts 2), as `total_files` counts them. */
+  async filesOf(rowids: readonly number[]): Promise<number> {
+    await this.catalog.ready();
+    return this.db.transaction(() => {
+      const shape = this.catalog.current().st.shape;
+      let n = 0;
+      for (const r of rowids) n += shape.files(r);
+      return n;
+    })();
   }
 
   liked(actor: Actor, paging: { limit?: number | undefined; offset?: number | undefined }): Promise<AssetPage> {

@@ -5,3 +5,7 @@
 export type { CatalogTracker } from './catalog-tracker.ts';
 /** The asset filter of queryAssets: what the plain-language query parser (features/search) produces. */
 export type { AssetFilter } from './browse.routes.ts';
+/** For the search (features/search): the service type (reached through the container) and the shapes it answers with. */
+export type { BrowseService } from './browse.service.ts';
+export { AssetFilterSchema } from './browse.routes.ts';
+export { GalleryItemSchema, type GalleryItem, type GalleryList } from './browse.view.ts';

@@ -114,10 +114,30 @@ export class QueryParser {
   }
 
   parse(input: string): ParsedQuery {
+    return this.parseIgnoring(input, new Set()).query;
+  }
+
+  /**
+   * As `parse`, with each part's id, and without the parts whose id is in `ignore` (chips the user
+   * removed: their words stay in the rest, and a part they had hidden may count instead). An id names
+   * the part's kind and the words the rule matched (`date:9-18`, UTF-16 offsets, stop words not
+   * included), so it stays the same whichever other parts are ignored.
+   */
+  parseIgnoring(input: string, ignore: ReadonlySet<string>): { query: ParsedQuery; ids: string[] } {
     const text = typeof input === 'string' ? input : '';
     const lxs = this.lexicon.lex(text);
-    const parts = accept(this.match(lxs));
+    const ids = new Map<Part, string>();
+    const matched = this.match(lxs).filter((p) => {
+      const id = `${p.kind}:${lxs[p.first]!.start}-${lxs[p.end - 1]!.stop}`;
+      ids.set(p, id);
+      return !ignore.has(id);
+    });
+    const parts = accept(matched);
     attachStopWords(parts, lxs);
+    return { query: this.shape(text, lxs, parts), ids: parts.map((p) => ids.get(p)!) };
+  }
+
+  private shape(text: string, lxs: Lexeme[], parts: Part[]): ParsedQuery {
     return {
       filter: combine(parts),
       rest: restOf(text, parts.map((p) => [lxs[p.first]!.start, lxs[p.end - 1]!.stop])),

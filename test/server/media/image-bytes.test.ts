@@ -1,0 +1,56 @@
+/**
+ * openImageBytes (adapters/media/image-source.ts): a photo held in memory (search by image) decodes as the
+ * same file does through openImage at ingest: EXIF orientation, HEIC, RAW's embedded preview; a non-image
+ * and a decompression bomb are refused from their bytes.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { describe, test } from 'node:test';
+import { openImage, openImageBytes } from '../../../server/src/adapters/media/image-source.ts';
+import { MediaDecodeError } from '../../../server/src/adapters/media/index.ts';
+import { corpusPath } from './corpus.ts';
+
+async function size(opened: Awaited<ReturnType<typeof openImage>>): Promise<[number, number]> {
+  const { info } = await opened.pipeline.raw().toBuffer({ resolveWithObject: true });
+  return [info.width, info.height];
+}
+
+describe('openImageBytes: decoding a photo held in memory as ingest decodes files', { timeout: 120_000 }, () => {
+  for (const [folder, file] of [
+    ['exif', 'orientation_landscape_6.jpg'],
+    ['exif', 'orientation_portrait_8.jpg'],
+    ['duplicates', 'bee.heic'],
+    ['raw', 'RAW_NIKON_D1.NEF'],
+    ['raw', 'exiftool_FujiFilm.raf'],
+  ] as const) {
+    test(`${folder}/${file}: the same upright pixels size and decoder as from the file`, async () => {
+      const p = corpusPath(folder, file);
+      const fromFile = await openImage(p);
+      const fromBytes = await openImageBytes(fs.readFileSync(p), { name: file });
+      assert.equal(fromBytes.decoder, fromFile.decoder);
+      assert.deepEqual(await size(fromBytes), await size(fromFile));
+    });
+  }
+
+  test('a non-image and a PNG claiming 100,000 × 100,000 pixels are refused from their bytes', async () => {
+    await assert.rejects(openImageBytes(Buffer.from('plain text, not a photo')), (e: unknown) => e instanceof MediaDecodeError && /not a supported photo/.test(e.detail));
+    const chunk = (type: string, body: Buffer) => {
+      const len = Buffer.alloc(4);
+      len.writeUInt32BE(body.length);
+      const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(zlib.crc32(typed));
+      return Buffer.concat([len, typed, crc]);
+    };
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(100_000, 0);
+    ihdr.writeUInt32BE(100_000, 4);
+    ihdr.set([8, 2, 0, 0, 0], 8);
+    const bomb = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1000))), chunk('IEND', Buffer.alloc(0))]);
+    const opened = await openImageBytes(bomb, { name: 'bomb.png' });
+    const started = performance.now();
+    await assert.rejects(opened.pipeline.raw().toBuffer(), /pixel limit/);
+    assert.ok(performance.now() - started < 5000, 'refused from the header, not after decoding');
+  });
+});
