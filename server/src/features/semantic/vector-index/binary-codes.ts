@@ -21,6 +21,8 @@ import { hammingScan, wasmMemory, WASM_PAGE as PAGE, type ScanFn, type WasmMemor
 
 const CODE_BYTES = DIMENSIONS / 8;
 const HIST_BINS = DIMENSIONS + 1;
+const FINE_SHIFT = 13;
+const FINE_CHUNK = 1 << FINE_SHIFT;
 const QUERY_OFF = 0;
 const HIST_OFF = 64;
 const FIXED_BYTES = HIST_OFF + HIST_BINS * 4;
@@ -62,8 +64,12 @@ export class BinaryCodes {
   private live = 0;
   private liveAssets = 0;
   private free: number[] = [];
-  /** int8 copy of each vector (v[j]·scale⁻¹ rounded; per-vector scale so the largest component maps to ±127) */
-  private fine: Int8Array;
+  /**
+   * int8 copy of each vector (v[j]·scale⁻¹ rounded; per-vector scale so the largest component maps to ±127), in
+   * chunks of FINE_CHUNK slots: growing never copies or zeroes hundreds of MB in one go (that stalled the event
+   * loop for ~200 ms at a single 512 MB allocation).
+   */
+  private fine: Int8Array[] = [];
   private scale: Float32Array;
   private readonly query = new Float32Array(DIMENSIONS);
   /** head[rowid] = first slot + 1 (0: the asset has no vectors) */
@@ -80,7 +86,6 @@ export class BinaryCodes {
     this.scan = hammingScan(this.memory);
     this.head = new Int32Array(rowidCap);
     this.next = new Int32Array(slotCap);
-    this.fine = new Int8Array(slotCap * DIMENSIONS);
     this.scale = new Float32Array(slotCap);
   }
 
@@ -96,7 +101,7 @@ export class BinaryCodes {
   get bytes(): number {
     return (
       this.memory.buffer.byteLength +
-      this.fine.byteLength +
+      this.fine.length * FINE_CHUNK * DIMENSIONS +
       this.scale.byteLength +
       this.head.byteLength +
       this.next.byteLength +
@@ -141,6 +146,7 @@ export class BinaryCodes {
     this.head.fill(0);
     this.next.fill(0);
     this.free = [];
+    this.fine = [];
     this.size = 0;
     this.live = 0;
     this.liveAssets = 0;
@@ -178,13 +184,13 @@ export class BinaryCodes {
     const rowidOf = new Int32Array(this.memory.buffer, layout.rowids, this.slotCap);
     const q = this.query;
     for (let j = 0; j < DIMENSIONS; j++) q[j] = query[j]!;
-    const fine = this.fine;
     const best = new Map<number, number>();
     for (let slot = 0; slot < size; slot++) {
       const d = out[slot]!;
       if (d > threshold || (d === threshold && tiesLeft-- <= 0)) continue;
       let dot = 0;
-      const base = slot * DIMENSIONS;
+      const fine = this.fine[slot >> FINE_SHIFT]!;
+      const base = (slot & (FINE_CHUNK - 1)) * DIMENSIONS;
       for (let j = 0; j < DIMENSIONS; j++) dot += q[j]! * fine[base + j]!;
       const score = dot * this.scale[slot]!;
       const r = rowidOf[slot]!;
@@ -207,8 +213,10 @@ export class BinaryCodes {
     let max = 0;
     for (let j = 0; j < DIMENSIONS; j++) max = Math.max(max, Math.abs(vector[j]!));
     const k = max > 0 ? 127 / max : 0;
-    const base = slot * DIMENSIONS;
-    for (let j = 0; j < DIMENSIONS; j++) this.fine[base + j] = Math.round(vector[j]! * k);
+    while (this.fine.length <= slot >> FINE_SHIFT) this.fine.push(new Int8Array(FINE_CHUNK * DIMENSIONS));
+    const fine = this.fine[slot >> FINE_SHIFT]!;
+    const base = (slot & (FINE_CHUNK - 1)) * DIMENSIONS;
+    for (let j = 0; j < DIMENSIONS; j++) fine[base + j] = Math.round(vector[j]! * k);
     this.scale[slot] = max > 0 ? max / 127 : 0;
   }
 
@@ -244,9 +252,6 @@ export class BinaryCodes {
       const grown = new Int32Array(slotCap);
       grown.set(this.next);
       this.next = grown;
-      const fine = new Int8Array(slotCap * DIMENSIONS);
-      fine.set(this.fine);
-      this.fine = fine;
       const scale = new Float32Array(slotCap);
       scale.set(this.scale);
       this.scale = scale;

@@ -12,7 +12,7 @@ import { BinaryCodes } from './binary-codes.ts';
 import { DIMENSIONS } from './change.ts';
 
 /** how many vectors the centre is averaged over (the first by vector_id: deterministic, so a restart agrees) */
-const CENTRE_SAMPLE = 4096;
+const CENTRE_SAMPLE = 1024;
 const SLICE_TARGET_MS = 15;
 
 /** A stored blob as floats (copied when the blob's bytes are not 4-aligned). */
@@ -39,13 +39,18 @@ export function centreOf(db: Db, modelId: string): Float32Array {
 
 export async function loadCodes(db: Db, modelId: string): Promise<BinaryCodes> {
   const centre = centreOf(db, modelId);
-  const sizes = db
+  await yieldToLoop();
+  // Capacity hints for one allocation up front, read from the ends of indexes (a count(*) would walk a million
+  // index entries in one go): vector_ids of other models make it an over-estimate, which only reserves more.
+  const hint = db
     .prepare(
-      `SELECT count(*) AS n, (SELECT max(rowid) FROM assets) AS maxRowid FROM semantic_vectors WHERE model_id = ?`,
+      `SELECT (SELECT max(vector_id) FROM semantic_vectors WHERE model_id = @m) - (SELECT min(vector_id) FROM semantic_vectors WHERE model_id = @m) + 1 AS n,
+              (SELECT max(rowid) FROM assets) AS maxRowid`,
     )
-    .get(modelId) as { n: number; maxRowid: number | null };
+    .get({ m: modelId }) as { n: number | null; maxRowid: number | null };
   const codes = new BinaryCodes(centre);
-  codes.reserve(sizes.n, sizes.maxRowid ?? 0);
+  codes.reserve(hint.n ?? 0, hint.maxRowid ?? 0);
+  await yieldToLoop();
   const page = db
     .prepare(
       `SELECT v.vector_id, a.rowid, v.embedding
@@ -55,7 +60,7 @@ export async function loadCodes(db: Db, modelId: string): Promise<BinaryCodes> {
     )
     .raw(true);
   let after = 0;
-  let limit = 1000;
+  let limit = 250;
   for (;;) {
     const started = performance.now();
     const rows = page.all(modelId, after, limit) as [number, number, Buffer][];
@@ -64,7 +69,7 @@ export async function loadCodes(db: Db, modelId: string): Promise<BinaryCodes> {
     after = rows[rows.length - 1]![0];
     const took = performance.now() - started;
     // Size the next slice to the target (bounded, so one slow slice on a busy machine cannot run away).
-    limit = Math.max(100, Math.min(20_000, Math.round((limit * SLICE_TARGET_MS) / Math.max(took, 0.5))));
+    limit = Math.max(50, Math.min(4000, Math.round((limit * SLICE_TARGET_MS) / Math.max(took, 0.5))));
     await yieldToLoop();
   }
   return codes;
