@@ -11,6 +11,14 @@
  *    vec_distance_cosine in SQLite), so scores, frames and existence come from the source of truth.
  * The table is the source of truth; the codes are rebuilt from it at `open` (loader.ts, in slices that keep the
  * event loop free) and follow it through `apply`, fed by the semantic store's change events.
+ *
+ * Wiring (for the container): subscribe to `SemanticStore.onChange` before awaiting `open`, keep the events that
+ * arrive meanwhile and `apply` them once the index is there — `apply` is idempotent (a replace drops the asset's
+ * slots before adding), so replaying an event the load already saw is harmless, and none is lost. Until then the
+ * semantic channel answers with `exactNearest` or reports itself not ready.
+ *
+ * Costs (bench:search, 2 shared cores): `nearest` is synchronous, a few ms at 1M vectors; `exactNearest` scans
+ * every vector in SQL (seconds at 1M): meant for checks and small libraries, not the request path at scale.
  */
 import type { Db } from '../../../platform/db/connection.ts';
 import type { BinaryCodes } from './binary-codes.ts';
