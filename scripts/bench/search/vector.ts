@@ -84,7 +84,7 @@ export async function vectorSection(opts: VectorBenchOptions): Promise<void> {
     const rssAfter = rss();
     const st = index.stats();
     print(
-      `VectorIndex (${st.kind}): built from SQLite in ${ms(built.ms / 1000)} s, longest event-loop stall ${ms(built.stallMs)} ms; ` +
+      `VectorIndex (${st.kind}): built from SQLite in ${ms(built.ms / 1000)} s (CPU ${ms(built.cpuMs / 1000)} s), event-loop delay while building: max ${ms(built.stallMs)} ms, p99 ${ms(built.stallP99Ms)} ms; ` +
         `${st.vectors} vectors / ${st.assets} assets; index bytes ${mb(st.bytes)}, process RSS +${mb(rssAfter - rssBefore)}`,
     );
 

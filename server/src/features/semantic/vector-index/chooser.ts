@@ -1,19 +1,26 @@
 /**
- * How many candidates each pass keeps. Figures behind the numbers: `npm run bench:search` (clustered 512-d data
- * with near-duplicates and videos, top-20 with no filter, 30% and 1% of assets allowed). At 100k, re-scoring the
- * 1,000 nearest codes by their int8 vectors and the best 40 assets exactly gave recall@20 0.979 / 0.985 / 1.000
- * (2,000 codes: 0.995 / 0.993 / 1.000); re-scoring hundreds of assets straight from SQLite instead cost ~10 ms
- * per 800 assets, which is why the int8 pass exists.
+ * How many candidates each pass keeps, chosen by the figures of `npm run bench:search` (clustered 512-d data with
+ * near-duplicates and videos; top-20 with no filter, 30% of assets allowed by a coin per asset, 1% as one rowid
+ * range). Re-scoring hundreds of assets straight from SQLite cost ~10 ms per 800 assets, hence the int8 pass
+ * between the Hamming scan and the exact re-rank.
+ *
+ * Figures (recall@20 against the exact answer, no filter / 30% / 1%):
+ * - 100k vectors, Hamming pool 1,000 → 0.979 / 0.985 / 1.000; 2,000 → 0.995 / 0.993 / 1.000; 4,000 → 0.999 / 0.996 / 1.000
+ * - 1M vectors, pool 2,000 → 0.962 / 0.937 / 0.828: the nearest allowed vectors of a selective filter are further
+ *   away, where 512 sign bits tell them apart less well, so the pool must cover more of them.
+ * Hence: a pool of 200 per result (4,000 for top-20), and every allowed vector when at most 16,384 are allowed
+ * (1% of a million: the int8 pass then scores them all, ~8M multiply-adds, which is the "exact scan over the
+ * allowed rows" answer to selective filters without a second code path).
  *
  * The filter never changes the method: the scan tests `allowed` for every code before it counts it, so the pool
- * is drawn from the allowed vectors only and a selective filter keeps its recall (a graph index has to widen its
- * search or give up under a 1% filter). When fewer vectors are allowed than the pool, all of them are re-scored.
+ * is drawn from the allowed vectors only (a graph index has to widen its search or give up under a 1% filter).
  */
+export const SCORE_ALL_UP_TO = 16_384;
 
-/** Codes handed from the Hamming pass to the int8 pass: 50 per result, and more as the library grows (a
- * million codes hold more near-ties at the same Hamming distance than 100k). */
+/** Codes handed from the Hamming pass to the int8 pass. */
 export function hammingPool(k: number, allowedVectors: number): number {
-  return Math.min(50_000, Math.max(1000, 50 * k, Math.round(2 * Math.sqrt(allowedVectors))));
+  if (allowedVectors <= SCORE_ALL_UP_TO) return allowedVectors;
+  return Math.min(50_000, Math.max(4000, 200 * k));
 }
 
 /** Assets re-scored exactly from SQLite (all their frames): int8 cosines are within ~1e-3, so twice k is ample. */
