@@ -197,8 +197,7 @@ export class BinaryCodes {
       const had = best.get(r);
       if (had === undefined || score > had) best.set(r, score);
     }
-    const ranked = [...best.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]);
-    return { rowids: ranked.slice(0, assets).map((e) => e[0]), allowedVectors };
+    return { rowids: topAssets(best, assets), allowedVectors };
   }
 
   /** Every asset rowid that has vectors here and is allowed. */
@@ -270,4 +269,20 @@ export class BinaryCodes {
   reserve(slots: number, maxRowid: number): void {
     this.ensure(slots, maxRowid + 1);
   }
+}
+
+/** The `k` best entries (score desc, rowid asc), by one pass with a small sorted buffer (the map holds thousands). */
+function topAssets(best: Map<number, number>, k: number): number[] {
+  const top: [number, number][] = [];
+  const worse = (a: [number, number], b: [number, number]) => a[1] < b[1] || (a[1] === b[1] && a[0] > b[0]);
+  for (const e of best) {
+    if (top.length === k && !worse(top[k - 1]!, e)) continue;
+    let i = top.length === k ? k - 1 : top.length;
+    while (i > 0 && worse(top[i - 1]!, e)) {
+      if (i < k) top[i] = top[i - 1]!;
+      i--;
+    }
+    if (i < k) top[i] = e;
+  }
+  return top.map((e) => e[0]);
 }
