@@ -17,8 +17,9 @@
  * slots before adding), so replaying an event the load already saw is harmless, and none is lost. Until then the
  * semantic channel answers with `exactNearest` or reports itself not ready.
  *
- * Costs (bench:search, 2 shared cores): `nearest` is synchronous, a few ms at 1M vectors; `exactNearest` scans
- * every vector in SQL (seconds at 1M): meant for checks and small libraries, not the request path at scale.
+ * Costs (bench:search on 2 cores shared at load ~10): `nearest` is synchronous, ~18 ms of CPU (p50) at 1M vectors
+ * with no filter; `exactNearest` scans every vector in SQL (~11 s of CPU at 1M): for checks and small libraries,
+ * not the request path at scale.
  */
 import type { Db } from '../../../platform/db/connection.ts';
 import type { BinaryCodes } from './binary-codes.ts';
@@ -91,7 +92,7 @@ export class VectorIndex {
     return toHits(rankHits(this.exact.scoreAssets(query, rowids), k, minCosine), allowed);
   }
 
-  /** The same answer by an exact scan of every stored vector of the model (linear: ~1 s per million). */
+  /** The same answer by an exact scan of every stored vector of the model (linear: seconds at a million). */
   exactNearest(query: Float32Array, opts: NearestOptions): VectorHit[] {
     this.assertOpen();
     const { k, allowed, minCosine } = checked(query, opts);
