@@ -1,0 +1,288 @@
+/**
+ * The in-memory part of the vector index: per stored vector a 512-bit code (bit j = vector[j] above the
+ * centre's [j]) and the assets.rowid it belongs to, in WebAssembly memory so hamming-kernel.ts can scan them, and
+ * an int8 copy of the vector with its scale for the second pass.
+ * Per million vectors: 64 MB of codes + 4 MB of rowids + 2 MB of scratch distances + 512 MB int8 + 4 MB scales,
+ * 1 byte per asset rowid for the copied `allowed` bitmap and 4 bytes per slot and per rowid for the per-asset slot
+ * lists: ~600 MB (the float32 vectors themselves would be 2 GB). Final scores come from SQLite (exact-scan.ts), so
+ * a stale slot can never answer with a wrong score.
+ *
+ * Why centre before taking signs: CLIP vectors share a common direction (unrelated photos still have cosine
+ * ~0.3–0.5), so raw sign bits are biased and carry less information; subtracting the library's mean vector
+ * spreads them. The centre is fixed for the life of the structure (taken at load from the first vectors), so codes
+ * added later stay comparable.
+ *
+ * Slots: a removed vector's slot gets rowid 0 (rowid 0 is never an asset: SQLite rowids start at 1, and the
+ * kernel's allowed[0] is always 0) and goes to a free list for reuse. Each asset's slots form a linked list
+ * (head by rowid, next by slot) so replacing or removing an asset touches only its own slots.
+ */
+import { DIMENSIONS } from './change.ts';
+import { hammingScan, wasmMemory, WASM_PAGE as PAGE, type ScanFn, type WasmMemory } from './hamming-kernel.ts';
+
+const CODE_BYTES = DIMENSIONS / 8;
+const HIST_BINS = DIMENSIONS + 1;
+const FINE_SHIFT = 13;
+const FINE_CHUNK = 1 << FINE_SHIFT;
+const QUERY_OFF = 0;
+const HIST_OFF = 64;
+const FIXED_BYTES = HIST_OFF + HIST_BINS * 4;
+
+interface Layout {
+  allowed: number;
+  out: number;
+  rowids: number;
+  codes: number;
+  end: number;
+}
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+function layoutFor(slotCap: number, rowidCap: number): Layout {
+  const allowed = align8(FIXED_BYTES);
+  const out = align8(allowed + rowidCap);
+  const rowids = align8(out + slotCap * 2);
+  const codes = align8(rowids + slotCap * 4);
+  return { allowed, out, rowids, codes, end: codes + slotCap * CODE_BYTES };
+}
+
+export interface Candidates {
+  /** distinct asset rowids of the best codes, nearest code first */
+  rowids: number[];
+  /** how many stored vectors belong to allowed assets */
+  allowedVectors: number;
+}
+
+export class BinaryCodes {
+  private readonly centre: Float32Array;
+  private memory: WasmMemory;
+  private scan: ScanFn;
+  private layout: Layout;
+  private slotCap: number;
+  private rowidCap: number;
+  /** slots ever used (the scan covers 0..size) */
+  private size = 0;
+  private live = 0;
+  private liveAssets = 0;
+  private free: number[] = [];
+  /**
+   * int8 copy of each vector (v[j]·scale⁻¹ rounded; per-vector scale so the largest component maps to ±127), in
+   * chunks of FINE_CHUNK slots: growing never copies or zeroes hundreds of MB in one go (that stalled the event
+   * loop for ~200 ms at a single 512 MB allocation).
+   */
+  private fine: Int8Array[] = [];
+  private scale: Float32Array;
+  private readonly query = new Float32Array(DIMENSIONS);
+  /** head[rowid] = first slot + 1 (0: the asset has no vectors) */
+  private head: Int32Array;
+  /** next[slot] = the asset's next slot + 1 */
+  private next: Int32Array;
+
+  constructor(centre: Float32Array, slotCap = 1024, rowidCap = 1024) {
+    this.centre = centre;
+    this.slotCap = slotCap;
+    this.rowidCap = rowidCap;
+    this.layout = layoutFor(slotCap, rowidCap);
+    this.memory = wasmMemory(Math.ceil(this.layout.end / PAGE));
+    this.scan = hammingScan(this.memory);
+    this.head = new Int32Array(rowidCap);
+    this.next = new Int32Array(slotCap);
+    this.scale = new Float32Array(slotCap);
+  }
+
+  get vectors(): number {
+    return this.live;
+  }
+
+  get assets(): number {
+    return this.liveAssets;
+  }
+
+  /** Bytes held: the WebAssembly memory plus the slot lists. */
+  get bytes(): number {
+    return (
+      this.memory.buffer.byteLength +
+      this.fine.length * FINE_CHUNK * DIMENSIONS +
+      this.scale.byteLength +
+      this.head.byteLength +
+      this.next.byteLength +
+      this.free.length * 8
+    );
+  }
+
+  /** Adds one vector of the asset at `rowid`. */
+  add(rowid: number, vector: ArrayLike<number>): void {
+    if (!Number.isInteger(rowid) || rowid < 1) throw new RangeError(`asset rowid must be a positive integer, got ${rowid}`);
+    this.ensure(this.free.length > 0 ? this.size : this.size + 1, rowid + 1);
+    const slot = this.free.pop() ?? this.size++;
+    this.encodeInto(vector, this.layout.codes + slot * CODE_BYTES);
+    this.quantise(vector, slot);
+    new Int32Array(this.memory.buffer, this.layout.rowids, this.slotCap)[slot] = rowid;
+    if (this.head[rowid] === 0) this.liveAssets++;
+    this.next[slot] = this.head[rowid]!;
+    this.head[rowid] = slot + 1;
+    this.live++;
+  }
+
+  /** Drops every vector of the asset at `rowid`. */
+  remove(rowid: number): void {
+    if (rowid < 1 || rowid >= this.rowidCap) return;
+    let link = this.head[rowid]!;
+    if (link === 0) return;
+    const rowids = new Int32Array(this.memory.buffer, this.layout.rowids, this.slotCap);
+    while (link !== 0) {
+      const slot = link - 1;
+      rowids[slot] = 0;
+      this.free.push(slot);
+      this.live--;
+      link = this.next[slot]!;
+      this.next[slot] = 0;
+    }
+    this.head[rowid] = 0;
+    this.liveAssets--;
+  }
+
+  clear(): void {
+    new Int32Array(this.memory.buffer, this.layout.rowids, this.slotCap).fill(0);
+    this.head.fill(0);
+    this.next.fill(0);
+    this.free = [];
+    this.fine = [];
+    this.size = 0;
+    this.live = 0;
+    this.liveAssets = 0;
+  }
+
+  /**
+   * Two passes over memory, no SQLite:
+   * 1. Hamming: the `poolFor(allowed vectors)` allowed codes nearest the query's code (ties cut by slot order, so the same data gives
+   *    the same pool), from the WebAssembly scan over every code;
+   * 2. those codes' int8 vectors dotted with the query (cosine to ~1e-3), best frame per asset.
+   * Returns the `assets` best asset rowids by the second score, best first.
+   */
+  candidates(query: ArrayLike<number>, allowed: Uint8Array, poolFor: (allowedVectors: number) => number, assets: number): Candidates {
+    const { layout, size } = this;
+    const u8 = new Uint8Array(this.memory.buffer);
+    this.encodeInto(query, QUERY_OFF);
+    // The caller's bitmap is copied in (≈1 byte per asset, a memcpy); rowids past its end are not allowed.
+    const n = Math.min(allowed.length, this.rowidCap);
+    u8.set(n === allowed.length ? allowed : allowed.subarray(0, n), layout.allowed);
+    u8.fill(0, layout.allowed + n, layout.allowed + this.rowidCap);
+    u8[layout.allowed] = 0;
+    const hist = new Uint32Array(this.memory.buffer, HIST_OFF, HIST_BINS);
+    hist.fill(0);
+    this.scan(layout.codes, size, QUERY_OFF, layout.out, layout.rowids, layout.allowed, HIST_OFF);
+
+    let allowedVectors = 0;
+    for (let d = 0; d < HIST_BINS; d++) allowedVectors += hist[d]!;
+    const pool = poolFor(allowedVectors);
+    // The distance at which the pool fills: everything nearer is taken, ties at it in slot order.
+    let threshold = 0;
+    let below = 0;
+    while (threshold < HIST_BINS - 1 && below + hist[threshold]! < pool) below += hist[threshold++]!;
+    let tiesLeft = pool - below;
+    const out = new Uint16Array(this.memory.buffer, layout.out, size);
+    const rowidOf = new Int32Array(this.memory.buffer, layout.rowids, this.slotCap);
+    const q = this.query;
+    for (let j = 0; j < DIMENSIONS; j++) q[j] = query[j]!;
+    const best = new Map<number, number>();
+    for (let slot = 0; slot < size; slot++) {
+      const d = out[slot]!;
+      if (d > threshold || (d === threshold && tiesLeft-- <= 0)) continue;
+      let dot = 0;
+      const fine = this.fine[slot >> FINE_SHIFT]!;
+      const base = (slot & (FINE_CHUNK - 1)) * DIMENSIONS;
+      for (let j = 0; j < DIMENSIONS; j++) dot += q[j]! * fine[base + j]!;
+      const score = dot * this.scale[slot]!;
+      const r = rowidOf[slot]!;
+      const had = best.get(r);
+      if (had === undefined || score > had) best.set(r, score);
+    }
+    return { rowids: topAssets(best, assets), allowedVectors };
+  }
+
+  /** Every asset rowid that has vectors here and is allowed. */
+  allowedAssets(allowed: Uint8Array): number[] {
+    const out: number[] = [];
+    const n = Math.min(allowed.length, this.rowidCap);
+    for (let r = 1; r < n; r++) if (this.head[r] !== 0 && allowed[r] === 1) out.push(r);
+    return out;
+  }
+
+  private quantise(vector: ArrayLike<number>, slot: number): void {
+    let max = 0;
+    for (let j = 0; j < DIMENSIONS; j++) max = Math.max(max, Math.abs(vector[j]!));
+    const k = max > 0 ? 127 / max : 0;
+    while (this.fine.length <= slot >> FINE_SHIFT) this.fine.push(new Int8Array(FINE_CHUNK * DIMENSIONS));
+    const fine = this.fine[slot >> FINE_SHIFT]!;
+    const base = (slot & (FINE_CHUNK - 1)) * DIMENSIONS;
+    for (let j = 0; j < DIMENSIONS; j++) fine[base + j] = Math.round(vector[j]! * k);
+    this.scale[slot] = max > 0 ? max / 127 : 0;
+  }
+
+  private encodeInto(vector: ArrayLike<number>, offset: number): void {
+    if (vector.length !== DIMENSIONS) throw new RangeError(`a vector must have ${DIMENSIONS} dimensions, got ${vector.length}`);
+    const c = this.centre;
+    const u8 = new Uint8Array(this.memory.buffer, offset, CODE_BYTES);
+    for (let byte = 0; byte < CODE_BYTES; byte++) {
+      let bits = 0;
+      const base = byte * 8;
+      for (let b = 0; b < 8; b++) if (vector[base + b]! > c[base + b]!) bits |= 1 << b;
+      u8[byte] = bits;
+    }
+  }
+
+  /** Grows capacities (doubling) so `slots` slots and rowids below `rowids` fit, moving regions up in place. */
+  private ensure(slots: number, rowids: number): void {
+    if (slots <= this.slotCap && rowids <= this.rowidCap) return;
+    let slotCap = this.slotCap;
+    while (slotCap < slots) slotCap *= 2;
+    let rowidCap = this.rowidCap;
+    while (rowidCap < rowids) rowidCap *= 2;
+    const old = this.layout;
+    const next = layoutFor(slotCap, rowidCap);
+    const have = this.memory.buffer.byteLength;
+    if (next.end > have) this.memory.grow(Math.ceil((next.end - have) / PAGE));
+    const u8 = new Uint8Array(this.memory.buffer);
+    // Every region only moves up; moving the last one first never overwrites data not yet moved.
+    u8.copyWithin(next.codes, old.codes, old.codes + this.slotCap * CODE_BYTES);
+    u8.copyWithin(next.rowids, old.rowids, old.rowids + this.slotCap * 4);
+    u8.fill(0, next.rowids + this.slotCap * 4, next.rowids + slotCap * 4);
+    if (slotCap > this.slotCap) {
+      const grown = new Int32Array(slotCap);
+      grown.set(this.next);
+      this.next = grown;
+      const scale = new Float32Array(slotCap);
+      scale.set(this.scale);
+      this.scale = scale;
+    }
+    if (rowidCap > this.rowidCap) {
+      const grown = new Int32Array(rowidCap);
+      grown.set(this.head);
+      this.head = grown;
+    }
+    this.layout = next;
+    this.slotCap = slotCap;
+    this.rowidCap = rowidCap;
+  }
+
+  /** Capacity hint before a bulk load (avoids repeated doubling). */
+  reserve(slots: number, maxRowid: number): void {
+    this.ensure(slots, maxRowid + 1);
+  }
+}
+
+/** The `k` best entries (score desc, rowid asc), by one pass with a small sorted buffer (the map holds thousands). */
+function topAssets(best: Map<number, number>, k: number): number[] {
+  const top: [number, number][] = [];
+  const worse = (a: [number, number], b: [number, number]) => a[1] < b[1] || (a[1] === b[1] && a[0] > b[0]);
+  for (const e of best) {
+    if (top.length === k && !worse(top[k - 1]!, e)) continue;
+    let i = top.length === k ? k - 1 : top.length;
+    while (i > 0 && worse(top[i - 1]!, e)) {
+      if (i < k) top[i] = top[i - 1]!;
+      i--;
+    }
+    if (i < k) top[i] = e;
+  }
+  return top.map((e) => e[0]);
+}

@@ -1,0 +1,30 @@
+/**
+ * How many candidates each pass keeps, chosen by the figures of `npm run bench:search` (clustered 512-d data with
+ * near-duplicates and videos; top-20 with no filter, 30% of assets allowed by a coin per asset, 1% as one rowid
+ * range). Re-scoring hundreds of assets straight from SQLite cost ~10 ms per 800 assets, hence the int8 pass
+ * between the Hamming scan and the exact re-rank.
+ *
+ * Figures (recall@20 against the exact answer, no filter / 30% / 1%):
+ * - 100k vectors, Hamming pool 1,000 → 0.979 / 0.985 / 1.000; 2,000 → 0.995 / 0.993 / 1.000; 4,000 → 0.999 / 0.996 / 1.000
+ * - 1M vectors, pool 2,000 → 0.962 / 0.937 / 0.828: the nearest allowed vectors of a selective filter are further
+ *   away, where 512 sign bits tell them apart less well, so the pool must cover more of them.
+ * - 1M vectors with the rule below → 0.972 / 0.985 / 1.000.
+ * Hence: a pool of 200 per result (4,000 for top-20), and every allowed vector when at most 16,384 are allowed
+ * (1% of a million: the int8 pass then scores them all, ~8M multiply-adds, which is the "exact scan over the
+ * allowed rows" answer to selective filters without a second code path).
+ *
+ * The filter never changes the method: the scan tests `allowed` for every code before it counts it, so the pool
+ * is drawn from the allowed vectors only (a graph index has to widen its search or give up under a 1% filter).
+ */
+export const SCORE_ALL_UP_TO = 16_384;
+
+/** Codes handed from the Hamming pass to the int8 pass. */
+export function hammingPool(k: number, allowedVectors: number): number {
+  if (allowedVectors <= SCORE_ALL_UP_TO) return allowedVectors;
+  return Math.min(50_000, Math.max(4000, 200 * k));
+}
+
+/** Assets re-scored exactly from SQLite (all their frames): int8 cosines are within ~1e-3, so twice k is ample. */
+export function rerankAssets(k: number): number {
+  return Math.max(2 * k, k + 20);
+}
