@@ -42,7 +42,7 @@ import { JobQueue } from './platform/jobs/queue.ts';
 import { IndexingService } from './features/indexing/indexing.service.ts';
 import { IndexerRegistry } from './features/indexing/indexers.ts';
 import { OcrStore, createOcrIndexer } from './features/ocr/index.ts';
-import { SemanticStore, createSemanticIndexers } from './features/semantic/index.ts';
+import { SemanticStore, VectorIndexes, createSemanticIndexers } from './features/semantic/index.ts';
 import { AlbumsService } from './features/albums/albums.service.ts';
 import { AlbumMembersService } from './features/albums/members.service.ts';
 import { PartnerSharesService } from './features/sharing/partners.service.ts';
@@ -64,7 +64,7 @@ import { CatalogMemo, MEMO_CACHE_BYTES, memoBytes } from './features/statistics/
 import { StatisticsService } from './features/statistics/statistics.service.ts';
 import { FOLDER_CACHE_BYTES, FolderTotals, foldersBytes } from './features/folders/folder-totals.ts';
 import { FoldersService } from './features/folders/folders.service.ts';
-import { SearchService } from './features/search/search.service.ts';
+import { ExactVectorScan, SearchService } from './features/search/index.ts';
 
 declare module './platform/http/context.ts' {
   // The platform's view of the services (routers' `c.get('container')`, jobs' `ctx.deps`) is this Container.
@@ -296,7 +296,19 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const folderTotals = new FolderTotals(db, catalog, caches.create('folder_totals', FOLDER_CACHE_BYTES, foldersBytes));
   const folders = new FoldersService(db, folderTotals);
   // The parser knows the caller's cameras and lenses by the names getFilterOptions lists.
-  const search = new SearchService({ db, access, browse, settings, ml, catalogNames: (actor) => statistics.filterOptions(actor) });
+  // The semantic channel reads the in-memory vector index of the model it searches (built in the background at
+  // start from semantic_vectors, following the store since); until it is built, the exact scan answers.
+  const vectorIndexes = new VectorIndexes(db, semanticStore, log.child({ module: 'vector-index' }));
+  void vectorIndexes.warm(clip.modelVersion);
+  const search = new SearchService({
+    db,
+    access,
+    browse,
+    settings,
+    ml,
+    catalogNames: (actor) => statistics.filterOptions(actor),
+    vectors: (modelId) => vectorIndexes.lookup(modelId, () => new ExactVectorScan(db, modelId)),
+  });
 
   const uploads = new UploadsService({
     db,
@@ -382,6 +394,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       // After the jobs (their inference finishes or is cut with them): refuses new work, drains, stops the threads.
       await ml.close(deadlineMs);
       await intake.close();
+      vectorIndexes.close();
       listReader?.close();
       catalog.close();
       db.close();

@@ -3,10 +3,8 @@
  * time), CLIP's vocabulary and the verified OCR models; photos made with sharp (solid colours) and
  * corpus photos put into a member's repository and ingested for real; their CLIP vectors.
  *
- * Vectors: the semantic indexer (features/semantic, another branch of this issue) is not on this
- * branch, so `embedLibrary` does what it does for photos: the medium thumbnail through the real
- * ClipEncoder on the server's inference pool, one unit vector per photo (frame_ts_ms -1) in
- * semantic_vectors. At merge, waiting for the semantic index jobs replaces it.
+ * Vectors: made by the server's own semantic index jobs (features/semantic), queued after each ingest;
+ * `embedLibrary` waits for them.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,7 +12,7 @@ import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { ClipEncoder, modelEntry } from '../../../server/src/adapters/ml/index.ts';
+import { modelEntry } from '../../../server/src/adapters/ml/index.ts';
 import { makeClipStandin } from '../../../scripts/models/make-clip-standin.ts';
 import { corpusFile } from '../repositories/helpers.ts';
 import { SHARED_MODELS, tempModelsDir } from '../ml/models.ts';
@@ -63,22 +61,14 @@ export async function ingest<K extends string>(srv: TestServer, ownerId: number,
 }
 
 /** Embeds every ready photo's thumbnail with the server's CLIP (as the semantic indexer does); answers how many. */
+/**
+ * Waits until the server's semantic index jobs (queued after each upload, as on a household's install) are done;
+ * answers how many photos have their vector.
+ */
 export async function embedLibrary(srv: TestServer): Promise<number> {
-  const { db, derivatives, ml } = srv.container;
-  const clip = new ClipEncoder(ml);
-  const photos = db.prepare("SELECT asset_id FROM assets WHERE state = 'ready' AND type = 'PHOTO' AND asset_id NOT IN (SELECT asset_id FROM semantic_vectors)").pluck().all() as string[];
-  const insert = db.prepare('INSERT INTO semantic_vectors (asset_id, model_id, frame_ts_ms, embedding, created_at) VALUES (?, ?, -1, ?, ?)');
-  let n = 0;
-  for (const id of photos) {
-    // The medium thumbnail is made on a photo's first view; the small one (400 px, still more than CLIP's 224) always exists.
-    const medium = derivatives.thumbnail(id, 'medium');
-    const thumb = fs.existsSync(medium) ? medium : derivatives.thumbnail(id, 'small');
-    if (!fs.existsSync(thumb)) continue;
-    const [v] = await clip.embedImages([thumb]);
-    insert.run(id, clip.modelVersion, Buffer.from(v!.buffer, v!.byteOffset, v!.byteLength), Date.now());
-    n++;
-  }
-  return n;
+  await srv.container.indexing.indexers.settled();
+  await srv.container.jobRunner.whenIdle();
+  return srv.container.db.prepare("SELECT count(DISTINCT v.asset_id) FROM semantic_vectors v JOIN assets a USING (asset_id) WHERE a.type = 'PHOTO'").pluck().get() as number;
 }
 
 /** Every file under `dir` (relative paths), for "nothing was written". */
@@ -109,17 +99,8 @@ export function colourClip(colours: string[], seconds = 2): Buffer {
   }
 }
 
-/**
- * Embeds frames of a video asset at the given times (ms) as the semantic indexer does for videos: one
- * vector per frame with its timestamp. Frames are cut from the original with ffmpeg.
- */
-export async function embedVideoFrames(srv: TestServer, assetId: string, file: string, times: number[]): Promise<void> {
-  const { db, ml } = srv.container;
-  const clip = new ClipEncoder(ml);
-  const insert = db.prepare('INSERT INTO semantic_vectors (asset_id, model_id, frame_ts_ms, embedding, created_at) VALUES (?, ?, ?, ?, ?)');
-  for (const t of times) {
-    const png = execFileSync('ffmpeg', ['-v', 'error', '-ss', String(t / 1000), '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', '-']);
-    const [v] = await clip.embedImages([png]);
-    insert.run(assetId, clip.modelVersion, t, Buffer.from(v!.buffer, v!.byteOffset, v!.byteLength), Date.now());
-  }
+/** Waits for the video's semantic index job and answers the times (ms) of the frames it embedded. */
+export async function videoFrameTimes(srv: TestServer, assetId: string): Promise<number[]> {
+  await srv.container.jobRunner.whenIdle();
+  return srv.container.db.prepare('SELECT frame_ts_ms FROM semantic_vectors WHERE asset_id = ? ORDER BY frame_ts_ms').pluck().all(assetId) as number[];
 }
