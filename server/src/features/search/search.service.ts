@@ -39,12 +39,12 @@ import { OcrStore } from '../ocr/index.ts';
 import { queryWords, runChannel, type ChannelResult, type SourceType } from './channels/channel.ts';
 import { cosineFloors, embeddingChannel, type EmbeddingQuery } from './channels/embedding.ts';
 import { filenameChannel } from './channels/filename.ts';
+import { BACKGROUND_PROMPTS, marginOf, prototypeOf } from '../semantic/index.ts';
 import { ExactVectorScan, vectorsOfAsset, type NearestVectors } from './channels/nearest-vectors.ts';
 import { ocrChannel } from './channels/ocr.ts';
 import { textChannel } from './channels/text.ts';
 import { fuse, type FusedHit } from './fusion.ts';
 import { understandQuery, type CatalogNames, type Chip, type EnhancementMode } from './understand-query.ts';
-import { BACKGROUND_PROMPTS, marginOf, prototypeOf } from './zero-shot-margin.ts';
 
 export type SearchSort = 'relevance' | 'recently_added' | 'date_captured';
 
@@ -248,8 +248,9 @@ export class SearchService {
     } catch (e) {
       throw new Unavailable(`The classifier needs CLIP's text tower, which cannot run now: ${e instanceof Error ? e.message : String(e)}`, 'semantic_unavailable');
     }
-    const positive = prototypeOf(vecs.slice(0, body.positive.length));
-    const negative = prototypeOf(vecs.slice(body.positive.length));
+    // The margin rule the zero-shot tagger uses (features/semantic/zero-shot/margin.ts): a preview shows what
+    // tagging with these prompts would do.
+    const prototypes = { positive: prototypeOf(vecs.slice(0, body.positive.length)), negative: prototypeOf(vecs.slice(body.positive.length)) };
     const { listed } = await this.deps.browse.searchable(actor, undefined, undefined, 'recently_added');
     const allowed = bitmapOf(listed);
     const best = new Map<string, number>();
@@ -260,7 +261,7 @@ export class SearchService {
     for (const [rowid, assetId, blob] of rows) {
       if (rowid >= allowed.length || allowed[rowid] !== 1) continue;
       const v = new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
-      const s = marginOf(v, positive, negative);
+      const s = marginOf(v, prototypes);
       if (s > (best.get(assetId) ?? -Infinity)) best.set(assetId, s);
     }
     const matches = [...best]
