@@ -1,13 +1,16 @@
 /**
  * `npm run bench:search`: how fast and how well search answers on a large library (issue 13 point 7).
  *
- * Sections (each a function taking the shared options; the lead adds the hybrid-HTTP and indexing sections,
- * scripts/bench/search/hybrid-http.ts and scripts/bench/search/indexing.ts, to SECTIONS below):
+ * Sections (each a function taking the shared options; `--sections vector,hybrid-http,indexing`):
  * - vector (scripts/bench/search/vector.ts): the vector index at 100k and 1M synthetic clustered 512-d vectors —
  *   build time and event-loop stall, memory, top-20 p50/p95 and recall@20 against the exact answer with no
  *   filter, 30% and 1% allowed; the candidates (sqlite-vec bit[512] KNN, usearch HNSW) and the sqlite-vec
  *   brute-force baseline on the same queries, with the ratio printed.
  *   Targets: top-20 p95 ≤ 20 ms at 1M with recall@20 ≥ 0.95.
+ * - hybrid-http (scripts/bench/search/hybrid-http.ts): searchAssets over HTTP on a 100k-photo library with
+ *   vectors, OCR lines, tags, descriptions and albums; p50/p95 whole request and per channel. Target p95 ≤ 50 ms.
+ * - indexing (scripts/bench/search/indexing.ts): decode + CLIP preprocessing, embedding and OCR throughput
+ *   (images/s) on the corpus; queryAssets p50/p95 idle and while indexing runs.
  *
  *   npm run bench:search [-- --sizes 100k,1m] [--queries 50] [--sections vector] [--candidates brute,bits,hnsw]
  *                         [--rebuild]
@@ -18,6 +21,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { runHybridBench } from './search/hybrid-http.ts';
+import { printIndexingFigures, runIndexingBench } from './search/indexing.ts';
 import { vectorSection } from './search/vector.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -54,8 +59,20 @@ export const SECTIONS: SearchBenchSection[] = [
       }
     },
   },
-  // { name: 'hybrid-http', run: hybridHttpSection },  (scripts/bench/search/hybrid-http.ts)
-  // { name: 'indexing', run: indexingSection },       (scripts/bench/search/indexing.ts)
+  {
+    // searchAssets end to end over HTTP at 100k photos, every channel answering (it prints its own lines).
+    name: 'hybrid-http',
+    async run(opts) {
+      await runHybridBench({ queries: opts.queries });
+    },
+  },
+  {
+    // Decode/preprocess, embedding and OCR throughput; queryAssets idle and while indexing runs.
+    name: 'indexing',
+    async run() {
+      printIndexingFigures(await runIndexingBench());
+    },
+  },
 ];
 
 export function parseSize(s: string): number {

@@ -175,7 +175,7 @@ export async function runIndexingBench(opts: { photos?: number; rounds?: number;
   }
 }
 
-function print(f: IndexingFigures): void {
+export function printIndexingFigures(f: IndexingFigures): void {
   console.log(`Indexing bench (${f.machine.cores} cores, load ${f.machine.load})`);
   console.log(`  embedding, ${f.embedding.images} corpus photos:`);
   console.log(`    decode original + CLIP preprocess   ${f.embedding.decode_preprocess_per_s} images/s   (same with real CLIP)`);
@@ -189,5 +189,5 @@ function print(f: IndexingFigures): void {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { values } = parseArgs({ options: { photos: { type: 'string', default: '40' }, rounds: { type: 'string', default: '3' }, queries: { type: 'string', default: '60' } } });
-  print(await runIndexingBench({ photos: Number(values.photos), rounds: Number(values.rounds), queries: Number(values.queries) }));
+  printIndexingFigures(await runIndexingBench({ photos: Number(values.photos), rounds: Number(values.rounds), queries: Number(values.queries) }));
 }
