@@ -1,85 +1,24 @@
 /**
- * The search operations (searchAssets, searchAssetsByImage) as the UI speaks them.
- *
- * The types are written by hand from the contract's Search response and the additions agreed for
- * issue 13 (`parsed` with its chips, `ignore_parsed`, and `match` on every result), because the
- * server side is built on another branch at the same time. At merge they give way to the generated
- * schema (renderer/src/api/schema.d.ts): `SearchPaths` and the casts below are the only places that
- * change. The paths are the search branch's (`POST /assets/search`, `POST /assets/search/by-image`).
+ * The search operations (searchAssets, searchAssetsByImage) as the UI speaks them, typed by the generated
+ * schema (renderer/src/api/schema.d.ts): the contract's Search response with Hearth's additions (`parsed` with
+ * its chips, `ignore_parsed`, and `match` on every result).
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { Client } from 'openapi-fetch';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
-import type { AssetFilter, GalleryItem } from '../library/library-api';
+import type { components } from '../../api/schema';
 
 export const SEARCH_PATH = '/api/v1/assets/search';
 export const SEARCH_BY_IMAGE_PATH = '/api/v1/assets/search/by-image';
 
+type Schemas = components['schemas'];
 /** Why a result came back: the fused score, phrases for people, the channels that found it. */
-export interface SearchMatch {
-  score: number;
-  /** Short phrases, e.g. "text 'EXIT' on a sign", "looks like your query", "filename". */
-  why: string[];
-  /** Channel names: `embedding`, `ocr`, `filename`, `text`, `place`. */
-  sources: string[];
-  /** A video found by one of its frames: that frame's time (ms); null for photos. */
-  frame_ts_ms: number | null;
-}
-
-export type SearchItem = GalleryItem & { match?: SearchMatch };
-
+export type SearchMatch = Schemas['SearchMatch'];
+export type SearchItem = Schemas['SearchItem'];
+export type SearchResponse = Schemas['SearchResponse'];
+export type SearchBody = Schemas['SearchRequest'];
 /** A part of the query the server understood as a filter ("videos", "2023"). */
-export interface ParsedChip {
-  id: string;
-  kind: string;
-  label: string;
-  /** The words of the query it came from (they go back into the text when the chip is removed). */
-  text: string;
-}
-
-export interface SearchResponse {
-  limit: number;
-  offset: number;
-  result_items: SearchItem[];
-  results_total_media_items: number;
-  results_total_visible: number;
-  top_items: SearchItem[];
-  top_results_meta: {
-    candidate_count?: number;
-    candidate_pool_size?: number;
-    degraded: boolean;
-    enabled: boolean;
-    reason?: string | null;
-    source_types?: string[];
-  };
-  parsed?: { rest: string; filter: AssetFilter; chips: ParsedChip[] };
-}
-
-export interface SearchBody {
-  query?: string;
-  filter?: AssetFilter;
-  pagination: { limit: number; offset: number };
-  similar_to_asset_id?: string;
-  top_results_limit?: number;
-  viewer_timezone?: string;
-  ignore_parsed?: string[];
-  /** `only`: the understood filters alone, no channel runs (what the suggestions need: cheap). */
-  enhancement_mode?: 'auto' | 'off' | 'only';
-}
-
-type Json<T> = { content: { 'application/json': T } };
-/** The two operations in openapi-fetch's shape, until the generated schema has them. */
-interface SearchPaths {
-  [SEARCH_PATH]: {
-    post: { requestBody: Json<SearchBody>; responses: { 200: Json<SearchResponse> } };
-  };
-  [SEARCH_BY_IMAGE_PATH]: {
-    post: { requestBody: { content: { 'multipart/form-data': Record<string, string> } }; responses: { 200: Json<SearchResponse> } };
-  };
-}
-// The same client (and bearer middleware) as every other call; only its compile-time map is ours.
-const client = api as unknown as Client<SearchPaths>;
+export type ParsedChip = SearchResponse['parsed']['chips'][number];
 
 /** What the search page asks: one of a text query, a catalog photo, or a query image. */
 export type SearchInput =
@@ -110,8 +49,9 @@ function searchPage(input: SearchInput, offset: number, signal: AbortSignal): Pr
   const limit = offset === 0 ? FIRST_PAGE : NEXT_PAGE;
   if (input.kind === 'image') {
     return request(
-      client.POST(SEARCH_BY_IMAGE_PATH, {
-        body: {},
+      api.POST(SEARCH_BY_IMAGE_PATH, {
+        // The multipart form is built below (a File cannot be typed as the schema's binary string).
+        body: {} as never,
         bodySerializer: () => {
           const form = new FormData();
           form.append('image', input.file, input.file.name || 'query-image');
@@ -133,7 +73,7 @@ function searchPage(input: SearchInput, offset: number, signal: AbortSignal): Pr
       ? { query: input.query, ...(input.ignoreParsed.length ? { ignore_parsed: [...input.ignoreParsed] } : {}) }
       : { similar_to_asset_id: input.assetId }),
   };
-  return request(client.POST(SEARCH_PATH, { body, signal }));
+  return request(api.POST(SEARCH_PATH, { body, signal }));
 }
 
 /** The results of a search, a page at a time (best results come with the first page). */
@@ -161,7 +101,7 @@ export function useParsedChips(query: string) {
     queryKey: searchKeys.parse(query),
     enabled: query.trim().length > 1,
     queryFn: async ({ signal }) => {
-      const r = await request(client.POST(SEARCH_PATH, { body: { query, pagination: { limit: 1, offset: 0 }, top_results_limit: 1, enhancement_mode: 'only' }, signal }));
+      const r = await request(api.POST(SEARCH_PATH, { body: { query, pagination: { limit: 1, offset: 0 }, top_results_limit: 1, enhancement_mode: 'only' }, signal }));
       return r.parsed?.chips ?? [];
     },
     staleTime: 5 * 60_000,
