@@ -4,16 +4,13 @@
  * first, as the reference orders filename matches.
  *
  * Words of three characters or more are looked up in the trigram index over file names (migration
- * 0019_filename_fts.sql): the cost follows the names that match, not the size of the library. Shorter
+ * 0019_search_words_fts.sql): the cost follows the names that match, not the size of the library. Shorter
  * words cannot use trigrams and are read with LIKE over the owner's file-name index (a scan, bounded by
  * the cap; a one- or two-letter word is rarely what a person searches a file name for).
  */
 import type { Db } from '../../../platform/db/connection.ts';
-import { CHANNEL_CAP, containsLike, isAllowed, type ChannelHit } from './channel.ts';
+import { CHANNEL_CAP, TRIGRAM, containsLike, isAllowed, matchAny, type ChannelHit } from './channel.ts';
 import { SEARCHED_OWNERS } from './owners.ts';
-
-/** Shortest word the trigram index can find. */
-const TRIGRAM = 3;
 
 type Row = [rowid: number, name: string, t: number];
 
@@ -27,11 +24,11 @@ export function filenameChannel(db: Db, userId: number, isDeleted: boolean, text
     // CROSS JOIN keeps this order: the index's matches first, then their asset rows by rowid.
     const found = db
       .prepare(
-        `SELECT a.rowid, a.original_filename, coalesce(a.taken_time, a.upload_time) FROM assets_filename_fts f CROSS JOIN assets a ON a.rowid = f.rowid
-          WHERE assets_filename_fts MATCH @match AND a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del LIMIT @cap`,
+        `SELECT a.rowid, a.original_filename, coalesce(a.taken_time, a.upload_time) FROM assets_words_fts f CROSS JOIN assets a ON a.rowid = f.rowid
+          WHERE assets_words_fts MATCH @match AND a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del LIMIT @cap`,
       )
       .raw()
-      .all({ ...base, match: long.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ') }) as Row[];
+      .all({ ...base, match: matchAny('original_filename', long) }) as Row[];
     for (const r of found) rows.set(r[0], r);
   }
   if (short.length) {
