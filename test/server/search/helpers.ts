@@ -62,13 +62,17 @@ export async function ingest<K extends string>(srv: TestServer, ownerId: number,
   return ids;
 }
 
-/** Embeds every ready photo's thumbnail with the server's CLIP (as the semantic indexer does); answers how many. */
+/**
+ * Every ready photo's vector: the semantic indexer (on since main started test servers with a models folder
+ * named) embeds them after ingest; it is awaited, and any photo it has not reached is embedded here from its
+ * thumbnail through the real ClipEncoder, as the indexer does. Answers how many ready photos have a vector.
+ */
 export async function embedLibrary(srv: TestServer): Promise<number> {
+  await srv.container.indexing.indexers.settled();
   const { db, derivatives, ml } = srv.container;
   const clip = new ClipEncoder(ml);
   const photos = db.prepare("SELECT asset_id FROM assets WHERE state = 'ready' AND type = 'PHOTO' AND asset_id NOT IN (SELECT asset_id FROM semantic_vectors)").pluck().all() as string[];
   const insert = db.prepare('INSERT INTO semantic_vectors (asset_id, model_id, frame_ts_ms, embedding, created_at) VALUES (?, ?, -1, ?, ?)');
-  let n = 0;
   for (const id of photos) {
     // The medium thumbnail is made on a photo's first view; the small one (400 px, still more than CLIP's 224) always exists.
     const medium = derivatives.thumbnail(id, 'medium');
@@ -76,9 +80,11 @@ export async function embedLibrary(srv: TestServer): Promise<number> {
     if (!fs.existsSync(thumb)) continue;
     const [v] = await clip.embedImages([thumb]);
     insert.run(id, clip.modelVersion, Buffer.from(v!.buffer, v!.byteOffset, v!.byteLength), Date.now());
-    n++;
   }
-  return n;
+  return db
+    .prepare("SELECT count(*) FROM assets WHERE state = 'ready' AND type = 'PHOTO' AND asset_id IN (SELECT asset_id FROM semantic_vectors WHERE model_id = ?)")
+    .pluck()
+    .get(clip.modelVersion) as number;
 }
 
 /** Every file under `dir` (relative paths), for "nothing was written". */
@@ -117,6 +123,9 @@ export async function embedVideoFrames(srv: TestServer, assetId: string, file: s
   const { db, ml } = srv.container;
   const clip = new ClipEncoder(ml);
   const insert = db.prepare('INSERT INTO semantic_vectors (asset_id, model_id, frame_ts_ms, embedding, created_at) VALUES (?, ?, ?, ?, ?)');
+  // The video indexer's own frames (its sampling) give way to the frames the test names.
+  await srv.container.indexing.indexers.settled();
+  db.prepare('DELETE FROM semantic_vectors WHERE asset_id = ? AND model_id = ?').run(assetId, clip.modelVersion);
   for (const t of times) {
     const png = execFileSync('ffmpeg', ['-v', 'error', '-ss', String(t / 1000), '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', '-']);
     const [v] = await clip.embedImages([png]);

@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, data, registerAdmin } from '../helpers/api.ts';
 import { inBothVariants } from '../helpers/corpus-assets.ts';
+import { OcrStore, type Quad } from '../../../server/src/features/ocr/index.ts';
 import { ingest, solidJpeg } from './helpers.ts';
 
 interface Item {
@@ -110,6 +111,31 @@ describe('the words index of the filename and text channels', { timeout: 300_000
     assert.equal(dunes, 0, "the deleted row's description left the index");
     db.prepare("INSERT INTO assets_words_fts (assets_words_fts) VALUES ('integrity-check')").run();
     for (const c of Object.values(inBothVariants(alice))) assert.deepEqual(keysOf(await byName(c, 'beach')), ['plain'], `${c.variant}: after the deletion`);
+  });
+
+  test('the ocr channel ranks within the filter: strict among what may be shown, the quoted line, both variants', async () => {
+    // Two signs read (written through the real store: its triggers fill the trigram index): the one with both
+    // words lies outside the folder the search is filtered to, the one with one word inside it.
+    const { db } = srv.container;
+    const aliceId = db.prepare("SELECT user_id FROM users WHERE username = 'alice'").pluck().get() as number;
+    const signs = await ingest(srv, aliceId, {
+      both: [{ bytes: await solidJpeg([240, 240, 240]) }, 'elsewhere/sign-a.jpg'],
+      one: [{ bytes: await solidJpeg([230, 230, 230]) }, 'station/sign-b.jpg'],
+    });
+    const store = new OcrStore(db);
+    const box: Quad = [{ x: 0, y: 0 }, { x: 100, y: 0 }, { x: 100, y: 20 }, { x: 0, y: 20 }];
+    const read = (lines: string[]) => ({ width: 320, height: 240, lines: lines.map((text) => ({ text, box, confidence: 0.9 })) });
+    assert.ok(store.replace(signs.both, read(['Platform 4', 'EXIT to the left']), { modelId: 'test', source: 'medium', processingMs: 1 }));
+    assert.ok(store.replace(signs.one, read(['Welcome', 'Way out: EXIT B']), { modelId: 'test', source: 'medium', processingMs: 1 }));
+    for (const c of Object.values(inBothVariants(alice))) {
+      const all = await byChannel(c, 'exit platform', 'ocr', true);
+      assert.deepEqual(all.map((i) => i.media_item.primary_asset.asset_id), [signs.both], `${c.variant}: unfiltered, the strict match alone`);
+      const r = await c.post(`${V1}/assets/search`, { query: 'exit platform', filter: { folder_path: 'station' } });
+      assert.equal(r.status, 200, r.text);
+      const found = (data(c, r).result_items as Item[]).filter((i) => i.match.sources.includes('ocr'));
+      assert.deepEqual(found.map((i) => i.media_item.primary_asset.asset_id), [signs.one], `${c.variant}: in the folder, the relaxed match`);
+      assert.ok(found[0]!.match.why.includes("text 'Way out: EXIT B'"), JSON.stringify(found[0]!.match.why));
+    }
   });
 
   test('the channels read the index, not every file name or description of the owner', () => {
