@@ -150,7 +150,8 @@ export async function runHybridBench(opts: { count?: number; queries?: number } 
   process.env.HEARTH_CLIP_STANDIN = '1';
   let child: Awaited<ReturnType<typeof startChildServer>>['child'] | undefined;
   try {
-    const started = await startChildServer(dataDir, 'A');
+    // Named here too: the child server turns the ML tasks on only when its env names a models folder.
+    const started = await startChildServer(dataDir, 'A', { HEARTH_MODELS_DIR: modelsDir, HEARTH_CLIP_STANDIN: '1' });
     child = started.child;
     const base = started.url;
     const session = await post(`${base}/api/v1/auth/register`, { ...ADMIN, display_name: 'Bench' });

@@ -60,7 +60,6 @@ export async function ingest<K extends string>(srv: TestServer, ownerId: number,
   return ids;
 }
 
-/** Embeds every ready photo's thumbnail with the server's CLIP (as the semantic indexer does); answers how many. */
 /**
  * Waits until the server's semantic index jobs (queued after each upload, as on a household's install) are done;
  * answers how many photos have their vector.

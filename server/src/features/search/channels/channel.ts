@@ -62,6 +62,12 @@ export function queryWords(text: string): string[] {
 /** A LIKE pattern that finds `s` anywhere (escape character `\`). */
 export const containsLike = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Shortest word the trigram indexes (ocr_lines_fts, assets_words_fts) can find; shorter ones are read with LIKE. */
+export const TRIGRAM = 3;
+
+/** An FTS5 query matching any of `words` (each a quoted string: found anywhere by the trigrams) in `column`. */
+export const matchAny = (column: string, words: readonly string[]) => `${column} : (${words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ')})`;
+
 /** A phrase quoting a piece of text, cut to a readable length. */
 export function quoted(s: string, max = 40): string {
   const chars = [...s.trim()];

@@ -1,27 +1,52 @@
 /**
- * The `filename` channel: files whose original name contains the query's words (ASCII case ignored,
- * as queryAssets' filename search). Ranked by how many words the name has (the whole query as typed
- * counts as one more), then newest capture first, as the reference orders filename matches.
+ * The `filename` channel: files whose original name contains the query's words (case ignored), ranked
+ * by how many words the name has (the whole query as typed counts as one more), then newest capture
+ * first, as the reference orders filename matches.
+ *
+ * Words of three characters or more are looked up in the trigram index over file names (migration
+ * 0019_search_words_fts.sql): the cost follows the names that match, not the size of the library. Shorter
+ * words cannot use trigrams and are read with LIKE over the owner's file-name index (a scan, bounded by
+ * the cap; a one- or two-letter word is rarely what a person searches a file name for).
  */
 import type { Db } from '../../../platform/db/connection.ts';
-import { CHANNEL_CAP, containsLike, isAllowed, type ChannelHit } from './channel.ts';
+import { CHANNEL_CAP, TRIGRAM, containsLike, isAllowed, matchAny, type ChannelHit } from './channel.ts';
 import { SEARCHED_OWNERS } from './owners.ts';
+
+type Row = [rowid: number, name: string, t: number];
 
 export function filenameChannel(db: Db, userId: number, isDeleted: boolean, text: string, words: string[], allowed: Uint8Array): ChannelHit[] {
   if (words.length === 0) return [];
-  const params: Record<string, unknown> = { me: userId, del: isDeleted ? 1 : 0, cap: CHANNEL_CAP * 4 };
-  words.forEach((w, i) => (params[`w${i}`] = containsLike(w)));
-  const rows = db
-    .prepare(
-      `SELECT a.rowid, a.original_filename, coalesce(a.taken_time, a.upload_time) FROM assets a
-        WHERE a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del AND (${words.map((_, i) => `a.original_filename LIKE @w${i} ESCAPE '\\'`).join(' OR ')})
-        LIMIT @cap`,
-    )
-    .raw()
-    .all(params) as [number, string, number][];
+  const base = { me: userId, del: isDeleted ? 1 : 0, cap: CHANNEL_CAP * 4 };
+  const long = words.filter((w) => [...w].length >= TRIGRAM);
+  const short = words.filter((w) => [...w].length < TRIGRAM);
+  const rows = new Map<number, Row>();
+  if (long.length) {
+    // CROSS JOIN keeps this order: the index's matches first, then their asset rows by rowid.
+    const found = db
+      .prepare(
+        `SELECT a.rowid, a.original_filename, coalesce(a.taken_time, a.upload_time) FROM assets_words_fts f CROSS JOIN assets a ON a.rowid = f.rowid
+          WHERE assets_words_fts MATCH @match AND a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del LIMIT @cap`,
+      )
+      .raw()
+      .all({ ...base, match: matchAny('original_filename', long) }) as Row[];
+    for (const r of found) rows.set(r[0], r);
+  }
+  if (short.length) {
+    const params: Record<string, unknown> = { ...base };
+    short.forEach((w, i) => (params[`w${i}`] = containsLike(w)));
+    const found = db
+      .prepare(
+        `SELECT a.rowid, a.original_filename, coalesce(a.taken_time, a.upload_time) FROM assets a
+          WHERE a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del AND (${short.map((_, i) => `a.original_filename LIKE @w${i} ESCAPE '\\'`).join(' OR ')})
+          LIMIT @cap`,
+      )
+      .raw()
+      .all(params) as Row[];
+    for (const r of found) rows.set(r[0], r);
+  }
   const phrase = text.trim().toLowerCase();
   const hits: { rowid: number; rawScore: number; t: number }[] = [];
-  for (const [rowid, name, t] of rows) {
+  for (const [rowid, name, t] of rows.values()) {
     if (!isAllowed(allowed, rowid)) continue;
     const lower = name.toLowerCase();
     const n = words.filter((w) => lower.includes(w)).length + (words.length > 1 && lower.includes(phrase) ? 1 : 0);

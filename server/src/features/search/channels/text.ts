@@ -9,7 +9,7 @@
  * the photo, so they count too; the hit says which tag.
  */
 import type { Db } from '../../../platform/db/connection.ts';
-import { CHANNEL_CAP, containsLike, isAllowed, quoted, type ChannelHit } from './channel.ts';
+import { CHANNEL_CAP, TRIGRAM, containsLike, isAllowed, matchAny, quoted, type ChannelHit } from './channel.ts';
 import { SEARCHED_OWNERS } from './owners.ts';
 
 interface Found {
@@ -39,15 +39,32 @@ export function textChannel(db: Db, userId: number, isDeleted: boolean, words: s
       WHERE (al.owner_id = @me OR al.album_id IN (SELECT album_id FROM album_members WHERE user_id = @me))
         AND al.album_name LIKE @like ESCAPE '\\' AND a.is_deleted = @del LIMIT @cap`,
   );
-  // Descriptions are read in one pass for every word, over the rows that have one (partial index, 0018).
-  const wordParams = Object.fromEntries(words.map((w, i) => [`w${i}`, containsLike(w)]));
-  const described = db
-    .prepare(
-      `SELECT a.rowid, a.description FROM assets a INDEXED BY assets_described WHERE a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del AND a.description IS NOT NULL
-         AND (${words.map((_, i) => `a.description LIKE @w${i} ESCAPE '\\'`).join(' OR ')}) LIMIT @cap`,
-    )
-    .raw()
-    .all({ ...wordParams, del, me: userId, cap: CHANNEL_CAP * 4 }) as [number, string][];
+  // Descriptions: words of three characters or more from the trigram index (0019_search_words_fts.sql), in
+  // proportion to the descriptions that match; shorter words with LIKE over the described rows (partial index, 0018).
+  const long = words.filter((w) => [...w].length >= TRIGRAM);
+  const short = words.filter((w) => [...w].length < TRIGRAM);
+  const described = new Map<number, string>();
+  if (long.length) {
+    const rows = db
+      .prepare(
+        `SELECT a.rowid, a.description FROM assets_words_fts f CROSS JOIN assets a ON a.rowid = f.rowid
+          WHERE assets_words_fts MATCH @match AND a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del LIMIT @cap`,
+      )
+      .raw()
+      .all({ match: matchAny('description', long), del, me: userId, cap: CHANNEL_CAP * 4 }) as [number, string][];
+    for (const [rowid, text] of rows) described.set(rowid, text);
+  }
+  if (short.length) {
+    const wordParams = Object.fromEntries(short.map((w, i) => [`w${i}`, containsLike(w)]));
+    const rows = db
+      .prepare(
+        `SELECT a.rowid, a.description FROM assets a INDEXED BY assets_described WHERE a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del AND a.description IS NOT NULL
+           AND (${short.map((_, i) => `a.description LIKE @w${i} ESCAPE '\\'`).join(' OR ')}) LIMIT @cap`,
+      )
+      .raw()
+      .all({ ...wordParams, del, me: userId, cap: CHANNEL_CAP * 4 }) as [number, string][];
+    for (const [rowid, text] of rows) described.set(rowid, text);
+  }
   for (const [rowid, text] of described) {
     const lower = text.toLowerCase();
     for (const w of words) if (lower.includes(w)) add(rowid, 0.8, 'description');
