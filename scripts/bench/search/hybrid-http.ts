@@ -151,21 +151,38 @@ export async function runHybridBench(opts: { count?: number; queries?: number } 
   let child: Awaited<ReturnType<typeof startChildServer>>['child'] | undefined;
   try {
     // Named here too: the child server turns the ML tasks on only when its env names a models folder.
-    const started = await startChildServer(dataDir, 'A', { HEARTH_MODELS_DIR: modelsDir, HEARTH_CLIP_STANDIN: '1' });
+    const env = { HEARTH_MODELS_DIR: modelsDir, HEARTH_CLIP_STANDIN: '1' };
+    let started = await startChildServer(dataDir, 'A', env);
     child = started.child;
-    const base = started.url;
-    const session = await post(`${base}/api/v1/auth/register`, { ...ADMIN, display_name: 'Bench' });
+    const session = await post(`${started.url}/api/v1/auth/register`, { ...ADMIN, display_name: 'Bench' });
     const token = session.token as string;
     const userId = (session.user as { user_id: number }).user_id;
     let t = performance.now();
     const ids = insertTimeline(dataDir, userId, makeTimeline(count));
     enrich(dataDir, userId, ids, centres, 'clip-standin-vision');
     console.log(`Hybrid search bench: ${count.toLocaleString('en-US')} photos with vectors, OCR text, tags, descriptions, albums written in ${f1((performance.now() - t) / 1000)} s; ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    // The catalog was written beside the server, not through it: restart it, so that its in-memory vector index is
+    // built from semantic_vectors at start as on a household's server (it follows only the changes it makes itself).
+    await stopChildServer(child);
+    child = undefined;
+    t = performance.now();
+    started = await startChildServer(dataDir, 'A', env);
+    child = started.child;
+    const base = started.url;
 
     const search = (query: string) => post(`${base}/api/v1/assets/search`, { query, pagination: { limit: 50 }, top_results_limit: 20 }, token);
-    t = performance.now();
-    for (const q of QUERIES) await search(q);
-    console.log(`warm-up (the browse list computed once, the text tower loaded): ${f1(performance.now() - t)} ms for ${QUERIES.length} queries`);
+    // Warm-up: the browse list computed once, the text tower loaded, and the vector index built in the background
+    // (until then the exact scan answers the embedding channel: slow); waits until the index answers.
+    for (let round = 0; ; round++) {
+      let slowest = 0;
+      for (const q of QUERIES) {
+        const r = await search(q);
+        const e = (r.top_results_meta.sources as { type: string; duration_ms: number }[]).find((x) => x.type === 'embedding');
+        slowest = Math.max(slowest, e?.duration_ms ?? 0);
+      }
+      if (slowest < 100 || round === 20) break;
+    }
+    console.log(`server restarted and warmed up (vector index built from SQLite, browse list, text tower): ${f1(performance.now() - t)} ms`);
 
     const times: number[] = [];
     const channels = new Map<string, { ms: number[]; candidates: number[] }>();
