@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { wasmMemory } from '../../../server/src/features/semantic/vector-index/hamming-kernel.ts';
-import { DOT_DIMS, int8Dots } from '../../../server/src/features/semantic/vector-index/int8-dot-kernel.ts';
+import { DOT_DIMS, int8Dots, PREFETCH_AHEAD } from '../../../server/src/features/semantic/vector-index/int8-dot-kernel.ts';
 import { seededRandom } from '../../shared/seeded-random.ts';
 
 test('the SIMD kernel gives the JS dot product of each listed int8 vector with the i16 query', () => {
@@ -39,7 +39,8 @@ test('the SIMD kernel gives the JS dot product of each listed int8 vector with t
   const listed = [5, 0, 1, 299, 42, 42, 150, ...Array.from({ length: 100 }, () => Math.floor(random() * vectors))];
   for (const [qi, query] of queries.entries()) {
     new Int16Array(memory.buffer, QUERY, DOT_DIMS).set(query);
-    new Int32Array(memory.buffer, SLOTS, listed.length).set(listed);
+    // the kernel touches PREFETCH_AHEAD slots past the list: they must be valid slots (here the last one)
+    new Int32Array(memory.buffer, SLOTS, listed.length + PREFETCH_AHEAD).set([...listed, ...new Array(PREFETCH_AHEAD).fill(vectors - 1)]);
     const out = new Int32Array(memory.buffer, OUT, listed.length + 1);
     out.fill(-1);
     dots(BASE, SLOTS, listed.length, QUERY, OUT);

@@ -18,7 +18,7 @@
  */
 import { DIMENSIONS } from './change.ts';
 import { hammingScan, wasmMemory, WASM_PAGE as PAGE, type ScanFn, type WasmMemory } from './hamming-kernel.ts';
-import { int8Dots, type DotsFn } from './int8-dot-kernel.ts';
+import { int8Dots, PREFETCH_AHEAD, type DotsFn } from './int8-dot-kernel.ts';
 
 const CODE_BYTES = DIMENSIONS / 8;
 const HIST_BINS = DIMENSIONS + 1;
@@ -26,7 +26,7 @@ const HIST_BINS = DIMENSIONS + 1;
 const FINE_QUERY_OFF = 0;
 const FINE_BATCH = 4096;
 const FINE_SLOTS_OFF = DIMENSIONS * 2;
-const FINE_OUT_OFF = FINE_SLOTS_OFF + FINE_BATCH * 4;
+const FINE_OUT_OFF = FINE_SLOTS_OFF + (FINE_BATCH + PREFETCH_AHEAD) * 4;
 const FINE_BASE = PAGE;
 /** Growth step of that memory, in slots (4 MB): growing never zeroes or copies hundreds of MB in one go. */
 const FINE_GROW_SLOTS = 8192;
@@ -200,11 +200,12 @@ export class BinaryCodes {
     const out = new Uint16Array(this.memory.buffer, layout.out, size);
     const rowidOf = new Int32Array(this.memory.buffer, layout.rowids, this.slotCap);
     const queryScale = this.writeQuery(query);
-    const batch = new Int32Array(this.fineMemory.buffer, FINE_SLOTS_OFF, FINE_BATCH);
+    const batch = new Int32Array(this.fineMemory.buffer, FINE_SLOTS_OFF, FINE_BATCH + PREFETCH_AHEAD);
     const dots = new Int32Array(this.fineMemory.buffer, FINE_OUT_OFF, FINE_BATCH);
     const best = new Map<number, number>();
     let queued = 0;
     const flush = () => {
+      batch.fill(batch[0]!, queued, queued + PREFETCH_AHEAD);
       this.dots(FINE_BASE, FINE_SLOTS_OFF, queued, FINE_QUERY_OFF, FINE_OUT_OFF);
       for (let i = 0; i < queued; i++) {
         const slot = batch[i]!;
