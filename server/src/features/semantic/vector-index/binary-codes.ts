@@ -83,6 +83,8 @@ export class BinaryCodes {
   private dots: DotsFn;
   /** slots the fine memory has room for */
   private fineCap = 0;
+  /** a view of the fine memory, remade when it grows (growing detaches the old buffer) */
+  private fineBytes: Int8Array;
   private scale: Float32Array;
   /** head[rowid] = first slot + 1 (0: the asset has no vectors) */
   private head: Int32Array;
@@ -101,6 +103,7 @@ export class BinaryCodes {
     this.scale = new Float32Array(slotCap);
     this.fineMemory = wasmMemory(1);
     this.dots = int8Dots(this.fineMemory);
+    this.fineBytes = new Int8Array(this.fineMemory.buffer);
   }
 
   get vectors(): number {
@@ -163,6 +166,7 @@ export class BinaryCodes {
     // A wasm memory cannot shrink: a fresh one gives the vectors' bytes back.
     this.fineMemory = wasmMemory(1);
     this.dots = int8Dots(this.fineMemory);
+    this.fineBytes = new Int8Array(this.fineMemory.buffer);
     this.fineCap = 0;
     this.size = 0;
     this.live = 0;
@@ -242,10 +246,12 @@ export class BinaryCodes {
       const slots = Math.ceil((slot + 1) / FINE_GROW_SLOTS) * FINE_GROW_SLOTS;
       const need = FINE_BASE + slots * DIMENSIONS - this.fineMemory.buffer.byteLength;
       if (need > 0) this.fineMemory.grow(Math.ceil(need / PAGE));
+      this.fineBytes = new Int8Array(this.fineMemory.buffer);
       this.fineCap = slots;
     }
-    const fine = new Int8Array(this.fineMemory.buffer, FINE_BASE + slot * DIMENSIONS, DIMENSIONS);
-    for (let j = 0; j < DIMENSIONS; j++) fine[j] = Math.round(vector[j]! * k);
+    const fine = this.fineBytes;
+    const at = FINE_BASE + slot * DIMENSIONS;
+    for (let j = 0; j < DIMENSIONS; j++) fine[at + j] = Math.round(vector[j]! * k);
     this.scale[slot] = max > 0 ? max / 127 : 0;
   }
 
