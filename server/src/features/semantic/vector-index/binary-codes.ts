@@ -1,7 +1,8 @@
 /**
  * The in-memory part of the vector index: per stored vector a 512-bit code (bit j = vector[j] above the
  * centre's [j]) and the assets.rowid it belongs to, in WebAssembly memory so hamming-kernel.ts can scan them, and
- * an int8 copy of the vector with its scale for the second pass.
+ * an int8 copy of the vector with its scale for the second pass (in a second WebAssembly memory that
+ * int8-dot-kernel.ts reads).
  * Per million vectors: 64 MB of codes + 4 MB of rowids + 2 MB of scratch distances + 512 MB int8 + 4 MB scales,
  * 1 byte per asset rowid for the copied `allowed` bitmap and 4 bytes per slot and per rowid for the per-asset slot
  * lists: ~600 MB (the float32 vectors themselves would be 2 GB). Final scores come from SQLite (exact-scan.ts), so
