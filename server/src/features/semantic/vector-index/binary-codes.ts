@@ -1,7 +1,8 @@
 /**
  * The in-memory part of the vector index: per stored vector a 512-bit code (bit j = vector[j] above the
  * centre's [j]) and the assets.rowid it belongs to, in WebAssembly memory so hamming-kernel.ts can scan them, and
- * an int8 copy of the vector with its scale for the second pass.
+ * an int8 copy of the vector with its scale for the second pass (in a second WebAssembly memory that
+ * int8-dot-kernel.ts reads).
  * Per million vectors: 64 MB of codes + 4 MB of rowids + 2 MB of scratch distances + 512 MB int8 + 4 MB scales,
  * 1 byte per asset rowid for the copied `allowed` bitmap and 4 bytes per slot and per rowid for the per-asset slot
  * lists: ~600 MB (the float32 vectors themselves would be 2 GB). Final scores come from SQLite (exact-scan.ts), so
@@ -18,11 +19,20 @@
  */
 import { DIMENSIONS } from './change.ts';
 import { hammingScan, wasmMemory, WASM_PAGE as PAGE, type ScanFn, type WasmMemory } from './hamming-kernel.ts';
+import { int8Dots, PREFETCH_AHEAD, type DotsFn } from './int8-dot-kernel.ts';
 
 const CODE_BYTES = DIMENSIONS / 8;
 const HIST_BINS = DIMENSIONS + 1;
-const FINE_SHIFT = 13;
-const FINE_CHUNK = 1 << FINE_SHIFT;
+/** The int8 vectors' own WebAssembly memory: the i16 query, a batch of slots and their dots, then the vectors. */
+const FINE_QUERY_OFF = 0;
+const FINE_BATCH = 4096;
+const FINE_SLOTS_OFF = DIMENSIONS * 2;
+const FINE_OUT_OFF = FINE_SLOTS_OFF + (FINE_BATCH + PREFETCH_AHEAD) * 4;
+const FINE_BASE = PAGE;
+/** Growth step of that memory, in slots (4 MB): growing never zeroes or copies hundreds of MB in one go. */
+const FINE_GROW_SLOTS = 8192;
+/** The query's largest component maps to this in the i16 query (see int8-dot-kernel.ts for why i16). */
+const QUERY_I16_MAX = 32767;
 const QUERY_OFF = 0;
 const HIST_OFF = 64;
 const FIXED_BYTES = HIST_OFF + HIST_BINS * 4;
@@ -65,13 +75,18 @@ export class BinaryCodes {
   private liveAssets = 0;
   private free: number[] = [];
   /**
-   * int8 copy of each vector (v[j]·scale⁻¹ rounded; per-vector scale so the largest component maps to ±127), in
-   * chunks of FINE_CHUNK slots: growing never copies or zeroes hundreds of MB in one go (that stalled the event
-   * loop for ~200 ms at a single 512 MB allocation).
+   * int8 copy of each vector (v[j]·scale⁻¹ rounded; per-vector scale so the largest component maps to ±127) at
+   * FINE_BASE + slot·512 of a WebAssembly memory of its own, which int8-dot-kernel.ts reads. Its own memory, not
+   * the codes': the codes' regions move when capacities double, and moving 512 MB stalled the event loop
+   * (~200 ms); this one only grows at its end, FINE_GROW_SLOTS at a time (V8 grows a wasm memory in place).
    */
-  private fine: Int8Array[] = [];
+  private fineMemory: WasmMemory;
+  private dots: DotsFn;
+  /** slots the fine memory has room for */
+  private fineCap = 0;
+  /** a view of the fine memory, remade when it grows (growing detaches the old buffer) */
+  private fineBytes: Int8Array;
   private scale: Float32Array;
-  private readonly query = new Float32Array(DIMENSIONS);
   /** head[rowid] = first slot + 1 (0: the asset has no vectors) */
   private head: Int32Array;
   /** next[slot] = the asset's next slot + 1 */
@@ -87,6 +102,9 @@ export class BinaryCodes {
     this.head = new Int32Array(rowidCap);
     this.next = new Int32Array(slotCap);
     this.scale = new Float32Array(slotCap);
+    this.fineMemory = wasmMemory(1);
+    this.dots = int8Dots(this.fineMemory);
+    this.fineBytes = new Int8Array(this.fineMemory.buffer);
   }
 
   get vectors(): number {
@@ -101,7 +119,7 @@ export class BinaryCodes {
   get bytes(): number {
     return (
       this.memory.buffer.byteLength +
-      this.fine.length * FINE_CHUNK * DIMENSIONS +
+      this.fineMemory.buffer.byteLength +
       this.scale.byteLength +
       this.head.byteLength +
       this.next.byteLength +
@@ -146,7 +164,11 @@ export class BinaryCodes {
     this.head.fill(0);
     this.next.fill(0);
     this.free = [];
-    this.fine = [];
+    // A wasm memory cannot shrink: a fresh one gives the vectors' bytes back.
+    this.fineMemory = wasmMemory(1);
+    this.dots = int8Dots(this.fineMemory);
+    this.fineBytes = new Int8Array(this.fineMemory.buffer);
+    this.fineCap = 0;
     this.size = 0;
     this.live = 0;
     this.liveAssets = 0;
@@ -182,21 +204,30 @@ export class BinaryCodes {
     let tiesLeft = pool - below;
     const out = new Uint16Array(this.memory.buffer, layout.out, size);
     const rowidOf = new Int32Array(this.memory.buffer, layout.rowids, this.slotCap);
-    const q = this.query;
-    for (let j = 0; j < DIMENSIONS; j++) q[j] = query[j]!;
+    const queryScale = this.writeQuery(query);
+    const batch = new Int32Array(this.fineMemory.buffer, FINE_SLOTS_OFF, FINE_BATCH + PREFETCH_AHEAD);
+    const dots = new Int32Array(this.fineMemory.buffer, FINE_OUT_OFF, FINE_BATCH);
     const best = new Map<number, number>();
+    let queued = 0;
+    const flush = () => {
+      batch.fill(batch[0]!, queued, queued + PREFETCH_AHEAD);
+      this.dots(FINE_BASE, FINE_SLOTS_OFF, queued, FINE_QUERY_OFF, FINE_OUT_OFF);
+      for (let i = 0; i < queued; i++) {
+        const slot = batch[i]!;
+        const score = dots[i]! * this.scale[slot]! * queryScale;
+        const r = rowidOf[slot]!;
+        const had = best.get(r);
+        if (had === undefined || score > had) best.set(r, score);
+      }
+      queued = 0;
+    };
     for (let slot = 0; slot < size; slot++) {
       const d = out[slot]!;
       if (d > threshold || (d === threshold && tiesLeft-- <= 0)) continue;
-      let dot = 0;
-      const fine = this.fine[slot >> FINE_SHIFT]!;
-      const base = (slot & (FINE_CHUNK - 1)) * DIMENSIONS;
-      for (let j = 0; j < DIMENSIONS; j++) dot += q[j]! * fine[base + j]!;
-      const score = dot * this.scale[slot]!;
-      const r = rowidOf[slot]!;
-      const had = best.get(r);
-      if (had === undefined || score > had) best.set(r, score);
+      batch[queued++] = slot;
+      if (queued === FINE_BATCH) flush();
     }
+    if (queued > 0) flush();
     return { rowids: topAssets(best, assets), allowedVectors };
   }
 
@@ -212,11 +243,27 @@ export class BinaryCodes {
     let max = 0;
     for (let j = 0; j < DIMENSIONS; j++) max = Math.max(max, Math.abs(vector[j]!));
     const k = max > 0 ? 127 / max : 0;
-    while (this.fine.length <= slot >> FINE_SHIFT) this.fine.push(new Int8Array(FINE_CHUNK * DIMENSIONS));
-    const fine = this.fine[slot >> FINE_SHIFT]!;
-    const base = (slot & (FINE_CHUNK - 1)) * DIMENSIONS;
-    for (let j = 0; j < DIMENSIONS; j++) fine[base + j] = Math.round(vector[j]! * k);
+    if (slot >= this.fineCap) {
+      const slots = Math.ceil((slot + 1) / FINE_GROW_SLOTS) * FINE_GROW_SLOTS;
+      const need = FINE_BASE + slots * DIMENSIONS - this.fineMemory.buffer.byteLength;
+      if (need > 0) this.fineMemory.grow(Math.ceil(need / PAGE));
+      this.fineBytes = new Int8Array(this.fineMemory.buffer);
+      this.fineCap = slots;
+    }
+    const fine = this.fineBytes;
+    const at = FINE_BASE + slot * DIMENSIONS;
+    for (let j = 0; j < DIMENSIONS; j++) fine[at + j] = Math.round(vector[j]! * k);
     this.scale[slot] = max > 0 ? max / 127 : 0;
+  }
+
+  /** The query as i16 (largest component → ±32767) for the dot kernel; returns the factor back to floats. */
+  private writeQuery(query: ArrayLike<number>): number {
+    let max = 0;
+    for (let j = 0; j < DIMENSIONS; j++) max = Math.max(max, Math.abs(query[j]!));
+    const k = max > 0 ? QUERY_I16_MAX / max : 0;
+    const q = new Int16Array(this.fineMemory.buffer, FINE_QUERY_OFF, DIMENSIONS);
+    for (let j = 0; j < DIMENSIONS; j++) q[j] = Math.round(query[j]! * k);
+    return max > 0 ? max / QUERY_I16_MAX : 0;
   }
 
   private encodeInto(vector: ArrayLike<number>, offset: number): void {

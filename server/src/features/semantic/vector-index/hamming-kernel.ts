@@ -15,7 +15,7 @@
  */
 
 /** unsigned LEB128 */
-function uleb(n: number): number[] {
+export function uleb(n: number): number[] {
   const out: number[] = [];
   do {
     let b = n & 0x7f;
@@ -27,7 +27,7 @@ function uleb(n: number): number[] {
 }
 
 /** signed LEB128 (i32.const immediates) */
-function sleb(n: number): number[] {
+export function sleb(n: number): number[] {
   const out: number[] = [];
   for (;;) {
     const b = n & 0x7f;
@@ -40,8 +40,8 @@ function sleb(n: number): number[] {
   }
 }
 
-const section = (id: number, bytes: number[]) => [id, ...uleb(bytes.length), ...bytes];
-const name = (s: string) => {
+export const section = (id: number, bytes: number[]) => [id, ...uleb(bytes.length), ...bytes];
+export const name = (s: string) => {
   const b = [...Buffer.from(s, 'utf8')];
   return [...uleb(b.length), ...b];
 };
@@ -110,12 +110,12 @@ export interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
 }
-interface WasmApi {
+export interface WasmApi {
   Memory: new (desc: { initial: number }) => WasmMemory;
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
 }
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+export const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 export const WASM_PAGE = 65536;
 

@@ -6,7 +6,7 @@
  * How (chosen by the figures of `npm run bench:search`, see chooser.ts):
  * 1. binary-codes.ts keeps a 512-bit code and an int8 copy of each vector in memory (~600 MB per million
  *    vectors, see there); a WebAssembly popcount scan (hamming-kernel.ts) ranks every allowed code against the
- *    query's, and the nearest ~1,000 are re-scored by their int8 vectors;
+ *    query's, and the nearest ~4,000 are re-scored by their int8 vectors (int8-dot-kernel.ts, WebAssembly SIMD);
  * 2. the best 2·k assets are re-scored exactly from semantic_vectors (exact-scan.ts: all their frames,
  *    vec_distance_cosine in SQLite), so scores, frames and existence come from the source of truth.
  * The table is the source of truth; the codes are rebuilt from it at `open` (loader.ts, in slices that keep the
@@ -17,9 +17,12 @@
  * slots before adding), so replaying an event the load already saw is harmless, and none is lost. Until then the
  * semantic channel answers with `exactNearest` or reports itself not ready.
  *
- * Costs (bench:search on 2 cores shared at load ~10): `nearest` is synchronous, ~18 ms of CPU (p50) at 1M vectors
- * with no filter; `exactNearest` scans every vector in SQL (~11 s of CPU at 1M): for checks and small libraries,
- * not the request path at scale.
+ * Costs (bench:search on 2 cores shared at load ~6–7): `nearest` is synchronous, ~11–13 ms of CPU (p50) at 1M
+ * vectors with any filter (it was 14–17 ms with the int8 pass in plain JS). What is left is mostly the Hamming
+ * scan, which streams all 64 MB of codes per query whatever the filter, then the exact re-rank's SQLite page reads
+ * (~1–2 ms for 40 assets) and the int8 pass (~1 ms for 4,000 random vectors of 512 MB, bound by cache misses).
+ * `exactNearest` scans every vector in SQL (~11 s of CPU at 1M): for checks and small libraries, not the request
+ * path at scale.
  */
 import type { Db } from '../../../platform/db/connection.ts';
 import type { BinaryCodes } from './binary-codes.ts';
