@@ -21,10 +21,14 @@ export const SCORE_ALL_UP_TO = 16_384;
 /** Codes handed from the Hamming pass to the int8 pass. */
 export function hammingPool(k: number, allowedVectors: number): number {
   if (allowedVectors <= SCORE_ALL_UP_TO) return allowedVectors;
-  return Math.min(50_000, Math.max(4000, 200 * k));
+  // 200 per result up to the top 20 (the figures above); beyond, 20 per result: the hybrid search asks for its
+  // whole candidate pool (200 for a first page of 50) to fuse ranks, where the tail's order matters little, and
+  // 200 per result there (40,000 int8 scores) cost more than the rest of the request.
+  return Math.min(50_000, Math.max(4000, 200 * Math.min(k, 20), 20 * k));
 }
 
 /** Assets re-scored exactly from SQLite (all their frames): int8 cosines are within ~1e-3, so twice k is ample. */
 export function rerankAssets(k: number): number {
-  return Math.max(2 * k, k + 20);
+  // Twice k up to k = 20; then k + 40 (each exact re-score reads the asset's rows from SQLite, ~50–80 µs each).
+  return k + Math.max(20, Math.min(k, 40));
 }
