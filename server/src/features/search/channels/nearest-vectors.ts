@@ -9,21 +9,11 @@
  * the best frame per asset kept. Linear in the library (a full pass per query); the index is the fast path.
  */
 import type { Db } from '../../../platform/db/connection.ts';
+import type { VectorIndexHit, VectorNearestOptions } from '../../semantic/index.ts';
 
-export interface VectorHit {
-  /** assets.rowid */
-  rowid: number;
-  cosine: number;
-  frameTsMs: number;
-}
-
-export interface NearestOptions {
-  k: number;
-  /** 1 at assets.rowid = this asset may be returned. Ownership and filters come in through it. */
-  allowed: Uint8Array;
-  /** Hits below this cosine are not returned (the channel's floor). */
-  minCosine?: number;
-}
+/** The vector index's answer and options (features/semantic/vector-index), which the exact scan shares. */
+export type VectorHit = VectorIndexHit;
+export type NearestOptions = VectorNearestOptions;
 
 export interface NearestVectors {
   /** One hit per asset (its best frame), best first; never an asset whose bit is 0. */
