@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import zlib from 'node:zlib';
 import { describe, test } from 'node:test';
 import { openImage, openImageBytes } from '../../../server/src/adapters/media/image-source.ts';
 import { MediaDecodeError } from '../../../server/src/adapters/media/index.ts';
 import { corpusPath } from './corpus.ts';
+import { bombPng } from '../../shared/bomb-png.ts';
 
 async function size(opened: Awaited<ReturnType<typeof openImage>>): Promise<[number, number]> {
   const { info } = await opened.pipeline.raw().toBuffer({ resolveWithObject: true });
@@ -35,19 +35,7 @@ describe('openImageBytes: decoding a photo held in memory as ingest decodes file
 
   test('a non-image and a PNG claiming 100,000 × 100,000 pixels are refused from their bytes', async () => {
     await assert.rejects(openImageBytes(Buffer.from('plain text, not a photo')), (e: unknown) => e instanceof MediaDecodeError && /not a supported photo/.test(e.detail));
-    const chunk = (type: string, body: Buffer) => {
-      const len = Buffer.alloc(4);
-      len.writeUInt32BE(body.length);
-      const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
-      const crc = Buffer.alloc(4);
-      crc.writeUInt32BE(zlib.crc32(typed));
-      return Buffer.concat([len, typed, crc]);
-    };
-    const ihdr = Buffer.alloc(13);
-    ihdr.writeUInt32BE(100_000, 0);
-    ihdr.writeUInt32BE(100_000, 4);
-    ihdr.set([8, 2, 0, 0, 0], 8);
-    const bomb = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1000))), chunk('IEND', Buffer.alloc(0))]);
+    const bomb = bombPng();
     const opened = await openImageBytes(bomb, { name: 'bomb.png' });
     const started = performance.now();
     await assert.rejects(opened.pipeline.raw().toBuffer(), /pixel limit/);

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { MediaDecodeError } from '../../../server/src/adapters/media/errors.ts';
 import { shutdownHeicDecoder } from '../../../server/src/adapters/media/heic.ts';
@@ -11,6 +10,7 @@ import { hammingDistance } from '../../../server/src/adapters/media/phash.ts';
 import { extractPhotoMetadata } from '../../../server/src/adapters/media/photo-metadata.ts';
 import { generateThumbnails, type ThumbnailSize } from '../../../server/src/adapters/media/thumbnails.ts';
 import { corpusPath, tempDir } from './corpus.ts';
+import { bombPng } from '../../shared/bomb-png.ts';
 
 const dir = tempDir('thumbs');
 let n = 0;
@@ -133,19 +133,7 @@ describe('thumbnails', () => {
   });
 
   test('decompression bomb: a tiny PNG claiming 100 000 × 100 000 px is refused from its header', async () => {
-    const chunk = (type: string, data: Buffer) => {
-      const len = Buffer.alloc(4);
-      len.writeUInt32BE(data.length);
-      const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-      const crc = Buffer.alloc(4);
-      crc.writeUInt32BE(zlib.crc32(body));
-      return Buffer.concat([len, body, crc]);
-    };
-    const ihdr = Buffer.alloc(13);
-    ihdr.writeUInt32BE(100_000, 0);
-    ihdr.writeUInt32BE(100_000, 4);
-    ihdr.set([8, 2, 0, 0, 0], 8);
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1000))), chunk('IEND', Buffer.alloc(0))]);
+    const png = bombPng();
     const bomb = path.join(dir, 'bomb.png');
     fs.writeFileSync(bomb, png);
     const started = performance.now();

@@ -7,30 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, data, problem, registerAdmin } from '../helpers/api.ts';
 import { inBothVariants } from '../helpers/corpus-assets.ts';
 import { tempModelsDir } from '../ml/models.ts';
 import { filesUnder, ingest, solidJpeg } from './helpers.ts';
+import { bombPng } from '../../shared/bomb-png.ts';
 
-/** A 60-byte PNG whose header claims 100,000 × 100,000 pixels (a decompression bomb). */
-function bombPng(): Buffer {
-  const chunk = (type: string, body: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(body.length);
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(typed));
-    return Buffer.concat([len, typed, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(100_000, 0);
-  ihdr.writeUInt32BE(100_000, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1000))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 describe('search: bad input and a server without CLIP', { timeout: 300_000 }, () => {
   let srv: TestServer;
