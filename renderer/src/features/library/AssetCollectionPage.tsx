@@ -22,6 +22,7 @@ import { useThumbnailSize } from './thumbnail-size';
 import { useSelection } from './use-selection';
 import { useViewerRoute } from './viewer-route';
 import { lazyPage } from '../../app/lazy-page';
+import { LoadMoreStatus } from './LoadMoreStatus';
 import './library.css';
 
 // The bulk actions (albums, tags, stacks, zip) load with the first selection, not with the grid.
@@ -138,17 +139,7 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
           hasMore={hasNextPage}
         />
       )}
-      <div className="grid__more">
-        {isFetchingNextPage && <p role="status">Loading more…</p>}
-        {list.isFetchNextPageError && (
-          <p className="field__error">
-            {messageOf(list.error)}{' '}
-            <Button variant="secondary" onClick={loadMore}>
-              Try again
-            </Button>
-          </p>
-        )}
-      </div>
+      <LoadMoreStatus loading={isFetchingNextPage} failed={list.isFetchNextPageError} error={list.error} onRetry={loadMore} />
 
       <RoutedViewer items={items} trash={trash} onNearEnd={loadMore} />
     </>

@@ -21,6 +21,7 @@ import { useParsedChips, useTagSuggestions } from './search-api';
 import { readSearchState, searchHref, SEARCH_PAGE } from './search-url';
 import { buildSuggestions, type Suggestion } from './suggestions';
 import { useDebounced } from './use-debounced';
+import { ImageFileInput } from './ImageFileInput';
 import { dragHasFiles, firstFile, useImageSearch } from './use-image-search';
 import './search.css';
 
@@ -151,19 +152,7 @@ export function SearchField() {
       <button type="button" className="search-field__image" aria-label="Search by image" title="Search by image (or drop one here)" onClick={() => picker.current?.click()}>
         <Icon name="image" size={18} />
       </button>
-      <input
-        ref={picker}
-        type="file"
-        accept="image/*,.heic,.heif"
-        className="visually-hidden"
-        tabIndex={-1}
-        aria-label="Image to search by"
-        onChange={(e) => {
-          const file = firstFile(e.target.files);
-          e.target.value = '';
-          if (file) searchImage(file);
-        }}
-      />
+      <ImageFileInput inputRef={picker} onImage={searchImage} />
       <ul id={listId} role="listbox" aria-label="Suggestions" className="search-field__list" hidden={!showList}>
         {suggestions.map((s, i) => (
           <li

@@ -27,7 +27,9 @@ import { ImageChip, ParsedChips, SimilarChip } from './QueryChips';
 import { useSearch, type ParsedChip, type SearchInput, type SearchItem } from './search-api';
 import { readSearchState, searchHref, SEARCH_PAGE, type SearchState } from './search-url';
 import { DegradedNotice, IndexingNote } from './SearchNotices';
+import { ImageFileInput } from './ImageFileInput';
 import { dragHasFiles, firstFile, useImageSearch } from './use-image-search';
+import { LoadMoreStatus } from '../library/LoadMoreStatus';
 import '../library/library.css';
 import './search.css';
 
@@ -134,19 +136,7 @@ export function SearchPage() {
           </div>
         )}
       </PageHeader>
-      <input
-        ref={picker}
-        type="file"
-        accept="image/*,.heic,.heif"
-        className="visually-hidden"
-        tabIndex={-1}
-        aria-label="Image to search by"
-        onChange={(e) => {
-          const file = firstFile(e.target.files);
-          e.target.value = '';
-          if (file) searchImage(file);
-        }}
-      />
+      <ImageFileInput inputRef={picker} onImage={searchImage} />
 
       <div className="search-query">
         {state.kind === 'text' && <ParsedChips chips={first?.parsed?.chips ?? []} onRemove={removeChip} />}
@@ -228,17 +218,7 @@ export function SearchPage() {
           />
         </section>
       )}
-      <div className="grid__more">
-        {isFetchingNextPage && <p role="status">Loading more…</p>}
-        {search.isFetchNextPageError && (
-          <p className="field__error">
-            {messageOf(search.error)}{' '}
-            <Button variant="secondary" onClick={loadMore}>
-              Try again
-            </Button>
-          </p>
-        )}
-      </div>
+      <LoadMoreStatus loading={isFetchingNextPage} failed={search.isFetchNextPageError} error={search.error} onRetry={loadMore} />
 
       <RoutedViewer items={forViewer} onNearEnd={loadMore} />
     </div>
