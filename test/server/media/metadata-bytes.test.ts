@@ -11,12 +11,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import zlib from 'node:zlib';
 import exifr from 'exifr';
 import { bufferSource, type ByteSource } from '../../../server/src/adapters/media/byte-source.ts';
 import { MAX_METADATA_BYTES, metadataBytes } from '../../../server/src/adapters/media/metadata-bytes.ts';
 import { extractPhotoMetadata } from '../../../server/src/adapters/media/photo-metadata.ts';
 import { corpusPath, tempDir } from './corpus.ts';
+import { pngChunk } from '../../shared/bomb-png.ts';
 
 const EXIFR_OPTIONS = { tiff: true, ifd0: {}, ifd1: false, exif: true, gps: true, interop: true, makerNote: true, xmp: { parse: false, multiSegment: true }, iptc: true, icc: false, translateValues: false, reviveValues: false, mergeOutput: false, silentErrors: true } as const;
 
@@ -41,15 +41,6 @@ function counted(bytes: Uint8Array): ByteSource & { bytesRead: number; reads: nu
 async function parsed(bytes: Uint8Array): Promise<unknown> {
   const r = await exifr.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), EXIFR_OPTIONS);
   return JSON.parse(JSON.stringify(r ?? null, (_k, v: unknown) => (v instanceof Uint8Array ? Array.from(v) : v)));
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(body));
-  return Buffer.concat([len, body, crc]);
 }
 
 /** Move one IFD0 value of a little- or big-endian TIFF to the end of the file, behind `gap` bytes. */
