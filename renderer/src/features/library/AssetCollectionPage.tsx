@@ -23,6 +23,7 @@ import { useSelection } from './use-selection';
 import { useViewerRoute } from './viewer-route';
 import { lazyPage } from '../../app/lazy-page';
 import { LoadMoreStatus } from './LoadMoreStatus';
+import { useLoadMore, useOpenAt } from './grid-paging';
 import './library.css';
 
 // The bulk actions (albums, tags, stacks, zip) load with the first selection, not with the grid.
@@ -66,7 +67,7 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
   const selection = useSelection(items);
   const { open: openPhoto } = useViewerRoute();
   const queryClient = useQueryClient();
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  const { hasNextPage, isFetchingNextPage } = list;
   const size = useThumbnailSize();
   const zoomStep = useCallback((delta: 1 | -1) => size.setStep((s) => s + delta), [size.setStep]);
   // Items per year for the scrubber: counted by the server (its statistics cache), not by paging.
@@ -79,16 +80,9 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
 
   useUploadSettled(useCallback(() => void queryClient.invalidateQueries({ queryKey: libraryKeys.all }), [queryClient]));
 
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const loadMore = useLoadMore(list);
 
-  const openAt = useCallback(
-    (index: number) => {
-      if (items[index]) openPhoto(items[index].media_item.primary_asset.asset_id);
-    },
-    [items, openPhoto],
-  );
+  const openAt = useOpenAt(items, openPhoto);
 
   return (
     <>

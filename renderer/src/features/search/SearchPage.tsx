@@ -30,6 +30,7 @@ import { DegradedNotice, IndexingNote } from './SearchNotices';
 import { ImageFileInput } from './ImageFileInput';
 import { dragHasFiles, firstFile, useImageSearch } from './use-image-search';
 import { LoadMoreStatus } from '../library/LoadMoreStatus';
+import { useLoadMore, useOpenAt } from '../library/grid-paging';
 import '../library/library.css';
 import './search.css';
 
@@ -86,17 +87,10 @@ export function SearchPage() {
   const searchImage = useImageSearch();
   const picker = useRef<HTMLInputElement>(null);
   const [dropping, setDropping] = useState(false);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = search;
+  const { hasNextPage, isFetchingNextPage } = search;
 
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-  const openAt = useCallback(
-    (index: number) => {
-      if (results[index]) openPhoto(results[index].media_item.primary_asset.asset_id);
-    },
-    [results, openPhoto],
-  );
+  const loadMore = useLoadMore(search);
+  const openAt = useOpenAt(results, openPhoto);
   const go = (next: SearchState) => void navigate(searchHref(next));
   const removeChip = (chip: ParsedChip) => {
     if (state.kind === 'text') go({ ...state, ignore: [...state.ignore, chip.id] });
