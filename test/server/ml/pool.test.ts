@@ -164,6 +164,35 @@ describe('inference pool', () => {
     }
   });
 
+  test('a person waiting goes ahead of indexing, and indexing leaves one thread free when there are several', async () => {
+    // Indexing a large library queued hundreds of runs ahead of a search query's text embedding, and took
+    // every core: browsing and search slowed down while it ran. Background work now holds at most
+    // maxWorkers − 1 threads and interactive work is served first.
+    const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 2 });
+    try {
+      const crop = await textCrop(false);
+      const slow = () => clsInput(Array.from({ length: 24 }, () => crop));
+      const order: string[] = [];
+      let maxRunning = 0;
+      let onlyBackground = true;
+      const sampler = setInterval(() => {
+        if (onlyBackground) maxRunning = Math.max(maxRunning, ml.pool.diagnostics().running);
+      }, 1);
+      const background = [1, 2, 3, 4, 5, 6].map((i) => ml.run(CLS_MODEL, slow()).then(() => order.push(`index ${i}`)));
+      while (order.length + ml.pool.queueDepth + ml.pool.diagnostics().running < 6) await new Promise((r) => setTimeout(r, 2));
+      await new Promise((r) => setTimeout(r, 20));
+      onlyBackground = false;
+      clearInterval(sampler);
+      const person = ml.run(CLS_MODEL, clsInput([crop]), 'interactive').then(() => order.push('person'));
+      await Promise.all([...background, person]);
+      assert.equal(ml.pool.backgroundWorkers, ml.pool.maxWorkers > 1 ? ml.pool.maxWorkers - 1 : 1);
+      assert.ok(maxRunning >= 1 && maxRunning <= ml.pool.backgroundWorkers, `indexing held ${maxRunning} of ${ml.pool.maxWorkers} threads`);
+      assert.ok(order.indexOf('person') <= 3, `the person's request waited behind the indexing queue: ${order.join(', ')}`);
+    } finally {
+      await ml.close();
+    }
+  });
+
   test('close() drains: accepted work finishes, new work is refused, the threads stop', async () => {
     const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 1 });
     const crop = await textCrop(false);

@@ -15,7 +15,7 @@
 import sharp from 'sharp';
 import { ClipTokenizer, CONTEXT_LENGTH } from './clip-tokenizer.ts';
 import { InferenceError } from './errors.ts';
-import type { Tensor } from './inference-pool.ts';
+import type { Lane, Tensor } from './inference-pool.ts';
 import type { MlRuntime } from './index.ts';
 import { clipModels, modelEntry, type ClipModels } from './model-manifest.ts';
 
@@ -82,8 +82,8 @@ export class ClipEncoder {
     return this.models.vision;
   }
 
-  /** One unit vector per image, in order. */
-  async embedImages(images: ImageSource[]): Promise<Float32Array[]> {
+  /** One unit vector per image, in order; `interactive` when a person waits (search by image). */
+  async embedImages(images: ImageSource[], lane: Lane = 'background'): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let at = 0; at < images.length; at += BATCH) {
       const batch = images.slice(at, at + BATCH);
@@ -91,18 +91,18 @@ export class ClipEncoder {
       const size = 3 * CLIP_SIZE * CLIP_SIZE;
       const data = new Float32Array(batch.length * size);
       pixels.forEach((p, i) => data.set(p, i * size));
-      const res = await this.ml.run(this.models.vision, { pixel_values: { type: 'float32', dims: [batch.length, 3, CLIP_SIZE, CLIP_SIZE], data } });
+      const res = await this.ml.run(this.models.vision, { pixel_values: { type: 'float32', dims: [batch.length, 3, CLIP_SIZE, CLIP_SIZE], data } }, lane);
       out.push(...unitRows(res[this.output(this.models.vision)], batch.length, this.models.vision, 'image_embeds'));
     }
     return out;
   }
 
-  /** One unit vector per text, in order. */
+  /** One unit vector per text, in order. Always interactive: texts are queries (and a classifier's prompts, once). */
   async embedTexts(texts: string[]): Promise<Float32Array[]> {
     if (!texts.length) return [];
     const tokenizer = await this.loadTokenizer();
     const data = tokenizer.tokenize(texts, CONTEXT_LENGTH);
-    const res = await this.ml.run(this.models.text, { input_ids: { type: 'int64', dims: [texts.length, CONTEXT_LENGTH], data } });
+    const res = await this.ml.run(this.models.text, { input_ids: { type: 'int64', dims: [texts.length, CONTEXT_LENGTH], data } }, 'interactive');
     return unitRows(res[this.output(this.models.text)], texts.length, this.models.text, 'text_embeds');
   }
 

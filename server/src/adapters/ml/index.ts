@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { ModelCatalog, nodeModulesResolver, type PackageResolver } from './model-catalog.ts';
 import { ModelFileChecker } from './model-files.ts';
-import { InferencePool, type Feeds, type PoolDiagnostics, type Tensor } from './inference-pool.ts';
+import { InferencePool, type Feeds, type Lane, type PoolDiagnostics, type Tensor } from './inference-pool.ts';
 import { ModelInstaller, type InstalledListener, type InstallerOptions } from './model-installer.ts';
 
 export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
@@ -70,9 +70,9 @@ export class MlRuntime {
     });
   }
 
-  /** Runs a registry model on a worker thread (see InferencePool.run). */
-  run(modelId: string, feeds: Feeds): Promise<Record<string, Tensor>> {
-    return this.pool.run(modelId, feeds);
+  /** Runs a registry model on a worker thread (see InferencePool.run: `interactive` when a person waits). */
+  run(modelId: string, feeds: Feeds, lane: Lane = 'background'): Promise<Record<string, Tensor>> {
+    return this.pool.run(modelId, feeds, lane);
   }
 
   /** The runtime as administrators see it: the pool's figures and every registry model's state. */

@@ -3,8 +3,12 @@
  * the outputs. One thread per core at most (os.availableParallelism(), capped by HEARTH_ML_WORKERS);
  * threads start when work needs them, each loads a model the first time it runs it and keeps it.
  *
- * Scheduling: requests wait in one FIFO queue; the head goes to an idle thread that already holds
- * its model, else to any idle thread (which loads it), else to a new thread while under the cap.
+ * Scheduling: requests wait in two FIFO lanes. `interactive` (a person is waiting: a search query's
+ * text or image) always goes first; `background` (indexing) may hold at most `maxWorkers − 1` threads
+ * when there are two or more, so one core always stays free for the HTTP thread and for queries:
+ * indexing a large library must not make browsing and searching slow. The head of a lane goes to an
+ * idle thread that already holds its model, else to any idle thread (which loads it), else to a new
+ * thread while under the cap.
  * Each thread runs one request at a time with `intraOpThreads` onnxruntime threads, so N threads ×
  * intra-op threads stay within the cores: throughput comes from running several images at once,
  * not from one image on every core (which also keeps one large request from starving the rest).
@@ -44,6 +48,9 @@ export interface Tensor {
 
 export type Feeds = Record<string, Tensor>;
 
+/** Who waits for a request: a person (`interactive`, served first) or the indexers (`background`). */
+export type Lane = 'interactive' | 'background';
+
 /** What the pool needs to know of a model to load it: a verified file (model-catalog.ts). */
 export interface ModelToLoad {
   file: string;
@@ -61,6 +68,7 @@ export interface PoolOptions {
 }
 
 interface Job {
+  lane: Lane;
   modelId: string;
   model: ModelToLoad;
   feeds: Feeds;
@@ -107,8 +115,10 @@ function onnxruntimeVersion(require: NodeJS.Require): string {
 export class InferencePool {
   readonly maxWorkers: number;
   readonly intraOpThreads: number;
+  /** Threads background work may hold at once: all but one when there are several. */
+  readonly backgroundWorkers: number;
   private readonly threads: PoolThread[] = [];
-  private readonly queue: Job[] = [];
+  private readonly lanes: Record<Lane, Job[]> = { interactive: [], background: [] };
   private readonly stats = new Map<string, Stat & { task: string }>();
   private readonly models = new Map<string, ModelToLoad>();
   private readonly onnxruntime: string | null;
@@ -122,6 +132,7 @@ export class InferencePool {
     const cores = Math.max(1, os.availableParallelism());
     this.maxWorkers = Math.max(1, Math.min(cores, opts.maxWorkers ?? cores));
     this.intraOpThreads = Math.max(1, Math.floor(cores / this.maxWorkers));
+    this.backgroundWorkers = this.maxWorkers > 1 ? this.maxWorkers - 1 : 1;
     const require = createRequire(import.meta.url);
     try {
       this.onnxruntime = require.resolve('onnxruntime-node');
@@ -137,7 +148,7 @@ export class InferencePool {
   }
 
   /** Runs `modelId` on `feeds`; resolves with every output of the model. */
-  async run(modelId: string, feeds: Feeds): Promise<Record<string, Tensor>> {
+  async run(modelId: string, feeds: Feeds, lane: Lane = 'background'): Promise<Record<string, Tensor>> {
     if (this.closing) throw new PoolClosedError();
     if (this.runtimeProblem) throw new InferenceError(modelId, 'load', this.runtimeProblem);
     const model = await this.opts.resolve(modelId);
@@ -145,14 +156,14 @@ export class InferencePool {
     if (this.closing) throw new PoolClosedError();
     this.models.set(modelId, model);
     return new Promise((resolve, reject) => {
-      this.queue.push({ modelId, model, feeds, resolve, reject });
+      this.lanes[lane].push({ lane, modelId, model, feeds, resolve, reject });
       this.pump();
     });
   }
 
   /** Requests waiting for a thread. */
   get queueDepth(): number {
-    return this.queue.length;
+    return this.lanes.interactive.length + this.lanes.background.length;
   }
 
   diagnostics(): PoolDiagnostics {
@@ -180,7 +191,7 @@ export class InferencePool {
       max_workers: this.maxWorkers,
       workers: this.threads.length,
       intra_op_threads: this.intraOpThreads,
-      queue_depth: this.queue.length,
+      queue_depth: this.queueDepth,
       running: this.threads.filter((t) => t.job).length,
       models_loaded: [...loaded].map(([id, l]) => ({
         model_id: id,
@@ -205,29 +216,39 @@ export class InferencePool {
    */
   async close(deadlineMs?: number): Promise<void> {
     this.closing = true;
-    if (this.queue.length || this.threads.some((t) => t.job)) {
+    if (this.queueDepth || this.threads.some((t) => t.job)) {
       const drained = new Promise<void>((resolve) => (this.drained = resolve));
       if (deadlineMs === undefined) await drained;
       else await within(drained, deadlineMs);
-      for (const job of this.queue.splice(0)) job.reject(new PoolClosedError());
+      for (const job of [...this.lanes.interactive.splice(0), ...this.lanes.background.splice(0)]) job.reject(new PoolClosedError());
       if (this.threads.some((t) => t.job)) await within(drained, RUNNING_GRACE_MS);
     }
     await Promise.all(this.threads.splice(0).map((t) => this.stop(t)));
   }
 
   private pump(): void {
-    while (this.queue.length) {
-      const head = this.queue[0]!;
+    for (;;) {
+      const lane = this.nextLane();
+      if (!lane) break;
+      const head = lane[0]!;
       const idle = this.threads.filter((t) => !t.job);
       const thread = idle.find((t) => t.loaded.has(head.modelId)) ?? idle[0] ?? (this.threads.length < this.maxWorkers ? this.spawn() : null);
       if (!thread) return;
-      this.queue.shift();
+      lane.shift();
       this.assign(thread, head);
     }
     if (this.closing && this.drained && !this.threads.some((t) => t.job)) {
       this.drained();
       this.drained = null;
     }
+  }
+
+  /** The lane whose head runs next: interactive first; background only below its share of threads. */
+  private nextLane(): Job[] | null {
+    if (this.lanes.interactive.length) return this.lanes.interactive;
+    if (!this.lanes.background.length) return null;
+    const busy = this.threads.filter((t) => t.job?.lane === 'background').length;
+    return busy < this.backgroundWorkers ? this.lanes.background : null;
   }
 
   private assign(thread: PoolThread, job: Job): void {

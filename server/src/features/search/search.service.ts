@@ -184,7 +184,7 @@ export class SearchService {
     this.requireSemantic();
     let vector: Float32Array;
     try {
-      [vector] = (await this.clip.embedImages([image])) as [Float32Array];
+      [vector] = (await this.clip.embedImages([image], 'interactive')) as [Float32Array];
     } catch (e) {
       throw new Unavailable(`The photo could not be compared: ${e instanceof Error ? e.message : String(e)}`, 'semantic_unavailable');
     }
