@@ -300,6 +300,17 @@ describe('duplicates', { timeout: 900_000 }, () => {
     assert.equal(p.status, 404);
   });
 
+  test('never two files of one stack: stacking copies on purpose takes them out of detection', async () => {
+    const [g] = (await groups(bob)).groups;
+    assert.ok(g, 'Bob has his pair of copies');
+    const stacked = await bob.post(`${V1}/assets/stacks`, { asset_ids: g.assets.map((a) => a.asset.asset_id) });
+    assert.equal(stacked.status, 201, stacked.text);
+    const r = await bob.post(`${V1}/duplicates/detect`, { repository_id: repoId });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(data(bob, r).groups, 0);
+    assert.equal((await groups(bob)).total, 0, 'the pending group of the stacked pair is gone');
+  });
+
   test('bad input answers problem+json naming the field', async () => {
     for (const c of Object.values(inBothVariants(alice))) {
       const cases: [() => Promise<any>, number, string | null][] = [
