@@ -84,6 +84,8 @@ const DEFAULT_POLICY: MergePolicy = { albums: true, tags: true, rating: true, li
 export const DETECT_DEBOUNCE_MS = 10_000;
 const MAX_WAIT_MS = 30 * 60_000;
 const WAIT_STEP_MS = 5_000;
+/** Assets read per query by a detection (it yields to the event loop between pages). */
+const READ_PAGE = 20_000;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -162,7 +164,14 @@ export class DuplicatesService {
   private async run(repositoryId: string, ownerId: number | null): Promise<DetectionCounts> {
     this.running.add(repositoryId);
     try {
-      const items = this.store.detectionItems(repositoryId, ownerId);
+      const items: DetectionItem[] = [];
+      for (let after = 0; ; ) {
+        const page = this.store.detectionItems(repositoryId, ownerId, after, READ_PAGE);
+        for (const it of page) items.push(it);
+        if (page.length < READ_PAGE) break;
+        after = page[page.length - 1]!.rowid;
+        await new Promise((r) => setImmediate(r));
+      }
       const resolved = this.store.resolvedMemberships(repositoryId, ownerId);
       const resolvedTogether = (a: DetectionItem, b: DetectionItem) => {
         const ga = resolved.get(a.asset_id);

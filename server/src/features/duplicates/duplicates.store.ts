@@ -52,16 +52,21 @@ export class DuplicatesStore {
 
   // ------------------------------------------------------------------ detection
 
-  /** The assets of a repository detection looks at (not in the Trash), of one owner or all. */
-  detectionItems(repositoryId: string, ownerId: number | null): DetectionItem[] {
+  /**
+   * One page of the assets of a repository detection looks at (not in the Trash), of one owner or all,
+   * after `afterRowid` in rowid order: read in pages so a large library does not hold the event loop
+   * (the caller yields between pages).
+   */
+  detectionItems(repositoryId: string, ownerId: number | null, afterRowid: number, limit: number): (DetectionItem & { rowid: number })[] {
     return this.db
       .prepare(
-        `SELECT a.asset_id, a.owner_id, a.type, a.hash, a.file_size, a.phash, a.media_item_id, sm.stack_id,
+        `SELECT a.rowid, a.asset_id, a.owner_id, a.type, a.hash, a.file_size, a.phash, a.media_item_id, sm.stack_id,
                 a.width, a.height, a.rating, coalesce(a.taken_time, a.upload_time) AS capture_time
          FROM assets a LEFT JOIN stack_members sm ON sm.media_item_id = a.media_item_id
-         WHERE a.repository_id = @repo AND a.is_deleted = 0 AND (@owner IS NULL OR a.owner_id = @owner)`,
+         WHERE a.rowid > @after AND a.repository_id = @repo AND a.is_deleted = 0 AND (@owner IS NULL OR a.owner_id = @owner)
+         ORDER BY a.rowid LIMIT @limit`,
       )
-      .all({ repo: repositoryId, owner: ownerId }) as DetectionItem[];
+      .all({ repo: repositoryId, owner: ownerId, after: afterRowid, limit }) as (DetectionItem & { rowid: number })[];
   }
 
   /** asset → the resolved (merged or dismissed) groups it is a member of, in a repository. */
