@@ -226,6 +226,9 @@ describe('duplicates', { timeout: 900_000 }, () => {
     assert.deepEqual(out.merged_duplicates, [tiny]);
     assert.equal(out.recovered_bytes, labels['IMG_20180725_163423-tiny.jpg']!.expected_metadata.bytes);
     assert.equal(assetRow(d3.recommended_keeper_asset_id!).rating, 0, 'rating: false leaves the keeper’s rating');
+    // The policy as applied is recorded with the group (faces: off by default; the faces feature's hook reads it through).
+    const policy = JSON.parse(srv.container.db.prepare('SELECT merge_policy FROM duplicate_groups WHERE group_id = ?').pluck().get(d3.group_id) as string);
+    assert.deepEqual(policy, { albums: true, tags: true, rating: false, liked: true, description: true, faces: false });
     const bad = await b.post(`${V1}/duplicates/groups/${crypto.randomUUID()}/merge`, { keeper_asset_id: tiny });
     assert.equal(problem(b, bad).status, 404);
   });
