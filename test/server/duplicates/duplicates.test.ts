@@ -262,6 +262,21 @@ describe('duplicates', { timeout: 900_000 }, () => {
     assert.ok(sum.recoverable_bytes > 0);
   });
 
+  test('a pending group whose copy was sent to the Trash by hand is no longer proposed', async () => {
+    const d1 = groupOf((await groups(alice)).groups, 'exact_el_torcal_rocks.jpg')!;
+    const del = await alice.req('DELETE', `${V1}/assets/${ids['exact_el_torcal_rocks_copy.jpeg']}`);
+    assert.equal(del.status, 200, del.text);
+    const pending = (await groups(alice)).groups;
+    assert.equal(groupOf(pending, 'exact_el_torcal_rocks.jpg'), undefined, 'one photo left: nothing to merge');
+    assert.equal(pending.length, 3);
+    const sum = data(alice, await alice.get(`${V1}/duplicates/summary?repository_id=${repoId}`));
+    assert.equal(sum.pending_groups, 3);
+    assert.equal(sum.pending_assets, 6);
+    // The group itself is still there by id (a page open on it), with the trashed copy shown as such.
+    const g = data(alice, await alice.get(`${V1}/duplicates/groups/${d1.group_id}`)) as Group;
+    assert.ok(g.assets.some((a) => a.asset.is_deleted));
+  });
+
   test('groups are per owner: never across owners, another member’s group is 404, listing is per caller', async () => {
     // Bob has a byte-identical copy of one of Alice's photos, and two copies of his own.
     const bobCopy = await indexInto(srv, 'duplicates/bee.jpg', 'bob/bee.jpg', bobId);

@@ -33,6 +33,8 @@
  *   the Trash is emptied or its retention period ends). Duplicates already in the Trash are merged
  *   (their metadata too) but count no bytes. Members left out of `duplicate_asset_ids` stay
  *   `candidate`s of the merged group: the person saw them and kept them.
+ * - A pending group is listed (and counted in the summary) while at least two of its photos are in the
+ *   library: a copy sent to the Trash by hand leaves nothing to merge. getDuplicateGroup still answers it.
  * - Faces: moved only when `policy.faces` is true and the group's method is `exact` (the same bytes, so
  *   the same face boxes). The faces feature fills the hook `DuplicateFacesHook` (setFacesHook); until it
  *   exists the flag is recorded in the group's merge policy and nothing is moved.

@@ -45,6 +45,9 @@ export interface GroupFilter {
   status?: GroupStatus;
 }
 
+/** How many members of group `g` are in the library (not in the Trash). */
+const LIVE_MEMBERS = `(SELECT count(*) FROM duplicate_group_members lm JOIN assets la ON la.asset_id = lm.asset_id WHERE lm.group_id = g.group_id AND la.is_deleted = 0)`;
+
 export const memberKey = (assetIds: readonly string[]) => [...assetIds].sort().join(',');
 
 export class DuplicatesStore {
@@ -142,7 +145,10 @@ export class DuplicatesStore {
   }
 
   list(scope: AccessScope<'duplicate_group'>, f: GroupFilter, limit: number, offset: number): { rows: GroupRow[]; total: number } {
-    const where = `${scope.sql} AND g.status = @status AND (@repo IS NULL OR g.repository_id = @repo)`;
+    // A pending group is listed while at least two of its photos are in the library (one sent to the Trash by
+    // hand since detection leaves nothing to merge); resolved groups stay as the record of what was decided.
+    const where = `${scope.sql} AND g.status = @status AND (@repo IS NULL OR g.repository_id = @repo)
+      AND (g.status != 'pending' OR ${LIVE_MEMBERS} >= 2)`;
     const params = { ...scope.params, status: f.status ?? 'pending', repo: f.repositoryId ?? null };
     const total = this.db.prepare(`SELECT count(*) FROM duplicate_groups g WHERE ${where}`).pluck().get(params) as number;
     const rows = this.db
@@ -169,7 +175,10 @@ export class DuplicatesStore {
   summary(scope: AccessScope<'duplicate_group'>, repositoryId: string | null) {
     const params = { ...scope.params, repo: repositoryId };
     const counts = this.db
-      .prepare(`SELECT g.status, count(*) AS n FROM duplicate_groups g WHERE ${scope.sql} AND (@repo IS NULL OR g.repository_id = @repo) GROUP BY g.status`)
+      .prepare(
+        `SELECT g.status, count(*) AS n FROM duplicate_groups g
+         WHERE ${scope.sql} AND (@repo IS NULL OR g.repository_id = @repo) AND (g.status != 'pending' OR ${LIVE_MEMBERS} >= 2) GROUP BY g.status`,
+      )
       .all(params) as { status: GroupStatus; n: number }[];
     // Pending members still in the library; recoverable: all but the recommended keeper of each group.
     const assets = this.db
@@ -178,7 +187,7 @@ export class DuplicatesStore {
                 coalesce(sum(m.asset_id != g.recommended_keeper_asset_id), 0) AS recoverable_assets,
                 coalesce(sum(CASE WHEN m.asset_id != g.recommended_keeper_asset_id THEN a.file_size ELSE 0 END), 0) AS recoverable_bytes
          FROM duplicate_groups g JOIN duplicate_group_members m ON m.group_id = g.group_id JOIN assets a ON a.asset_id = m.asset_id
-         WHERE ${scope.sql} AND g.status = 'pending' AND a.is_deleted = 0 AND (@repo IS NULL OR g.repository_id = @repo)`,
+         WHERE ${scope.sql} AND g.status = 'pending' AND a.is_deleted = 0 AND (@repo IS NULL OR g.repository_id = @repo) AND ${LIVE_MEMBERS} >= 2`,
       )
       .get(params) as { pending_assets: number; recoverable_assets: number; recoverable_bytes: number };
     const last = this.db
