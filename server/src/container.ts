@@ -49,6 +49,7 @@ import { PartnerSharesService } from './features/sharing/partners.service.ts';
 import { ShareLinksService } from './features/sharing/links.service.ts';
 import { TagsService } from './features/tags/tags.service.ts';
 import { StacksService } from './features/stacks/stacks.service.ts';
+import { DuplicatesService } from './features/duplicates/index.ts';
 import { FeaturedService } from './features/featured/featured.service.ts';
 import { JobsService } from './features/jobs/jobs.service.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
@@ -119,6 +120,8 @@ export interface Container {
   shareLinks: ShareLinksService;
   tags: TagsService;
   stacks: StacksService;
+  /** Duplicate groups: detection per repository (after ingest and on demand), merge and dismiss. */
+  duplicates: DuplicatesService;
   /** Every cache of the server (their counters go to the runtime diagnostics). */
   caches: CacheRegistry;
   /** The catalog shape and its changes, from the change journal: what every cache below follows. */
@@ -274,6 +277,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const shareLinks = new ShareLinksService(db, access, assets, keys.key('share-link'));
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs);
+  const duplicates = new DuplicatesService(db, access, jobs, events);
   const featured = new FeaturedService(db);
   const jobReports = new JobsService(jobs, (args, text) => jobErrors.redactJobError(args, text));
 
@@ -281,6 +285,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // each subscriber's follow-up is a job queued in the transaction of the change (platform/events).
   events.on('asset.ready', 'stacks', (e) => stacks.afterAssetReady(e));
   events.on('asset.ready', 'indexing', (e) => indexing.afterAssetReady(e));
+  events.on('asset.ready', 'duplicates', (e) => duplicates.afterAssetReady(e));
 
   // The library's read side: one tracker of the change journal, one cache each, one service each.
   const caches = new CacheRegistry();
@@ -366,6 +371,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     shareLinks,
     tags,
     stacks,
+    duplicates,
     caches,
     catalog,
     browse,

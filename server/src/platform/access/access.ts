@@ -22,6 +22,7 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   upload_receipt: { code: 'upload_receipt_not_found', noun: 'upload receipt' },
   partner_share: { code: 'partner_share_not_found', noun: 'partner share' },
   share_link: { code: 'share_link_not_found', noun: 'share link' },
+  duplicate_group: { code: 'duplicate_group_not_found', noun: 'duplicate group' },
 };
 
 /**
@@ -35,6 +36,7 @@ const READ_ONLY: Record<AccessKind, { code: string; message: string }> = {
   partner_share: { code: 'partner_share_read_only', message: 'Only the two members of this share can change it.' },
   share_link: { code: 'share_link_read_only', message: 'Only the maker of this link can change it.' },
   upload_receipt: { code: 'upload_receipt_read_only', message: 'Only the owner of this upload can change it.' },
+  duplicate_group: { code: 'duplicate_group_read_only', message: 'Only the owner of these photos can resolve their duplicates.' },
 };
 
 export class Access {

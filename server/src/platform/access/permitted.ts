@@ -13,6 +13,7 @@ export interface AccessKinds {
   upload_receipt: string;
   partner_share: number;
   share_link: number;
+  duplicate_group: string;
 }
 export type AccessKind = keyof AccessKinds;
 

@@ -1,0 +1,20 @@
+/** Job definitions of the duplicates feature. */
+import { z } from 'zod';
+import { defineJob } from '../../platform/jobs/registry.ts';
+
+/**
+ * Duplicate detection for one repository, queued (debounced) when an asset becomes ready. One waiting
+ * job per repository: a batch of files queues one detection. While photos of the repository are still
+ * being processed, or a detection runs for it, it waits (visibly, as `scheduled`).
+ */
+export const detectRepositoryDuplicatesJob = defineJob({
+  kind: 'duplicates.detect-duplicates',
+  queue: 'duplicates',
+  args: z.object({ repository_id: z.string() }),
+  maxAttempts: 3,
+  timeoutMs: 30 * 60_000,
+  uniqueKey: (a) => `repo:${a.repository_id}`,
+  handler: (args, ctx) => ctx.deps.duplicates.runDetectionJob(args.repository_id, ctx.job.created_at),
+});
+
+export const DUPLICATES_JOBS = [detectRepositoryDuplicatesJob];

@@ -1,0 +1,2 @@
+/** The duplicates feature's public surface: what other features use of it (see eslint.config.js). */
+export { DuplicatesService, type DuplicateFacesHook } from './duplicates.service.ts';
