@@ -27,6 +27,7 @@ import { placesRouter } from './features/places/places.router.ts';
 import { statisticsRouter } from './features/statistics/statistics.router.ts';
 import { featuredRouter } from './features/featured/featured.router.ts';
 import { sharingRouter } from './features/sharing/sharing.router.ts';
+import { eventsRouter } from './features/events/events.router.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -67,6 +68,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, repositoriesRouter());
   api.route(API_BASE, uploadsRouter());
   api.route(API_BASE, sharingRouter());
+  api.route(API_BASE, eventsRouter());
   return api;
 }
 

@@ -49,6 +49,7 @@ import { PartnerSharesService } from './features/sharing/partners.service.ts';
 import { ShareLinksService } from './features/sharing/links.service.ts';
 import { TagsService } from './features/tags/tags.service.ts';
 import { StacksService } from './features/stacks/stacks.service.ts';
+import { EventsService } from './features/events/events.service.ts';
 import { FeaturedService } from './features/featured/featured.service.ts';
 import { JobsService } from './features/jobs/jobs.service.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
@@ -119,6 +120,11 @@ export interface Container {
   shareLinks: ShareLinksService;
   tags: TagsService;
   stacks: StacksService;
+  /**
+   * Photo events (features/events). Extension points wired at merge: `usePlaceNames` (the offline reverse
+   * geocoder of features/places) for titles, `usePeople` (faces) for relations; until then titles use dates only.
+   */
+  photoEvents: EventsService;
   /** Every cache of the server (their counters go to the runtime diagnostics). */
   caches: CacheRegistry;
   /** The catalog shape and its changes, from the change journal: what every cache below follows. */
@@ -274,6 +280,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const shareLinks = new ShareLinksService(db, access, assets, keys.key('share-link'));
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs);
+  const photoEvents = new EventsService(db, access, jobs);
   const featured = new FeaturedService(db);
   const jobReports = new JobsService(jobs, (args, text) => jobErrors.redactJobError(args, text));
 
@@ -281,6 +288,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // each subscriber's follow-up is a job queued in the transaction of the change (platform/events).
   events.on('asset.ready', 'stacks', (e) => stacks.afterAssetReady(e));
   events.on('asset.ready', 'indexing', (e) => indexing.afterAssetReady(e));
+  // Photo events: a debounced rebuild of the owner's events (the catalog's triggers mark what changed).
+  for (const kind of ['asset.ready', 'asset.trashed', 'asset.restored', 'asset.deleted'] as const) {
+    events.on(kind, 'photo-events', (e) => photoEvents.afterAssetChange(e.owner_id));
+  }
 
   // The library's read side: one tracker of the change journal, one cache each, one service each.
   const caches = new CacheRegistry();
@@ -366,6 +377,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     shareLinks,
     tags,
     stacks,
+    photoEvents,
     caches,
     catalog,
     browse,
@@ -389,6 +401,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       await indexers.settled();
       await uploads.stop();
       trash.stop();
+      photoEvents.stop();
       await repositories.stop();
       await jobRunner.stop(deadlineMs);
       // After the jobs (their inference finishes or is cut with them): refuses new work, drains, stops the threads.

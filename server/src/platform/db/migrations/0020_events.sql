@@ -122,3 +122,6 @@ END;
 -- Lists filtering on `event_id` (features/browse) start over when event membership changes: the events
 -- store writes one ('d', NULL, 65536) journal entry ('events' in platform/cache/change-journal.ts) per
 -- publish or correction, not one per member row (a rebuild rewrites thousands).
+
+-- Libraries that exist before this migration get their first rebuild (the scheduler finds them pending).
+INSERT INTO photo_event_owner_state (owner_id, revision, updated_at) SELECT DISTINCT owner_id, 1, 0 FROM media_items;
