@@ -300,11 +300,29 @@ export class EventsService {
   }
 
   reset(actor: Actor, eventId: string): { event: EventDetail; pending_rebuild: boolean } {
-    const r = this.correct(actor, eventId, (row, now) => {
+    return this.correct(actor, eventId, (row, now) => {
+      // The splits go at once: parts split off this event come back into it; an event that a split made
+      // goes back into the one it was split from (the answer is then that event).
+      let target = row.event_id;
+      const splits = this.db
+        .prepare("SELECT event_id, created_event_id FROM photo_event_links WHERE kind = 'cannot_link' AND (event_id = ? OR created_event_id = ?)")
+        .all(row.event_id, row.event_id) as { event_id: string; created_event_id: string | null }[];
+      const parent = splits.find((l) => l.created_event_id === row.event_id && this.store.byId(l.event_id)?.status === 'active');
+      if (parent) target = parent.event_id;
+      const parts = new Set(splits.map((l) => l.created_event_id).filter((id): id is string => id !== null && id !== target));
+      if (parent) parts.add(row.event_id);
       this.store.dropCorrections(row.event_id, now);
-      return row.event_id;
+      for (const part of parts) {
+        const p = this.store.byId(part);
+        if (p?.status !== 'active') continue;
+        const moved = this.store.members(part);
+        this.store.retire(part, target, now);
+        const current = this.store.members(target);
+        this.store.replaceMembers(target, [...current, ...moved].map((m) => ({ media_item_id: m.media_item_id, origin: m.origin })));
+      }
+      this.recompute(target, now);
+      return target;
     }, 0);
-    return r;
   }
 
   updateRebuildState(actor: Actor, body: { paused?: boolean | undefined; rebuild?: boolean | undefined }): RebuildState {

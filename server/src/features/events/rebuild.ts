@@ -64,12 +64,16 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   const { sorted, segments } = segment(items, { mustLink: links.must, cannotLink: links.cannot });
   await nextTurn();
 
+  // Reconciliation compares what the segmentation decides on both sides: items the person placed
+  // (added somewhere, or taken out) are left out of the comparison, so moving a photo out of an event
+  // does not cost the event its id.
+  const labels = store.labels(ownerId);
+  const placed = new Set(labels.map((l) => l.media_item_id));
   const prevRows = store.activeOf(ownerId);
   const prevMembers = store.membersOf(ownerId);
   const previous: PreviousEvent[] = prevRows.map((e) => ({
     id: e.event_id,
-    // Matched on what the segmentation put there: the person's additions are applied again below.
-    members: new Set((prevMembers.get(e.event_id) ?? []).filter((m) => m.origin === 'segment').map((m) => m.media_item_id)),
+    members: new Set((prevMembers.get(e.event_id) ?? []).filter((m) => m.origin === 'segment' && !placed.has(m.media_item_id)).map((m) => m.media_item_id)),
     start: e.start_at,
     end: e.end_at,
     centroid: e.centroid_lat !== null && e.centroid_lon !== null ? { lat: e.centroid_lat, lon: e.centroid_lon } : null,
@@ -78,9 +82,11 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     createdAt: e.created_at,
   }));
   const segs = segments.map(([s, t]) => {
-    const part = sorted.slice(s, t);
+    const all = sorted.slice(s, t);
+    const own = all.filter((x) => !placed.has(x.id));
+    const part = own.length ? own : all;
     const c = sphericalMean(part.filter((x) => x.lat !== null && x.lon !== null).map((x) => ({ lat: x.lat!, lon: x.lon! })));
-    return { members: part.map((x) => x.id), start: part[0]!.time, end: part[part.length - 1]!.time, centroid: c };
+    return { all: all.map((x) => x.id), members: own.map((x) => x.id), start: part[0]!.time, end: part[part.length - 1]!.time, centroid: c };
   });
   const rec = reconcile(previous, segs);
   await nextTurn();
@@ -89,7 +95,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   const ids = rec.assigned.map((id) => id ?? uuidv7(now));
   const memberOf = new Map<string, string>(); // item → event id
   const origin = new Map<string, 'segment' | 'added'>();
-  segs.forEach((s, i) => s.members.forEach((m) => (memberOf.set(m, ids[i]!), origin.set(m, 'segment'))));
+  segs.forEach((s, i) => s.all.forEach((m) => (memberOf.set(m, ids[i]!), origin.set(m, 'segment'))));
   const successor = new Map<string, string | null>(rec.retired.map((r) => [r.id, r.successor === null ? null : ids[r.successor]!]));
   const live = new Set(ids);
   const resolve = (eventId: string): string | null => {
@@ -98,7 +104,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     const row = store.byId(eventId);
     return row?.status === 'redirected' && row.redirect_to && live.has(row.redirect_to) ? row.redirect_to : null;
   };
-  for (const l of store.labels(ownerId)) {
+  for (const l of labels) {
     if (!facts.has(l.media_item_id)) continue;
     const target = resolve(l.event_id);
     if (target === null) continue;
