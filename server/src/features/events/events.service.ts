@@ -460,8 +460,8 @@ export class EventsService {
 
   /** The event's items as candidates, in time order. */
   private itemsOf(eventId: string, ownerId: number) {
-    const members = new Set(this.store.members(eventId).map((m) => m.media_item_id));
-    return this.store.candidates(ownerId).filter((c) => members.has(c.id)).sort(byTimeThenId);
+    const members = this.store.members(eventId).map((m) => m.media_item_id);
+    return this.store.candidates(ownerId, members).sort(byTimeThenId);
   }
 
   /** The caller's event by id, following a redirect (one hop) to its successor; 404 otherwise. */

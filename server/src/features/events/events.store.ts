@@ -167,7 +167,8 @@ export class EventsStore {
    * earliest capture time of its files, else earliest upload time, else the item's creation; place =
    * the primary file's GPS, else the first file with GPS by relation priority.
    */
-  candidates(ownerId: number): ItemFacts[] {
+  candidates(ownerId: number, onlyItems?: readonly string[]): ItemFacts[] {
+    const only = onlyItems ? 'AND a.media_item_id IN (SELECT value FROM json_each(@only))' : '';
     const rows = this.db
       .prepare(
         `SELECT a.media_item_id AS item, a.asset_id, a.taken_time, a.upload_time, a.capture_offset_minutes AS off, a.gps_latitude AS lat, a.gps_longitude AS lon,
@@ -175,11 +176,11 @@ export class EventsStore {
          FROM assets a JOIN media_items m ON m.media_item_id = a.media_item_id
          LEFT JOIN media_item_components c ON c.asset_id = a.asset_id
          LEFT JOIN stack_members sm ON sm.media_item_id = a.media_item_id
-         WHERE a.owner_id = ? AND a.is_deleted = 0 AND a.media_item_id IS NOT NULL
+         WHERE a.owner_id = @owner AND a.is_deleted = 0 AND a.media_item_id IS NOT NULL ${only}
          ORDER BY a.media_item_id`,
       )
       .raw()
-      .all(ownerId) as [string, string, number | null, number, number | null, number | null, number | null, string | null, string, number, string | null][];
+      .all({ owner: ownerId, ...(onlyItems ? { only: JSON.stringify(onlyItems) } : {}) }) as [string, string, number | null, number, number | null, number | null, number | null, string | null, string, number, string | null][];
     const out: ItemFacts[] = [];
     let i = 0;
     while (i < rows.length) {
