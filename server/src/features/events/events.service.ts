@@ -34,7 +34,7 @@ import { Conflict, Invalid, NotFound } from '../../platform/http/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { SnoozeError } from '../../platform/jobs/registry.ts';
-import { AssetsStore } from '../assets/assets.store.ts';
+import { AssetsStore } from '../assets/index.ts';
 import { EventsStore, type EventRow } from './events.store.ts';
 import { rebuildOwnerEventsJob } from './events.jobs.ts';
 import { describe, planRebuild, publishPlan } from './rebuild.ts';
