@@ -108,6 +108,16 @@ for (const variant of ['A', 'B'] as const) {
       assert.equal(p2.events.length, 1);
       assert.equal(p2.next_cursor, null);
       assert.equal(new Set([...p1.events, ...p2.events].map((e: any) => e.event_id)).size, 3);
+      // Members page by position; repository_id narrows to items with a file in that repository.
+      const e = p1.events[0].event_id;
+      const m1 = await ok(alice, alice.get(`${V1}/events/${e}/members?limit=1`));
+      const m2 = await ok(alice, alice.get(`${V1}/events/${e}/members?limit=1&cursor=${m1.next_cursor}`));
+      assert.notEqual(m1.assets[0].media_item_id, m2.assets[0].media_item_id);
+      assert.equal(m1.omitted_members, 0);
+      const repo = srv.container.repositories.primary()!.repository_id;
+      assert.equal((await ok(alice, alice.get(`${V1}/events/${e}/members?repository_id=${repo}`))).assets.length, p1.events[0].canonical_media_count);
+      assert.equal((await ok(alice, alice.get(`${V1}/events/${e}/members?repository_id=${crypto.randomUUID()}`))).assets.length, 0);
+      assert.equal((await ok(alice, alice.get(`${V1}/events?repository_id=${crypto.randomUUID()}`))).events.length, 0);
       const bad = problem(alice, await alice.get(`${V1}/events?cursor=nonsense`));
       assert.equal(bad.status, 422);
       assert.equal(bad.errors?.[0]?.field, 'query.cursor');

@@ -147,15 +147,18 @@ export class EventsService {
     return this.detail(row, from);
   }
 
-  members(actor: Actor, eventId: string, q: { limit: number; cursor?: string | undefined }): { assets: { asset_id: string; media_item_id: string; position: number }[]; next_cursor: string | null; omitted_members: number } {
+  /** `repository_id`: only items with a file in that repository (getEvent takes it too and ignores it: an event spans repositories). */
+  members(actor: Actor, eventId: string, q: { limit: number; cursor?: string | undefined; repository_id?: string | undefined }): { assets: { asset_id: string; media_item_id: string; position: number }[]; next_cursor: string | null; omitted_members: number } {
     const { row } = this.resolveOwn(actor, eventId);
     const after = q.cursor === undefined ? -1 : decodePosition(q.cursor);
     const rows = this.db
       .prepare(
         `SELECT m.media_item_id, m.position, ${PRIMARY_SHOWN} AS asset_id FROM photo_event_members m JOIN media_items mi ON mi.media_item_id = m.media_item_id
-         WHERE m.event_id = ? AND m.position > ? AND ${PRIMARY_SHOWN} IS NOT NULL ORDER BY m.position LIMIT ?`,
+         WHERE m.event_id = @id AND m.position > @after AND ${PRIMARY_SHOWN} IS NOT NULL
+           AND (@repo IS NULL OR EXISTS (SELECT 1 FROM assets r WHERE r.media_item_id = m.media_item_id AND r.repository_id = @repo AND r.is_deleted = 0))
+         ORDER BY m.position LIMIT @limit`,
       )
-      .all(row.event_id, after, q.limit + 1) as { media_item_id: string; position: number; asset_id: string }[];
+      .all({ id: row.event_id, after, repo: q.repository_id ?? null, limit: q.limit + 1 }) as { media_item_id: string; position: number; asset_id: string }[];
     const omitted = this.db
       .prepare(`SELECT count(*) FROM photo_event_members m JOIN media_items mi ON mi.media_item_id = m.media_item_id WHERE m.event_id = ? AND ${PRIMARY_SHOWN} IS NULL`)
       .pluck()
@@ -370,7 +373,7 @@ export class EventsService {
       .immediate();
     if (!claimed) return 'busy';
     try {
-      const plan = await planRebuild(this.store, ownerId, this.placeNameAt, this.now());
+      const plan = await planRebuild(this.store, ownerId, this.placeNameAt, this.now(), () => this.store.renew(ownerId, runId, this.now(), LEASE_MS));
       return this.db
         .transaction(() => {
           const s = this.store.state(ownerId);

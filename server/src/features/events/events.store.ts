@@ -288,6 +288,11 @@ export class EventsStore {
     return true;
   }
 
+  /** Keeps the lease of a run that is still working (false: it was lost to another run). */
+  renew(ownerId: number, runId: string, now: number, leaseMs: number): boolean {
+    return this.db.prepare('UPDATE photo_event_owner_state SET lease_expires_at = ? WHERE owner_id = ? AND running_run_id = ?').run(now + leaseMs, ownerId, runId).changes > 0;
+  }
+
   /** Gives the lease and the claimed ranges back (the run did not publish). */
   release(ownerId: number, runId: string, failure: { code: string } | null, now: number): void {
     this.db.prepare('UPDATE photo_event_dirty_ranges SET claimed_by = NULL WHERE owner_id = ? AND claimed_by = ?').run(ownerId, runId);

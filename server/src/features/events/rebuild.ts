@@ -56,13 +56,15 @@ export function describe(items: readonly ItemFacts[], placeNameAt: PlaceNameAt |
 }
 
 /** The rebuild's result from what the catalog holds (no writes). Yields to the event loop between phases. */
-export async function planRebuild(store: EventsStore, ownerId: number, placeNameAt: PlaceNameAt | null, now: number): Promise<Plan> {
+export async function planRebuild(store: EventsStore, ownerId: number, placeNameAt: PlaceNameAt | null, now: number, keepLease: () => void = () => {}): Promise<Plan> {
   const items = store.candidates(ownerId);
   const facts = new Map(items.map((c) => [c.id, c]));
   const links = store.links(ownerId);
   await nextTurn();
+  keepLease();
   const { sorted, segments } = segment(items, { mustLink: links.must, cannotLink: links.cannot });
   await nextTurn();
+  keepLease();
 
   // Reconciliation compares what the segmentation decides on both sides: items the person placed
   // (added somewhere, or taken out) are left out of the comparison, so moving a photo out of an event
@@ -90,6 +92,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   });
   const rec = reconcile(previous, segs);
   await nextTurn();
+  keepLease();
 
   // Event id per segment; then the person's labels move items.
   const ids = rec.assigned.map((id) => id ?? uuidv7(now));
