@@ -100,6 +100,32 @@ for (const variant of ['A', 'B'] as const) {
       assert.equal(bobs.length, 0, 'bob has had no rebuild yet');
     });
 
+    test('a rebuild reads the candidates a page at a time: the pages give exactly the one-read answer', async () => {
+      // A RAW+JPEG pair (one item, two files: the later RAW has GPS, the JPEG the earlier time) among the rest.
+      const cat = catalogOf(srv.container.db);
+      const repo = srv.container.repositories.primary()!.repository_id;
+      const jpeg = cat.asset({ owner_id: aliceId, repository_id: repo, original_filename: 'pair.jpg', taken_time: T0 + 90 * H, upload_time: T0 });
+      const raw = cat.asset({ owner_id: aliceId, repository_id: repo, original_filename: 'pair.nef', taken_time: T0 + 90 * H + 1000, gps_latitude: PORTO.lat, gps_longitude: PORTO.lon, upload_time: T0 });
+      const pair = cat.mediaItem(aliceId, 'photo', [{ asset_id: jpeg, relation: 'jpeg_original' }, { asset_id: raw, relation: 'raw_original' }]);
+      const store = srv.container.photoEvents.store;
+      const whole = store.candidates(aliceId);
+      for (const size of [1, 2, 3, 5]) {
+        const paged = [];
+        for (let after: string | null = ''; after !== null; ) {
+          const page = store.candidatesPage(aliceId, after, size);
+          paged.push(...page.items);
+          after = page.last;
+        }
+        assert.deepEqual(paged, whole, `pages of ${size} rows`);
+      }
+      const c = whole.find((x) => x.id === pair)!;
+      assert.equal(c.time, T0 + 90 * H, 'the earliest capture time of its files');
+      assert.equal(c.lat, PORTO.lat, 'the place of the file that has one');
+      cat.removeAsset(jpeg);
+      cat.removeAsset(raw);
+      srv.container.db.prepare('DELETE FROM media_items WHERE media_item_id = ?').run(pair);
+    });
+
     test('paging with a cursor walks every event once', async () => {
       const p1 = await ok(alice, alice.get(`${V1}/events?limit=2`));
       assert.equal(p1.events.length, 2);

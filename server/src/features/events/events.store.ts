@@ -165,59 +165,35 @@ export class EventsStore {
   /**
    * Every media item of an owner with a file outside the Trash, as a segmentation candidate: time =
    * earliest capture time of its files, else earliest upload time, else the item's creation; place =
-   * the primary file's GPS, else the first file with GPS by relation priority.
+   * the primary file's GPS, else the first file with GPS by relation priority. `onlyItems`: just those.
    */
   candidates(ownerId: number, onlyItems?: readonly string[]): ItemFacts[] {
     const only = onlyItems ? 'AND a.media_item_id IN (SELECT value FROM json_each(@only))' : '';
     const rows = this.db
+      .prepare(`${candidateSelect()} WHERE a.owner_id = @owner AND a.is_deleted = 0 AND a.media_item_id IS NOT NULL ${only} ORDER BY a.media_item_id`)
+      .raw()
+      .all({ owner: ownerId, ...(onlyItems ? { only: JSON.stringify(onlyItems) } : {}) }) as CandidateRow[];
+    return toFacts(rows);
+  }
+
+  /**
+   * The same a page at a time, in media item id order after `after` (''): a rebuild reads 100k items in
+   * short reads with the event loop free in between. `last` is where the next page starts (null: done).
+   */
+  candidatesPage(ownerId: number, after: string, limitRows: number): { items: ItemFacts[]; last: string | null } {
+    const rows = this.db
       .prepare(
-        `SELECT a.media_item_id AS item, a.asset_id, a.taken_time, a.upload_time, a.capture_offset_minutes AS off, a.gps_latitude AS lat, a.gps_longitude AS lon,
-                c.relation, m.primary_asset_id AS primary_id, m.created_at AS item_created, sm.stack_id
-         FROM assets a JOIN media_items m ON m.media_item_id = a.media_item_id
-         LEFT JOIN media_item_components c ON c.asset_id = a.asset_id
-         LEFT JOIN stack_members sm ON sm.media_item_id = a.media_item_id
-         WHERE a.owner_id = @owner AND a.is_deleted = 0 AND a.media_item_id IS NOT NULL ${only}
-         ORDER BY a.media_item_id`,
+        `${candidateSelect('INDEXED BY assets_media_item')} WHERE a.media_item_id > @after AND a.owner_id = @owner AND a.is_deleted = 0
+         ORDER BY a.media_item_id LIMIT @limit`,
       )
       .raw()
-      .all({ owner: ownerId, ...(onlyItems ? { only: JSON.stringify(onlyItems) } : {}) }) as [string, string, number | null, number, number | null, number | null, number | null, string | null, string, number, string | null][];
-    const out: ItemFacts[] = [];
-    let i = 0;
-    while (i < rows.length) {
-      const item = rows[i]![0];
-      let taken: number | null = null;
-      let takenOff: number | null = null;
-      let upload = Infinity;
-      let place: { lat: number; lon: number; rank: number } | null = null;
-      const created = rows[i]![9];
-      const stack = rows[i]![10];
-      for (; i < rows.length && rows[i]![0] === item; i++) {
-        const [, assetId, t, u, off, lat, lon, relation, primary] = rows[i]!;
-        if (t !== null && (taken === null || t < taken)) {
-          taken = t;
-          takenOff = off;
-        }
-        if (u < upload) upload = u;
-        if (lat !== null && lon !== null) {
-          const rank = assetId === primary ? -1 : (() => {
-            const r = RELATION_PRIORITY.indexOf(relation ?? 'original');
-            return r < 0 ? RELATION_PRIORITY.length : r;
-          })();
-          if (!place || rank < place.rank) place = { lat, lon, rank };
-        }
-      }
-      const time = taken ?? (Number.isFinite(upload) ? upload : created);
-      out.push({
-        id: item,
-        time,
-        lat: place?.lat ?? null,
-        lon: place?.lon ?? null,
-        stackId: stack,
-        offsetMinutes: taken !== null ? takenOff : null,
-        timeSource: taken !== null ? 'taken' : Number.isFinite(upload) ? 'upload' : 'created',
-      });
-    }
-    return out;
+      .all({ owner: ownerId, after, limit: limitRows }) as CandidateRow[];
+    if (rows.length < limitRows) return { items: toFacts(rows), last: null };
+    // The last item's files may go on past the page: it is read whole with the next page.
+    const lastItem = rows[rows.length - 1]![0];
+    const whole = rows.filter((r) => r[0] !== lastItem);
+    if (whole.length === 0) return { items: this.candidates(ownerId, [lastItem]), last: lastItem };
+    return { items: toFacts(whole), last: whole[whole.length - 1]![0] };
   }
 
   links(ownerId: number): { must: [string, string][]; cannot: [string, string][] } {
@@ -331,4 +307,50 @@ export class EventsStore {
       .pluck()
       .all() as number[];
   }
+}
+
+type CandidateRow = [string, string, number | null, number, number | null, number | null, number | null, string | null, string, number, string | null];
+
+const candidateSelect = (hint = '') => `SELECT a.media_item_id AS item, a.asset_id, a.taken_time, a.upload_time, a.capture_offset_minutes AS off, a.gps_latitude AS lat,
+    a.gps_longitude AS lon, c.relation, m.primary_asset_id AS primary_id, m.created_at AS item_created, sm.stack_id
+  FROM assets a ${hint} JOIN media_items m ON m.media_item_id = a.media_item_id
+  LEFT JOIN media_item_components c ON c.asset_id = a.asset_id
+  LEFT JOIN stack_members sm ON sm.media_item_id = a.media_item_id`;
+
+/** Rows ordered by media item, one candidate per item. */
+function toFacts(rows: readonly CandidateRow[]): ItemFacts[] {
+  const out: ItemFacts[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    const item = rows[i]![0];
+    let taken: number | null = null;
+    let takenOff: number | null = null;
+    let upload = Infinity;
+    let place: { lat: number; lon: number; rank: number } | null = null;
+    const created = rows[i]![9];
+    const stack = rows[i]![10];
+    for (; i < rows.length && rows[i]![0] === item; i++) {
+      const [, assetId, t, u, off, lat, lon, relation, primary] = rows[i]!;
+      if (t !== null && (taken === null || t < taken)) {
+        taken = t;
+        takenOff = off;
+      }
+      if (u < upload) upload = u;
+      if (lat !== null && lon !== null) {
+        const r = RELATION_PRIORITY.indexOf(relation ?? 'original');
+        const rank = assetId === primary ? -1 : r < 0 ? RELATION_PRIORITY.length : r;
+        if (!place || rank < place.rank) place = { lat, lon, rank };
+      }
+    }
+    out.push({
+      id: item,
+      time: taken ?? (Number.isFinite(upload) ? upload : created),
+      lat: place?.lat ?? null,
+      lon: place?.lon ?? null,
+      stackId: stack,
+      offsetMinutes: taken !== null ? takenOff : null,
+      timeSource: taken !== null ? 'taken' : Number.isFinite(upload) ? 'upload' : 'created',
+    });
+  }
+  return out;
 }

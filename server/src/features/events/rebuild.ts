@@ -25,6 +25,9 @@ import { ALGORITHM_VERSION, segment } from './segmentation.ts';
 import { eventTitle, offsetName, type PlaceNameAt } from './titles.ts';
 import type { EventRow, EventsStore, ItemFacts } from './events.store.ts';
 
+/** Rows per read of the candidates (a few ms each). */
+const READ_PAGE_ROWS = 4096;
+
 export interface PlannedEvent {
   id: string;
   isNew: boolean;
@@ -57,7 +60,14 @@ export function describe(items: readonly ItemFacts[], placeNameAt: PlaceNameAt |
 
 /** The rebuild's result from what the catalog holds (no writes). Yields to the event loop between phases. */
 export async function planRebuild(store: EventsStore, ownerId: number, placeNameAt: PlaceNameAt | null, now: number, keepLease: () => void = () => {}): Promise<Plan> {
-  const items = store.candidates(ownerId);
+  // Read a page at a time (the event loop stays free); the publish checks that nothing changed meanwhile.
+  const items: ItemFacts[] = [];
+  for (let after: string | null = ''; after !== null; ) {
+    const page = store.candidatesPage(ownerId, after, READ_PAGE_ROWS);
+    for (const c of page.items) items.push(c);
+    after = page.last;
+    await nextTurn();
+  }
   const facts = new Map(items.map((c) => [c.id, c]));
   const links = store.links(ownerId);
   await nextTurn();
