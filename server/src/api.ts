@@ -28,6 +28,7 @@ import { statisticsRouter } from './features/statistics/statistics.router.ts';
 import { featuredRouter } from './features/featured/featured.router.ts';
 import { sharingRouter } from './features/sharing/sharing.router.ts';
 import { duplicatesRouter } from './features/duplicates/duplicates.router.ts';
+import { eventsRouter } from './features/events/events.router.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -69,6 +70,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, uploadsRouter());
   api.route(API_BASE, sharingRouter());
   api.route(API_BASE, duplicatesRouter());
+  api.route(API_BASE, eventsRouter());
   return api;
 }
 

@@ -50,6 +50,7 @@ import { ShareLinksService } from './features/sharing/links.service.ts';
 import { TagsService } from './features/tags/tags.service.ts';
 import { StacksService } from './features/stacks/stacks.service.ts';
 import { DuplicatesService } from './features/duplicates/index.ts';
+import { EventsService } from './features/events/events.service.ts';
 import { FeaturedService } from './features/featured/featured.service.ts';
 import { JobsService } from './features/jobs/jobs.service.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
@@ -122,6 +123,11 @@ export interface Container {
   stacks: StacksService;
   /** Duplicate groups: detection per repository (after ingest and on demand), merge and dismiss. */
   duplicates: DuplicatesService;
+  /**
+   * Photo events (features/events). Extension points wired at merge: `usePlaceNames` (the offline reverse
+   * geocoder of features/places) for titles, `usePeople` (faces) for relations; until then titles use dates only.
+   */
+  photoEvents: EventsService;
   /** Every cache of the server (their counters go to the runtime diagnostics). */
   caches: CacheRegistry;
   /** The catalog shape and its changes, from the change journal: what every cache below follows. */
@@ -278,6 +284,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs);
   const duplicates = new DuplicatesService(db, access, jobs, events);
+  const photoEvents = new EventsService(db, access, jobs);
   const featured = new FeaturedService(db);
   const jobReports = new JobsService(jobs, (args, text) => jobErrors.redactJobError(args, text));
 
@@ -286,6 +293,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   events.on('asset.ready', 'stacks', (e) => stacks.afterAssetReady(e));
   events.on('asset.ready', 'indexing', (e) => indexing.afterAssetReady(e));
   events.on('asset.ready', 'duplicates', (e) => duplicates.afterAssetReady(e));
+  // Photo events: a debounced rebuild of the owner's events (the catalog's triggers mark what changed).
+  for (const kind of ['asset.ready', 'asset.trashed', 'asset.restored', 'asset.deleted'] as const) {
+    events.on(kind, 'photo-events', (e) => photoEvents.afterAssetChange(e.owner_id));
+  }
 
   // The library's read side: one tracker of the change journal, one cache each, one service each.
   const caches = new CacheRegistry();
@@ -372,6 +383,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     tags,
     stacks,
     duplicates,
+    photoEvents,
     caches,
     catalog,
     browse,
@@ -395,6 +407,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       await indexers.settled();
       await uploads.stop();
       trash.stop();
+      photoEvents.stop();
       await repositories.stop();
       await jobRunner.stop(deadlineMs);
       // After the jobs (their inference finishes or is cut with them): refuses new work, drains, stops the threads.

@@ -19,6 +19,7 @@ import { INDEXING_JOBS } from './features/indexing/indexing.jobs.ts';
 import { STACKS_JOBS } from './features/stacks/stacks.jobs.ts';
 import { TRASH_JOBS } from './features/assets/trash/trash.jobs.ts';
 import { DUPLICATES_JOBS } from './features/duplicates/duplicates.jobs.ts';
+import { EVENTS_JOBS } from './features/events/events.jobs.ts';
 
 /** Queue name → concurrency. Queues not listed run one job at a time. */
 export function jobQueues(cpus = os.availableParallelism()): Record<string, QueueConfig> {
@@ -31,7 +32,7 @@ export function jobQueues(cpus = os.availableParallelism()): Record<string, Queu
 }
 
 /** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/pipeline/assets.jobs.ts. */
-export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...STACKS_JOBS, ...TRASH_JOBS, ...DUPLICATES_JOBS];
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...STACKS_JOBS, ...TRASH_JOBS, ...DUPLICATES_JOBS, ...EVENTS_JOBS];
 
 export function buildJobRegistry(): JobRegistry {
   return new JobRegistry(jobQueues()).register(...JOB_DEFINITIONS);

@@ -275,7 +275,7 @@ describe('queryAssets filters, stacks, liked and rated lists', { timeout: 600_00
     assert.equal((await new Client(srv.url).get(`${V1}/assets/liked`)).status, 401);
   });
 
-  test('owner_id, event_id and person_id: only your own id matches; events and people match nothing', async () => {
+  test('owner_id, event_id and person_id: only your own id matches; an unknown event and people match nothing', async () => {
     sameSet(await keysOf({ filter: { owner_id: aliceId } }), ALL);
     sameSet(await keysOf({ filter: { owner_id: bobId } }), [], 'an administrator does not see another member’s photos');
     sameSet(await keysOf({ filter: { owner_id: aliceId } }, bob), []);

@@ -13,8 +13,9 @@
  *   one person: the caller, or a member sharing with them (shown in the timeline or not); anyone
  *   else matches nothing (administrators included). `liked`, `rating` and `rating_min` are the caller's own marks:
  *   with any of them, only the caller's own photos are listed (marks on others' photos are kept apart,
- *   features/assets/marks.ts). `event_id` and `person_id` match nothing: events and people do not
- *   exist in this build.
+ *   features/assets/marks.ts). `person_id` matches nothing: people do not exist in this build.
+ * - `event_id` matches the media items of the caller's photo event (features/events); a retired event's id
+ *   matches its successor's items (as getEvent answers with the successor); another member's event nothing.
  * - `album_id` of an album that is not the caller's matches nothing (no 404: the list is a search).
  * - `camera_make`, `camera_model` and `lens` are exact (the values getFilterOptions offers); `tag_name` and
  *   `tag_names` ignore case; `tag_names` needs every name; `tag_source` restricts the tags matched
@@ -235,7 +236,7 @@ export function buildFilter(ownerId: number, input: FilterInput, partners: reado
       { field: 'body.viewer_timezone', message: 'unknown time zone', code: 'invalid_timezone' },
     ]);
   }
-  if (listedOwners(ownerId, f, isDeleted, partners) === null || f.event_id !== undefined || f.person_id !== undefined) out.none = true;
+  if (listedOwners(ownerId, f, isDeleted, partners) === null || f.person_id !== undefined) out.none = true;
 
   if (f.repository_id !== undefined) {
     deps.add('path');
@@ -374,6 +375,16 @@ export function buildFilter(ownerId: number, input: FilterInput, partners: reado
       'EXISTS (SELECT 1 FROM asset_tags at WHERE at.asset_id = a.asset_id AND at.source = @tagSource)',
     );
     drives.add('tag');
+  }
+  if (f.event_id !== undefined) {
+    deps.add('events');
+    // The event itself, or the successor a retired event redirects to (one hop, kept so by features/events).
+    const event = `(SELECT coalesce(CASE WHEN e.status = 'redirected' THEN e.redirect_to END, e.event_id) FROM photo_events e WHERE e.event_id = @event AND e.owner_id = @owner)`;
+    set(
+      `a.media_item_id IN (SELECT pm.media_item_id FROM photo_event_members pm WHERE pm.event_id = ${event})`,
+      `EXISTS (SELECT 1 FROM photo_event_members pm WHERE pm.media_item_id = a.media_item_id AND pm.event_id = ${event})`,
+    );
+    params.event = f.event_id;
   }
   const comp = f.media_item?.composition;
   if (comp !== undefined) deps.add('media');

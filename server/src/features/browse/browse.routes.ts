@@ -52,7 +52,7 @@ export const AssetFilterSchema = z
         description:
           'Inclusive range on the capture time (else the upload time). A day (YYYY-MM-DD) is read in `viewer_timezone` (UTC when absent); an RFC 3339 date-time is exact.',
       }),
-    event_id: z.uuid().optional().openapi({ description: 'Photo events do not exist in this build: a valid id matches nothing.' }),
+    event_id: z.uuid().optional().openapi({ description: 'The photos of one of your photo events (a retired event’s id: its successor’s). Another member’s event matches nothing.' }),
     filename: z
       .strictObject({
         operator: z.enum(['contains', 'matches', 'starts_with', 'ends_with']).optional(),
@@ -154,7 +154,7 @@ export const queryAssets = defineRoute('user', {
   description: [
     'The unified list: one row per logical media item (a RAW+JPEG pair or a live photo is one row, shown through its primary asset; an asset still processing or failed stands alone). Stacks are one row in `collapsed` mode.',
     'Only your own assets (administrators too). Trash (`is_deleted`) is left out unless asked for. The body is optional; every field has a default.',
-    'Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours, `event_id` and `person_id` (events and people do not exist yet) match nothing.',
+    'Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours and `person_id` (people do not exist yet) match nothing; `event_id` lists the photos of your event.',
     'Totals: `total_media_items` matching items, `total_files` the files behind them (in the listed trash state), `total_visible` the rows of this stack mode.',
   ].join('\n'),
   tags: [TAG],

@@ -36,6 +36,8 @@ export const DEPS = [
   'tag_names',
   /** An album deleted or given to another owner. */
   'album_owners',
+  /** Photo events' membership or redirects (features/events): one entry per publish or correction. */
+  'events',
 ] as const;
 export type Dep = (typeof DEPS)[number];
 

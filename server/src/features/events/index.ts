@@ -1,0 +1,3 @@
+export { EventsService, type EventView, type EventDetail, type RebuildState } from './events.service.ts';
+export type { PlaceNameAt } from './titles.ts';
+export type { PeopleOfItems } from './relations.ts';

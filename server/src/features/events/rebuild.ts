@@ -1,0 +1,192 @@
+/**
+ * One rebuild of an owner's events: read what events are made of, segment (segmentation.ts), keep ids
+ * (reconcile.ts), apply the person's corrections, publish.
+ *
+ * Why the whole timeline and not just the dirty ranges: the segmentation is one linear pass over a
+ * sorted list (100k items in well under a second, scripts/bench/events.ts), and an edit can move a
+ * boundary anywhere its neighbours reach (the 36 h cap looks across a whole event). The dirty ranges
+ * say that and when a rebuild is due (and are shown in the rebuild state); reading everything keeps
+ * the result exactly what a rebuild from nothing gives, which is what makes ids stable.
+ *
+ * The person's corrections, applied after reconciliation on every rebuild:
+ * - splits are cannot-links, seen by the segmentation itself;
+ * - `exclude` (removed from event E): the item leaves E and belongs to no event (it was taken out on
+ *   purpose; putting it into a neighbouring event would surprise);
+ * - `include` (added to event E): the item moves to E, wherever the segmentation put it;
+ * - title, hidden and cover live on the event row, which keeps its id; an event that is retired passes
+ *   its title and hidden flag to its successor when that one has none of its own.
+ * An event left with no item is retired.
+ */
+import { uuidv7 } from '../../platform/ids.ts';
+import { nextTurn } from '../../platform/cache/slices.ts';
+import { sphericalMean } from './geo.ts';
+import { reconcile, type PreviousEvent } from './reconcile.ts';
+import { ALGORITHM_VERSION, segment } from './segmentation.ts';
+import { eventTitle, offsetName, type PlaceNameAt } from './titles.ts';
+import type { EventRow, EventsStore, ItemFacts } from './events.store.ts';
+
+/** Rows per read of the candidates (a few ms each). */
+const READ_PAGE_ROWS = 4096;
+
+export interface PlannedEvent {
+  id: string;
+  isNew: boolean;
+  members: { media_item_id: string; origin: 'segment' | 'added' }[];
+  start: number;
+  end: number;
+  centroid: { lat: number; lon: number } | null;
+  timezone: string | null;
+  title: string;
+}
+
+export interface Plan {
+  events: PlannedEvent[];
+  retired: { id: string; successor: string | null }[];
+}
+
+/** Time, place and title of a set of items (sorted by time). */
+export function describe(items: readonly ItemFacts[], placeNameAt: PlaceNameAt | null): Omit<PlannedEvent, 'id' | 'isNew' | 'members'> {
+  const start = items[0]!.time;
+  const end = items[items.length - 1]!.time;
+  const centroid = sphericalMean(items.filter((c) => c.lat !== null && c.lon !== null).map((c) => ({ lat: c.lat!, lon: c.lon! })));
+  // The most common capture offset stands for the event's time zone (a trip abroad has the local one).
+  const offsets = new Map<number, number>();
+  for (const c of items) if (c.offsetMinutes !== null) offsets.set(c.offsetMinutes, (offsets.get(c.offsetMinutes) ?? 0) + 1);
+  let offset: number | null = null;
+  for (const [o, k] of offsets) if (offset === null || k > offsets.get(offset)!) offset = o;
+  const place = centroid && placeNameAt ? placeNameAt(centroid.lat, centroid.lon) : null;
+  return { start, end, centroid, timezone: offsetName(offset), title: eventTitle({ start, end, offsetMinutes: offset ?? 0, place }) };
+}
+
+/** The rebuild's result from what the catalog holds (no writes). Yields to the event loop between phases. */
+export async function planRebuild(store: EventsStore, ownerId: number, placeNameAt: PlaceNameAt | null, now: number, keepLease: () => void = () => {}): Promise<Plan> {
+  // Read a page at a time (the event loop stays free); the publish checks that nothing changed meanwhile.
+  const items: ItemFacts[] = [];
+  for (let after: string | null = ''; after !== null; ) {
+    const page = store.candidatesPage(ownerId, after, READ_PAGE_ROWS);
+    for (const c of page.items) items.push(c);
+    after = page.last;
+    await nextTurn();
+  }
+  const facts = new Map(items.map((c) => [c.id, c]));
+  const links = store.links(ownerId);
+  await nextTurn();
+  keepLease();
+  const { sorted, segments } = segment(items, { mustLink: links.must, cannotLink: links.cannot });
+  await nextTurn();
+  keepLease();
+
+  // Reconciliation compares what the segmentation decides on both sides: items the person placed
+  // (added somewhere, or taken out) are left out of the comparison, so moving a photo out of an event
+  // does not cost the event its id.
+  const labels = store.labels(ownerId);
+  const placed = new Set(labels.map((l) => l.media_item_id));
+  const prevRows = store.activeOf(ownerId);
+  const prevMembers = store.membersOf(ownerId);
+  const previous: PreviousEvent[] = prevRows.map((e) => ({
+    id: e.event_id,
+    members: new Set((prevMembers.get(e.event_id) ?? []).filter((m) => m.origin === 'segment' && !placed.has(m.media_item_id)).map((m) => m.media_item_id)),
+    start: e.start_at,
+    end: e.end_at,
+    centroid: e.centroid_lat !== null && e.centroid_lon !== null ? { lat: e.centroid_lat, lon: e.centroid_lon } : null,
+    hasUserState: e.title_override !== null || e.is_hidden === 1 || e.cover_media_item_id !== null,
+    coverItem: e.cover_media_item_id,
+    createdAt: e.created_at,
+  }));
+  const segs = segments.map(([s, t]) => {
+    const all = sorted.slice(s, t);
+    const own = all.filter((x) => !placed.has(x.id));
+    const part = own.length ? own : all;
+    const c = sphericalMean(part.filter((x) => x.lat !== null && x.lon !== null).map((x) => ({ lat: x.lat!, lon: x.lon! })));
+    return { all: all.map((x) => x.id), members: own.map((x) => x.id), start: part[0]!.time, end: part[part.length - 1]!.time, centroid: c };
+  });
+  const rec = reconcile(previous, segs);
+  await nextTurn();
+  keepLease();
+
+  // Event id per segment; then the person's labels move items.
+  const ids = rec.assigned.map((id) => id ?? uuidv7(now));
+  const memberOf = new Map<string, string>(); // item → event id
+  const origin = new Map<string, 'segment' | 'added'>();
+  segs.forEach((s, i) => s.all.forEach((m) => (memberOf.set(m, ids[i]!), origin.set(m, 'segment'))));
+  const successor = new Map<string, string | null>(rec.retired.map((r) => [r.id, r.successor === null ? null : ids[r.successor]!]));
+  const live = new Set(ids);
+  const resolve = (eventId: string): string | null => {
+    if (live.has(eventId)) return eventId;
+    if (successor.has(eventId)) return successor.get(eventId)!;
+    const row = store.byId(eventId);
+    return row?.status === 'redirected' && row.redirect_to && live.has(row.redirect_to) ? row.redirect_to : null;
+  };
+  for (const l of labels) {
+    if (!facts.has(l.media_item_id)) continue;
+    const target = resolve(l.event_id);
+    if (target === null) continue;
+    if (l.label === 'exclude' && memberOf.get(l.media_item_id) === target) memberOf.delete(l.media_item_id);
+    if (l.label === 'include') {
+      memberOf.set(l.media_item_id, target);
+      origin.set(l.media_item_id, 'added');
+    }
+  }
+
+  const grouped = new Map<string, ItemFacts[]>();
+  for (const c of sorted) {
+    const e = memberOf.get(c.id);
+    if (e === undefined) continue;
+    let list = grouped.get(e);
+    if (!list) grouped.set(e, (list = []));
+    list.push(facts.get(c.id)!);
+  }
+  const assignedIds = new Set(rec.assigned.filter((x): x is string => x !== null));
+  const events: PlannedEvent[] = [];
+  for (const [id, list] of grouped) {
+    events.push({ id, isNew: !assignedIds.has(id), members: list.map((c) => ({ media_item_id: c.id, origin: origin.get(c.id)! })), ...describe(list, placeNameAt) });
+  }
+  const retired = rec.retired.map((r) => ({ id: r.id, successor: r.successor === null ? null : ids[r.successor]! }));
+  // An event emptied by the person's labels is retired too.
+  for (const id of assignedIds) if (!grouped.has(id)) retired.push({ id, successor: null });
+  for (const r of retired) if (r.successor !== null && !grouped.has(r.successor)) r.successor = null;
+  return { events, retired };
+}
+
+/** Writes a plan (inside the caller's transaction): only events whose members or fields changed are rewritten. */
+export function publishPlan(store: EventsStore, ownerId: number, plan: Plan, now: number): void {
+  const current = store.membersOf(ownerId);
+  const changed: PlannedEvent[] = [];
+  for (const e of plan.events) {
+    const before = current.get(e.id);
+    const same = before !== undefined && before.length === e.members.length && before.every((m, i) => m.media_item_id === e.members[i]!.media_item_id && m.origin === e.members[i]!.origin);
+    if (!same) changed.push(e);
+  }
+  // Members first leave every event that changes (an item may move between two of them).
+  for (const e of changed) if (!e.isNew) store.replaceMembers(e.id, []);
+  const retiredRows = new Map<string, EventRow>();
+  for (const r of plan.retired) {
+    const row = store.byId(r.id);
+    if (row) retiredRows.set(r.id, row);
+    store.retire(r.id, r.successor, now);
+  }
+  for (const e of plan.events) {
+    const fields = {
+      event_id: e.id,
+      start_at: e.start,
+      end_at: e.end,
+      timezone: e.timezone,
+      centroid_lat: e.centroid?.lat ?? null,
+      centroid_lon: e.centroid?.lon ?? null,
+      generated_title: e.title,
+      algorithm_version: ALGORITHM_VERSION,
+      updated_at: now,
+    };
+    if (e.isNew) store.insert({ ...fields, owner_id: ownerId, status: 'active', title_override: null, is_hidden: 0, cover_media_item_id: null, redirect_to: null, created_at: now });
+    else store.updateComputed(fields);
+  }
+  for (const e of changed) store.replaceMembers(e.id, e.members);
+  // The person's title and hidden flag follow their photos to the successor (when it has none of its own).
+  for (const r of plan.retired) {
+    const old = retiredRows.get(r.id);
+    if (!old || r.successor === null || (old.title_override === null && old.is_hidden === 0)) continue;
+    const next = store.byId(r.successor)!;
+    if (next.title_override === null && next.is_hidden === 0) store.setUserFields(r.successor, { title_override: old.title_override, is_hidden: old.is_hidden }, now);
+  }
+  store.journal();
+}
