@@ -1,4 +1,4 @@
-/** SQL of photo events (migration 0020_events.sql). No rules here: see events.service.ts and rebuild.ts. */
+/** SQL of photo events (migration 0021_events.sql). No rules here: see events.service.ts and rebuild.ts. */
 import type { Db } from '../../platform/db/connection.ts';
 import { depBits } from '../../platform/cache/change-journal.ts';
 import type { Candidate } from './segmentation.ts';
