@@ -21,6 +21,9 @@ export interface AssetRow {
   upload_time: number;
   gps_latitude: number | null;
   gps_longitude: number | null;
+  /** Geohashes of the position (migration 0023, features/places/geohash.ts): null until computed, '' for no place. */
+  geohash5?: string | null;
+  geohash7?: string | null;
   liked: number;
   rating: number;
   description: string | null;

@@ -1,0 +1,2 @@
+/** What other features may use of places (eslint's layer rules): geohashes for the ingest pipeline, place names and the place channel's lookup for search and assets. */
+export { geohashFields } from './geohash.ts';
