@@ -132,7 +132,7 @@ export interface Container {
   /** Every geotagged file per owner, kept (map points). */
   mapIndex: MapIndex;
   places: PlacesService;
-  /** Geohashes and place names of geotagged assets (the offline geocoder), kept by the `places.sync` job. */
+  /** Geohashes and place names of geotagged assets (the offline geocoder), kept by the `places.name-places` job. */
   placeNames: PlaceNames;
   /** Location clusters per owner (listLocationClusters, rebuildLocationClusters). */
   locationClusters: LocationClustersService;

@@ -7,7 +7,7 @@
  * - Cell names come from the offline reverse geocoder at the cell's centre (a cell is ~150 m: the
  *   town cannot differ from the photo's own). Each cell is named once, whoever's photos it holds:
  *   geography is not anyone's data; only the assets joined to a cell say whose it is.
- * - `sync` runs as the `places.sync` job: queued when an asset with an unnamed position becomes
+ * - `sync` runs as the `places.name-places` job: queued when an asset with an unnamed position becomes
  *   ready, at start when anything is pending, and first thing in a cluster rebuild. The gazetteer
  *   loads at its first run (about a second; once per process).
  */

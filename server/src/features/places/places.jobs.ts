@@ -4,7 +4,7 @@ import { defineJob } from '../../platform/jobs/registry.ts';
 
 /** Geohashes and place names for whatever lacks them. One waiting at a time. */
 export const syncPlaces = defineJob({
-  kind: 'places.sync',
+  kind: 'places.name-places',
   queue: 'maintenance',
   args: z.object({}),
   maxAttempts: 3,
