@@ -67,8 +67,8 @@ export class LocationClustersService {
   }
 
   /** The job: place names first (so every cluster is named), then the clusters. */
-  runRebuild(args: { owner_id: number; repository_id: string | null }) {
-    const synced = this.names.sync();
+  async runRebuild(args: { owner_id: number; repository_id: string | null }) {
+    const synced = await this.names.syncAsync();
     return { ...synced, ...this.store.rebuild(args.owner_id, args.repository_id, this.now()) };
   }
 }

@@ -46,6 +46,12 @@ export class PlaceNames {
     );
   }
 
+  /** As `sync`, with the gazetteer's files read asynchronously first when cells wait for names (the job's way). */
+  async syncAsync(): Promise<SyncCounts> {
+    if (!this.geocoder.isLoaded && this.pending()) await this.geocoder.loadAsync();
+    return this.sync();
+  }
+
   /** Computes missing geohashes, then names every cell not named yet. */
   sync(): SyncCounts {
     let geohashed = 0;

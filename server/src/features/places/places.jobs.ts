@@ -10,7 +10,7 @@ export const syncPlaces = defineJob({
   maxAttempts: 3,
   timeoutMs: 30 * 60_000,
   uniqueKey: () => 'places-sync',
-  handler: (_args, ctx) => ctx.deps.placeNames.sync(),
+  handler: (_args, ctx) => ctx.deps.placeNames.syncAsync(),
 });
 
 /** Rebuilds one owner's location clusters (all repositories, or one). One per owner at a time: a second request is 409. */

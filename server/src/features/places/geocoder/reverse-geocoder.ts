@@ -17,7 +17,7 @@
  * Loaded once per process at first use (about 0.5 s and ~40 MB, measured by scripts/bench/places.ts);
  * `loadStats` reports what it took.
  */
-import { readGazetteer, type Gazetteer } from './cities-data.ts';
+import { readGazetteer, readGazetteerFiles, type Gazetteer, type GazetteerFiles } from './cities-data.ts';
 import { distanceKm } from './distance.ts';
 import { GridIndex, type Nearest } from './grid-index.ts';
 
@@ -57,12 +57,26 @@ export class ReverseGeocoder {
   private loaded: { g: Gazetteer; index: GridIndex } | null = null;
   private stats: LoadStats | null = null;
 
+  private reading: Promise<GazetteerFiles> | null = null;
+
+  /**
+   * Loads the gazetteer with its files read asynchronously (the server's jobs call this before their
+   * lookups: only the parse holds the event loop).
+   */
+  async loadAsync(): Promise<LoadStats> {
+    if (this.loaded) return this.stats!;
+    const t0 = performance.now();
+    this.reading ??= readGazetteerFiles().finally(() => (this.reading = null));
+    const files = await this.reading;
+    return this.loaded ? this.stats! : this.load(files, t0);
+  }
+
   /** Loads the gazetteer now (otherwise the first lookup does). */
-  load(): LoadStats {
+  load(files?: GazetteerFiles, started = performance.now()): LoadStats {
     if (this.loaded) return this.stats!;
     const heap = process.memoryUsage().heapUsed;
-    const t0 = performance.now();
-    const g = readGazetteer();
+    const t0 = started;
+    const g = readGazetteer(files);
     const index = new GridIndex(g.lat, g.lon, g.size);
     this.loaded = { g, index };
     this.stats = {
