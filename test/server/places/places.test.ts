@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
-import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
+import { V1, addMember, data, login, problem, registerAdmin } from '../helpers/api.ts';
 import { inBothVariants, indexCorpus } from '../helpers/corpus-assets.ts';
 import { corpusFile } from '../repositories/helpers.ts';
 import { rebuildLocationClustersJob } from '../../../server/src/features/places/places.jobs.ts';
@@ -218,5 +218,22 @@ describe('places: names, clusters, ownership', { timeout: 900_000 }, () => {
     const anonymous = new Client(srv.url);
     assert.equal((await anonymous.get(`${V1}/location-clusters`)).status, 401);
     assert.equal(srv.container.db.prepare("SELECT count(*) FROM jobs WHERE kind = 'places.rebuild-location-clusters'").pluck().get(), before);
+  });
+
+  test('a catalog from before the places migration (positions without geohashes or names) is caught up by the job queued at start', async () => {
+    const db = srv.container.db;
+    db.prepare('UPDATE assets SET geohash5 = NULL, geohash7 = NULL').run();
+    db.prepare('DELETE FROM place_cells').run();
+    const dataDir = srv.dataDir;
+    await srv.stop();
+    srv = await startServer({ dataDir });
+    await srv.container.jobRunner.whenIdle();
+    const missing = srv.container.db.prepare("SELECT count(*) FROM assets WHERE gps_latitude IS NOT NULL AND (geohash7 IS NULL OR geohash5 IS NULL)").pluck().get();
+    assert.equal(missing, 0);
+    const job = srv.container.db.prepare("SELECT state FROM jobs WHERE kind = 'places.name-places' ORDER BY id DESC LIMIT 1").pluck().get();
+    assert.equal(job, 'completed');
+    const c = new Client(srv.url);
+    await login(c, 'alice');
+    assert.equal((await placeOf(c, ids['sydney_opera_house.jpg']!))?.city, 'Sydney');
   });
 });
