@@ -44,6 +44,7 @@ import { ExactVectorScan, vectorsOfAsset, type NearestVectors } from './channels
 import { ocrChannel } from './channels/ocr.ts';
 import { textChannel } from './channels/text.ts';
 import { knownPlaces, placeChannel } from './channels/place.ts';
+import { en } from './query-language/index.ts';
 import { fuse, type FusedHit } from './fusion.ts';
 import { understandQuery, type CatalogNames, type Chip, type EnhancementMode } from './understand-query.ts';
 
@@ -101,6 +102,8 @@ const POOL_MIN = 50;
 const POOL_MAX = 1000;
 /** The preview lists at most this many matches (`count` counts them all). */
 const PREVIEW_MATCHES = 200;
+/** A word of the grammar that makes a place name a location filter ("in Lisbon"). */
+const PLACE_INTRO = new RegExp(`(^|[^\\p{L}])(${en.placeIntroducers.map((w) => w.split(' ').at(-1)).join('|')})([^\\p{L}]|$)`, 'iu');
 
 export interface SearchDeps {
   db: Db;
@@ -153,7 +156,8 @@ export class SearchService {
       ignore: req.ignore_parsed ?? [],
       timeZone: req.viewer_timezone ?? 'UTC',
       now: Date.now(),
-      catalog: { ...(await this.deps.catalogNames(actor)), places: knownPlaces(this.deps.db, actor.userId) },
+      // The caller's places are read only when a word could introduce one ("in", "near"…): it walks their cells.
+      catalog: { ...(await this.deps.catalogNames(actor)), places: PLACE_INTRO.test(query) ? knownPlaces(this.deps.db, actor.userId) : [] },
     });
     let image: RunInput['image'];
     if (req.similar_to_asset_id !== undefined) {
