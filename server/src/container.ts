@@ -61,6 +61,10 @@ import { BrowseService } from './features/browse/browse.service.ts';
 import { LIST_CACHE_BYTES, listBytes } from './features/browse/browse.lists.ts';
 import { MAP_CACHE_BYTES, MapIndex, type Points } from './features/places/map-index.ts';
 import { PlacesService } from './features/places/places.service.ts';
+import { PlaceNames } from './features/places/place-names.ts';
+import { LocationClustersService } from './features/places/location-clusters.service.ts';
+import { syncPlaces } from './features/places/places.jobs.ts';
+import { reverseGeocoder } from './features/places/geocoder/reverse-geocoder.ts';
 import { FACTS_CACHE_BYTES, OwnerFacts, type Facts } from './features/statistics/owner-facts.ts';
 import { CatalogMemo, MEMO_CACHE_BYTES, memoBytes } from './features/statistics/memo.ts';
 import { StatisticsService } from './features/statistics/statistics.service.ts';
@@ -137,6 +141,10 @@ export interface Container {
   /** Every geotagged file per owner, kept (map points). */
   mapIndex: MapIndex;
   places: PlacesService;
+  /** Geohashes and place names of geotagged assets (the offline geocoder), kept by the `places.name-places` job. */
+  placeNames: PlaceNames;
+  /** Location clusters per owner (listLocationClusters, rebuildLocationClusters). */
+  locationClusters: LocationClustersService;
   /** What the statistics count per owner, kept. */
   ownerFacts: OwnerFacts;
   statistics: StatisticsService;
@@ -306,6 +314,12 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const browse = new BrowseService(db, catalog, caches.create('lists', LIST_CACHE_BYTES, listBytes), listReader);
   const mapIndex = new MapIndex(db, catalog, caches.create('map_points', MAP_CACHE_BYTES, (p: Points) => p.bytes()));
   const places = new PlacesService(db, mapIndex);
+  const placeNames = new PlaceNames(db, reverseGeocoder);
+  const locationClusters = new LocationClustersService(db, jobs, placeNames);
+  // A new position gets its place name from a job (the gazetteer loads there, not in the pipeline's transaction).
+  events.on('asset.ready', 'places', (e) => {
+    if (placeNames.pendingFor(e.asset_id)) jobs.enqueue(syncPlaces, {});
+  });
   const ownerFacts = new OwnerFacts(db, catalog, caches.create('statistics_facts', FACTS_CACHE_BYTES, (f: Facts) => f.bytes()));
   const memo = new CatalogMemo(db, catalog, caches.create('memo', MEMO_CACHE_BYTES, memoBytes));
   const statistics = new StatisticsService(db, ownerFacts, memo);
@@ -389,6 +403,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     browse,
     mapIndex,
     places,
+    placeNames,
+    locationClusters,
     ownerFacts,
     statistics,
     folderTotals,
@@ -423,6 +439,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   uploads.startMaintenance(() => jobs.enqueue(cleanStaging, {}));
   // The Trash's retention period: expired items are deleted by a job queued hourly.
   trash.startRetention(() => jobs.enqueue(purgeExpiredTrash, {}));
+  // Positions from before migration 0023 (or written without geohashes) get their places in the background.
+  if (placeNames.pending()) jobs.enqueue(syncPlaces, {});
   // Uploads a crash left committed but not catalogued go to their uploaders (scans would do the same).
   void uploads.catalogueCommittedUploads();
   // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.

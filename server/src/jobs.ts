@@ -20,6 +20,7 @@ import { STACKS_JOBS } from './features/stacks/stacks.jobs.ts';
 import { TRASH_JOBS } from './features/assets/trash/trash.jobs.ts';
 import { DUPLICATES_JOBS } from './features/duplicates/duplicates.jobs.ts';
 import { EVENTS_JOBS } from './features/events/events.jobs.ts';
+import { PLACES_JOBS } from './features/places/places.jobs.ts';
 
 /** Queue name → concurrency. Queues not listed run one job at a time. */
 export function jobQueues(cpus = os.availableParallelism()): Record<string, QueueConfig> {
@@ -32,7 +33,7 @@ export function jobQueues(cpus = os.availableParallelism()): Record<string, Queu
 }
 
 /** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/pipeline/assets.jobs.ts. */
-export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...STACKS_JOBS, ...TRASH_JOBS, ...DUPLICATES_JOBS, ...EVENTS_JOBS];
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...STACKS_JOBS, ...TRASH_JOBS, ...DUPLICATES_JOBS, ...EVENTS_JOBS, ...PLACES_JOBS];
 
 export function buildJobRegistry(): JobRegistry {
   return new JobRegistry(jobQueues()).register(...JOB_DEFINITIONS);

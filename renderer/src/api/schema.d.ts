@@ -857,7 +857,8 @@ export interface paths {
         put?: never;
         /**
          * Hybrid search: what is in your photos, their text, names and your words
-         * @description Searches your library (and what partners share into your timeline) through four channels: `embedding` (CLIP: what the photo looks like), `ocr` (text in the photo), `filename`, `text` (descriptions, tags, album names). They are fused by weighted reciprocal rank (k = 60; weights 1.0, 0.7, 0.6, 0.8).
+         * @description Searches your library (and what partners share into your timeline) through five channels: `embedding` (CLIP: what the photo looks like), `place` (the town, region or country where it was taken: "Lisbon", "Portugal", "Tuscany"), `ocr` (text in the photo), `filename`, `text` (descriptions, tags, album names). They are fused by weighted reciprocal rank (k = 60; weights 1.0, 0.8, 0.7, 0.6, 0.8).
+         *     "in Lisbon" (after in, at, near, around) becomes a `place` chip: a location filter around your photos taken there.
          *     `top_items`: the best `top_results_limit`; `result_items`: the same set under `sort_by`, paged. Every item carries `match` (score, why, sources, the best video frame).
          *     Without CLIP the answer is `degraded: true, reason: semantic_unavailable` and the other channels answer.
          */
@@ -1659,6 +1660,52 @@ export interface paths {
         get: operations["getJobStats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/location-clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your places: photos grouped by where they were taken, with place names
+         * @description Your location clusters as the last rebuild left them (rebuildLocationClusters), most photos first. Only your own, administrators included.
+         *
+         *     `geohash` keeps the clusters whose cell starts with it (e.g. a precision-5 cell); geohash characters only (422 otherwise).
+         */
+        get: operations["listLocationClusters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/location-clusters/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a rebuild of your location clusters
+         * @description Recreates your clusters from your live geotagged photos and videos (every repository, or `repository_id`), naming them from the offline gazetteer.
+         *
+         *     `receipt_id` is the job id (getJob follows it). While a rebuild of yours is queued or running, another is 409 `location_rebuild_running`.
+         *
+         *     An unknown `repository_id` is 422 naming `body.repository_id`.
+         */
+        post: operations["rebuildLocationClusters"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2757,6 +2804,7 @@ export interface components {
             } | null;
             original_filename: string;
             owner_id: number;
+            place: components["schemas"]["AssetPlace"];
             rating: number;
             repository_id: string;
             /** @description Best score first; absent when include_species=false. */
@@ -2877,6 +2925,17 @@ export interface components {
             offset: number;
             total: number;
         };
+        /** @description Where the photo was taken, by name (the offline GeoNames gazetteer): null without a position, for (0, 0), far from any town (open sea), or while the name is still being looked up (a moment after processing). */
+        AssetPlace: {
+            /** @description The town within 50 km (null farther out: region and country only). */
+            city: string | null;
+            country: string;
+            /** @description ISO 3166-1 alpha-2. */
+            country_code: string;
+            /** @description The geohash-7 cell (~150 m) of the position. */
+            geohash: string;
+            region: string | null;
+        } | null;
         AssetQuery: {
             filter?: components["schemas"]["AssetFilter"];
             pagination?: {
@@ -3435,6 +3494,47 @@ export interface components {
             retryable: number;
             running: number;
             scheduled: number;
+        };
+        LocationCluster: {
+            centroid_latitude: number;
+            centroid_longitude: number;
+            city: string | null;
+            cluster_id: string;
+            country: string | null;
+            /** @enum {string} */
+            geocode_status: "pending" | "disabled" | "cached" | "resolved" | "failed";
+            geocoded_at: string | null;
+            /** @description The geohash-7 cell (~150 m) the cluster is. */
+            geohash: string;
+            /** @description "Florence, Italy"; "Tuscany, Italy" away from towns; null where no place was found (open sea). */
+            label: string | null;
+            /** @description Photos and videos (a RAW+JPEG pair or live photo counts once). */
+            photo_count: number;
+            precision: number;
+            /** @description `geonames-offline`: the GeoNames gazetteer shipped with the server; no network. */
+            provider: string;
+            region: string | null;
+            repository_id: string;
+        };
+        LocationClusterList: {
+            clusters: components["schemas"]["LocationCluster"][];
+            limit: number;
+            offset: number;
+            total: number;
+        };
+        LocationRebuildReceipt: {
+            message: string;
+            receipt_id: string;
+            repository_id: string | null;
+            /** @enum {string} */
+            status: "queued";
+        };
+        LocationRebuildRequest: {
+            /**
+             * Format: uuid
+             * @description Only this repository; absent or null: all.
+             */
+            repository_id?: string | null;
         };
         LoginOptions: {
             passkey: boolean;
@@ -4053,7 +4153,7 @@ export interface components {
             frame_ts_ms: number | null;
             /** @description Fused reciprocal-rank score (0 when the answer is a filtered list). */
             score: number;
-            /** @description The channels that found it: `embedding`, `ocr`, `filename`, `text`. */
+            /** @description The channels that found it: `embedding`, `place`, `ocr`, `filename`, `text`. */
             sources: string[];
             /** @description Short phrases saying why it was found, e.g. "text 'EXIT'", "looks like your query", "filename", "tag 'beach'". */
             why: string[];
@@ -4099,7 +4199,7 @@ export interface components {
                 chips: {
                     /** @description Send it in `ignore_parsed` to undo this part. */
                     id: string;
-                    /** @description `date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`. */
+                    /** @description `date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`, `place` ("in Lisbon": a location box around your photos taken there). */
                     kind: string;
                     label: string;
                     /** @description The words of the query it came from. */
@@ -12323,6 +12423,164 @@ export interface operations {
             };
             /** @description Signed in but not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLocationClusters: {
+        parameters: {
+            query?: {
+                /** @description Only clusters whose geohash starts with this. */
+                geohash?: string;
+                /** @description Clusters per page, 1..1000. Default 100. */
+                limit?: number;
+                /** @description Clusters to skip. Default 0. */
+                offset?: number;
+                /** @description Only this repository. */
+                repository_id?: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationClusterList"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rebuildLocationClusters: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["LocationRebuildRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationRebuildReceipt"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

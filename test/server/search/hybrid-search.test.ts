@@ -101,7 +101,7 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
         assert.equal(first.match.frame_ts_ms, null, 'a photo has no frame');
         assert.equal(r.top_results_meta.degraded, false);
         assert.equal(r.top_results_meta.reason, null);
-        assert.deepEqual(r.top_results_meta.source_types, ['embedding', 'ocr', 'filename', 'text']);
+        assert.deepEqual(r.top_results_meta.source_types, ['embedding', 'place', 'ocr', 'filename', 'text']);
         assert.ok(!keys(r.result_items).includes('bob.red'), 'never another member’s photo');
       }
     }
@@ -176,7 +176,7 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
     assert.ok(Math.abs(sum - d.score) < 1e-5);
     assert.ok(Math.abs(d.contributions.embedding.rrf_score - 1 / 61) < 1e-5, 'weight / (60 + rank)');
     for (const s of r.top_results_meta.sources) {
-      assert.ok(['embedding', 'ocr', 'filename', 'text'].includes(s.type));
+      assert.ok(['embedding', 'place', 'ocr', 'filename', 'text'].includes(s.type));
       assert.ok(s.duration_ms >= 0 && s.candidate_count >= 0 && s.error === null);
     }
     assert.equal(r.top_results_meta.sources.find((s: { type: string }) => s.type === 'filename').candidate_count, 3, 'plain-one, plain-two, plain-three');

@@ -21,6 +21,9 @@ export interface AssetRow {
   upload_time: number;
   gps_latitude: number | null;
   gps_longitude: number | null;
+  /** Geohashes of the position (migration 0023, features/places/geohash.ts): null until computed, '' for no place. */
+  geohash5?: string | null;
+  geohash7?: string | null;
   liked: number;
   rating: number;
   description: string | null;
@@ -89,6 +92,16 @@ export type NewAsset = Pick<
 
 export class AssetsStore {
   constructor(private readonly db: Db) {}
+
+  /** The named place of the asset's position (features/places names the cells), or undefined. */
+  placeOf(id: string): { city: string | null; region: string | null; country: string; country_code: string; geohash: string } | undefined {
+    return this.db
+      .prepare(
+        `SELECT c.city, c.region, c.country, c.country_code, c.geohash7 AS geohash FROM assets a JOIN place_cells c ON c.geohash7 = a.geohash7
+         WHERE a.asset_id = ? AND c.country IS NOT NULL`,
+      )
+      .get(id) as { city: string | null; region: string | null; country: string; country_code: string; geohash: string } | undefined;
+  }
 
   byId(id: PermittedAssetId): AssetRow | undefined {
     return this.db.prepare('SELECT * FROM assets WHERE asset_id = ?').get(id) as AssetRow | undefined;

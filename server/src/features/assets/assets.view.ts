@@ -132,6 +132,17 @@ export const ThumbnailRefSchema = z
   .object({ thumbnail_id: z.string(), size: z.string(), mime_type: z.string(), storage_path: z.string().openapi({ description: 'The URL of the thumbnail.' }) })
   .openapi('ThumbnailRef');
 
+export const AssetPlaceSchema = z
+  .object({
+    city: z.string().nullable().openapi({ description: 'The town within 50 km (null farther out: region and country only).' }),
+    region: z.string().nullable(),
+    country: z.string(),
+    country_code: z.string().openapi({ description: 'ISO 3166-1 alpha-2.' }),
+    geohash: z.string().openapi({ description: 'The geohash-7 cell (~150 m) of the position.' }),
+  })
+  .openapi('AssetPlace');
+export type AssetPlace = z.infer<typeof AssetPlaceSchema>;
+
 /** getAsset: the asset plus what its include flags ask for (absent when a flag is false). */
 export const AssetDetailSchema = AssetSchema.extend({
   thumbnails: z.array(ThumbnailRefSchema).optional(),
@@ -144,6 +155,9 @@ export const AssetDetailSchema = AssetSchema.extend({
   ocr_result: OcrResultSchema.nullable()
     .optional()
     .openapi({ description: 'The text OCR read in the photo, lines in reading order; null while OCR has not read it (no model, queued, a video). Absent when include_ocr=false.' }),
+  place: AssetPlaceSchema.nullable().openapi({
+    description: 'Where the photo was taken, by name (the offline GeoNames gazetteer): null without a position, for (0, 0), far from any town (open sea), or while the name is still being looked up (a moment after processing).',
+  }),
   face_result: z.null().optional().openapi({ description: 'Always null: face recognition does not run yet (no face results exist).' }),
 }).openapi('AssetDetail');
 

@@ -1,10 +1,13 @@
 import { jsonText } from '../../platform/http/json-text.ts';
 import { createRouter } from '../../platform/http/router.ts';
 import * as r from './places.routes.ts';
+import * as lc from './location-clusters.routes.ts';
 
 export function placesRouter() {
   const app = createRouter();
   // The body is the MapPoints document written by the service (kept point JSON, see map-index.ts).
   app.openapi(r.getMapPoints, async (c) => jsonText<r.MapPoints>(c, await c.get('container').places.mapPointsJson(c.get('actor')!, c.req.valid('query'))));
+  app.openapi(lc.listLocationClusters, (c) => c.json(c.get('container').locationClusters.list(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(lc.rebuildLocationClusters, (c) => c.json(c.get('container').locationClusters.requestRebuild(c.get('actor')!, c.req.valid('json')?.repository_id ?? null), 200));
   return app;
 }

@@ -10,6 +10,10 @@
  *   north; west > east is a box crossing the antimeridian (west 170, east -170 is 20° wide).
  * - Order: newest capture first (taken_time, else upload_time), then asset id, so paging with
  *   limit/offset is stable; `total` counts every matching point, not just the page.
+ * - Points carry no place names: the points are kept written in memory and follow the change
+ *   journal (map-index.ts), which a cell being named (place-names.ts, a moment after ingest) does
+ *   not touch, so names there would go stale. The map names its clusters from
+ *   listLocationClusters (label, city, country), and getAsset gives a point's place.
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';

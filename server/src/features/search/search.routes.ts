@@ -72,7 +72,7 @@ export const MatchSchema = z
   .object({
     score: z.number().openapi({ description: 'Fused reciprocal-rank score (0 when the answer is a filtered list).' }),
     why: z.array(z.string()).openapi({ description: 'Short phrases saying why it was found, e.g. "text \'EXIT\'", "looks like your query", "filename", "tag \'beach\'".' }),
-    sources: z.array(z.string()).openapi({ description: 'The channels that found it: `embedding`, `ocr`, `filename`, `text`.' }),
+    sources: z.array(z.string()).openapi({ description: 'The channels that found it: `embedding`, `place`, `ocr`, `filename`, `text`.' }),
     frame_ts_ms: z.number().int().nullable().openapi({ description: 'For a video: the time of the frame that matched best.' }),
   })
   .openapi('SearchMatch');
@@ -116,7 +116,7 @@ export const SearchResponseSchema = z
       chips: z.array(
         z.object({
           id: z.string().openapi({ description: 'Send it in `ignore_parsed` to undo this part.' }),
-          kind: z.string().openapi({ description: '`date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`.' }),
+          kind: z.string().openapi({ description: '`date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`, `place` ("in Lisbon": a location box around your photos taken there).' }),
           label: z.string(),
           text: z.string().openapi({ description: 'The words of the query it came from.' }),
         }),
@@ -131,7 +131,8 @@ export const searchAssets = defineRoute('user', {
   operationId: 'searchAssets',
   summary: 'Hybrid search: what is in your photos, their text, names and your words',
   description: [
-    'Searches your library (and what partners share into your timeline) through four channels: `embedding` (CLIP: what the photo looks like), `ocr` (text in the photo), `filename`, `text` (descriptions, tags, album names). They are fused by weighted reciprocal rank (k = 60; weights 1.0, 0.7, 0.6, 0.8).',
+    'Searches your library (and what partners share into your timeline) through five channels: `embedding` (CLIP: what the photo looks like), `place` (the town, region or country where it was taken: "Lisbon", "Portugal", "Tuscany"), `ocr` (text in the photo), `filename`, `text` (descriptions, tags, album names). They are fused by weighted reciprocal rank (k = 60; weights 1.0, 0.8, 0.7, 0.6, 0.8).',
+    '"in Lisbon" (after in, at, near, around) becomes a `place` chip: a location filter around your photos taken there.',
     '`top_items`: the best `top_results_limit`; `result_items`: the same set under `sort_by`, paged. Every item carries `match` (score, why, sources, the best video frame).',
     'Without CLIP the answer is `degraded: true, reason: semantic_unavailable` and the other channels answer.',
   ].join('\n'),

@@ -8,8 +8,8 @@
  * 2. The caller's browse list under that filter (browse `searchable`: own + partner-shared library,
  *    one row per media item) becomes the `allowed` bitmap: every channel answers within it, so
  *    ownership and every filter hold in every channel, whatever the channel's own SQL looks at.
- * 3. The channels run on the rest: `embedding` (CLIP text tower, or a photo's vectors), `ocr`,
- *    `filename`, `text` (channels/). A channel that fails answers nothing and says why in `sources`.
+ * 3. The channels run on the rest: `embedding` (CLIP text tower, or a photo's vectors), `place`
+ *    (the place names of the photos' positions), `ocr`, `filename`, `text` (channels/). A channel that fails answers nothing and says why in `sources`.
  *    Each lists at most 10,000 assets; the embedding channel asks the vector index for the candidate
  *    pool's size only (an asset further down cannot enter the answer on its likeness alone).
  * 4. Weighted reciprocal-rank fusion (fusion.ts); the candidate pool is max(50, (limit+offset)·4),
@@ -43,6 +43,8 @@ import { BACKGROUND_PROMPTS, marginOf, prototypeOf } from '../semantic/index.ts'
 import { ExactVectorScan, vectorsOfAsset, type NearestVectors } from './channels/nearest-vectors.ts';
 import { ocrChannel } from './channels/ocr.ts';
 import { textChannel } from './channels/text.ts';
+import { knownPlaces, placeChannel } from './channels/place.ts';
+import { en } from './query-language/index.ts';
 import { fuse, type FusedHit } from './fusion.ts';
 import { understandQuery, type CatalogNames, type Chip, type EnhancementMode } from './understand-query.ts';
 
@@ -100,6 +102,8 @@ const POOL_MIN = 50;
 const POOL_MAX = 1000;
 /** The preview lists at most this many matches (`count` counts them all). */
 const PREVIEW_MATCHES = 200;
+/** A word of the grammar that makes a place name a location filter ("in Lisbon"). */
+const PLACE_INTRO = new RegExp(`(^|[^\\p{L}])(${en.placeIntroducers.map((w) => w.split(' ').at(-1)).join('|')})([^\\p{L}]|$)`, 'iu');
 
 export interface SearchDeps {
   db: Db;
@@ -152,7 +156,8 @@ export class SearchService {
       ignore: req.ignore_parsed ?? [],
       timeZone: req.viewer_timezone ?? 'UTC',
       now: Date.now(),
-      catalog: await this.deps.catalogNames(actor),
+      // The caller's places are read only when a word could introduce one ("in", "near"…): it walks their cells.
+      catalog: { ...(await this.deps.catalogNames(actor)), places: PLACE_INTRO.test(query) ? knownPlaces(this.deps.db, actor.userId) : [] },
     });
     let image: RunInput['image'];
     if (req.similar_to_asset_id !== undefined) {
@@ -304,6 +309,7 @@ export class SearchService {
     // The SQL channels run while the text tower works on its worker thread; their answers are listed after it.
     if (words.length) {
       const { db } = this.deps;
+      results.push(await runChannel('place', () => placeChannel(db, r.actor.userId, isDeleted, r.text, words, allowed)));
       results.push(await runChannel('ocr', () => ocrChannel(this.ocr, r.actor.userId, isDeleted, r.text, allowed)));
       results.push(await runChannel('filename', () => filenameChannel(db, r.actor.userId, isDeleted, r.text, words, allowed)));
       results.push(await runChannel('text', () => textChannel(db, r.actor.userId, isDeleted, words, allowed)));

@@ -13,7 +13,7 @@
  */
 import type { AssetFilter } from '../browse/index.ts';
 import { BadRequest } from '../../platform/http/errors.ts';
-import { QueryParser, type CatalogName, type ParsedPart } from './query-language/index.ts';
+import { QueryParser, type CatalogName, type ParsedPart, type PlaceName } from './query-language/index.ts';
 
 export type EnhancementMode = 'auto' | 'off' | 'only';
 
@@ -38,6 +38,8 @@ export interface CatalogNames {
   camera_makes: string[];
   cameras: { make: string | null; model: string; name: string }[];
   lenses: string[];
+  /** The caller's places (channels/place.ts knownPlaces): "in Lisbon" becomes a location chip. */
+  places?: PlaceName[];
 }
 
 export function understandQuery(
@@ -53,6 +55,7 @@ export function understandQuery(
       cameraMakes: opts.catalog.camera_makes,
       cameraModels: opts.catalog.cameras.map((c): CatalogName => ({ value: c.model, say: [c.name] })),
       lenses: opts.catalog.lenses,
+      places: opts.catalog.places,
     });
   } catch (e) {
     if (e instanceof RangeError) throw new BadRequest('viewer_timezone is not a time zone this server knows.', 'validation_failed', [{ field: 'body.viewer_timezone', message: 'unknown IANA time zone' }]);
@@ -93,7 +96,14 @@ function labelOf(p: ParsedPart): string {
       return `Camera ${f.camera_model}`;
     case 'lens':
       return `Lens ${f.lens}`;
+    case 'place':
+      return `In ${placeNameOf(p)}`;
     default:
       return p.text.trim();
   }
+}
+
+/** The place as the query named it, without the word before it ("in Lisbon" → "Lisbon"). */
+function placeNameOf(p: ParsedPart): string {
+  return p.text.trim().replace(/^(?:taken\s+)?(?:in|at|near|around)\s+/i, '');
 }

@@ -9,7 +9,8 @@
  * - getAsset: `ocr_result` is the photo's text as OCR read it (features/ocr/ocr.view.ts: its shape), null
  *   while OCR has not read it; `face_result` is null (face recognition does not run yet). `species_predictions` is absent when
  *   include_species=false, like the other include flags; `stack` is always there (null when not stacked).
- *   `albums` lists only the caller's albums (albums are private too).
+ *   `albums` lists only the caller's albums (albums are private too). `place` (always there) is the
+ *   position's town, region and country from the offline gazetteer (features/places), null without one.
  * - deleteAsset moves exactly this asset to the Trash (is_deleted, deleted_at); its file is never touched,
  *   its albums, tags and ratings are kept, so a restore brings it back as it was. Deleting an asset already
  *   in the Trash is a no-op answered 200. The partner of a RAW+JPEG pair or live photo stays where it is:
@@ -134,6 +135,7 @@ export class AssetsService {
       base.ocr_result = read ? toOcrResult(read, { width: a.width, height: a.height }) : null;
     }
     if (include.faces) base.face_result = null;
+    base.place = this.store.placeOf(a.asset_id) ?? null;
     return base;
   }
 

@@ -14,6 +14,7 @@
  * (status 31, `specific_metadata.preview_missing`): when it was taken and with what camera never depends on
  * the preview.
  */
+import { geohashFields } from '../../places/index.ts';
 import { forSystem } from '../../../platform/access/index.ts';
 import fs from 'node:fs';
 import { detect, type DetectedType } from '../../../adapters/media/detect.ts';
@@ -97,6 +98,8 @@ export class AssetPipeline {
         if (superseded()) return null;
         // What a person corrected stays as they left it; the rest is what the file says now.
         if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
+        // The geohashes are written with the position they come from (features/places): never stale.
+        if ('gps_latitude' in fields) Object.assign(fields, geohashFields(fields.gps_latitude ?? null, fields.gps_longitude ?? null));
         this.store.update(assetId, { ...fields, state: 'ready', last_error: null }, now);
         const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
         done.push(STATUS.mediaItem);

@@ -2,13 +2,14 @@
  * What every search channel answers: the assets it found among the allowed ones, best first, each
  * with its raw score (shown in `debug`) and the short phrase that says why (shown on the result).
  */
-export type SourceType = 'embedding' | 'ocr' | 'filename' | 'text';
+export type SourceType = 'embedding' | 'place' | 'ocr' | 'filename' | 'text';
 
 /**
  * Channel weights in the fusion (reference: embedding 1.0, ocr 0.7, filename 0.6). The words a person
- * wrote (description, tags, album names) weigh 0.8: a person's own words are strong evidence.
+ * wrote (description, tags, album names) weigh 0.8: a person's own words are strong evidence. The
+ * place names of the photos' positions (`place`, channels/place.ts) weigh 0.8 as in the reference.
  */
-export const CHANNEL_WEIGHTS: Record<SourceType, number> = { embedding: 1.0, text: 0.8, ocr: 0.7, filename: 0.6 };
+export const CHANNEL_WEIGHTS: Record<SourceType, number> = { embedding: 1.0, place: 0.8, text: 0.8, ocr: 0.7, filename: 0.6 };
 
 /** The most assets one channel lists (the reference caps each at 10,000). */
 export const CHANNEL_CAP = 10_000;

@@ -110,4 +110,5 @@ export const en: Grammar = {
   ],
   ordinaryCameraWords: ['apple', 'google', 'leaf', 'phase one'],
   cameraIntroducers: ['with', 'on', 'using', 'by', 'shot on', 'taken with', 'taken on', 'shot with'],
+  placeIntroducers: ['in', 'at', 'near', 'around', 'taken in'],
 };

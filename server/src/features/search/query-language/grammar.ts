@@ -87,4 +87,6 @@ export interface Grammar {
   /** Single words that are camera makes or models but mostly mean something else ("apple"): a camera only after one of `cameraIntroducers`. */
   ordinaryCameraWords: readonly string[];
   cameraIntroducers: readonly string[];
+  /** Words before a place name that make it a location filter ("in Lisbon"); a place name alone is a word for the search. */
+  placeIntroducers: readonly string[];
 }

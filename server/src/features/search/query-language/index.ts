@@ -15,5 +15,5 @@
 export { parseQuery, QueryParser, type ParsedPart, type ParsedQuery, type QueryContext } from './parse-query.ts';
 export { en } from './grammar.en.ts';
 export type { Grammar, Holiday, HolidayRule, Season, Unit } from './grammar.ts';
-export type { CatalogName } from './lexicon.ts';
+export type { CatalogName, PlaceBox, PlaceName } from './lexicon.ts';
 export type { PartKind } from './rules.ts';

@@ -28,7 +28,9 @@ export type WordClass =
   | { c: 'isoDate'; y: number; m: number; d: number }
   | { c: 'isoMonth'; y: number; m: number }
   | { c: 'decade'; from: number }
-  | { c: 'catalog'; field: CatalogField; value: string };
+  | { c: 'catalog'; field: CatalogField; value: string }
+  | { c: 'placeIntro' }
+  | { c: 'place'; name: string; location: PlaceBox };
 
 export type ClassName = WordClass['c'];
 export type ClassOf<C extends ClassName> = Extract<WordClass, { c: C }>;
@@ -48,7 +50,23 @@ export interface Lexeme {
 /** A name known to the catalog: the exact filter value, and other ways people say it ("Nikon D70" for "NIKON D70"). */
 export type CatalogName = string | { value: string; say?: readonly string[] | undefined };
 
+/** queryAssets' location filter: a box in degrees (west > east crosses the antimeridian). */
+export interface PlaceBox {
+  south: number;
+  north: number;
+  west: number;
+  east: number;
+}
+
+/** A place the caller's photos were taken in (a town, region or country), with the box around those photos. */
+export interface PlaceName {
+  name: string;
+  location: PlaceBox;
+}
+
 export interface Catalog {
+  /** The caller's places (features/search/channels/place.ts knownPlaces): "in Lisbon" is a location filter. */
+  places?: readonly PlaceName[] | undefined;
   cameraMakes?: readonly CatalogName[] | undefined;
   cameraModels?: readonly CatalogName[] | undefined;
   lenses?: readonly CatalogName[] | undefined;
@@ -105,6 +123,17 @@ export class Lexicon {
     for (const t of grammar.fileTypes) words(t.words, { c: 'fileType', filter: t.filter });
     words(grammar.cameraIntroducers, { c: 'cameraIntro' });
     words(grammar.ordinaryCameraWords, { c: 'ordinaryCamera' });
+    words(grammar.placeIntroducers, { c: 'placeIntro' });
+    // Places as named and without accents ("zurich" for "Zürich"); one box per spelling, the first kept.
+    for (const p of catalog.places ?? []) {
+      if (typeof p?.name !== 'string' || p.name.trim() === '') continue;
+      const plain = p.name.normalize('NFD').replace(/\p{M}+/gu, '');
+      for (const said of new Set([p.name, plain])) {
+        const key = phraseWords(said).join(' ');
+        if (this.byKey.get(key)?.classes.some((x) => x.c === 'place')) continue;
+        this.add(said, { c: 'place', name: p.name, location: { ...p.location } });
+      }
+    }
     const names = (list: readonly CatalogName[] | undefined, field: CatalogField) => {
       for (const n of list ?? []) {
         const value = typeof n === 'string' ? n : n.value;

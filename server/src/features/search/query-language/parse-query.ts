@@ -41,6 +41,9 @@
  *   first ("canon eos 40d" is the model, not the make "canon"; "eos" alone is nothing); on the
  *   very same words a catalog name wins over a grammar word. Names the grammar lists as ordinary
  *   words ("apple") are cameras only after "with", "on", "shot on"….
+ * - A place (a town, region or country of the caller's photos) is a location filter only after "in",
+ *   "at", "near"… ("beach in Lisbon"); alone ("Lisbon") it is a word for the search's place channel.
+ *   A date wins "in may" over a place called May: the date rule comes first on equal length.
  * - "a"/"an" count one before a unit ("a week ago") and nowhere else ("a star" is a word).
  *
  * The date filter's days are days in `context.timeZone`: send it as `viewer_timezone` with the
@@ -52,7 +55,7 @@ import { en } from './grammar.en.ts';
 import type { Grammar } from './grammar.ts';
 import type { AssetFilter } from './filter.ts';
 import { has, Lexicon, type Catalog, type Lexeme } from './lexicon.ts';
-import { catalogRule, dateRule, favouriteRule, fileTypeRule, mediaRule, ratingRule, type Match, type PartKind, type Rule } from './rules.ts';
+import { catalogRule, dateRule, favouriteRule, fileTypeRule, mediaRule, placeRule, ratingRule, type Match, type PartKind, type Rule } from './rules.ts';
 
 export interface QueryContext extends Catalog {
   /** The instant the query is asked at (tests fix it). */
@@ -110,7 +113,7 @@ export class QueryParser {
     this.lexicon = new Lexicon(context.grammar ?? en, context);
     const reader = new DateReader({ today, hemisphere: context.hemisphere ?? 'northern', weekStart: context.weekStartsOn === 'sunday' ? 0 : 1 });
     // On equal length the earlier rule wins: a catalog name the grammar also knows is the catalog's.
-    this.rules = [catalogRule, dateRule(reader), ratingRule, mediaRule, favouriteRule, fileTypeRule];
+    this.rules = [catalogRule, dateRule(reader), ratingRule, mediaRule, favouriteRule, fileTypeRule, placeRule];
   }
 
   parse(input: string): ParsedQuery {
@@ -172,7 +175,7 @@ export class QueryParser {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Filter fields that hold one value: a second, different value contradicts the first. */
-const SINGLE: readonly (keyof AssetFilter)[] = ['date', 'liked', 'media_item', 'filename', 'camera_make', 'camera_model', 'lens'];
+const SINGLE: readonly (keyof AssetFilter)[] = ['date', 'liked', 'media_item', 'filename', 'camera_make', 'camera_model', 'lens', 'location'];
 
 /** The parts that do not contradict an earlier one (step 3). */
 function accept(parts: Part[]): Part[] {

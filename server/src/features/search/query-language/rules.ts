@@ -12,7 +12,7 @@ import { formatDay } from './calendar.ts';
 import type { AssetFilter } from './filter.ts';
 import { classOf, has, type Lexeme } from './lexicon.ts';
 
-export type PartKind = 'date' | 'media_type' | 'live_photo' | 'screenshot' | 'favourite' | 'rating' | 'file_type' | 'camera_make' | 'camera_model' | 'lens';
+export type PartKind = 'date' | 'media_type' | 'live_photo' | 'screenshot' | 'favourite' | 'rating' | 'file_type' | 'camera_make' | 'camera_model' | 'lens' | 'place';
 
 export interface Match {
   len: number;
@@ -87,4 +87,15 @@ export const catalogRule: Rule = (lxs, i) => {
   if (!c) return null;
   if (has(lx, 'ordinaryCamera') && !introduced(lxs, i)) return null;
   return { len: 1, kind: c.field, filter: { [c.field]: c.value } };
+};
+
+/**
+ * A place of the caller's photos after a place word: "in Lisbon", "near Tuscany", "at the Rocks" is
+ * not (only the catalog's names count). The filter is queryAssets' location box around the caller's
+ * photos taken there. A place name alone ("Lisbon") is left to the search, whose place channel finds it.
+ */
+export const placeRule: Rule = (lxs, i) => {
+  if (!has(lxs[i], 'placeIntro')) return null;
+  const p = classOf(lxs[i + 1], 'place');
+  return p ? { len: 2, kind: 'place', filter: { location: { ...p.location } } } : null;
 };
