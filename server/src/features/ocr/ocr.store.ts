@@ -151,37 +151,40 @@ export class OcrStore {
     );
     type Row = [lineId: number, rowid: number | null, assetId: string, text: string, confidence: number, lineNo: number];
     const cap = TERM_LINE_CAP * 4;
-    /** A line's text in lower case, once per line however many terms it matches. */
-    const lowerOf = new Map<number, string>();
-    interface Found { rowid: number; assetId: string; score: number; matched: number; line: string; lineN: number; lineNo: number }
+    /** Per line read: its text in lower case and its length in characters, once however many terms match it. */
+    const lineOf = new Map<number, { lower: string; chars: number }>();
     const found = new Map<number, Found>();
-    terms.forEach((term) => {
+    for (const term of terms) {
+      const termChars = charCount(term);
       const rows = (
-        [...term].length >= 3
+        termChars >= 3
           ? byFts.raw(true).all({ match: `"${term.replaceAll('"', '""')}"`, cap })
           : byLike.raw(true).all({ like: `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, cap })
       ) as Row[];
-      const termChars = [...term].length;
       // The best line of this term per asset (rankAssets' rule: coverage × confidence).
       const bestOfTerm = new Map<number, number>();
       let kept = 0;
       for (const [lineId, rowid, assetId, text, confidence, lineNo] of rows) {
         if (rowid === null || !allowed(rowid)) continue;
         if (++kept > TERM_LINE_CAP) break;
-        let lower = lowerOf.get(lineId);
-        if (lower === undefined) {
-          lower = text.toLowerCase();
-          lowerOf.set(lineId, lower);
+        let line = lineOf.get(lineId);
+        if (line === undefined) {
+          line = { lower: text.toLowerCase(), chars: charCount(text) };
+          lineOf.set(lineId, line);
           // The line quoted: most of the query's terms, then first in reading order.
-          const n = terms.filter((t) => lower!.includes(t)).length;
+          let n = 0;
+          for (const t of terms) if (line.lower.includes(t)) n++;
           let f = found.get(rowid);
           if (!f) found.set(rowid, (f = { rowid, assetId, score: 0, matched: 0, line: '', lineN: 0, lineNo: Infinity }));
-          if (n > 0 && (n > f.lineN || (n === f.lineN && lineNo < f.lineNo))) Object.assign(f, { line: text, lineN: n, lineNo });
+          if (n > 0 && (n > f.lineN || (n === f.lineN && lineNo < f.lineNo))) {
+            f.line = text;
+            f.lineN = n;
+            f.lineNo = lineNo;
+          }
         }
         // The index matched the term case-insensitively; confirm on the text as stored (trigram and LIKE agree).
-        if (!lower.includes(term)) continue;
-        const chars = [...text].length;
-        const s = (chars === 0 ? 0 : Math.min(1, termChars / chars)) * confidence;
+        if (!line.lower.includes(term)) continue;
+        const s = (line.chars === 0 ? 0 : Math.min(1, termChars / line.chars)) * confidence;
         if (s > (bestOfTerm.get(rowid) ?? -1)) bestOfTerm.set(rowid, s);
       }
       for (const [rowid, s] of bestOfTerm) {
@@ -189,7 +192,7 @@ export class OcrStore {
         f.score += s;
         f.matched += 1;
       }
-    });
+    }
     let rows = [...found.values()].filter((f) => f.matched > 0);
     const strict = rows.filter((r) => r.matched === terms.length);
     if (strict.length) rows = strict;
@@ -203,4 +206,31 @@ export class OcrStore {
       line: r.line,
     }));
   }
+}
+
+/** An asset the ocr channel found: its terms' summed score, and the line it quotes (`lineN` terms, at `lineNo`). */
+interface Found {
+  rowid: number;
+  assetId: string;
+  score: number;
+  matched: number;
+  line: string;
+  lineN: number;
+  lineNo: number;
+}
+
+/** Characters (code points) in `s`, as `[...s].length` counts them, without making the array when there is no surrogate pair. */
+function charCount(s: string): number {
+  let pairs = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return s.length - pairs;
 }
