@@ -5,6 +5,7 @@
  */
 import type { AccessScope } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { normaliseBox, quadArea, type NormalisedQuad } from './ocr-boxes.ts';
 import { queryTerms, rankAssets, type LineHit, type OcrSearchHit } from './ocr-search.ts';
 import type { OcrResult } from './types.ts';
@@ -48,13 +49,15 @@ export class OcrStore {
   replace(assetId: string, result: OcrResult, run: StoredOcrRun, now = Date.now()): boolean {
     return this.db
       .transaction(() => {
-        if (!this.db.prepare('SELECT 1 FROM assets WHERE asset_id = ?').get(assetId)) return false;
+        const assetRowid = this.db.prepare('SELECT rowid FROM assets WHERE asset_id = ?').pluck().get(assetId) as number | undefined;
+        if (assetRowid === undefined) return false;
         this.db.prepare('DELETE FROM ocr_lines WHERE asset_id = ?').run(assetId);
+        // Each line carries its asset's rowid, the search's key (0023_ocr_line_asset_rowid.sql).
         const insert = this.db.prepare(
-          'INSERT INTO ocr_lines (asset_id, line_no, text, box, confidence, model_id) VALUES (?, ?, ?, ?, ?, ?)',
+          'INSERT INTO ocr_lines (asset_id, asset_rowid, line_no, text, box, confidence, model_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
         );
         result.lines.forEach((line, i) => {
-          insert.run(assetId, i, line.text, JSON.stringify(normaliseBox(line.box, result.width, result.height)), line.confidence, run.modelId);
+          insert.run(assetId, assetRowid, i, line.text, JSON.stringify(normaliseBox(line.box, result.width, result.height)), line.confidence, run.modelId);
         });
         this.db
           .prepare(
@@ -124,59 +127,110 @@ export class OcrStore {
   /**
    * For the hybrid search's `ocr` channel (features/search/channels/ocr.ts): the assets whose text matches
    * `query`, ranked as searchOcrText ranks them, but among the assets `allowed` keeps (the caller's library
-   * as browse lists it under the search's filter: the access check of every channel), decided before the
-   * ranking, so the strict match is the strict match among what may be shown. Each hit carries its
-   * asset's rowid and its best line (most terms, then first in reading order): the line the result quotes.
+   * as browse lists it under the search's filter: the access check of every channel, owners and Trash state
+   * included), decided before the ranking, so the strict match is the strict match among what may be shown.
+   * Each hit carries its asset's rowid and its best line (most terms, then first in reading order): the line
+   * the result quotes.
    *
-   * Cheaper than searchOcrText at 100k photos: the lines' assets are cut to `owners` (an SQL list naming
-   * `@me`) and the Trash state through the covering index assets_id_list (asset_id, owner_id, is_deleted),
-   * never reading an asset's row; the rowid and the quoted line come with the matching lines (no second
-   * pass over the assets or the lines).
+   * Cheaper than searchOcrText at 100k photos: each line carries its asset's rowid (migration
+   * 0023_ocr_line_asset_rowid.sql), so the matching lines are checked against `allowed` as they come, without
+   * reading any asset's row (a common word matches lines in thousands of photos). Per term, at most
+   * TERM_LINE_CAP allowed lines count (read from at most four times as many matching lines of anyone's).
    */
-  searchAllowed(
-    query: string,
-    where: { ownersSql: string; me: number; isDeleted: boolean },
-    allowed: (rowid: number) => boolean,
-    limit: number,
-  ): (OcrSearchHit & { rowid: number; line: string })[] {
+  searchAllowed(query: string, allowed: (rowid: number) => boolean, limit: number): (OcrSearchHit & { rowid: number; line: string })[] {
     const terms = queryTerms(query);
     if (terms.length === 0 || limit <= 0) return [];
-    const params = { me: where.me, del: where.isDeleted ? 1 : 0, cap: TERM_LINE_CAP };
-    const cut = `a.owner_id IN ${where.ownersSql} AND a.is_deleted = @del`;
-    type Row = LineHit & { rowid: number; line_no: number };
-    const perTerm: Row[][] = terms.map((term) =>
-      (
-        ([...term].length >= 3
-          ? this.db
-              .prepare(
-                `SELECT l.asset_id, l.text, l.confidence, l.line_no, a.rowid FROM ocr_lines_fts CROSS JOIN ocr_lines l ON l.line_id = ocr_lines_fts.rowid
-                   CROSS JOIN assets a INDEXED BY assets_id_list ON a.asset_id = l.asset_id
-                 WHERE ocr_lines_fts MATCH @match AND ${cut} LIMIT @cap`,
-              )
-              .all({ ...params, match: `"${term.replaceAll('"', '""')}"` })
-          : this.db
-              .prepare(
-                `SELECT l.asset_id, l.text, l.confidence, l.line_no, a.rowid FROM ocr_lines l CROSS JOIN assets a INDEXED BY assets_id_list ON a.asset_id = l.asset_id
-                 WHERE l.text LIKE @like ESCAPE '\\' AND ${cut} LIMIT @cap`,
-              )
-              .all({ ...params, like: `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%` })) as Row[]
-      ).filter((r) => allowed(r.rowid)),
+    const byFts = prepared(
+      this.db,
+      `SELECT l.line_id, l.asset_rowid, l.asset_id, l.text, l.confidence, l.line_no FROM ocr_lines_fts CROSS JOIN ocr_lines l ON l.line_id = ocr_lines_fts.rowid
+        WHERE ocr_lines_fts MATCH @match LIMIT @cap`,
     );
-    const rowidOf = new Map<string, number>();
-    const best = new Map<string, { text: string; n: number; lineNo: number }>();
-    const seen = new Set<string>();
-    for (const rows of perTerm) {
-      for (const r of rows) {
-        rowidOf.set(r.asset_id, r.rowid);
-        const key = `${r.asset_id}\u0000${r.line_no}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const lower = r.text.toLowerCase();
-        const n = terms.filter((t) => lower.includes(t)).length;
-        const b = best.get(r.asset_id);
-        if (n > 0 && (!b || n > b.n || (n === b.n && r.line_no < b.lineNo))) best.set(r.asset_id, { text: r.text, n, lineNo: r.line_no });
+    const byLike = prepared(
+      this.db,
+      `SELECT l.line_id, l.asset_rowid, l.asset_id, l.text, l.confidence, l.line_no FROM ocr_lines l WHERE l.text LIKE @like ESCAPE '\\' LIMIT @cap`,
+    );
+    type Row = [lineId: number, rowid: number | null, assetId: string, text: string, confidence: number, lineNo: number];
+    const cap = TERM_LINE_CAP * 4;
+    /** Per line read: its text in lower case and its length in characters, once however many terms match it. */
+    const lineOf = new Map<number, { lower: string; chars: number }>();
+    const found = new Map<number, Found>();
+    for (const term of terms) {
+      const termChars = charCount(term);
+      const rows = (
+        termChars >= 3
+          ? byFts.raw(true).all({ match: `"${term.replaceAll('"', '""')}"`, cap })
+          : byLike.raw(true).all({ like: `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, cap })
+      ) as Row[];
+      // The best line of this term per asset (rankAssets' rule: coverage × confidence).
+      const bestOfTerm = new Map<number, number>();
+      let kept = 0;
+      for (const [lineId, rowid, assetId, text, confidence, lineNo] of rows) {
+        if (rowid === null || !allowed(rowid)) continue;
+        if (++kept > TERM_LINE_CAP) break;
+        let line = lineOf.get(lineId);
+        if (line === undefined) {
+          line = { lower: text.toLowerCase(), chars: charCount(text) };
+          lineOf.set(lineId, line);
+          // The line quoted: most of the query's terms, then first in reading order.
+          let n = 0;
+          for (const t of terms) if (line.lower.includes(t)) n++;
+          let f = found.get(rowid);
+          if (!f) found.set(rowid, (f = { rowid, assetId, score: 0, matched: 0, line: '', lineN: 0, lineNo: Infinity }));
+          if (n > 0 && (n > f.lineN || (n === f.lineN && lineNo < f.lineNo))) {
+            f.line = text;
+            f.lineN = n;
+            f.lineNo = lineNo;
+          }
+        }
+        // The index matched the term case-insensitively; confirm on the text as stored (trigram and LIKE agree).
+        if (!line.lower.includes(term)) continue;
+        const s = (line.chars === 0 ? 0 : Math.min(1, termChars / line.chars)) * confidence;
+        if (s > (bestOfTerm.get(rowid) ?? -1)) bestOfTerm.set(rowid, s);
+      }
+      for (const [rowid, s] of bestOfTerm) {
+        const f = found.get(rowid)!;
+        f.score += s;
+        f.matched += 1;
       }
     }
-    return rankAssets(terms, perTerm, limit).map((h) => ({ ...h, rowid: rowidOf.get(h.asset_id)!, line: best.get(h.asset_id)?.text ?? '' }));
+    let rows = [...found.values()].filter((f) => f.matched > 0);
+    const strict = rows.filter((r) => r.matched === terms.length);
+    if (strict.length) rows = strict;
+    rows.sort((a, b) => b.matched - a.matched || b.score - a.score || (a.assetId < b.assetId ? -1 : a.assetId > b.assetId ? 1 : 0));
+    return rows.slice(0, limit).map((r, i) => ({
+      asset_id: r.assetId,
+      rowid: r.rowid,
+      rank: i + 1,
+      score: Math.round(r.score * 1e6) / 1e6,
+      matched_terms: r.matched,
+      line: r.line,
+    }));
   }
+}
+
+/** An asset the ocr channel found: its terms' summed score, and the line it quotes (`lineN` terms, at `lineNo`). */
+interface Found {
+  rowid: number;
+  assetId: string;
+  score: number;
+  matched: number;
+  line: string;
+  lineN: number;
+  lineNo: number;
+}
+
+/** Characters (code points) in `s`, as `[...s].length` counts them, without making the array when there is no surrogate pair. */
+function charCount(s: string): number {
+  let pairs = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return s.length - pairs;
 }

@@ -41,7 +41,10 @@ export function fuse(results: readonly ChannelResult[]): FusedHit[] {
       f.contributions[r.type] = { rank, raw_score: round(h.rawScore), rrf_score: round(rrf), weight: r.weight };
       f.score += rrf;
       f.bestRank = Math.min(f.bestRank, rank);
-      if (h.why) f.why.push(...[h.why].flat());
+      if (h.why) {
+        if (typeof h.why === 'string') f.why.push(h.why);
+        else f.why.push(...h.why);
+      }
       if (h.frameTsMs !== undefined && h.frameTsMs !== null && h.frameTsMs >= 0) f.frameTsMs = h.frameTsMs;
     });
   }

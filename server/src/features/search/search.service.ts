@@ -309,8 +309,8 @@ export class SearchService {
     // The SQL channels run while the text tower works on its worker thread; their answers are listed after it.
     if (words.length) {
       const { db } = this.deps;
-      results.push(await runChannel('place', () => placeChannel(db, r.actor.userId, isDeleted, r.text, words, allowed)));
-      results.push(await runChannel('ocr', () => ocrChannel(this.ocr, r.actor.userId, isDeleted, r.text, allowed)));
+        results.push(await runChannel('place', () => placeChannel(db, r.actor.userId, isDeleted, r.text, words, allowed)));
+        results.push(await runChannel('ocr', () => ocrChannel(this.ocr, r.text, allowed)));
       results.push(await runChannel('filename', () => filenameChannel(db, r.actor.userId, isDeleted, r.text, words, allowed)));
       results.push(await runChannel('text', () => textChannel(db, r.actor.userId, isDeleted, words, allowed)));
     }

@@ -71,6 +71,9 @@ export const matchAny = (column: string, words: readonly string[]) => `${column}
 
 /** A phrase quoting a piece of text, cut to a readable length. */
 export function quoted(s: string, max = 40): string {
-  const chars = [...s.trim()];
+  const trimmed = s.trim();
+  // No more UTF-16 units than `max`, so no more characters: quoted whole (every OCR hit is quoted; most lines are short).
+  if (trimmed.length <= max) return `'${trimmed}'`;
+  const chars = [...trimmed];
   return `'${chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('')}'`;
 }

@@ -11,6 +11,7 @@
 import type { Db } from '../../../platform/db/connection.ts';
 import { CHANNEL_CAP, TRIGRAM, containsLike, isAllowed, matchAny, type ChannelHit } from './channel.ts';
 import { SEARCHED_OWNERS } from './owners.ts';
+import { prepared } from '../../../platform/db/prepared.ts';
 
 type Row = [rowid: number, name: string, t: number];
 
@@ -22,11 +23,11 @@ export function filenameChannel(db: Db, userId: number, isDeleted: boolean, text
   const rows = new Map<number, Row>();
   if (long.length) {
     // CROSS JOIN keeps this order: the index's matches first, then their asset rows by rowid.
-    const found = db
-      .prepare(
-        `SELECT a.rowid, a.original_filename, coalesce(a.taken_time, a.upload_time) FROM assets_words_fts f CROSS JOIN assets a ON a.rowid = f.rowid
+    const found = prepared(
+      db,
+      `SELECT a.rowid, a.original_filename, coalesce(a.taken_time, a.upload_time) FROM assets_words_fts f CROSS JOIN assets a ON a.rowid = f.rowid
           WHERE assets_words_fts MATCH @match AND a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del LIMIT @cap`,
-      )
+    )
       .raw()
       .all({ ...base, match: matchAny('original_filename', long) }) as Row[];
     for (const r of found) rows.set(r[0], r);
@@ -34,12 +35,12 @@ export function filenameChannel(db: Db, userId: number, isDeleted: boolean, text
   if (short.length) {
     const params: Record<string, unknown> = { ...base };
     short.forEach((w, i) => (params[`w${i}`] = containsLike(w)));
-    const found = db
-      .prepare(
-        `SELECT a.rowid, a.original_filename, coalesce(a.taken_time, a.upload_time) FROM assets a
+    const found = prepared(
+      db,
+      `SELECT a.rowid, a.original_filename, coalesce(a.taken_time, a.upload_time) FROM assets a
           WHERE a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del AND (${short.map((_, i) => `a.original_filename LIKE @w${i} ESCAPE '\\'`).join(' OR ')})
           LIMIT @cap`,
-      )
+    )
       .raw()
       .all(params) as Row[];
     for (const r of found) rows.set(r[0], r);

@@ -4,15 +4,15 @@
  * and the filter), which is applied to the matching lines before the ranking. Why: the line of text
  * that matched best, quoted.
  *
- * Owners and the Trash are cut as in the filename and text channels (SEARCHED_OWNERS, `isDeleted`: in the
- * Trash a search finds the text of trashed photos); the allowed bitmap decides what is returned.
+ * The allowed bitmap alone decides which lines count: it holds the caller's and their partners' photos in
+ * the Trash state searched (in the Trash a search finds the text of trashed photos), so no SQL cut by owner or
+ * Trash state is needed (each line carries its asset's rowid, 0023_ocr_line_asset_rowid.sql).
  */
 import type { OcrStore } from '../../ocr/index.ts';
 import { CHANNEL_CAP, isAllowed, quoted, type ChannelHit } from './channel.ts';
-import { SEARCHED_OWNERS } from './owners.ts';
 
-export function ocrChannel(ocr: OcrStore, userId: number, isDeleted: boolean, text: string, allowed: Uint8Array): ChannelHit[] {
+export function ocrChannel(ocr: OcrStore, text: string, allowed: Uint8Array): ChannelHit[] {
   return ocr
-    .searchAllowed(text, { ownersSql: SEARCHED_OWNERS, me: userId, isDeleted }, (rowid) => isAllowed(allowed, rowid), CHANNEL_CAP)
+    .searchAllowed(text, (rowid) => isAllowed(allowed, rowid), CHANNEL_CAP)
     .map((h) => ({ rowid: h.rowid, rawScore: h.score, why: h.line ? `text ${quoted(h.line)}` : 'text in the photo' }));
 }

@@ -11,6 +11,7 @@
 import type { Db } from '../../../platform/db/connection.ts';
 import { CHANNEL_CAP, TRIGRAM, containsLike, isAllowed, matchAny, quoted, type ChannelHit } from './channel.ts';
 import { SEARCHED_OWNERS } from './owners.ts';
+import { prepared } from '../../../platform/db/prepared.ts';
 
 interface Found {
   score: number;
@@ -28,14 +29,18 @@ export function textChannel(db: Db, userId: number, isDeleted: boolean, words: s
     if (!f.why.includes(why) && f.why.length < 3) f.why.push(why);
   };
   const del = isDeleted ? 1 : 0;
-  const tagRows = db.prepare(
+  const tagRows = prepared(
+    db,
     // CROSS JOIN keeps this order: the few tags whose name has the word, their assets, then those rows
-    // (left to itself SQLite may walk every asset of the owner and probe each one's tags).
-    `SELECT a.rowid, t.tag_name FROM tags t CROSS JOIN asset_tags x INDEXED BY asset_tags_tag ON x.tag_id = t.tag_id CROSS JOIN assets a ON a.asset_id = x.asset_id
+    // (left to itself SQLite may walk every asset of the owner and probe each one's tags). The assets are
+    // probed in the covering index assets_id_list (asset_id, owner_id, is_deleted; its entries carry the
+    // rowid): a tag on thousands of photos never reads their rows.
+    `SELECT a.rowid, t.tag_name FROM tags t CROSS JOIN asset_tags x INDEXED BY asset_tags_tag ON x.tag_id = t.tag_id CROSS JOIN assets a INDEXED BY assets_id_list ON a.asset_id = x.asset_id
       WHERE t.tag_name LIKE @like ESCAPE '\\' AND a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del LIMIT @cap`,
   );
-  const albumRows = db.prepare(
-    `SELECT a.rowid, al.album_name FROM albums al CROSS JOIN album_assets x ON x.album_id = al.album_id CROSS JOIN assets a ON a.asset_id = x.asset_id
+  const albumRows = prepared(
+    db,
+    `SELECT a.rowid, al.album_name FROM albums al CROSS JOIN album_assets x ON x.album_id = al.album_id CROSS JOIN assets a INDEXED BY assets_id_list ON a.asset_id = x.asset_id
       WHERE (al.owner_id = @me OR al.album_id IN (SELECT album_id FROM album_members WHERE user_id = @me))
         AND al.album_name LIKE @like ESCAPE '\\' AND a.is_deleted = @del LIMIT @cap`,
   );
@@ -45,22 +50,22 @@ export function textChannel(db: Db, userId: number, isDeleted: boolean, words: s
   const short = words.filter((w) => [...w].length < TRIGRAM);
   const described = new Map<number, string>();
   if (long.length) {
-    const rows = db
-      .prepare(
-        `SELECT a.rowid, a.description FROM assets_words_fts f CROSS JOIN assets a ON a.rowid = f.rowid
+    const rows = prepared(
+      db,
+      `SELECT a.rowid, a.description FROM assets_words_fts f CROSS JOIN assets a ON a.rowid = f.rowid
           WHERE assets_words_fts MATCH @match AND a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del LIMIT @cap`,
-      )
+    )
       .raw()
       .all({ match: matchAny('description', long), del, me: userId, cap: CHANNEL_CAP * 4 }) as [number, string][];
     for (const [rowid, text] of rows) described.set(rowid, text);
   }
   if (short.length) {
     const wordParams = Object.fromEntries(short.map((w, i) => [`w${i}`, containsLike(w)]));
-    const rows = db
-      .prepare(
-        `SELECT a.rowid, a.description FROM assets a INDEXED BY assets_described WHERE a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del AND a.description IS NOT NULL
+    const rows = prepared(
+      db,
+      `SELECT a.rowid, a.description FROM assets a INDEXED BY assets_described WHERE a.owner_id IN ${SEARCHED_OWNERS} AND a.is_deleted = @del AND a.description IS NOT NULL
            AND (${short.map((_, i) => `a.description LIKE @w${i} ESCAPE '\\'`).join(' OR ')}) LIMIT @cap`,
-      )
+    )
       .raw()
       .all({ ...wordParams, del, me: userId, cap: CHANNEL_CAP * 4 }) as [number, string][];
     for (const [rowid, text] of rows) described.set(rowid, text);

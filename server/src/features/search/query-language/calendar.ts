@@ -40,9 +40,25 @@ export const startOfWeek = (day: Day, weekStart: number) => day - ((weekday(day)
 
 /** The calendar day it is at instant `now` in time zone `tz` (an IANA name the runtime knows). */
 export function todayIn(now: number, tz: string): Day {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(now);
+  const parts = dayFormat(tz).formatToParts(now);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   return dayOf(get('year'), get('month'), get('day'));
+}
+
+/**
+ * One formatter per zone, kept: making one costs more than the rest of a query's parse (every search asks for
+ * "today"). Only zones the runtime knows get here (the constructor throws RangeError for others); names are
+ * matched ignoring case, so spellings of a zone could pile up: the map is emptied past a few hundred.
+ */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+function dayFormat(tz: string): Intl.DateTimeFormat {
+  let f = dayFormats.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: 'numeric', day: 'numeric' });
+    if (dayFormats.size >= 500) dayFormats.clear();
+    dayFormats.set(tz, f);
+  }
+  return f;
 }
 
 export const yearSpan = (y: number): Span => ({ from: dayOf(y, 1, 1), to: dayOf(y, 12, 31) });

@@ -77,12 +77,36 @@ interface Entry {
   classes: WordClass[];
 }
 
+const KEPT_PER_GRAMMAR = 16;
+const built = new WeakMap<Grammar, Map<string, Lexicon>>();
+
 export class Lexicon {
   private readonly byFirst = new Map<string, Entry[]>();
   private readonly byKey = new Map<string, Entry>();
   readonly stopWords: Set<string>;
   readonly ordinalSuffixes: readonly string[];
   readonly decadeSuffixes: readonly string[];
+
+  /**
+   * The lexicon of `grammar` and `catalog`, built once and kept: building it costs more than lexing a query,
+   * and every search builds a parser for the caller's catalog names, which seldom change. A lexicon is never
+   * changed once built (lex only reads it), so callers share it. A few catalogs are kept per grammar (one
+   * per member, roughly), the oldest dropped first.
+   */
+  static of(grammar: Grammar, catalog: Catalog = {}): Lexicon {
+    const key = JSON.stringify([catalog.cameraMakes ?? [], catalog.cameraModels ?? [], catalog.lenses ?? []]);
+    let kept = built.get(grammar);
+    if (!kept) built.set(grammar, (kept = new Map()));
+    let lexicon = kept.get(key);
+    if (lexicon) {
+      kept.delete(key); // to the back: the most recently used
+    } else {
+      lexicon = new Lexicon(grammar, catalog);
+      if (kept.size >= KEPT_PER_GRAMMAR) kept.delete(kept.keys().next().value!);
+    }
+    kept.set(key, lexicon);
+    return lexicon;
+  }
 
   constructor(grammar: Grammar, catalog: Catalog = {}) {
     this.stopWords = new Set(grammar.stopWords.flatMap(phraseWords));

@@ -110,7 +110,7 @@ export class QueryParser {
     if (!Number.isFinite(now)) throw new RangeError('context.now must be a valid instant');
     this.timeZone = context.timeZone;
     const today = todayIn(now, context.timeZone); // throws RangeError for a zone the runtime does not know
-    this.lexicon = new Lexicon(context.grammar ?? en, context);
+    this.lexicon = Lexicon.of(context.grammar ?? en, context);
     const reader = new DateReader({ today, hemisphere: context.hemisphere ?? 'northern', weekStart: context.weekStartsOn === 'sunday' ? 0 : 1 });
     // On equal length the earlier rule wins: a catalog name the grammar also knows is the catalog's.
     this.rules = [catalogRule, dateRule(reader), ratingRule, mediaRule, favouriteRule, fileTypeRule, placeRule];
