@@ -65,6 +65,7 @@ import { PlaceNames } from './features/places/place-names.ts';
 import { LocationClustersService } from './features/places/location-clusters.service.ts';
 import { syncPlaces } from './features/places/places.jobs.ts';
 import { reverseGeocoder } from './features/places/geocoder/reverse-geocoder.ts';
+import { placeNameAt } from './features/places/place-name-at.ts';
 import { FACTS_CACHE_BYTES, OwnerFacts, type Facts } from './features/statistics/owner-facts.ts';
 import { CatalogMemo, MEMO_CACHE_BYTES, memoBytes } from './features/statistics/memo.ts';
 import { StatisticsService } from './features/statistics/statistics.service.ts';
@@ -128,8 +129,8 @@ export interface Container {
   /** Duplicate groups: detection per repository (after ingest and on demand), merge and dismiss. */
   duplicates: DuplicatesService;
   /**
-   * Photo events (features/events). Extension points wired at merge: `usePlaceNames` (the offline reverse
-   * geocoder of features/places) for titles, `usePeople` (faces) for relations; until then titles use dates only.
+   * Photo events (features/events). Titles take their place names from the offline reverse geocoder
+   * (features/places, `usePlaceNames`); relations take people from faces (`usePeople`).
    */
   photoEvents: EventsService;
   /** Every cache of the server (their counters go to the runtime diagnostics). */
@@ -293,6 +294,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const stacks = new StacksService(db, access, jobs);
   const duplicates = new DuplicatesService(db, access, jobs, events);
   const photoEvents = new EventsService(db, access, jobs);
+  photoEvents.usePlaceNames(
+    (lat, lon) => placeNameAt(reverseGeocoder, lat, lon),
+    () => reverseGeocoder.loadAsync(),
+  );
   const featured = new FeaturedService(db);
   const jobReports = new JobsService(jobs, (args, text) => jobErrors.redactJobError(args, text));
 
