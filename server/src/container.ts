@@ -210,6 +210,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // The models (registry, verified files in the models folder) and the threads that run them.
   const ml = new MlRuntime({
     modelsDir: config.modelsDir,
+    shippedModelsDir: config.shippedModelsDir,
     dataDir: config.dataDir,
     maxWorkers: config.mlWorkers,
     clipStandin: config.clipStandin,
