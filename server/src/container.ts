@@ -42,6 +42,7 @@ import { JobQueue } from './platform/jobs/queue.ts';
 import { IndexingService } from './features/indexing/indexing.service.ts';
 import { IndexerRegistry } from './features/indexing/indexers.ts';
 import { OcrStore, createOcrIndexer } from './features/ocr/index.ts';
+import { FacesStore, createFaceIndexer } from './features/faces/index.ts';
 import { SemanticStore, VectorIndexes, createSemanticIndexers } from './features/semantic/index.ts';
 import { AlbumsService } from './features/albums/albums.service.ts';
 import { AlbumMembersService } from './features/albums/members.service.ts';
@@ -110,6 +111,8 @@ export interface Container {
   uploads: UploadsService;
   /** ML index rebuilds and stats; ML features register their indexers in `indexing.indexers`. */
   indexing: IndexingService;
+  /** Faces found in photos and the people they are grouped into. */
+  faces: FacesStore;
   albums: AlbumsService;
   /** Shared albums: their members and roles. */
   albumMembers: AlbumMembersService;
@@ -234,6 +237,21 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       ),
     );
   registerOcr();
+  // Faces (YuNet + MobileFaceNet, shipped in models/), registered as OCR is.
+  const faces = new FacesStore(db);
+  const registerFaces = () =>
+    indexers.registering(
+      createFaceIndexer(ml, faces, (assetId) => derivatives.thumbnail(assetId, 'medium')).then(
+        (indexer) => {
+          if (!indexer || closed || indexers.available('face')) return;
+          indexers.register('face', indexer);
+          indexing.wakeWaiting('face');
+          log.info({ model_id: indexer.modelId }, 'face indexing is on');
+        },
+        (e: unknown) => log.warn({ err: e }, 'the face models could not be checked: face indexing is off'),
+      ),
+    );
+  registerFaces();
   // Semantic vectors (photos and video frames) and zero-shot tags when CLIP is installed and verified, registered
   // as OCR is; `reset()` (rebuild with reset_semantic) wipes the vectors and the zeroshot tags.
   const semanticStore = new SemanticStore(db);
@@ -256,6 +274,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // A model installed by an administrator (the Models page) is used without a restart: OCR's, and CLIP's towers.
   ml.onModelsInstalled((ids) => {
     if (!indexers.available('ocr') && ids.some((id) => (CAPABILITY_MODELS.ocr as readonly string[]).includes(id))) registerOcr();
+    if (!indexers.available('face') && ids.some((id) => (CAPABILITY_MODELS.face_recognition as readonly string[]).includes(id))) registerFaces();
     const clipIds: readonly string[] = Object.values(clip.models);
     if (!indexers.available('semantic') && ids.some((id) => clipIds.includes(id))) {
       indexers.registering(enableSemantic().catch((e: unknown) => log.warn({ err: e }, 'the CLIP models could not be checked: semantic indexing is off')));
@@ -361,6 +380,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     trash,
     uploads,
     indexing,
+    faces,
     albums,
     albumMembers,
     partnerShares,
