@@ -28,6 +28,7 @@ import { AssetPipeline } from './features/assets/pipeline/pipeline.ts';
 import { settleAssetsWithTheirJobs, settleInterruptedAssets } from './features/assets/pipeline/interrupted-assets.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/api/assets.service.ts';
+import { resolveInRepository } from './features/assets/index.ts';
 import { AssetsStore } from './features/assets/assets.store.ts';
 import { TrashService } from './features/assets/trash/trash.service.ts';
 import { TrashStore } from './features/assets/trash/trash.store.ts';
@@ -42,7 +43,7 @@ import { JobQueue } from './platform/jobs/queue.ts';
 import { IndexingService } from './features/indexing/indexing.service.ts';
 import { IndexerRegistry } from './features/indexing/indexers.ts';
 import { OcrStore, createOcrIndexer } from './features/ocr/index.ts';
-import { FacesStore, createFaceIndexer } from './features/faces/index.ts';
+import { FacesStore, PeopleService, createFaceIndexer } from './features/faces/index.ts';
 import { SemanticStore, VectorIndexes, createSemanticIndexers } from './features/semantic/index.ts';
 import { AlbumsService } from './features/albums/albums.service.ts';
 import { AlbumMembersService } from './features/albums/members.service.ts';
@@ -113,6 +114,8 @@ export interface Container {
   indexing: IndexingService;
   /** Faces found in photos and the people they are grouped into. */
   faces: FacesStore;
+  /** People (face clusters) and the corrections members make to them. */
+  people: PeopleService;
   albums: AlbumsService;
   /** Shared albums: their members and roles. */
   albumMembers: AlbumMembersService;
@@ -284,6 +287,12 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }), intake);
   const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, events);
+  // A cover is cut from the photo's medium thumbnail, or from its original while it has none.
+  const people = new PeopleService(db, faces, jobs, (assetId) => {
+    const a = db.prepare('SELECT repository_id, storage_path FROM assets WHERE asset_id = ?').get(assetId) as { repository_id: string; storage_path: string } | undefined;
+    const repo = a ? repositories.byId(a.repository_id) : undefined;
+    return { medium: derivatives.thumbnail(assetId, 'medium'), original: a && repo ? resolveInRepository(repo.path, a.storage_path) : null };
+  });
   const trashStore = new TrashStore(db);
   const trashLog = log.child({ module: 'trash' });
   const deletion = new PermanentDeletion(db, trashStore, repositories, derivatives, events, trashLog);
@@ -381,6 +390,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     uploads,
     indexing,
     faces,
+    people,
     albums,
     albumMembers,
     partnerShares,

@@ -139,15 +139,20 @@ export class FacesStore {
 
   /**
    * The full rebuild of one owner's people: every automatically placed face is taken out and the owner's faces
-   * clustered again, the faces a member placed staying where they are (seeds that others may join). A new group
+   * clustered again, the faces a member placed staying where they are (seeds that others may join). The faces
+   * of a confirmed person (one a member named, hid, gave a cover or corrected) stay too: the member has seen
+   * that person as it is, and a rebuild must not take faces from it behind their back (new faces still join it). A new group
    * takes over the person most of its faces had before (so ids, names, hidden people and covers stay); people
    * left without faces are deleted unless a member named or corrected them. Returns the people count.
    */
   rebuildOwner(ownerId: number, now = Date.now()): { people: number; faces: number; clustered: number } {
-    const rows = this.db.prepare('SELECT face_id, score, embedding, person_id, assigned_by FROM faces WHERE owner_id = ?').all(ownerId) as Pick<
-      FaceRow,
-      'face_id' | 'score' | 'embedding' | 'person_id' | 'assigned_by'
-    >[];
+    const rows = this.db
+      .prepare(
+        `SELECT f.face_id, f.score, f.embedding, f.person_id,
+           CASE WHEN f.assigned_by = 'user' OR p.confirmed = 1 THEN 'user' ELSE 'auto' END AS assigned_by
+         FROM faces f LEFT JOIN people p ON p.person_id = f.person_id WHERE f.owner_id = ?`,
+      )
+      .all(ownerId) as Pick<FaceRow, 'face_id' | 'score' | 'embedding' | 'person_id' | 'assigned_by'>[];
     const rejections = this.rejectionsOf(ownerId);
     const faces: ClusterFace[] = rows.map((r) => ({
       id: r.face_id,
@@ -160,7 +165,9 @@ export class FacesStore {
     const before = new Map(rows.map((r) => [r.face_id, r.person_id]));
     this.db
       .transaction(() => {
-        this.db.prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND assigned_by = 'auto'").run(ownerId);
+        this.db
+          .prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND assigned_by = 'auto' AND person_id NOT IN (SELECT person_id FROM people WHERE confirmed = 1)")
+          .run(ownerId);
         const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
         const fresh = new Map<number, number[]>();
         for (const [faceId, g] of groups) {
@@ -191,13 +198,18 @@ export class FacesStore {
     return { people, faces: rows.length, clustered: groups.size };
   }
 
-  /** New people for new groups (negative group numbers) of `groups` (face id → group). */
+  /**
+   * New people for new groups (negative group numbers) of `groups` (face id → group). A group smaller than the
+   * minimum size is noise, not a person: a core face can start a group that nothing else may join (its
+   * neighbours are with a person it was rejected from), and a person of one face is not what clustering means.
+   */
   private createPeople(ownerId: number, groups: Map<number, number>, now: number): void {
     const byGroup = new Map<number, number[]>();
     for (const [faceId, g] of groups) if (g < 0) byGroup.set(g, [...(byGroup.get(g) ?? []), faceId]);
     const create = this.db.prepare('INSERT INTO people (owner_id, created_at, updated_at) VALUES (?, ?, ?)');
     const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
     for (const ids of byGroup.values()) {
+      if (ids.length < CLUSTER_PARAMS.minPoints) continue;
       const pid = Number(create.run(ownerId, now, now).lastInsertRowid);
       for (const id of ids) assign.run(pid, id);
     }

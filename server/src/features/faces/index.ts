@@ -12,6 +12,7 @@
  *   bcubed.ts          BCubed precision / recall / F1
  *   faces.store.ts     faces, people, incremental and full clustering
  *   face-indexer.ts    the `face` index task
+ *   people.service.ts  people and corrections (listPeople … rejectFace); faces.routes.ts, faces.router.ts
  */
 export { FACE_MODEL_ID, FACE_PARAMS } from './params.ts';
 export { analyseFaces, poolInfer as facePoolInfer, type FaceAnalysis } from './pipeline.ts';
@@ -19,3 +20,7 @@ export { CLUSTER_PARAMS, clusterFaces, type ClusterFace } from './cluster.ts';
 export { bcubed, type BCubed } from './bcubed.ts';
 export { FacesStore, type FaceRow, type PersonRow } from './faces.store.ts';
 export { FaceIndexer, createFaceIndexer } from './face-indexer.ts';
+export { PeopleService, type PersonView } from './people.service.ts';
+export { faceResult, type FaceView } from './faces.view.ts';
+export { FACES_JOBS, rebuildPeople } from './faces.jobs.ts';
+export { FaceResultSchema, FaceSchema, PersonSchema } from './faces.schemas.ts';

@@ -36,6 +36,8 @@ export const DEPS = [
   'tag_names',
   /** An album deleted or given to another owner. */
   'album_owners',
+  /** A face placed with a person or taken from one (features/faces). */
+  'people',
 ] as const;
 export type Dep = (typeof DEPS)[number];
 

@@ -58,3 +58,10 @@ CREATE TABLE face_rejections (
   person_id INTEGER NOT NULL REFERENCES people (person_id) ON DELETE CASCADE,
   PRIMARY KEY (face_id, person_id)
 ) STRICT;
+
+-- The change journal (0012): a face found, removed or moved to another person changes the lists filtered by
+-- person (`people`, bit 16 of platform/cache/change-journal.ts DEPS).
+CREATE TRIGGER change_faces_insert AFTER INSERT ON faces BEGIN INSERT INTO change_journal (kind, key, deps) VALUES ('a', NEW.asset_id, 65536); END;
+CREATE TRIGGER change_faces_update AFTER UPDATE OF person_id ON faces WHEN OLD.person_id IS NOT NEW.person_id
+BEGIN INSERT INTO change_journal (kind, key, deps) VALUES ('a', NEW.asset_id, 65536); END;
+CREATE TRIGGER change_faces_delete AFTER DELETE ON faces BEGIN INSERT INTO change_journal (kind, key, deps) VALUES ('a', OLD.asset_id, 65536); END;
