@@ -335,7 +335,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     browse,
     settings,
     ml,
-    catalogNames: (actor) => statistics.filterOptions(actor),
+    catalogNames: async (actor) => ({ ...(await statistics.filterOptions(actor)), people: faces.namedPeople(actor.userId) }),
     vectors: (modelId) => vectorIndexes.lookup(modelId, () => new ExactVectorScan(db, modelId)),
   });
 

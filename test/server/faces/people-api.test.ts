@@ -183,6 +183,13 @@ describe('people', { timeout: 300_000 }, () => {
     const all = data(alice, await alice.get(`${V1}/people?include_hidden=true`));
     assert.ok(all.people.some((p: { person_id: number; is_hidden: boolean }) => p.person_id === personA && p.is_hidden));
 
+    // The search knows the names: "with Barack" is a removable person chip (both variants).
+    for (const v of VARIANTS) {
+      const r = data(as(v), await as(v).post(`${V1}/assets/search`, { query: 'with Barack', enhancement_mode: 'only' }));
+      assert.deepEqual(r.parsed.filter, { person_ids: [obama] }, v);
+      assert.deepEqual(r.parsed.chips.map((c: { kind: string; text: string }) => [c.kind, c.text]), [['person', 'with Barack']]);
+    }
+
     // One waiting for its turn (scheduled, as a rebuild behind a busy queue is): a second request is refused.
     const waiting = srv.container.jobs.enqueue(rebuildPeople, { owner_id: aliceId }, { delayMs: 3_600_000, ownerId: aliceId }).job.id;
     for (const v of VARIANTS) {

@@ -243,6 +243,11 @@ export class FacesStore {
     return out;
   }
 
+  /** The owner's named people (hidden ones too: naming someone in a search is asking for them), for the query parser. */
+  namedPeople(ownerId: number): { id: number; name: string }[] {
+    return this.db.prepare('SELECT person_id AS id, name FROM people WHERE owner_id = ? AND name IS NOT NULL ORDER BY person_id').all(ownerId) as { id: number; name: string }[];
+  }
+
   facesOf(assetId: string): FaceRow[] {
     return this.db.prepare('SELECT * FROM faces WHERE asset_id = ? ORDER BY face_no').all(assetId) as FaceRow[];
   }

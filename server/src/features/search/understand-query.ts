@@ -38,6 +38,8 @@ export interface CatalogNames {
   camera_makes: string[];
   cameras: { make: string | null; model: string; name: string }[];
   lenses: string[];
+  /** The caller's named people. */
+  people?: { id: number; name: string }[];
 }
 
 export function understandQuery(
@@ -53,6 +55,7 @@ export function understandQuery(
       cameraMakes: opts.catalog.camera_makes,
       cameraModels: opts.catalog.cameras.map((c): CatalogName => ({ value: c.model, say: [c.name] })),
       lenses: opts.catalog.lenses,
+      people: opts.catalog.people,
     });
   } catch (e) {
     if (e instanceof RangeError) throw new BadRequest('viewer_timezone is not a time zone this server knows.', 'validation_failed', [{ field: 'body.viewer_timezone', message: 'unknown IANA time zone' }]);
@@ -93,6 +96,8 @@ function labelOf(p: ParsedPart): string {
       return `Camera ${f.camera_model}`;
     case 'lens':
       return `Lens ${f.lens}`;
+    case 'person':
+      return `With ${p.text.replace(/^with\s+/i, '')}`;
     default:
       return p.text.trim();
   }

@@ -9,7 +9,7 @@ import type { AssetFilter } from './filter.ts';
 import type { Grammar, Holiday, Season, Unit } from './grammar.ts';
 import { phraseWords, tokenise, type Token } from './tokens.ts';
 
-export type CatalogField = 'camera_make' | 'camera_model' | 'lens';
+export type CatalogField = 'camera_make' | 'camera_model' | 'lens' | 'person';
 
 export type WordClass =
   | { c: 'stop' | 'monthIntro' | 'this' | 'last' | 'today' | 'yesterday' | 'weekend' | 'ago' }
@@ -52,6 +52,8 @@ export interface Catalog {
   cameraMakes?: readonly CatalogName[] | undefined;
   cameraModels?: readonly CatalogName[] | undefined;
   lenses?: readonly CatalogName[] | undefined;
+  /** The caller's named people (listPeople): a name is a person filter (`value` is the person id). */
+  people?: readonly { id: number; name: string }[] | undefined;
 }
 
 interface Entry {
@@ -116,6 +118,8 @@ export class Lexicon {
     names(catalog.lenses, 'lens');
     names(catalog.cameraModels, 'camera_model');
     names(catalog.cameraMakes, 'camera_make');
+    // People last: a camera spelled like someone's name stays a camera (the first class of a phrase wins).
+    for (const p of catalog.people ?? []) if (p.name.trim()) this.add(p.name, { c: 'catalog', field: 'person', value: String(p.id) });
     for (const list of this.byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
   }
 
