@@ -71,9 +71,11 @@ export function clusterFaces(faces: ClusterFace[], opts: ClusterOptions = {}): M
   });
   const order = faces.map((_, i) => i).filter((i) => group[i] === 0).sort((a, b) => faces[b]!.score - faces[a]!.score || faces[a]!.id - faces[b]!.id);
   const neighbours = new Int32Array(n);
+  // Only "has at least minPoints − 1 neighbours" matters: counting stops there (same groups, far fewer reads).
+  const enough = minPoints - 1;
   for (const i of order) {
     let c = 0;
-    for (let j = 0; j < n; j++) if (j !== i && sim(i, j) >= threshold) c++;
+    for (let j = 0; j < n && c < enough; j++) if (j !== i && sim(i, j) >= threshold) c++;
     neighbours[i] = c;
   }
   let next = -1;
