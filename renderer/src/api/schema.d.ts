@@ -3836,7 +3836,7 @@ export interface components {
                 chips: {
                     /** @description Send it in `ignore_parsed` to undo this part. */
                     id: string;
-                    /** @description `date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`. */
+                    /** @description `date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`, `person` (one of your named people: "Anna", "with Anna"; several together are photos with all of them). */
                     kind: string;
                     label: string;
                     /** @description The words of the query it came from. */
