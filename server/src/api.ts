@@ -21,6 +21,7 @@ import { searchRouter } from './features/search/search.router.ts';
 import { indexingRouter } from './features/indexing/indexing.router.ts';
 import { albumsRouter } from './features/albums/albums.router.ts';
 import { tagsRouter } from './features/tags/tags.router.ts';
+import { facesRouter } from './features/faces/faces.router.ts';
 import { stacksRouter } from './features/stacks/stacks.router.ts';
 import { foldersRouter } from './features/folders/folders.router.ts';
 import { placesRouter } from './features/places/places.router.ts';
@@ -56,6 +57,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   // beside /assets/{id}, and the first matching route wins.
   api.route(API_BASE, indexingRouter());
   api.route(API_BASE, tagsRouter());
+  api.route(API_BASE, facesRouter());
   api.route(API_BASE, foldersRouter());
   api.route(API_BASE, placesRouter());
   api.route(API_BASE, statisticsRouter());

@@ -28,6 +28,7 @@ import { AssetPipeline } from './features/assets/pipeline/pipeline.ts';
 import { settleAssetsWithTheirJobs, settleInterruptedAssets } from './features/assets/pipeline/interrupted-assets.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/api/assets.service.ts';
+import { resolveInRepository } from './features/assets/index.ts';
 import { AssetsStore } from './features/assets/assets.store.ts';
 import { TrashService } from './features/assets/trash/trash.service.ts';
 import { TrashStore } from './features/assets/trash/trash.store.ts';
@@ -42,6 +43,7 @@ import { JobQueue } from './platform/jobs/queue.ts';
 import { IndexingService } from './features/indexing/indexing.service.ts';
 import { IndexerRegistry } from './features/indexing/indexers.ts';
 import { OcrStore, createOcrIndexer } from './features/ocr/index.ts';
+import { FacesStore, PeopleService, carryFacesOnMerge, createFaceIndexer, peopleOfItems } from './features/faces/index.ts';
 import { SemanticStore, VectorIndexes, createSemanticIndexers } from './features/semantic/index.ts';
 import { AlbumsService } from './features/albums/albums.service.ts';
 import { AlbumMembersService } from './features/albums/members.service.ts';
@@ -117,6 +119,10 @@ export interface Container {
   uploads: UploadsService;
   /** ML index rebuilds and stats; ML features register their indexers in `indexing.indexers`. */
   indexing: IndexingService;
+  /** Faces found in photos and the people they are grouped into. */
+  faces: FacesStore;
+  /** People (face clusters) and the corrections members make to them. */
+  people: PeopleService;
   albums: AlbumsService;
   /** Shared albums: their members and roles. */
   albumMembers: AlbumMembersService;
@@ -130,7 +136,7 @@ export interface Container {
   duplicates: DuplicatesService;
   /**
    * Photo events (features/events). Titles take their place names from the offline reverse geocoder
-   * (features/places, `usePlaceNames`); relations take people from faces (`usePeople`).
+   * (features/places, `usePlaceNames`); relations take people from faces (`usePeople`, face-links.ts).
    */
   photoEvents: EventsService;
   /** Every cache of the server (their counters go to the runtime diagnostics). */
@@ -228,6 +234,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // The models (registry, verified files in the models folder) and the threads that run them.
   const ml = new MlRuntime({
     modelsDir: config.modelsDir,
+    shippedModelsDir: config.shippedModelsDir,
     dataDir: config.dataDir,
     maxWorkers: config.mlWorkers,
     clipStandin: config.clipStandin,
@@ -251,6 +258,21 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       ),
     );
   registerOcr();
+  // Faces (YuNet + MobileFaceNet, shipped in models/), registered as OCR is.
+  const faces = new FacesStore(db);
+  const registerFaces = () =>
+    indexers.registering(
+      createFaceIndexer(ml, faces, (assetId) => derivatives.thumbnail(assetId, 'medium')).then(
+        (indexer) => {
+          if (!indexer || closed || indexers.available('face')) return;
+          indexers.register('face', indexer);
+          indexing.wakeWaiting('face');
+          log.info({ model_id: indexer.modelId }, 'face indexing is on');
+        },
+        (e: unknown) => log.warn({ err: e }, 'the face models could not be checked: face indexing is off'),
+      ),
+    );
+  registerFaces();
   // Semantic vectors (photos and video frames) and zero-shot tags when CLIP is installed and verified, registered
   // as OCR is; `reset()` (rebuild with reset_semantic) wipes the vectors and the zeroshot tags.
   const semanticStore = new SemanticStore(db);
@@ -273,6 +295,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // A model installed by an administrator (the Models page) is used without a restart: OCR's, and CLIP's towers.
   ml.onModelsInstalled((ids) => {
     if (!indexers.available('ocr') && ids.some((id) => (CAPABILITY_MODELS.ocr as readonly string[]).includes(id))) registerOcr();
+    if (!indexers.available('face') && ids.some((id) => (CAPABILITY_MODELS.face_recognition as readonly string[]).includes(id))) registerFaces();
     const clipIds: readonly string[] = Object.values(clip.models);
     if (!indexers.available('semantic') && ids.some((id) => clipIds.includes(id))) {
       indexers.registering(enableSemantic().catch((e: unknown) => log.warn({ err: e }, 'the CLIP models could not be checked: semantic indexing is off')));
@@ -282,6 +305,12 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }), intake);
   const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, events);
+  // A cover is cut from the photo's medium thumbnail, or from its original while it has none.
+  const people = new PeopleService(db, faces, jobs, (assetId) => {
+    const a = db.prepare('SELECT repository_id, storage_path FROM assets WHERE asset_id = ?').get(assetId) as { repository_id: string; storage_path: string } | undefined;
+    const repo = a ? repositories.byId(a.repository_id) : undefined;
+    return { medium: derivatives.thumbnail(assetId, 'medium'), original: a && repo ? resolveInRepository(repo.path, a.storage_path) : null };
+  });
   const trashStore = new TrashStore(db);
   const trashLog = log.child({ module: 'trash' });
   const deletion = new PermanentDeletion(db, trashStore, repositories, derivatives, events, trashLog);
@@ -293,7 +322,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs);
   const duplicates = new DuplicatesService(db, access, jobs, events);
+  // Merging exact copies keeps who is in the photo (features/faces/face-links.ts).
+  duplicates.setFacesHook({ reparentFaces: (keeper, copies) => carryFacesOnMerge(db, keeper, copies) });
   const photoEvents = new EventsService(db, access, jobs);
+  photoEvents.usePeople((ownerId, items) => peopleOfItems(db, ownerId, items));
   photoEvents.usePlaceNames(
     (lat, lon) => placeNameAt(reverseGeocoder, lat, lon),
     () => reverseGeocoder.loadAsync(),
@@ -341,7 +373,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     browse,
     settings,
     ml,
-    catalogNames: (actor) => statistics.filterOptions(actor),
+    catalogNames: async (actor) => ({ ...(await statistics.filterOptions(actor)), people: faces.namedPeople(actor.userId) }),
     vectors: (modelId) => vectorIndexes.lookup(modelId, () => new ExactVectorScan(db, modelId)),
   });
 
@@ -395,6 +427,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     trash,
     uploads,
     indexing,
+    faces,
+    people,
     albums,
     albumMembers,
     partnerShares,

@@ -16,6 +16,7 @@ import { ASSETS_JOBS } from './features/assets/pipeline/assets.jobs.ts';
 import { repositoriesJobs } from './features/repositories/repositories.jobs.ts';
 import { UPLOADS_JOBS } from './features/uploads/uploads.jobs.ts';
 import { INDEXING_JOBS } from './features/indexing/indexing.jobs.ts';
+import { FACES_JOBS } from './features/faces/index.ts';
 import { STACKS_JOBS } from './features/stacks/stacks.jobs.ts';
 import { TRASH_JOBS } from './features/assets/trash/trash.jobs.ts';
 import { DUPLICATES_JOBS } from './features/duplicates/duplicates.jobs.ts';
@@ -33,7 +34,7 @@ export function jobQueues(cpus = os.availableParallelism()): Record<string, Queu
 }
 
 /** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/pipeline/assets.jobs.ts. */
-export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...STACKS_JOBS, ...TRASH_JOBS, ...DUPLICATES_JOBS, ...EVENTS_JOBS, ...PLACES_JOBS];
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...FACES_JOBS, ...STACKS_JOBS, ...TRASH_JOBS, ...DUPLICATES_JOBS, ...EVENTS_JOBS, ...PLACES_JOBS];
 
 export function buildJobRegistry(): JobRegistry {
   return new JobRegistry(jobQueues()).register(...JOB_DEFINITIONS);

@@ -53,13 +53,14 @@ describe('health and capabilities', () => {
     }
   });
 
-  test('capabilities report the ML tasks as enabled but not installed (an empty models folder; OCR comes from its npm package), and no configured LLM', async () => {
+  test('capabilities report the ML tasks as enabled but not installed (an empty models folder; OCR comes from its npm package, faces from the repository), and no configured LLM', async () => {
     const srv = await startServer({ env: { HEARTH_ML_DEFAULT_ON: 'true' } });
     try {
       const c = new Client(srv.url);
       const caps = (await c.get(`${V1}/capabilities`)).body;
       assert.deepEqual([caps.ml.tasks.ocr.enabled, caps.ml.tasks.ocr.available], [true, true], 'OCR is installed with the app');
-      for (const t of ['bioclip_classify', 'classify', 'face_recognition', 'semantic_image_embed', 'semantic_text_embed']) {
+      assert.deepEqual([caps.ml.tasks.face_recognition.enabled, caps.ml.tasks.face_recognition.available], [true, true], 'faces ship with the app');
+      for (const t of ['bioclip_classify', 'classify', 'semantic_image_embed', 'semantic_text_embed']) {
         assert.equal(caps.ml.tasks[t].enabled, true, t);
         assert.equal(caps.ml.tasks[t].available, false, t);
         assert.equal(caps.ml.tasks[t].reason, 'not_installed', t);

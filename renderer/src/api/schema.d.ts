@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * One asset with its details
-         * @description Each include flag adds one field: `thumbnails`, `tags` (tag links), `albums` (the caller's albums holding the asset, with added_time and position), `species_predictions` (best first), `ocr_result` (the text lines OCR read, with boxes normalised 0..1 and confidence; null while OCR has not read the photo) and `face_result` (always null: face recognition does not run yet). `stack` is always present (null when not stacked). Assets in the Trash are readable by their owner; another user's asset answers 404.
+         * @description Each include flag adds one field: `thumbnails`, `tags` (tag links), `albums` (the caller's albums holding the asset, with added_time and position), `species_predictions` (best first), `ocr_result` (the text lines OCR read, with boxes normalised 0..1 and confidence; null while OCR has not read the photo) and `face_result` (the faces found, boxes normalised 0..1, with their person; null while the face task has not read the photo). `stack` is always present (null when not stacked). Assets in the Trash are readable by their owner; another user's asset answers 404.
          */
         get: operations["getAsset"];
         /**
@@ -816,7 +816,7 @@ export interface paths {
          * List your assets as media items, filtered, searched, sorted and paged
          * @description The unified list: one row per logical media item (a RAW+JPEG pair or a live photo is one row, shown through its primary asset; an asset still processing or failed stands alone). Stacks are one row in `collapsed` mode.
          *     Only your own assets (administrators too). Trash (`is_deleted`) is left out unless asked for. The body is optional; every field has a default.
-         *     Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours and `person_id` (people do not exist yet) match nothing; `event_id` lists the photos of your event.
+         *     Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours matches nothing; `event_id` lists the photos of your event; `person_id`/`person_ids` match the photos where your people are.
          *     Totals: `total_media_items` matching items, `total_files` the files behind them (in the listed trash state), `total_visible` the rows of this stack mode.
          */
         post: operations["queryAssets"];
@@ -1557,6 +1557,46 @@ export interface paths {
         patch: operations["updateEventRebuildState"];
         trace?: never;
     };
+    "/api/v1/faces/{faceId}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a face to a person, or to a new person (extension)
+         * @description `person_id` null makes a new person of this face. The face stays there through rebuilds. An unknown or another member’s face is 404; person 422 naming `body.person_id`.
+         */
+        post: operations["assignFace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/faces/{faceId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "Not this person": take a face from its person (extension)
+         * @description The face leaves its person and never joins it again automatically (it may join someone else). 409 `face_not_assigned` when it is with no one.
+         */
+        post: operations["rejectFace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -1807,6 +1847,131 @@ export interface paths {
          * @description Either member of the share may end it. A share you are not part of: 404.
          */
         delete: operations["deletePartnerShare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your people (face clusters)
+         * @description Named people first (by name), then by faces. Hidden people only with `include_hidden=true`. `repository_id`: people with a face in a photo of that repository.
+         */
+        get: operations["listPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your people
+         * @description Another member’s person answers 404 `person_not_found`, like an unknown id.
+         */
+        get: operations["getPerson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename, hide or show a person, or choose its cover face
+         * @description At least one of `name` (1..100 characters on one line, trimmed; null clears it), `is_hidden`, `cover_face_id` (a face of this person; null: the best face).
+         *     Any update marks the person confirmed: a rebuild keeps it, its name, its cover and whether it is hidden. A cover face that is not this person’s is 422 naming `body.cover_face_id`; nothing is changed then.
+         */
+        patch: operations["updatePerson"];
+        trace?: never;
+    };
+    "/api/v1/people/{id}/assets/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The photos of one of your people, as queryAssets lists them
+         * @description The body is queryAssets’ (required, may be `{}`); its filter is combined with this person (`filter.person_id` is replaced by the path’s).
+         */
+        post: operations["queryPersonAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/{id}/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The person’s cover: their face cut from the photo (JPEG, at most 256 px square)
+         * @description Bearer or media token (`?mt=`), like thumbnails. 404 `person_cover_missing` when the person has no face to show.
+         */
+        get: operations["getPersonCover"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge people into this one (extension)
+         * @description Their faces become this person’s (kept there by rebuilds); they are deleted. This person keeps its name, or takes the first name among them. An unknown or another member’s person in `person_ids` is 422 naming it; nothing is merged then.
+         */
+        post: operations["mergePeople"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-cluster your faces into people, keeping every correction
+         * @description Queues a job (getJob follows `receipt_id`). Names, merges, faces moved or marked "not this person", hidden people and chosen covers are kept. While one is queued or running for you: 409 `people_rebuild_running`.
+         */
+        post: operations["rebuildPeopleClusters"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2637,7 +2802,7 @@ export interface components {
             display_cover_asset_id: string | null;
             /** @description Members besides the owner. */
             member_count: number;
-            owner: components["schemas"]["Person"];
+            owner: components["schemas"]["Person"] & unknown;
             /**
              * @description The caller's role: `owner`, or a member's role in a shared album.
              * @enum {string}
@@ -2778,8 +2943,14 @@ export interface components {
             deleted_at: string | null;
             description: string | null;
             duration: number | null;
-            /** @description Always null: face recognition does not run yet (no face results exist). */
-            face_result?: null;
+            /** @description The faces found in the photo (boxes normalised 0..1) with their person; null while the face task has not read it. */
+            face_result?: {
+                created_at: string;
+                faces: components["schemas"]["Face"][];
+                model_id: string;
+                total_faces: number;
+                updated_at: string;
+            } | null;
             file_size: number;
             /** @description Repository-relative folder of the file. */
             folder_path: string;
@@ -2831,7 +3002,6 @@ export interface components {
             upload_time: string;
             width: number | null;
         };
-        /** @description Restricts the search; where it and the parsed query set the same field, this one wins. */
         AssetFilter: {
             /** @description Only assets in this album of yours (another user’s album matches nothing). */
             album_id?: number;
@@ -2888,8 +3058,10 @@ export interface components {
             };
             /** @description Only your own id matches anything: photos are private to their owner, administrators included. */
             owner_id?: number;
-            /** @description People do not exist in this build: a valid id matches nothing. */
+            /** @description Photos with this person (listPeople). Another member’s person, or an unknown id, matches nothing. */
             person_id?: number;
+            /** @description Extension: photos with ALL of these people together (with person_id, that one too). */
+            person_ids?: number[];
             /** @description Exact rating; 0 is unrated. */
             rating?: number;
             /** @description Beyond the contract (additive): rated at least this many stars ("4+ stars"). With `rating`, both must hold. */
@@ -3008,6 +3180,9 @@ export interface components {
             }[];
             /** @description The asset types, as used by `type`/`types` in asset filters. */
             types: ("PHOTO" | "VIDEO" | "AUDIO")[];
+        };
+        AssignFaceRequest: {
+            person_id: number | null;
         };
         BatchUploadResult: {
             asset_id: string | null;
@@ -3220,6 +3395,21 @@ export interface components {
         EmptyTrashRequest: {
             expected_count: number;
         };
+        Face: {
+            /** @description Normalised 0..1 to the upright image. */
+            bounding_box: {
+                height: number;
+                width: number;
+                x: number;
+                y: number;
+            };
+            confidence: number;
+            face_id: number;
+            /** @description The largest face of the photo. */
+            is_primary: boolean;
+            person_id: number | null;
+            person_name: string | null;
+        };
         FeaturedPhotos: {
             assets: components["schemas"]["Asset"][];
             /** @description Photos the selection was drawn from. */
@@ -3334,7 +3524,7 @@ export interface components {
             media_item_id: string;
             /** @enum {string} */
             media_kind: "photo" | "video" | "audio" | "live_photo";
-            owner: components["schemas"]["Person"] & unknown;
+            owner: components["schemas"]["Person"];
             primary_asset: components["schemas"]["Asset"];
             stack: components["schemas"]["MediaItemStackRef"];
         };
@@ -3610,6 +3800,9 @@ export interface components {
                 tags?: boolean;
             };
         };
+        MergePeopleRequest: {
+            person_ids: number[];
+        };
         Message: {
             message: string;
         };
@@ -3809,7 +4002,18 @@ export interface components {
             shared_from?: string | null;
             show_in_timeline?: boolean;
         };
-        /** @description The owner as members see them (name and initials). */
+        PeoplePage: {
+            limit: number;
+            offset: number;
+            people: components["schemas"]["RecognisedPerson"][];
+            total: number;
+        };
+        PeopleRebuildQueued: {
+            receipt_id: string;
+            /** @enum {string} */
+            status: "queued";
+        };
+        /** @description Whose it is when it is not yours (a partner's photo: show their initials); null for your own. */
         Person: {
             display_name: string;
             /**
@@ -3819,6 +4023,11 @@ export interface components {
             initials: string;
             user_id: number;
         } | null;
+        PersonUpdate: {
+            cover_face_id?: number | null;
+            is_hidden?: boolean;
+            name?: string | null;
+        };
         PhoneAddress: {
             address: string;
             /** @enum {string} */
@@ -4001,6 +4210,25 @@ export interface components {
             running_jobs: number;
             total_jobs: number;
         };
+        RecognisedPerson: {
+            /** @description Photos (not in the Trash) with this person. */
+            asset_count: number;
+            /** @description The face chosen as cover; null: the best face is. */
+            cover_face_id: number | null;
+            /** @description getPersonCover of this person; null when it has no face. */
+            cover_face_image_path: string | null;
+            created_at: string;
+            hidden_at: string | null;
+            /** @description A member named or corrected this person: a rebuild never deletes it. */
+            is_confirmed: boolean;
+            is_hidden: boolean;
+            /** @description Faces of this person. */
+            member_count: number;
+            name: string | null;
+            person_id: number;
+            representative_asset_id: string | null;
+            updated_at: string;
+        };
         /** @description Variant B: the refresh token. Variant A uses the HttpOnly cookie and ignores the body. */
         RefreshTokenBody: {
             refresh_token?: string;
@@ -4166,7 +4394,7 @@ export interface components {
              * @enum {string}
              */
             enhancement_mode?: "auto" | "off" | "only";
-            filter?: components["schemas"]["AssetFilter"];
+            filter?: components["schemas"]["AssetFilter"] & unknown;
             /** @description Ids of parsed chips (`parsed.chips[].id`) the user removed: their words are searched as text instead. */
             ignore_parsed?: string[];
             pagination?: {
@@ -4199,7 +4427,7 @@ export interface components {
                 chips: {
                     /** @description Send it in `ignore_parsed` to undo this part. */
                     id: string;
-                    /** @description `date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`, `place` ("in Lisbon": a location box around your photos taken there). */
+                    /** @description `date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`, `place` ("in Lisbon": a location box around your photos taken there), `person` (one of your named people: "Anna", "with Anna"; several together are photos with all of them). */
                     kind: string;
                     label: string;
                     /** @description The words of the query it came from. */
@@ -11983,6 +12211,186 @@ export interface operations {
             };
         };
     };
+    assignFace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                faceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignFaceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Face"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rejectFace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                faceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Face"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -13140,6 +13548,567 @@ export interface operations {
             };
             /** @description Not found (also for resources of other users) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPeople: {
+        parameters: {
+            query?: {
+                include_hidden?: "true" | "false";
+                /** @description People per page, 1..100. Default 24. */
+                limit?: number;
+                /** @description People to skip. Default 0. */
+                offset?: number;
+                repository_id?: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeoplePage"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPerson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecognisedPerson"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updatePerson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecognisedPerson"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    queryPersonAssets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssetQuery"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GalleryList"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPersonCover: {
+        parameters: {
+            query?: {
+                mt?: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The face crop */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    mergePeople: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergePeopleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecognisedPerson"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rebuildPeopleClusters: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeopleRebuildQueued"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,9 @@
  * | HEARTH_DATA_DIR       | ./data         | catalog, keys, backups and the storage root with repositories |
  * | HEARTH_MODELS_DIR     | <data>/models  | ONNX models and their data files, laid out as the model        |
  * |                       |                | registry says (adapters/ml/model-manifest.ts); may be read-only |
+ * | HEARTH_SHIPPED_MODELS_DIR | <repo>/models | the models shipped with Hearth (the two face models), used |
+ * |                       |                | where HEARTH_MODELS_DIR lacks them; tests point it at an empty |
+ * |                       |                | folder to see an install without them                          |
  * | HEARTH_ML_WORKERS     | (cores)        | most inference worker threads (each loads the models it runs); |
  * |                       |                | the pool never has more than the machine's cores               |
  * | HEARTH_MODELS_BASE_URL| (registry)     | `models:fetch` and the admin Install download `<base>/<path>`  |
@@ -33,8 +36,20 @@
  * | HEARTH_TRUST_PROXY    | false          | true: take the client address from X-Forwarded-For (only when  |
  * |                       |                | a reverse proxy you run sits in front)                         |
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+
+/**
+ * The repository's `models/` folder: the nearest `models/README.md` above this file (the source tree and a
+ * bundle both sit below the repository root); null when there is none (a bundle copied elsewhere).
+ */
+function repositoryModelsDir(): string | null {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'models', 'README.md'))) return path.join(dir, 'models');
+    if (path.dirname(dir) === dir) return null;
+  }
+}
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -54,6 +69,7 @@ export const envSchema = z.object({
     .default('127.0.0.1'),
   HEARTH_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   HEARTH_MODELS_DIR: z.string().min(1, 'must not be empty').optional(),
+  HEARTH_SHIPPED_MODELS_DIR: z.string().min(1, 'must not be empty').optional(),
   HEARTH_ML_WORKERS: z.coerce
     .number({ error: 'must be a number' })
     .int('must be a whole number')
@@ -80,6 +96,8 @@ export interface AppConfig {
   hostFixed: boolean;
   dataDir: string;
   modelsDir: string;
+  /** The models shipped with Hearth (HEARTH_SHIPPED_MODELS_DIR, default the repository's `models/`); null: none. */
+  shippedModelsDir: string | null;
   /** Cap on the inference worker threads (HEARTH_ML_WORKERS); null: one per core. */
   mlWorkers: number | null;
   /** Where `models:fetch` downloads from instead of each file's source URL; null: the sources. */
@@ -122,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     hostFixed: picked.HEARTH_HOST !== undefined,
     dataDir: path.resolve(cwd, e.HEARTH_DATA_DIR),
     modelsDir: e.HEARTH_MODELS_DIR ? path.resolve(cwd, e.HEARTH_MODELS_DIR) : path.join(path.resolve(cwd, e.HEARTH_DATA_DIR), 'models'),
+    shippedModelsDir: e.HEARTH_SHIPPED_MODELS_DIR ? path.resolve(cwd, e.HEARTH_SHIPPED_MODELS_DIR) : repositoryModelsDir(),
     mlWorkers: e.HEARTH_ML_WORKERS ?? null,
     modelsBaseUrl: e.HEARTH_MODELS_BASE_URL ?? null,
     clipStandin: e.HEARTH_CLIP_STANDIN,

@@ -53,7 +53,8 @@ describe('ML capabilities', () => {
       fs.writeFileSync(part, '');
       fs.truncateSync(part, Math.ceil(vision.bytes / 4));
 
-      const srv = await startServer({ env: { HEARTH_MODELS_DIR: dir } });
+      // No shipped copies either (an empty folder): the face embedding is missing for real.
+      const srv = await startServer({ env: { HEARTH_MODELS_DIR: dir, HEARTH_SHIPPED_MODELS_DIR: tempModelsDir() } });
       try {
         for (const variant of VARIANTS) {
           const c = new Client(srv.url, variant);

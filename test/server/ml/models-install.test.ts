@@ -69,7 +69,7 @@ describe('admin Models: install from a mirror on loopback', { timeout: 600_000 }
     const files = copies([YUNET.path, MFN.path, ULTRA.path]);
     mirror = await serveModels(files, { hold: new Set([served(MFN.path)]), cut: new Set([served(YUNET.path)]) });
     dir = tempModelsDir();
-    srv = await startServer({ env: { HEARTH_MODELS_DIR: dir, HEARTH_MODELS_BASE_URL: mirror.url } });
+    srv = await startServer({ env: { HEARTH_MODELS_DIR: dir, HEARTH_MODELS_BASE_URL: mirror.url, HEARTH_SHIPPED_MODELS_DIR: tempModelsDir() } });
     const h = await signedInHousehold(srv.url, 'A', ['bob']);
     admin = inBothVariants(h.admin);
     bob = h.members.bob.client;
@@ -203,7 +203,7 @@ describe('admin Models: cancel, and a model installed while index jobs wait', { 
     const clip = modelEntry('clip-tokenizer')!.files[0]!;
     const mirror = await serveModels(copies([clip.path]), { hold: new Set([served(clip.path)]) });
     const dir = tempModelsDir();
-    const srv = await startServer({ env: { HEARTH_MODELS_DIR: dir, HEARTH_MODELS_BASE_URL: mirror.url } });
+    const srv = await startServer({ env: { HEARTH_MODELS_DIR: dir, HEARTH_MODELS_BASE_URL: mirror.url, HEARTH_SHIPPED_MODELS_DIR: tempModelsDir() } });
     try {
       const admin = new Client(srv.url, 'B');
       await registerAdmin(admin);
@@ -234,7 +234,7 @@ describe('admin Models: cancel, and a model installed while index jobs wait', { 
     const mirror = await serveModels(copies([CLS_FILE]));
     const dir = tempModelsDir();
     corruptCopy(dir, CLS_FILE);
-    const srv = await startServer({ env: { HEARTH_MODELS_DIR: dir, HEARTH_MODELS_BASE_URL: mirror.url } });
+    const srv = await startServer({ env: { HEARTH_MODELS_DIR: dir, HEARTH_MODELS_BASE_URL: mirror.url, HEARTH_SHIPPED_MODELS_DIR: tempModelsDir() } });
     try {
       const alice = new Client(srv.url);
       const userId = (await registerAdmin(alice)).session.user.user_id;

@@ -387,3 +387,24 @@ describe('parseQuery: fuzz', () => {
     assert.ok(understood > 3000, `most random queries hold something understood (${understood} of 6000)`);
   });
 });
+
+describe('the lexicon kept between queries', () => {
+  // Lexicons are kept per catalog so each search need not rebuild one. The key once named only cameras and
+  // lenses: two members with the same cameras shared one lexicon, so one member's people and places were
+  // understood in the other's query, and a person renamed kept their old name until the server restarted.
+  const people = (query: string, ctx: QueryContext) => parseQuery(query, ctx).parsed.filter((p) => p.kind === 'person').map((p) => p.filter);
+  const places = (query: string, ctx: QueryContext) => parseQuery(query, ctx).parsed.filter((p) => p.kind === 'place').map((p) => p.text.trim());
+  const box = { north: 38.8, south: 38.6, east: -9.0, west: -9.3 };
+
+  test("a member's people and places are theirs alone, and a rename counts at the next query", () => {
+    const anna: QueryContext = { ...CTX, people: [{ id: 1, name: 'Anna' }], places: [{ name: 'Lisbon', location: box }] };
+    const other: QueryContext = { ...CTX, people: [{ id: 2, name: 'Ben' }], places: [] };
+    assert.equal(people('with Anna', anna).length, 1);
+    assert.equal(places('in Lisbon', anna).length, 1);
+    assert.deepEqual(people('with Anna', other), [], 'another member with the same cameras does not know Anna');
+    assert.deepEqual(places('in Lisbon', other), [], 'nor her places');
+    const renamed: QueryContext = { ...anna, people: [{ id: 1, name: 'Annie' }] };
+    assert.deepEqual(people('with Anna', renamed), [], 'the old name is gone');
+    assert.equal(people('with Annie', renamed).length, 1, 'the new name is understood');
+  });
+});

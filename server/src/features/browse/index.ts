@@ -9,3 +9,6 @@ export type { AssetFilter } from './browse.routes.ts';
 export type { BrowseService } from './browse.service.ts';
 export { AssetFilterSchema } from './browse.routes.ts';
 export { GalleryItemSchema, type GalleryItem, type GalleryList } from './browse.view.ts';
+/** For queryPersonAssets (features/faces): the same body and answer as queryAssets. */
+export { AssetQuerySchema, type AssetQuery } from './browse.routes.ts';
+export { GalleryListSchema } from './browse.view.ts';

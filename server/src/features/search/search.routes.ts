@@ -116,7 +116,7 @@ export const SearchResponseSchema = z
       chips: z.array(
         z.object({
           id: z.string().openapi({ description: 'Send it in `ignore_parsed` to undo this part.' }),
-          kind: z.string().openapi({ description: '`date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`, `place` ("in Lisbon": a location box around your photos taken there).' }),
+          kind: z.string().openapi({ description: '`date`, `media_type`, `live_photo`, `screenshot`, `favourite`, `rating`, `file_type`, `camera_make`, `camera_model`, `lens`, `place` ("in Lisbon": a location box around your photos taken there), `person` (one of your named people: "Anna", "with Anna"; several together are photos with all of them).' }),
           label: z.string(),
           text: z.string().openapi({ description: 'The words of the query it came from.' }),
         }),

@@ -40,6 +40,8 @@ export interface CatalogNames {
   lenses: string[];
   /** The caller's places (channels/place.ts knownPlaces): "in Lisbon" becomes a location chip. */
   places?: PlaceName[];
+  /** The caller's named people. */
+  people?: { id: number; name: string }[];
 }
 
 export function understandQuery(
@@ -56,6 +58,7 @@ export function understandQuery(
       cameraModels: opts.catalog.cameras.map((c): CatalogName => ({ value: c.model, say: [c.name] })),
       lenses: opts.catalog.lenses,
       places: opts.catalog.places,
+      people: opts.catalog.people,
     });
   } catch (e) {
     if (e instanceof RangeError) throw new BadRequest('viewer_timezone is not a time zone this server knows.', 'validation_failed', [{ field: 'body.viewer_timezone', message: 'unknown IANA time zone' }]);
@@ -98,6 +101,8 @@ function labelOf(p: ParsedPart): string {
       return `Lens ${f.lens}`;
     case 'place':
       return `In ${placeNameOf(p)}`;
+    case 'person':
+      return `With ${p.text.replace(/^with\s+/i, '')}`;
     default:
       return p.text.trim();
   }

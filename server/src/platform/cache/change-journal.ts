@@ -38,6 +38,8 @@ export const DEPS = [
   'album_owners',
   /** Photo events' membership or redirects (features/events): one entry per publish or correction. */
   'events',
+  /** A face placed with a person or taken from one (features/faces). */
+  'people',
 ] as const;
 export type Dep = (typeof DEPS)[number];
 

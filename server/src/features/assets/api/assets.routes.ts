@@ -27,7 +27,7 @@ export const getAsset = defineRoute('user', {
   operationId: 'getAsset',
   summary: 'One asset with its details',
   description:
-    'Each include flag adds one field: `thumbnails`, `tags` (tag links), `albums` (the caller\'s albums holding the asset, with added_time and position), `species_predictions` (best first), `ocr_result` (the text lines OCR read, with boxes normalised 0..1 and confidence; null while OCR has not read the photo) and `face_result` (always null: face recognition does not run yet). `stack` is always present (null when not stacked). Assets in the Trash are readable by their owner; another user\'s asset answers 404.',
+    'Each include flag adds one field: `thumbnails`, `tags` (tag links), `albums` (the caller\'s albums holding the asset, with added_time and position), `species_predictions` (best first), `ocr_result` (the text lines OCR read, with boxes normalised 0..1 and confidence; null while OCR has not read the photo) and `face_result` (the faces found, boxes normalised 0..1, with their person; null while the face task has not read the photo). `stack` is always present (null when not stacked). Assets in the Trash are readable by their owner; another user\'s asset answers 404.',
   tags: [TAG],
   request: {
     params: IdParam,

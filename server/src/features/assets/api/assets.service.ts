@@ -7,7 +7,7 @@
  *
  * Decisions (contract gaps):
  * - getAsset: `ocr_result` is the photo's text as OCR read it (features/ocr/ocr.view.ts: its shape), null
- *   while OCR has not read it; `face_result` is null (face recognition does not run yet). `species_predictions` is absent when
+ *   while OCR has not read it; `face_result` is the faces found with their person (null while the face task has not read it). `species_predictions` is absent when
  *   include_species=false, like the other include flags; `stack` is always there (null when not stacked).
  *   `albums` lists only the caller's albums (albums are private too). `place` (always there) is the
  *   position's town, region and country from the offline gazetteer (features/places), null without one.
@@ -50,6 +50,7 @@ import { resolveInRepository } from '../ingest/ingest.service.ts';
 import { LazyThumbnails } from './lazy-thumbnails.ts';
 import { hasEmbeddedMotion } from '../pipeline/media-items.ts';
 import { OcrStore, toOcrResult } from '../../ocr/index.ts';
+import { faceResult } from '../../faces/index.ts';
 import { SidecarUnreadable, readSidecar, sidecarPath, writeSidecar, type Sidecar, type SidecarInput } from './sidecar.ts';
 
 export interface DetailInclude {
@@ -134,7 +135,7 @@ export class AssetsService {
       const read = this.ocr.resultOf(a.asset_id);
       base.ocr_result = read ? toOcrResult(read, { width: a.width, height: a.height }) : null;
     }
-    if (include.faces) base.face_result = null;
+    if (include.faces) base.face_result = faceResult(this.db, a.asset_id);
     base.place = this.store.placeOf(a.asset_id) ?? null;
     return base;
   }

@@ -9,7 +9,7 @@ import type { AssetFilter } from './filter.ts';
 import type { Grammar, Holiday, Season, Unit } from './grammar.ts';
 import { phraseWords, tokenise, type Token } from './tokens.ts';
 
-export type CatalogField = 'camera_make' | 'camera_model' | 'lens';
+export type CatalogField = 'camera_make' | 'camera_model' | 'lens' | 'person';
 
 export type WordClass =
   | { c: 'stop' | 'monthIntro' | 'this' | 'last' | 'today' | 'yesterday' | 'weekend' | 'ago' }
@@ -70,6 +70,8 @@ export interface Catalog {
   cameraMakes?: readonly CatalogName[] | undefined;
   cameraModels?: readonly CatalogName[] | undefined;
   lenses?: readonly CatalogName[] | undefined;
+  /** The caller's named people (listPeople): a name is a person filter (`value` is the person id). */
+  people?: readonly { id: number; name: string }[] | undefined;
 }
 
 interface Entry {
@@ -94,7 +96,9 @@ export class Lexicon {
    * per member, roughly), the oldest dropped first.
    */
   static of(grammar: Grammar, catalog: Catalog = {}): Lexicon {
-    const key = JSON.stringify([catalog.cameraMakes ?? [], catalog.cameraModels ?? [], catalog.lenses ?? []]);
+    // Every catalog list the lexicon holds is in the key: a member's places and people are theirs alone, and a
+    // person renamed or a new place must be understood at the next query.
+    const key = JSON.stringify([catalog.cameraMakes ?? [], catalog.cameraModels ?? [], catalog.lenses ?? [], catalog.places ?? [], catalog.people ?? []]);
     let kept = built.get(grammar);
     if (!kept) built.set(grammar, (kept = new Map()));
     let lexicon = kept.get(key);
@@ -169,6 +173,8 @@ export class Lexicon {
     names(catalog.lenses, 'lens');
     names(catalog.cameraModels, 'camera_model');
     names(catalog.cameraMakes, 'camera_make');
+    // People last: a camera spelled like someone's name stays a camera (the first class of a phrase wins).
+    for (const p of catalog.people ?? []) if (p.name.trim()) this.add(p.name, { c: 'catalog', field: 'person', value: String(p.id) });
     for (const list of this.byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
   }
 

@@ -198,10 +198,14 @@ function combine(parts: Part[]): AssetFilter {
   const filter: AssetFilter = {};
   const types: NonNullable<AssetFilter['type']>[] = [];
   const tags: string[] = [];
+  const people: number[] = [];
   for (const { filter: f } of parts) {
     for (const [k, v] of Object.entries(f) as [keyof AssetFilter, unknown][]) {
       if (k === 'type') {
         if (!types.includes(v as never)) types.push(v as never);
+      } else if (k === 'person_ids') {
+        // "Anna and Ben": photos with both.
+        for (const id of v as number[]) if (!people.includes(id)) people.push(id);
       } else if (k === 'tag_names') {
         for (const t of v as string[]) if (!tags.includes(t)) tags.push(t);
       } else (filter as Record<string, unknown>)[k] = structuredClone(v);
@@ -210,6 +214,7 @@ function combine(parts: Part[]): AssetFilter {
   if (types.length === 1) filter.type = types[0];
   else if (types.length > 1) filter.types = types;
   if (tags.length) filter.tag_names = tags;
+  if (people.length) filter.person_ids = people;
   return filter;
 }
 

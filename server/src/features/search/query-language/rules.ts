@@ -12,7 +12,7 @@ import { formatDay } from './calendar.ts';
 import type { AssetFilter } from './filter.ts';
 import { classOf, has, type Lexeme } from './lexicon.ts';
 
-export type PartKind = 'date' | 'media_type' | 'live_photo' | 'screenshot' | 'favourite' | 'rating' | 'file_type' | 'camera_make' | 'camera_model' | 'lens' | 'place';
+export type PartKind = 'date' | 'media_type' | 'live_photo' | 'screenshot' | 'favourite' | 'rating' | 'file_type' | 'camera_make' | 'camera_model' | 'lens' | 'place' | 'person';
 
 export interface Match {
   len: number;
@@ -85,6 +85,8 @@ export const catalogRule: Rule = (lxs, i) => {
   const lx = lxs[i];
   const c = classOf(lx, 'catalog');
   if (!c) return null;
+  // A person's name ("Anna", "with Anna": "with" is a stop word and joins the chip): photos with them.
+  if (c.field === 'person') return { len: 1, kind: 'person', filter: { person_ids: [Number(c.value)] } };
   if (has(lx, 'ordinaryCamera') && !introduced(lxs, i)) return null;
   return { len: 1, kind: c.field, filter: { [c.field]: c.value } };
 };

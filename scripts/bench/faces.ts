@@ -1,0 +1,86 @@
+/**
+ * `npm run bench:faces`: the face pipeline and clustering (features/faces).
+ *
+ *   detection   YuNet on every photo of ../shared/corpus/faces (decoded to 800 px first, as the medium
+ *               thumbnail is; decoding not timed): images/s
+ *   embedding   alignment + MobileFaceNet (crop and mirrored crop) per face found: faces/s
+ *   quality     BCubed precision / recall / F1 of the clustering on the labelled faces (cluster.ts)
+ *   clustering  clusterFaces on synthetic clustered 128-d unit vectors (identities of 50 faces, same-person
+ *               cosine ≈ 0.7 like the corpus): seconds, at 10000 and at --faces N (default 20000)
+ *
+ * Options: --faces N (`--faces 100000` is the issue's size: the clustering is O(n²) today, ~115 s at 10k on the
+ * shared 2-core machine, so 100k takes hours; an ANN neighbour index is the next step), --workers N
+ * (inference threads, default 1: the figures are per thread).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { MlRuntime } from '../../server/src/adapters/ml/index.ts';
+import { bcubed, clusterFaces, CLUSTER_PARAMS, facePoolInfer, type ClusterFace } from '../../server/src/features/faces/index.ts';
+import { detectFaces } from '../../server/src/features/faces/detect.ts';
+import { embedFace } from '../../server/src/features/faces/embed.ts';
+import { loadRgb } from '../../server/src/features/faces/image-input.ts';
+import { FACE_PARAMS } from '../../server/src/features/faces/params.ts';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const root = path.resolve(import.meta.dirname, '../..');
+const corpus = path.resolve(root, '../shared/corpus/faces');
+const ml = new MlRuntime({ modelsDir: process.env.HEARTH_MODELS_DIR ?? path.resolve(root, '../shared/models'), shippedModelsDir: path.join(root, 'models'), dataDir: null, maxWorkers: arg('workers', 1) });
+const infer = facePoolInfer(ml);
+
+const labels = JSON.parse(fs.readFileSync(path.join(corpus, 'labels.json'), 'utf8')) as Record<string, { identities: string[] }>;
+const images = await Promise.all(Object.keys(labels).map(async (name) => ({ name, img: await loadRgb(path.join(corpus, name), FACE_PARAMS.source.maxSide) })));
+// Warm-up: sessions loaded, first runs out of the figures.
+for (const { img } of images.slice(0, 2)) for (const f of await detectFaces(img, infer)) await embedFace(img, f.landmarks, infer);
+
+let t = performance.now();
+const detected = [];
+for (const { name, img } of images) detected.push({ name, img, faces: await detectFaces(img, infer) });
+const detectS = (performance.now() - t) / 1000;
+t = performance.now();
+const faces: ClusterFace[] = [];
+const labelled = new Map<number, string>();
+for (const d of detected) {
+  const largest = d.faces.reduce((b, f, i) => (f.w * f.h > d.faces[b]!.w * d.faces[b]!.h ? i : b), 0);
+  for (const [i, f] of d.faces.entries()) {
+    faces.push({ id: faces.length + 1, score: f.score, embedding: await embedFace(d.img, f.landmarks, infer) });
+    if (i === largest && labels[d.name]!.identities.length === 1) labelled.set(faces.length, labels[d.name]!.identities[0]!);
+  }
+}
+const embedS = (performance.now() - t) / 1000;
+const q = bcubed([...labelled].map(([id, label]) => ({ label, cluster: clusterFaces(faces).get(id) ?? null })));
+console.log(`detection: ${images.length} images in ${detectS.toFixed(2)} s = ${(images.length / detectS).toFixed(1)} images/s (YuNet-n, ≤ 640 px)`);
+console.log(`embedding: ${faces.length} faces in ${embedS.toFixed(2)} s = ${(faces.length / embedS).toFixed(1)} faces/s (align + MobileFaceNet ×2)`);
+console.log(`quality (threshold ${CLUSTER_PARAMS.threshold}, min size ${CLUSTER_PARAMS.minPoints}, ${labelled.size} labelled faces): BCubed precision ${q.precision.toFixed(3)}, recall ${q.recall.toFixed(3)}, F1 ${q.f1.toFixed(3)}, mixed clusters ${q.mixed}`);
+await ml.close();
+
+/** Deterministic clustered unit vectors: identity centres, each face = centre + noise (cos to centre ≈ 0.84). */
+function synthetic(n: number): ClusterFace[] {
+  let seed = 42;
+  const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const gauss = () => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
+  const unit = (v: Float32Array) => {
+    const s = Math.hypot(...v) || 1;
+    for (let i = 0; i < v.length; i++) v[i]! /= s;
+    return v;
+  };
+  const centres: Float32Array[] = [];
+  const out: ClusterFace[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i % 50 === 0) centres.push(unit(Float32Array.from({ length: 128 }, gauss)));
+    const c = centres[centres.length - 1]!;
+    const noise = unit(Float32Array.from({ length: 128 }, gauss));
+    out.push({ id: i + 1, score: 0.8 + rnd() * 0.2, embedding: unit(c.map((x, k) => x + 0.65 * noise[k]!)) });
+  }
+  return out;
+}
+for (const n of [...new Set([10_000, arg('faces', 20_000)])]) {
+  const set = synthetic(n);
+  t = performance.now();
+  const groups = clusterFaces(set);
+  const s = (performance.now() - t) / 1000;
+  console.log(`clustering: ${n} synthetic faces (${n / 50} identities) in ${s.toFixed(1)} s, ${new Set(groups.values()).size} groups`);
+}

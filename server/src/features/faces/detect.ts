@@ -1,0 +1,106 @@
+/**
+ * YuNet on an RGB image (MANIFEST §1): letterboxed to ≤ 640 px with H and W multiples of 32, BGR 0..255 NCHW;
+ * per cell of strides 8/16/32, score = √(cls·obj), box and landmarks decoded from the cell; score ≥ 0.8, NMS at
+ * IoU 0.3. Boxes and landmarks come back in the pixels of the image given.
+ */
+import { FACE_PARAMS } from './params.ts';
+import type { DetectedFace, FaceInfer, FaceTensor, RgbImage } from './types.ts';
+
+const P = FACE_PARAMS.detector;
+
+/** Nearest-neighbour-free resize: bilinear, into a zero-padded BGR planar tensor of W×H. */
+export function detectorInput(img: RgbImage): { tensor: FaceTensor; scale: number } {
+  const scale = Math.min(1, P.maxSide / Math.max(img.width, img.height));
+  const rw = Math.max(1, Math.round(img.width * scale));
+  const rh = Math.max(1, Math.round(img.height * scale));
+  const W = Math.ceil(rw / P.multiple) * P.multiple;
+  const H = Math.ceil(rh / P.multiple) * P.multiple;
+  const out = new Float32Array(3 * W * H);
+  const plane = W * H;
+  const sx = img.width / rw;
+  const sy = img.height / rh;
+  for (let y = 0; y < rh; y++) {
+    const fy = Math.min(img.height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(img.height - 1, y0 + 1);
+    const wy = fy - y0;
+    for (let x = 0; x < rw; x++) {
+      const fx = Math.min(img.width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(img.width - 1, x0 + 1);
+      const wx = fx - x0;
+      for (let c = 0; c < 3; c++) {
+        const a = img.data[(y0 * img.width + x0) * 3 + c]!;
+        const b = img.data[(y0 * img.width + x1) * 3 + c]!;
+        const d = img.data[(y1 * img.width + x0) * 3 + c]!;
+        const e = img.data[(y1 * img.width + x1) * 3 + c]!;
+        const v = (a * (1 - wx) + b * wx) * (1 - wy) + (d * (1 - wx) + e * wx) * wy;
+        // BGR planes: channel 2 (blue) first.
+        out[(2 - c) * plane + y * W + x] = v;
+      }
+    }
+  }
+  return { tensor: { data: out, dims: [1, 3, H, W] }, scale: rw / img.width };
+}
+
+const clamp01 = (v: number) => (v < 0 ? 0 : v > 1 ? 1 : v);
+
+/** Decodes YuNet's outputs for a W×H input; coordinates in the input's pixels. */
+export function decodeYunet(outputs: Record<string, FaceTensor>, W: number, H: number): DetectedFace[] {
+  const found: DetectedFace[] = [];
+  for (const s of P.strides) {
+    const cols = W / s;
+    const rows = H / s;
+    const cls = outputs[`cls_${s}`]!.data;
+    const obj = outputs[`obj_${s}`]!.data;
+    const bbox = outputs[`bbox_${s}`]!.data;
+    const kps = outputs[`kps_${s}`]!.data;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const i = r * cols + c;
+        const score = Math.sqrt(clamp01(cls[i]!) * clamp01(obj[i]!));
+        if (score < P.scoreThreshold) continue;
+        const cx = (c + bbox[i * 4]!) * s;
+        const cy = (r + bbox[i * 4 + 1]!) * s;
+        const w = Math.exp(bbox[i * 4 + 2]!) * s;
+        const h = Math.exp(bbox[i * 4 + 3]!) * s;
+        const landmarks: [number, number][] = [];
+        for (let k = 0; k < 5; k++) landmarks.push([(kps[i * 10 + 2 * k]! + c) * s, (kps[i * 10 + 2 * k + 1]! + r) * s]);
+        found.push({ x: cx - w / 2, y: cy - h / 2, w, h, score, landmarks });
+      }
+    }
+  }
+  return nms(found, P.nmsIou);
+}
+
+export function iou(a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }): number {
+  const ix = Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x));
+  const iy = Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+  const inter = ix * iy;
+  const union = a.w * a.h + b.w * b.h - inter;
+  return union > 0 ? inter / union : 0;
+}
+
+function nms(faces: DetectedFace[], threshold: number): DetectedFace[] {
+  const sorted = [...faces].sort((a, b) => b.score - a.score);
+  const kept: DetectedFace[] = [];
+  for (const f of sorted) if (kept.every((k) => iou(k, f) <= threshold)) kept.push(f);
+  return kept;
+}
+
+/** The faces of `img` (its pixels), best score first, clipped to the image. */
+export async function detectFaces(img: RgbImage, infer: FaceInfer): Promise<DetectedFace[]> {
+  const { tensor, scale } = detectorInput(img);
+  const [, , H, W] = tensor.dims as [number, number, number, number];
+  const outputs = await infer('detector', tensor);
+  return decodeYunet(outputs, W, H)
+    .filter((f) => Math.min(f.w, f.h) >= P.minFacePx)
+    .map((f) => {
+      const x0 = Math.max(0, f.x / scale);
+      const y0 = Math.max(0, f.y / scale);
+      const x1 = Math.min(img.width, (f.x + f.w) / scale);
+      const y1 = Math.min(img.height, (f.y + f.h) / scale);
+      return { x: x0, y: y0, w: x1 - x0, h: y1 - y0, score: f.score, landmarks: f.landmarks.map(([lx, ly]) => [lx / scale, ly / scale] as [number, number]) };
+    })
+    .filter((f) => f.w > 0 && f.h > 0);
+}

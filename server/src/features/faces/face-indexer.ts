@@ -1,0 +1,58 @@
+/**
+ * The `face` indexer (features/indexing: an `indexing.index-asset` job for task `face` calls `index`): finds a
+ * photo's faces with YuNet, aligns and embeds each with MobileFaceNet on the ML runtime's worker pool, stores
+ * them (faces.store.ts) and places them among the owner's people (incremental clustering).
+ *
+ * What it reads: the medium (800 px) thumbnail when the photo has one, as the reference does; otherwise the
+ * original decoded to 800 px (the same pixels). Idempotent per model version: a photo this model version has
+ * read is not read again (its faces, and what members decided about them, stay as they are); a new version
+ * reads it again and keeps the decisions on faces found again.
+ */
+import fs from 'node:fs';
+import { CAPABILITY_MODELS, ModelUnavailableError, type MlRuntime } from '../../adapters/ml/index.ts';
+import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
+import type { Indexer, IndexTarget } from '../indexing/index.ts';
+import type { FacesStore } from './faces.store.ts';
+import { FaceInputError } from './image-input.ts';
+import { FACE_MODEL_ID } from './params.ts';
+import { analyseFaces, poolInfer } from './pipeline.ts';
+import type { FaceInfer } from './types.ts';
+
+const MODELS_GONE_WAIT_MS = 3_600_000;
+
+export class FaceIndexer implements Indexer {
+  readonly modelId = FACE_MODEL_ID;
+
+  constructor(
+    private readonly infer: FaceInfer,
+    private readonly store: FacesStore,
+    private readonly mediumThumbnail: (assetId: string) => string,
+  ) {}
+
+  async index(target: IndexTarget, signal: AbortSignal): Promise<void> {
+    if (target.type !== 'PHOTO') return;
+    if (this.store.resultModel(target.asset_id) === this.modelId) return;
+    const medium = this.mediumThumbnail(target.asset_id);
+    let analysis;
+    try {
+      analysis = await analyseFaces(fs.existsSync(medium) ? medium : target.file, this.infer);
+    } catch (e) {
+      if (e instanceof FaceInputError) throw new PermanentError(`${e.code}: ${e.message}`, { cause: e });
+      if (e instanceof ModelUnavailableError) throw new SnoozeError(MODELS_GONE_WAIT_MS, `Waiting: ${e.message}.`);
+      throw e;
+    }
+    signal.throwIfAborted();
+    this.store.replace(target.asset_id, analysis, this.modelId);
+  }
+
+  reset(): void {
+    this.store.reset();
+  }
+}
+
+/** The indexer when both face models are installed and verified; null otherwise (the jobs then wait). */
+export async function createFaceIndexer(ml: MlRuntime, store: FacesStore, mediumThumbnail: (assetId: string) => string): Promise<FaceIndexer | null> {
+  const states = await Promise.all(CAPABILITY_MODELS.face_recognition.map(async (id) => (await ml.catalog.status(id)).state));
+  if (states.some((s) => s !== 'ready')) return null;
+  return new FaceIndexer(poolInfer(ml), store, mediumThumbnail);
+}
