@@ -35,17 +35,23 @@ export function DuplicateGroupCard({ group, onOpen, onResolved }: DuplicateGroup
   const headingId = `${id}-title`;
   const explainId = `${id}-explain`;
 
+  // Through the promise, not mutate's own callbacks: the card unmounts as soon as its group leaves
+  // the list, and React Query drops a call's callbacks once its component is gone. A failure is shown
+  // from the mutation's state (below), hence the empty catch.
   const keepOne = () => {
     if (!keeper) return;
     dismiss.reset();
-    merge.mutate(
-      { groupId: group.group_id, keeperId: keeper.asset.asset_id },
-      { onSuccess: (result) => onResolved(mergedSentence(result, keeper.asset.original_filename)) },
-    );
+    merge
+      .mutateAsync({ groupId: group.group_id, keeperId: keeper.asset.asset_id })
+      .then((result) => onResolved(mergedSentence(result, keeper.asset.original_filename)))
+      .catch(() => undefined);
   };
   const notDuplicates = () => {
     merge.reset();
-    dismiss.mutate({ groupId: group.group_id }, { onSuccess: () => onResolved(`Kept all ${group.asset_count} photos; they will not be suggested as duplicates again.`) });
+    dismiss
+      .mutateAsync({ groupId: group.group_id })
+      .then(() => onResolved(`Kept all ${group.asset_count} photos; they will not be suggested as duplicates again.`))
+      .catch(() => undefined);
   };
 
   return (
