@@ -15,12 +15,15 @@
  *   resolved); a photo opens full size in the viewer at /duplicates/photos/<id> and closes back;
  * - on a 390×844 touch phone: the page fits the width, the group's photos sit side by side, with
  *   tap targets of at least 44 px; a tap chooses the smaller frame as the keeper (the space line
- *   follows), "Keep one" keeps it and trashes the larger, and the page ends at "No duplicates found".
+ *   follows), "Keep one" keeps it and trashes the larger, and the page ends at "No duplicates found";
+ * - at both sizes axe-core (WCAG 2.0/2.1 A and AA, contrast included) finds no serious or critical
+ *   violation on the groups, and on the phone's result and empty state.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { call, signIn as signInAs } from './household.ts';
 import { CORPUS, withOwnServer } from './own-server.ts';
@@ -96,6 +99,13 @@ async function openDuplicates(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/duplicates$/);
 }
 
+/** axe-core's WCAG 2.0/2.1 A and AA rules (contrast included): no serious or critical violation. */
+async function expectAccessible(page: Page): Promise<void> {
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   const size = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(size.scrollWidth, 'the page is wider than the screen').toBeLessThanOrEqual(size.innerWidth);
@@ -132,6 +142,7 @@ test.describe('on a desktop', () => {
     await expect(card(page, /^Similar photos: portrait_480p\.jpg and 1 other$/).getByRole('radio', { name: 'Keep portrait_480p.jpg' })).toBeChecked();
     await expect(card(page, /^Exact copies: exact_el_torcal_rocks(_copy)?\.jpe?g and 1 other$/)).toContainText('53.5 KB · 512 × 341');
     await page.screenshot({ path: test.info().outputPath('desktop-groups.png'), fullPage: true });
+    await expectAccessible(page);
   });
 
   test('Keep one on the exact copies: the group leaves, the bytes recovered are said, the copy is in the Trash', async ({ page, playwright, hearth }) => {
@@ -225,6 +236,7 @@ test.describe('on a phone with touch', () => {
     }
     expect((await frames.getByRole('button', { name: 'View portrait_240p.jpg full size' }).boundingBox())!.height).toBeGreaterThanOrEqual(44);
     await page.screenshot({ path: test.info().outputPath('phone-group.png'), fullPage: true });
+    await expectAccessible(page);
 
     await small.locator('.dup-photo__pick').tap();
     await expect(frames.getByRole('radio', { name: 'Keep portrait_240p.jpg' })).toBeChecked();
@@ -238,6 +250,7 @@ test.describe('on a phone with touch', () => {
     await expect(summary(page)).toContainText('No duplicates waiting for you.');
     await expectNoHorizontalOverflow(page);
     await page.screenshot({ path: test.info().outputPath('phone-done.png'), fullPage: true });
+    await expectAccessible(page);
 
     const req = await playwright.request.newContext({ baseURL: hearth.url });
     const trashed = await assetsByName(req, { is_deleted: true });
