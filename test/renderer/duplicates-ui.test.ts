@@ -6,7 +6,9 @@
  * - a group's facts (group-facts.ts): the keeper shown (the person's choice, else the suggestion),
  *   the bytes "Keep one" recovers with it (the Trash's photos count nothing, as on the server), the
  *   sentences before and after a merge, the header's summary, resolutions, and names that tell copies
- *   with the same file name apart.
+ *   with the same file name apart;
+ * - paging (group-pages.ts): the next offset, a group shown once when resolving shifted it onto the
+ *   next page, and a resolved group taken off the loaded pages at once.
  * The browser side is test/e2e/duplicates.spec.ts.
  */
 import assert from 'node:assert/strict';
@@ -23,6 +25,7 @@ import {
   summarySentence,
   type DuplicateGroup,
 } from '../../renderer/src/features/duplicates/group-facts.ts';
+import { flattenGroups, nextGroupOffset, withoutGroup, type GroupPage } from '../../renderer/src/features/duplicates/group-pages.ts';
 
 const counts = (c: Partial<DetectionCounts>): DetectionCounts => ({
   assets_affected: 0,
@@ -125,5 +128,27 @@ describe('a group’s facts', () => {
     assert.equal(photoName(twins, twins.assets[1]!), 'IMG_1.jpg in backup/phone');
     assert.equal(photoName(g, g.assets[0]!), 'big.jpg');
     assert.equal(groupTitle(twins), 'Exact copies: IMG_1.jpg and 1 other');
+  });
+});
+
+describe('paging through the groups', () => {
+  const page = (offset: number, ids: string[], total: number): GroupPage => ({ groups: ids.map((id) => ({ group_id: id }) as DuplicateGroup), limit: 2, offset, total });
+
+  test('the next offset follows the groups received, and stops at the total or at an empty page', () => {
+    assert.equal(nextGroupOffset(page(0, ['a', 'b'], 5)), 2);
+    assert.equal(nextGroupOffset(page(4, ['e'], 5)), undefined);
+    assert.equal(nextGroupOffset(page(2, [], 5)), undefined, 'groups resolved meanwhile: an empty page ends the list');
+  });
+
+  test('a group that slid onto the next page (one before it was resolved) is shown once', () => {
+    const ids = flattenGroups([page(0, ['a', 'b'], 5), page(2, ['b', 'c'], 4)]).map((g) => g.group_id);
+    assert.deepEqual(ids, ['a', 'b', 'c']);
+    assert.deepEqual(flattenGroups(undefined), []);
+  });
+
+  test('a resolved group leaves the pages at once, and the totals count it out', () => {
+    const pages = withoutGroup([page(0, ['a', 'b'], 4), page(2, ['c', 'd'], 4)], 'b');
+    assert.deepEqual(flattenGroups(pages).map((g) => g.group_id), ['a', 'c', 'd']);
+    assert.deepEqual(pages.map((p) => p.total), [3, 3]);
   });
 });

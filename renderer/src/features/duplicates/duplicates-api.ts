@@ -12,9 +12,7 @@ import { api } from '../../api/client';
 import { ApiError, messageOf, request } from '../../api/problem';
 import { libraryKeys } from '../library/library-api';
 import { DETECTION_RUNNING, type RepositoryDetection } from './detection-outcome';
-import type { DuplicateGroup } from './group-facts';
-
-type GroupPage = { groups: DuplicateGroup[]; limit: number; offset: number; total: number };
+import { nextGroupOffset, withoutGroup, type GroupPage } from './group-pages';
 
 export const duplicateKeys = {
   all: [...libraryKeys.all, 'duplicates'] as const,
@@ -35,14 +33,8 @@ export function usePendingGroups() {
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       request(api.GET('/api/v1/duplicates/groups', { params: { query: { status: 'pending', limit: GROUPS_PAGE_SIZE, offset: pageParam } }, signal })),
-    getNextPageParam: (last: GroupPage) => (last.groups.length > 0 && last.offset + last.groups.length < last.total ? last.offset + last.groups.length : undefined),
+    getNextPageParam: (last: GroupPage) => nextGroupOffset(last),
   });
-}
-
-/** Pages flattened; a group that slid to the next page (one before it was resolved meanwhile) shows once. */
-export function flattenGroups(pages: GroupPage[] | undefined): DuplicateGroup[] {
-  const seen = new Set<string>();
-  return (pages ?? []).flatMap((p) => p.groups).filter((g) => !seen.has(g.group_id) && Boolean(seen.add(g.group_id)));
 }
 
 /**
@@ -75,12 +67,7 @@ export function useDetectDuplicates() {
 
 /** Takes a resolved group off the loaded pages at once, before the list is read again. */
 function dropGroup(queryClient: ReturnType<typeof useQueryClient>, groupId: string) {
-  queryClient.setQueryData<InfiniteData<GroupPage>>(duplicateKeys.pending, (data) =>
-    data && {
-      ...data,
-      pages: data.pages.map((p) => ({ ...p, groups: p.groups.filter((g) => g.group_id !== groupId), total: Math.max(0, p.total - 1) })),
-    },
-  );
+  queryClient.setQueryData<InfiniteData<GroupPage>>(duplicateKeys.pending, (data) => data && { ...data, pages: withoutGroup(data.pages, groupId) });
 }
 
 /**
