@@ -10,6 +10,7 @@ import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { PHOTO_ROUTE } from '../features/library/viewer-route';
 import { SearchField } from '../features/search/SearchField';
 import { SEARCH_PAGE } from '../features/search/search-url';
+import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
@@ -31,6 +32,7 @@ const RepositoriesPage = lazyPage(() => import('../features/admin/RepositoriesPa
 const SearchPage = lazyPage(() => import('../features/search/SearchPage').then((m) => m.SearchPage));
 const JobsPage = lazyPage(() => import('../features/admin/JobsPage').then((m) => m.JobsPage));
 const ModelsPage = lazyPage(() => import('../features/admin/ModelsPage').then((m) => m.ModelsPage));
+const DuplicatesPage = lazyPage(() => import('../features/duplicates/DuplicatesPage').then((m) => m.DuplicatesPage));
 
 /** While a page's script loads: the frame stays, the page says it is coming. */
 const pageLoading = (
@@ -100,6 +102,9 @@ export function SignedInApp() {
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path={SEARCH_PAGE} element={<SearchPage />}>
+            <Route path={PHOTO_ROUTE} element={null} />
+          </Route>
+          <Route path={DUPLICATES_PATH} element={<DuplicatesPage />}>
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path="/account" element={<AccountPage />} />

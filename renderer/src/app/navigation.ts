@@ -1,4 +1,5 @@
 import type { NavGroup } from '../components/Layout/AppLayout';
+import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 
 export const ADMIN_PATH = '/admin';
@@ -9,7 +10,14 @@ export const ADMIN_MODELS_PATH = '/admin/models';
 /** The navigation for a signed-in person; administration only for administrators. */
 export function navigationFor(isAdmin: boolean): NavGroup[] {
   const groups: NavGroup[] = [
-    { label: 'Library', items: LIBRARY_SECTIONS.map(({ path, label, icon }) => ({ to: path, label, icon })) },
+    {
+      label: 'Library',
+      items: [
+        ...LIBRARY_SECTIONS.map(({ path, label, icon }) => ({ to: path, label, icon })),
+        // A screen for tidying up now and then, not for browsing: in the sidebar and the phone's Menu, not a tab.
+        { to: DUPLICATES_PATH, label: 'Duplicates', icon: 'similar' as const },
+      ],
+    },
   ];
   if (isAdmin) {
     groups.push({

@@ -55,9 +55,10 @@ export function useAlbumAssets(id: number) {
 
 /**
  * An album member as a grid item. The album listing gives assets in album order (not gallery items
- * of the unified query), so each is shown as a single-file item of its own.
+ * of the unified query), so each is shown as a single-file item of its own. Any asset will do (the
+ * duplicates' photos open in the viewer the same way).
  */
-export function albumAssetToItem(a: AlbumAsset): GalleryItem {
+export function albumAssetToItem(a: components['schemas']['Asset']): GalleryItem {
   return {
     id: `asset:${a.asset_id}`,
     type: 'media_item',
