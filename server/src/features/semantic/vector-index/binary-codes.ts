@@ -2,11 +2,12 @@
  * The in-memory part of the vector index: per stored vector a 512-bit code (bit j = vector[j] above the
  * centre's [j]) and the assets.rowid it belongs to, in WebAssembly memory so hamming-kernel.ts can scan them, and
  * an int8 copy of the vector with its scale for the second pass (in a second WebAssembly memory that
- * int8-dot-kernel.ts reads).
- * Per million vectors: 64 MB of codes + 4 MB of rowids + 2 MB of scratch distances + 512 MB int8 + 4 MB scales,
- * 1 byte per asset rowid for the copied `allowed` bitmap and 4 bytes per slot and per rowid for the per-asset slot
- * lists: ~600 MB (the float32 vectors themselves would be 2 GB). Final scores come from SQLite (exact-scan.ts), so
- * a stale slot can never answer with a wrong score.
+ * int8-dot-kernel.ts reads). Each code is stored in two halves, each half in a region of its own (prefixes, then
+ * rests), so the first Hamming stage streams only the prefixes.
+ * Per million vectors: 64 MB of codes + 4 MB of rowids + 2 MB of scratch distances + 6 MB of stage-2 candidate
+ * lists + 512 MB int8 + 4 MB scales, 1 byte per asset rowid for the copied `allowed` bitmap and 4 bytes per slot
+ * and per rowid for the per-asset slot lists: ~610 MB (the float32 vectors themselves would be 2 GB). Final scores
+ * come from SQLite (exact-scan.ts), so a stale slot can never answer with a wrong score.
  *
  * Why centre before taking signs: CLIP vectors share a common direction (unrelated photos still have cosine
  * ~0.3–0.5), so raw sign bits are biased and carry less information; subtracting the library's mean vector
@@ -18,11 +19,13 @@
  * (head by rowid, next by slot) so replacing or removing an asset touches only its own slots.
  */
 import { DIMENSIONS } from './change.ts';
-import { hammingScan, wasmMemory, WASM_PAGE as PAGE, type ScanFn, type WasmMemory } from './hamming-kernel.ts';
+import { hammingKernels, PREFIX_BITS, PREFIX_BYTES, REST_BYTES, wasmMemory, WASM_PAGE as PAGE, type HammingKernels, type WasmMemory } from './hamming-kernel.ts';
+import { SCORE_ALL_UP_TO, stageOnePool } from './chooser.ts';
 import { int8Dots, PREFETCH_AHEAD, type DotsFn } from './int8-dot-kernel.ts';
 
 const CODE_BYTES = DIMENSIONS / 8;
 const HIST_BINS = DIMENSIONS + 1;
+const PREFIX_BINS = PREFIX_BITS + 1;
 /** The int8 vectors' own WebAssembly memory: the i16 query, a batch of slots and their dots, then the vectors. */
 const FINE_QUERY_OFF = 0;
 const FINE_BATCH = 4096;
@@ -34,14 +37,23 @@ const FINE_GROW_SLOTS = 8192;
 /** The query's largest component maps to this in the i16 query (see int8-dot-kernel.ts for why i16). */
 const QUERY_I16_MAX = 32767;
 const QUERY_OFF = 0;
-const HIST_OFF = 64;
-const FIXED_BYTES = HIST_OFF + HIST_BINS * 4;
+/** stage 1's histogram (prefix distances), then stage 2's (full distances) */
+const HIST1_OFF = 64;
+const HIST2_OFF = HIST1_OFF + PREFIX_BINS * 4;
+const FIXED_BYTES = HIST2_OFF + HIST_BINS * 4;
 
+/**
+ * Regions of the codes' memory. Only rowids, prefixes and rests hold data (and move up when capacities grow); the
+ * others are per-query scratch.
+ */
 interface Layout {
   allowed: number;
   out: number;
+  candSlots: number;
+  candDists: number;
   rowids: number;
-  codes: number;
+  prefixes: number;
+  rests: number;
   end: number;
 }
 
@@ -50,9 +62,12 @@ const align8 = (n: number) => (n + 7) & ~7;
 function layoutFor(slotCap: number, rowidCap: number): Layout {
   const allowed = align8(FIXED_BYTES);
   const out = align8(allowed + rowidCap);
-  const rowids = align8(out + slotCap * 2);
-  const codes = align8(rowids + slotCap * 4);
-  return { allowed, out, rowids, codes, end: codes + slotCap * CODE_BYTES };
+  const candSlots = align8(out + slotCap * 2);
+  const candDists = align8(candSlots + slotCap * 4);
+  const rowids = align8(candDists + slotCap * 2);
+  const prefixes = align8(rowids + slotCap * 4);
+  const rests = align8(prefixes + slotCap * PREFIX_BYTES);
+  return { allowed, out, candSlots, candDists, rowids, prefixes, rests, end: rests + slotCap * REST_BYTES };
 }
 
 export interface Candidates {
@@ -65,7 +80,11 @@ export interface Candidates {
 export class BinaryCodes {
   private readonly centre: Float32Array;
   private memory: WasmMemory;
-  private scan: ScanFn;
+  private kernels: HammingKernels;
+  /** the slots of a selective filter's assets (see sparseSlots), reused by every query */
+  private readonly sparse = new Int32Array(SCORE_ALL_UP_TO);
+  /** one encoded code before it is split into its halves */
+  private readonly code = new Uint8Array(CODE_BYTES);
   private layout: Layout;
   private slotCap: number;
   private rowidCap: number;
@@ -98,7 +117,7 @@ export class BinaryCodes {
     this.rowidCap = rowidCap;
     this.layout = layoutFor(slotCap, rowidCap);
     this.memory = wasmMemory(Math.ceil(this.layout.end / PAGE));
-    this.scan = hammingScan(this.memory);
+    this.kernels = hammingKernels(this.memory);
     this.head = new Int32Array(rowidCap);
     this.next = new Int32Array(slotCap);
     this.scale = new Float32Array(slotCap);
@@ -132,7 +151,7 @@ export class BinaryCodes {
     if (!Number.isInteger(rowid) || rowid < 1) throw new RangeError(`asset rowid must be a positive integer, got ${rowid}`);
     this.ensure(this.free.length > 0 ? this.size : this.size + 1, rowid + 1);
     const slot = this.free.pop() ?? this.size++;
-    this.encodeInto(vector, this.layout.codes + slot * CODE_BYTES);
+    this.encodeInto(vector, this.layout.prefixes + slot * PREFIX_BYTES, this.layout.rests + slot * REST_BYTES);
     this.quantise(vector, slot);
     new Int32Array(this.memory.buffer, this.layout.rowids, this.slotCap)[slot] = rowid;
     if (this.head[rowid] === 0) this.liveAssets++;
@@ -175,41 +194,98 @@ export class BinaryCodes {
   }
 
   /**
-   * Two passes over memory, no SQLite:
-   * 1. Hamming: the `poolFor(allowed vectors)` allowed codes nearest the query's code (ties cut by slot order, so the same data gives
-   *    the same pool), from the WebAssembly scan over every code;
+   * Passes over memory, no SQLite:
+   * 1. Hamming: the `poolFor(allowed vectors)` allowed codes nearest the query's code (ties cut by slot order, so
+   *    the same data gives the same pool). A selective filter (at most SCORE_ALL_UP_TO allowed vectors) skips it:
+   *    its slots are listed from the allowed assets and all go to the int8 pass. Otherwise, two WebAssembly
+   *    stages: every allowed code ranked by its prefix, then the full distance of the stageOnePool best;
    * 2. those codes' int8 vectors dotted with the query (cosine to ~1e-3), best frame per asset.
    * Returns the `assets` best asset rowids by the second score, best first.
    */
   candidates(query: ArrayLike<number>, allowed: Uint8Array, poolFor: (allowedVectors: number) => number, assets: number): Candidates {
+    const queryScale = this.writeQuery(query);
+    const best = new Map<number, number>();
+    const sparse = this.sparseSlots(allowed);
+    if (sparse >= 0) {
+      this.score(this.sparse, sparse, queryScale, best);
+      return { rowids: topAssets(best, assets), allowedVectors: sparse };
+    }
+
     const { layout, size } = this;
     const u8 = new Uint8Array(this.memory.buffer);
-    this.encodeInto(query, QUERY_OFF);
+    this.encodeInto(query, QUERY_OFF, QUERY_OFF + PREFIX_BYTES);
     // The caller's bitmap is copied in (≈1 byte per asset, a memcpy); rowids past its end are not allowed.
     const n = Math.min(allowed.length, this.rowidCap);
     u8.set(n === allowed.length ? allowed : allowed.subarray(0, n), layout.allowed);
     u8.fill(0, layout.allowed + n, layout.allowed + this.rowidCap);
     u8[layout.allowed] = 0;
-    const hist = new Uint32Array(this.memory.buffer, HIST_OFF, HIST_BINS);
-    hist.fill(0);
-    this.scan(layout.codes, size, QUERY_OFF, layout.out, layout.rowids, layout.allowed, HIST_OFF);
+    const hist1 = new Uint32Array(this.memory.buffer, HIST1_OFF, PREFIX_BINS);
+    const hist2 = new Uint32Array(this.memory.buffer, HIST2_OFF, HIST_BINS);
+    hist1.fill(0);
+    hist2.fill(0);
+    this.kernels.prefix(layout.prefixes, size, QUERY_OFF, layout.out, layout.rowids, layout.allowed, HIST1_OFF);
 
     let allowedVectors = 0;
-    for (let d = 0; d < HIST_BINS; d++) allowedVectors += hist[d]!;
+    for (let d = 0; d < PREFIX_BINS; d++) allowedVectors += hist1[d]!;
     const pool = poolFor(allowedVectors);
-    // The distance at which the pool fills: everything nearer is taken, ties at it in slot order.
-    let threshold = 0;
-    let below = 0;
-    while (threshold < HIST_BINS - 1 && below + hist[threshold]! < pool) below += hist[threshold++]!;
+    // Stage 2 takes every code whose prefix distance is at most the one at which stage 1's pool fills (ties at it
+    // included: a few more codes, never fewer).
+    const limit = fillDistance(hist1, stageOnePool(pool, allowedVectors)).distance;
+    const m = this.kernels.refine(layout.rests, size, QUERY_OFF + PREFIX_BYTES, layout.out, limit, layout.candSlots, layout.candDists, HIST2_OFF);
+    // The full distance at which the pool fills: everything nearer is taken, ties at it in slot order.
+    const { distance: threshold, below } = fillDistance(hist2, pool);
     let tiesLeft = pool - below;
-    const out = new Uint16Array(this.memory.buffer, layout.out, size);
-    const rowidOf = new Int32Array(this.memory.buffer, layout.rowids, this.slotCap);
-    const queryScale = this.writeQuery(query);
+    const candSlots = new Int32Array(this.memory.buffer, layout.candSlots, m);
+    const candDists = new Uint16Array(this.memory.buffer, layout.candDists, m);
+    let taken = 0;
+    for (let i = 0; i < m; i++) {
+      const d = candDists[i]!;
+      if (d > threshold || (d === threshold && tiesLeft-- <= 0)) continue;
+      // Stage 2's list is in slot order and only read ahead of where it is written, so it takes the pool in place.
+      candSlots[taken++] = candSlots[i]!;
+    }
+    this.score(candSlots, taken, queryScale, best);
+    return { rowids: topAssets(best, assets), allowedVectors };
+  }
+
+  /**
+   * The slots of the allowed assets into this.sparse when there are at most SCORE_ALL_UP_TO of them (their
+   * count), else -1. The walk over the bitmap stops as soon as the list would overflow, so a broad filter costs
+   * a few thousand steps before the scan; a narrow one (a date range, an album) is listed whole and never scanned.
+   */
+  private sparseSlots(allowed: Uint8Array): number {
+    const n = Math.min(allowed.length, this.rowidCap);
+    const { head, next, sparse } = this;
+    let count = 0;
+    // 4 bitmap bytes at a time where the bitmap is aligned for it (runs of disallowed assets are skipped fast)
+    const words = allowed.byteOffset % 4 === 0 ? new Uint32Array(allowed.buffer, allowed.byteOffset, n >>> 2) : null;
+    let r = 1;
+    const visit = (rowid: number): boolean => {
+      for (let link = head[rowid]!; link !== 0; link = next[link - 1]!) {
+        if (count === sparse.length) return false;
+        sparse[count++] = link - 1;
+      }
+      return true;
+    };
+    if (words) {
+      for (let w = 0; w < words.length; w++) {
+        if (words[w] === 0) continue;
+        for (let rowid = Math.max(w * 4, 1); rowid < w * 4 + 4; rowid++) if (allowed[rowid] === 1 && !visit(rowid)) return -1;
+      }
+      r = Math.max(1, words.length * 4);
+    }
+    for (; r < n; r++) if (allowed[r] === 1 && !visit(r)) return -1;
+    return count;
+  }
+
+  /** The int8 pass over `count` listed slots: keeps each asset's best score in `best`. */
+  private score(slots: Int32Array, count: number, queryScale: number, best: Map<number, number>): void {
     const batch = new Int32Array(this.fineMemory.buffer, FINE_SLOTS_OFF, FINE_BATCH + PREFETCH_AHEAD);
     const dots = new Int32Array(this.fineMemory.buffer, FINE_OUT_OFF, FINE_BATCH);
-    const best = new Map<number, number>();
-    let queued = 0;
-    const flush = () => {
+    const rowidOf = new Int32Array(this.memory.buffer, this.layout.rowids, this.slotCap);
+    for (let from = 0; from < count; from += FINE_BATCH) {
+      const queued = Math.min(FINE_BATCH, count - from);
+      batch.set(slots.subarray(from, from + queued));
       batch.fill(batch[0]!, queued, queued + PREFETCH_AHEAD);
       this.dots(FINE_BASE, FINE_SLOTS_OFF, queued, FINE_QUERY_OFF, FINE_OUT_OFF);
       for (let i = 0; i < queued; i++) {
@@ -219,16 +295,7 @@ export class BinaryCodes {
         const had = best.get(r);
         if (had === undefined || score > had) best.set(r, score);
       }
-      queued = 0;
-    };
-    for (let slot = 0; slot < size; slot++) {
-      const d = out[slot]!;
-      if (d > threshold || (d === threshold && tiesLeft-- <= 0)) continue;
-      batch[queued++] = slot;
-      if (queued === FINE_BATCH) flush();
     }
-    if (queued > 0) flush();
-    return { rowids: topAssets(best, assets), allowedVectors };
   }
 
   /** Every asset rowid that has vectors here and is allowed. */
@@ -266,16 +333,20 @@ export class BinaryCodes {
     return max > 0 ? max / QUERY_I16_MAX : 0;
   }
 
-  private encodeInto(vector: ArrayLike<number>, offset: number): void {
+  /** The code of `vector`: its first PREFIX_BYTES at `prefixAt`, the rest at `restAt`. */
+  private encodeInto(vector: ArrayLike<number>, prefixAt: number, restAt: number): void {
     if (vector.length !== DIMENSIONS) throw new RangeError(`a vector must have ${DIMENSIONS} dimensions, got ${vector.length}`);
     const c = this.centre;
-    const u8 = new Uint8Array(this.memory.buffer, offset, CODE_BYTES);
+    const code = this.code;
     for (let byte = 0; byte < CODE_BYTES; byte++) {
       let bits = 0;
       const base = byte * 8;
       for (let b = 0; b < 8; b++) if (vector[base + b]! > c[base + b]!) bits |= 1 << b;
-      u8[byte] = bits;
+      code[byte] = bits;
     }
+    const u8 = new Uint8Array(this.memory.buffer);
+    u8.set(code.subarray(0, PREFIX_BYTES), prefixAt);
+    u8.set(code.subarray(PREFIX_BYTES), restAt);
   }
 
   /** Grows capacities (doubling) so `slots` slots and rowids below `rowids` fit, moving regions up in place. */
@@ -291,7 +362,8 @@ export class BinaryCodes {
     if (next.end > have) this.memory.grow(Math.ceil((next.end - have) / PAGE));
     const u8 = new Uint8Array(this.memory.buffer);
     // Every region only moves up; moving the last one first never overwrites data not yet moved.
-    u8.copyWithin(next.codes, old.codes, old.codes + this.slotCap * CODE_BYTES);
+    u8.copyWithin(next.rests, old.rests, old.rests + this.slotCap * REST_BYTES);
+    u8.copyWithin(next.prefixes, old.prefixes, old.prefixes + this.slotCap * PREFIX_BYTES);
     u8.copyWithin(next.rowids, old.rowids, old.rowids + this.slotCap * 4);
     u8.fill(0, next.rowids + this.slotCap * 4, next.rowids + slotCap * 4);
     if (slotCap > this.slotCap) {
@@ -316,6 +388,17 @@ export class BinaryCodes {
   reserve(slots: number, maxRowid: number): void {
     this.ensure(slots, maxRowid + 1);
   }
+}
+
+/**
+ * The smallest distance d at which the histogram's count up to d reaches `pool` (the last bin if it never does),
+ * and how many lie below d.
+ */
+function fillDistance(hist: Uint32Array, pool: number): { distance: number; below: number } {
+  let distance = 0;
+  let below = 0;
+  while (distance < hist.length - 1 && below + hist[distance]! < pool) below += hist[distance++]!;
+  return { distance, below };
 }
 
 /** The `k` best entries (score desc, rowid asc), by one pass with a small sorted buffer (the map holds thousands). */

@@ -32,3 +32,13 @@ export function rerankAssets(k: number): number {
   // Twice k up to k = 20; then k + 40 (each exact re-score reads the asset's rows from SQLite, ~50–80 µs each).
   return k + Math.max(20, Math.min(k, 40));
 }
+
+/**
+ * Codes whose full 512-bit distance stage 2 of the Hamming pass reads: the best by their 256-bit prefix, this many
+ * times the pool the int8 pass gets (see hamming-kernel.ts for the two stages).
+ */
+export const STAGE_ONE_FACTOR = 8;
+
+export function stageOnePool(pool: number, allowedVectors: number): number {
+  return Math.min(allowedVectors, pool * STAGE_ONE_FACTOR);
+}
