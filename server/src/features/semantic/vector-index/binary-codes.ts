@@ -106,6 +106,10 @@ export class BinaryCodes {
   /** a view of the fine memory, remade when it grows (growing detaches the old buffer) */
   private fineBytes: Int8Array;
   private scale: Float32Array;
+  /** per rowid, its best int8 score in the query being answered; -Infinity between queries (see score) */
+  private bestScore: Float64Array;
+  /** the rowids score() met, in the order it met them */
+  private met = new Int32Array(0);
   /** head[rowid] = first slot + 1 (0: the asset has no vectors) */
   private head: Int32Array;
   /** next[slot] = the asset's next slot + 1 */
@@ -119,6 +123,7 @@ export class BinaryCodes {
     this.memory = wasmMemory(Math.ceil(this.layout.end / PAGE));
     this.kernels = hammingKernels(this.memory);
     this.head = new Int32Array(rowidCap);
+    this.bestScore = new Float64Array(rowidCap).fill(-Infinity);
     this.next = new Int32Array(slotCap);
     this.scale = new Float32Array(slotCap);
     this.fineMemory = wasmMemory(1);
@@ -141,6 +146,7 @@ export class BinaryCodes {
       this.fineMemory.buffer.byteLength +
       this.scale.byteLength +
       this.head.byteLength +
+      this.bestScore.byteLength +
       this.next.byteLength +
       this.free.length * 8
     );
@@ -204,12 +210,8 @@ export class BinaryCodes {
    */
   candidates(query: ArrayLike<number>, allowed: Uint8Array, poolFor: (allowedVectors: number) => number, assets: number): Candidates {
     const queryScale = this.writeQuery(query);
-    const best = new Map<number, number>();
     const sparse = this.sparseSlots(allowed);
-    if (sparse >= 0) {
-      this.score(this.sparse, sparse, queryScale, best);
-      return { rowids: topAssets(best, assets), allowedVectors: sparse };
-    }
+    if (sparse >= 0) return { rowids: this.score(this.sparse, sparse, queryScale, assets), allowedVectors: sparse };
 
     const { layout, size } = this;
     const u8 = new Uint8Array(this.memory.buffer);
@@ -244,8 +246,7 @@ export class BinaryCodes {
       // Stage 2's list is in slot order and only read ahead of where it is written, so it takes the pool in place.
       candSlots[taken++] = candSlots[i]!;
     }
-    this.score(candSlots, taken, queryScale, best);
-    return { rowids: topAssets(best, assets), allowedVectors };
+    return { rowids: this.score(candSlots, taken, queryScale, assets), allowedVectors };
   }
 
   /**
@@ -278,11 +279,19 @@ export class BinaryCodes {
     return count;
   }
 
-  /** The int8 pass over `count` listed slots: keeps each asset's best score in `best`. */
-  private score(slots: Int32Array, count: number, queryScale: number, best: Map<number, number>): void {
+  /**
+   * The int8 pass over `count` listed slots: each asset's best score, then the `assets` best asset rowids (score
+   * desc, rowid asc). Scores go to a per-rowid array, reset after use, and the assets met to a list: a Map of
+   * thousands of entries cost more than the dot products themselves.
+   */
+  private score(slots: Int32Array, count: number, queryScale: number, assets: number): number[] {
     const batch = new Int32Array(this.fineMemory.buffer, FINE_SLOTS_OFF, FINE_BATCH + PREFETCH_AHEAD);
     const dots = new Int32Array(this.fineMemory.buffer, FINE_OUT_OFF, FINE_BATCH);
     const rowidOf = new Int32Array(this.memory.buffer, this.layout.rowids, this.slotCap);
+    const { bestScore, scale } = this;
+    if (this.met.length < count) this.met = new Int32Array(count);
+    const met = this.met;
+    let metCount = 0;
     for (let from = 0; from < count; from += FINE_BATCH) {
       const queued = Math.min(FINE_BATCH, count - from);
       batch.set(slots.subarray(from, from + queued));
@@ -290,12 +299,16 @@ export class BinaryCodes {
       this.dots(FINE_BASE, FINE_SLOTS_OFF, queued, FINE_QUERY_OFF, FINE_OUT_OFF);
       for (let i = 0; i < queued; i++) {
         const slot = batch[i]!;
-        const score = dots[i]! * this.scale[slot]! * queryScale;
+        const score = dots[i]! * scale[slot]! * queryScale;
         const r = rowidOf[slot]!;
-        const had = best.get(r);
-        if (had === undefined || score > had) best.set(r, score);
+        const had = bestScore[r]!;
+        if (had === -Infinity) met[metCount++] = r;
+        if (score > had) bestScore[r] = score;
       }
     }
+    const top = topAssets(met, metCount, bestScore, assets);
+    for (let i = 0; i < metCount; i++) bestScore[met[i]!] = -Infinity;
+    return top;
   }
 
   /** Every asset rowid that has vectors here and is allowed. */
@@ -378,6 +391,7 @@ export class BinaryCodes {
       const grown = new Int32Array(rowidCap);
       grown.set(this.head);
       this.head = grown;
+      this.bestScore = new Float64Array(rowidCap).fill(-Infinity);
     }
     this.layout = next;
     this.slotCap = slotCap;
@@ -401,12 +415,18 @@ function fillDistance(hist: Uint32Array, pool: number): { distance: number; belo
   return { distance, below };
 }
 
-/** The `k` best entries (score desc, rowid asc), by one pass with a small sorted buffer (the map holds thousands). */
-function topAssets(best: Map<number, number>, k: number): number[] {
+/**
+ * The `k` best of the `count` rowids in `met` by score (desc, rowid asc), by one pass with a small sorted buffer
+ * (the list holds thousands).
+ */
+function topAssets(met: Int32Array, count: number, score: Float64Array, k: number): number[] {
   const top: [number, number][] = [];
   const worse = (a: [number, number], b: [number, number]) => a[1] < b[1] || (a[1] === b[1] && a[0] > b[0]);
-  for (const e of best) {
-    if (top.length === k && !worse(top[k - 1]!, e)) continue;
+  for (let m = 0; m < count; m++) {
+    const r = met[m]!;
+    const s = score[r]!;
+    if (top.length === k && !(top[k - 1]![1] < s || (top[k - 1]![1] === s && top[k - 1]![0] > r))) continue;
+    const e: [number, number] = [r, s];
     let i = top.length === k ? k - 1 : top.length;
     while (i > 0 && worse(top[i - 1]!, e)) {
       if (i < k) top[i] = top[i - 1]!;
