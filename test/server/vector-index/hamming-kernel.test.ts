@@ -13,6 +13,7 @@ import {
   PREFIX_BITS,
   PREFIX_BYTES,
   REST_BYTES,
+  RESTS_AHEAD,
   wasmMemory,
 } from '../../../server/src/features/semantic/vector-index/hamming-kernel.ts';
 import { seededRandom } from '../../shared/seeded-random.ts';
@@ -43,7 +44,7 @@ test('stage 1 and 2 give the JS popcount distances, marks and histograms, and st
   const ALLOWED = ROWIDS + n * 4;
   const OUT = (ALLOWED + n + 8 + 7) & ~7;
   const SLOTS = (OUT + n * 2 + 7) & ~7;
-  const DISTS = SLOTS + n * 4;
+  const DISTS = SLOTS + (n + RESTS_AHEAD) * 4;
   const PREFIXES = (DISTS + n * 2 + 7) & ~7;
   const RESTS = PREFIXES + n * PREFIX_BYTES;
   assert.ok(RESTS + n * REST_BYTES < 16 * 65536);

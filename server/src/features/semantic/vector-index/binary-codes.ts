@@ -19,7 +19,7 @@
  * (head by rowid, next by slot) so replacing or removing an asset touches only its own slots.
  */
 import { DIMENSIONS } from './change.ts';
-import { hammingKernels, PREFIX_BITS, PREFIX_BYTES, REST_BYTES, wasmMemory, WASM_PAGE as PAGE, type HammingKernels, type WasmMemory } from './hamming-kernel.ts';
+import { hammingKernels, RESTS_AHEAD, PREFIX_BITS, PREFIX_BYTES, REST_BYTES, wasmMemory, WASM_PAGE as PAGE, type HammingKernels, type WasmMemory } from './hamming-kernel.ts';
 import { SCORE_ALL_UP_TO, stageOnePool } from './chooser.ts';
 import { int8Dots, PREFETCH_AHEAD, type DotsFn } from './int8-dot-kernel.ts';
 
@@ -63,7 +63,7 @@ function layoutFor(slotCap: number, rowidCap: number): Layout {
   const allowed = align8(FIXED_BYTES);
   const out = align8(allowed + rowidCap);
   const candSlots = align8(out + slotCap * 2);
-  const candDists = align8(candSlots + slotCap * 4);
+  const candDists = align8(candSlots + (slotCap + RESTS_AHEAD) * 4);
   const rowids = align8(candDists + slotCap * 2);
   const prefixes = align8(rowids + slotCap * 4);
   const rests = align8(prefixes + slotCap * PREFIX_BYTES);

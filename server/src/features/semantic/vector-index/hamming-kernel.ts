@@ -6,9 +6,9 @@
  *   which the engine compiles to the CPU's POPCNT), written to `out` (u16) and counted in a histogram of
  *   PREFIX_BITS + 1 bins when the code's asset is allowed; a code whose asset is not allowed gets 0xFFFF and is
  *   not counted.
- * - `refine` (stage 2): for every code whose prefix distance is at most a threshold (picked by the caller from
- *   stage 1's histogram), the full 512-bit distance (prefix distance + the rest's), appended with its slot to a
- *   candidate list, in slot order, and counted in a 513-bin histogram. Returns how many it appended.
+ * - `refine` (stage 2): lists every code whose prefix distance is at most a threshold (picked by the caller from
+ *   stage 1's histogram), in slot order, then gives each listed code its full 512-bit distance (prefix distance +
+ *   the rest's) and counts it in a 513-bin histogram. Returns how many it listed.
  *
  * Why two stages: the scan over every code is the floor of a query at a million vectors, and it is bound by
  * memory, not arithmetic: one 512-bit code per vector is 64 MB streamed per query. Ranking every code by half of
@@ -71,7 +71,7 @@ export const name = (s: string) => {
 const OP = {
   block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, void: 0x40,
   localGet: 0x20, localSet: 0x21, localTee: 0x22,
-  i32Load: 0x28, i64Load: 0x29, i32Load8u: 0x2d, i32Load16u: 0x2f, i32Store: 0x36, i32Store16: 0x3b,
+  drop: 0x1a, i32Load: 0x28, i64Load: 0x29, i32Load8u: 0x2d, i32Load16u: 0x2f, i32Store: 0x36, i32Store16: 0x3b,
   select: 0x1b, i32Const: 0x41, i32Eqz: 0x45, i32LeU: 0x4d, i32GeU: 0x4f, i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Shl: 0x74,
   i64Popcnt: 0x7b, i64Add: 0x7c, i64Xor: 0x85, i32WrapI64: 0xa7,
 } as const;
@@ -84,6 +84,8 @@ const V128_LOAD = 0x00;
 const I16X8_SPLAT = 0x10;
 const I16X8_LE_U = 0x34;
 const V128_ANY_TRUE = 0x53;
+/** how many list entries ahead refine's second loop touches a rest; the list needs this many entries of room past its end */
+export const RESTS_AHEAD = 4;
 /** refine skips this many slots at once when none of their prefix distances is under the limit */
 const GROUP = 8;
 
@@ -147,10 +149,14 @@ function refineBody(): number[] {
   const slot = q0 + words;
   const d = slot + 1;
   const m = d + 1;
-  const lim = m + 1;
+  const addr = m + 1;
+  const lim = addr + 1;
+  const restAt = (listed: number) =>
+    b.push(OP.localGet, rests, OP.localGet, slots, OP.localGet, slot, OP.i32Const, 2, OP.i32Shl, OP.i32Add, OP.i32Load, 2, ...uleb(listed * 4), OP.i32Const, Math.log2(REST_BYTES), OP.i32Shl, OP.i32Add);
   const b: number[] = [];
   for (let j = 0; j < words; j++) b.push(OP.localGet, query, OP.i64Load, 3, ...uleb(j * 8), OP.localSet, q0 + j);
   b.push(OP.localGet, limit, ...simd(I16X8_SPLAT), OP.localSet, lim);
+  // Loop 1 lists the slots taken with their prefix distance (no rest is read yet).
   b.push(OP.block, OP.void, OP.loop, OP.void);
   b.push(OP.localGet, slot, OP.localGet, n, OP.i32GeU, OP.brIf, 1);
   // At a group's first slot, with the whole group below n: skip it if no distance in it is ≤ limit.
@@ -159,27 +165,40 @@ function refineBody(): number[] {
   b.push(OP.localGet, out, ...simd(V128_LOAD), 0, 0, OP.localGet, lim, ...simd(I16X8_LE_U), ...simd(V128_ANY_TRUE), OP.i32Eqz, OP.if, OP.void);
   step(b, slot, GROUP);
   step(b, out, GROUP * 2);
-  step(b, rests, GROUP * REST_BYTES);
   b.push(OP.br, 2, OP.end, OP.end);
-  // A branch here is cheap: it is taken for a few percent of codes, so it is predicted, and the rests of the
-  // codes not taken are never read. NOT_ALLOWED is above any limit, so a code not allowed is never taken.
+  // NOT_ALLOWED is above any limit, so a code not allowed is never taken.
   b.push(OP.localGet, out, OP.i32Load16u, 1, 0, OP.localTee, d, OP.localGet, limit, OP.i32LeU, OP.if, OP.void);
-  distance(b, rests, q0, words);
-  b.push(OP.localGet, d, OP.i32Add, OP.localSet, d);
-  // slots[m] = slot; dists[m] = d; hist[d] += 1; m += 1
   b.push(OP.localGet, slots, OP.localGet, m, OP.i32Const, 2, OP.i32Shl, OP.i32Add, OP.localGet, slot, OP.i32Store, 2, 0);
   b.push(OP.localGet, dists, OP.localGet, m, OP.i32Const, 1, OP.i32Shl, OP.i32Add, OP.localGet, d, OP.i32Store16, 1, 0);
-  b.push(OP.localGet, hist, OP.localGet, d, OP.i32Const, 2, OP.i32Shl, OP.i32Add);
-  b.push(OP.localGet, hist, OP.localGet, d, OP.i32Const, 2, OP.i32Shl, OP.i32Add, OP.i32Load, 2, 0);
-  b.push(OP.i32Const, 1, OP.i32Add, OP.i32Store, 2, 0);
   step(b, m, 1);
   b.push(OP.end);
-  step(b, rests, REST_BYTES);
   step(b, out, 2);
   step(b, slot, 1);
   b.push(OP.br, 0, OP.end, OP.end);
+  // Pad the list with slot 0 so loop 2 can touch RESTS_AHEAD entries past its end.
+  for (let j = 0; j < RESTS_AHEAD; j++) {
+    b.push(OP.localGet, slots, OP.localGet, m, OP.i32Const, 2, OP.i32Shl, OP.i32Add, OP.i32Const, 0, OP.i32Store, 2, ...uleb(j * 4));
+  }
+  // Loop 2 over the list (slot now counts list entries): the full distance, the histogram. Touching the rest
+  // RESTS_AHEAD entries ahead lets its cache and TLB misses overlap this entry's work (as int8-dot-kernel.ts).
+  b.push(OP.i32Const, 0, OP.localSet, slot);
+  b.push(OP.block, OP.void, OP.loop, OP.void);
+  b.push(OP.localGet, slot, OP.localGet, m, OP.i32GeU, OP.brIf, 1);
+  restAt(RESTS_AHEAD);
+  b.push(OP.i32Load8u, 0, 0, OP.drop);
+  restAt(0);
+  b.push(OP.localSet, addr);
+  distance(b, addr, q0, words);
+  b.push(OP.localGet, dists, OP.localGet, slot, OP.i32Const, 1, OP.i32Shl, OP.i32Add, OP.i32Load16u, 1, 0, OP.i32Add, OP.localSet, d);
+  // dists[i] = d; hist[d] += 1
+  b.push(OP.localGet, dists, OP.localGet, slot, OP.i32Const, 1, OP.i32Shl, OP.i32Add, OP.localGet, d, OP.i32Store16, 1, 0);
+  b.push(OP.localGet, hist, OP.localGet, d, OP.i32Const, 2, OP.i32Shl, OP.i32Add);
+  b.push(OP.localGet, hist, OP.localGet, d, OP.i32Const, 2, OP.i32Shl, OP.i32Add, OP.i32Load, 2, 0);
+  b.push(OP.i32Const, 1, OP.i32Add, OP.i32Store, 2, 0);
+  step(b, slot, 1);
+  b.push(OP.br, 0, OP.end, OP.end);
   b.push(OP.localGet, m, OP.end);
-  return [3, words, I64, 3, I32, 1, V128, ...b];
+  return [3, words, I64, 4, I32, 1, V128, ...b];
 }
 
 function moduleBytes(): Uint8Array {
@@ -220,6 +239,7 @@ export type PrefixFn = (codes: number, n: number, query: number, out: number, ro
 /**
  * Stage 2: for each slot < n with out[slot] ≤ limit, its full distance (out[slot] + the rest's), appended to
  * slots (i32) and dists (u16) and counted in `hist` (513 u32); returns the count. `query` is the query's rest.
+ * `slots` needs room for RESTS_AHEAD entries past the count.
  */
 export type RefineFn = (rests: number, n: number, query: number, out: number, limit: number, slots: number, dists: number, hist: number) => number;
 
