@@ -1,8 +1,8 @@
 /**
  * The in-memory passes of the vector index (binary-codes.ts) on their own, against cosines computed here in JS,
  * on a seeded clustered set of 30k vectors held in memory (no SQLite: the exact re-rank is vector-index.test.ts's):
- * - a broad filter goes through both Hamming stages with a pool far smaller than the library (stage 1 really
- *   prunes), and still hands the int8 pass the true nearest;
+ * - a broad filter goes through the Hamming scan with a pool far smaller than the library, and still hands the
+ *   int8 pass the true nearest;
  * - a selective filter is listed from its assets and scored whole: nothing of the true top is lost;
  * - a bitmap at any byte offset (the 4-byte walk and the byte walk) gives the same answer;
  * - only allowed, live assets come back.
@@ -46,12 +46,12 @@ function contiguous(from: number, count: number): Uint8Array {
 const codes = codesOf();
 const queries = clusteredQueries(set, 16, 4);
 
-test('a broad filter: both Hamming stages prune to a small pool and still keep the true nearest', () => {
+test('a broad filter: the Hamming scan prunes to a small pool and still keeps the true nearest', () => {
   for (const allowed of [everything(set), seededShare(set, 0.7)]) {
     let allowedVectors = -1;
     let found = 0;
     for (const q of queries) {
-      // 400 codes to the int8 pass, 3,200 read in full by stage 2: about a tenth of the library.
+      // 400 codes to the int8 pass: about a seventieth of the library.
       const got = codes.candidates(q, allowed, () => 400, 40);
       allowedVectors = got.allowedVectors;
       assert.equal(new Set(got.rowids).size, got.rowids.length);

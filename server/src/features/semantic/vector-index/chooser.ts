@@ -34,16 +34,3 @@ export function rerankAssets(k: number): number {
   return k + Math.max(20, Math.min(k, 40));
 }
 
-/**
- * Codes whose full 512-bit distance stage 2 of the Hamming pass reads: the best by their 256-bit prefix, this many
- * times the pool the int8 pass gets (see hamming-kernel.ts for the two stages).
- * Figures at 1M vectors (top-20, recall@20 no filter / 30%; 1% filters never reach the scan), from a tuning run
- * on the bench's catalog and queries: factor 4 → 0.912 / 0.939; 8 → 0.932 / 0.959; 12 → 0.948 / 0.967;
- * 16 → 0.951 / 0.969; 24 → 0.958 / 0.971 (one stage over all 512 bits gave 0.967 / 0.972). CPU time per query
- * moved by less than the machine's noise (load 11–18 on 2 cores) between 8 and 24, so 24 buys the recall margin.
- */
-export const STAGE_ONE_FACTOR = 24;
-
-export function stageOnePool(pool: number, allowedVectors: number): number {
-  return Math.min(allowedVectors, pool * STAGE_ONE_FACTOR);
-}

@@ -6,9 +6,9 @@
  * How (chosen by the figures of `npm run bench:search`, see chooser.ts):
  * 1. binary-codes.ts keeps a 512-bit code and an int8 copy of each vector in memory (~620 MB per million
  *    vectors, see there). A selective filter (at most SCORE_ALL_UP_TO allowed vectors: a date range, an album)
- *    lists its assets' vectors and scores them all by their int8 copies. Otherwise two WebAssembly popcount
- *    stages (hamming-kernel.ts) rank every allowed code by its first 256 bits, then the best few percent by all
- *    512, and the nearest ~4,000 are re-scored by their int8 vectors (int8-dot-kernel.ts, WebAssembly SIMD);
+ *    lists its assets' vectors and scores them all by their int8 copies. Otherwise a WebAssembly popcount scan
+ *    (hamming-kernel.ts) ranks every allowed code against the query's, and the nearest ~4,000 are re-scored by
+ *    their int8 vectors (int8-dot-kernel.ts, WebAssembly SIMD);
  * 2. the best 2·k assets are re-scored exactly from semantic_vectors (exact-scan.ts: all their frames,
  *    vec_distance_cosine in SQLite), so scores, frames and existence come from the source of truth.
  * The table is the source of truth; the codes are rebuilt from it at `open` (loader.ts, in slices that keep the
@@ -19,11 +19,11 @@
  * slots before adding), so replaying an event the load already saw is harmless, and none is lost. Until then the
  * semantic channel answers with `exactNearest` or reports itself not ready.
  *
- * Costs (bench:search at 1M vectors, 2 cores shared at load 11–18, CPU time per query, p50): ~2 ms with a 1%
+ * Costs (bench:search at 1M vectors, 2 cores shared at load 11–20, CPU time per query, p50): ~2.5 ms with a 1%
  * filter (the list of its ~10,000 vectors, no scan; it was 13.5 ms when every filter scanned every code), and
- * ~13 ms with no filter or 30%, where the Hamming stages (32 MB streamed + the rests of ~64,000 codes read at
- * random), the int8 pass and the exact re-rank's SQLite reads (~1–2 ms for 40 assets) share it. See the figures
- * in chooser.ts and the report of the session that measured them.
+ * ~11–13 ms with no filter or 30%, where the Hamming scan (4.3 ms of CPU alone, 64 MB streamed), the int8 pass
+ * and the exact re-rank's SQLite reads share it. A scan of 256-bit prefixes then the best codes' other halves was
+ * tried and measured slower (binary-codes.ts).
  * `exactNearest` scans every vector in SQL (~11 s of CPU at 1M): for checks and small libraries, not the request
  * path at scale.
  */
@@ -52,7 +52,7 @@ export interface NearestOptions {
   minCosine?: number;
 }
 
-export const INDEX_KIND = 'binary256+512-hamming+int8+sqlite-exact';
+export const INDEX_KIND = 'binary512-hamming+int8+sqlite-exact';
 
 export class VectorIndex {
   private closed = false;
