@@ -4,9 +4,11 @@
  * frame), in a few milliseconds at a million vectors with bounded memory.
  *
  * How (chosen by the figures of `npm run bench:search`, see chooser.ts):
- * 1. binary-codes.ts keeps a 512-bit code and an int8 copy of each vector in memory (~600 MB per million
- *    vectors, see there); a WebAssembly popcount scan (hamming-kernel.ts) ranks every allowed code against the
- *    query's, and the nearest ~4,000 are re-scored by their int8 vectors (int8-dot-kernel.ts, WebAssembly SIMD);
+ * 1. binary-codes.ts keeps a 512-bit code and an int8 copy of each vector in memory (~620 MB per million
+ *    vectors, see there). A selective filter (at most SCORE_ALL_UP_TO allowed vectors: a date range, an album)
+ *    lists its assets' vectors and scores them all by their int8 copies. Otherwise a WebAssembly popcount scan
+ *    (hamming-kernel.ts) ranks every allowed code against the query's, and the nearest ~4,000 are re-scored by
+ *    their int8 vectors (int8-dot-kernel.ts, WebAssembly SIMD);
  * 2. the best 2·k assets are re-scored exactly from semantic_vectors (exact-scan.ts: all their frames,
  *    vec_distance_cosine in SQLite), so scores, frames and existence come from the source of truth.
  * The table is the source of truth; the codes are rebuilt from it at `open` (loader.ts, in slices that keep the
@@ -17,10 +19,11 @@
  * slots before adding), so replaying an event the load already saw is harmless, and none is lost. Until then the
  * semantic channel answers with `exactNearest` or reports itself not ready.
  *
- * Costs (bench:search on 2 cores shared at load ~6–7): `nearest` is synchronous, ~11–13 ms of CPU (p50) at 1M
- * vectors with any filter (it was 14–17 ms with the int8 pass in plain JS). What is left is mostly the Hamming
- * scan, which streams all 64 MB of codes per query whatever the filter, then the exact re-rank's SQLite page reads
- * (~1–2 ms for 40 assets) and the int8 pass (~1 ms for 4,000 random vectors of 512 MB, bound by cache misses).
+ * Costs (bench:search at 1M vectors, 2 cores shared at load 11–20, CPU time per query, p50): ~2.5 ms with a 1%
+ * filter (the list of its ~10,000 vectors, no scan; it was 13.5 ms when every filter scanned every code), and
+ * ~11–13 ms with no filter or 30%, where the Hamming scan (4.3 ms of CPU alone, 64 MB streamed), the int8 pass
+ * and the exact re-rank's SQLite reads share it. A scan of 256-bit prefixes then the best codes' other halves was
+ * tried and measured slower (binary-codes.ts).
  * `exactNearest` scans every vector in SQL (~11 s of CPU at 1M): for checks and small libraries, not the request
  * path at scale.
  */
