@@ -328,7 +328,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   photoEvents.usePeople((ownerId, items) => peopleOfItems(db, ownerId, items));
   photoEvents.usePlaceNames(
     (lat, lon) => placeNameAt(reverseGeocoder, lat, lon),
-    () => reverseGeocoder.loadAsync(),
+    () => (reverseGeocoder.isLoaded ? null : reverseGeocoder.loadAsync()),
   );
   const featured = new FeaturedService(db);
   const jobReports = new JobsService(jobs, (args, text) => jobErrors.redactJobError(args, text));

@@ -94,7 +94,7 @@ export class EventsService {
   readonly store: EventsStore;
   private readonly assets: AssetsStore;
   private placeNameAt: PlaceNameAt | null = null;
-  private placeNamesReady: (() => Promise<unknown>) | null = null;
+  private placeNamesReady: (() => Promise<unknown> | null) | null = null;
   private people: PeopleOfItems | null = null;
   private readonly debounceMs: number;
   private readonly now: () => number;
@@ -119,10 +119,10 @@ export class EventsService {
 
   /**
    * Extension points the composition root wires: place names (features/places) and people (faces).
-   * `ready` loads what the names come from before a rebuild (the gazetteer, read asynchronously), so a
-   * rebuild never parses it on the event loop; a title changed by a person may load it at first use.
+   * `ready` loads what the names come from before a rebuild (the gazetteer, read asynchronously; null when
+   * loaded), so a rebuild never parses it on the event loop; a title changed by a person may load it at first use.
    */
-  usePlaceNames(fn: PlaceNameAt | null, ready: (() => Promise<unknown>) | null = null): void {
+  usePlaceNames(fn: PlaceNameAt | null, ready: (() => Promise<unknown> | null) | null = null): void {
     this.placeNameAt = fn;
     this.placeNamesReady = ready;
   }
@@ -361,7 +361,9 @@ export class EventsService {
   /** The job: one run, published only if nothing changed meanwhile (else it waits and runs again). */
   async runRebuildJob(ownerId: number, manual: boolean, runId: string): Promise<{ published: boolean; events: number } | { skipped: string }> {
     if (!manual && this.store.state(ownerId).paused) return { skipped: 'automatic rebuilds are paused' };
-    if (this.placeNameAt && this.placeNamesReady) await this.placeNamesReady();
+    // Only awaited when there is something to load: a run otherwise starts reading at once.
+    const loading = this.placeNameAt && this.placeNamesReady ? this.placeNamesReady() : null;
+    if (loading) await loading;
     const r = await this.rebuild(ownerId, runId);
     if (r === 'busy') throw new SnoozeError(LEASE_MS / 6, 'another rebuild of this owner is running');
     if (r === 'changed') throw new SnoozeError(Math.min(this.debounceMs, 5_000), 'the library changed during the rebuild: again');
