@@ -5,7 +5,7 @@
  * corrected people are kept, and chosen covers stay while their face is still the person's.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { centroid, clusterFaces, CLUSTER_PARAMS, cosine, type ClusterFace } from './cluster.ts';
+import { centroid, clusterFaces, clusterFacesIndexed, CLUSTER_PARAMS, cosine, type ClusterFace } from './cluster.ts';
 import { iou } from './detect.ts';
 import type { FaceAnalysis } from './pipeline.ts';
 
@@ -144,8 +144,12 @@ export class FacesStore {
    * that person as it is, and a rebuild must not take faces from it behind their back (new faces still join it). A new group
    * takes over the person most of its faces had before (so ids, names, hidden people and covers stay); people
    * left without faces are deleted unless a member named or corrected them. Returns the people count.
+   *
+   * The clustering runs outside the write transaction and yields to the event loop (100k faces take tens of
+   * seconds); faces analysed meanwhile (ids above the last one read) keep the place the incremental pass gave
+   * them, and the write itself is one short transaction.
    */
-  rebuildOwner(ownerId: number, now = Date.now()): { people: number; faces: number; clustered: number } {
+  async rebuildOwner(ownerId: number, now = Date.now()): Promise<{ people: number; faces: number; clustered: number }> {
     const rows = this.db
       .prepare(
         `SELECT f.face_id, f.score, f.embedding, f.person_id,
@@ -161,18 +165,20 @@ export class FacesStore {
       fixed: r.assigned_by === 'user' ? r.person_id : null,
       rejects: rejections.get(r.face_id),
     }));
-    const groups = clusterFaces(faces);
+    const groups = await clusterFacesIndexed(faces);
     const before = new Map(rows.map((r) => [r.face_id, r.person_id]));
+    const assignedBy = new Map(rows.map((r) => [r.face_id, r.assigned_by]));
+    const lastRead = rows.reduce((m, r) => Math.max(m, r.face_id), 0);
     this.db
       .transaction(() => {
         this.db
-          .prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND assigned_by = 'auto' AND person_id NOT IN (SELECT person_id FROM people WHERE confirmed = 1)")
-          .run(ownerId);
+          .prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND face_id <= ? AND assigned_by = 'auto' AND person_id NOT IN (SELECT person_id FROM people WHERE confirmed = 1)")
+          .run(ownerId, lastRead);
         const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
         const fresh = new Map<number, number[]>();
         for (const [faceId, g] of groups) {
           if (g > 0) {
-            if (before.get(faceId) !== g || rows.find((r) => r.face_id === faceId)!.assigned_by !== 'user') assign.run(g, faceId);
+            if (before.get(faceId) !== g || assignedBy.get(faceId) !== 'user') assign.run(g, faceId);
           } else fresh.set(g, [...(fresh.get(g) ?? []), faceId]);
         }
         // A new group becomes the person most of its faces belonged to, when that person is not taken yet.
