@@ -94,7 +94,14 @@ interface UsearchIndex {
   search(v: Float32Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array; counts?: BigUint64Array };
 }
 
-export const HNSW_PARAMS = { connectivity: 16, expansionAdd: 128, expansionSearch: 64, addBatch: 2_000 } as const;
+export interface HnswParams {
+  quantization: 'f32' | 'f16' | 'i8';
+  connectivity: number;
+  expansionAdd: number;
+  expansionSearch: number;
+  addBatch: number;
+}
+export const HNSW_PARAMS: HnswParams = { quantization: 'f32', connectivity: 16, expansionAdd: 128, expansionSearch: 64, addBatch: 500 };
 
 export class HnswNeighbours implements NeighbourSource {
   private constructor(
@@ -108,20 +115,21 @@ export class HnswNeighbours implements NeighbourSource {
    * Builds the graph over every face in batches, calling `pause` between them (the caller yields to the event
    * loop there: one batch blocks for a fraction of a second).
    */
-  static async build(m: FaceMatrix, threshold: number, opts: { threads: number; pause: () => Promise<void> }): Promise<HnswNeighbours> {
+  static async build(m: FaceMatrix, threshold: number, opts: { threads: number; pause: () => Promise<void>; params?: Partial<HnswParams> }): Promise<HnswNeighbours> {
+    const p = { ...HNSW_PARAMS, ...opts.params };
     const require = createRequire(import.meta.url);
     const { Index } = require('usearch') as { Index: new (o: object) => UsearchIndex };
     const index = new Index({
       metric: 'cos',
       dimensions: m.dims,
-      quantization: 'f32',
-      connectivity: HNSW_PARAMS.connectivity,
-      expansion_add: HNSW_PARAMS.expansionAdd,
-      expansion_search: HNSW_PARAMS.expansionSearch,
+      quantization: p.quantization,
+      connectivity: p.connectivity,
+      expansion_add: p.expansionAdd,
+      expansion_search: p.expansionSearch,
     });
     const n = m.size;
-    for (let i = 0; i < n; i += HNSW_PARAMS.addBatch) {
-      const c = Math.min(HNSW_PARAMS.addBatch, n - i);
+    for (let i = 0; i < n; i += p.addBatch) {
+      const c = Math.min(p.addBatch, n - i);
       const keys = new BigUint64Array(c);
       for (let j = 0; j < c; j++) keys[j] = BigInt(i + j);
       index.add(keys, m.data.subarray(i * m.dims, (i + c) * m.dims), opts.threads);
