@@ -68,8 +68,12 @@ export interface IndexedClusterOptions extends ClusterOptions {
 export const EXACT_BUDGET = 25_000_000;
 /** Each face's first list: enough for the core check and, nearly always, for its nearest placed face. */
 const FIRST_K = 16;
-/** Faces per batch between two yields. */
+/**
+ * Work between two yields: faces placed, and index searches (a search batch at 100k faces on the shared 2-core
+ * machine took ~0.3 s per 1024; 256 keeps the server's longest wait near a tenth of a second).
+ */
 const BATCH = 1_024;
+const SEARCH_BATCH = 256;
 
 /**
  * Groups of the faces: a map face id → group (a `fixed` person id, or a new group numbered −1, −2, … for the
@@ -123,8 +127,8 @@ function* clusterSteps(faces: ClusterFace[], m: FaceMatrix, src: NeighbourSource
   const order = faces.map((_, i) => i).filter((i) => group[i] === 0).sort((a, b) => faces[b]!.score - faces[a]!.score || faces[a]!.id - faces[b]!.id);
   const firstK = Math.max(FIRST_K, minPoints);
   const lists: (NeighbourList | undefined)[] = new Array(n);
-  for (let s = 0; s < order.length; s += BATCH) {
-    const rows = order.slice(s, s + BATCH);
+  for (let s = 0; s < order.length; s += SEARCH_BATCH) {
+    const rows = order.slice(s, s + SEARCH_BATCH);
     src.queryMany(rows, firstK).forEach((l, x) => (lists[rows[x]!] = l));
     yield;
   }
