@@ -5,18 +5,23 @@
  *               thumbnail is; decoding not timed): images/s
  *   embedding   alignment + MobileFaceNet (crop and mirrored crop) per face found: faces/s
  *   quality     BCubed precision / recall / F1 of the clustering on the labelled faces (cluster.ts)
- *   clustering  clusterFaces on synthetic clustered 128-d unit vectors (identities of 50 faces, same-person
- *               cosine ≈ 0.7 like the corpus): seconds, at 10000 and at --faces N (default 20000)
+ *   clustering  clusterFacesIndexed (a full rebuild's clustering: HNSW neighbour lists re-checked exactly) on
+ *               --faces N synthetic clustered 128-d unit vectors (identities of 50 faces, same-person cosine ≈ 0.7
+ *               like the corpus; default 20000, the issue's size is 100000): seconds, memory (RSS peak above the
+ *               start, the vectors included), the longest event-loop stall during it; the all-pairs reference
+ *               (cluster-reference.ts) timed on the first --sample faces (default 4000) of the same set and
+ *               extrapolated by (N / sample)², and the ratio; the HNSW neighbour lists' recall vs the exact scan on
+ *               500 faces; and whether the indexed groups equal the all-pairs groups on the sample.
  *
- * Options: --faces N (`--faces 100000` is the issue's size: the clustering is O(n²) today, ~115 s at 10k on the
- * shared 2-core machine, so 100k takes hours; an ANN neighbour index is the next step), --workers N
- * (inference threads, default 1: the figures are per thread).
+ * Options: --faces N, --sample N, --workers N (inference threads, default 1: the figures are per thread),
+ * --threads N (index threads, default 2).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MlRuntime } from '../../server/src/adapters/ml/index.ts';
-import { bcubed, clusterFaces, CLUSTER_PARAMS, facePoolInfer, type ClusterFace } from '../../server/src/features/faces/index.ts';
+import { bcubed, clusterFaces, clusterFacesAllPairs, clusterFacesIndexed, CLUSTER_PARAMS, facePoolInfer, type ClusterFace } from '../../server/src/features/faces/index.ts';
+import { ExactNeighbours, FaceMatrix, HNSW_PARAMS, HnswNeighbours } from '../../server/src/features/faces/cluster-neighbours.ts';
 import { detectFaces } from '../../server/src/features/faces/detect.ts';
 import { embedFace } from '../../server/src/features/faces/embed.ts';
 import { loadRgb } from '../../server/src/features/faces/image-input.ts';
@@ -51,7 +56,8 @@ for (const d of detected) {
   }
 }
 const embedS = (performance.now() - t) / 1000;
-const q = bcubed([...labelled].map(([id, label]) => ({ label, cluster: clusterFaces(faces).get(id) ?? null })));
+const corpusGroups = clusterFaces(faces);
+const q = bcubed([...labelled].map(([id, label]) => ({ label, cluster: corpusGroups.get(id) ?? null })));
 console.log(`detection: ${images.length} images in ${detectS.toFixed(2)} s = ${(images.length / detectS).toFixed(1)} images/s (YuNet-n, ≤ 640 px)`);
 console.log(`embedding: ${faces.length} faces in ${embedS.toFixed(2)} s = ${(faces.length / embedS).toFixed(1)} faces/s (align + MobileFaceNet ×2)`);
 console.log(`quality (threshold ${CLUSTER_PARAMS.threshold}, min size ${CLUSTER_PARAMS.minPoints}, ${labelled.size} labelled faces): BCubed precision ${q.precision.toFixed(3)}, recall ${q.recall.toFixed(3)}, F1 ${q.f1.toFixed(3)}, mixed clusters ${q.mixed}`);
@@ -77,10 +83,55 @@ function synthetic(n: number): ClusterFace[] {
   }
   return out;
 }
-for (const n of [...new Set([10_000, arg('faces', 20_000)])]) {
-  const set = synthetic(n);
-  t = performance.now();
-  const groups = clusterFaces(set);
-  const s = (performance.now() - t) / 1000;
-  console.log(`clustering: ${n} synthetic faces (${n / 50} identities) in ${s.toFixed(1)} s, ${new Set(groups.values()).size} groups`);
-}
+const n = arg('faces', 20_000);
+const sampleN = Math.min(n, arg('sample', 4_000));
+const threads = arg('threads', 2);
+const set = synthetic(n);
+const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
+const sample = set.slice(0, sampleN);
+t = performance.now();
+const reference = clusterFacesAllPairs(sample);
+const sampleS = (performance.now() - t) / 1000;
+const sampleIndexed = await clusterFacesIndexed(sample, { neighbours: 'hnsw', threads });
+// Group numbers of new groups depend on creation order: compare partitions (each group named by its first face).
+const canonical = (groups: Map<number, number>) => {
+  const first = new Map<number, number>();
+  for (const [id, g] of groups) first.set(g, Math.min(first.get(g) ?? id, id));
+  return (id: number) => (groups.has(id) ? first.get(groups.get(id)!)! : 0);
+};
+const [refOf, idxOf] = [canonical(reference), canonical(sampleIndexed)];
+const differing = sample.filter((f) => refOf(f.id) !== idxOf(f.id)).length;
+
+global.gc?.();
+const rssStart = process.memoryUsage().rss;
+let rssPeak = rssStart, stall = 0, last = performance.now();
+const probe = setInterval(() => {
+  const now = performance.now();
+  stall = Math.max(stall, now - last);
+  last = now;
+  rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+}, 5);
+t = performance.now();
+const groups = await clusterFacesIndexed(set, { threads });
+const indexedS = (performance.now() - t) / 1000;
+clearInterval(probe);
+const extrapolated = sampleS * (n / sampleN) ** 2;
+console.log(`clustering: ${n} synthetic faces (${n / 50} identities) in ${indexedS.toFixed(1)} s (HNSW ${HNSW_PARAMS.quantization} M${HNSW_PARAMS.connectivity} ef_add ${HNSW_PARAMS.expansionAdd} ef_search ${HNSW_PARAMS.expansionSearch} + exact re-check, ${threads} index threads), ${new Set(groups.values()).size} groups, ${groups.size} faces clustered`);
+console.log(`  memory: RSS peak +${mb(rssPeak - rssStart)} over the start; longest event-loop stall ${stall.toFixed(0)} ms`);
+console.log(`  all pairs: ${sampleN} faces in ${sampleS.toFixed(1)} s → ${n} extrapolated (×(${n}/${sampleN})²) ${extrapolated.toFixed(0)} s = ${(extrapolated / 60).toFixed(1)} min; indexed is ${(extrapolated / indexedS).toFixed(0)}× faster`);
+console.log(`  on the ${sampleN}-face sample, the indexed groups ${differing ? `DIFFER from the all-pairs groups for ${differing} faces` : 'equal the all-pairs groups'} (${new Set(reference.values()).size} groups)`);
+
+// Recall of the index's neighbour lists (k 16, what the clustering reads first) vs the exact scan.
+const m = new FaceMatrix(set.map((f) => f.embedding));
+const exact = new ExactNeighbours(m, CLUSTER_PARAMS.threshold);
+const hnsw = await HnswNeighbours.build(m, CLUSTER_PARAMS.threshold, { threads, pause: async () => {} });
+const rows = Array.from({ length: 500 }, (_, i) => Math.floor((i * n) / 500));
+const lists = hnsw.queryMany(rows, 16);
+let found = 0, wanted = 0;
+rows.forEach((i, x) => {
+  const have = new Set(lists[x]!.ids);
+  const want = exact.query(i, 16).ids;
+  wanted += want.length;
+  for (const j of want) if (have.has(j)) found++;
+});
+console.log(`  HNSW neighbour-list recall vs brute force (500 faces, k 16, cosine ≥ ${CLUSTER_PARAMS.threshold}): ${(found / wanted).toFixed(4)} (${found}/${wanted})`);

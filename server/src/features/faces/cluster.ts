@@ -23,7 +23,21 @@
  * 0.40 leaves room on both sides for a household's harder photos (profiles, small faces). Min size 2 rather than
  * the reference's 3: a household library has many people seen in only two photos, and min size 3 only lost
  * recall here (a pair at ≥ 0.40 was never wrong).
+ *
+ * Scale (issue 14, 100k faces): the algorithm needs, per face, only its neighbours within the threshold, nearest
+ * first, never all pairs. They come from a `NeighbourSource` (cluster-neighbours.ts): the exact scan for small
+ * sets, an HNSW index with every candidate re-checked exactly for large ones. Each face keeps its first 16
+ * (enough for the core check); "nearest placed face" reads that list, and only when none of them is placed
+ * (and more may exist) asks again with 4× the k, or scans the placed faces directly while they are fewer than
+ * that k. The groups are the all-pairs scan's (cluster-reference.ts) whenever the lists are complete, which the
+ * exact scan always is; with the index, a neighbour the graph misses can change a face's group (measured
+ * recall in `npm run bench:faces`). Exact ties in similarity go, as in the all-pairs scan, to the face placed
+ * last. `clusterFacesIndexed` yields to the event loop between batches, so the server keeps answering during a
+ * rebuild of 100k faces.
  */
+import { availableParallelism } from 'node:os';
+import { setImmediate as tick } from 'node:timers/promises';
+import { ExactNeighbours, FaceMatrix, HnswNeighbours, type NeighbourList, type NeighbourSource } from './cluster-neighbours.ts';
 import { cosine } from './embed.ts';
 
 export const CLUSTER_PARAMS = { threshold: 0.4, minPoints: 2 } as const;
@@ -43,67 +57,132 @@ export interface ClusterOptions {
   minPoints?: number;
 }
 
+export interface IndexedClusterOptions extends ClusterOptions {
+  /** `auto` (default): the exact scan while faces to place × all faces ≤ EXACT_BUDGET, the HNSW index above. */
+  neighbours?: 'auto' | 'exact' | 'hnsw';
+  /** Index threads (default: up to 2; the machine is shared with the server's other work). */
+  threads?: number;
+}
+
+/** Pairs the exact scan may read before the index pays off (~5k × 5k faces: well under a second). */
+export const EXACT_BUDGET = 25_000_000;
+/** Each face's first list: enough for the core check and, nearly always, for its nearest placed face. */
+const FIRST_K = 16;
+/**
+ * Work between two yields: faces placed, and index searches (a search batch at 100k faces on the shared 2-core
+ * machine took ~0.3 s per 1024; 256 keeps the server's longest wait near a tenth of a second).
+ */
+const BATCH = 1_024;
+const SEARCH_BATCH = 256;
+
 /**
  * Groups of the faces: a map face id → group (a `fixed` person id, or a new group numbered −1, −2, … for the
- * caller to turn into people); faces left out are noise.
+ * caller to turn into people); faces left out are noise. Synchronous, exact scan: for the small sets of an
+ * incremental pass (inside a write transaction); a full rebuild uses `clusterFacesIndexed`.
  */
 export function clusterFaces(faces: ClusterFace[], opts: ClusterOptions = {}): Map<number, number> {
   const threshold = opts.threshold ?? CLUSTER_PARAMS.threshold;
-  const minPoints = opts.minPoints ?? CLUSTER_PARAMS.minPoints;
+  const m = new FaceMatrix(faces.map((f) => f.embedding));
+  const steps = clusterSteps(faces, m, new ExactNeighbours(m, threshold), threshold, opts.minPoints ?? CLUSTER_PARAMS.minPoints);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** The same groups for any number of faces, yielding to the event loop between batches. */
+export async function clusterFacesIndexed(faces: ClusterFace[], opts: IndexedClusterOptions = {}): Promise<Map<number, number>> {
+  const threshold = opts.threshold ?? CLUSTER_PARAMS.threshold;
+  const m = new FaceMatrix(faces.map((f) => f.embedding));
+  const toPlace = faces.filter((f) => f.fixed == null).length;
+  const mode = opts.neighbours ?? 'auto';
+  const useIndex = mode === 'hnsw' || (mode === 'auto' && toPlace * faces.length > EXACT_BUDGET);
+  const pause = () => tick();
+  const src: NeighbourSource = useIndex
+    ? await HnswNeighbours.build(m, threshold, { threads: opts.threads ?? Math.min(2, availableParallelism()), pause })
+    : new ExactNeighbours(m, threshold);
+  const steps = clusterSteps(faces, m, src, threshold, opts.minPoints ?? CLUSTER_PARAMS.minPoints);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await pause();
+  }
+}
+
+/** The clustering itself; yields after each batch of work so a caller can give the event loop a turn. */
+function* clusterSteps(faces: ClusterFace[], m: FaceMatrix, src: NeighbourSource, threshold: number, minPoints: number): Generator<void, Map<number, number>> {
   const n = faces.length;
-  const dims = n ? faces[0]!.embedding.length : 0;
-  // One contiguous matrix: the O(n²) neighbour scan reads it row by row.
-  const m = new Float32Array(n * dims);
-  faces.forEach((f, i) => m.set(f.embedding, i * dims));
-  const sim = (i: number, j: number) => {
-    let s = 0;
-    const a = i * dims, b = j * dims;
-    for (let k = 0; k < dims; k++) s += m[a + k]! * m[b + k]!;
-    return s;
-  };
   const group = new Int32Array(n); // 0: not placed
+  // Placement order (−1: not placed): equal similarities go to the face placed last, as in the all-pairs scan.
+  const rank = new Int32Array(n).fill(-1);
   const placed: number[] = [];
+  const place = (i: number, g: number) => {
+    group[i] = g;
+    rank[i] = placed.length;
+    placed.push(i);
+  };
   faces.forEach((f, i) => {
-    if (f.fixed != null) {
-      group[i] = f.fixed;
-      placed.push(i);
-    }
+    if (f.fixed != null) place(i, f.fixed);
   });
   const order = faces.map((_, i) => i).filter((i) => group[i] === 0).sort((a, b) => faces[b]!.score - faces[a]!.score || faces[a]!.id - faces[b]!.id);
-  const neighbours = new Int32Array(n);
-  // Only "has at least minPoints − 1 neighbours" matters: counting stops there (same groups, far fewer reads).
-  const enough = minPoints - 1;
-  for (const i of order) {
-    let c = 0;
-    for (let j = 0; j < n && c < enough; j++) if (j !== i && sim(i, j) >= threshold) c++;
-    neighbours[i] = c;
+  const firstK = Math.max(FIRST_K, minPoints);
+  const lists: (NeighbourList | undefined)[] = new Array(n);
+  for (let s = 0; s < order.length; s += SEARCH_BATCH) {
+    const rows = order.slice(s, s + SEARCH_BATCH);
+    src.queryMany(rows, firstK).forEach((l, x) => (lists[rows[x]!] = l));
+    yield;
   }
-  let next = -1;
+
+  const better = (j: number, s: number, best: number, bestSim: number) => best < 0 || s > bestSim || (s === bestSim && rank[j]! > rank[best]!);
   const nearestPlaced = (i: number): number => {
-    let best = -1, bestSim = threshold;
     const rejects = faces[i]!.rejects;
-    for (const j of placed) {
-      const s = sim(i, j);
-      if (s >= bestSim && !(rejects?.has(group[j]!))) {
-        best = j;
-        bestSim = s;
+    const allowed = (j: number) => rank[j]! >= 0 && !rejects?.has(group[j]!);
+    let list = lists[i]!;
+    let k = firstK;
+    for (;;) {
+      // Few faces placed yet: reading them all is cheaper than a longer list.
+      if (placed.length <= k) {
+        let best = -1, bestSim = threshold;
+        for (const j of placed) {
+          const s = m.sim(i, j);
+          if (s >= threshold && allowed(j) && better(j, s, best, bestSim)) {
+            best = j;
+            bestSim = s;
+          }
+        }
+        return best;
       }
+      let best = -1, bestSim = threshold;
+      for (let x = 0; x < list.ids.length; x++) {
+        const j = list.ids[x]!;
+        if (allowed(j) && better(j, list.sims[x]!, best, bestSim)) {
+          best = j;
+          bestSim = list.sims[x]!;
+        }
+      }
+      // Every face beyond the list is no nearer than its last entry, so a hit in the list is the nearest.
+      if (best >= 0 || !list.more) return best;
+      k = Math.min(n, k * 4);
+      list = src.query(i, k);
     }
-    return best;
   };
+
+  let next = -1;
   const deferred: number[] = [];
+  let work = 0;
   for (const i of order) {
-    if (neighbours[i]! + 1 < minPoints) {
-      deferred.push(i);
-      continue;
+    if (lists[i]!.ids.length + 1 < minPoints) deferred.push(i);
+    else {
+      const j = nearestPlaced(i);
+      place(i, j >= 0 ? group[j]! : next--);
     }
-    const j = nearestPlaced(i);
-    group[i] = j >= 0 ? group[j]! : next--;
-    placed.push(i);
+    if (++work % BATCH === 0) yield;
   }
+  // Border faces join a group but are not placed: later faces never join through them.
   for (const i of deferred) {
     const j = nearestPlaced(i);
     if (j >= 0) group[i] = group[j]!;
+    if (++work % BATCH === 0) yield;
   }
   const out = new Map<number, number>();
   faces.forEach((f, i) => {

@@ -5,7 +5,7 @@
  * corrected people are kept, and chosen covers stay while their face is still the person's.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { centroid, clusterFaces, CLUSTER_PARAMS, cosine, type ClusterFace } from './cluster.ts';
+import { centroid, clusterFaces, clusterFacesIndexed, CLUSTER_PARAMS, cosine, type ClusterFace } from './cluster.ts';
 import { iou } from './detect.ts';
 import type { FaceAnalysis } from './pipeline.ts';
 
@@ -100,7 +100,7 @@ export class FacesStore {
                image_height = excluded.image_height, face_count = excluded.face_count, updated_at = excluded.updated_at`,
           )
           .run(assetId, modelId, analysis.width, analysis.height, analysis.faces.length, now);
-        this.placeNewFaces(asset.owner_id, now);
+        this.placeNewFaces(asset.owner_id, fresh, now);
         this.dropEmptyPeople(asset.owner_id);
         return true;
       })
@@ -108,20 +108,27 @@ export class FacesStore {
   }
 
   /**
-   * Incremental clustering: each unplaced face joins the person whose centroid is nearest within the threshold
-   * (never one it was rejected from); the faces still unplaced are clustered among themselves, and groups that
-   * reach the minimum size become new people. Cost: the owner's people plus the unplaced faces squared, not
-   * every face: a household's unplaced faces are few (the rest belong to someone).
+   * Incremental clustering after one asset's faces were found (`fresh`: their ids): each fresh face joins the
+   * person whose centroid is nearest within the threshold (never one it was rejected from). The fresh faces
+   * left, with the unplaced faces linked to one of them through neighbours within the threshold (which try the
+   * centroids first too), are clustered among themselves, and groups that reach the minimum size become new people.
+   *
+   * Only a fresh face can change what an unplaced face would do (a face with no neighbour gains one only
+   * through it), so the other unplaced faces, thousands in a large library (strangers seen once), are not
+   * clustered again on every photo: the cost is the fresh faces × (people + unplaced faces), not the unplaced
+   * faces squared. An old unplaced face that a person's centroid has drifted towards joins at the next full
+   * rebuild.
    */
-  placeNewFaces(ownerId: number, now = Date.now()): void {
+  placeNewFaces(ownerId: number, fresh: readonly number[], now = Date.now()): void {
+    if (!fresh.length) return;
     const unplaced = this.db.prepare('SELECT face_id, score, embedding FROM faces WHERE owner_id = ? AND person_id IS NULL').all(ownerId) as Pick<FaceRow, 'face_id' | 'score' | 'embedding'>[];
-    if (!unplaced.length) return;
+    const isFresh = new Set(fresh);
+    if (!unplaced.some((f) => isFresh.has(f.face_id))) return;
     const centroids = this.centroids(ownerId);
     const rejections = this.rejectionsOf(ownerId);
     const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
-    const left: ClusterFace[] = [];
-    for (const f of unplaced) {
-      const v = toVector(f.embedding);
+    /** Joins the nearest person by centroid, or returns the face for the clustering. */
+    const join = (f: Pick<FaceRow, 'face_id' | 'score'>, v: Float32Array): ClusterFace | null => {
       let best: number | null = null;
       let bestSim: number = CLUSTER_PARAMS.threshold;
       for (const [pid, c] of centroids) {
@@ -131,8 +138,32 @@ export class FacesStore {
           bestSim = s;
         }
       }
-      if (best != null) assign.run(best, f.face_id);
-      else left.push({ id: f.face_id, score: f.score, embedding: v, rejects: rejections.get(f.face_id) });
+      if (best == null) return { id: f.face_id, score: f.score, embedding: v, rejects: rejections.get(f.face_id) };
+      assign.run(best, f.face_id);
+      return null;
+    };
+    const left: ClusterFace[] = [];
+    for (const f of unplaced) {
+      if (!isFresh.has(f.face_id)) continue;
+      const c = join(f, toVector(f.embedding));
+      if (c) left.push(c);
+    }
+    if (!left.length) return;
+    // The unplaced faces linked to a fresh one through neighbours within the threshold: groups form only inside
+    // such a chain, so clustering the chains of the fresh faces gives what clustering every unplaced face would.
+    const others = unplaced.filter((f) => !isFresh.has(f.face_id)).map((f) => ({ f, v: toVector(f.embedding), taken: false }));
+    const chain = left.slice();
+    while (chain.length) {
+      const from = chain.pop()!;
+      for (const o of others) {
+        if (o.taken || cosine(o.v, from.embedding) < CLUSTER_PARAMS.threshold) continue;
+        o.taken = true;
+        const c = join(o.f, o.v);
+        if (c) {
+          left.push(c);
+          chain.push(c);
+        }
+      }
     }
     this.createPeople(ownerId, clusterFaces(left), now);
   }
@@ -144,8 +175,12 @@ export class FacesStore {
    * that person as it is, and a rebuild must not take faces from it behind their back (new faces still join it). A new group
    * takes over the person most of its faces had before (so ids, names, hidden people and covers stay); people
    * left without faces are deleted unless a member named or corrected them. Returns the people count.
+   *
+   * The clustering runs outside the write transaction and yields to the event loop (100k faces take tens of
+   * seconds); faces analysed meanwhile (ids above the last one read) keep the place the incremental pass gave
+   * them, and the write itself is one short transaction.
    */
-  rebuildOwner(ownerId: number, now = Date.now()): { people: number; faces: number; clustered: number } {
+  async rebuildOwner(ownerId: number, now = Date.now()): Promise<{ people: number; faces: number; clustered: number }> {
     const rows = this.db
       .prepare(
         `SELECT f.face_id, f.score, f.embedding, f.person_id,
@@ -161,19 +196,21 @@ export class FacesStore {
       fixed: r.assigned_by === 'user' ? r.person_id : null,
       rejects: rejections.get(r.face_id),
     }));
-    const groups = clusterFaces(faces);
+    const groups = await clusterFacesIndexed(faces);
     const before = new Map(rows.map((r) => [r.face_id, r.person_id]));
+    const assignedBy = new Map(rows.map((r) => [r.face_id, r.assigned_by]));
+    const lastRead = rows.reduce((m, r) => Math.max(m, r.face_id), 0);
     this.db
       .transaction(() => {
         this.db
-          .prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND assigned_by = 'auto' AND person_id NOT IN (SELECT person_id FROM people WHERE confirmed = 1)")
-          .run(ownerId);
+          .prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND face_id <= ? AND assigned_by = 'auto' AND person_id NOT IN (SELECT person_id FROM people WHERE confirmed = 1)")
+          .run(ownerId, lastRead);
         const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
         const fresh = new Map<number, number[]>();
         for (const [faceId, g] of groups) {
           if (g > 0) {
-            if (before.get(faceId) !== g || rows.find((r) => r.face_id === faceId)!.assigned_by !== 'user') assign.run(g, faceId);
-          } else fresh.set(g, [...(fresh.get(g) ?? []), faceId]);
+            if (before.get(faceId) !== g || assignedBy.get(faceId) !== 'user') assign.run(g, faceId);
+          } else pushTo(fresh, g, faceId);
         }
         // A new group becomes the person most of its faces belonged to, when that person is not taken yet.
         const taken = new Set([...groups.values()].filter((g) => g > 0));
@@ -205,7 +242,7 @@ export class FacesStore {
    */
   private createPeople(ownerId: number, groups: Map<number, number>, now: number): void {
     const byGroup = new Map<number, number[]>();
-    for (const [faceId, g] of groups) if (g < 0) byGroup.set(g, [...(byGroup.get(g) ?? []), faceId]);
+    for (const [faceId, g] of groups) if (g < 0) pushTo(byGroup, g, faceId);
     const create = this.db.prepare('INSERT INTO people (owner_id, created_at, updated_at) VALUES (?, ?, ?)');
     const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
     for (const ids of byGroup.values()) {
@@ -230,7 +267,7 @@ export class FacesStore {
   private centroids(ownerId: number): Map<number, Float32Array> {
     const rows = this.db.prepare('SELECT person_id, embedding FROM faces WHERE owner_id = ? AND person_id IS NOT NULL').all(ownerId) as { person_id: number; embedding: Buffer }[];
     const by = new Map<number, Float32Array[]>();
-    for (const r of rows) by.set(r.person_id, [...(by.get(r.person_id) ?? []), toVector(r.embedding)]);
+    for (const r of rows) pushTo(by, r.person_id, toVector(r.embedding));
     return new Map([...by].map(([pid, vs]) => [pid, centroid(vs)]));
   }
 
@@ -262,4 +299,11 @@ export class FacesStore {
     this.db.prepare('DELETE FROM faces').run();
     this.db.prepare('DELETE FROM face_results').run();
   }
+}
+
+/** Appends to a map of lists in place (spreading the list on every append is quadratic in a person's faces). */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

@@ -16,7 +16,8 @@
  */
 export { FACE_MODEL_ID, FACE_PARAMS } from './params.ts';
 export { analyseFaces, poolInfer as facePoolInfer, type FaceAnalysis } from './pipeline.ts';
-export { CLUSTER_PARAMS, clusterFaces, type ClusterFace } from './cluster.ts';
+export { CLUSTER_PARAMS, clusterFaces, clusterFacesIndexed, type ClusterFace } from './cluster.ts';
+export { clusterFacesAllPairs } from './cluster-reference.ts';
 export { bcubed, type BCubed } from './bcubed.ts';
 export { FacesStore, type FaceRow, type PersonRow } from './faces.store.ts';
 export { FaceIndexer, createFaceIndexer } from './face-indexer.ts';

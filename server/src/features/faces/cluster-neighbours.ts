@@ -1,0 +1,171 @@
+/**
+ * Where the clustering finds a face's neighbours (the faces within the cosine threshold), nearest first.
+ *
+ * - `ExactNeighbours` scans every face: O(n) per query, no set-up. Used when queries × faces is small (the
+ *   corpus, an incremental pass's leftovers) and as the reference the index is measured against.
+ * - `HnswNeighbours` asks a usearch HNSW graph (f32, cosine, M 16) for candidates, then re-checks every
+ *   candidate with the same f32 dot product as the exact scan: similarities, the threshold and the order are
+ *   exact, only a neighbour the graph did not return can be missed. Measured on 100k synthetic 128-d faces
+ *   (`npm run bench:faces -- --faces 100000`, 500 faces, k 16): recall vs the exact scan 0.999–1.000 over
+ *   runs (7992–8000 of 8000). The graph is built on 2 threads, so it is not the same graph every run: at 100k
+ *   a rebuild can place a handful of faces differently from the last (1992 vs 1993 groups of 100k seen); the
+ *   exact scan (below EXACT_BUDGET, cluster.ts) is fully reproducible.
+ *   Chosen over i8 (recall 0.938: unit vectors' components ~0.09 keep ~11 levels), f16 at ef 64/64 (0.9985)
+ *   and f32 at ef 64/32 (0.989): build and search of f32 with ef_add 128 cost ~1.5× those, on a machine
+ *   whose load made every timing vary 2×, and exact groups are worth it (reproducible rebuilds).
+ *
+ * A list of k may be cut short (`more`): the caller asks again with a larger k when what it needs was not in
+ * the first k (cluster.ts), so a person with thousands of faces costs no more memory than one with ten.
+ */
+import { createRequire } from 'node:module';
+
+export interface NeighbourList {
+  /** Face rows (indices into the matrix), nearest first; never the query itself. */
+  ids: Int32Array;
+  /** Their exact cosine similarities, all ≥ the threshold. */
+  sims: Float32Array;
+  /** Further neighbours may exist beyond the k asked for. */
+  more: boolean;
+}
+
+export interface NeighbourSource {
+  query(i: number, k: number): NeighbourList;
+  /** The lists of many faces at once (the index searches them on its threads). */
+  queryMany(rows: ArrayLike<number>, k: number): NeighbourList[];
+}
+
+/** Row-major n × dims unit vectors, and the exact similarity both sources use. */
+export class FaceMatrix {
+  readonly data: Float32Array;
+  constructor(
+    vectors: readonly Float32Array[],
+    readonly dims = vectors[0]?.length ?? 0,
+  ) {
+    this.data = new Float32Array(vectors.length * dims);
+    vectors.forEach((v, i) => this.data.set(v, i * dims));
+  }
+  get size(): number {
+    return this.dims ? this.data.length / this.dims : 0;
+  }
+  sim(i: number, j: number): number {
+    const m = this.data, d = this.dims, a = i * d, b = j * d;
+    let s = 0;
+    for (let k = 0; k < d; k++) s += m[a + k]! * m[b + k]!;
+    return s;
+  }
+  row(i: number): Float32Array {
+    return this.data.subarray(i * this.dims, (i + 1) * this.dims);
+  }
+}
+
+/** Candidates → a list: exact sims, ≥ threshold, nearest first (ties: lower row first), at most k. */
+function toList(m: FaceMatrix, i: number, candidates: Iterable<number>, threshold: number, k: number, moreIfFull: boolean): NeighbourList {
+  const ids: number[] = [];
+  const sims: number[] = [];
+  for (const j of candidates) {
+    if (j === i) continue;
+    const s = m.sim(i, j);
+    if (s >= threshold) {
+      ids.push(j);
+      sims.push(s);
+    }
+  }
+  const order = ids.map((_, x) => x).sort((a, b) => sims[b]! - sims[a]! || ids[a]! - ids[b]!);
+  const keep = order.slice(0, k);
+  return {
+    ids: Int32Array.from(keep, (x) => ids[x]!),
+    sims: Float32Array.from(keep, (x) => sims[x]!),
+    more: order.length > k || moreIfFull,
+  };
+}
+
+export class ExactNeighbours implements NeighbourSource {
+  constructor(
+    private readonly m: FaceMatrix,
+    private readonly threshold: number,
+  ) {}
+  query(i: number, k: number): NeighbourList {
+    // One pass keeping only the faces within the threshold (few), then the same ordering as the index's lists.
+    const within: number[] = [];
+    for (let j = 0, n = this.m.size; j < n; j++) if (j !== i && this.m.sim(i, j) >= this.threshold) within.push(j);
+    return toList(this.m, i, within, this.threshold, k, false);
+  }
+  queryMany(rows: ArrayLike<number>, k: number): NeighbourList[] {
+    return Array.from(rows, (i) => this.query(i, k));
+  }
+}
+
+interface UsearchIndex {
+  add(keys: BigUint64Array, vectors: Float32Array, threads: number): void;
+  search(v: Float32Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array; counts?: BigUint64Array };
+}
+
+export interface HnswParams {
+  quantization: 'f32' | 'f16' | 'i8';
+  connectivity: number;
+  expansionAdd: number;
+  expansionSearch: number;
+  addBatch: number;
+}
+export const HNSW_PARAMS: HnswParams = { quantization: 'f32', connectivity: 16, expansionAdd: 128, expansionSearch: 64, addBatch: 250 };
+
+export class HnswNeighbours implements NeighbourSource {
+  private constructor(
+    private readonly m: FaceMatrix,
+    private readonly threshold: number,
+    private readonly index: UsearchIndex,
+    private readonly threads: number,
+  ) {}
+
+  /**
+   * Builds the graph over every face in batches, calling `pause` between them (the caller yields to the event
+   * loop there: one batch blocks for a fraction of a second).
+   */
+  static async build(m: FaceMatrix, threshold: number, opts: { threads: number; pause: () => Promise<void>; params?: Partial<HnswParams> }): Promise<HnswNeighbours> {
+    const p = { ...HNSW_PARAMS, ...opts.params };
+    const require = createRequire(import.meta.url);
+    const { Index } = require('usearch') as { Index: new (o: object) => UsearchIndex };
+    const index = new Index({
+      metric: 'cos',
+      dimensions: m.dims,
+      quantization: p.quantization,
+      connectivity: p.connectivity,
+      expansion_add: p.expansionAdd,
+      expansion_search: p.expansionSearch,
+    });
+    const n = m.size;
+    for (let i = 0; i < n; i += p.addBatch) {
+      const c = Math.min(p.addBatch, n - i);
+      const keys = new BigUint64Array(c);
+      for (let j = 0; j < c; j++) keys[j] = BigInt(i + j);
+      index.add(keys, m.data.subarray(i * m.dims, (i + c) * m.dims), opts.threads);
+      await opts.pause();
+    }
+    return new HnswNeighbours(m, threshold, index, opts.threads);
+  }
+
+  query(i: number, k: number): NeighbourList {
+    return this.queryMany([i], k)[0]!;
+  }
+
+  queryMany(rows: ArrayLike<number>, k: number): NeighbourList[] {
+    const n = this.m.size;
+    // k + 1: the face itself comes back among its own neighbours.
+    const fetch = Math.min(n, k + 1);
+    const q = new Float32Array(rows.length * this.m.dims);
+    for (let r = 0; r < rows.length; r++) q.set(this.m.row(rows[r]!), r * this.m.dims);
+    const res = this.index.search(q, fetch, this.threads);
+    const out: NeighbourList[] = [];
+    for (let r = 0; r < rows.length; r++) {
+      const count = res.counts ? Number(res.counts[r]) : res.keys.length;
+      const keys: number[] = [];
+      for (let x = 0; x < count; x++) keys.push(Number(res.keys[r * fetch + x]));
+      const i = rows[r]!;
+      // A full answer whose farthest hit is still within the threshold may have more beyond it.
+      const farthest = keys.length ? keys[keys.length - 1]! : -1;
+      const full = count === fetch && fetch < n && farthest >= 0 && this.m.sim(i, farthest) >= this.threshold;
+      out.push(toList(this.m, i, keys, this.threshold, k, full));
+    }
+    return out;
+  }
+}
