@@ -39,7 +39,7 @@ const STAMP = path.join(SERVER_DIST, '.build-stamp');
  * binary, onnxruntime's libraries, pino's transport workers), and the BLAKE3 addon that blake3.ts loads by
  * a computed name. Everything else is bundled.
  */
-export const EXTERNAL = ['better-sqlite3', 'sqlite-vec', 'sharp', 'onnxruntime-node', 'ffmpeg-static', 'pino', '@napi-rs/blake-hash'];
+export const EXTERNAL = ['better-sqlite3', 'sqlite-vec', 'sharp', 'onnxruntime-node', 'ffmpeg-static', 'pino', '@napi-rs/blake-hash', 'usearch'];
 
 /** What the bundle is made from: a change to any of these rebuilds it. */
 const INPUTS = ['server/src', 'package-lock.json', 'tsconfig.json', 'scripts/build-server.ts', 'scripts/build-stamp.ts'];

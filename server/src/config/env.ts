@@ -38,6 +38,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /**
@@ -45,7 +46,8 @@ import { z } from 'zod';
  * bundle both sit below the repository root); null when there is none (a bundle copied elsewhere).
  */
 function repositoryModelsDir(): string | null {
-  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+  // import.meta.url, not import.meta.dirname: the server bundle (CommonJS, scripts/build-server.ts) defines only the URL.
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, 'models', 'README.md'))) return path.join(dir, 'models');
     if (path.dirname(dir) === dir) return null;
   }

@@ -42,7 +42,8 @@ describe('asset index: rebuild and stats', { timeout: 300_000 }, () => {
   corruptCopy(noModels, CLS_FILE);
 
   before(async () => {
-    srv = await startServer({ env: { HEARTH_MODELS_DIR: noModels } });
+    // No model at all: not even the face models shipped in the repository's models/ folder.
+    srv = await startServer({ env: { HEARTH_MODELS_DIR: noModels, HEARTH_SHIPPED_MODELS_DIR: tempModelsDir() } });
     admin = new Client(srv.url);
     const me = await registerAdmin(admin);
     member = new Client(srv.url);

@@ -38,7 +38,7 @@ describe('OCR after the models are installed', { timeout: 300_000 }, () => {
     await srv.container.jobRunner.whenIdle();
     const job = () =>
       srv!.container.db
-        .prepare(`SELECT state, progress_message FROM jobs WHERE kind = 'indexing.index-asset' AND json_extract(args, '$.asset_id') = ?`)
+        .prepare(`SELECT state, progress_message FROM jobs WHERE kind = 'indexing.index-asset' AND json_extract(args, '$.task') = 'ocr' AND json_extract(args, '$.asset_id') = ?`)
         .get(assetId) as { state: string; progress_message: string | null };
     assert.equal(job().state, 'scheduled', 'waits for its model');
     assert.match(job().progress_message ?? '', /no model is installed/);

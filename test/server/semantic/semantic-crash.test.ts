@@ -33,8 +33,9 @@ test('a kill while semantic indexing runs leaves no duplicate vectors; the resta
       const alice = new Client(child.url);
       await registerAdmin(alice);
       // Uploaded with semantic indexing off, so all of them are processed before the first index job runs; OCR
-      // (ready from its npm package) stays off throughout: this test is about the semantic vectors alone.
-      assert.equal((await alice.patch(`${V1}/settings/system`, { ml: { semantic_enabled: false, ocr_enabled: false } })).status, 200);
+      // (ready from its npm package) and faces (models/ of the repository) stay off throughout: this test is
+      // about the semantic vectors alone.
+      assert.equal((await alice.patch(`${V1}/settings/system`, { ml: { semantic_enabled: false, ocr_enabled: false, face_enabled: false } })).status, 200);
       for (const f of files) {
         const r = await postMultipart(child.url, `${U}/files`, alice.token, [{ name: 'file', filename: path.basename(f), data: fs.readFileSync(f) }]);
         assert.equal(r.status, 200, r.text);

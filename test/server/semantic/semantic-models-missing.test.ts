@@ -28,8 +28,9 @@ describe('semantic jobs without the CLIP models', { timeout: 300_000 }, () => {
     const srv = await startServer({ dataDir, env: { HEARTH_MODELS_DIR: modelsDir, ...STANDIN_ENV } });
     const alice = new Client(srv.url);
     await registerAdmin(alice);
-    // OCR is ready from its npm package whatever the models folder holds: off here, so only semantic jobs wait.
-    assert.equal((await alice.patch(`${V1}/settings/system`, { ml: { ocr_enabled: false } })).status, 200);
+    // OCR (its npm package) and faces (models/ of the repository) are ready whatever the models folder holds:
+    // off here, so only semantic jobs wait.
+    assert.equal((await alice.patch(`${V1}/settings/system`, { ml: { ocr_enabled: false, face_enabled: false } })).status, 200);
     const ids: string[] = [];
     for (const f of [await solidJpeg(path.join(work, 'red.jpg'), RED), colourVideo(path.join(work, 'clip.mp4'), [[RED, 2]])]) {
       const r = await uploadFile(srv, alice.token!, f);
