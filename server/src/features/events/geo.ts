@@ -1,4 +1,4 @@
-/** Distances, centroids and geohashes for events (plain spherical geometry; no dependency). */
+/** Distances and centroids for events (plain spherical geometry); geohashes are the places feature's. */
 
 const EARTH_RADIUS_KM = 6371.0088;
 const rad = (d: number) => (d * Math.PI) / 180;
@@ -36,44 +36,5 @@ export function sphericalMean(points: readonly LatLon[]): LatLon | null {
   return { lat: deg(Math.asin(z / n)), lon: deg(Math.atan2(y, x)) };
 }
 
-const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
-
-/** The standard geohash of a point at `precision` characters (7 ≈ 150 m cells). */
-export function geohash(lat: number, lon: number, precision = 7): string {
-  let latLo = -90;
-  let latHi = 90;
-  let lonLo = -180;
-  let lonHi = 180;
-  let out = '';
-  let bits = 0;
-  let ch = 0;
-  let even = true;
-  while (out.length < precision) {
-    if (even) {
-      const mid = (lonLo + lonHi) / 2;
-      if (lon >= mid) {
-        ch = (ch << 1) | 1;
-        lonLo = mid;
-      } else {
-        ch <<= 1;
-        lonHi = mid;
-      }
-    } else {
-      const mid = (latLo + latHi) / 2;
-      if (lat >= mid) {
-        ch = (ch << 1) | 1;
-        latLo = mid;
-      } else {
-        ch <<= 1;
-        latHi = mid;
-      }
-    }
-    even = !even;
-    if (++bits === 5) {
-      out += BASE32[ch];
-      bits = 0;
-      ch = 0;
-    }
-  }
-  return out;
-}
+/** The standard geohash (features/places: the cells assets are stored and named by). */
+export { geohash } from '../places/index.ts';

@@ -1,4 +1,4 @@
 /** What other features may use of places (eslint's layer rules): geohashes for the ingest pipeline, place names and the place channel's lookup for search and assets. */
-export { geohashFields } from './geohash.ts';
+export { geohash, geohashFields } from './geohash.ts';
 /** The box around geohash cells (search: "in Lisbon" as a location filter). */
 export { boundsOf, type Box } from './geohash-bounds.ts';
