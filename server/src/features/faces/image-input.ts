@@ -4,6 +4,7 @@
  * are found in exactly what the thumbnails show. Anything that cannot be decoded is a FaceInputError.
  */
 import { openImage } from '../../adapters/media/image-source.ts';
+import { rgbInside } from '../../adapters/media/rgb-pixels.ts';
 import '../../adapters/media/sharp-setup.ts';
 import type { RgbImage } from './types.ts';
 
@@ -18,14 +19,7 @@ export class FaceInputError extends Error {
 
 export async function loadRgb(file: string, maxSide: number): Promise<RgbImage> {
   try {
-    const { data, info } = await (await openImage(file)).pipeline
-      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3) throw new Error(`expected 3 channels after conversion, got ${info.channels}`);
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+    return await rgbInside((await openImage(file)).pipeline, maxSide);
   } catch (e) {
     throw new FaceInputError(e instanceof Error ? e.message : String(e), { cause: e });
   }

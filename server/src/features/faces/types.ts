@@ -1,9 +1,5 @@
 /** Upright RGB pixels, 3 bytes per pixel, rows top to bottom. */
-export interface RgbImage {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
+export type { RgbImage } from '../../adapters/media/rgb-pixels.ts';
 
 export type Point = [number, number];
 

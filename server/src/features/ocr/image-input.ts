@@ -8,6 +8,7 @@
 import sharp, { type Sharp } from 'sharp';
 import '../../adapters/media/sharp-setup.ts';
 import { DEFAULT_MAX_INPUT_PIXELS, openImage } from '../../adapters/media/image-source.ts';
+import { rgbInside } from '../../adapters/media/rgb-pixels.ts';
 import { OCR_PARAMS } from './params.ts';
 import type { RgbImage } from './types.ts';
 
@@ -30,15 +31,7 @@ export async function loadRgb(source: string | Buffer, maxSide: number = OCR_PAR
       typeof source === 'string'
         ? (await openImage(source)).pipeline
         : sharp(source, { limitInputPixels: DEFAULT_MAX_INPUT_PIXELS, failOn: 'truncated', autoOrient: true });
-    const { data, info } = await pipeline
-      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-      // Transparent pixels become white: dark text on a transparent background (logos, stickers) stays readable.
-      .flatten({ background: '#ffffff' })
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3) throw new Error(`expected 3 channels after conversion, got ${info.channels}`);
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+    return await rgbInside(pipeline, maxSide);
   } catch (e) {
     if (e instanceof OcrInputError) throw e;
     throw new OcrInputError(e instanceof Error ? e.message : String(e), { cause: e });

@@ -26,11 +26,7 @@ export interface Point {
 export type Quad = [Point, Point, Point, Point];
 
 /** Interleaved 8-bit RGB pixels (3 bytes a pixel, row-major). */
-export interface RgbImage {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
+export type { RgbImage } from '../../adapters/media/rgb-pixels.ts';
 
 /** One recognised line of text. */
 export interface OcrLine {
