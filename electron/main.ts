@@ -38,6 +38,7 @@ async function boot(): Promise<void> {
     entry: path.join(__dirname, 'server', 'main.js'),
     dataDir,
     modelsDir: path.join(app.getPath('userData'), 'models'),
+    shippedModelsDir: path.join(resources, 'models'),
     uiDir: path.join(resources, 'renderer/dist'),
     onCrash: (code) => console.error(`Hearth server exited (${code}); restarting`),
   });

@@ -14,6 +14,8 @@ export interface ServerOptions {
   entry: string;
   dataDir: string;
   modelsDir: string;
+  /** The models shipped with Hearth (the repository's models/: the two face models). */
+  shippedModelsDir: string;
   uiDir: string;
   onCrash?: (code: number) => void;
 }
@@ -37,6 +39,7 @@ export function startServer(opts: ServerOptions): Promise<ServerHandle> {
           // network setting decides, and a fresh install listens on 127.0.0.1.
           HEARTH_DATA_DIR: opts.dataDir,
           HEARTH_MODELS_DIR: opts.modelsDir,
+          HEARTH_SHIPPED_MODELS_DIR: opts.shippedModelsDir,
           HEARTH_UI_DIR: opts.uiDir,
         },
       });
