@@ -8,7 +8,8 @@
  *   search by meaning is not installed with an Install button; Install shows "Downloading n%" with a
  *   progress bar, then Ready; the photo uploaded first is indexed for text ("1 of 1").
  * - phone 390×844 with touch: the page fits the screen; faces (not on the mirror) fail with the cause and
- *   offer Retry.
+ *   offer Retry. The server starts without the face models Hearth ships in models/ (HEARTH_SHIPPED_MODELS_DIR
+ *   pointed at an empty folder, as a package missing them would), so faces need a download here.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
 import fs from 'node:fs';
@@ -45,15 +46,21 @@ const test = base.extend<object, { hearth: ModelsServer }>({
       const made = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-standin-'));
       const models = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-models-'));
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-models-data-'));
+      const noShipped = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-no-shipped-'));
       const written = await makeClipStandin(made, path.join(SHARED_MODELS, VOCAB));
       const files = new Map(written.map((w) => [`models/${w.path}`, fs.readFileSync(path.join(made, w.path))]));
       files.set(`models/${VOCAB}`, fs.readFileSync(path.join(SHARED_MODELS, VOCAB)));
       const mirror = await serveModels(files, { hold: new Set([`models/${VISION}`]) });
-      const { url, child } = await startChildServer(dataDir, 'B', { HEARTH_MODELS_DIR: models, HEARTH_MODELS_BASE_URL: mirror.url, HEARTH_CLIP_STANDIN: '1' });
+      const { url, child } = await startChildServer(dataDir, 'B', {
+        HEARTH_MODELS_DIR: models,
+        HEARTH_SHIPPED_MODELS_DIR: noShipped,
+        HEARTH_MODELS_BASE_URL: mirror.url,
+        HEARTH_CLIP_STANDIN: '1',
+      });
       await use({ url, mirror });
       await stopChildServer(child);
       await mirror.close();
-      for (const d of [made, models, dataDir]) fs.rmSync(d, { recursive: true, force: true });
+      for (const d of [made, models, dataDir, noShipped]) fs.rmSync(d, { recursive: true, force: true });
     },
     { scope: 'worker', timeout: 120_000 },
   ],
