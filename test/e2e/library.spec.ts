@@ -4,7 +4,8 @@
  * upload a few corpus photos and a video through the Upload page, watch every file reach "Done",
  * see their thumbnails load in the Photos grid, open one, check desktop and phone layouts; then an
  * upload interrupted by a reload resumes from the chunks the server already has; and the admin
- * Repositories page shows the primary repository and runs a scan to completion.
+ * Repositories page shows the primary repository and runs a scan to completion; last, an upload whose
+ * session answer was lost on the way back resumes that very session when tried again.
  *
  * Screenshots are kept as artifacts under test-results/e2e.
  */
@@ -29,8 +30,10 @@ const VIDEO = 'video/with-gps.mp4';
 const CORRUPT = 'exif/corrupted.jpg';
 /** Larger than a few 64 KiB chunks, for the resume test. */
 const RESUMED = 'exif/Canon_SD300_canon_tags.jpg';
+/** Sent once more after the answer to its session request was lost on the way back. */
+const ANSWER_LOST = 'exif/Nikon_D70.jpg';
 
-const test = withOwnServer('library', [...PHOTOS, VIDEO, CORRUPT, RESUMED]);
+const test = withOwnServer('library', [...PHOTOS, VIDEO, CORRUPT, RESUMED, ANSWER_LOST]);
 
 test.describe.configure({ mode: 'serial' });
 
@@ -297,4 +300,28 @@ test('administration: the primary repository is listed and "Scan now" completes;
     await expectNoHorizontalOverflow(page);
     await snap(page, 'phone-repositories');
   });
+});
+
+test('a session answer lost on the way back: the retry resumes that session, not a second one', async ({ page, hearth }) => {
+  test.setTimeout(90_000);
+  const name = path.basename(ANSWER_LOST);
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await signIn(page);
+  // The first session request reaches the server (which makes the session), but its answer never reaches the page.
+  const asked: string[] = [];
+  await page.route('**/api/v1/uploads/sessions', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    asked.push((route.request().postDataJSON() as { session_id: string }).session_id);
+    if (asked.length > 1) return route.continue();
+    const answer = await route.fetch();
+    expect(answer.status(), 'the server made the session').toBe(201);
+    return route.abort('connectionreset');
+  });
+  await go(page, 'Upload');
+  await page.getByLabel('Choose files').setInputFiles(path.join(hearth.files, name));
+  const row = uploadRow(page, name);
+  await row.getByRole('button', { name: `Retry ${name}` }).click();
+  await expect(row.getByText('Done', { exact: true })).toBeVisible({ timeout: 60_000 });
+  expect(asked).toHaveLength(2);
+  expect(asked[1], 'the retry names the session the server already made').toBe(asked[0]);
 });

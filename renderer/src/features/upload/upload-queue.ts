@@ -80,10 +80,23 @@ interface Entry extends UploadItem {
   lastModified: number;
   file: File | null;
   sessionId: string | null;
+  /**
+   * The session this file is opening: its id is chosen here, before the server is asked, so that a retry after
+   * an answer lost on the way back (the server made the session, the page never heard) resumes that session
+   * instead of leaving it behind and starting a second one.
+   */
+  opening: SessionParams | null;
   receiptId: string | null;
   failedStage: 'upload' | 'processing' | null;
   run: AbortController | null;
   unfollow: (() => void) | null;
+}
+
+/** How one upload session is laid out: its id (chosen by this page) and its chunks. */
+interface SessionParams {
+  sessionId: string;
+  chunkSize: number;
+  totalChunks: number;
 }
 
 class UploadFailure extends Error {
@@ -239,6 +252,7 @@ export class UploadQueue {
         needsFile: false,
         assetId: null,
         sessionId: null,
+        opening: null,
         receiptId: null,
         failedStage: null,
         run: null,
@@ -309,6 +323,7 @@ export class UploadQueue {
         needsFile: true,
         assetId: null,
         sessionId: r.sessionId,
+        opening: null,
         receiptId: r.receiptId,
         failedStage: null,
         run: null,
@@ -423,7 +438,7 @@ export class UploadQueue {
   /** Creates the session, or resumes the one remembered for this file. */
   private async openSession(e: Entry, cfg: UploadConfig): Promise<{ answer: SessionAnswer; totalChunks: number; chunkSize: number }> {
     const rec = this.store.get(e.key);
-    const fresh = () => {
+    const fresh = (): SessionParams => {
       const totalChunks = Math.max(1, Math.ceil(e.size / Math.max(1, cfg.chunk_size)));
       // A file of one chunk declares its own size as the chunk size: the server takes a single chunk
       // only when it is exactly the declared chunk size (it refuses a 160 KB chunk of a session
@@ -431,8 +446,9 @@ export class UploadQueue {
       const chunkSize = totalChunks === 1 ? Math.max(1, e.size) : cfg.chunk_size;
       return { sessionId: randomId(), chunkSize, totalChunks };
     };
-    const create = (p: { sessionId: string; chunkSize: number; totalChunks: number }): Promise<SessionAnswer> =>
-      request(
+    const create = (p: SessionParams): Promise<SessionAnswer> => {
+      e.opening = p;
+      return request(
         api.POST('/api/v1/uploads/sessions', {
           body: {
             session_id: p.sessionId,
@@ -444,18 +460,23 @@ export class UploadQueue {
           },
         }),
       );
-    let params = rec && rec.size === e.size ? { sessionId: rec.sessionId, chunkSize: rec.chunkSize, totalChunks: rec.totalChunks } : fresh();
+    };
+    // Resume what the server may have: the session remembered for this file, else the one this page asked for
+    // last time whose answer never came back.
+    const earlier = rec && rec.size === e.size ? { sessionId: rec.sessionId, chunkSize: rec.chunkSize, totalChunks: rec.totalChunks } : e.opening;
+    let params = earlier ?? fresh();
     let answer: SessionAnswer;
     try {
       answer = await create(params);
-      // A remembered session that failed meanwhile (expired, rejected): start a new one.
-      if (rec && answer.status === 'failed') answer = await create((params = fresh()));
+      // An earlier session that failed meanwhile (expired, rejected): start a new one.
+      if (earlier && answer.status === 'failed') answer = await create((params = fresh()));
     } catch (err) {
-      // The remembered session is gone or belongs to something else: start a new one.
-      if (!rec || !(err instanceof ApiError) || (err.status !== 404 && err.status !== 409)) throw err;
+      // The earlier session is gone or belongs to something else: start a new one.
+      if (!earlier || !(err instanceof ApiError) || (err.status !== 404 && err.status !== 409)) throw err;
       answer = await create((params = fresh()));
     }
     e.sessionId = answer.session_id;
+    e.opening = null;
     e.receiptId = answer.receipt_id;
     this.remember(e, params.totalChunks, params.chunkSize, answer.received_chunks.length);
     return { answer, totalChunks: params.totalChunks, chunkSize: params.chunkSize };
@@ -667,7 +688,7 @@ export class UploadQueue {
     // A failure the server reported as final cannot be resumed: forget the session.
     if (!retryable || stage === 'processing') this.store.remove(e.key);
     Object.assign(e, { state: 'failed', failedStage: stage, code, retryable, message: plainWords({ code, status: facts.status ?? null, retryable, detail: facts.detail }) });
-    if (!retryable && stage === 'upload') e.sessionId = null;
+    if (!retryable && stage === 'upload') Object.assign(e, { sessionId: null, opening: null });
     this.emit();
     this.notifySettled(e);
     if (code === NETWORK_LOST && stage === 'upload') this.retryWhenOnline(e);
