@@ -2,7 +2,7 @@
  * A real HTTP server on loopback that answers like the iNaturalist API v1 (`/v1/taxa?q=…&locale=…` and
  * `/v1/taxa/<id>?locale=…`) with responses recorded into ./fixtures, counting the requests it gets. Its `mode`
  * makes it misbehave the ways a remote service does: an HTTP 500, a body that is not JSON, JSON that is not a
- * page of taxa, no answer at all, or headers and then silence half-way through the body. `stop()` closes the
+ * page of taxa, a body of megabytes, no answer at all, or headers and then silence half-way through the body. `stop()` closes the
  * port (the machine is then "offline" for the server pointed at it); `start()` opens the same port again.
  */
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 
-export type FakeMode = 'ok' | 'error500' | 'not-json' | 'not-taxa' | 'hang' | 'hang-body';
+export type FakeMode = 'ok' | 'error500' | 'not-json' | 'not-taxa' | 'huge' | 'hang' | 'hang-body';
 
 export interface SeenRequest {
   path: string;
@@ -88,6 +88,10 @@ export class FakeINaturalist {
       case 'not-taxa':
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'rate limited', results: 'none' }));
+        return;
+      case 'huge':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ results: [], padding: 'x'.repeat(3 * 1024 * 1024) }));
         return;
       case 'ok': {
         const file = fixtureFor(url);

@@ -200,11 +200,12 @@ describe('species reference card from iNaturalist (loopback recordings)', { time
     assert.equal(inat.searchesFor('Pica pica').length, 1);
   });
 
-  test('iNaturalist answering 500, HTML or JSON that is not taxa: 502 species_reference_unavailable, nothing remembered', async () => {
+  test('iNaturalist answering 500, HTML, JSON that is not taxa or megabytes: 502 species_reference_unavailable, nothing remembered', async () => {
     const cases: [FakeMode, RegExp][] = [
       ['error500', /HTTP 500/],
       ['not-json', /not JSON/],
       ['not-taxa', /not a page of taxa/],
+      ['huge', /more than 2 MiB/],
     ];
     for (const [mode, cause] of cases) {
       for (const c of [alice.A, alice.B]) {
