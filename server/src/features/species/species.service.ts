@@ -12,7 +12,8 @@
  * - Fresh for 30 days: a card fetched within that answers from the catalog alone (`cached: true`); an older
  *   one is fetched again, and when that fails (offline, iNaturalist down) the old card is still answered,
  *   `cached: true` with its `fetched_at`, rather than nothing. Species descriptions change slowly; a month
- *   keeps iNaturalist's load negligible and a renamed taxon shows within one.
+ *   keeps iNaturalist's load negligible and a renamed taxon shows within one. When iNaturalist, asked again,
+ *   no longer matches the names, the old card goes and the answer is "no such species".
  * - "No such species" is remembered for 1 day (404 `species_not_found`): long enough that a photo's labels
  *   opened again and again cost no request, short enough that a name iNaturalist adds, or a network hiccup
  *   mistaken for nothing, heals the next day. An old "no such species" is not answered when iNaturalist
