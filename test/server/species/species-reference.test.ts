@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
-import { V1, data, problem, registerAdmin } from '../helpers/api.ts';
+import { V1, addMember, data, login, problem, registerAdmin } from '../helpers/api.ts';
 import { inBothVariants } from '../helpers/corpus-assets.ts';
 import { loadConfig } from '../../../server/src/config/env.ts';
 import { FRESH_MS, MISS_MS } from '../../../server/src/features/species/index.ts';
@@ -289,6 +289,40 @@ describe('species reference card from iNaturalist (loopback recordings)', { time
       const r = await anon.get(ask({ scientific_name: 'Turdus merula' }));
       assert.equal(r.status, 401, r.text);
       assert.equal(problem(anon, r).code, 'unauthorized');
+    }
+  });
+});
+
+describe('species reference cards are kept in the catalog, for the whole household', { timeout: 180_000 }, () => {
+  test('a card one member fetched opens for another, and after a restart with iNaturalist out of reach', async () => {
+    const inat = new FakeINaturalist();
+    await inat.start();
+    let srv = await startServer({ env: { HEARTH_SPECIES_BASE_URL: inat.url, HEARTH_SPECIES_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    const dataDir = srv.dataDir;
+    try {
+      const alice = new Client(srv.url, 'A');
+      await registerAdmin(alice);
+      const bob = new Client(srv.url, 'B');
+      await addMember(alice, bob, 'bob');
+      const first = await alice.get(ask({ scientific_name: 'Parus major' }));
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.body.cached, false);
+      const forBob = await bob.get(ask({ scientific_name: 'Parus major' }));
+      assert.equal(forBob.status, 200, forBob.text);
+      assert.deepEqual(data(bob, forBob), { ...first.body, cached: true });
+      assert.equal(inat.searchesFor('Parus major').length, 1);
+
+      await srv.stop();
+      await inat.stop();
+      srv = await startServer({ dataDir, env: { HEARTH_SPECIES_BASE_URL: inat.url, HEARTH_SPECIES_TIMEOUT_MS: String(TIMEOUT_MS) } });
+      const again = new Client(srv.url, 'A');
+      await login(again, 'alice');
+      const r = await again.get(ask({ scientific_name: 'Parus major' }));
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body, { ...first.body, cached: true });
+    } finally {
+      await srv.stop({ removeData: true });
+      await inat.stop();
     }
   });
 });
