@@ -74,6 +74,7 @@ import { StatisticsService } from './features/statistics/statistics.service.ts';
 import { FOLDER_CACHE_BYTES, FolderTotals, foldersBytes } from './features/folders/folder-totals.ts';
 import { FoldersService } from './features/folders/folders.service.ts';
 import { ExactVectorScan, SearchService } from './features/search/index.ts';
+import { INaturalistClient, SpeciesService, SpeciesStore } from './features/species/index.ts';
 
 declare module './platform/http/context.ts' {
   // The platform's view of the services (routers' `c.get('container')`, jobs' `ctx.deps`) is this Container.
@@ -164,6 +165,8 @@ export interface Container {
   /** The jobs API (queues, listing, cancel, retry) as administrators see it. */
   jobReports: JobsService;
   featured: FeaturedService;
+  /** Species reference cards from iNaturalist (HEARTH_SPECIES_BASE_URL), kept in the catalog. */
+  species: SpeciesService;
   /** Decides who may read or change which catalog rows (platform/access); services ask it, nobody else. */
   access: Access;
   /** The asset event bus (features/assets/asset-events.ts); subscriptions are made below, in one place. */
@@ -331,6 +334,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     () => (reverseGeocoder.isLoaded ? null : reverseGeocoder.loadAsync()),
   );
   const featured = new FeaturedService(db);
+  const species = new SpeciesService(new SpeciesStore(db), new INaturalistClient(config.species), log.child({ module: 'species' }));
   const jobReports = new JobsService(jobs, (args, text) => jobErrors.redactJobError(args, text));
 
   // Who reacts to what happens to assets. Emitters (ingest, pipeline, the asset API) know none of them;
@@ -452,6 +456,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     jobs,
     jobReports,
     featured,
+    species,
     access,
     events,
     jobRunner,

@@ -2380,6 +2380,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/species/reference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reference card of a species (names, summary, image) from iNaturalist
+         * @description Looks the species up on iNaturalist (taxa search; the active taxon of that exact scientific name first, then the first active result), by `scientific_name`, then by `common_name` when there is none or it matched nothing.
+         *
+         *     Cards are kept in the catalog: fresh for 30 days (`cached: true`, no network); an older card is fetched again, and still answered when iNaturalist cannot be reached. "No such species" (404 `species_not_found`) is remembered for a day.
+         *
+         *     Nothing kept and no internet (or no answer in time): 503 `species_reference_offline`; iNaturalist answering an error or garbage: 502 `species_reference_unavailable`.
+         */
+        get: operations["getSpeciesReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stats/available-years": {
         parameters: {
             query?: never;
@@ -4743,6 +4767,54 @@ export interface components {
         SpeciesPrediction: {
             label: string;
             score: number;
+        };
+        SpeciesReference: {
+            /** @description Answered from the catalog (true), or fetched from iNaturalist for this request (false). */
+            cached: boolean;
+            /** @description The preferred common name in `locale` (null when iNaturalist has none). */
+            common_name: string | null;
+            /** @description When iNaturalist gave this card, ISO 8601. */
+            fetched_at: string;
+            /** @description The broad group iNaturalist files it under: `Aves`, `Plantae`, `Insecta`, … */
+            iconic_taxon_name: string | null;
+            /** @description Reference photo (null when the taxon has none). */
+            image: {
+                /** @description Who took it and on what terms; show it with the photo. */
+                attribution: string | null;
+                /** @description Its licence, e.g. `cc-by-nc`; null: all rights reserved. */
+                license_code: string | null;
+                /** @description The same photo, a 75 px square. */
+                square_url: string | null;
+                /** @description Reference photo, medium size (about 500 px). */
+                url: string;
+            } | null;
+            /** @description The locale asked, normalised (`pt-BR`). */
+            locale: string;
+            /**
+             * @description Which of the names asked found it.
+             * @enum {string}
+             */
+            matched_by: "scientific_name" | "common_name";
+            /** @description Taxonomic rank: `species`, `subspecies`, `genus`, … */
+            rank: string | null;
+            /** @example Turdus merula */
+            scientific_name: string;
+            /** @enum {string} */
+            source: "inaturalist";
+            /**
+             * @description The taxon on iNaturalist.
+             * @example https://www.inaturalist.org/taxa/12716
+             */
+            source_url: string;
+            /** @description The Wikipedia summary as plain text (no markup). */
+            summary: string | null;
+            /**
+             * @description iNaturalist taxon id.
+             * @example 12716
+             */
+            taxon_id: number;
+            /** @description The Wikipedia article. */
+            wikipedia_url: string | null;
         };
         /** @description The photo, video or audio variant of specific metadata, as a patch. Editable: photo camera_make, camera_model, lens_model, description, exposure_time, f_number, focal_length, iso_speed, exposure_compensation; video camera_make, camera_model; audio title, artist, album. null clears a field. */
         SpecificMetadataEdit: {
@@ -16035,6 +16107,90 @@ export interface operations {
             };
             /** @description Unexpected server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSpeciesReference: {
+        parameters: {
+            query?: {
+                /** @description Common name, searched when there is no scientific name or it matched nothing. At least one of the two names is required. */
+                common_name?: string;
+                /** @description Language of the common name and summary, a language tag (`en`, `de`, `pt-BR`). Default `en`. */
+                locale?: string;
+                /** @description Scientific name, searched first (for example a species label of a photo). Trimmed, at most 200 characters. */
+                scientific_name?: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpeciesReference"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A service outside Hearth answered with an error or nonsense; retry later */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,6 +22,10 @@
  * | HEARTH_MODELS_BASE_URL| (registry)     | `models:fetch` and the admin Install download `<base>/<path>`  |
  * |                       |                | instead of each file's source URL (a mirror; tests serve copies |
  * |                       |                | on loopback)                                                   |
+ * | HEARTH_SPECIES_BASE_URL | (iNaturalist)| the species reference service (iNaturalist API v1), default    |
+ * |                       |                | https://api.inaturalist.org/v1; tests point it at loopback     |
+ * | HEARTH_SPECIES_TIMEOUT_MS | 6000       | how long a species reference request may take (connect, answer |
+ * |                       |                | and body) before the card is "offline" (100..60000)            |
  * | HEARTH_CLIP_STANDIN   | false          | TESTS ONLY: the semantic tasks run the colour-only stand-in    |
  * |                       |                | CLIP (scripts/models/make-clip-standin.ts) instead of CLIP;    |
  * |                       |                | search then only understands colours (models/README.md)        |
@@ -79,6 +83,13 @@ export const envSchema = z.object({
     .max(256, 'must be at most 256')
     .optional(),
   HEARTH_MODELS_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  HEARTH_SPECIES_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.inaturalist.org/v1'),
+  HEARTH_SPECIES_TIMEOUT_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(100, 'must be between 100 and 60000')
+    .max(60000, 'must be between 100 and 60000')
+    .default(6000),
   HEARTH_CLIP_STANDIN: bool.default(false),
   HEARTH_ML_DEFAULT_ON: bool.default(true),
   HEARTH_API_VARIANT: z.enum(['A', 'B'], { error: 'must be A or B' }).default('A'),
@@ -104,6 +115,8 @@ export interface AppConfig {
   mlWorkers: number | null;
   /** Where `models:fetch` downloads from instead of each file's source URL; null: the sources. */
   modelsBaseUrl: string | null;
+  /** The species reference service (iNaturalist API v1) and how long one request may take. */
+  species: { baseUrl: string; timeoutMs: number };
   /** Test only: the semantic tasks use the stand-in CLIP (HEARTH_CLIP_STANDIN). */
   clipStandin: boolean;
   /** Whether the ML tasks are on where the settings never said (HEARTH_ML_DEFAULT_ON). */
@@ -145,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shippedModelsDir: e.HEARTH_SHIPPED_MODELS_DIR ? path.resolve(cwd, e.HEARTH_SHIPPED_MODELS_DIR) : repositoryModelsDir(),
     mlWorkers: e.HEARTH_ML_WORKERS ?? null,
     modelsBaseUrl: e.HEARTH_MODELS_BASE_URL ?? null,
+    species: { baseUrl: e.HEARTH_SPECIES_BASE_URL.replace(/\/+$/, ''), timeoutMs: e.HEARTH_SPECIES_TIMEOUT_MS },
     clipStandin: e.HEARTH_CLIP_STANDIN,
     mlDefaultOn: e.HEARTH_ML_DEFAULT_ON,
     uiDir: path.resolve(cwd, e.HEARTH_UI_DIR),

@@ -74,6 +74,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'Validation failed; `errors` names each field',
   429: 'Too many attempts; retry after the `Retry-After` seconds',
   500: 'Unexpected server error',
+  502: 'A service outside Hearth answered with an error or nonsense; retry later',
   503: 'A dependency is unavailable; retry later',
 };
 
