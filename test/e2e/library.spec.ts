@@ -203,8 +203,10 @@ test('an upload cut off by a reload resumes with only the missing chunks', async
     await expect.poll(() => answered).toBe(3);
     expect(stored).toBe(3);
     await expect(uploadRow(page, name).getByText(/^Uploading \d+%$/)).toBeVisible();
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    // The connection stays "down" until the page is gone: the uploader tries a lost chunk again after a second,
+    // and on a slow machine that retry could otherwise slip through before the reload.
     await page.reload();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
 
   await test.step('after the reload the upload waits, paused, for its file', async () => {
