@@ -90,6 +90,10 @@ describe('places list: cities, regions, countries and their photos', { timeout: 
       assert.equal(florence?.cover_asset_id, ids.florence);
       assert.equal(list.places.find((p) => p.city === 'Helsinki')?.photo_count, 1, 'alice’s own Helsinki photo, not bob’s');
       assert.ok(list.places.every((p) => p.name === (p.city ?? p.region ?? p.country)));
+      // getPlace answers the same place by its id.
+      const one = await c.get(`${V1}/places/${london.place_id}`);
+      assert.equal(one.status, 200, one.text);
+      assert.deepEqual(data(c, one), london);
       // Paging keeps the order and the total.
       const page = await places(c, '?limit=1&offset=1');
       assert.equal(page.total, list.total);
@@ -155,6 +159,9 @@ describe('places list: cities, regions, countries and their photos', { timeout: 
       // Alice's London place id in bob's hands lists nothing; the shared city Helsinki lists his photo alone.
       const londonId = (await places(alice[variant])).places.find((p) => p.city === 'London')!.place_id;
       assert.deepEqual(await listedKeys(bob[variant], bobIds, { filter: { place_id: londonId } }), []);
+      const hers = await bob[variant].get(`${V1}/places/${londonId}`);
+      assert.equal(hers.status, 404, hers.text);
+      assert.equal(problem(bob[variant], hers).code, 'place_not_found');
       const helsinki = mine.places.find((p) => p.name === 'Helsinki')!.place_id;
       assert.deepEqual(await listedKeys(bob[variant], bobIds, { filter: { place_id: helsinki } }), ['helsinki']);
       const cells = data(bob[variant], await bob[variant].get(`${V1}/places/cells`)) as { cells: Cell[] };
@@ -190,6 +197,7 @@ describe('places list: cities, regions, countries and their photos', { timeout: 
         ['place_id unknown level', c.post(`${V1}/assets/query`, { filter: { place_id: b64(['town', 'PT', 'Lisbon', 'Lisbon']) } }), 'place_id', 'invalid_place_id'],
         ['place_id bad country code', c.post(`${V1}/assets/query`, { filter: { place_id: b64(['country', "PT' OR 1=1"]) } }), 'place_id', 'invalid_place_id'],
         ['place_id too few parts', c.post(`${V1}/assets/query`, { filter: { place_id: b64(['city', 'PT', 'Lisbon']) } }), 'place_id', 'invalid_place_id'],
+        ['getPlace malformed id', c.get(`${V1}/places/${b64(['city', 'pt', 'Lisbon', 'Lisbon'])}`), 'place_id', 'invalid_place_id'],
         ['place_id not a string', c.post(`${V1}/assets/query`, { filter: { place_id: 7 } }), 'place_id'],
       ];
       for (const [name, req, field, code] of cases) {
@@ -202,6 +210,9 @@ describe('places list: cities, regions, countries and their photos', { timeout: 
       }
       // A well-formed place where the caller has no photos lists nothing (no error: the list is a search).
       assert.deepEqual(await listedKeys(c, ids, { filter: { place_id: b64(['city', 'PT', 'Lisbon', 'Lisbon']) } }), []);
+      const nowhere = await c.get(`${V1}/places/${b64(['city', 'PT', 'Lisbon', 'Lisbon'])}`);
+      assert.equal(nowhere.status, 404, nowhere.text);
+      assert.equal(problem(c, nowhere).code, 'place_not_found');
     }
     const anonymous = new Client(srv.url);
     assert.equal((await anonymous.get(`${V1}/places`)).status, 401);

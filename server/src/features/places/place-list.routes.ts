@@ -5,6 +5,7 @@
  * |----------------|---------------------------|
  * | listPlaces     | GET /api/v1/places        |
  * | listPlaceCells | GET /api/v1/places/cells  |
+ * | getPlace       | GET /api/v1/places/{place_id} |
  *
  * Decisions: see place-list.service.ts and place-id.ts.
  */
@@ -81,5 +82,22 @@ export const listPlaceCells = defineRoute('user', {
   responses: {
     200: jsonResponse(z.object({ cells: z.array(PlaceCellSchema), limit: z.number().int(), offset: z.number().int(), total: z.number().int() }).openapi('PlaceCellList')),
     ...errorResponses(),
+  },
+});
+
+export const getPlace = defineRoute('user', {
+  method: 'get',
+  path: '/places/{place_id}',
+  operationId: 'getPlace',
+  summary: 'One of your places: its name, count, cover, centre and box',
+  description: [
+    'The place a `place_id` of listPlaces names, as listPlaces shows it, from your photos there now.',
+    'A malformed id is 422 `invalid_place_id`; a place where you have no photos (not yet, no longer, or never: another member’s) is 404 `place_not_found`.',
+  ].join('\n\n'),
+  tags: [TAG],
+  request: { params: z.object({ place_id: z.string().max(1000).openapi({ param: { name: 'place_id', in: 'path' } }) }) },
+  responses: {
+    200: jsonResponse(PlaceSchema),
+    ...errorResponses(404),
   },
 });

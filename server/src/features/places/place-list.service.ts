@@ -18,7 +18,8 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
-import { encodePlaceId, type PlaceLevel } from './place-id.ts';
+import { Invalid, NotFound } from '../../platform/http/errors.ts';
+import { decodePlaceId, encodePlaceId, type PlaceLevel } from './place-id.ts';
 import { PlaceListStore, type PlaceRow } from './place-list.store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -55,6 +56,14 @@ export class PlaceListService {
   list(actor: Actor, q: { level: PlaceLevel; limit: number; offset: number }) {
     const { total, rows } = this.store.list(actor.userId, q.level, q.limit, q.offset);
     return { places: rows.map((r) => placeView(q.level, r)), level: q.level, limit: q.limit, offset: q.offset, total };
+  }
+
+  get(actor: Actor, placeId: string) {
+    const key = decodePlaceId(placeId);
+    if (!key) throw new Invalid('Not a place id: use a place_id from listPlaces.', [{ field: 'path.place_id', message: 'must be a place_id from listPlaces', code: 'invalid_place_id' }], 'invalid_place_id');
+    const row = this.store.get(actor.userId, key);
+    if (!row) throw new NotFound('None of your photos is in this place.', 'place_not_found');
+    return placeView(key.level, row);
   }
 
   cells(actor: Actor, q: { limit: number; offset: number }) {

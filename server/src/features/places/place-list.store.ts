@@ -1,6 +1,6 @@
 /** SQL of the places list and the named cells (place-list.service.ts says the rules). */
 import type { Db } from '../../platform/db/connection.ts';
-import type { PlaceLevel } from './place-id.ts';
+import { placeCellTerm, type PlaceKey, type PlaceLevel } from './place-id.ts';
 
 export interface PlaceRow {
   country_code: string;
@@ -43,15 +43,12 @@ const PARTS: Record<PlaceLevel, string> = {
   country: 'NULL AS region, NULL AS city',
 };
 
-export class PlaceListStore {
-  constructor(private readonly db: Db) {}
-
-  /** One page of the owner's places at `level`, most photos first, then by name. */
-  list(owner: number, level: PlaceLevel, limit: number, offset: number): { total: number; rows: PlaceRow[] } {
-    const sql = `WITH m AS (
+/** The places at `level` (with `where` added to the files' conditions), each with its cover: the page asked for. */
+function placesSql(level: PlaceLevel, where: string): string {
+  return `WITH m AS (
         SELECT a.asset_id, a.type, a.rating, a.liked, coalesce(a.taken_time, a.upload_time) AS t, a.gps_latitude AS lat, a.gps_longitude AS lon,
           c.country_code AS country_code, c.country AS country, ${PARTS[level]}
-        ${NAMED_FILES}),
+        ${NAMED_FILES}${where}),
       g AS (
         SELECT country_code, max(country) AS country, region, city, count(*) AS photo_count,
           min(lat) AS south, max(lat) AS north, min(lon) AS west, max(lon) AS east, avg(lat) AS latitude, avg(lon) AS longitude,
@@ -64,12 +61,25 @@ export class PlaceListStore {
       SELECT g.*, r.asset_id AS cover_asset_id FROM g JOIN ranked r ON r.rn = 1 AND r.country_code = g.country_code AND r.region IS g.region AND r.city IS g.city
       ORDER BY g.photo_count DESC, coalesce(g.city, g.region, g.country), g.country_code, g.region, g.city
       LIMIT @limit OFFSET @offset`;
-    const rows = this.db.prepare(sql).all({ owner, limit, offset }) as PlaceRow[];
+}
+
+export class PlaceListStore {
+  constructor(private readonly db: Db) {}
+
+  /** One page of the owner's places at `level`, most photos first, then by name. */
+  list(owner: number, level: PlaceLevel, limit: number, offset: number): { total: number; rows: PlaceRow[] } {
+    const rows = this.db.prepare(placesSql(level, '')).all({ owner, limit, offset }) as PlaceRow[];
     const total = this.db
       .prepare(`SELECT count(*) FROM (SELECT 1 FROM (SELECT c.country_code AS country_code, ${PARTS[level]} ${NAMED_FILES}) GROUP BY country_code, region, city)`)
       .pluck()
       .get({ owner }) as number;
     return { total, rows };
+  }
+
+  /** One place of the owner's, or undefined where none of their photos is. */
+  get(owner: number, key: PlaceKey): PlaceRow | undefined {
+    const term = placeCellTerm(key);
+    return this.db.prepare(placesSql(key.level, ` AND ${term.sql}`)).get({ owner, limit: 1, offset: 0, ...term.params }) as PlaceRow | undefined;
   }
 
   /** One page of the owner's named geohash-7 cells (for naming map clusters), by geohash. */

@@ -12,5 +12,6 @@ export function placesRouter() {
   app.openapi(lc.rebuildLocationClusters, (c) => c.json(c.get('container').locationClusters.requestRebuild(c.get('actor')!, c.req.valid('json')?.repository_id ?? null), 200));
   app.openapi(pl.listPlaces, (c) => c.json(c.get('container').places.placeList.list(c.get('actor')!, c.req.valid('query')), 200));
   app.openapi(pl.listPlaceCells, (c) => c.json(c.get('container').places.placeList.cells(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(pl.getPlace, (c) => c.json(c.get('container').places.placeList.get(c.get('actor')!, c.req.valid('param').place_id), 200));
   return app;
 }
