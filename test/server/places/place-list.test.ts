@@ -37,6 +37,9 @@ const ALICE = {
   arezzo2: ['gps/DSCN0012.jpg', 'alice/italy/DSCN0012.jpg'],
   helsinki: ['gps/HMD_Nokia_8.3_5G.jpg', 'alice/helsinki.jpg'],
   nogps: ['gps/empty_gps.jpg', 'alice/empty_gps.jpg'],
+  // An Apple live photo in Brno: the still and its motion both carry the position; one photo.
+  live: ['live/IMG_7943.HEIC', 'alice/brno/IMG_7943.HEIC'],
+  liveMotion: ['live/IMG_7943_HEVC.MOV', 'alice/brno/IMG_7943_HEVC.MOV'],
 } as const;
 
 describe('places list: cities, regions, countries and their photos', { timeout: 900_000 }, () => {
@@ -73,7 +76,10 @@ describe('places list: cities, regions, countries and their photos', { timeout: 
       assert.equal(list.limit, 100);
       assert.equal(list.offset, 0);
       assert.equal(list.total, list.places.length);
-      assert.equal(list.places.reduce((n, p) => n + p.photo_count, 0), 6, 'six geotagged photos (empty_gps has none)');
+      assert.equal(list.places.reduce((n, p) => n + p.photo_count, 0), 7, 'seven geotagged photos (empty_gps has none; the live photo is one)');
+      const brno = list.places.find((p) => p.country_code === 'CZ');
+      assert.equal(brno?.photo_count, 1, 'a live photo counts once');
+      assert.equal(brno?.cover_asset_id, ids.live, 'its still is the cover, not the motion');
       for (let i = 1; i < list.places.length; i++) assert.ok(list.places[i - 1]!.photo_count >= list.places[i]!.photo_count);
       const london = list.places.find((p) => p.name === 'London');
       assert.ok(london, JSON.stringify(list.places.map((p) => p.name)));
@@ -105,8 +111,9 @@ describe('places list: cities, regions, countries and their photos', { timeout: 
       const countries = await places(c, '?level=country');
       assert.equal(countries.level, 'country');
       const byName = Object.fromEntries(countries.places.map((p) => [p.name, p.photo_count]));
-      assert.deepEqual(byName, { Italy: 3, 'United Kingdom': 2, Finland: 1 });
-      assert.deepEqual(countries.places.map((p) => p.name), ['Italy', 'United Kingdom', 'Finland']);
+      const czech = countries.places.find((p) => p.country_code === 'CZ')!.name;
+      assert.deepEqual(byName, { Italy: 3, 'United Kingdom': 2, Finland: 1, [czech]: 1 });
+      assert.deepEqual(countries.places.map((p) => p.name), ['Italy', 'United Kingdom', ...[czech, 'Finland'].sort()]);
       assert.ok(countries.places.every((p) => p.city === null && p.region === null && p.level === 'country'));
       const regions = await places(c, '?level=region');
       const tuscany = regions.places.find((p) => p.region === 'Tuscany');
@@ -131,7 +138,7 @@ describe('places list: cities, regions, countries and their photos', { timeout: 
         assert.equal(keys.length, p.photo_count, p.name);
         seen.push(...keys);
       }
-      assert.deepEqual(seen.sort(), ['arezzo1', 'arezzo2', 'florence', 'helsinki', 'london1', 'london2']);
+      assert.deepEqual(seen.sort(), ['arezzo1', 'arezzo2', 'florence', 'helsinki', 'live', 'london1', 'london2']);
     });
 
     test(`variant ${variant}: listPlaceCells names every cell of the caller's photos with its city's place id`, async () => {
@@ -141,7 +148,7 @@ describe('places list: cities, regions, countries and their photos', { timeout: 
       const body = data(c, r) as { cells: Cell[]; total: number; limit: number; offset: number };
       assert.equal(body.limit, 5000);
       assert.equal(body.total, body.cells.length);
-      assert.equal(body.cells.reduce((n, k) => n + k.photo_count, 0), 6);
+      assert.equal(body.cells.reduce((n, k) => n + k.photo_count, 0), 7);
       const city = await places(c);
       const london = body.cells.filter((k) => k.label === 'London, United Kingdom');
       assert.equal(london.reduce((n, k) => n + k.photo_count, 0), 2);
