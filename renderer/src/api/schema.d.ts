@@ -816,7 +816,7 @@ export interface paths {
          * List your assets as media items, filtered, searched, sorted and paged
          * @description The unified list: one row per logical media item (a RAW+JPEG pair or a live photo is one row, shown through its primary asset; an asset still processing or failed stands alone). Stacks are one row in `collapsed` mode.
          *     Only your own assets (administrators too). Trash (`is_deleted`) is left out unless asked for. The body is optional; every field has a default.
-         *     Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours matches nothing; `event_id` lists the photos of your event; `person_id`/`person_ids` match the photos where your people are.
+         *     Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours matches nothing; `event_id` lists the photos of your event; `person_id`/`person_ids` match the photos where your people are; `place_id` the photos taken in one of your places (listPlaces).
          *     Totals: `total_media_items` matching items, `total_files` the files behind them (in the listed trash state), `total_visible` the rows of this stack mode.
          */
         post: operations["queryAssets"];
@@ -1977,6 +1977,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/places": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your places: cities, regions or countries with photo counts and covers
+         * @description The places your geotagged photos and videos were taken in, named by the offline gazetteer, with counts, a cover photo, centre and box; most photos first, then by name, paged.
+         *
+         *     `level`: `city` (the default; photos in no town are listed under their region, or country), `region` or `country`.
+         *
+         *     Only your own photos (administrators too), never the Trash. A photo is in a place as soon as its position is named (moments after it is added), no rebuild needed. `filter.place_id` of queryAssets lists a place’s photos.
+         */
+        get: operations["listPlaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/places/{place_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your places: its name, count, cover, centre and box
+         * @description The place a `place_id` of listPlaces names, as listPlaces shows it, from your photos there now.
+         *
+         *     A malformed id is 422 `invalid_place_id`; a place where you have no photos (not yet, no longer, or never: another member’s) is 404 `place_not_found`.
+         */
+        get: operations["getPlace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/places/cells": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The place names of the cells your photos are in, for naming a map’s clusters
+         * @description Each geohash-7 cell (~150 m) holding your geotagged photos or videos (not in the Trash) whose position is named, with its label and city place id, by geohash, paged.
+         *
+         *     A map computes each point’s geohash-7 and names its clusters from these (getMapPoints points carry no names: they are kept in memory and a cell is named a moment after ingest).
+         */
+        get: operations["listPlaceCells"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/queues": {
         parameters: {
             query?: never;
@@ -3086,6 +3154,8 @@ export interface components {
             person_id?: number;
             /** @description Extension: photos with ALL of these people together (with person_id, that one too). */
             person_ids?: number[];
+            /** @description Extension: the photos taken in this place (a `place_id` of listPlaces: a city, region or country). */
+            place_id?: string;
             /** @description Exact rating; 0 is unrated. */
             rating?: number;
             /** @description Beyond the contract (additive): rated at least this many stars ("4+ stars"). With `rating`, both must hold. */
@@ -4175,6 +4245,59 @@ export interface components {
         };
         PhotoEventSplitResult: components["schemas"]["PhotoEventChangeResult"] & {
             created_event_id: string;
+        };
+        Place: {
+            /** @description The box around its photos (min/max). */
+            bounds: {
+                east: number;
+                north: number;
+                south: number;
+                west: number;
+            };
+            city: string | null;
+            country: string;
+            /** @description ISO 3166-1 alpha-2. */
+            country_code: string;
+            /** @description The photo to show for it: your best-rated there, then liked, then the newest (a video only where there is no photo). */
+            cover_asset_id: string;
+            /** @description Earliest capture time there (else upload time). */
+            first_taken: string;
+            last_taken: string;
+            /** @description Centre: the mean position of its photos. */
+            latitude: number;
+            /** @enum {string} */
+            level: "city" | "region" | "country";
+            longitude: number;
+            /** @description What to call it: the city; the region (or country) where the photos are in no town. */
+            name: string;
+            /** @description Your photos and videos there, not in the Trash (a RAW+JPEG pair or a live photo counts once). */
+            photo_count: number;
+            /** @description Opaque and stable: give it to queryAssets as `filter.place_id` for the place’s photos. */
+            place_id: string;
+            region: string | null;
+        };
+        PlaceCell: {
+            /** @description The listPlaces `city` entry this cell belongs to. */
+            city_place_id: string;
+            /** @description The geohash-7 cell (~150 m). */
+            geohash: string;
+            /** @description "Lisbon, Portugal"; "Tuscany, Italy" away from towns; the country alone. */
+            label: string;
+            photo_count: number;
+        };
+        PlaceCellList: {
+            cells: components["schemas"]["PlaceCell"][];
+            limit: number;
+            offset: number;
+            total: number;
+        };
+        PlaceList: {
+            /** @enum {string} */
+            level: "city" | "region" | "country";
+            limit: number;
+            offset: number;
+            places: components["schemas"]["Place"][];
+            total: number;
         };
         Problem: {
             /** @description Stable machine-readable error code. */
@@ -14181,6 +14304,179 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPlaces: {
+        parameters: {
+            query?: {
+                /** @description `city` (default), `region` or `country`. */
+                level?: "city" | "region" | "country";
+                /** @description Places per page, 1..500. Default 100. */
+                limit?: number;
+                /** @description Places to skip. Default 0. */
+                offset?: number;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceList"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPlace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                place_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Place"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPlaceCells: {
+        parameters: {
+            query?: {
+                /** @description Cells per page, 1..10000. Default 5000. */
+                limit?: number;
+                /** @description Cells to skip. Default 0. */
+                offset?: number;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceCellList"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

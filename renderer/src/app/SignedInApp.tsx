@@ -11,6 +11,7 @@ import { PHOTO_ROUTE } from '../features/library/viewer-route';
 import { SearchField } from '../features/search/SearchField';
 import { SEARCH_PAGE } from '../features/search/search-url';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
+import { PLACES_PATH } from '../features/places/places-path';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
@@ -32,6 +33,8 @@ const RepositoriesPage = lazyPage(() => import('../features/admin/RepositoriesPa
 const SearchPage = lazyPage(() => import('../features/search/SearchPage').then((m) => m.SearchPage));
 const JobsPage = lazyPage(() => import('../features/admin/JobsPage').then((m) => m.JobsPage));
 const ModelsPage = lazyPage(() => import('../features/admin/ModelsPage').then((m) => m.ModelsPage));
+const PlacesPage = lazyPage(() => import('../features/places/PlacesPage').then((m) => m.PlacesPage));
+const PlacePage = lazyPage(() => import('../features/places/PlacePage').then((m) => m.PlacePage));
 const DuplicatesPage = lazyPage(() => import('../features/duplicates/DuplicatesPage').then((m) => m.DuplicatesPage));
 
 /** While a page's script loads: the frame stays, the page says it is coming. */
@@ -102,6 +105,10 @@ export function SignedInApp() {
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path={SEARCH_PAGE} element={<SearchPage />}>
+            <Route path={PHOTO_ROUTE} element={null} />
+          </Route>
+          <Route path={PLACES_PATH} element={<PlacesPage />} />
+          <Route path={`${PLACES_PATH}/:placeId`} element={<PlacePage />}>
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path={DUPLICATES_PATH} element={<DuplicatesPage />}>

@@ -1,6 +1,7 @@
 import type { NavGroup } from '../components/Layout/AppLayout';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
+import { PLACES_PATH } from '../features/places/places-path';
 
 export const ADMIN_PATH = '/admin';
 export const ADMIN_REPOSITORIES_PATH = '/admin/repositories';
@@ -13,7 +14,11 @@ export function navigationFor(isAdmin: boolean): NavGroup[] {
     {
       label: 'Library',
       items: [
-        ...LIBRARY_SECTIONS.map(({ path, label, icon }) => ({ to: path, label, icon })),
+        // Places right after the Map (both are "where"); in the sidebar and the phone's Menu (the tab bar is full).
+        ...LIBRARY_SECTIONS.flatMap(({ path, label, icon }) => [
+          { to: path, label, icon },
+          ...(path === '/map' ? [{ to: PLACES_PATH, label: 'Places', icon: 'globe' as const }] : []),
+        ]),
         // A screen for tidying up now and then, not for browsing: in the sidebar and the phone's Menu, not a tab.
         { to: DUPLICATES_PATH, label: 'Duplicates', icon: 'similar' as const },
       ],

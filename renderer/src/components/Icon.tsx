@@ -25,6 +25,8 @@ const PATHS = {
       <circle cx="12" cy="10" r="2.3" />
     </>
   ),
+  // Places (cities and countries): a globe, beside the Map's pin.
+  globe: <path d="M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM3.5 9h17M3.5 15h17M12 3c-2.5 2.6-3.6 5.6-3.6 9s1.1 6.4 3.6 9c2.5-2.6 3.6-5.6 3.6-9S14.5 5.6 12 3z" />,
   // A live photo: a dot in a ring in a dashed ring, the sign phones use for it.
   live: (
     <>

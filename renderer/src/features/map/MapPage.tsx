@@ -1,11 +1,14 @@
 /**
  * Map: where photos were taken, on an offline world map. Points are clustered by zoom level; a
  * click on a cluster zooms in, or, when it is small, lists its photos beside the map. Wheel or the
- * buttons zoom, dragging pans. `?lat=&lon=` (from the viewer's details) centres on a place. A photo
- * of a place opens at `/map/photos/<id>` (viewer-route.ts).
+ * buttons zoom, dragging pans. `?lat=&lon=` (from the viewer's details, or a place's "Show on map")
+ * centres on a place. A photo of a place opens at `/map/photos/<id>` (viewer-route.ts).
+ * Clusters carry the name of the place most of their photos are in (place-names.ts): on the marker's
+ * label and tooltip, and at the head of the list a tap opens ("Lisbon, Portugal · 42 photos"). A tap
+ * on a large cluster both zooms in and names it there.
  */
 import { useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
@@ -15,6 +18,8 @@ import { RoutedViewer } from '../library/RoutedViewer';
 import { useViewerRoute } from '../library/viewer-route';
 import '../library/library.css';
 import { clusterPoints, useMapPoints, type Cluster } from './map-api';
+import { clusterName, photoCount, usePlaceCells } from './place-names';
+import { PLACES_PATH, placePath } from '../places/places-path';
 import './map.css';
 import { WORLD, countryPaths, project } from './world';
 
@@ -54,6 +59,10 @@ export function MapPage() {
   // About 28 screen pixels per cluster cell on a ~1000 px wide map.
   const cell = (28 / 1000) * w;
   const clusters = useMemo(() => clusterPoints(data.data?.points ?? [], cell, project), [data.data, cell]);
+  // Names are a nicety: the map works (unnamed) while they load or if they fail.
+  const cells = usePlaceCells();
+  const names = useMemo(() => new Map(clusters.map((c) => [c.key, clusterName(c, cells.data)])), [clusters, cells.data]);
+  const pickedName = useMemo(() => (picked ? clusterName(picked, cells.data) : null), [picked, cells.data]);
 
   const zoomBy = (f: number, at?: [number, number]) =>
     setView((v) => {
@@ -70,7 +79,11 @@ export function MapPage() {
   return (
     <>
       <PageHeader title="Map">
-        {data.isSuccess && total > 0 && <p>{total === 1 ? '1 photo with a location.' : `${total.toLocaleString()} photos with a location.`}</p>}
+        {data.isSuccess && total > 0 && (
+          <p>
+            {total === 1 ? '1 photo with a location.' : `${total.toLocaleString()} photos with a location.`} <Link to={PLACES_PATH}>See them by place</Link>
+          </p>
+        )}
       </PageHeader>
       {data.isPending && <p role="status">Loading the map…</p>}
       {data.isError && <p className="field__error">{messageOf(data.error)}</p>}
@@ -116,20 +129,23 @@ export function MapPage() {
             <g className="map__points">
               {clusters.map((c) => {
                 const r = (Math.min(14, 5 + Math.log2(c.points.length) * 2) / 1000) * w;
+                const name = names.get(c.key)?.label;
+                const said = name ? `${name} · ${photoCount(c.points.length)}` : c.points.length === 1 ? c.points[0]!.original_filename : `${c.points.length} photos here`;
                 return (
                   <g
                     key={c.key}
                     className="map__cluster"
                     role="button"
                     tabIndex={0}
-                    aria-label={c.points.length === 1 ? c.points[0]!.original_filename : `${c.points.length} photos here`}
+                    aria-label={said}
                     onClick={() => {
                       if (drag.current?.moved) return;
-                      if (c.points.length <= LIST_AT || view.zoom >= MAX_ZOOM) setPicked(c);
-                      else setView((v) => ({ zoom: Math.min(MAX_ZOOM, v.zoom * 3), cx: c.x, cy: c.y }));
+                      setPicked(c);
+                      if (c.points.length > LIST_AT && view.zoom < MAX_ZOOM) setView((v) => ({ zoom: Math.min(MAX_ZOOM, v.zoom * 3), cx: c.x, cy: c.y }));
                     }}
                     onKeyDown={(e) => e.key === 'Enter' && setPicked(c)}
                   >
+                    <title>{said}</title>
                     <circle cx={c.x} cy={c.y} r={r} />
                     {c.points.length > 1 && (
                       <text x={c.x} y={c.y} fontSize={r * 1.1} textAnchor="middle" dominantBaseline="central">
@@ -153,7 +169,12 @@ export function MapPage() {
         {picked && (
           <aside className="map__panel" aria-label="Photos at this place">
             <div className="map__panel-head">
-              <strong>{picked.points.length === 1 ? '1 photo' : `${picked.points.length} photos`}</strong>
+              <strong className="map__panel-title">{pickedName?.label ? `${pickedName.label} · ${photoCount(picked.points.length)}` : photoCount(picked.points.length)}</strong>
+              {pickedName?.placeId && (
+                <Link to={placePath(pickedName.placeId)} className="button button--quiet">
+                  Open place
+                </Link>
+              )}
               <button type="button" className="button button--quiet" onClick={() => setPicked(null)}>
                 Close
               </button>

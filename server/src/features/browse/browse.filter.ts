@@ -18,6 +18,9 @@
  *   matches its successor's items (as getEvent answers with the successor); another member's event nothing.
  * - `person_id` and `person_ids` (extension) keep the photos where every person named has a face. People are
  *   their owner's: another member's person (or an unknown id) matches nothing, like an album that is not yours.
+ * - `place_id` (extension, features/places place-id.ts) keeps the photos whose geohash-7 cell the offline gazetteer
+ *   named inside that place (a city, region or country), the places list's rule; a place with none of
+ *   the caller's photos matches nothing. A malformed id is 422 (the schema).
  * - `album_id` of an album that is not the caller's matches nothing (no 404: the list is a search).
  * - `camera_make`, `camera_model` and `lens` are exact (the values getFilterOptions offers); `tag_name` and
  *   `tag_names` ignore case; `tag_names` needs every name; `tag_source` restricts the tags matched
@@ -37,6 +40,7 @@
 import { Invalid } from '../../platform/http/errors.ts';
 import type { AssetFilter } from './browse.routes.ts';
 import type { Dep } from '../../platform/cache/change-journal.ts';
+import { decodePlaceId, placeCellTerm } from '../places/index.ts';
 
 export type AssetType = 'PHOTO' | 'VIDEO' | 'AUDIO';
 
@@ -396,6 +400,17 @@ export function buildFilter(ownerId: number, input: FilterInput, partners: reado
       `EXISTS (SELECT 1 FROM photo_event_members pm WHERE pm.media_item_id = a.media_item_id AND pm.event_id = ${event})`,
     );
     params.event = f.event_id;
+  }
+  const place = f.place_id !== undefined ? decodePlaceId(f.place_id) : null;
+  if (place) {
+    // Positions and their geohashes move with 'gps'; a cell's names never change once given.
+    deps.add('gps');
+    const term = placeCellTerm(place);
+    set(
+      `a.geohash7 IN (SELECT c.geohash7 FROM place_cells c WHERE ${term.sql})`,
+      `EXISTS (SELECT 1 FROM place_cells c WHERE c.geohash7 = a.geohash7 AND ${term.sql})`,
+    );
+    Object.assign(params, term.params);
   }
   const comp = f.media_item?.composition;
   if (comp !== undefined) deps.add('media');

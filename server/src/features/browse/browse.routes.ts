@@ -29,6 +29,7 @@ import { isDateValue } from './browse.filter.ts';
 import { GalleryListSchema } from './browse.view.ts';
 import { singleLine } from '../../platform/http/text.ts';
 import { optionalPageParams } from '../../platform/http/pagination.ts';
+import { decodePlaceId } from '../places/index.ts';
 
 const TAG = 'Browsing, search, statistics';
 const AssetType = z.enum(['PHOTO', 'VIDEO', 'AUDIO']);
@@ -105,6 +106,12 @@ export const AssetFilterSchema = z
       .max(10)
       .optional()
       .openapi({ description: 'Extension: photos with ALL of these people together (with person_id, that one too).' }),
+    place_id: z
+      .string()
+      .max(1000)
+      .refine((id) => decodePlaceId(id) !== null, { message: 'must be a place_id from listPlaces', params: { code: 'invalid_place_id' } })
+      .optional()
+      .openapi({ description: 'Extension: the photos taken in this place (a `place_id` of listPlaces: a city, region or country).' }),
     rating: z.number().int().min(0).max(5).optional().openapi({ description: 'Exact rating; 0 is unrated.' }),
     rating_min: z
       .number()
@@ -166,7 +173,7 @@ export const queryAssets = defineRoute('user', {
   description: [
     'The unified list: one row per logical media item (a RAW+JPEG pair or a live photo is one row, shown through its primary asset; an asset still processing or failed stands alone). Stacks are one row in `collapsed` mode.',
     'Only your own assets (administrators too). Trash (`is_deleted`) is left out unless asked for. The body is optional; every field has a default.',
-    'Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours matches nothing; `event_id` lists the photos of your event; `person_id`/`person_ids` match the photos where your people are.',
+    'Filters apply to the asset that stands for the item, except `media_item.composition` and `stack`, which look at the whole item. `owner_id` other than yours matches nothing; `event_id` lists the photos of your event; `person_id`/`person_ids` match the photos where your people are; `place_id` the photos taken in one of your places (listPlaces).',
     'Totals: `total_media_items` matching items, `total_files` the files behind them (in the listed trash state), `total_visible` the rows of this stack mode.',
   ].join('\n'),
   tags: [TAG],

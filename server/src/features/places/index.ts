@@ -2,3 +2,5 @@
 export { geohash, geohashFields } from './geohash.ts';
 /** The box around geohash cells (search: "in Lisbon" as a location filter). */
 export { boundsOf, type Box } from './geohash-bounds.ts';
+/** Place ids of listPlaces, for queryAssets' `filter.place_id` (features/browse). */
+export { decodePlaceId, placeCellTerm, type PlaceKey } from './place-id.ts';

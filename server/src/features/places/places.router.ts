@@ -2,6 +2,7 @@ import { jsonText } from '../../platform/http/json-text.ts';
 import { createRouter } from '../../platform/http/router.ts';
 import * as r from './places.routes.ts';
 import * as lc from './location-clusters.routes.ts';
+import * as pl from './place-list.routes.ts';
 
 export function placesRouter() {
   const app = createRouter();
@@ -9,5 +10,8 @@ export function placesRouter() {
   app.openapi(r.getMapPoints, async (c) => jsonText<r.MapPoints>(c, await c.get('container').places.mapPointsJson(c.get('actor')!, c.req.valid('query'))));
   app.openapi(lc.listLocationClusters, (c) => c.json(c.get('container').locationClusters.list(c.get('actor')!, c.req.valid('query')), 200));
   app.openapi(lc.rebuildLocationClusters, (c) => c.json(c.get('container').locationClusters.requestRebuild(c.get('actor')!, c.req.valid('json')?.repository_id ?? null), 200));
+  app.openapi(pl.listPlaces, (c) => c.json(c.get('container').places.placeList.list(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(pl.listPlaceCells, (c) => c.json(c.get('container').places.placeList.cells(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(pl.getPlace, (c) => c.json(c.get('container').places.placeList.get(c.get('actor')!, c.req.valid('param').place_id), 200));
   return app;
 }

@@ -21,11 +21,14 @@ import { Invalid, NotFound } from '../../platform/http/errors.ts';
 import type { MapIndex } from './map-index.ts';
 import { PlacesStore, type Viewport } from './places.store.ts';
 import type { MapPointsQuery } from './places.routes.ts';
+import { PlaceListService } from './place-list.service.ts';
 
 const BOUNDS = ['south', 'north', 'west', 'east'] as const;
 
 export class PlacesService {
   private readonly store: PlacesStore;
+  /** listPlaces and listPlaceCells: the caller's cities, regions and countries (place-list.service.ts). */
+  readonly placeList: PlaceListService;
 
   /** One per catalog, built by the container with the server's map index. */
   constructor(
@@ -33,6 +36,7 @@ export class PlacesService {
     private readonly index: MapIndex,
   ) {
     this.store = new PlacesStore(db);
+    this.placeList = new PlaceListService(db);
   }
 
   /** The MapPoints answer, already written as JSON. */
