@@ -1,5 +1,6 @@
 import type { NavGroup } from '../components/Layout/AppLayout';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
+import { EVENTS_PATH } from '../features/events/events-path';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 
 export const ADMIN_PATH = '/admin';
@@ -14,6 +15,8 @@ export function navigationFor(isAdmin: boolean): NavGroup[] {
       label: 'Library',
       items: [
         ...LIBRARY_SECTIONS.map(({ path, label, icon }) => ({ to: path, label, icon })),
+        // Browsed now and then (a trip looked back on), not daily: in the sidebar and the phone's Menu, not a tab.
+        { to: EVENTS_PATH, label: 'Events', icon: 'image' as const },
         // A screen for tidying up now and then, not for browsing: in the sidebar and the phone's Menu, not a tab.
         { to: DUPLICATES_PATH, label: 'Duplicates', icon: 'similar' as const },
       ],
