@@ -173,8 +173,9 @@ test.describe('on a desktop', () => {
     await page.screenshot({ path: test.info().outputPath('desktop-event.png'), fullPage: true });
     await expectAccessible(page);
 
-    await page.getByRole('group', { name: '4 photos on the map' }).getByRole('button', { name: 'Open lisbon-2.jpg' }).click();
-    const viewer = page.getByRole('dialog', { name: /lisbon-2\.jpg/ });
+    // One town, one dot: the four photos share it, and it opens the first.
+    await page.getByRole('group', { name: '4 photos on the map' }).getByRole('button', { name: '4 photos here, open lisbon-1.jpg' }).click();
+    const viewer = page.getByRole('dialog', { name: /lisbon-1\.jpg/ });
     await expect(viewer).toBeVisible();
     await expect(page).toHaveURL(/\/events\/[0-9a-f-]{36}\/photos\/[0-9a-f-]{36}$/);
     await page.keyboard.press('Escape');

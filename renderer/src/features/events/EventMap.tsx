@@ -1,7 +1,9 @@
 /**
  * A small map of where an event's photos were taken: the world outline of the Map screen (map/world.ts,
- * offline) framed on the event's geotagged photos, one dot per photo. A dot opens its photo in the
- * viewer; the map itself does not pan or zoom (the Map screen is there for exploring).
+ * offline) framed on the event's geotagged photos. Photos close together on the map share one dot with
+ * their count (a day in one town is one dot, not a pile of them hiding each other); a dot opens its
+ * first photo in the viewer, which then steps through the event. The map itself does not pan or zoom
+ * (the Map screen is there for exploring).
  * Nothing is drawn when no photo of the event has a position.
  */
 import { useMemo } from 'react';
@@ -33,6 +35,23 @@ export function frameOf(dots: readonly { x: number; y: number }[]): { x: number;
   return { x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - h / 2, w, h };
 }
 
+/** Dots per frame width that stay apart; closer ones share a dot. */
+const CELLS_ACROSS = 30;
+
+/** Dots in square cells of `cell` map units, each group at the mean of its dots, in the event's order. */
+export function groupDots(dots: readonly Dot[], cell: number): { x: number; y: number; dots: Dot[] }[] {
+  const cells = new Map<string, { x: number; y: number; dots: Dot[] }>();
+  for (const d of dots) {
+    const key = `${Math.floor(d.x / cell)}:${Math.floor(d.y / cell)}`;
+    let g = cells.get(key);
+    if (!g) cells.set(key, (g = { x: 0, y: 0, dots: [] }));
+    g.dots.push(d);
+    g.x += d.x;
+    g.y += d.y;
+  }
+  return [...cells.values()].map((g) => ({ ...g, x: g.x / g.dots.length, y: g.y / g.dots.length }));
+}
+
 export function EventMap({ items, onOpen }: { items: readonly GalleryItem[]; onOpen: (assetId: string) => void }) {
   const dots = useMemo<Dot[]>(
     () =>
@@ -45,9 +64,9 @@ export function EventMap({ items, onOpen }: { items: readonly GalleryItem[]; onO
     [items],
   );
   const countries = useMemo(() => (dots.length > 0 ? countryPaths() : []), [dots.length]);
-  if (dots.length === 0) return null;
-  const f = frameOf(dots);
-  const r = f.w / 90;
+  const f = useMemo(() => (dots.length > 0 ? frameOf(dots) : null), [dots]);
+  const groups = useMemo(() => (f ? groupDots(dots, f.w / CELLS_ACROSS) : []), [dots, f]);
+  if (!f) return null;
 
   return (
     <section className="event-map" aria-label="Where the photos were taken">
@@ -60,19 +79,29 @@ export function EventMap({ items, onOpen }: { items: readonly GalleryItem[]; onO
           ))}
         </g>
         <g className="map__points">
-          {dots.map((d) => (
-            <g
-              key={d.assetId}
-              className="map__cluster"
-              role="button"
-              tabIndex={0}
-              aria-label={`Open ${d.name}`}
-              onClick={() => onOpen(d.assetId)}
-              onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onOpen(d.assetId)}
-            >
-              <circle cx={d.x} cy={d.y} r={r} />
-            </g>
-          ))}
+          {groups.map((g) => {
+            const first = g.dots[0]!;
+            const n = g.dots.length;
+            const r = (f.w / 1000) * Math.min(28, 12 + Math.log2(n) * 4);
+            return (
+              <g
+                key={first.assetId}
+                className="map__cluster"
+                role="button"
+                tabIndex={0}
+                aria-label={n === 1 ? `Open ${first.name}` : `${n} photos here, open ${first.name}`}
+                onClick={() => onOpen(first.assetId)}
+                onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && onOpen(first.assetId)}
+              >
+                <circle cx={g.x} cy={g.y} r={r} />
+                {n > 1 && (
+                  <text x={g.x} y={g.y} fontSize={r * 1.1} textAnchor="middle" dominantBaseline="central">
+                    {n}
+                  </text>
+                )}
+              </g>
+            );
+          })}
         </g>
       </svg>
     </section>
