@@ -11,9 +11,11 @@
  *   /events/<id>/photos/<asset>; renaming it (Enter) shows the new title on the page and in the list;
  *   "Split here" at the third Lisbon photo makes two events of it (the page links the new one, the
  *   API agrees); hiding the new one takes it off the list and "Show hidden" brings it back marked;
- *   "Remove from event" takes a Porto photo out (the event has one photo; the photo stays in the library);
+ *   "Make cover" on the second Porto photo makes it the card's cover, and "Remove from event" takes the
+ *   first out (the event has one photo; the photo stays in the library); the event page links its album;
  * - on a 390×844 touch phone (taps): Events from the Menu, the hidden event opened from its card,
- *   unhidden, renamed, split again; a photo removed from the renamed event. The pages fit the width
+ *   unhidden, renamed, split again; a photo removed from the renamed event, then "Reset" (asked first)
+ *   gives it back its own title and the photo. The pages fit the width
  *   and their buttons are at least 44 px tall.
  * - at both sizes axe-core (WCAG 2.0/2.1 A and AA, contrast included) finds no serious or critical
  *   violation on the list and on an event.
@@ -59,8 +61,16 @@ interface EventRow {
   title: string;
   is_hidden: boolean;
   canonical_media_count: number;
+  cover_asset_id: string | null;
 }
 const events = async (hidden = true) => (await call(api, 'get', `/api/v1/events?limit=50&include_hidden=${hidden}`, token)).events as EventRow[];
+const assetIdsByName = async () =>
+  new Map(
+    ((await call(api, 'post', '/api/v1/assets/query', token, { data: { pagination: { limit: 50 } } })).items as { media_item: { primary_asset: { asset_id: string; original_filename: string } } }[]).map((i) => [
+      i.media_item.primary_asset.original_filename,
+      i.media_item.primary_asset.asset_id,
+    ]),
+  );
 const memberNames = async (eventId: string) => {
   const list = await call(api, 'post', '/api/v1/assets/query', token, { data: { filter: { event_id: eventId }, pagination: { limit: 50 } } });
   return (list.items as { media_item: { primary_asset: { original_filename: string } } }[]).map((i) => i.media_item.primary_asset.original_filename).sort();
@@ -158,7 +168,10 @@ test.describe('on a desktop', () => {
     await expectAccessible(page);
   });
 
-  test('open Lisbon: photos in time order, a map, the viewer; rename it with Enter and the list shows the new title', async ({ page }) => {
+  test('open Lisbon: photos in time order, a map, its album, the viewer; rename it with Enter and the list shows the new title', async ({ page }) => {
+    const ids = await assetIdsByName();
+    const album = await call(api, 'post', '/api/v1/albums', token, { data: { album_name: 'Summer' } });
+    await call(api, 'post', `/api/v1/albums/${album.album_id as number}/assets/${ids.get('lisbon-1.jpg')}`, token, { data: {} });
     await signIn(page);
     await openEvents(page, 'click');
     await card(page, 'Lisbon · June 2024').getByRole('link').click();
@@ -170,6 +183,7 @@ test.describe('on a desktop', () => {
     // The event's own order (time), oldest first: the order a split cuts.
     for (let i = 0; i < 4; i++) await expect(boxes.nth(i)).toHaveAttribute('aria-label', `Select lisbon-${i + 1}.jpg`);
     await expect(page.getByRole('group', { name: '4 photos on the map' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Albums' }).getByRole('link', { name: 'Summer' })).toHaveAttribute('href', `/albums/${album.album_id as number}`);
     await page.screenshot({ path: test.info().outputPath('desktop-event.png'), fullPage: true });
     await expectAccessible(page);
 
@@ -235,18 +249,28 @@ test.describe('on a desktop', () => {
     expect((await events(false)).map((e) => e.title)).toEqual(['Porto · September 2024', 'Grandma in Lisbon']);
   });
 
-  test('remove a photo from Porto: one photo left there, and the photo stays in the library', async ({ page }) => {
+  test('choose the second Porto photo as cover, remove the first: one photo left there, and it stays in the library', async ({ page }) => {
+    const ids = await assetIdsByName();
     await signIn(page);
     await openEvents(page, 'click');
     await card(page, 'Porto · September 2024').getByRole('link').click();
     await expect(heading(page, 'Porto · September 2024')).toBeVisible();
     await page.getByRole('checkbox', { name: 'Select porto-2.jpg' }).check();
+    await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Make cover' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Cover chosen.' })).toBeVisible();
+    let porto = (await events()).find((e) => e.title === 'Porto · September 2024')!;
+    expect(porto.cover_asset_id).toBe(ids.get('porto-2.jpg'));
+
+    await page.getByRole('checkbox', { name: 'Select porto-1.jpg' }).check();
     await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Remove from event' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Removed 1 photo from the event. It stays in your library.' })).toBeVisible();
     await expect(page.getByRole('checkbox', { name: /^Select porto-/ })).toHaveCount(1);
     await expect(page.locator('.event-header__facts')).toContainText('1 photo');
-    const porto = (await events()).find((e) => e.title === 'Porto · September 2024')!;
-    expect(await memberNames(porto.event_id)).toEqual(['porto-1.jpg']);
+    porto = (await events()).find((e) => e.title === 'Porto · September 2024')!;
+    expect(await memberNames(porto.event_id)).toEqual(['porto-2.jpg']);
+    expect(porto.cover_asset_id).toBe(ids.get('porto-2.jpg'));
+    await page.getByRole('link', { name: '← All events' }).click();
+    await expect(card(page, 'Porto · September 2024').locator('img.event-card__image')).toHaveAttribute('src', new RegExp(`/assets/${ids.get('porto-2.jpg')}/thumbnail`));
     const library = await call(api, 'post', '/api/v1/assets/query', token, { data: { pagination: { limit: 50 } } });
     expect((library.items as unknown[]).length, 'every photo is still in the library').toBe(PHOTOS.length);
   });
@@ -305,5 +329,17 @@ test.describe('on a phone with touch', () => {
       'Tram ride: 1',
       'Grandma in Lisbon: 1',
     ]);
+
+    // Reset asks first (Cancel has the focus), then drops this event's corrections: its own title comes
+    // back and the photo taken out of it returns.
+    await page.getByRole('toolbar', { name: 'Event' }).getByRole('button', { name: 'Reset' }).tap();
+    const ask = page.getByRole('alertdialog', { name: 'Undo your changes to this event?' });
+    await expect(ask).toBeVisible();
+    await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await ask.getByRole('button', { name: 'Reset' }).tap();
+    await expect(ask).toHaveCount(0);
+    await expect(page.getByRole('status').filter({ hasText: 'Your changes are undone' })).toBeVisible();
+    await expect(heading(page, 'Lisbon · June 2024')).toBeVisible();
+    await expect(page.getByRole('checkbox', { name: 'Select lisbon-2.jpg' })).toBeVisible({ timeout: 30_000 });
   });
 });
