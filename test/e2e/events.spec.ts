@@ -21,7 +21,6 @@
  *   violation on the list and on an event.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';

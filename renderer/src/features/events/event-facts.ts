@@ -3,7 +3,9 @@
  * name; unnamed ones counted) and its albums. Place cells are not named here: the place shown is
  * the cover photo's (usePlaceOf in EventPlace.tsx).
  */
-import type { EventRelations } from './events-api';
+import type { components } from '../../api/schema.d.ts';
+
+type EventRelations = components['schemas']['PhotoEventRelations'];
 
 export interface EventPerson {
   id: string;
