@@ -12,7 +12,8 @@
  *   "Split here" at the third Lisbon photo makes two events of it (the page links the new one, the
  *   API agrees); hiding the new one takes it off the list and "Show hidden" brings it back marked;
  *   "Make cover" on the second Porto photo makes it the card's cover, and "Remove from event" takes the
- *   first out (the event has one photo; the photo stays in the library); the event page links its album;
+ *   first out (the event has one photo; the photo stays in the library), and "Add photos" picks it from
+ *   the library again; the event page links its album;
  * - on a 390×844 touch phone (taps): Events from the Menu, the hidden event opened from its card,
  *   unhidden, renamed, split again; a photo removed from the renamed event, then "Reset" (asked first)
  *   gives it back its own title and the photo. The pages fit the width
@@ -248,7 +249,7 @@ test.describe('on a desktop', () => {
     expect((await events(false)).map((e) => e.title)).toEqual(['Porto · September 2024', 'Grandma in Lisbon']);
   });
 
-  test('choose the second Porto photo as cover, remove the first: one photo left there, and it stays in the library', async ({ page }) => {
+  test('choose the second Porto photo as cover, remove the first (it stays in the library), add it back with Add photos', async ({ page }) => {
     const ids = await assetIdsByName();
     await signIn(page);
     await openEvents(page, 'click');
@@ -268,6 +269,19 @@ test.describe('on a desktop', () => {
     porto = (await events()).find((e) => e.title === 'Porto · September 2024')!;
     expect(await memberNames(porto.event_id)).toEqual(['porto-2.jpg']);
     expect(porto.cover_asset_id).toBe(ids.get('porto-2.jpg'));
+
+    // Add photos: the library in a picker, the event's own photo marked; porto-1 comes back.
+    await page.getByRole('toolbar', { name: 'Event' }).getByRole('button', { name: 'Add photos' }).click();
+    const picker = page.getByRole('dialog', { name: 'Add photos to “Porto · September 2024”' });
+    await expect(picker.getByRole('button', { name: 'porto-2.jpg, already in the event' })).toBeVisible();
+    await picker.getByRole('button', { name: 'porto-1.jpg', exact: true }).click();
+    await expect(picker.locator('.picker__count')).toHaveText('1 photo chosen');
+    await picker.getByRole('button', { name: 'Add to event' }).click();
+    await expect(picker).toHaveCount(0);
+    await expect(page.getByRole('status').filter({ hasText: 'Added 1 photo to the event.' })).toBeVisible();
+    await expect(page.getByRole('checkbox', { name: /^Select porto-/ })).toHaveCount(2);
+    expect(await memberNames(porto.event_id)).toEqual(['porto-1.jpg', 'porto-2.jpg']);
+
     await page.getByRole('link', { name: '← All events' }).click();
     await expect(card(page, 'Porto · September 2024').locator('img.event-card__image')).toHaveAttribute('src', new RegExp(`/assets/${ids.get('porto-2.jpg')}/thumbnail`));
     const library = await call(api, 'post', '/api/v1/assets/query', token, { data: { pagination: { limit: 50 } } });
@@ -323,7 +337,7 @@ test.describe('on a phone with touch', () => {
 
     const all = await events();
     expect(all.map((e) => `${e.title}: ${e.canonical_media_count}${e.is_hidden ? ' (hidden)' : ''}`)).toEqual([
-      'Porto · September 2024: 1',
+      'Porto · September 2024: 2',
       'Lisbon · June 2024: 1',
       'Tram ride: 1',
       'Grandma in Lisbon: 1',
