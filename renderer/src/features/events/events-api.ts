@@ -86,11 +86,26 @@ export function useChangeRebuildState() {
   });
 }
 
+/**
+ * One event. While a rebuild is due (`pending_rebuild`: after a correction, or a Reset, whose
+ * returning photos come with the rebuild), it is read again every few seconds; when the rebuild has
+ * run, its photos and relations are read again too, so the page shows what the rebuild made.
+ */
 export function useEvent(id: string) {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: eventKeys.one(id),
-    queryFn: ({ signal }) => request(api.GET('/api/v1/events/{id}', { params: { path: { id } }, signal })),
+    queryFn: async ({ signal }) => {
+      const event = await request(api.GET('/api/v1/events/{id}', { params: { path: { id } }, signal }));
+      const before = queryClient.getQueryData<PhotoEventDetail>(eventKeys.one(id));
+      if (before?.pending_rebuild && !event.pending_rebuild) {
+        void queryClient.invalidateQueries({ queryKey: eventKeys.photos(event.event_id) });
+        void queryClient.invalidateQueries({ queryKey: eventKeys.relations(event.event_id) });
+      }
+      return event;
+    },
     retry: (n, e) => (e as { status?: number }).status !== 404 && n < 2,
+    refetchInterval: (q) => (q.state.data?.pending_rebuild ? REBUILD_POLL_MS : false),
   });
 }
 
