@@ -211,8 +211,13 @@ test.describe('on a desktop', () => {
     await openEvents(page, 'click');
     await card(page, 'Grandma in Lisbon').getByRole('link').click();
     await expect(heading(page, 'Grandma in Lisbon')).toBeVisible();
-    await page.getByRole('checkbox', { name: 'Select lisbon-3.jpg' }).check();
+    // The first photo cannot start a new event: the button says no, and why.
+    await page.getByRole('checkbox', { name: 'Select lisbon-1.jpg' }).check();
     const bar = page.getByRole('toolbar', { name: 'Selection' });
+    await expect(bar.getByRole('button', { name: 'Split here' })).toBeDisabled();
+    await expect(bar).toContainText('The event starts with this photo');
+    await page.getByRole('checkbox', { name: 'Select lisbon-1.jpg' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Select lisbon-3.jpg' }).check();
     await expect(bar.getByText('1 selected')).toBeVisible();
     await bar.getByRole('button', { name: 'Split here' }).click();
     const note = page.getByRole('status').filter({ hasText: 'Split:' });

@@ -120,6 +120,8 @@ export function EventPage() {
               >
                 Split here
               </Button>
+              {/* A disabled button's reason, said where a phone (no tooltip) shows it too. */}
+              {onlyIndex === 0 && <span className="event-hint">The event starts with this photo: choose a later one to split.</span>}
             </>
           )}
           <Button variant="secondary" disabled={busy} busy={remove.isPending} busyLabel="Removing…" onClick={doRemove}>
