@@ -12,6 +12,7 @@ import { SearchField } from '../features/search/SearchField';
 import { SEARCH_PAGE } from '../features/search/search-url';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { PLACES_PATH } from '../features/places/places-path';
+import { EVENTS_PATH } from '../features/events/events-path';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
@@ -36,6 +37,8 @@ const ModelsPage = lazyPage(() => import('../features/admin/ModelsPage').then((m
 const PlacesPage = lazyPage(() => import('../features/places/PlacesPage').then((m) => m.PlacesPage));
 const PlacePage = lazyPage(() => import('../features/places/PlacePage').then((m) => m.PlacePage));
 const DuplicatesPage = lazyPage(() => import('../features/duplicates/DuplicatesPage').then((m) => m.DuplicatesPage));
+const EventsPage = lazyPage(() => import('../features/events/EventsPage').then((m) => m.EventsPage));
+const EventPage = lazyPage(() => import('../features/events/EventPage').then((m) => m.EventPage));
 
 /** While a page's script loads: the frame stays, the page says it is coming. */
 const pageLoading = (
@@ -112,6 +115,10 @@ export function SignedInApp() {
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path={DUPLICATES_PATH} element={<DuplicatesPage />}>
+            <Route path={PHOTO_ROUTE} element={null} />
+          </Route>
+          <Route path={EVENTS_PATH} element={<EventsPage />} />
+          <Route path={`${EVENTS_PATH}/:eventId`} element={<EventPage />}>
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path="/account" element={<AccountPage />} />

@@ -1,5 +1,6 @@
 import type { NavGroup } from '../components/Layout/AppLayout';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
+import { EVENTS_PATH } from '../features/events/events-path';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { PLACES_PATH } from '../features/places/places-path';
 
@@ -19,6 +20,8 @@ export function navigationFor(isAdmin: boolean): NavGroup[] {
           { to: path, label, icon },
           ...(path === '/map' ? [{ to: PLACES_PATH, label: 'Places', icon: 'globe' as const }] : []),
         ]),
+        // Browsed now and then (a trip looked back on), not daily: in the sidebar and the phone's Menu, not a tab.
+        { to: EVENTS_PATH, label: 'Events', icon: 'image' as const },
         // A screen for tidying up now and then, not for browsing: in the sidebar and the phone's Menu, not a tab.
         { to: DUPLICATES_PATH, label: 'Duplicates', icon: 'similar' as const },
       ],
