@@ -11,6 +11,7 @@ import { PHOTO_ROUTE } from '../features/library/viewer-route';
 import { SearchField } from '../features/search/SearchField';
 import { SEARCH_PAGE } from '../features/search/search-url';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
+import { PEOPLE_PATH } from '../features/people/people-path';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
@@ -33,6 +34,8 @@ const SearchPage = lazyPage(() => import('../features/search/SearchPage').then((
 const JobsPage = lazyPage(() => import('../features/admin/JobsPage').then((m) => m.JobsPage));
 const ModelsPage = lazyPage(() => import('../features/admin/ModelsPage').then((m) => m.ModelsPage));
 const DuplicatesPage = lazyPage(() => import('../features/duplicates/DuplicatesPage').then((m) => m.DuplicatesPage));
+const PeoplePage = lazyPage(() => import('../features/people/PeoplePage').then((m) => m.PeoplePage));
+const PersonPage = lazyPage(() => import('../features/people/PersonPage').then((m) => m.PersonPage));
 
 /** While a page's script loads: the frame stays, the page says it is coming. */
 const pageLoading = (
@@ -105,6 +108,10 @@ export function SignedInApp() {
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path={DUPLICATES_PATH} element={<DuplicatesPage />}>
+            <Route path={PHOTO_ROUTE} element={null} />
+          </Route>
+          <Route path={PEOPLE_PATH} element={<PeoplePage />} />
+          <Route path={`${PEOPLE_PATH}/:personId`} element={<PersonPage />}>
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path="/account" element={<AccountPage />} />

@@ -1,6 +1,7 @@
 import type { NavGroup } from '../components/Layout/AppLayout';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
+import { PEOPLE_PATH } from '../features/people/people-path';
 
 export const ADMIN_PATH = '/admin';
 export const ADMIN_REPOSITORIES_PATH = '/admin/repositories';
@@ -16,6 +17,8 @@ export function navigationFor(isAdmin: boolean): NavGroup[] {
         ...LIBRARY_SECTIONS.map(({ path, label, icon }) => ({ to: path, label, icon })),
         // A screen for tidying up now and then, not for browsing: in the sidebar and the phone's Menu, not a tab.
         { to: DUPLICATES_PATH, label: 'Duplicates', icon: 'similar' as const },
+        // Browsed now and then, and reached from a photo's details too: the sidebar and the Menu, not a tab.
+        { to: PEOPLE_PATH, label: 'People', icon: 'users' as const },
       ],
     },
   ];
