@@ -40,17 +40,19 @@ export function PeoplePage() {
   const list = usePeople(showHidden);
   const people = useMemo(() => flattenPeople(list.data?.pages), [list.data?.pages]);
   const [selected, setSelected] = useState<readonly number[]>([]);
-  const [merging, setMerging] = useState<{ ids: readonly number[]; preferred?: number } | null>(null);
+  // The people being merged, as they were when asked: the list is read again during the merge (the
+  // others leave it), and the question must stay until the answer is in.
+  const [merging, setMerging] = useState<{ people: readonly Person[]; preferred?: number } | null>(null);
   const [merged, setMerged] = useState<string | null>(null);
   const progress = useFaceProgress();
   const me = useMe();
-  const { drag, handlersFor } = usePersonDrag((from, onto) => setMerging({ ids: [from, onto], preferred: onto }));
+  const { drag, handlersFor } = usePersonDrag((from, onto) => startMerge([from, onto], onto));
 
   const byId = useMemo(() => new Map(people.map((p) => [p.person_id, p])), [people]);
   // A person merged or hidden elsewhere leaves the selection with the list.
   const chosen = selected.filter((id) => byId.has(id));
   const toggle = (id: number) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
-  const mergingPeople = merging ? merging.ids.flatMap((id) => byId.get(id) ?? []) : [];
+  const startMerge = (ids: readonly number[], preferred?: number) => setMerging({ people: ids.flatMap((id) => byId.get(id) ?? []), ...(preferred !== undefined ? { preferred } : {}) });
   const dragged = drag ? byId.get(drag.from) : undefined;
 
   return (
@@ -73,7 +75,7 @@ export function PeoplePage() {
       {chosen.length > 0 && (
         <div className="selection-bar selection-bar--wrap" role="toolbar" aria-label="Selection">
           <strong>{chosen.length === 1 ? '1 selected' : `${chosen.length} selected`}</strong>
-          <Button disabled={chosen.length < 2} title={chosen.length < 2 ? 'Select at least two people' : undefined} onClick={() => setMerging({ ids: chosen })}>
+          <Button disabled={chosen.length < 2} title={chosen.length < 2 ? 'Select at least two people' : undefined} onClick={() => startMerge(chosen)}>
             Merge
           </Button>
           <Button variant="quiet" onClick={() => setSelected([])}>
@@ -147,15 +149,15 @@ export function PeoplePage() {
         </div>
       )}
 
-      {merging && mergingPeople.length >= 2 && (
+      {merging && merging.people.length >= 2 && (
         <MergePeopleDialog
-          people={mergingPeople}
+          people={merging.people}
           preferred={merging.preferred}
           onCancel={() => setMerging(null)}
           onDone={(survivor: Person) => {
             setMerging(null);
             setSelected([]);
-            setMerged(`Merged ${mergingPeople.length} people into ${personLabel(survivor)}.`);
+            setMerged(`Merged ${merging.people.length} people into ${personLabel(survivor)}.`);
           }}
         />
       )}

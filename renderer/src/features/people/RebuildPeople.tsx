@@ -1,30 +1,48 @@
 /**
  * "Rebuild people": the caller's faces grouped again from scratch, keeping every correction (names,
  * merges, faces moved or rejected, hidden people, chosen covers). It runs as a job; the page follows it
- * and reads the people again when it ends. A rebuild already queued or running (409
+ * (getPeopleRebuild) and reads the people again when it ends. A rebuild already queued or running (409
  * `people_rebuild_running`, perhaps from another tab) is news, not a failure: the people update when it
- * is done.
+ * is done. One running when the page opens is said too.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
-import { REBUILD_RUNNING, useJobDone, useRebuildPeople } from './people-api';
+import { peopleKeys, REBUILD_RUNNING, useRebuildPeople, useRebuildState } from './people-api';
 
 export function RebuildPeople() {
   const rebuild = useRebuildPeople();
-  const [jobId, setJobId] = useState<string | null>(null);
-  const job = useJobDone(jobId);
-  const running = rebuild.isError && rebuild.error instanceof ApiError && rebuild.error.code === REBUILD_RUNNING;
-  const state = job.data?.state;
-  const working = rebuild.isPending || (jobId !== null && state !== 'completed' && state !== 'cancelled' && state !== 'discarded' && !job.isError);
+  const state = useRebuildState();
+  const running = state.data?.running ?? false;
+  const alreadyRunning = rebuild.error instanceof ApiError && rebuild.error.code === REBUILD_RUNNING;
+  // "Done" once a rebuild asked for here (or found under way) is seen to have ended; then the people are
+  // read again. Judged only once the request has its answer: a refused request (other than "already
+  // running") started nothing.
+  const queryClient = useQueryClient();
+  const [done, setDone] = useState(false);
+  const following = useRef(false);
+  const settled = !rebuild.isPending;
+  const refused = rebuild.isError && !alreadyRunning;
+  useEffect(() => {
+    if (!settled) return;
+    if (running) {
+      following.current = true;
+      setDone(false);
+    } else if (following.current) {
+      following.current = false;
+      if (!refused) {
+        setDone(true);
+        void queryClient.invalidateQueries({ queryKey: peopleKeys.lists });
+      }
+    }
+  }, [running, state.dataUpdatedAt, settled, refused, queryClient]);
+  const working = rebuild.isPending || running;
 
   let status: React.ReactNode = null;
-  if (working) status = <p>Grouping your faces into people again…</p>;
-  else if (state === 'completed') status = <p className="notice notice--success">People rebuilt. Your names and corrections were kept.</p>;
-  else if (state === 'cancelled' || state === 'discarded') status = <p className="notice notice--error">The rebuild did not finish{job.data?.last_error ? `: ${job.data.last_error}` : '.'}</p>;
-  else if (running) status = <p className="notice notice--info">A rebuild of your people is already running; they will update when it is done.</p>;
-  else if (rebuild.isError) status = <p className="notice notice--error">{messageOf(rebuild.error)}</p>;
-  else if (job.isError) status = <p className="notice notice--error">{messageOf(job.error)}</p>;
+  if (working) status = <p>{alreadyRunning ? 'A rebuild of your people is already running; they will update when it is done.' : 'Grouping your faces into people again…'}</p>;
+  else if (done) status = <p className="notice notice--success">People rebuilt. Your names and corrections were kept.</p>;
+  else if (rebuild.isError && !alreadyRunning) status = <p className="notice notice--error">{messageOf(rebuild.error)}</p>;
 
   return (
     <div className="people-rebuild">
@@ -32,12 +50,11 @@ export function RebuildPeople() {
         variant="secondary"
         busy={working}
         busyLabel="Rebuilding…"
-        onClick={() =>
-          rebuild.mutate(undefined, {
-            onSuccess: (r) => setJobId(r.receipt_id),
-            onError: () => setJobId(null),
-          })
-        }
+        onClick={() => {
+          setDone(false);
+          following.current = true;
+          rebuild.mutate();
+        }}
       >
         Rebuild people
       </Button>

@@ -1,7 +1,7 @@
 /**
  * Server state of People: the list (listPeople, hidden ones on request), one person (getPerson), renaming,
  * hiding and merging them (updatePerson, mergePeople), re-clustering (rebuildPeopleClusters, followed with
- * getJob), a person's photos (queryPersonAssets) and the faces of one photo with the corrections made in
+ * getPeopleRebuild), a person's photos (queryPersonAssets) and the faces of one photo with the corrections made in
  * the viewer (getAsset?include_faces, assignFace, rejectFace).
  *
  * The keys live under the library's: a photo trashed or uploaded changes the people's counts, and a
@@ -22,7 +22,9 @@ type GalleryList = components['schemas']['GalleryList'];
 
 export const peopleKeys = {
   all: [...libraryKeys.all, 'people'] as const,
+  lists: [...libraryKeys.all, 'people', 'list'] as const,
   list: (includeHidden: boolean) => [...libraryKeys.all, 'people', 'list', includeHidden] as const,
+  rebuild: [...libraryKeys.all, 'people', 'rebuild'] as const,
   one: (id: number) => [...libraryKeys.all, 'people', 'one', id] as const,
   assets: (id: number) => [...libraryKeys.all, 'people', 'assets', id] as const,
   /** Under the asset's own key: what refreshes the photo's details refreshes its faces too. */
@@ -82,26 +84,23 @@ export function useMergePeople() {
 
 /** The problem code of a rebuild already queued or running for the caller. */
 export const REBUILD_RUNNING = 'people_rebuild_running';
-const JOB_POLL_MS = 2_000;
-const FINISHED = new Set(['completed', 'cancelled', 'discarded']);
+const REBUILD_POLL_MS = 2_000;
 
-/** Queues a rebuild; the caller follows its job (useJobDone) to refresh the people when it ends. */
+/** Queues a rebuild; the page then follows it (useRebuildState) to refresh the people when it ends. */
 export function useRebuildPeople() {
-  return useMutation({ mutationFn: () => request(api.POST('/api/v1/people/rebuild')) });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => request(api.POST('/api/v1/people/rebuild')),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: peopleKeys.rebuild }),
+  });
 }
 
-/** Follows a job until it ends, then refreshes the people. `jobId` null: nothing to follow. */
-export function useJobDone(jobId: string | null) {
-  const queryClient = useQueryClient();
+/** Whether the caller's rebuild is queued or running (getPeopleRebuild: getJob is for administrators), asked again every few seconds while it is. */
+export function useRebuildState() {
   return useQuery({
-    queryKey: ['jobs', jobId],
-    enabled: jobId !== null,
-    queryFn: async ({ signal }) => {
-      const job = await request(api.GET('/api/v1/jobs/{id}', { params: { path: { id: Number(jobId) } }, signal }));
-      if (FINISHED.has(job.state)) await queryClient.invalidateQueries({ queryKey: peopleKeys.all });
-      return job;
-    },
-    refetchInterval: (q) => (q.state.data && FINISHED.has(q.state.data.state) ? false : JOB_POLL_MS),
+    queryKey: peopleKeys.rebuild,
+    queryFn: ({ signal }) => request(api.GET('/api/v1/people/rebuild', { signal })),
+    refetchInterval: (q) => (q.state.data?.running ? REBUILD_POLL_MS : false),
   });
 }
 
