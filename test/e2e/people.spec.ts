@@ -4,17 +4,20 @@
  * switches the faces task on in the settings, the only ML task it needs). A member of the household
  * uploads six photos of the corpus's faces folder (copied at test time, labels.json): two of Obama
  * (face_001, face_002), Obama with Biden (face_012), Biden (face_007) and two of one person of the
- * deepface set (face_019, face_020): the real detection, embedding and clustering make three people.
+ * deepface set (face_019, face_020): the real detection, embedding and clustering make three people; and
+ * the Sydney Opera House (gps/), with no one in it but a place.
  * Shown:
  * - on a 1280×800 desktop: People from the navigation; the faces appear while they are found (the page
  *   polled); a person is named in place (Enter saves; the server has the name and the person is
  *   confirmed); their page lists their three photos; one opens in the viewer, where with the details
  *   open their face is boxed and named and the details list them; "Not this person" in the box's menu
  *   takes the face from them (box and details follow, the server agrees); one person dragged onto
- *   another asks which to keep and merges them; "Rebuild people" runs and keeps all of that;
+ *   another asks which to keep and merges them; "Rebuild people" runs and keeps all of that; the
+ *   details of a photo with GPS name its place ("Sydney, New South Wales, Australia");
  * - on a 390×844 touch phone: People from the Menu; a long press selects a person, a tap another,
  *   "Merge" with the survivor chosen; the person left opens with their photos, and one of them in the
- *   viewer with the details names them;
+ *   viewer with the details names them; Hide takes them off People, "Show hidden people" lists them
+ *   and Show brings them back;
  * - at both sizes axe-core (WCAG 2.0/2.1 A and AA) finds no serious or critical violation on People.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
@@ -34,12 +37,11 @@ const OBAMA = ['face_001.jpg', 'face_002.jpg'];
 const TOGETHER = 'face_012.jpg';
 const BIDEN = 'face_007.jpg';
 const PERSON_A = ['face_019.jpg', 'face_020.jpg'];
-const FILES = [...OBAMA, TOGETHER, BIDEN, ...PERSON_A];
+/** No face; its GPS names a place (test/server/places/corpus-places.ts). */
+const PLACE = { file: 'sydney_opera_house.jpg', name: 'Sydney, New South Wales, Australia' };
+const FILES = [...OBAMA, TOGETHER, BIDEN, ...PERSON_A, PLACE.file];
 
-const test = withOwnServer(
-  'people',
-  FILES.map((f) => path.join('faces', f)),
-);
+const test = withOwnServer('people', [...FILES.filter((f) => f !== PLACE.file).map((f) => path.join('faces', f)), path.join('gps', PLACE.file)]);
 test.describe.configure({ mode: 'serial' });
 // A shared 2-core machine: the face index, thumbnails and the first page loads take a while.
 test.beforeEach(() => test.setTimeout(240_000));
@@ -225,6 +227,16 @@ test.describe('on a desktop', () => {
       await expect(cardOf(page, biden)).toContainText('4 photos');
       expect((await facesOf(req, ids[OBAMA[0]!]!)).map((f) => f.person_id)).not.toContain(obama);
     });
+
+    await test.step("the details name a photo's place; a photo without people lists none", async () => {
+      // The place is named a moment after processing (the gazetteer's first load): a reload shows it once it is.
+      await expect(async () => {
+        await page.goto(`/photos/${ids[PLACE.file]}`);
+        await expect(details(page)).toContainText(PLACE.name, { timeout: 3_000 });
+      }).toPass({ timeout: 90_000, intervals: [2_000, 5_000] });
+      await expect(details(page).getByRole('region', { name: 'People in this photo' })).toHaveCount(0);
+      await expect(page.getByRole('dialog', { name: PLACE.file }).getByRole('button', { name: /^Face: / })).toHaveCount(0);
+    });
     await req.dispose();
   });
 });
@@ -315,6 +327,23 @@ test.describe('on a phone with touch', () => {
       await expect(details(page).getByRole('link', { name: 'Barack' })).toBeVisible();
       await expectNoHorizontalOverflow(page);
       await page.screenshot({ path: test.info().outputPath('phone-viewer-faces.png') });
+      await viewer.getByRole('button', { name: 'Close' }).tap();
+      await expect(viewer).toHaveCount(0);
+    });
+
+    await test.step('Hide takes a person off People; "Show hidden people" lists them, and Show brings them back', async () => {
+      await page.getByRole('link', { name: '← People' }).tap();
+      await cardOf(page, barack).getByRole('button', { name: 'Hide Barack' }).tap();
+      await expect(page.getByRole('region', { name: 'No people yet' })).toBeVisible();
+      expect((await person(req, barack)).body).toMatchObject({ is_hidden: true });
+      await page.getByRole('button', { name: 'Show hidden people' }).tap();
+      await expect(cardOf(page, barack)).toContainText('5 photos · hidden');
+      await expectAccessible(page);
+      await cardOf(page, barack).getByRole('button', { name: 'Show Barack' }).tap();
+      await expect(cardOf(page, barack)).not.toContainText('hidden');
+      await page.getByRole('button', { name: 'Hide hidden people' }).tap();
+      await expect(cardOf(page, barack)).toBeVisible();
+      expect((await person(req, barack)).body).toMatchObject({ is_hidden: false });
     });
     await req.dispose();
   });

@@ -107,6 +107,7 @@ export function PeoplePage() {
       {list.isSuccess && people.length === 0 && (
         <EmptyState icon="users" title={showHidden ? 'No people, hidden or not' : 'No people yet'}>
           <p>Hearth looks for faces in your photos after they are added and groups them into people; they appear here as it goes.</p>
+          {!showHidden && <p>People you have hidden are listed with “Show hidden people”.</p>}
           {progress?.working ? (
             <p>It is reading your photos now.</p>
           ) : me?.role === 'admin' ? (
