@@ -15,7 +15,7 @@ import { useAssetDetail } from './asset-detail';
 import { RatingStars } from './RatingStars';
 import { OcrText } from '../search/OcrText';
 import type { Quad } from '../search/ocr-geometry';
-import { placeLine } from '../people/place-line';
+import { placeLine } from '../people/people-facts';
 import { ViewerPeople } from '../people/ViewerPeople';
 
 type Meta = Record<string, unknown>;

@@ -10,10 +10,9 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { containedRect, type Rect } from '../search/ocr-geometry';
 import { FaceMenu } from './FaceMenu';
-import { useAssetFaces, type Face } from './people-api';
+import { useAssetFaces } from './people-api';
+import { faceName } from './people-facts';
 import './people.css';
-
-export const faceName = (f: Face) => (f.person_id === null ? 'Not recognised' : (f.person_name ?? 'Unnamed person'));
 
 const pct = (v: number) => `${(Math.min(1, Math.max(0, v)) * 100).toFixed(3)}%`;
 

@@ -14,8 +14,8 @@ import { createPortal } from 'react-dom';
 import { Link } from 'react-router';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
-import { faceName } from './FaceBoxes';
-import { flattenPeople, personLabel, useFaceCorrection, usePeople, type Face } from './people-api';
+import { useFaceCorrection, usePeople } from './people-api';
+import { faceName, flattenPeople, personLabel, type Face } from './people-facts';
 import { personPath } from './people-path';
 
 const NEW_PERSON = 'new';

@@ -7,15 +7,9 @@
 import { useState } from 'react';
 import { messageOf } from '../../api/problem';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { personLabel, photoCount, useMergePeople, type Person } from './people-api';
+import { useMergePeople } from './people-api';
+import { defaultSurvivor, personLabel, photoCount, type Person } from './people-facts';
 import { PersonCover } from './PersonCover';
-
-export function defaultSurvivor(people: readonly Person[], preferred?: number): number {
-  if (preferred !== undefined && people.some((p) => p.person_id === preferred)) return preferred;
-  const named = people.find((p) => p.name);
-  if (named) return named.person_id;
-  return [...people].sort((a, b) => b.asset_count - a.asset_count)[0]!.person_id;
-}
 
 interface MergePeopleDialogProps {
   people: readonly Person[];

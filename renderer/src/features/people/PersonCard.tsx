@@ -8,7 +8,8 @@
 import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../api/problem';
 import { EditableText } from '../albums/EditableText';
-import { personLabel, photoCount, useUpdatePerson, type Person } from './people-api';
+import { useUpdatePerson } from './people-api';
+import { personLabel, photoCount, type Person } from './people-facts';
 import { PersonCover } from './PersonCover';
 import { personPath } from './people-path';
 import { useLongPress } from './use-long-press';

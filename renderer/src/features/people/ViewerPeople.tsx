@@ -4,21 +4,11 @@
  * not read the photo (or faces are off): the panel does not promise what it does not know.
  */
 import { Link } from 'react-router';
-import { useAssetFaces, type Face } from './people-api';
+import { useAssetFaces } from './people-api';
+import { peopleIn } from './people-facts';
 import { personPath } from './people-path';
 import { PersonCover } from './PersonCover';
 import './people.css';
-
-interface Named {
-  person_id: number;
-  name: string | null;
-}
-
-function peopleIn(faces: readonly Face[]): Named[] {
-  const seen = new Map<number, Named>();
-  for (const f of faces) if (f.person_id !== null && !seen.has(f.person_id)) seen.set(f.person_id, { person_id: f.person_id, name: f.person_name });
-  return [...seen.values()];
-}
 
 export function ViewerPeople({ assetId }: { assetId: string }) {
   const faces = useAssetFaces(assetId).data?.faces;

@@ -13,11 +13,10 @@ import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
 import { assetKeys } from '../library/asset-actions-api';
-import { libraryKeys, NEXT_PAGE_SIZE, PAGE_SIZE, type GalleryItem } from '../library/library-api';
+import { libraryKeys, NEXT_PAGE_SIZE, PAGE_SIZE } from '../library/library-api';
 
-export type Person = components['schemas']['RecognisedPerson'];
-export type Face = components['schemas']['Face'];
-type PeoplePage = components['schemas']['PeoplePage'];
+export type { Face, Person } from './people-facts';
+export type PeoplePage = components['schemas']['PeoplePage'];
 type GalleryList = components['schemas']['GalleryList'];
 
 export const peopleKeys = {
@@ -42,12 +41,6 @@ export function usePeople(includeHidden: boolean) {
       request(api.GET('/api/v1/people', { params: { query: { limit: PEOPLE_PAGE_SIZE, offset: pageParam, ...(includeHidden ? { include_hidden: 'true' as const } : {}) } }, signal })),
     getNextPageParam: (last: PeoplePage) => (last.offset + last.people.length < last.total && last.people.length > 0 ? last.offset + last.people.length : undefined),
   });
-}
-
-/** Pages flattened; a person who moved to a later page meanwhile (renamed: named people come first) shows once. */
-export function flattenPeople(pages: readonly PeoplePage[] | undefined): Person[] {
-  const seen = new Set<number>();
-  return (pages ?? []).flatMap((p) => p.people).filter((p) => !seen.has(p.person_id) && Boolean(seen.add(p.person_id)));
 }
 
 export function usePerson(id: number) {
@@ -122,7 +115,6 @@ export function usePersonAssets(id: number) {
   });
 }
 
-export type { GalleryItem };
 
 /** The faces found in one photo with their people; `face_result` null while the face task has not read it. */
 export function useAssetFaces(assetId: string, enabled = true) {
@@ -152,9 +144,3 @@ export function useFaceCorrection(assetId: string) {
   });
   return { assign, reject };
 }
-
-/** A person as the page names them: their name, or what to press to give one. */
-export const personLabel = (p: Pick<Person, 'name'>) => p.name ?? 'Unnamed person';
-
-/** "12 photos". */
-export const photoCount = (n: number) => (n === 1 ? '1 photo' : `${n.toLocaleString()} photos`);
