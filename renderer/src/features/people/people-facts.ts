@@ -3,7 +3,7 @@
  * names and counts as shown, the pages of listPeople flattened, which person a merge keeps by default, the
  * people of a photo from its faces, and a photo's place in words.
  */
-import type { components } from '../../api/schema';
+import type { components } from '../../api/schema.d.ts';
 
 export type Person = components['schemas']['RecognisedPerson'];
 export type Face = components['schemas']['Face'];
