@@ -32,7 +32,7 @@ export function useFaceProgress(): FaceProgress | null {
   useEffect(() => {
     if (done === undefined) return;
     // More photos read (or the last ones): the people may have changed.
-    if (seen.current !== null && seen.current !== done) void queryClient.invalidateQueries({ queryKey: peopleKeys.list(false) });
+    if (seen.current !== null && seen.current !== done) void queryClient.invalidateQueries({ queryKey: peopleKeys.lists });
     seen.current = done;
   }, [done, working, queryClient]);
   if (!face) return null;

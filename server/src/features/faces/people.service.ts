@@ -15,7 +15,8 @@
  *   them), `assignFace` (a face to a person, or to a new person: pinned there) and `rejectFace` ("not this
  *   person": the face leaves the person and never joins it again automatically). Each is one transaction.
  * - `rebuildPeopleClusters` queues one job for the caller's faces; while one runs (or waits) for them, a second
- *   is 409 `people_rebuild_running`.
+ *   is 409 `people_rebuild_running`. `getPeopleRebuild` (extension) says whether it still does, so a member's
+ *   People screen knows when to read the people again (getJob, which would say, is for administrators).
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
