@@ -1964,7 +1964,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Whether a rebuild of your people is queued or running (extension)
+         * @description `running` while your rebuildPeopleClusters job is queued or running, with its `receipt_id`; false and null otherwise. getJob is for administrators: this is how a member learns their rebuild is done.
+         */
+        get: operations["getPeopleRebuild"];
         put?: never;
         /**
          * Re-cluster your faces into people, keeping every correction
@@ -4106,6 +4110,10 @@ export interface components {
             receipt_id: string;
             /** @enum {string} */
             status: "queued";
+        };
+        PeopleRebuildState: {
+            receipt_id: string | null;
+            running: boolean;
         };
         /** @description Whose it is when it is not yours (a partner's photo: show their initials); null for your own. */
         Person: {
@@ -14236,6 +14244,56 @@ export interface operations {
             };
             /** @description The body is not of the declared media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPeopleRebuild: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeopleRebuildState"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,6 +13,7 @@ import { SEARCH_PAGE } from '../features/search/search-url';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { PLACES_PATH } from '../features/places/places-path';
 import { EVENTS_PATH } from '../features/events/events-path';
+import { PEOPLE_PATH } from '../features/people/people-path';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
@@ -39,6 +40,8 @@ const PlacePage = lazyPage(() => import('../features/places/PlacePage').then((m)
 const DuplicatesPage = lazyPage(() => import('../features/duplicates/DuplicatesPage').then((m) => m.DuplicatesPage));
 const EventsPage = lazyPage(() => import('../features/events/EventsPage').then((m) => m.EventsPage));
 const EventPage = lazyPage(() => import('../features/events/EventPage').then((m) => m.EventPage));
+const PeoplePage = lazyPage(() => import('../features/people/PeoplePage').then((m) => m.PeoplePage));
+const PersonPage = lazyPage(() => import('../features/people/PersonPage').then((m) => m.PersonPage));
 
 /** While a page's script loads: the frame stays, the page says it is coming. */
 const pageLoading = (
@@ -119,6 +122,10 @@ export function SignedInApp() {
           </Route>
           <Route path={EVENTS_PATH} element={<EventsPage />} />
           <Route path={`${EVENTS_PATH}/:eventId`} element={<EventPage />}>
+            <Route path={PHOTO_ROUTE} element={null} />
+          </Route>
+          <Route path={PEOPLE_PATH} element={<PeoplePage />} />
+          <Route path={`${PEOPLE_PATH}/:personId`} element={<PersonPage />}>
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path="/account" element={<AccountPage />} />

@@ -3,6 +3,7 @@ import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { EVENTS_PATH } from '../features/events/events-path';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { PLACES_PATH } from '../features/places/places-path';
+import { PEOPLE_PATH } from '../features/people/people-path';
 
 export const ADMIN_PATH = '/admin';
 export const ADMIN_REPOSITORIES_PATH = '/admin/repositories';
@@ -20,6 +21,8 @@ export function navigationFor(isAdmin: boolean): NavGroup[] {
           { to: path, label, icon },
           ...(path === '/map' ? [{ to: PLACES_PATH, label: 'Places', icon: 'globe' as const }] : []),
         ]),
+        // Browsed now and then, and reached from a photo's details too: the sidebar and the Menu, not a tab.
+        { to: PEOPLE_PATH, label: 'People', icon: 'users' as const },
         // Browsed now and then (a trip looked back on), not daily: in the sidebar and the phone's Menu, not a tab.
         { to: EVENTS_PATH, label: 'Events', icon: 'image' as const },
         // A screen for tidying up now and then, not for browsing: in the sidebar and the phone's Menu, not a tab.

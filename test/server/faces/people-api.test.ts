@@ -203,4 +203,20 @@ describe('people', { timeout: 300_000 }, () => {
     await srv.container.jobRunner.whenIdle();
     assert.deepEqual(snapshot(), before, 'and again');
   });
+
+  test('getPeopleRebuild: a member follows their own rebuild until it is done; another member sees none (both variants)', async () => {
+    await srv.container.jobRunner.whenIdle();
+    for (const v of VARIANTS) assert.deepEqual(data(as(v), await as(v).get(`${V1}/people/rebuild`)), { running: false, receipt_id: null }, v);
+    // Waiting for its turn, as a rebuild behind a busy queue does: it is under way for alice only.
+    const waiting = srv.container.jobs.enqueue(rebuildPeople, { owner_id: aliceId }, { delayMs: 3_600_000, ownerId: aliceId }).job.id;
+    for (const v of VARIANTS) {
+      assert.deepEqual(data(as(v), await as(v).get(`${V1}/people/rebuild`)), { running: true, receipt_id: String(waiting) }, v);
+      assert.deepEqual(data(as(v, bob), await as(v, bob).get(`${V1}/people/rebuild`)), { running: false, receipt_id: null }, `${v}: not bob's`);
+    }
+    srv.container.db.prepare('UPDATE jobs SET run_at = ? WHERE id = ?').run(Date.now(), waiting);
+    srv.container.jobs.wake('maintenance');
+    await srv.container.jobRunner.whenIdle();
+    for (const v of VARIANTS) assert.deepEqual(data(as(v), await as(v).get(`${V1}/people/rebuild`)), { running: false, receipt_id: null }, `${v}: done`);
+    assert.equal((await new Client(srv.url).get(`${V1}/people/rebuild`)).status, 401);
+  });
 });

@@ -20,6 +20,9 @@
  * Search (features/search): "Find similar" opens the search for photos that look like this one; a
  * video found by one of its frames (a search result's `match.frame_ts_ms`) starts at that frame; a
  * line of the photo's text chosen in the details is boxed over the photo.
+ *
+ * People (features/people): with the details open, the faces found in the photo are boxed over it, each
+ * named, with "Not this person" and "This is…" in its menu; the details list the photo's people.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -38,6 +41,7 @@ import { mediaUrl, useMediaToken } from './media-token';
 import { Thumbnail } from './Thumbnail';
 import { ExportPanel } from './ExportDialog';
 import { ViewerInfo } from './ViewerInfo';
+import { FaceBoxes } from '../people/FaceBoxes';
 import { ZoomablePhoto } from './ZoomablePhoto';
 import { LiveButton, LiveMotionClip } from './LiveMotion';
 import { hasRaw, isLive, useMediaItemFiles } from './media-item';
@@ -203,7 +207,12 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
       </div>
     );
   } else if (asset.type === 'PHOTO' && asset.state === 'ready') {
-    media = <ZoomablePhoto key={asset.asset_id} assetId={asset.asset_id} alt={asset.original_filename} onZoomedChange={onZoomedChange} highlight={ocrLine} />;
+    media = (
+      <ZoomablePhoto key={asset.asset_id} assetId={asset.asset_id} alt={asset.original_filename} onZoomedChange={onZoomedChange} highlight={ocrLine}>
+        {/* The faces are boxed while the details are open (people/FaceBoxes.tsx); only the owner's photos have their people. */}
+        {showInfo && mine && !trash && <FaceBoxes assetId={asset.asset_id} />}
+      </ZoomablePhoto>
+    );
   } else {
     media = (
       <Thumbnail

@@ -15,6 +15,8 @@ import { useAssetDetail } from './asset-detail';
 import { RatingStars } from './RatingStars';
 import { OcrText } from '../search/OcrText';
 import type { Quad } from '../search/ocr-geometry';
+import { placeLine } from '../people/people-facts';
+import { ViewerPeople } from '../people/ViewerPeople';
 
 type Meta = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : '');
@@ -67,6 +69,7 @@ export function ViewerInfo({ assetId, rating, onRate, onOcrLine }: ViewerInfoPro
   const m = (a.specific_metadata ?? {}) as Meta;
   const camera = [str(m.camera_make), str(m.camera_model)].filter(Boolean).join(' ');
   const hasGps = typeof a.gps_latitude === 'number' && typeof a.gps_longitude === 'number';
+  const placeName = placeLine(a.place);
 
   return (
     <aside className="info" aria-label="Details">
@@ -103,6 +106,12 @@ export function ViewerInfo({ assetId, rating, onRate, onOcrLine }: ViewerInfoPro
           <>
             <dt>Place</dt>
             <dd>
+              {placeName && (
+                <>
+                  {placeName}
+                  <br />
+                </>
+              )}
               <Link to={`/map?lat=${a.gps_latitude}&lon=${a.gps_longitude}`}>
                 {a.gps_latitude!.toFixed(5)}, {a.gps_longitude!.toFixed(5)}
               </Link>
@@ -110,6 +119,8 @@ export function ViewerInfo({ assetId, rating, onRate, onOcrLine }: ViewerInfoPro
           </>
         )}
       </dl>
+
+      <ViewerPeople assetId={assetId} />
 
       {onRate && (
         <section>

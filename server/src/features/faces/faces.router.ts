@@ -9,6 +9,8 @@ export function facesRouter() {
 
   app.openapi(r.listPeople, (c) => c.json(svc(c).list(c.get('actor')!, c.req.valid('query')), 200));
   app.openapi(r.rebuildPeopleClusters, (c) => c.json(svc(c).rebuild(c.get('actor')!), 202));
+  // Before /people/{id}, which would take "rebuild" for an id.
+  app.openapi(r.getPeopleRebuild, (c) => c.json(svc(c).rebuildState(c.get('actor')!), 200));
   app.openapi(r.getPerson, (c) => c.json(svc(c).get(c.get('actor')!, c.req.valid('param').id), 200));
   app.openapi(r.updatePerson, (c) => c.json(svc(c).update(c.get('actor')!, c.req.valid('param').id, c.req.valid('json')), 200));
   app.openapi(r.queryPersonAssets, async (c) => {

@@ -9,6 +9,7 @@
  * | updatePerson           | PATCH  /api/v1/people/{id}                   |
  * | queryPersonAssets      | POST   /api/v1/people/{id}/assets/query      |
  * | getPersonCover         | GET    /api/v1/people/{id}/cover             |
+ * | getPeopleRebuild (ext.)| GET    /api/v1/people/rebuild                |
  * | mergePeople (ext.)     | POST   /api/v1/people/{id}/merge             |
  * | assignFace (ext.)      | POST   /api/v1/faces/{faceId}/assign         |
  * | rejectFace (ext.)      | POST   /api/v1/faces/{faceId}/reject         |
@@ -112,6 +113,17 @@ export const rebuildPeopleClusters = defineRoute('user', {
     'Queues a job (getJob follows `receipt_id`). Names, merges, faces moved or marked "not this person", hidden people and chosen covers are kept. While one is queued or running for you: 409 `people_rebuild_running`.',
   tags: [TAG],
   responses: { 202: jsonResponse(z.object({ status: z.literal('queued'), receipt_id: z.string() }).openapi('PeopleRebuildQueued')), ...errorResponses(409) },
+});
+
+export const getPeopleRebuild = defineRoute('user', {
+  method: 'get',
+  path: '/people/rebuild',
+  operationId: 'getPeopleRebuild',
+  summary: 'Whether a rebuild of your people is queued or running (extension)',
+  description:
+    '`running` while your rebuildPeopleClusters job is queued or running, with its `receipt_id`; false and null otherwise. getJob is for administrators: this is how a member learns their rebuild is done.',
+  tags: [TAG],
+  responses: { 200: jsonResponse(z.object({ running: z.boolean(), receipt_id: z.string().nullable() }).openapi('PeopleRebuildState')) },
 });
 
 export const mergePeople = defineRoute('user', {

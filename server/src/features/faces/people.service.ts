@@ -15,7 +15,8 @@
  *   them), `assignFace` (a face to a person, or to a new person: pinned there) and `rejectFace` ("not this
  *   person": the face leaves the person and never joins it again automatically). Each is one transaction.
  * - `rebuildPeopleClusters` queues one job for the caller's faces; while one runs (or waits) for them, a second
- *   is 409 `people_rebuild_running`.
+ *   is 409 `people_rebuild_running`. `getPeopleRebuild` (extension) says whether it still does, so a member's
+ *   People screen knows when to read the people again (getJob, which would say, is for administrators).
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
@@ -157,11 +158,22 @@ export class PeopleService {
       .toBuffer();
   }
 
-  /** Queues the re-clustering of the caller's faces; 409 while one is queued or running for them. */
-  rebuild(actor: Actor) {
-    const running = this.db
+  /** The caller's rebuild queued or running, if any. */
+  private activeRebuild(actor: Actor) {
+    return this.db
       .prepare(`SELECT id FROM jobs WHERE kind = '${rebuildPeople.kind}' AND state IN (${sqlList(ACTIVE_STATES)}) AND json_extract(args, '$.owner_id') = ?`)
       .get(actor.userId) as { id: number } | undefined;
+  }
+
+  /** Whether the caller's rebuild is still under way (getJob is for administrators; People follows this). */
+  rebuildState(actor: Actor) {
+    const active = this.activeRebuild(actor);
+    return { running: active !== undefined, receipt_id: active ? String(active.id) : null };
+  }
+
+  /** Queues the re-clustering of the caller's faces; 409 while one is queued or running for them. */
+  rebuild(actor: Actor) {
+    const running = this.activeRebuild(actor);
     if (running) throw new Conflict('A rebuild of your people is already running.', 'people_rebuild_running');
     const { job } = this.jobs.enqueue(rebuildPeople, { owner_id: actor.userId }, { ownerId: actor.userId });
     return { status: 'queued' as const, receipt_id: String(job.id) };
