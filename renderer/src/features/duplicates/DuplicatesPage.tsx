@@ -14,7 +14,6 @@
  * - On a phone the cards stack and each photo tile is a large tap target (duplicates.css).
  */
 import { useMemo, useState } from 'react';
-import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
@@ -28,6 +27,7 @@ import { flattenGroups } from './group-pages';
 import { FindDuplicates } from './FindDuplicates';
 import { summarySentence } from './group-facts';
 import './duplicates.css';
+import { LoadError } from '../../components/LoadError';
 
 export function DuplicatesPage() {
   const summary = useDuplicateSummary();
@@ -53,12 +53,7 @@ export function DuplicatesPage() {
               </>
             )}
             {summary.isError && (
-              <p className="notice notice--error" role="alert">
-                {messageOf(summary.error)}{' '}
-                <Button variant="secondary" className="button--small" onClick={() => void summary.refetch()}>
-                  Try again
-                </Button>
-              </p>
+              <LoadError error={summary.error} onRetry={() => void summary.refetch()} as="p" small />
             )}
           </section>
           <FindDuplicates />
@@ -78,12 +73,7 @@ export function DuplicatesPage() {
 
       {list.isPending && <p role="status">Loading…</p>}
       {list.isError && !list.isFetchNextPageError && (
-        <div className="notice notice--error" role="alert">
-          {messageOf(list.error)}{' '}
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError error={list.error} onRetry={() => void list.refetch()} />
       )}
       {list.isSuccess && groups.length === 0 && (
         <EmptyState icon="similar" title="No duplicates found">
@@ -107,12 +97,7 @@ export function DuplicatesPage() {
         </div>
       )}
       {list.isFetchNextPageError && (
-        <p className="notice notice--error" role="alert">
-          {messageOf(list.error)}{' '}
-          <Button variant="secondary" onClick={() => void list.fetchNextPage()}>
-            Try again
-          </Button>
-        </p>
+        <LoadError error={list.error} onRetry={() => void list.fetchNextPage()} as="p" />
       )}
 
       <RoutedViewer items={items} />

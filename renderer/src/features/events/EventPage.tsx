@@ -32,6 +32,7 @@ import { EventRelated } from './EventRelated';
 import { eventPath, EVENTS_PATH } from './events-path';
 import { useEvent, useEventPhotos, useRemoveFromEvent, useResetEvent, useSplitEvent, useUpdateEvent } from './events-api';
 import './events.css';
+import { LoadError } from '../../components/LoadError';
 
 type Note = { text: string; link?: { to: string; label: string } };
 
@@ -60,12 +61,7 @@ export function EventPage() {
   if (event.isError && (event.error as { status?: number }).status === 404) return <NotFoundPage />;
   if (event.isError) {
     return (
-      <div className="notice notice--error" role="alert">
-        {messageOf(event.error)}{' '}
-        <Button variant="secondary" onClick={() => void event.refetch()}>
-          Try again
-        </Button>
-      </div>
+      <LoadError error={event.error} onRetry={() => void event.refetch()} />
     );
   }
   const e = event.data;
@@ -164,12 +160,7 @@ export function EventPage() {
 
       {photos.isPending && <p role="status">Loading the photos…</p>}
       {photos.isError && (
-        <div className="notice notice--error" role="alert">
-          {messageOf(photos.error)}{' '}
-          <Button variant="secondary" onClick={() => void photos.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError error={photos.error} onRetry={() => void photos.refetch()} />
       )}
       {photos.isSuccess && items.length === 0 && (
         <EmptyState icon="image" title="No photos in this event">

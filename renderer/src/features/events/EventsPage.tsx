@@ -9,7 +9,6 @@
  * scrolls through more than a screenful or two.
  */
 import { useMemo, useState } from 'react';
-import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
@@ -17,6 +16,7 @@ import { EventCard } from './EventCard';
 import { flattenEvents, useEvents, useRebuildState } from './events-api';
 import { RebuildControl } from './RebuildControl';
 import './events.css';
+import { LoadError } from '../../components/LoadError';
 
 export function EventsPage() {
   const [showHidden, setShowHidden] = useState(false);
@@ -40,12 +40,7 @@ export function EventsPage() {
 
       {list.isPending && <p role="status">Loading…</p>}
       {list.isError && !list.isFetchNextPageError && (
-        <div className="notice notice--error" role="alert">
-          {messageOf(list.error)}{' '}
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError error={list.error} onRetry={() => void list.refetch()} />
       )}
       {list.isSuccess && events.length === 0 && (
         <EmptyState icon="image" title={waiting ? 'Grouping your photos…' : 'No events yet'}>
@@ -73,12 +68,7 @@ export function EventsPage() {
         </div>
       )}
       {list.isFetchNextPageError && (
-        <p className="notice notice--error" role="alert">
-          {messageOf(list.error)}{' '}
-          <Button variant="secondary" onClick={() => void list.fetchNextPage()}>
-            Try again
-          </Button>
-        </p>
+        <LoadError error={list.error} onRetry={() => void list.fetchNextPage()} as="p" />
       )}
     </>
   );

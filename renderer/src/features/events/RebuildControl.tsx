@@ -6,6 +6,7 @@
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { rebuildBusy, useChangeRebuildState, useRebuildState } from './events-api';
+import { LoadError } from '../../components/LoadError';
 
 export function RebuildControl() {
   const state = useRebuildState();
@@ -14,12 +15,7 @@ export function RebuildControl() {
 
   if (state.isError) {
     return (
-      <p className="notice notice--error" role="alert">
-        {messageOf(state.error)}{' '}
-        <Button variant="secondary" className="button--small" onClick={() => void state.refetch()}>
-          Try again
-        </Button>
-      </p>
+      <LoadError error={state.error} onRetry={() => void state.refetch()} as="p" small />
     );
   }
   if (!s) return null;

@@ -8,8 +8,7 @@
 import { Suspense, useCallback, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { messageOf, request } from '../../api/problem';
-import { Button } from '../../components/Button';
+import { request } from '../../api/problem';
 import { EmptyState } from '../../components/EmptyState';
 import type { IconName } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
@@ -25,6 +24,7 @@ import { lazyPage } from '../../app/lazy-page';
 import { LoadMoreStatus } from './LoadMoreStatus';
 import { useLoadMore, useOpenAt } from './grid-paging';
 import './library.css';
+import { LoadError } from '../../components/LoadError';
 
 // The bulk actions (albums, tags, stacks, zip) load with the first selection, not with the grid.
 const SelectionBar = lazyPage(() => import('./SelectionBar').then((m) => m.SelectionBar));
@@ -104,12 +104,7 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
 
       {list.isPending && <p role="status">Loading…</p>}
       {list.isError && (
-        <div className="notice notice--error" role="alert">
-          {messageOf(list.error)}{' '}
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError error={list.error} onRetry={() => void list.refetch()} />
       )}
       {list.isSuccess && items.length === 0 && (
         <EmptyState icon={empty.icon} title={empty.title}>

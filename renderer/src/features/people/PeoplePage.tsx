@@ -18,7 +18,6 @@
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { messageOf } from '../../api/problem';
 import { useMe } from '../../api/use-me';
 import { ADMIN_MODELS_PATH } from '../../app/navigation';
 import { Button } from '../../components/Button';
@@ -35,6 +34,7 @@ import { usePersonDrag } from './use-person-drag';
 import '../albums/albums.css';
 import '../library/library.css';
 import './people.css';
+import { LoadError } from '../../components/LoadError';
 
 export function PeoplePage() {
   const [showHidden, setShowHidden] = useState(false);
@@ -98,12 +98,7 @@ export function PeoplePage() {
 
       {list.isPending && <p role="status">Loading…</p>}
       {list.isError && (
-        <div className="notice notice--error" role="alert">
-          {messageOf(list.error)}{' '}
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError error={list.error} onRetry={() => void list.refetch()} />
       )}
       {list.isSuccess && people.length === 0 && (
         <EmptyState icon="users" title={showHidden ? 'No people, hidden or not' : 'No people yet'}>

@@ -29,6 +29,7 @@ import { PersonCover } from './PersonCover';
 import '../albums/albums.css';
 import '../library/library.css';
 import './people.css';
+import { LoadError } from '../../components/LoadError';
 
 const SelectionBar = lazyPage(() => import('../library/SelectionBar').then((m) => m.SelectionBar));
 
@@ -91,12 +92,7 @@ export function PersonPage() {
         )}
       </header>
       {person.isError && status !== 404 && (
-        <div className="notice notice--error" role="alert">
-          {messageOf(person.error)}{' '}
-          <Button variant="secondary" onClick={() => void person.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError error={person.error} onRetry={() => void person.refetch()} />
       )}
 
       {selection.selected.size > 0 && (
@@ -107,12 +103,7 @@ export function PersonPage() {
 
       {list.isPending && <p role="status">Loading…</p>}
       {list.isError && !list.isFetchNextPageError && (
-        <div className="notice notice--error" role="alert">
-          {messageOf(list.error)}{' '}
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError error={list.error} onRetry={() => void list.refetch()} />
       )}
       {list.isSuccess && items.length === 0 && (
         <EmptyState icon="users" title="No photos">

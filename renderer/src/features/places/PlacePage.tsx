@@ -6,14 +6,14 @@
  */
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router';
-import { ApiError, messageOf } from '../../api/problem';
-import { Button } from '../../components/Button';
+import { ApiError } from '../../api/problem';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { AssetCollectionPage } from '../library/AssetCollectionPage';
 import { photosText, usePlace } from './places-api';
 import { PLACES_PATH } from './places-path';
 import './places.css';
+import { LoadError } from '../../components/LoadError';
 
 export function PlacePage() {
   const placeId = useParams().placeId ?? '';
@@ -32,12 +32,7 @@ export function PlacePage() {
             </p>
           </EmptyState>
         ) : (
-          <div className="notice notice--error" role="alert">
-            {messageOf(place.error)}{' '}
-            <Button variant="secondary" onClick={() => void place.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadError error={place.error} onRetry={() => void place.refetch()} />
         )}
       </>
     );

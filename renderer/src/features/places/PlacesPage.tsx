@@ -5,7 +5,6 @@
  * Places appear as soon as a photo's position is named on the server (moments after it is added).
  */
 import { Link, useSearchParams } from 'react-router';
-import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
@@ -13,6 +12,7 @@ import { Thumbnail } from '../library/Thumbnail';
 import { photosText, usePlaces, type PlaceLevel } from './places-api';
 import { placePath } from './places-path';
 import './places.css';
+import { LoadError } from '../../components/LoadError';
 
 const TABS: { level: PlaceLevel; label: string }[] = [
   { level: 'city', label: 'Cities' },
@@ -50,12 +50,7 @@ export function PlacesPage() {
       <section id="places-panel" role="tabpanel" aria-labelledby={`places-tab-${level}`}>
         {list.isPending && <p role="status">Loading places…</p>}
         {list.isError && (
-          <div className="notice notice--error" role="alert">
-            {messageOf(list.error)}{' '}
-            <Button variant="secondary" onClick={() => void list.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadError error={list.error} onRetry={() => void list.refetch()} />
         )}
         {list.isSuccess && places.length === 0 && (
           <EmptyState icon="globe" title="No places yet">

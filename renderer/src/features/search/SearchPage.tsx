@@ -10,7 +10,7 @@
  */
 import { Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { ApiError, messageOf } from '../../api/problem';
+import { ApiError } from '../../api/problem';
 import { useMe } from '../../api/use-me';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
@@ -33,6 +33,7 @@ import { LoadMoreStatus } from '../library/LoadMoreStatus';
 import { useLoadMore, useOpenAt } from '../library/grid-paging';
 import '../library/library.css';
 import './search.css';
+import { LoadError } from '../../components/LoadError';
 
 const SelectionBar = lazyPage(() => import('../library/SelectionBar').then((m) => m.SelectionBar));
 
@@ -168,12 +169,7 @@ export function SearchPage() {
       {/* Search by image and "Find similar" need the image model: without it the server refuses them (503). */}
       {search.isError && imageModelMissing(search.error) && <DegradedNotice reason="semantic_unavailable" isAdmin={me?.role === 'admin'} byImage />}
       {search.isError && !search.isFetchNextPageError && !imageModelMissing(search.error) && (
-        <div className="notice notice--error" role="alert">
-          {messageOf(search.error)}{' '}
-          <Button variant="secondary" onClick={() => void search.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError error={search.error} onRetry={() => void search.refetch()} />
       )}
       {search.isSuccess && results.length === 0 && top.length === 0 && (
         <EmptyState icon="search" title="Nothing found">
