@@ -10,7 +10,7 @@
  * with a RAW file shows "RAW" (the viewer gives access to the RAW itself).
  * A search result (an item with `match`) shows why it matched (search/TileWhy.tsx).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { Icon } from '../../components/Icon';
 import { formatDuration } from '../../lib/format';
 import { OwnerChip } from '../sharing/OwnerChip';
@@ -22,6 +22,7 @@ import { failedThumbnails } from './failed-thumbnails';
 import { Thumbnail } from './Thumbnail';
 import { matchOf, whyLine } from '../search/match';
 import { TileWhy } from '../search/TileWhy';
+import { useLongPress } from '../../lib/use-long-press';
 
 interface PhotoTileProps {
   item: GalleryItem;
@@ -41,52 +42,10 @@ interface PhotoTileProps {
   before?: React.ReactNode;
 }
 
-/** A touch held this long (ms) without moving is a long press. */
-const LONG_PRESS_MS = 500;
-/** A touch that moves this far (px) is a scroll, not a press. */
-const PRESS_SLOP = 10;
-
-/** Long press on touch and pen: `onLongPress` fires while the finger is still down; the tap that ends it is swallowed. */
-function useLongPress(onLongPress: (() => void) | undefined) {
-  const press = useRef<{ timer: number; x: number; y: number; fired: boolean } | null>(null);
-  const cancel = () => {
-    if (press.current) window.clearTimeout(press.current.timer);
-  };
-  return {
-    onPointerDown: (e: React.PointerEvent) => {
-      cancel();
-      press.current = null;
-      if (!onLongPress || e.pointerType === 'mouse') return;
-      const p = { x: e.clientX, y: e.clientY, fired: false, timer: 0 };
-      p.timer = window.setTimeout(() => {
-        p.fired = true;
-        onLongPress();
-      }, LONG_PRESS_MS);
-      press.current = p;
-    },
-    onPointerMove: (e: React.PointerEvent) => {
-      const p = press.current;
-      if (p && !p.fired && Math.hypot(e.clientX - p.x, e.clientY - p.y) > PRESS_SLOP) cancel();
-    },
-    onPointerUp: cancel,
-    onPointerCancel: cancel,
-    // The phone's own long-press menu (save image…) would cover the selection just started.
-    onContextMenu: (e: React.MouseEvent) => {
-      if (press.current) e.preventDefault();
-    },
-    /** True once for the click that ends a long press. */
-    swallowClick: () => {
-      const fired = press.current?.fired ?? false;
-      press.current = null;
-      return fired;
-    },
-  };
-}
-
 export function PhotoTile({ item, onOpen, selected = false, selecting = false, onToggleSelect, style, deferImage = false, gridIndex, tabbable = true, before }: PhotoTileProps) {
   const inGrid = gridIndex !== undefined;
   const asset = item.media_item.primary_asset;
-  const { swallowClick, ...pressHandlers } = useLongPress(onToggleSelect && !selected ? () => onToggleSelect(false) : undefined);
+  const { swallowClick, handlers: pressHandlers } = useLongPress(onToggleSelect && !selected ? () => onToggleSelect(false) : undefined);
   const failed = asset.state === 'failed';
   const processing = asset.state === 'pending' || asset.state === 'processing';
   const isVideo = asset.type === 'VIDEO';

@@ -12,7 +12,7 @@ import { useUpdatePerson } from './people-api';
 import { personLabel, photoCount, type Person } from './people-facts';
 import { PersonCover } from './PersonCover';
 import { personPath } from './people-path';
-import { useLongPress } from './use-long-press';
+import { useLongPress } from '../../lib/use-long-press';
 
 /** The server's limit (faces.routes.ts). */
 export const NAME_MAX = 100;
@@ -33,9 +33,13 @@ export function PersonCard({ person, selected, selecting, onToggle, dragState, d
   const update = useUpdatePerson();
   const id = person.person_id;
   const label = personLabel(person);
-  const { onClickCapture: swallowLongPressTap, ...press } = useLongPress(() => {
-    if (!selected) onToggle();
-  });
+  const { onClickCapture: swallowLongPressTap, handlers: press } = useLongPress(
+    () => {
+      if (!selected) onToggle();
+    },
+    // The name field and the card's buttons keep their own touch.
+    { ignoreInside: 'input, button, textarea' },
+  );
   const { onClickCapture: swallowDragClick, ...drag } = dragHandlers as { onClickCapture?: (e: React.MouseEvent) => void };
   // Both a long press and a drag start on pointerdown: each keeps to its own pointer type.
   const merged = mergeHandlers(press, drag);
