@@ -7,8 +7,8 @@
  * under it. Pressing it opens the face's menu (FaceMenu.tsx): the person's page, "Not this person" and
  * "This is…". A press on a box is the box's own: it neither pans the photo nor swipes to the next one.
  */
-import { useLayoutEffect, useRef, useState } from 'react';
-import { containedRect, type Rect } from '../search/ocr-geometry';
+import { useRef, useState } from 'react';
+import { usePictureRect } from '../library/use-picture-rect';
 import { FaceMenu } from './FaceMenu';
 import { useAssetFaces } from './people-api';
 import { faceName } from './people-facts';
@@ -18,30 +18,11 @@ const pct = (v: number) => `${(Math.min(1, Math.max(0, v)) * 100).toFixed(3)}%`;
 
 export function FaceBoxes({ assetId }: { assetId: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  const [rect, setRect] = useState<Rect | null>(null);
   const faces = useAssetFaces(assetId).data?.faces ?? [];
+  const rect = usePictureRect(ref, faces.length > 0);
   const [open, setOpen] = useState<{ faceId: number; anchor: HTMLElement } | null>(null);
   const shown = faces.find((f) => f.face_id === open?.faceId);
 
-  useLayoutEffect(() => {
-    const img = ref.current?.parentElement?.querySelector('img');
-    if (!img) return;
-    const measure = () => {
-      const r = containedRect(
-        { left: img.offsetLeft, top: img.offsetTop, width: img.offsetWidth, height: img.offsetHeight },
-        { width: img.naturalWidth, height: img.naturalHeight },
-      );
-      setRect((prev) => (prev && prev.left === r.left && prev.top === r.top && prev.width === r.width && prev.height === r.height ? prev : r));
-    };
-    measure();
-    img.addEventListener('load', measure);
-    const ro = new ResizeObserver(measure);
-    ro.observe(img);
-    return () => {
-      img.removeEventListener('load', measure);
-      ro.disconnect();
-    };
-  }, [faces.length > 0]);
 
   return (
     <div
