@@ -178,7 +178,7 @@ test('map: photos with a location on the offline world map, a place lists its ph
   await page.setViewportSize({ width: 1280, height: 860 });
   await signIn(page);
   await go(page, 'Map');
-  await expect(page.getByText(/^\d+ photos with a location\.$/)).toBeVisible();
+  await expect(page.getByText(/^\d+ photos with a location\. See them by place$/)).toBeVisible();
   const map = page.getByRole('group', { name: /^World map with \d+ places$/ });
   await expect(map).toBeVisible();
   expect(await map.locator('.map__land path').count()).toBeGreaterThan(100);
