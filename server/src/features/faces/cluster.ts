@@ -35,7 +35,6 @@
  * last. `clusterFacesIndexed` yields to the event loop between batches, so the server keeps answering during a
  * rebuild of 100k faces.
  */
-import { availableParallelism } from 'node:os';
 import { setImmediate as tick } from 'node:timers/promises';
 import { ExactNeighbours, FaceMatrix, HnswNeighbours, type NeighbourList, type NeighbourSource } from './cluster-neighbours.ts';
 import { cosine } from './embed.ts';
@@ -60,7 +59,12 @@ export interface ClusterOptions {
 export interface IndexedClusterOptions extends ClusterOptions {
   /** `auto` (default): the exact scan while faces to place × all faces ≤ EXACT_BUDGET, the HNSW index above. */
   neighbours?: 'auto' | 'exact' | 'hnsw';
-  /** Index threads (default: up to 2; the machine is shared with the server's other work). */
+  /**
+   * Index threads (default 1). One thread builds the same graph from the same faces every time, so a rebuild
+   * of unchanged faces gives the same people (a household expects that); two threads built faster but a
+   * different graph each run, now and then missing a neighbour the other run found (a face changed group
+   * between two identical rebuilds of 6,000 faces, people-scale.test.ts).
+   */
   threads?: number;
 }
 
@@ -99,7 +103,7 @@ export async function clusterFacesIndexed(faces: ClusterFace[], opts: IndexedClu
   const useIndex = mode === 'hnsw' || (mode === 'auto' && toPlace * faces.length > EXACT_BUDGET);
   const pause = () => tick();
   const src: NeighbourSource = useIndex
-    ? await HnswNeighbours.build(m, threshold, { threads: opts.threads ?? Math.min(2, availableParallelism()), pause })
+    ? await HnswNeighbours.build(m, threshold, { threads: opts.threads ?? 1, pause })
     : new ExactNeighbours(m, threshold);
   const steps = clusterSteps(faces, m, src, threshold, opts.minPoints ?? CLUSTER_PARAMS.minPoints);
   for (;;) {
