@@ -14,7 +14,7 @@
  *               500 faces; and whether the indexed groups equal the all-pairs groups on the sample.
  *
  * Options: --faces N, --sample N, --workers N (inference threads, default 1: the figures are per thread),
- * --threads N (index threads, default 2).
+ * --threads N (index threads, default 1, as the server builds it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -85,7 +85,7 @@ function synthetic(n: number): ClusterFace[] {
 }
 const n = arg('faces', 20_000);
 const sampleN = Math.min(n, arg('sample', 4_000));
-const threads = arg('threads', 2);
+const threads = arg('threads', 1);
 const set = synthetic(n);
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
 const sample = set.slice(0, sampleN);
