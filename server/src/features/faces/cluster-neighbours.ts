@@ -107,7 +107,7 @@ export interface HnswParams {
   expansionSearch: number;
   addBatch: number;
 }
-export const HNSW_PARAMS: HnswParams = { quantization: 'f32', connectivity: 16, expansionAdd: 128, expansionSearch: 64, addBatch: 125 };
+export const HNSW_PARAMS: HnswParams = { quantization: 'f32', connectivity: 16, expansionAdd: 128, expansionSearch: 64, addBatch: 250 };
 
 export class HnswNeighbours implements NeighbourSource {
   private constructor(

@@ -74,11 +74,10 @@ export const EXACT_BUDGET = 25_000_000;
 const FIRST_K = 16;
 /**
  * Work between two yields: faces placed, and index searches (a search batch at 100k faces on the shared 2-core
- * machine took ~0.3 s per 1024 on two threads; on the one thread the index now uses, 128 keeps the server's
- * longest wait near a tenth of a second).
+ * machine took ~0.3 s per 1024; 256 keeps the server's longest wait near a tenth of a second).
  */
 const BATCH = 1_024;
-const SEARCH_BATCH = 128;
+const SEARCH_BATCH = 256;
 
 /**
  * Groups of the faces: a map face id → group (a `fixed` person id, or a new group numbered −1, −2, … for the
