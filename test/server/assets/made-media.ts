@@ -69,3 +69,23 @@ export async function motionPhotoJpeg(dialect: MotionDialect, clip: Buffer): Pro
   const still = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 40, g: 120, b: 200 } } }).jpeg().toBuffer();
   return Buffer.concat([withXmp(still, motionPhotoXmp(dialect, clip.length)), clip]);
 }
+
+/** The XMP packet a camera or an editor writes into a movie, with `dateTimeOriginal` as exif:DateTimeOriginal. */
+export function movieXmp(dateTimeOriginal: string): string {
+  return (
+    `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>` +
+    `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">` +
+    `<rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:DateTimeOriginal="${dateTimeOriginal}"/>` +
+    `</rdf:RDF></x:xmpmeta><?xpacket end="w"?>`
+  );
+}
+
+/** A movie with an XMP `uuid` box (BE7ACFCB-97A9-42E8-9C71-999491E3AFAC) appended at its top level. */
+export function withXmpBox(movie: Buffer, dateTimeOriginal: string): Buffer {
+  const xmp = Buffer.from(movieXmp(dateTimeOriginal), 'utf8');
+  const header = Buffer.alloc(24);
+  header.writeUInt32BE(24 + xmp.length, 0);
+  header.write('uuid', 4, 'latin1');
+  Buffer.from('be7acfcb97a942e89c71999491e3afac', 'hex').copy(header, 8);
+  return Buffer.concat([movie, header, xmp]);
+}

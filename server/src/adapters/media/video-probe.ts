@@ -13,12 +13,18 @@
  *     the offset stays null and a geocoder may supply the zone from GPS). AVI's IDIT/ICRD has no zone and is
  *     kept local-naive (kind 'local', the same convention as photos, see capture-time.ts). Zero dates (1904/1970 epochs, 0000-00-00) and date-only
  *     values are no date.
+ *     A zoned time in the movie's XMP packet (exif:DateTimeOriginal, photoshop:DateCreated, xmp:CreateDate),
+ *     which ffprobe does not read, comes right after Apple's creationdate and before ©day (movie-metadata.ts).
+ *     A date more than a day ahead of now (a clock that was never set, a garbage field) is no date either.
  *   - gps: from the ISO 6709 string in com.apple.quicktime.location.ISO6709 or the "location" (©xyz) tag;
  *     (0, 0) is "no location".
+ * Without ffprobe, `videoInfoFromMovie` gives what the MP4/MOV boxes say (size, rotation, duration, codec,
+ * capture time, place, camera): a video is never without its own metadata.
  */
 import { offsetFromWallClockString, type CaptureTime } from './video-time.ts';
 import { ffprobe, type FfprobeResult, type FfprobeStream, type ProbeOptions } from './ffprobe.ts';
 import { readAvchdTime } from './avchd-date.ts';
+import { readMovieMetadata, type MovieMetadata } from './movie-metadata.ts';
 
 export interface VideoInfo {
   /** Seconds. */
@@ -122,25 +128,39 @@ function tagValues(tags: Record<string, string>, key: string): string[] {
   return [...plain, ...localised];
 }
 
-function captureTime(tags: Record<string, string>, streams: FfprobeStream[], container: string): CaptureTime {
-  // AVI's IDIT/ICRD dates are the camera's local clock; MP4/QuickTime/3GP creation_time is UTC.
-  const isAvi = container === 'avi';
-  // A local time with a zone, written by the camera: the best evidence of when it was taken, wherever
-  // ffprobe puts it (the movie's tags, else a track's) and under any language suffix ("date-eng").
-  for (const key of ZONED_TIME_KEYS) {
-    for (const source of [tags, ...streams.map((s) => s.tags ?? {})]) {
-      for (const value of tagValues(source, key)) {
-        const t = offsetFromWallClockString(value, { requireZone: true });
-        if (t) return t;
-      }
-    }
+const NO_TIME: CaptureTime = { iso: null, offsetMinutes: null, kind: null };
+
+/**
+ * The first zoned time among `zoned` (best first), else the container's time (UTC for MP4/QuickTime/3GP,
+ * local for AVI, whose IDIT/ICRD dates are the camera's clock).
+ */
+function pickCaptureTime(zoned: Iterable<string>, containerTime: string | undefined, isAvi: boolean): CaptureTime {
+  for (const value of zoned) {
+    const t = offsetFromWallClockString(value, { requireZone: true });
+    if (t) return t;
   }
-  const containerTime = tags.creation_time ?? streams.find((s) => s.tags?.creation_time)?.tags?.creation_time;
-  return offsetFromWallClockString(containerTime, { defaultUtc: !isAvi }) ?? { iso: null, offsetMinutes: null, kind: null };
+  return offsetFromWallClockString(containerTime, { defaultUtc: !isAvi }) ?? NO_TIME;
 }
 
-/** Map ffprobe's JSON to VideoInfo (pure; unit-testable without ffprobe). */
-export function videoInfoFromProbe(raw: FfprobeResult): VideoInfo {
+/** Zoned-time candidates of ffprobe's tags, best first: the movie's tags, else a track's, any language suffix. */
+function* probeZonedTimes(tags: Record<string, string>, streams: FfprobeStream[], key: string): Generator<string> {
+  for (const source of [tags, ...streams.map((s) => s.tags ?? {})]) yield* tagValues(source, key);
+}
+
+function captureTime(tags: Record<string, string>, streams: FfprobeStream[], container: string, movie: MovieMetadata | null): CaptureTime {
+  const [keysDate, dayDate] = ZONED_TIME_KEYS;
+  function* zoned() {
+    // A local time with a zone, written by the camera: the best evidence of when it was taken.
+    yield* probeZonedTimes(tags, streams, keysDate!);
+    if (movie) yield* movie.xmpTimes;
+    yield* probeZonedTimes(tags, streams, dayDate!);
+  }
+  const containerTime = tags.creation_time ?? streams.find((s) => s.tags?.creation_time)?.tags?.creation_time;
+  return pickCaptureTime(zoned(), containerTime, container === 'avi');
+}
+
+/** Map ffprobe's JSON (and the movie's own boxes, for what ffprobe does not read) to VideoInfo. */
+export function videoInfoFromProbe(raw: FfprobeResult, movie: MovieMetadata | null = null): VideoInfo {
   const tags = raw.format.tags ?? {};
   const video = raw.streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   const audio = raw.streams.find((s) => s.codec_type === 'audio');
@@ -148,7 +168,7 @@ export function videoInfoFromProbe(raw: FfprobeResult): VideoInfo {
   const [w, h] = [video?.width ?? null, video?.height ?? null];
   const swap = rotation === 90 || rotation === 270;
   const durations = [raw.format.duration, ...raw.streams.map((s) => s.duration)].map(number).filter((d): d is number => d !== null && d > 0);
-  const time = captureTime(tags, raw.streams, raw.format.format_name ?? '');
+  const time = captureTime(tags, raw.streams, raw.format.format_name ?? '', movie);
   return {
     duration: number(raw.format.duration) ?? (durations.length ? Math.max(...durations) : null),
     width: swap ? h : w,
@@ -170,9 +190,55 @@ export function videoInfoFromProbe(raw: FfprobeResult): VideoInfo {
   };
 }
 
+/** ffprobe's name of a sample entry's four-character code, for the codecs cameras and phones write. */
+const CODEC_NAMES: Record<string, string> = {
+  avc1: 'h264', avc3: 'h264', hvc1: 'hevc', hev1: 'hevc', mp4v: 'mpeg4', s263: 'h263', jpeg: 'mjpeg', mjpa: 'mjpeg', av01: 'av1', vp09: 'vp9',
+  apch: 'prores', apcn: 'prores', apcs: 'prores', apco: 'prores', ap4h: 'prores',
+  mp4a: 'aac', samr: 'amr_nb', sawb: 'amr_wb', 'ac-3': 'ac3', alac: 'alac', Opus: 'opus', sowt: 'pcm_s16le', twos: 'pcm_s16be', lpcm: 'pcm',
+};
+
+/**
+ * VideoInfo from the MP4/MOV boxes alone (no ffprobe): null when the file is not an ISO-BMFF movie. Frame
+ * rate, bit rate and pixel format stay unknown (null); the container is named as ffprobe names it.
+ */
+export function videoInfoFromMovie(movie: MovieMetadata): VideoInfo | null {
+  const b = movie.boxes;
+  if (!b.brand && b.width === null && b.duration === null) return null;
+  const swap = b.rotation === 90 || b.rotation === 270;
+  const tags = b.tags;
+  const zoned = [...tagValues(tags, 'com.apple.quicktime.creationdate'), ...movie.xmpTimes, ...tagValues(tags, 'date')];
+  const time = pickCaptureTime(zoned, b.creation_time ?? undefined, false);
+  const codec = (fourcc: string | null) => (fourcc ? (CODEC_NAMES[fourcc] ?? fourcc) : null);
+  return {
+    duration: b.duration,
+    width: swap ? b.height : b.width,
+    height: swap ? b.width : b.height,
+    rotation: b.rotation,
+    video_codec: codec(b.video_fourcc),
+    audio_codec: codec(b.audio_fourcc),
+    pix_fmt: null,
+    container: 'mov,mp4,m4a,3gp,3g2,mj2',
+    creation_time: time.iso,
+    capture_offset_minutes: time.offsetMinutes,
+    creation_time_kind: time.kind,
+    gps: parseIso6709(tags['com.apple.quicktime.location.ISO6709'] ?? tags.location),
+    fps: null,
+    bitrate: null,
+    make: tags['com.apple.quicktime.make'] ?? tags.make ?? null,
+    model: tags['com.apple.quicktime.model'] ?? tags.model ?? null,
+    content_identifier: tags['com.apple.quicktime.content.identifier'] ?? null,
+  };
+}
+
+/** What the boxes of a movie say, without ffprobe (see videoInfoFromMovie); null for other containers. */
+export async function readVideoContainer(input: string): Promise<VideoInfo | null> {
+  const movie = await readMovieMetadata(input);
+  return movie && videoInfoFromMovie(movie);
+}
+
 export async function probeVideo(input: string, options: ProbeOptions = {}): Promise<VideoProbe> {
   const raw = await ffprobe(input, options);
-  const info = videoInfoFromProbe(raw);
+  const info = videoInfoFromProbe(raw, await readMovieMetadata(input));
   // AVCHD keeps its date in the H.264 stream, where ffprobe does not look (avchd-date.ts).
   if (info.creation_time === null && (info.container ?? '').includes('mpegts')) {
     const t = await readAvchdTime(input);

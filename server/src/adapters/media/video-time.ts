@@ -33,12 +33,21 @@ function normaliseZone(value: string): string {
  *   - requireZone: only accept strings that carry a zone (used for camera-local tags).
  *   - defaultUtc: a string without a zone is UTC (MP4/QuickTime creation_time is UTC by definition);
  *     the offset stays null because the local zone is still unknown.
- * Zero/epoch dates and date-only values give null.
+ * Zero/epoch dates, date-only values and dates more than a day ahead of `now` (a clock never set, a
+ * garbage field: QuickTime's 32-bit maximum is 2040) give null: no date is better than a wrong one.
  */
 export function offsetFromWallClockString(
   value: string | undefined,
-  opts: { requireZone?: boolean; defaultUtc?: boolean } = {},
+  opts: { requireZone?: boolean; defaultUtc?: boolean; now?: number } = {},
 ): CaptureTime | null {
+  const t = parseCaptureTime(value, opts);
+  return t && t.iso && Date.parse(t.iso) > (opts.now ?? Date.now()) + FUTURE_TOLERANCE_MS ? null : t;
+}
+
+/** Clocks a little ahead (a zone set wrong, a day's travel) are still believed. */
+const FUTURE_TOLERANCE_MS = 24 * 3600_000;
+
+function parseCaptureTime(value: string | undefined, opts: { requireZone?: boolean; defaultUtc?: boolean }): CaptureTime | null {
   if (!value || !/\d{2}:\d{2}/.test(value)) return null; // date-only: not a capture time
   const normalised = normaliseZone(value.replace(/\0/g, '').trim());
   const wall = parseWallClock(normalised);
