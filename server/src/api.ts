@@ -12,6 +12,7 @@ import { settingsRouter } from './features/settings/settings.router.ts';
 import { systemRouter } from './features/system/system.router.ts';
 import { modelsRouter } from './features/models/models.router.ts';
 import { jobsRouter } from './features/jobs/jobs.router.ts';
+import { mediaToolsRouter } from './features/assets/media-tools/media-tools.router.ts';
 import { uploadsRouter } from './features/uploads/uploads.router.ts';
 import { assetsRouter } from './features/assets/api/assets.router.ts';
 import { trashRouter } from './features/assets/trash/trash.router.ts';
@@ -54,6 +55,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, usersRouter());
   api.route(API_BASE, settingsRouter());
   api.route(API_BASE, jobsRouter());
+  api.route(API_BASE, mediaToolsRouter());
   // Before assetsRouter: fixed paths such as /assets/indexing/*, /assets/tags, /assets/stacks sit
   // beside /assets/{id}, and the first matching route wins.
   api.route(API_BASE, indexingRouter());

@@ -26,6 +26,8 @@ import { IngestService } from './features/assets/ingest/ingest.service.ts';
 import type { Ingest } from './features/assets/ingest/ingest.contract.ts';
 import { AssetPipeline } from './features/assets/pipeline/pipeline.ts';
 import { settleAssetsWithTheirJobs, settleInterruptedAssets } from './features/assets/pipeline/interrupted-assets.ts';
+import { MediaToolsService } from './features/assets/media-tools/media-tools.service.ts';
+import { INSTALL_HINT, mediaToolsReport, resumeWaitingAssets, waitingAssetCount } from './features/assets/pipeline/waiting-for-tools.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/api/assets.service.ts';
 import { resolveInRepository } from './features/assets/index.ts';
@@ -164,6 +166,8 @@ export interface Container {
   jobs: JobQueue;
   /** The jobs API (queues, listing, cancel, retry) as administrators see it. */
   jobReports: JobsService;
+  /** ffmpeg/ffprobe and the files waiting for them (features/assets/media-tools). */
+  mediaTools: MediaToolsService;
   featured: FeaturedService;
   /** Species reference cards from iNaturalist (HEARTH_SPECIES_BASE_URL), kept in the catalog. */
   species: SpeciesService;
@@ -243,7 +247,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     clipStandin: config.clipStandin,
     modelsBaseUrl: config.modelsBaseUrl,
   });
-  const system = new SystemService(db, settings, ml, () => ({ journal: catalog.counters(), caches: caches.snapshot() }));
+  const system = new SystemService(db, settings, ml, () => ({ journal: catalog.counters(), caches: caches.snapshot() }), () => mediaToolsReport(db));
 
   const derivatives = new DerivativePaths(p.derivatives);
   // OCR indexes photos when its three models are installed and verified (checked off the start's path:
@@ -336,6 +340,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const featured = new FeaturedService(db);
   const species = new SpeciesService(new SpeciesStore(db), new INaturalistClient(config.species), log.child({ module: 'species' }));
   const jobReports = new JobsService(jobs, (args, text) => jobErrors.redactJobError(args, text));
+  const mediaTools = new MediaToolsService(db, jobs);
 
   // Who reacts to what happens to assets. Emitters (ingest, pipeline, the asset API) know none of them;
   // each subscriber's follow-up is a job queued in the transaction of the change (platform/events).
@@ -407,6 +412,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // …and every asset is then ready, failed or queued: none stays `processing` for a job that is gone.
   const assetsSettled = settleInterruptedAssets(db, jobs, Date.now());
   if (assetsSettled.failed || assetsSettled.requeued || assetsSettled.queued) log.warn(assetsSettled, 'assets interrupted by the last stop were settled');
+  // Files that waited for ffprobe/ffmpeg go again once the tools are installed (waiting-for-tools.ts).
+  const resumed = resumeWaitingAssets(db, jobs);
+  if (resumed) log.info({ resumed }, 'files that waited for ffmpeg/ffprobe are queued again');
+  else if (waitingAssetCount(db)) log.warn({ waiting: waitingAssetCount(db), hint: INSTALL_HINT }, 'files wait for ffmpeg/ffprobe, which are not installed');
 
   container = {
     config,
@@ -455,6 +464,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     search,
     jobs,
     jobReports,
+    mediaTools,
     featured,
     species,
     access,

@@ -1752,6 +1752,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/media-tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ffmpeg and ffprobe: found or not, and the files waiting for them
+         * @description The tools are looked up at each request: installing ffmpeg needs no restart to show here.
+         */
+        get: operations["getMediaTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media-tools/recheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look for ffmpeg and ffprobe again and process the files that waited for them
+         * @description When both tools are found, every file waiting for them is queued for processing (`requeued`); while one is missing nothing is queued and `reason` stays `tool_missing`. Hearth does the same at each start.
+         */
+        post: operations["recheckMediaTools"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/models": {
         parameters: {
             query?: never;
@@ -2213,7 +2253,7 @@ export interface paths {
         };
         /**
          * Runtime diagnostics: ML backends and nodes, library caches
-         * @description Models run inside the server: there are no remote ML nodes or backends, so those lists are empty and discovery is `disabled`. `ml` (beyond the contract) reports the in-process runtime: execution provider, threads, models loaded with their sizes and load times, queue depth, average inference time per model and per task, and every registry model's state. `caches` (beyond the contract) reports the library caches and the change journal they follow.
+         * @description Models run inside the server: there are no remote ML nodes or backends, so those lists are empty and discovery is `disabled`. `ml` (beyond the contract) reports the in-process runtime: execution provider, threads, models loaded with their sizes and load times, queue depth, average inference time per model and per task, and every registry model's state. `caches` (beyond the contract) reports the library caches and the change journal they follow. `media_tools` (beyond the contract) says whether ffmpeg and ffprobe are found and how many files wait for them.
          */
         get: operations["getRuntimeDiagnostics"];
         put?: never;
@@ -3885,6 +3925,36 @@ export interface components {
             expires_at: string;
             token: string;
         };
+        /** @description Beyond the contract: whether ffmpeg and ffprobe are found, and how many files wait for them (the same as getMediaTools). */
+        MediaTools: {
+            /** @description How to install the tools, in words. */
+            install_hint: string;
+            /**
+             * @description `tool_missing` when ffmpeg or ffprobe is not found (videos and sound files then wait for it); null when both are there.
+             * @enum {string|null}
+             */
+            reason: "tool_missing" | null;
+            tools: {
+                found: boolean;
+                /** @description The program used; null when it is not found. */
+                path: string | null;
+                /** @description Every place looked at, in order. */
+                searched: string[];
+                /**
+                 * @description How it was found: FFMPEG_PATH/FFPROBE_PATH, the ffmpeg-static package, beside FFMPEG_PATH, or the PATH.
+                 * @enum {string|null}
+                 */
+                source: "env" | "ffmpeg-static" | "beside-ffmpeg" | "path" | null;
+                /** @enum {string} */
+                tool: "ffprobe" | "ffmpeg";
+            }[];
+            /** @description Files waiting for a tool (asset status 930, state `pending`), all members together. */
+            waiting_assets: number;
+        };
+        MediaToolsRecheck: components["schemas"]["MediaTools"] & {
+            /** @description Files queued for processing by this request. */
+            requeued: number;
+        };
         MergeDuplicateGroupRequest: {
             duplicate_asset_ids?: string[];
             /** Format: uuid */
@@ -4509,6 +4579,7 @@ export interface components {
             };
             /** @enum {string} */
             discovery_state: "disabled" | "healthy";
+            media_tools: components["schemas"]["MediaTools"];
             ml: components["schemas"]["MlRuntimeDiagnostics"];
             /** @description Bounded; empty in this build. */
             nodes: {
@@ -13192,6 +13263,124 @@ export interface operations {
             };
             /** @description The body is not of the declared media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMediaTools: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaTools"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    recheckMediaTools: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaToolsRecheck"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,3 +24,6 @@ export {
   type Ingest,
 } from './ingest/ingest.contract.ts';
 export { resolveInRepository } from './ingest/ingest.service.ts';
+// ffmpeg/ffprobe and the files waiting for them, for the runtime diagnostics (features/system).
+export { MediaToolsSchema } from './media-tools/media-tools.routes.ts';
+export type { MediaToolsReport } from './pipeline/waiting-for-tools.ts';

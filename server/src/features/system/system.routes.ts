@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute } from '../../platform/http/router.ts';
 import { jsonResponse } from '../../platform/http/responses.ts';
+import { MediaToolsSchema } from '../assets/index.ts';
 
 const TAG = 'Capabilities, runtime, health';
 const TaskState = z
@@ -185,7 +186,8 @@ export const getRuntimeDiagnostics = defineRoute('admin', {
     'Models run inside the server: there are no remote ML nodes or backends, so those lists are empty and discovery is `disabled`. ' +
     '`ml` (beyond the contract) reports the in-process runtime: execution provider, threads, models loaded with their sizes and load times, ' +
     'queue depth, average inference time per model and per task, and every registry model\'s state. ' +
-    '`caches` (beyond the contract) reports the library caches and the change journal they follow.',
+    '`caches` (beyond the contract) reports the library caches and the change journal they follow. ' +
+    '`media_tools` (beyond the contract) says whether ffmpeg and ffprobe are found and how many files wait for them.',
   tags: [TAG],
   responses: {
     200: jsonResponse(
@@ -215,6 +217,7 @@ export const getRuntimeDiagnostics = defineRoute('admin', {
             }),
             caches: z.array(CacheCountersSchema),
           }),
+          media_tools: MediaToolsSchema.openapi({ description: 'Beyond the contract: whether ffmpeg and ffprobe are found, and how many files wait for them (the same as getMediaTools).' }),
         })
         .openapi('RuntimeDiagnostics'),
     ),

@@ -17,12 +17,14 @@
  * per model and task, each registry model's state), and `caches`: the library caches' counters
  * (entries, bytes against their budget, hits, misses, invalidations, evictions) and where the
  * change journal reader stands, so that "is the library answering from its caches?" can be checked
- * on a running install.
+ * on a running install; and `media_tools`: whether ffmpeg and ffprobe are found, where, and how many files
+ * wait for them (`reason: tool_missing`, with the install hint).
  */
 import type { SettingsStore } from '../../config/settings.ts';
 import type { Capability, CapabilityStatus, MlRuntime } from '../../adapters/ml/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { CacheCounters } from '../../platform/cache/kept-cache.ts';
+import type { MediaToolsReport } from '../assets/index.ts';
 
 export interface CacheDiagnostics {
   journal: { position: number | null; rebuilds: number; blocking_rebuilds: number; updates: number; chunks: number; rebuilding: boolean };
@@ -53,6 +55,8 @@ export class SystemService {
     private readonly ml: Pick<MlRuntime, 'catalog' | 'diagnostics' | 'pool'>,
     /** The library caches' counters (container.ts). */
     private readonly cacheDiagnostics: () => CacheDiagnostics,
+    /** ffmpeg/ffprobe and the files waiting for them (features/assets, waiting-for-tools.ts). */
+    private readonly mediaTools: () => MediaToolsReport,
   ) {}
 
   async diagnostics() {
@@ -64,6 +68,7 @@ export class SystemService {
       nodes: [],
       ml: await this.ml.diagnostics(),
       caches: this.cacheDiagnostics(),
+      media_tools: this.mediaTools(),
     };
   }
 

@@ -17,6 +17,7 @@ import type { JobQueue } from '../../../platform/jobs/queue.ts';
 import { ACTIVE_STATES, sqlList, type Job } from '../../../platform/jobs/registry.ts';
 import { processAsset } from './assets.jobs.ts';
 import { STATUS } from './status-codes.ts';
+import { WAITS_FOR_TOOL } from './waiting-for-tools.ts';
 
 const ACTIVE = sqlList(ACTIVE_STATES);
 const HAS_UNFINISHED_JOB = `EXISTS (SELECT 1 FROM jobs WHERE kind = @kind AND unique_key = 'process:' || a.asset_id AND state IN (${ACTIVE}))`;
@@ -98,7 +99,8 @@ export function settleInterruptedAssets(db: Db, jobs: JobQueue, now: number): { 
         .prepare(`UPDATE assets AS a SET state = 'pending', updated_at = @now WHERE a.state = 'processing' AND ${HAS_UNFINISHED_JOB}`)
         .run({ now, kind: processAsset.kind }).changes;
       const orphans = db
-        .prepare(`SELECT a.asset_id FROM assets a WHERE a.state IN ('pending', 'processing') AND NOT ${HAS_UNFINISHED_JOB}`)
+        // Files waiting for ffprobe/ffmpeg are queued only once the tools are there (waiting-for-tools.ts).
+        .prepare(`SELECT a.asset_id FROM assets a WHERE a.state IN ('pending', 'processing') AND NOT ${HAS_UNFINISHED_JOB} AND NOT ${WAITS_FOR_TOOL}`)
         .pluck()
         .all({ kind: processAsset.kind }) as string[];
       let failed = 0;

@@ -7,7 +7,10 @@
  * The medium and large thumbnails are made on their first request (lazy-thumbnails.ts); a run removes those
  * of the file's previous content first, so they are made again from this one.
  *   audio: ffprobe metadata → web MP3 when needed
- * then the media item (RAW+JPEG pair, live photo, single). A damaged, cut short or unsupported file ends
+ * then the media item (RAW+JPEG pair, live photo, single). A video or sound file on a machine without
+ * ffprobe/ffmpeg waits for the tool (status 930, state `pending`): what its container's boxes say is kept
+ * (size, duration, capture time, place), placeholder thumbnails stand in, it is linked into its media item,
+ * and it is processed again once the tool is found (waiting-for-tools.ts). A damaged, cut short or unsupported file ends
  * `failed` (900) at once with a fixed sentence per format (adapters/media/damage.ts); only a failure of a tool
  * or of the machine is retried, then fails visibly (920).
  * A RAW whose embedded preview is missing or undecodable keeps its metadata and gets placeholder thumbnails
@@ -19,13 +22,13 @@ import { forSystem } from '../../../platform/access/index.ts';
 import fs from 'node:fs';
 import { detect, type DetectedType } from '../../../adapters/media/detect.ts';
 import { stillDetected } from '../../intake/index.ts';
-import { MediaDamagedError, MediaDecodeError } from '../../../adapters/media/errors.ts';
+import { MediaDamagedError, MediaDecodeError, MediaToolMissingError } from '../../../adapters/media/errors.ts';
 import { asDamage, assertIntactContainer, photoDecodeFailure, unreadableRawReason } from '../../../adapters/media/damage.ts';
 import { writePlaceholderThumbnails } from '../../../adapters/media/placeholder.ts';
 import { extractMotionVideo, locateMotionVideo, type MotionPhotoClaim } from '../../../adapters/media/motion-photo.ts';
 import { extractPhotoMetadata } from '../../../adapters/media/photo-metadata.ts';
 import { generateThumbnails } from '../../../adapters/media/thumbnails.ts';
-import { needsWebVideo, posterFrame, probeVideo, transcodeWebVideo } from '../../../adapters/media/video.ts';
+import { needsWebVideo, posterFrame, probeVideo, readVideoContainer, transcodeWebVideo, type VideoInfo } from '../../../adapters/media/video.ts';
 import { needsWebAudio, probeAudio, transcodeWebAudio } from '../../../adapters/media/audio.ts';
 import type { Db } from '../../../platform/db/connection.ts';
 import { failpoint } from '../../../platform/failpoints.ts';
@@ -40,6 +43,7 @@ import { assetRef, type AssetEventBus } from '../asset-events.ts';
 import { STATUS } from './status-codes.ts';
 import { keepPersonEdits } from '../api/asset-updates.ts';
 import { LAZY_SIZES } from '../api/lazy-thumbnails.ts';
+import { waitingReason } from './waiting-for-tools.ts';
 
 type Fields = Partial<Omit<AssetRow, 'asset_id' | 'created_at'>>;
 
@@ -80,6 +84,8 @@ export class AssetPipeline {
       return !now || now.hash !== asset.hash || now.file_size !== asset.file_size;
     };
     failpoint('asset.process');
+    const fields: Fields = {};
+    const done: number[] = [STATUS.indexed];
 
     try {
       if (!fs.existsSync(file)) throw new FailNow(STATUS.failedMissing, 'The file disappeared before it could be processed.');
@@ -87,8 +93,6 @@ export class AssetPipeline {
       if (!type) throw new FailNow(STATUS.failedCorrupt, 'Not a photo, video or audio file Hearth can read.');
       fs.mkdirSync(this.derivatives.dir(assetId), { recursive: true });
       for (const size of LAZY_SIZES) fs.rmSync(this.derivatives.thumbnail(assetId, size), { force: true });
-      const fields: Fields = {};
-      const done: number[] = [STATUS.indexed];
       if (asset.type === 'PHOTO') await this.photo(asset, file, type, fields, done, ctx);
       else if (asset.type === 'VIDEO') await this.video(asset, file, type, fields, done, ctx);
       else await this.audio(asset, file, type, fields, done, ctx);
@@ -113,6 +117,7 @@ export class AssetPipeline {
       return { state: `ready (${mediaItemId})` };
     } catch (err) {
       if (superseded()) return { state: 'superseded: the file changed; processed again' };
+      if (err instanceof MediaToolMissingError && this.stillRunning(ctx.job)) return this.waitForTool(asset, err, fields, done, receiptId, superseded);
       // Cancelled or taken back while it ran: whoever did that settled the asset (interrupted-assets.ts)
       // in the same transaction; this run's abort error must not overwrite it.
       if (!this.stillRunning(ctx.job)) throw err;
@@ -143,6 +148,40 @@ export class AssetPipeline {
     return !!this.db
       .prepare("SELECT 1 FROM jobs WHERE state = 'running' AND kind = 'assets.process-asset' AND id <> ? AND json_extract(args, '$.asset_id') = ? LIMIT 1")
       .get(jobId, assetId);
+  }
+
+  /**
+   * A tool is not installed: not the file's fault, so never `failed`. The asset keeps what was read (the
+   * container's boxes), shows placeholder thumbnails, joins its media item and stays `pending` with status 930
+   * and the install hint in `last_error`; its upload receipt is completed (the file is safe in the library).
+   * The job ends completed: nothing retries until the tool is there (waiting-for-tools.ts queues it again).
+   */
+  private async waitForTool(asset: AssetRow, err: MediaToolMissingError, fields: Fields, done: number[], receiptId: string | null, superseded: () => boolean) {
+    const reason = waitingReason(err.tool);
+    const steps: number[] = done.filter((c) => c === STATUS.indexed || c === STATUS.metadata);
+    // A video's tile in the timeline until its poster can be made (a sound file has no picture).
+    if (asset.type === 'VIDEO') {
+      await writePlaceholderThumbnails(this.thumbnailTargets(asset.asset_id), { width: fields.width ?? null, height: fields.height ?? null });
+      steps.push(STATUS.placeholderThumbnails);
+    }
+    const now = this.now();
+    const id = forSystem('asset', asset.asset_id);
+    const written = this.db.transaction(() => {
+      if (superseded()) return false;
+      if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
+      if ('gps_latitude' in fields) Object.assign(fields, geohashFields(fields.gps_latitude ?? null, fields.gps_longitude ?? null));
+      const status = [...steps, STATUS.waitingForTool];
+      this.store.update(asset.asset_id, { ...fields, state: 'pending', status: JSON.stringify(status), last_error: reason }, now);
+      linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
+      if (receiptId) {
+        const problem = { type: 'urn:hearth:problem:tool_missing', title: 'Waiting for a tool', status: 503, detail: reason, code: 'tool_missing', tool: err.tool, retryable: true };
+        this.store.setReceipt(receiptId, { status: 'completed', asset_id: asset.asset_id, problem: JSON.stringify(problem) }, now);
+      }
+      return true;
+    }).immediate();
+    if (!written) return { state: 'superseded: the file changed; processed again' };
+    this.log.warn({ asset_id: asset.asset_id, tool: err.tool }, 'waiting for a media tool that is not installed');
+    return { state: `waiting for ${err.tool}` };
   }
 
   private fail(asset: AssetRow, code: number, reason: string, receiptId: string | null): void {
@@ -253,6 +292,12 @@ export class AssetPipeline {
         web_copy: web,
       };
     } catch (e) {
+      // Without ffmpeg the still is kept as a plain photo (what matters); reprocessAsset adds the clip later.
+      if (e instanceof MediaToolMissingError) {
+        fs.rmSync(dest, { force: true });
+        this.log.warn({ asset_id: asset.asset_id, tool: e.tool }, 'motion photo clip not extracted: the tool is not installed');
+        return null;
+      }
       const damage = asDamage({ kind: 'video', mime: 'video/mp4', ext: 'mp4', isRaw: false }, e);
       if (!(damage instanceof MediaDamagedError)) throw e;
       fs.rmSync(dest, { force: true });
@@ -278,6 +323,14 @@ export class AssetPipeline {
     try {
       await this.videoSteps(asset, file, fields, done, ctx);
     } catch (e) {
+      if (e instanceof MediaToolMissingError && !done.includes(STATUS.metadata)) {
+        // No ffprobe: what the movie's own boxes say, so the video is never without it.
+        const info = await readVideoContainer(file);
+        if (info) {
+          Object.assign(fields, videoFields(info, null, { container_boxes_only: true }));
+          done.push(STATUS.metadata);
+        }
+      }
       throw asDamage(type, e);
     }
   }
@@ -285,6 +338,8 @@ export class AssetPipeline {
   private async videoSteps(asset: AssetRow, file: string, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress' | 'signal'>) {
     const { info } = await probeVideo(file, { signal: ctx.signal });
     done.push(STATUS.metadata);
+    // Kept even when a later step finds ffmpeg missing (the asset then waits for it with this metadata).
+    Object.assign(fields, videoFields(info, null));
     const poster = this.derivatives.poster(asset.asset_id);
     await posterFrame(file, poster, { duration: info.duration });
     const thumbs = await generateThumbnails(poster, this.eagerThumbnails(asset.asset_id), { phash: true });
@@ -295,29 +350,7 @@ export class AssetPipeline {
       await transcodeWebVideo(file, web, (p) => p.fraction !== null && ctx.progress(0.2 + 0.75 * p.fraction, 'web video'), { duration: info.duration, signal: ctx.signal });
     } else fs.rmSync(web, { force: true });
     done.push(STATUS.webCopy);
-    Object.assign(fields, {
-      width: info.width,
-      height: info.height,
-      duration: info.duration,
-      taken_time: isoToMs(info.creation_time),
-      capture_offset_minutes: info.capture_offset_minutes,
-      gps_latitude: info.gps?.latitude ?? null,
-      gps_longitude: info.gps?.longitude ?? null,
-      content_id: info.content_identifier,
-      phash: thumbs.phash ?? null,
-      specific_metadata: JSON.stringify({
-        camera_make: info.make,
-        camera_model: info.model,
-        video_codec: info.video_codec,
-        audio_codec: info.audio_codec,
-        fps: info.fps,
-        bitrate: info.bitrate,
-        rotation: info.rotation,
-        container: info.container,
-        content_identifier: info.content_identifier,
-        web_copy: needsWebVideo(info),
-      }),
-    } satisfies Fields);
+    Object.assign(fields, videoFields(info, thumbs.phash ?? null));
   }
 
   private async audio(asset: AssetRow, file: string, type: DetectedType | null, fields: Fields, done: number[], ctx: Pick<JobContext, 'progress' | 'signal'>) {
@@ -351,6 +384,34 @@ export class AssetPipeline {
       }),
     } satisfies Fields);
   }
+}
+
+/** The catalog fields of a video; `extra` joins specific_metadata (`container_boxes_only` without ffprobe). */
+function videoFields(info: VideoInfo, phash: string | null, extra: Record<string, unknown> = {}): Fields {
+  return {
+    width: info.width,
+    height: info.height,
+    duration: info.duration,
+    taken_time: isoToMs(info.creation_time),
+    capture_offset_minutes: info.capture_offset_minutes,
+    gps_latitude: info.gps?.latitude ?? null,
+    gps_longitude: info.gps?.longitude ?? null,
+    content_id: info.content_identifier,
+    phash,
+    specific_metadata: JSON.stringify({
+      camera_make: info.make,
+      camera_model: info.model,
+      video_codec: info.video_codec,
+      audio_codec: info.audio_codec,
+      fps: info.fps,
+      bitrate: info.bitrate,
+      rotation: info.rotation,
+      container: info.container,
+      content_identifier: info.content_identifier,
+      web_copy: needsWebVideo(info),
+      ...extra,
+    }),
+  };
 }
 
 /** Something a household would search or filter by was read: camera, capture time or size. */

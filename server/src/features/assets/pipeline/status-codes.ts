@@ -17,7 +17,13 @@
  * | 900  | failed: the file is damaged, cut short or unsupported; never    |
  * |      | retried, `last_error` is a fixed sentence per format (damage.ts) |
  * | 910  | failed: the file disappeared before processing                 |
- * | 920  | failed: a tool failed repeatedly (ffmpeg missing, …)           |
+ * | 920  | failed: a tool failed repeatedly (it crashed, timed out, …)    |
+ * | 930  | waiting for a tool: ffprobe or ffmpeg is not installed. Not a  |
+ * |      | failure of the file: `state` stays `pending`, `last_error` says |
+ * |      | which tool is missing and how to install it, the metadata read  |
+ * |      | from the container's own boxes is kept (with 20) and placeholder |
+ * |      | thumbnails (31) stand in; processed again by itself once the    |
+ * |      | tool is found (at start, or recheckMediaTools; waiting-for-tools.ts) |
  */
 export const STATUS = {
   indexed: 10,
@@ -30,4 +36,5 @@ export const STATUS = {
   failedCorrupt: 900,
   failedMissing: 910,
   failedTool: 920,
+  waitingForTool: 930,
 } as const;
