@@ -10,6 +10,10 @@
  * - phone 390×844 with touch: the page fits the screen; faces (not on the mirror) fail with the cause and
  *   offer Retry. The server starts without the face models Hearth ships in models/ (HEARTH_SHIPPED_MODELS_DIR
  *   pointed at an empty folder, as a package missing them would), so faces need a download here.
+ * - video tools (issue 24): the server starts with FFPROBE_PATH/FFMPEG_PATH naming programs that are not there
+ *   yet, as on a machine where the ffmpeg download did not happen. A video uploaded then waits; the Models and
+ *   Jobs pages say which tools are missing, how many files wait and how to install them (desktop); the tools
+ *   then appear at those paths and "Check again" (tapped on the phone) queues the video, which gets processed.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
 import fs from 'node:fs';
@@ -23,6 +27,7 @@ import { ROOT, startChildServer, stopChildServer } from './child-server.ts';
 import { serveModels, type Served } from '../server/ml/model-server.ts';
 import { makeClipStandin } from '../../scripts/models/make-clip-standin.ts';
 import { modelEntry } from '../../server/src/adapters/ml/model-manifest.ts';
+import { resolveTool } from '../../server/src/adapters/media/binaries.ts';
 
 // The root tsconfig has no DOM library; these are the page globals used inside page.evaluate.
 declare const document: { documentElement: { scrollWidth: number } };
@@ -33,10 +38,13 @@ const PHOTO = 'ocr/ocr_01.png';
 const VOCAB = modelEntry('clip-tokenizer')!.files[0]!.path;
 const VISION = modelEntry('clip-standin-vision')!.files[0]!.path;
 const SHARED_MODELS = path.resolve(ROOT, '../shared/models');
+const VIDEO = 'video/with-gps.mov';
 
 interface ModelsServer {
   url: string;
   mirror: Served;
+  /** Where the server looks for ffprobe and ffmpeg (FFPROBE_PATH/FFMPEG_PATH); empty until a test installs them. */
+  toolsDir: string;
 }
 
 const test = base.extend<object, { hearth: ModelsServer }>({
@@ -47,6 +55,7 @@ const test = base.extend<object, { hearth: ModelsServer }>({
       const models = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-models-'));
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-models-data-'));
       const noShipped = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-no-shipped-'));
+      const toolsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-tools-'));
       const written = await makeClipStandin(made, path.join(SHARED_MODELS, VOCAB));
       const files = new Map(written.map((w) => [`models/${w.path}`, fs.readFileSync(path.join(made, w.path))]));
       files.set(`models/${VOCAB}`, fs.readFileSync(path.join(SHARED_MODELS, VOCAB)));
@@ -56,11 +65,13 @@ const test = base.extend<object, { hearth: ModelsServer }>({
         HEARTH_SHIPPED_MODELS_DIR: noShipped,
         HEARTH_MODELS_BASE_URL: mirror.url,
         HEARTH_CLIP_STANDIN: '1',
+        FFPROBE_PATH: path.join(toolsDir, 'ffprobe'),
+        FFMPEG_PATH: path.join(toolsDir, 'ffmpeg'),
       });
-      await use({ url, mirror });
+      await use({ url, mirror, toolsDir });
       await stopChildServer(child);
       await mirror.close();
-      for (const d of [made, models, dataDir, noShipped]) fs.rmSync(d, { recursive: true, force: true });
+      for (const d of [made, models, dataDir, noShipped, toolsDir]) fs.rmSync(d, { recursive: true, force: true });
     },
     { scope: 'worker', timeout: 120_000 },
   ],
@@ -75,6 +86,10 @@ test.beforeAll(async ({ playwright, hearth }) => {
   fs.copyFileSync(path.join(CORPUS, PHOTO), path.join(files, path.basename(PHOTO)));
   await uploadAndWait(req, session.token as string, files, [PHOTO]);
   fs.rmSync(files, { recursive: true, force: true });
+  // Uploaded while ffprobe/ffmpeg are missing: it waits for them (not ready, so after the photo's wait).
+  await call(req, 'post', '/api/v1/uploads/files', session.token as string, {
+    multipart: { file: { name: path.basename(VIDEO), mimeType: 'video/quicktime', buffer: fs.readFileSync(path.join(CORPUS, VIDEO)) } },
+  });
   await req.dispose();
 });
 
@@ -148,6 +163,54 @@ test('phone 390×844 with touch: the page fits; a task whose models the mirror l
     await expectNoHorizontalOverflow(page);
     await expectAccessible(page);
     await page.screenshot({ path: test.info().outputPath('models-phone.png'), fullPage: true });
+  } finally {
+    await context.close();
+  }
+});
+
+test('desktop: without ffmpeg the Models and Jobs pages say what is missing, how many files wait and how to install it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, ADMIN);
+  await page.goto('/admin/models');
+  const tools = card(page, 'Video tools');
+  await expect(tools.getByRole('status', { name: 'Video tools: not installed' })).toBeVisible();
+  await expect(tools).toContainText('ffprobe and ffmpeg are missing. 1 video or sound file waits for them', { timeout: 60_000 });
+  await expect(tools).toContainText('sudo apt install ffmpeg');
+  await expect(tools.getByRole('listitem').filter({ hasText: 'ffprobe' })).toContainText('not found');
+  await page.screenshot({ path: test.info().outputPath('models-desktop-video-tools.png'), fullPage: true });
+
+  await page.getByRole('link', { name: 'Jobs' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Jobs' })).toBeVisible();
+  const onJobs = card(page, 'Video tools');
+  await expect(onJobs).toContainText('1 video or sound file waits');
+  // Still missing: looking again changes nothing.
+  await onJobs.getByRole('button', { name: 'Check again' }).click();
+  await expect(onJobs.getByRole('status', { name: 'Video tools: not installed' })).toBeVisible();
+  await expectNoHorizontalOverflow(page);
+  await expectAccessible(page);
+  await page.screenshot({ path: test.info().outputPath('jobs-desktop-video-tools.png'), fullPage: true });
+});
+
+test('phone 390×844 with touch: once ffmpeg is installed, "Check again" on the Jobs page processes the waiting video', async ({ browser, hearth }) => {
+  const context = await browser.newContext({ baseURL: hearth.url, viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  try {
+    await signIn(page, ADMIN);
+    await page.goto('/admin/jobs');
+    const tools = card(page, 'Video tools');
+    await expect(tools).toContainText('1 video or sound file waits');
+    await expectNoHorizontalOverflow(page);
+    // The administrator installs ffmpeg: the programs appear where the server was told to look.
+    for (const tool of ['ffprobe', 'ffmpeg'] as const) fs.symlinkSync(resolveTool(tool, { PATH: process.env.PATH }).path!, path.join(hearth.toolsDir, tool));
+    await tools.getByRole('button', { name: 'Check again' }).tap();
+    await expect(tools).toContainText('1 file queued for processing.');
+    await expect(tools.getByRole('status', { name: 'Video tools: installed' })).toBeVisible();
+    await expect(tools.getByRole('listitem').filter({ hasText: 'ffprobe' })).toContainText(`found at ${path.join(hearth.toolsDir, 'ffprobe')}`);
+    // Processed: it no longer waits.
+    await expect(tools).toContainText('No file waits for them.', { timeout: 60_000 });
+    await expectNoHorizontalOverflow(page);
+    await expectAccessible(page);
+    await page.screenshot({ path: test.info().outputPath('jobs-phone-video-tools.png'), fullPage: true });
   } finally {
     await context.close();
   }

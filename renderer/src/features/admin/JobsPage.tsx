@@ -6,12 +6,14 @@
  * There is no "retry this job" operation in the API. A failed job that worked on an asset can be
  * redone with "Reprocess", which queues the asset's pipeline again (reprocessAsset). The server only
  * lets an asset's owner do that: for another member's asset it answers 404.
+ * The video tools card says whether ffmpeg/ffprobe are installed and how many files wait for them.
  */
 import { useState } from 'react';
 import { ApiError, messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime, formatMs, formatRelative } from '../../lib/format';
+import { MediaToolsCard } from './MediaToolsCard';
 import { assetIdOf, useFailedJobs, useQueueSummaries, useReprocessAssetOfJob, type Job, type JobState, type QueueSummary } from './operations-api';
 import './operations.css';
 
@@ -29,6 +31,7 @@ export function JobsPage() {
         <p>Background work: processing new photos and videos, scans, uploads. Refreshed every few seconds.</p>
       </PageHeader>
       <div className="stack ops ops--wide">
+        <MediaToolsCard />
         <section className="card" aria-labelledby="queues-heading">
           <div className="ops__head">
             <h2 className="card__title" id="queues-heading">

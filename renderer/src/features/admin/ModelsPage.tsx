@@ -3,7 +3,8 @@
  * now (ready / not installed / downloading n% / switched off / failed with the cause), the models it
  * needs with their size, licence and source, an Install button with a progress bar (Retry after a
  * failure, Cancel while it downloads), and how far indexing has got (indexed / total, jobs waiting).
- * Refreshed every second while a download runs, every two while index jobs wait.
+ * Refreshed every second while a download runs, every two while index jobs wait. Below the tasks, the video
+ * tools (ffmpeg, ffprobe): not models, but the other thing a fresh install may be missing.
  */
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,6 +14,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes } from '../../lib/format';
 import { TASKS, modelKeys, taskStatus, useCancelInstall, useCapabilities, useIndexingStats, useInstallModels, useModels, type Model, type TaskStatus } from './models-api';
+import { MediaToolsCard } from './MediaToolsCard';
 import './operations.css';
 import './models.css';
 
@@ -58,6 +60,7 @@ export function ModelsPage() {
             {TASKS.map((t) => (
               <TaskCard key={t.task} task={t} models={models.data.models.filter((m) => m.task === t.task)} capabilities={capabilities.data} stats={stats.data} />
             ))}
+            <MediaToolsCard />
           </>
         )}
       </div>
