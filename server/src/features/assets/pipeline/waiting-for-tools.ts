@@ -22,7 +22,7 @@ export const WAITS_FOR_TOOL = `(a.state = 'pending' AND EXISTS (SELECT 1 FROM js
 
 /** How to install the tools, for people (the Jobs and Models pages, diagnostics, `last_error`). */
 export const INSTALL_HINT =
-  'Install ffmpeg (it brings ffprobe): on Debian or Ubuntu `sudo apt install ffmpeg`; or set FFMPEG_PATH and FFPROBE_PATH to the programs. ' +
+  'Install ffmpeg, which brings ffprobe (on Debian or Ubuntu: sudo apt install ffmpeg), or set FFMPEG_PATH and FFPROBE_PATH to the programs. ' +
   'Hearth then processes the waiting files by itself at its next start, or at once with "Check again" on the Jobs page.';
 
 /** The asset's `last_error` while it waits for `tool`. */
