@@ -168,9 +168,16 @@ test('phone 390×844 with touch: the page fits; a task whose models the mirror l
   }
 });
 
+/** The waiting video's tile in the timeline: dated and sized from its boxes, not "still being processed". */
+async function expectWaitingTile(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: /^with-gps\.mov, video 0:04, waiting for the video tools$/ })).toBeVisible({ timeout: 60_000 });
+}
+
 test('desktop: without ffmpeg the Models and Jobs pages say what is missing, how many files wait and how to install it', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await signIn(page, ADMIN);
+  await expectWaitingTile(page);
   await page.goto('/admin/models');
   const tools = card(page, 'Video tools');
   await expect(tools.getByRole('status', { name: 'Video tools: not installed' })).toBeVisible();
@@ -196,6 +203,8 @@ test('phone 390×844 with touch: once ffmpeg is installed, "Check again" on the 
   const page = await context.newPage();
   try {
     await signIn(page, ADMIN);
+    await expectWaitingTile(page);
+    await expectNoHorizontalOverflow(page);
     await page.goto('/admin/jobs');
     const tools = card(page, 'Video tools');
     await expect(tools).toContainText('1 video or sound file waits');

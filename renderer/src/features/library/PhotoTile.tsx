@@ -17,6 +17,7 @@ import { OwnerChip } from '../sharing/OwnerChip';
 import { StackIcon } from '../stacks/StackIcon';
 import { LiveMotionClip, useHoverIntent } from './LiveMotion';
 import { hasRaw, isLive } from './media-item';
+import { isProcessing, waitsForTool } from './asset-state';
 import type { GalleryItem } from './library-api';
 import { failedThumbnails } from './failed-thumbnails';
 import { Thumbnail } from './Thumbnail';
@@ -47,7 +48,8 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
   const asset = item.media_item.primary_asset;
   const { swallowClick, handlers: pressHandlers } = useLongPress(onToggleSelect && !selected ? () => onToggleSelect(false) : undefined);
   const failed = asset.state === 'failed';
-  const processing = asset.state === 'pending' || asset.state === 'processing';
+  const processing = isProcessing(asset);
+  const waiting = waitsForTool(asset);
   const isVideo = asset.type === 'VIDEO';
   // Processed again: a thumbnail that failed before may come now.
   useEffect(() => {
@@ -75,6 +77,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
     memberOf > 1 ? `in a stack of ${memberOf}` : null,
     failed ? `could not be processed${asset.last_error ? `: ${asset.last_error}` : ''}` : null,
     processing ? 'still being processed' : null,
+    waiting ? 'waiting for the video tools' : null,
     match ? `matches: ${whyLine(match)}` : null,
   ]
     .filter(Boolean)
@@ -96,7 +99,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
         }}
         aria-label={label}
         aria-pressed={selecting ? selected : undefined}
-        title={failed ? `${asset.original_filename}: ${asset.last_error ?? 'processing failed'}` : asset.original_filename}
+        title={failed || waiting ? `${asset.original_filename}: ${asset.last_error ?? 'processing failed'}` : asset.original_filename}
       >
         <Thumbnail
           key={`${asset.asset_id}:${asset.state}`}

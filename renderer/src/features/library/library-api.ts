@@ -3,6 +3,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components, paths } from '../../api/schema';
+import { isProcessing } from './asset-state';
 
 type GalleryList = paths['/api/v1/assets/query']['post']['responses'][200]['content']['application/json'];
 export type GalleryItem = GalleryList['items'][number];
@@ -31,7 +32,6 @@ export type StackMode = NonNullable<QueryBody['stack_mode']>;
 /** While anything on screen is still being processed, look again every few seconds. */
 const PROCESSING_POLL_MS = 3_000;
 
-const isProcessing = (a: Asset) => a.state === 'pending' || a.state === 'processing';
 
 export function useRecentAssets() {
   return useAssetList('recent', { sort_by: 'recently_added' });
