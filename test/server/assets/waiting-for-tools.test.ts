@@ -13,6 +13,7 @@ import { CORPUS } from '../media/corpus.ts';
 import { V1, data } from '../helpers/api.ts';
 import { addFile, household, inVariant, silentWav } from './fixture.ts';
 import { makeClip, scratchDir, withXmpBox } from './made-media.ts';
+import { multipartBuffer, MULTIPART_TYPE } from '../uploads/helpers.ts';
 
 const MISSING = { FFPROBE_PATH: '/nonexistent/hearth-test/ffprobe', FFMPEG_PATH: '/nonexistent/hearth-test/ffmpeg' };
 const KEYS = ['-movflags', 'use_metadata_tags'];
@@ -143,10 +144,21 @@ describe('files wait for ffprobe/ffmpeg instead of failing, and are processed on
     }
   });
 
-  test('a file that waited is processed at the next start once the tool is there', async () => {
+  test('an upload without the tools completes its receipt (the file is safe) saying tool_missing; processed at the next start once the tool is there', async () => {
     Object.assign(process.env, MISSING);
-    const id = await addFile(srv, 'videos/later.mp4', ownerId, makeClip(path.join(tmp, 'later.mp4'), { seconds: 1, audio: false }));
+    const member = sameAccount(owner, srv.url);
+    const body = await multipartBuffer([{ name: 'file', filename: 'later.mp4', data: makeClip(path.join(tmp, 'later.mp4'), { seconds: 1, audio: false }) }]);
+    const up = await member.req('POST', `${V1}/uploads/files`, { body, headers: { 'content-type': MULTIPART_TYPE } });
+    assert.equal(up.status, 200, up.text);
+    const receiptId = data(member, up).receipt_id as string;
     await srv.container.jobRunner.whenIdle();
+    for (const variant of ['A', 'B'] as const) {
+      const client = inVariant(member, variant);
+      const r = data(client, await client.get(`${V1}/uploads/receipts?receipt_ids=${receiptId}`));
+      const receipt = r.operations[0];
+      assert.deepEqual([receipt.status, receipt.success, receipt.terminal, receipt.problem?.code, receipt.problem?.retryable], ['completed', true, true, 'tool_missing', true], JSON.stringify(receipt));
+    }
+    const id = srv.container.db.prepare('SELECT asset_id FROM upload_receipts WHERE receipt_id = ?').pluck().get(receiptId) as string;
     assert.equal(srv.container.db.prepare('SELECT state FROM assets WHERE asset_id = ?').pluck().get(id), 'pending');
     await srv.stop();
     installTools();
