@@ -1,22 +1,18 @@
 /**
  * The viewer's corrections of when and where (issue 24; server: features/assets/corrections): set the date,
  * time and zone, set the place by a town's name (offline gazetteer suggestions) or clear it, go back to the
- * file's own values, and undo the last save. A date that comes from the file's modification time is marked so
+ * file's own values; each save says what it did in a toast with Undo (corrections-api.ts). A date that comes from the file's modification time is marked so
  * a person knows to check it.
  */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { messageOf, request } from '../../api/problem';
 import { Button } from '../../components/Button';
-import { assetKeys } from './asset-actions-api';
+import { placeNames, useCorrection, ZONES, zoneLabel, type Correction } from './corrections-api';
 import type { components } from '../../api/schema';
 
 type Detail = components['schemas']['AssetDetail'];
-
-/** Zones a person picks from: whole and the usual half/quarter hours, UTC−12 to UTC+14. */
-const ZONES = [-720, -660, -600, -570, -540, -480, -420, -360, -300, -240, -210, -180, -120, -60, 0, 60, 120, 180, 210, 240, 270, 300, 330, 345, 360, 390, 420, 480, 525, 540, 570, 600, 630, 660, 720, 765, 780, 840];
-const zoneLabel = (m: number) => `UTC${m < 0 ? '−' : '+'}${String(Math.floor(Math.abs(m) / 60)).padStart(2, '0')}:${String(Math.abs(m) % 60).padStart(2, '0')}`;
 
 /** The wall clock of a capture time ("YYYY-MM-DDTHH:mm") in its own zone (UTC when unknown). */
 function wallClock(iso: string | null, offset: number | null): string {
@@ -25,39 +21,24 @@ function wallClock(iso: string | null, offset: number | null): string {
 }
 
 export function CaptureEdits({ asset }: { asset: Detail }) {
-  const queryClient = useQueryClient();
   const [editing, setEditing] = useState<'time' | 'place' | null>(null);
   const [local, setLocal] = useState('');
   const [zone, setZone] = useState('unknown');
   const [placeName, setPlaceName] = useState('');
-  const [undo, setUndo] = useState<{ id: string; message: string } | null>(null);
+  const { run, mutation: save } = useCorrection();
   const id = asset.asset_id;
-  const done = (r: { correction_id: string; message: string }) => {
-    setEditing(null);
-    setUndo({ id: r.correction_id, message: r.message });
-    return queryClient.invalidateQueries({ queryKey: assetKeys.detail(id) });
-  };
-  const save = useMutation({
-    mutationFn: (op: 'time' | 'place' | 'clear-place' | 'restore-time' | 'restore-place') => {
-      const path = { params: { path: { id } } };
-      if (op === 'time') return request(api.PUT('/api/v1/assets/{id}/capture-time', { ...path, body: { local_time: local, offset_minutes: zone === 'unknown' ? null : Number(zone) } }));
-      if (op === 'place') return request(api.PUT('/api/v1/assets/{id}/location', { ...path, body: { place_name: placeName } }));
-      if (op === 'clear-place') return request(api.PUT('/api/v1/assets/{id}/location', { ...path, body: { latitude: null, longitude: null } }));
-      if (op === 'restore-time') return request(api.DELETE('/api/v1/assets/{id}/capture-time', path));
-      return request(api.DELETE('/api/v1/assets/{id}/location', path));
-    },
-    onSuccess: done,
-  });
-  const undoIt = useMutation({
-    mutationFn: (correctionId: string) => request(api.POST('/api/v1/asset-corrections/{correction_id}/undo', { params: { path: { correction_id: correctionId } } })),
-    onSuccess: () => {
-      setUndo(null);
-      return queryClient.invalidateQueries({ queryKey: assetKeys.detail(id) });
-    },
-  });
+  const path = { params: { path: { id } } };
+  const send = (op: 'time' | 'place' | 'clear-place' | 'restore-time' | 'restore-place') =>
+    run(() => {
+      if (op === 'time') return request(api.PUT('/api/v1/assets/{id}/capture-time', { ...path, body: { local_time: local, offset_minutes: zone === 'unknown' ? null : Number(zone) } })) as Promise<Correction>;
+      if (op === 'place') return request(api.PUT('/api/v1/assets/{id}/location', { ...path, body: { place_name: placeName.trim() } })) as Promise<Correction>;
+      if (op === 'clear-place') return request(api.PUT('/api/v1/assets/{id}/location', { ...path, body: { latitude: null, longitude: null } })) as Promise<Correction>;
+      if (op === 'restore-time') return request(api.DELETE('/api/v1/assets/{id}/capture-time', path)) as Promise<Correction>;
+      return request(api.DELETE('/api/v1/assets/{id}/location', path)) as Promise<Correction>;
+    }, () => setEditing(null));
   const suggestions = useQuery({
     queryKey: ['place-names', placeName.trim()],
-    queryFn: () => request(api.GET('/api/v1/place-names', { params: { query: { q: placeName.trim(), limit: 8 } } })),
+    queryFn: () => placeNames(placeName.trim()),
     enabled: editing === 'place' && placeName.trim().length >= 2,
   });
 
@@ -81,12 +62,12 @@ export function CaptureEdits({ asset }: { asset: Detail }) {
           Edit place
         </Button>
         {asset.time_source === 'user' && (
-          <Button variant="secondary" onClick={() => save.mutate('restore-time')}>
+          <Button variant="secondary" onClick={() => send('restore-time')}>
             Restore the file's date
           </Button>
         )}
         {asset.place_source === 'user' && (
-          <Button variant="secondary" onClick={() => save.mutate('restore-place')}>
+          <Button variant="secondary" onClick={() => send('restore-place')}>
             Restore the file's place
           </Button>
         )}
@@ -96,7 +77,7 @@ export function CaptureEdits({ asset }: { asset: Detail }) {
           aria-label="Edit date and time"
           onSubmit={(e) => {
             e.preventDefault();
-            save.mutate('time');
+            send('time');
           }}
         >
           <label>
@@ -124,7 +105,7 @@ export function CaptureEdits({ asset }: { asset: Detail }) {
           aria-label="Edit place"
           onSubmit={(e) => {
             e.preventDefault();
-            if (placeName.trim()) save.mutate('place');
+            if (placeName.trim()) send('place');
           }}
         >
           <label>
@@ -141,21 +122,12 @@ export function CaptureEdits({ asset }: { asset: Detail }) {
           <Button type="submit" busy={save.isPending} busyLabel="Saving…">
             Save place
           </Button>
-          <Button variant="secondary" onClick={() => save.mutate('clear-place')}>
+          <Button variant="secondary" onClick={() => send('clear-place')}>
             No place
           </Button>
         </form>
       )}
       {save.isError && <p className="field__error">{messageOf(save.error)}</p>}
-      {undo && (
-        <p role="status" className="capture-edits__undo">
-          {undo.message}{' '}
-          <Button variant="secondary" busy={undoIt.isPending} busyLabel="Undoing…" onClick={() => undoIt.mutate(undo.id)}>
-            Undo
-          </Button>
-        </p>
-      )}
-      {undoIt.isError && <p className="field__error">{messageOf(undoIt.error)}</p>}
     </section>
   );
 }
