@@ -162,6 +162,28 @@ for (const device of ['desktop', 'phone'] as const) {
         await undo('Place set to Lisbon');
         await expect(details.getByText('Place set by you.')).toHaveCount(0);
         await expect(details.locator('dt:has-text("Place")')).toHaveCount(0);
+      });
+
+      await test.step('Edit place: a spot picked on the map, then undo', async () => {
+        await press(details.getByRole('button', { name: 'Edit place' }));
+        const map = details.getByRole('img', { name: 'Map: click or tap where it was taken' });
+        const box = (await map.boundingBox())!;
+        // At the whole world's zoom, 55% across and 25% down is about 18° E, 45° N (the Balkans).
+        const at = { x: box.width * 0.55, y: box.height * 0.25 };
+        if (device === 'phone') await map.tap({ position: at });
+        else await map.click({ position: at });
+        const saveSpot = details.getByRole('button', { name: /^Save this spot/ });
+        await expect(saveSpot).toBeVisible();
+        const [lat, lon] = /\((-?[\d.]+), (-?[\d.]+)\)/.exec((await saveSpot.textContent())!)!.slice(1).map(Number) as [number, number];
+        // Within a couple of degrees: the world drawn 300-odd pixels wide is about a degree a pixel.
+        expect(Math.abs(lat - 45)).toBeLessThan(2.5);
+        expect(Math.abs(lon - 18)).toBeLessThan(2.5);
+        await page.screenshot({ path: test.info().outputPath(`${device}-pick-place.png`) });
+        await press(saveSpot);
+        await expect(details.getByText('Place set by you.')).toBeVisible();
+        await expect(details.locator('dt:has-text("Place") + dd')).toContainText(lat.toFixed(2));
+        await undo('Place set to');
+        await expect(details.locator('dt:has-text("Place")')).toHaveCount(0);
         await press(viewer(page).getByRole('button', { name: 'Close' }));
         await expect(viewer(page)).toBeHidden();
       });

@@ -1,6 +1,7 @@
 /**
  * The viewer's corrections of when and where (issue 24; server: features/assets/corrections): set the date,
- * time and zone, set the place by a town's name (offline gazetteer suggestions) or clear it, go back to the
+ * time and zone, set the place by a town's name (offline gazetteer suggestions) or on a small map
+ * (PlacePicker.tsx), or clear it, go back to the
  * file's own values; each save says what it did in a toast with Undo (corrections-api.ts). A date that comes from the file's modification time is marked so
  * a person knows to check it.
  */
@@ -10,6 +11,7 @@ import { api } from '../../api/client';
 import { messageOf, request } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { placeNames, useCorrection, ZONES, zoneLabel, type Correction } from './corrections-api';
+import { PlacePicker } from './PlacePicker';
 import type { components } from '../../api/schema';
 
 type Detail = components['schemas']['AssetDetail'];
@@ -25,13 +27,15 @@ export function CaptureEdits({ asset }: { asset: Detail }) {
   const [local, setLocal] = useState('');
   const [zone, setZone] = useState('unknown');
   const [placeName, setPlaceName] = useState('');
+  const [picked, setPicked] = useState<{ lat: number; lon: number } | null>(null);
   const { run, mutation: save } = useCorrection();
   const id = asset.asset_id;
   const path = { params: { path: { id } } };
-  const send = (op: 'time' | 'place' | 'clear-place' | 'restore-time' | 'restore-place') =>
+  const send = (op: 'time' | 'place' | 'spot' | 'clear-place' | 'restore-time' | 'restore-place') =>
     run(() => {
       if (op === 'time') return request(api.PUT('/api/v1/assets/{id}/capture-time', { ...path, body: { local_time: local, offset_minutes: zone === 'unknown' ? null : Number(zone) } })) as Promise<Correction>;
       if (op === 'place') return request(api.PUT('/api/v1/assets/{id}/location', { ...path, body: { place_name: placeName.trim() } })) as Promise<Correction>;
+      if (op === 'spot' && picked) return request(api.PUT('/api/v1/assets/{id}/location', { ...path, body: { latitude: picked.lat, longitude: picked.lon } })) as Promise<Correction>;
       if (op === 'clear-place') return request(api.PUT('/api/v1/assets/{id}/location', { ...path, body: { latitude: null, longitude: null } })) as Promise<Correction>;
       if (op === 'restore-time') return request(api.DELETE('/api/v1/assets/{id}/capture-time', path)) as Promise<Correction>;
       return request(api.DELETE('/api/v1/assets/{id}/location', path)) as Promise<Correction>;
@@ -58,7 +62,13 @@ export function CaptureEdits({ asset }: { asset: Detail }) {
         >
           Edit date &amp; time
         </Button>
-        <Button variant="secondary" onClick={() => setEditing(editing === 'place' ? null : 'place')}>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setPicked(null);
+            setEditing(editing === 'place' ? null : 'place');
+          }}
+        >
           Edit place
         </Button>
         {asset.time_source === 'user' && (
@@ -126,6 +136,16 @@ export function CaptureEdits({ asset }: { asset: Detail }) {
             No place
           </Button>
         </form>
+      )}
+      {editing === 'place' && (
+        <div className="capture-edits__map">
+          <PlacePicker latitude={picked?.lat ?? asset.gps_latitude} longitude={picked?.lon ?? asset.gps_longitude} onPick={(lat, lon) => setPicked({ lat, lon })} />
+          {picked && (
+            <Button busy={save.isPending} busyLabel="Saving…" onClick={() => send('spot')}>
+              Save this spot ({picked.lat.toFixed(3)}, {picked.lon.toFixed(3)})
+            </Button>
+          )}
+        </div>
       )}
       {save.isError && <p className="field__error">{messageOf(save.error)}</p>}
     </section>
