@@ -59,6 +59,10 @@ describe('capture dates of last resort, and corrections of dates and places', { 
     id.scan = await scanFile(srv, 'scans/print.jpg', h.ownerId, await plainJpeg(1), SCAN_MTIME);
     const clip = makeClip(path.join(tmp, 'zero.mp4'), { seconds: 1, audio: false, args: ['-metadata', 'creation_time=1904-01-01T00:00:00Z'] });
     id.clip = await scanFile(srv, 'videos/zero.mp4', h.ownerId, clip, CLIP_MTIME);
+    // Two undated files copied at once, named like an original and its edit: their shared modification time
+    // is no evidence that one is an edit of the other.
+    id.pair = await scanFile(srv, 'scans/pair.jpg', h.ownerId, await plainJpeg(6), SCAN_MTIME + 60_000);
+    id.pairEdit = await scanFile(srv, 'scans/pair-2.jpg', h.ownerId, await plainJpeg(7), SCAN_MTIME + 61_000);
     id.tuscany = await scanCorpus(srv, 'gps/DSCN0010.jpg', h.ownerId);
     id.london = await scanCorpus(srv, 'gps/big_ben.jpg', h.ownerId);
 
@@ -124,7 +128,11 @@ describe('capture dates of last resort, and corrections of dates and places', { 
       assert.equal(dated.place_source, 'file');
     }
     // The timeline finds the scanned print on its day, not under "No date".
-    assert.deepEqual(await onDay(owner, '2015-06-01'), [id.scan]);
+    assert.ok((await onDay(owner, '2015-06-01')).includes(id.scan));
+    // Files dated only by their modification time are not paired as an original and its edit.
+    const [pair, edit] = [await get(owner, id.pair!), await get(owner, id.pairEdit!)];
+    assert.equal(pair.time_source, 'file_modified');
+    assert.notEqual(pair.media_item_id, edit.media_item_id, 'pair.jpg and pair-2.jpg stay two items');
   });
 
   test('a bad last_modified is 422 naming the field, on every upload path, and stores nothing', async () => {
