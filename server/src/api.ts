@@ -15,6 +15,7 @@ import { jobsRouter } from './features/jobs/jobs.router.ts';
 import { mediaToolsRouter } from './features/assets/media-tools/media-tools.router.ts';
 import { uploadsRouter } from './features/uploads/uploads.router.ts';
 import { assetsRouter } from './features/assets/api/assets.router.ts';
+import { correctionsRouter } from './features/assets/corrections/corrections.router.ts';
 import { trashRouter } from './features/assets/trash/trash.router.ts';
 import { repositoriesRouter } from './features/repositories/repositories.router.ts';
 import { browseRouter } from './features/browse/browse.router.ts';
@@ -70,6 +71,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, searchRouter());
   api.route(API_BASE, browseRouter());
   api.route(API_BASE, trashRouter());
+  api.route(API_BASE, correctionsRouter());
   api.route(API_BASE, assetsRouter());
   api.route(API_BASE, repositoriesRouter());
   api.route(API_BASE, uploadsRouter());

@@ -30,6 +30,7 @@ import { MediaToolsService } from './features/assets/media-tools/media-tools.ser
 import { INSTALL_HINT, mediaToolsReport, resumeWaitingAssets, waitingAssetCount } from './features/assets/pipeline/waiting-for-tools.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/api/assets.service.ts';
+import { CorrectionsService } from './features/assets/corrections/corrections.service.ts';
 import { resolveInRepository } from './features/assets/index.ts';
 import { AssetsStore } from './features/assets/assets.store.ts';
 import { TrashService } from './features/assets/trash/trash.service.ts';
@@ -116,6 +117,7 @@ export interface Container {
   pipeline: AssetPipeline;
   derivatives: DerivativePaths;
   assets: AssetsService;
+  corrections: CorrectionsService;
   /** The Trash beyond soft delete: deleting for good (files included), emptying, the retention period. */
   trash: TrashService;
   /** Single, batch and chunked uploads into repositories, with receipts. */
@@ -312,6 +314,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }), intake);
   const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, events);
+  const corrections = new CorrectionsService(db, access, events);
   // A cover is cut from the photo's medium thumbnail, or from its original while it has none.
   const people = new PeopleService(db, faces, jobs, (assetId) => {
     const a = db.prepare('SELECT repository_id, storage_path FROM assets WHERE asset_id = ?').get(assetId) as { repository_id: string; storage_path: string } | undefined;
@@ -348,7 +351,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   events.on('asset.ready', 'indexing', (e) => indexing.afterAssetReady(e));
   events.on('asset.ready', 'duplicates', (e) => duplicates.afterAssetReady(e));
   // Photo events: a debounced rebuild of the owner's events (the catalog's triggers mark what changed).
-  for (const kind of ['asset.ready', 'asset.trashed', 'asset.restored', 'asset.deleted'] as const) {
+  for (const kind of ['asset.ready', 'asset.trashed', 'asset.restored', 'asset.deleted', 'asset.corrected'] as const) {
     events.on(kind, 'photo-events', (e) => photoEvents.afterAssetChange(e.owner_id));
   }
 
@@ -365,6 +368,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // A new position gets its place name from a job (the gazetteer loads there, not in the pipeline's transaction).
   events.on('asset.ready', 'places', (e) => {
     if (placeNames.pendingFor(e.asset_id)) jobs.enqueue(syncPlaces, {});
+  });
+  // A place a person set is named the same way.
+  events.on('asset.corrected', 'places', (e) => {
+    if (e.what === 'place' && placeNames.pendingFor(e.asset_id)) jobs.enqueue(syncPlaces, {});
   });
   const ownerFacts = new OwnerFacts(db, catalog, caches.create('statistics_facts', FACTS_CACHE_BYTES, (f: Facts) => f.bytes()));
   const memo = new CatalogMemo(db, catalog, caches.create('memo', MEMO_CACHE_BYTES, memoBytes));
@@ -437,6 +444,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     pipeline,
     derivatives,
     assets,
+    corrections,
     trash,
     uploads,
     indexing,

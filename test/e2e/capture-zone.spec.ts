@@ -6,6 +6,8 @@
  * The browser runs in Tokyo (+09:00): converted into the viewer's zone, the photo would show 2:03 AM
  * on 20 April. Checked on a desktop and on a 390×844 touch phone: the day header, the viewer's title
  * and the details (with the offset), and the undated file under "No date" (not "Today").
+ * Then (issue 24) the undated file gets a date and a place in the viewer's details, the selection bar shifts
+ * both files' dates, and the toast's Undo takes each back, at both sizes.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
 import fs from 'node:fs';
@@ -117,6 +119,91 @@ for (const device of ['desktop', 'phone'] as const) {
         const details = viewer(page).getByRole('complementary', { name: 'Details' });
         if (!(await details.isVisible())) await press(viewer(page).getByRole('button', { name: 'Details' }));
         await expect(details.locator('dt:has-text("Taken") + dd')).toHaveText('Unknown');
+      });
+    });
+
+    // Issue 24: a person sets the date and the place of the undated file in the viewer, shifts a selection's
+    // dates from the selection bar, and takes each back with the toast's Undo (so the next device starts over).
+    test('edit a date and a place in the viewer, shift a selection, undo each', async ({ page }) => {
+      await signIn(page);
+      const toast = (text: string) => page.locator('.toast').filter({ hasText: text }).last();
+      const undo = async (text: string) => {
+        await expect(toast(text)).toBeVisible();
+        await press(toast(text).getByRole('button', { name: 'Undo' }));
+      };
+      await press(tile(page, UNDATED));
+      await expect(viewer(page)).toBeVisible();
+      const details = viewer(page).getByRole('complementary', { name: 'Details' });
+      if (!(await details.isVisible())) await press(viewer(page).getByRole('button', { name: 'Details' }));
+      const taken = details.locator('dt:has-text("Taken") + dd');
+
+      await test.step('Edit date & time: a day, a time and a zone', async () => {
+        await press(details.getByRole('button', { name: 'Edit date & time' }));
+        const form = details.getByRole('form', { name: 'Edit date and time' });
+        await form.getByLabel('Date and time').fill('2020-05-10T14:30');
+        await form.getByLabel('Zone').selectOption('120');
+        await page.screenshot({ path: test.info().outputPath(`${device}-edit-date.png`) });
+        await press(form.getByRole('button', { name: 'Save date' }));
+        await expect(taken).toContainText('May 10, 2020, 2:30 PM (UTC+02:00)');
+        await expect(details.getByText('Date set by you.')).toBeVisible();
+        await expect(details.getByRole('button', { name: "Restore the file's date" })).toBeVisible();
+        await undo('Date and time set.');
+        await expect(taken).toHaveText('Unknown');
+      });
+
+      await test.step('Edit place: a town by its name, then undo', async () => {
+        await press(details.getByRole('button', { name: 'Edit place' }));
+        const form = details.getByRole('form', { name: 'Edit place' });
+        await form.getByLabel('Place name').fill('Lisbon');
+        await press(form.getByRole('button', { name: 'Save place' }));
+        await expect(details.getByText('Place set by you.')).toBeVisible();
+        await expect(details.locator('dt:has-text("Place") + dd')).toContainText('38.7');
+        await page.screenshot({ path: test.info().outputPath(`${device}-edit-place.png`) });
+        await undo('Place set to Lisbon');
+        await expect(details.getByText('Place set by you.')).toHaveCount(0);
+        await expect(details.locator('dt:has-text("Place")')).toHaveCount(0);
+      });
+
+      await test.step('Edit place: a spot picked on the map, then undo', async () => {
+        await press(details.getByRole('button', { name: 'Edit place' }));
+        const map = details.getByRole('img', { name: 'Map: click or tap where it was taken' });
+        const box = (await map.boundingBox())!;
+        // At the whole world's zoom, 55% across and 25% down is about 18° E, 45° N (the Balkans).
+        const at = { x: box.width * 0.55, y: box.height * 0.25 };
+        if (device === 'phone') await map.tap({ position: at });
+        else await map.click({ position: at });
+        const saveSpot = details.getByRole('button', { name: /^Save this spot/ });
+        await expect(saveSpot).toBeVisible();
+        const [lat, lon] = /\((-?[\d.]+), (-?[\d.]+)\)/.exec((await saveSpot.textContent())!)!.slice(1).map(Number) as [number, number];
+        // Within a couple of degrees: the world drawn 300-odd pixels wide is about a degree a pixel.
+        expect(Math.abs(lat - 45)).toBeLessThan(2.5);
+        expect(Math.abs(lon - 18)).toBeLessThan(2.5);
+        await page.screenshot({ path: test.info().outputPath(`${device}-pick-place.png`) });
+        await press(saveSpot);
+        await expect(details.getByText('Place set by you.')).toBeVisible();
+        await expect(details.locator('dt:has-text("Place") + dd')).toContainText(lat.toFixed(2));
+        await undo('Place set to');
+        await expect(details.locator('dt:has-text("Place")')).toHaveCount(0);
+        await press(viewer(page).getByRole('button', { name: 'Close' }));
+        await expect(viewer(page)).toBeHidden();
+      });
+
+      await test.step('Adjust date… shifts the selection a day later (the undated one has nothing to shift), then undo', async () => {
+        await grid(page).getByRole('checkbox', { name: `Select ${path.basename(ZONED)}` }).check();
+        await grid(page).getByRole('checkbox', { name: `Select ${UNDATED}` }).check();
+        const bar = page.getByRole('toolbar', { name: 'Selection' });
+        await expect(bar.getByText('2 selected')).toBeVisible();
+        if (device === 'phone') await press(bar.getByRole('button', { name: 'More actions' }));
+        await press(bar.getByRole('button', { name: 'Adjust date…' }));
+        const panel = page.getByRole('dialog', { name: 'Adjust date' });
+        await panel.getByLabel('Days').fill('1');
+        await page.screenshot({ path: test.info().outputPath(`${device}-adjust-date.png`) });
+        await press(panel.getByRole('button', { name: 'Adjust 2' }));
+        await expect(toast('1 item has no date to shift')).toBeVisible();
+        await expect.poll(() => days(page)).toContain('Fri, April 20, 2007');
+        await undo('1 date shifted by 1 day');
+        await expect.poll(() => days(page)).toContain('Thu, April 19, 2007');
+        expect(await days(page)).not.toContain('Fri, April 20, 2007');
       });
     });
   });

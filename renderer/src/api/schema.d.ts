@@ -188,6 +188,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/asset-corrections/{correction_id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a correction of dates or places
+         * @description Puts back what each asset had before the correction, except on assets a later correction of the same kind changed since (`skipped`, `corrected_since`). 404 for a correction that is not yours; 409 `correction_already_undone` the second time.
+         */
+        post: operations["undoAssetCorrection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/{id}": {
         parameters: {
             query?: never;
@@ -273,6 +293,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/{id}/capture-time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set when a photo or video was taken
+         * @description The date and time of day the camera should have shown (`local_time`, no zone) and the zone (`offset_minutes`). The correction wins over the file's date, survives re-processing (`time_source: user`) and never rewrites the file. Owner only: another member's asset answers 404, one shared with you 403 `asset_read_only`; 409 `asset_in_trash` in the Trash; 422 `date_out_of_range` before 1826 or in the future.
+         */
+        put: operations["updateAssetCaptureTime"];
+        post?: never;
+        /**
+         * Go back to the file's own date
+         * @description The file's date (its metadata's, else its modification time, else none) replaces a correction. A correction itself: undoable.
+         */
+        delete: operations["restoreAssetCaptureTime"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/{id}/description": {
         parameters: {
             query?: never;
@@ -345,6 +389,30 @@ export interface paths {
         put: operations["updateAssetLike"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/{id}/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or clear where a photo or video was taken
+         * @description A position (`latitude`, `longitude`), or `place_name` (a town of the offline gazetteer; 422 `place_not_found` when none matches), or both coordinates null to clear it. Wins over the file's GPS (`place_source: user`). (0, 0) is refused: it is what an empty GPS block says.
+         */
+        put: operations["updateAssetLocation"];
+        post?: never;
+        /**
+         * Go back to the file's own place
+         * @description The file's GPS position (or none) replaces a correction. A correction itself: undoable.
+         */
+        delete: operations["restoreAssetLocation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -603,6 +671,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/capture-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shift the dates of many photos, or set their zone
+         * @description `shift_minutes` moves every date by the same amount (a camera clock set wrongly); `offset_minutes` sets one zone for all, each keeping the wall clock its camera showed (a camera left on home time); both: shift, then zone. Assets without any date are left as they are (`skipped`, `no_date`). Unknown or other members' ids answer 404 naming them, before anything changes.
+         */
+        post: operations["updateAssetsCaptureTime"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/download": {
         parameters: {
             query?: never;
@@ -773,6 +861,26 @@ export interface paths {
         get: operations["listLikedAssets"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or clear the place of many photos
+         * @description As updateAssetLocation, for every asset of `asset_ids`.
+         */
+        post: operations["updateAssetsLocation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2021,6 +2129,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/place-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Towns whose name matches what was typed (offline gazetteer)
+         * @description Accents and case do not matter ("zurich" finds Zürich). Exact names first, then names starting with `q`, then names with a word starting with it. The gazetteer has no population: every "Paris" is listed, each with its region and country.
+         */
+        get: operations["searchPlaceNames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/places": {
         parameters: {
             query?: never;
@@ -2709,7 +2837,7 @@ export interface paths {
         put?: never;
         /**
          * Upload one file
-         * @description Multipart with the file in `file` and an optional `repository_id` (default: the primary repository), which must come before the file. The body streams to the repository’s staging folder and is hashed (BLAKE3) on the way; with `X-Content-Hash` a mismatch answers 422 and keeps nothing. Content you already have in the repository (same hash and size) answers `status: duplicate` with your asset and is not stored again; when that asset is in your Trash, the upload brings it back (`restored_from_trash: true`). Duplicates are per member: content only another member has becomes an asset of yours (stored once on disk). Otherwise the file is committed under `uploads/YYYY/MM/` (never overwriting: `name (1).ext`…), catalogued, and its processing queued (`status: processing`). Follow the receipt with getUploadStatus. A body that ends before the form’s closing boundary answers 400 `upload_incomplete`; one that brings no byte for the idle timeout (60 s unless configured) answers 408 `upload_stalled` and closes the connection; either way nothing of it is kept. The server serves `max_in_flight_requests` uploads at once and one member only a share of them (a quarter unless configured): past either, 503 `uploads_busy` with Retry-After.
+         * @description Multipart with the file in `file` and optional `repository_id` (default: the primary repository) and `last_modified` (when the file was last modified on the device), which must come before the file. The body streams to the repository’s staging folder and is hashed (BLAKE3) on the way; with `X-Content-Hash` a mismatch answers 422 and keeps nothing. Content you already have in the repository (same hash and size) answers `status: duplicate` with your asset and is not stored again; when that asset is in your Trash, the upload brings it back (`restored_from_trash: true`). Duplicates are per member: content only another member has becomes an asset of yours (stored once on disk). Otherwise the file is committed under `uploads/YYYY/MM/` (never overwriting: `name (1).ext`…), catalogued, and its processing queued (`status: processing`). Follow the receipt with getUploadStatus. A body that ends before the form’s closing boundary answers 400 `upload_incomplete`; one that brings no byte for the idle timeout (60 s unless configured) answers 408 `upload_stalled` and closes the connection; either way nothing of it is kept. The server serves `max_in_flight_requests` uploads at once and one member only a share of them (a quarter unless configured): past either, 503 `uploads_busy` with Retry-After.
          */
         post: operations["uploadAsset"];
         delete?: never;
@@ -2800,7 +2928,7 @@ export interface paths {
         put?: never;
         /**
          * Create or resume a chunked upload session
-         * @description Without `session_id`, or with a new one: creates a session (201) and its receipt. With the id of one of your sessions and the same file (name, size, chunk count): resumes it (200) and reports the chunks stored on the server, also after a server restart. Chunks then go to batchUploadAssets as `chunk_{session_id}_{index}_{total}`. The resume answer is what counts: a chunk answered shortly before the machine itself went down (a power cut) may be missing from it, and is sent again. `chunk_size` is optional: it is learnt from the first chunk otherwise.
+         * @description Without `session_id`, or with a new one: creates a session (201) and its receipt. With the id of one of your sessions and the same file (name, size, chunk count): resumes it (200) and reports the chunks stored on the server, also after a server restart. Chunks then go to batchUploadAssets as `chunk_{session_id}_{index}_{total}`. The resume answer is what counts: a chunk answered shortly before the machine itself went down (a power cut) may be missing from it, and is sent again. `chunk_size` is optional: it is learnt from the first chunk otherwise. `last_modified`: when the file was last modified on the device, the date of a photo or video with no date inside.
          */
         post: operations["createUploadSession"];
         delete?: never;
@@ -3042,6 +3170,11 @@ export interface components {
             mime_type: string;
             original_filename: string;
             owner_id: number;
+            /**
+             * @description Where the position comes from: `file` (its GPS) or `user` (a person set it, or cleared it when the position is null); null without a position.
+             * @enum {string|null}
+             */
+            place_source: "file" | "user" | null;
             rating: number;
             repository_id: string;
             /** @description Species recognised in a photo (BioCLIP), best score first; empty when none were recognised. */
@@ -3055,6 +3188,11 @@ export interface components {
             /** @description Completed processing steps and failure codes; see features/assets/pipeline/status-codes.ts. */
             status: number[];
             taken_time: string | null;
+            /**
+             * @description Where taken_time comes from: `file` (a photo's EXIF/XMP), `container` (a video's or audio file's container), `file_modified` (the file's modification time: a guess to check), `user` (a person's correction, which wins over every other source); null without a date.
+             * @enum {string|null}
+             */
+            time_source: "file" | "container" | "file_modified" | "user" | null;
             /** @enum {string} */
             type: "PHOTO" | "VIDEO" | "AUDIO";
             upload_time: string;
@@ -3070,6 +3208,21 @@ export interface components {
             albums: components["schemas"]["AlbumOfAsset"][];
             asset_id: string;
             count: number;
+        };
+        AssetCorrection: {
+            /** @description The assets changed. */
+            asset_ids: string[];
+            /** @description Give it to undoAssetCorrection to take this correction back. */
+            correction_id: string;
+            /** @enum {string} */
+            kind: "time" | "place";
+            message: string;
+            /** @description Assets left as they were, and why. */
+            skipped: {
+                asset_id: string;
+                /** @description `no_date` (nothing to shift), `corrected_since` (undo: a later correction changed it). */
+                reason: string;
+            }[];
         };
         AssetDetail: {
             albums?: components["schemas"]["AssetAlbum"][];
@@ -3087,6 +3240,7 @@ export interface components {
                 total_faces: number;
                 updated_at: string;
             } | null;
+            file_capture: components["schemas"]["FileCapture"];
             file_size: number;
             /** @description Repository-relative folder of the file. */
             folder_path: string;
@@ -3112,6 +3266,11 @@ export interface components {
             original_filename: string;
             owner_id: number;
             place: components["schemas"]["AssetPlace"];
+            /**
+             * @description Where the position comes from: `file` (its GPS) or `user` (a person set it, or cleared it when the position is null); null without a position.
+             * @enum {string|null}
+             */
+            place_source: "file" | "user" | null;
             rating: number;
             repository_id: string;
             /** @description Best score first; absent when include_species=false. */
@@ -3133,6 +3292,11 @@ export interface components {
             }[];
             taken_time: string | null;
             thumbnails?: components["schemas"]["ThumbnailRef"][];
+            /**
+             * @description Where taken_time comes from: `file` (a photo's EXIF/XMP), `container` (a video's or audio file's container), `file_modified` (the file's modification time: a guess to check), `user` (a person's correction, which wins over every other source); null without a date.
+             * @enum {string|null}
+             */
+            time_source: "file" | "container" | "file_modified" | "user" | null;
             /** @enum {string} */
             type: "PHOTO" | "VIDEO" | "AUDIO";
             upload_time: string;
@@ -3559,6 +3723,15 @@ export interface components {
             seed: string;
             /** @enum {string} */
             strategy: "weighted_aes_v1";
+        };
+        /** @description The file's own capture time (its metadata's, else its modification time) and position, whatever a person corrected. */
+        FileCapture: {
+            capture_offset_minutes: number | null;
+            gps_latitude: number | null;
+            gps_longitude: number | null;
+            taken_time: string | null;
+            /** @enum {string|null} */
+            time_source: "file" | "container" | "file_modified" | null;
         };
         FilterOptions: {
             /** @description Distinct camera makes (manufacturers) of your assets, sorted (case-insensitive, natural order). */
@@ -4376,6 +4549,15 @@ export interface components {
             offset: number;
             places: components["schemas"]["Place"][];
             total: number;
+        };
+        PlaceSuggestion: {
+            country: string;
+            /** @description ISO 3166-1 alpha-2. */
+            country_code: string;
+            latitude: number;
+            longitude: number;
+            name: string;
+            region: string | null;
         };
         Problem: {
             /** @description Stable machine-readable error code. */
@@ -6493,6 +6675,85 @@ export interface operations {
             };
         };
     };
+    undoAssetCorrection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                correction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The correction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetCorrection"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getAsset: {
         parameters: {
             query?: {
@@ -6976,6 +7237,200 @@ export interface operations {
             };
         };
     };
+    updateAssetCaptureTime: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example 2024-05-01T14:30:00 */
+                    local_time: string;
+                    /** @description The zone as minutes east of UTC (120 = UTC+02:00); null = zone unknown (the time is the wall clock, as for files without a zone). */
+                    offset_minutes: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The correction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetCorrection"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    restoreAssetCaptureTime: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The correction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetCorrection"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     updateAssetDescription: {
         parameters: {
             query?: never;
@@ -7318,6 +7773,201 @@ export interface operations {
             };
             /** @description The body is not of the declared media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateAssetLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description With longitude; both null clear the place. */
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    /** @description Instead of a position: a town looked up in the offline gazetteer (the best match; searchPlaceNames lists them). */
+                    place_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The correction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetCorrection"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    restoreAssetLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The correction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetCorrection"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8660,6 +9310,121 @@ export interface operations {
             };
         };
     };
+    updateAssetsCaptureTime: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your assets (1–1000). */
+                    asset_ids: string[];
+                    /** @description The zone as minutes east of UTC (120 = UTC+02:00); null = zone unknown (the time is the wall clock, as for files without a zone). */
+                    offset_minutes?: number | null;
+                    /** @description Minutes to add (negative: earlier). */
+                    shift_minutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The correction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetCorrection"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     downloadAssets: {
         parameters: {
             query?: never;
@@ -9218,6 +9983,122 @@ export interface operations {
             };
             /** @description Not signed in, or the token expired or was revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateAssetsLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your assets (1–1000). */
+                    asset_ids: string[];
+                    /** @description With longitude; both null clear the place. */
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    /** @description Instead of a position: a town looked up in the offline gazetteer (the best match; searchPlaceNames lists them). */
+                    place_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The correction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetCorrection"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14578,6 +15459,61 @@ export interface operations {
             };
         };
     };
+    searchPlaceNames: {
+        parameters: {
+            query: {
+                limit?: number;
+                q: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        places: components["schemas"]["PlaceSuggestion"][];
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listPlaces: {
         parameters: {
             query?: {
@@ -17140,6 +18076,8 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     "chunk_{session_id}_{index}_{total}"?: string;
+                    /** @description Before single_{session_id}: When the file was last modified on the device: epoch milliseconds, or ISO 8601 with its zone ("2024-05-01T14:30:00+02:00"; a numeric offset is taken as the zone the device was in, "Z" as unknown). The date of a photo or video with no date inside (its `time_source` is then `file_modified`). Anything else answers 422 `invalid_last_modified` naming the field. */
+                    "last_modified_{session_id}"?: string;
                     /** Format: uuid */
                     repository_id?: string;
                     /** Format: binary */
@@ -17319,12 +18257,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The file and, before it, the target repository. */
+        /** @description The file and, before it, the target repository and when the file was last modified. */
         requestBody: {
             content: {
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
+                    /** @description When the file was last modified on the device: epoch milliseconds, or ISO 8601 with its zone ("2024-05-01T14:30:00+02:00"; a numeric offset is taken as the zone the device was in, "Z" as unknown). The date of a photo or video with no date inside (its `time_source` is then `file_modified`). Anything else answers 422 `invalid_last_modified` naming the field. */
+                    last_modified?: string;
                     /** Format: uuid */
                     repository_id?: string;
                 };
@@ -17740,6 +18680,8 @@ export interface operations {
                     client_hash?: string;
                     content_type?: string;
                     filename: string;
+                    /** @description When the file was last modified on the device: epoch milliseconds, or ISO 8601 with its zone ("2024-05-01T14:30:00+02:00"; a numeric offset is taken as the zone the device was in, "Z" as unknown). The date of a photo or video with no date inside (its `time_source` is then `file_modified`). Anything else answers 422 `invalid_last_modified` naming the field. */
+                    last_modified?: string | number;
                     /** Format: uuid */
                     repository_id?: string;
                     session_id?: string;

@@ -26,8 +26,9 @@ interface Label {
   };
 }
 
+// The file's own metadata date only: a date of last resort (its modification time, `file_modified`) is not one.
 const localClock = (a: AssetRow) => {
-  if (a.taken_time === null) return null;
+  if (a.taken_time === null || a.time_source !== 'file') return null;
   const ms = a.taken_time + (a.capture_offset_minutes ?? 0) * 60_000;
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ').replace(/-/g, ':');
 };

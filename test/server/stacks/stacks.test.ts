@@ -221,7 +221,8 @@ describe('media items and stacks', { timeout: 600_000 }, () => {
     [aliceSeq, bobSeq].forEach((list) =>
       list.forEach((id, i) =>
         srv.container.db
-          .prepare("UPDATE assets SET taken_time = ?, specific_metadata = json_set(coalesce(specific_metadata, '{}'), '$.camera_model', 'Pixel 8') WHERE asset_id = ?")
+          // As if the files said when they were taken (time_source 'file'; a modification time is no burst evidence).
+          .prepare("UPDATE assets SET taken_time = ?, time_source = 'file', specific_metadata = json_set(coalesce(specific_metadata, '{}'), '$.camera_model', 'Pixel 8') WHERE asset_id = ?")
           .run(Date.parse('2025-01-01T08:00:00Z') + i * 500, id),
       ),
     );

@@ -1,6 +1,6 @@
 /**
- * What can be done to a selection: favourite, add to an album, tag, stack, trash or restore,
- * download as a zip, make a public link (features/sharing).
+ * What can be done to a selection: favourite, add to an album, tag, adjust the dates, set the place,
+ * stack, trash or restore, download as a zip, make a public link (features/sharing).
  *
  * On a phone the bar takes the place of the top bar (library.css) and keeps one line: clear, the
  * count, "Add to album", Download and Move to trash (as icons with their names for assistive
@@ -22,6 +22,7 @@ import { useDownloadZip, useRestoreWithUndo, useSetLikedWithUndo, useTrashWithUn
 import { DeletePermanentlyButton } from './TrashActions';
 import { useBulkTag } from './bulk-tag';
 import { BulkTagMenu } from './BulkTagMenu';
+import { AdjustDateMenu, SetPlaceMenu } from './SelectionCorrections';
 import type { GalleryItem } from './library-api';
 
 interface SelectionBarProps {
@@ -94,6 +95,8 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
               Add to favourites
             </Button>
             <BulkTagMenu ids={ids} names={names} tagging={tagging} disabled={busy} onDone={onDone} />
+            <AdjustDateMenu ids={ids} disabled={busy} onDone={onDone} />
+            <SetPlaceMenu ids={ids} disabled={busy} onDone={onDone} />
             <SelectionLinkButton ids={ids} disabled={busy} />
             {n >= 2 && (
               <Button

@@ -17,6 +17,7 @@ import { OcrText } from '../search/OcrText';
 import type { Quad } from '../search/ocr-geometry';
 import { placeLine } from '../people/people-facts';
 import { ViewerPeople } from '../people/ViewerPeople';
+import { CaptureEdits } from './CaptureEdits';
 
 type Meta = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : '');
@@ -119,6 +120,8 @@ export function ViewerInfo({ assetId, rating, onRate, onOcrLine }: ViewerInfoPro
           </>
         )}
       </dl>
+
+      <CaptureEdits asset={a} />
 
       <ViewerPeople assetId={assetId} />
 

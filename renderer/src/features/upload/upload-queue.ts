@@ -457,6 +457,9 @@ export class UploadQueue {
             total_chunks: p.totalChunks,
             chunk_size: p.chunkSize,
             ...(e.file?.type ? { content_type: e.file.type.slice(0, 255) } : {}),
+            // When the file was last modified, in this device's zone: the date of a photo or video with none
+            // inside (the server marks it `file_modified`, to check). Browsers report 0 when they do not know.
+            ...(e.lastModified > 0 ? { last_modified: localIso(e.lastModified) } : {}),
           },
         }),
       );
@@ -740,4 +743,13 @@ export function uploadQueue(userId: number): UploadQueue {
     queueUser = userId;
   }
   return queue;
+}
+
+/** An instant as ISO 8601 with this device's offset at that instant ("2024-05-01T14:30:00+02:00"). */
+export function localIso(ms: number): string {
+  const d = new Date(ms);
+  const offset = -d.getTimezoneOffset();
+  const pad = (n: number) => String(Math.floor(Math.abs(n))).padStart(2, '0');
+  const local = new Date(ms + offset * 60_000).toISOString().slice(0, 19);
+  return `${local}${offset < 0 ? '-' : '+'}${pad(offset / 60)}:${pad(offset % 60)}`;
 }

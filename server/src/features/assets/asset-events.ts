@@ -25,6 +25,11 @@ export interface AssetEvents {
   'asset.trashed': AssetRef & { reason: 'user' | 'missing' };
   /** Back from the Trash (by its owner, an upload of the same file, or its file coming back). */
   'asset.restored': AssetRef;
+  /**
+   * A person corrected (or restored, or undid a correction of) its capture time or place
+   * (features/assets/corrections): what is made of when and where (photo events, place names) follows.
+   */
+  'asset.corrected': AssetRef & { what: 'time' | 'place' };
   /** Its file was moved or renamed inside its repository; the asset id stays. */
   'asset.moved': AssetRef & { from: string; to: string };
   /**

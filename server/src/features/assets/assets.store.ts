@@ -1,8 +1,10 @@
 /** SQL for assets and media items. No rules here. */
 import type { Db } from '../../platform/db/connection.ts';
+import type { CaptureColumns } from './capture-sources.ts';
 import type { PermittedAssetId } from '../../platform/access/index.ts';
 
-export interface AssetRow {
+/** An asset's row; the capture columns of migration 0031 are described in capture-sources.ts. */
+export interface AssetRow extends CaptureColumns {
   asset_id: string;
   owner_id: number;
   repository_id: string;
@@ -88,7 +90,8 @@ export interface ComponentRow {
 export type NewAsset = Pick<
   AssetRow,
   'asset_id' | 'owner_id' | 'repository_id' | 'storage_path' | 'type' | 'original_filename' | 'mime_type' | 'file_size' | 'hash' | 'file_mtime'
->;
+> &
+  Partial<Pick<AssetRow, 'file_modified_time' | 'file_modified_offset_minutes'>>;
 
 export class AssetsStore {
   constructor(private readonly db: Db) {}
@@ -121,11 +124,11 @@ export class AssetsStore {
     this.db
       .prepare(
         `INSERT INTO assets (asset_id, owner_id, repository_id, storage_path, type, original_filename, mime_type, file_size, hash,
-           file_mtime, upload_time, state, status, created_at, updated_at)
+           file_mtime, file_modified_time, file_modified_offset_minutes, upload_time, state, status, created_at, updated_at)
          VALUES (@asset_id, @owner_id, @repository_id, @storage_path, @type, @original_filename, @mime_type, @file_size, @hash,
-           @file_mtime, @now, 'pending', '[10]', @now, @now)`,
+           @file_mtime, @file_modified_time, @file_modified_offset_minutes, @now, 'pending', '[10]', @now, @now)`,
       )
-      .run({ ...a, now });
+      .run({ file_modified_time: null, file_modified_offset_minutes: null, ...a, now });
   }
 
   update(id: string, fields: Partial<Omit<AssetRow, 'asset_id' | 'created_at'>>, now: number): void {

@@ -40,6 +40,13 @@ export const AssetSchema = z
     duration: z.number().nullable(),
     taken_time: z.string().nullable(),
     capture_offset_minutes: z.number().int().nullable(),
+    time_source: z.enum(['file', 'container', 'file_modified', 'user']).nullable().openapi({
+      description:
+        'Where taken_time comes from: `file` (a photo\'s EXIF/XMP), `container` (a video\'s or audio file\'s container), `file_modified` (the file\'s modification time: a guess to check), `user` (a person\'s correction, which wins over every other source); null without a date.',
+    }),
+    place_source: z.enum(['file', 'user']).nullable().openapi({
+      description: 'Where the position comes from: `file` (its GPS) or `user` (a person set it, or cleared it when the position is null); null without a position.',
+    }),
     upload_time: z.string(),
     gps_latitude: z.number().nullable(),
     gps_longitude: z.number().nullable(),
@@ -97,6 +104,8 @@ export function toAsset(r: AssetRow, extras: AssetExtras = {}): Asset {
     duration: r.duration,
     taken_time: iso(r.taken_time),
     capture_offset_minutes: r.capture_offset_minutes,
+    time_source: r.time_source ?? null,
+    place_source: r.place_source ?? null,
     upload_time: iso(r.upload_time)!,
     gps_latitude: r.gps_latitude,
     gps_longitude: r.gps_longitude,
@@ -144,6 +153,27 @@ export const AssetPlaceSchema = z
   .openapi('AssetPlace');
 export type AssetPlace = z.infer<typeof AssetPlaceSchema>;
 
+/** What the file itself says of when and where (features/assets/capture-sources.ts): what a restore brings back. */
+export const FileCaptureSchema = z
+  .object({
+    taken_time: z.string().nullable(),
+    capture_offset_minutes: z.number().int().nullable(),
+    time_source: z.enum(['file', 'container', 'file_modified']).nullable(),
+    gps_latitude: z.number().nullable(),
+    gps_longitude: z.number().nullable(),
+  })
+  .openapi('FileCapture', { description: "The file's own capture time (its metadata's, else its modification time) and position, whatever a person corrected." });
+
+export function fileCapture(r: AssetRow): z.infer<typeof FileCaptureSchema> {
+  return {
+    taken_time: iso(r.file_taken_time ?? null),
+    capture_offset_minutes: r.file_capture_offset_minutes ?? null,
+    time_source: r.file_time_source ?? null,
+    gps_latitude: r.file_gps_latitude ?? null,
+    gps_longitude: r.file_gps_longitude ?? null,
+  };
+}
+
 /** getAsset: the asset plus what its include flags ask for (absent when a flag is false). */
 export const AssetDetailSchema = AssetSchema.extend({
   thumbnails: z.array(ThumbnailRefSchema).optional(),
@@ -159,6 +189,7 @@ export const AssetDetailSchema = AssetSchema.extend({
   place: AssetPlaceSchema.nullable().openapi({
     description: 'Where the photo was taken, by name (the offline GeoNames gazetteer): null without a position, for (0, 0), far from any town (open sea), or while the name is still being looked up (a moment after processing).',
   }),
+  file_capture: FileCaptureSchema,
   face_result: FaceResultSchema.nullable().optional().openapi({ description: 'The faces found in the photo (boxes normalised 0..1) with their person; null while the face task has not read it.' }),
 }).openapi('AssetDetail');
 

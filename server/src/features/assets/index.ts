@@ -20,6 +20,7 @@ export {
   FileChangingError,
   type CommittedUpload,
   type CommittedUploads,
+  type FileModified,
   type IndexOutcome,
   type Ingest,
 } from './ingest/ingest.contract.ts';

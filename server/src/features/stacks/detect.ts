@@ -58,6 +58,12 @@ interface Candidate {
   is_raw: number | null;
 }
 
+/**
+ * The capture time as evidence that two files were taken together: a date of last resort (the file's
+ * modification time, features/assets/capture-sources.ts) is not; files copied at once share it.
+ */
+const CAPTURED = "CASE WHEN time_source IS 'file_modified' THEN NULL ELSE taken_time END AS taken_time";
+
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
 /** Would the media-item linker put these two files into one item? (Cheap pre-check, in memory.) */
@@ -132,7 +138,7 @@ export function detectStacks(db: Db, repositoryId: string, ownerId: number | nul
   // 1. Structural merge.
   const rows = db
     .prepare(
-      `SELECT asset_id, owner_id, type, storage_path, original_filename, taken_time, media_item_id, content_id,
+      `SELECT asset_id, owner_id, type, storage_path, original_filename, ${CAPTURED}, media_item_id, content_id,
          json_extract(specific_metadata, '$.is_raw') AS is_raw
        FROM assets WHERE repository_id = @repo AND (@owner IS NULL OR owner_id = @owner)
          AND is_deleted = 0 AND state = 'ready' AND type IN ('PHOTO', 'VIDEO')`,
@@ -225,7 +231,8 @@ export function detectStacks(db: Db, repositoryId: string, ownerId: number | nul
       `SELECT mi.media_item_id, a.owner_id, a.camera_model, a.original_filename, a.taken_time
        FROM assets a CROSS JOIN media_items mi ON mi.media_item_id = a.media_item_id AND mi.primary_asset_id = a.asset_id
        WHERE a.repository_id = @repo AND (@owner IS NULL OR a.owner_id = @owner) AND a.is_deleted = 0
-         AND mi.media_kind IN ('photo', 'live_photo') AND a.taken_time IS NOT NULL AND a.camera_model IS NOT NULL AND a.camera_model != ''
+         AND mi.media_kind IN ('photo', 'live_photo') AND a.taken_time IS NOT NULL AND a.time_source IS NOT 'file_modified'
+         AND a.camera_model IS NOT NULL AND a.camera_model != ''
          AND NOT EXISTS (SELECT 1 FROM stack_members sm WHERE sm.media_item_id = mi.media_item_id)`,
     )
     .all(scope) as { media_item_id: string; owner_id: number; camera_model: string; original_filename: string; taken_time: number }[];

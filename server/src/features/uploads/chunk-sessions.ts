@@ -55,6 +55,7 @@ import { ClientAborted, SESSION_ID, TooLargeError, brokenOff, partialChunkPath, 
 import { HASH_HEX, targetRepository, toStoredProblem, type Repo, type UploadsContext } from './uploads.context.ts';
 import { emptyResult, type BatchResult, type SessionAnswer, type SessionInput, type UploadResult } from './uploads.results.ts';
 import type { SessionRow, StoredProblem } from './uploads.store.ts';
+import { parseLastModified } from './last-modified.ts';
 
 /** Sessions hashed ahead at once (each holds an open file and a hash state on the worker). */
 const MAX_HASHING = 64;
@@ -104,6 +105,7 @@ export class ChunkSessions {
     const clientHash = input.client_hash?.toLowerCase();
     if (clientHash !== undefined && !HASH_HEX.test(clientHash)) throw new Invalid('client_hash must be 64 hexadecimal characters (BLAKE3).', [{ field: 'body.client_hash', message: 'must be 64 hex characters' }]);
 
+    const modified = input.last_modified === undefined ? null : parseLastModified(input.last_modified, 'body.last_modified', now());
     if (input.session_id !== undefined && !SESSION_ID.test(input.session_id)) {
       throw new Invalid('session_id must be 1–64 letters, digits or "-".', [{ field: 'body.session_id', message: 'bad session id' }], 'bad_session_id');
     }
@@ -136,6 +138,8 @@ export class ChunkSessions {
           total_chunks: input.total_chunks,
           chunk_size: input.chunk_size ?? 0,
           client_hash: clientHash ?? null,
+          file_modified_time: modified?.time ?? null,
+          file_modified_offset_minutes: modified?.offsetMinutes ?? null,
           status: 'pending',
           receipt_id: receiptId,
         },
@@ -433,7 +437,8 @@ export class ChunkSessions {
         hasher = null;
         const got: Received = { size, hash, head: await readHead(file) };
         log.info({ session_id: s.session_id, bytes: size, chunks_hashed_ahead: hashedAhead, ms: Math.round(performance.now() - started) }, 'upload session hashed');
-        const result = await this.committer.finalize(actor, repo, file, got, s.filename, s.receipt_id!, s.client_hash ?? undefined);
+        const modified = s.file_modified_time === null ? null : { time: s.file_modified_time, offsetMinutes: s.file_modified_offset_minutes };
+      const result = await this.committer.finalize(actor, repo, file, got, s.filename, s.receipt_id!, modified, s.client_hash ?? undefined);
         store.finishSession(s.session_id, 'completed', null, now());
         await rm(sessionDir(repo.path, s.session_id));
         return result;

@@ -25,6 +25,7 @@ import type { CommitIntents } from './commit-intents.ts';
 import { KeyedLock } from './locks.ts';
 import { commitAsCopyOf, commitStaged, detectContent, uploadFolder, type DetectedType, type Received } from '../intake/index.ts';
 import type { Repo, UploadsContext } from './uploads.context.ts';
+import type { FileModified } from '../assets/index.ts';
 import type { UploadResult } from './uploads.results.ts';
 
 const rm = (p: string) => fs.promises.rm(p, { recursive: true, force: true }).catch(() => undefined);
@@ -40,10 +41,11 @@ export class Committer {
 
   /**
    * Checks (not empty, hash as announced, a media type we read), then under the (repository, hash)
-   * lock: duplicate → dropped; else committed and indexed. Updates the receipt on success; on
+   * lock: duplicate → dropped; else committed and indexed, with the file's modification time as the client
+   * said (last-modified.ts; null when it did not). Updates the receipt on success; on
    * failure throws (the caller fails the receipt and removes what it staged).
    */
-  async finalize(actor: Actor, repo: Repo, staged: string, got: Received, name: string, receiptId: string, expectedHash?: string): Promise<UploadResult> {
+  async finalize(actor: Actor, repo: Repo, staged: string, got: Received, name: string, receiptId: string, fileModified: FileModified | null, expectedHash?: string): Promise<UploadResult> {
     const { store, now } = this.ctx;
     if (got.size === 0) throw new Invalid('The file is empty.', [{ field: 'body.file', message: 'must not be empty' }], 'empty_file');
     store.updateReceipt(receiptId, { status: 'uploading', size: got.size, content_hash: got.hash }, now());
@@ -83,7 +85,7 @@ export class Committer {
       };
       let outcome;
       try {
-        outcome = await ingest.indexFile({ repositoryId: repo.repository_id, repository: repo, relPath, ownerId: actor.userId, source: 'upload', knownHash: got.hash, knownType: type, receiptId, originalFilename: name });
+        outcome = await ingest.indexFile({ repositoryId: repo.repository_id, repository: repo, relPath, ownerId: actor.userId, source: 'upload', knownHash: got.hash, knownType: type, receiptId, originalFilename: name, fileModified });
       } catch (e) {
         await takeBack(); // not catalogued: take it back out, the client may retry
         throw e;

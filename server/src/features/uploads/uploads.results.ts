@@ -68,6 +68,8 @@ export interface SessionInput {
   content_type?: string | undefined;
   repository_id?: string | undefined;
   client_hash?: string | undefined;
+  /** When the file was last modified (last-modified.ts). */
+  last_modified?: string | number | undefined;
 }
 
 /** A batch result before anything is known about its part. */

@@ -41,6 +41,12 @@ const CUT_OFF =
 const Hash = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (BLAKE3)');
 const SessionId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be 1-64 letters, digits or -');
 
+/** When the file was last modified (features/uploads/last-modified.ts). */
+const LAST_MODIFIED_TEXT =
+  'When the file was last modified on the device: epoch milliseconds, or ISO 8601 with its zone ("2024-05-01T14:30:00+02:00"; a numeric offset is taken as the zone the device was in, "Z" as unknown). ' +
+  'The date of a photo or video with no date inside (its `time_source` is then `file_modified`). Anything else answers 422 `invalid_last_modified` naming the field.';
+const LastModified = z.union([z.string().max(64), z.number().int()]).openapi({ description: LAST_MODIFIED_TEXT });
+
 const idList = (name: string, max: number) =>
   z
     .string()
@@ -121,7 +127,7 @@ const ReceiptStateSchema = z
 
 const ReceiptsSchema = z.object({ operations: z.array(ReceiptStateSchema) }).openapi('UploadReceipts');
 
-type PropSchema = { type: 'string'; format: 'uuid' | 'binary' };
+type PropSchema = { type: 'string'; format?: 'uuid' | 'binary'; description?: string };
 const multipart = (description: string, properties: Record<string, PropSchema>, required: string[]) => ({
   required: true,
   description,
@@ -134,7 +140,7 @@ export const uploadAsset = defineRoute('user', {
   operationId: 'uploadAsset',
   summary: 'Upload one file',
   description:
-    'Multipart with the file in `file` and an optional `repository_id` (default: the primary repository), which must come before the file. ' +
+    'Multipart with the file in `file` and optional `repository_id` (default: the primary repository) and `last_modified` (when the file was last modified on the device), which must come before the file. ' +
     'The body streams to the repository’s staging folder and is hashed (BLAKE3) on the way; with `X-Content-Hash` a mismatch answers 422 and keeps nothing. ' +
     'Content you already have in the repository (same hash and size) answers `status: duplicate` with your asset and is not stored again; when that asset is in your Trash, ' +
     'the upload brings it back (`restored_from_trash: true`). Duplicates are per member: content only another member has becomes an asset of yours (stored once on disk). ' +
@@ -144,8 +150,8 @@ export const uploadAsset = defineRoute('user', {
   request: {
     headers: z.object({ 'x-content-hash': Hash.optional().openapi({ description: 'BLAKE3 of the file (64 hex), computed by the client.' }) }),
     body: multipart(
-      'The file and, before it, the target repository.',
-      { repository_id: { type: 'string', format: 'uuid' }, file: { type: 'string', format: 'binary' } },
+      'The file and, before it, the target repository and when the file was last modified.',
+      { repository_id: { type: 'string', format: 'uuid' }, last_modified: { type: 'string', description: LAST_MODIFIED_TEXT }, file: { type: 'string', format: 'binary' } },
       ['file'],
     ),
   },
@@ -173,6 +179,7 @@ export const batchUploadAssets = defineRoute('user', {
       'Files named single_{session_id} or chunk_{session_id}_{index}_{total}.',
       {
         repository_id: { type: 'string', format: 'uuid' },
+        'last_modified_{session_id}': { type: 'string', description: `Before single_{session_id}: ${LAST_MODIFIED_TEXT}` },
         'single_{session_id}': { type: 'string', format: 'binary' },
         'chunk_{session_id}_{index}_{total}': { type: 'string', format: 'binary' },
       },
@@ -194,7 +201,7 @@ export const createUploadSession = defineRoute('user', {
     'Without `session_id`, or with a new one: creates a session (201) and its receipt. With the id of one of your sessions and the same file (name, size, chunk count): resumes it (200) ' +
     'and reports the chunks stored on the server, also after a server restart. Chunks then go to batchUploadAssets as `chunk_{session_id}_{index}_{total}`. ' +
     'The resume answer is what counts: a chunk answered shortly before the machine itself went down (a power cut) may be missing from it, and is sent again. ' +
-    '`chunk_size` is optional: it is learnt from the first chunk otherwise.',
+    '`chunk_size` is optional: it is learnt from the first chunk otherwise. `last_modified`: when the file was last modified on the device, the date of a photo or video with no date inside.',
   tags: [TAG],
   middleware: [jsonLimit],
   request: {
@@ -208,6 +215,7 @@ export const createUploadSession = defineRoute('user', {
         content_type: z.string().max(255).optional(),
         repository_id: z.uuid().optional(),
         client_hash: Hash.optional().openapi({ description: 'BLAKE3 of the whole file; the assembled file must match it.' }),
+        last_modified: LastModified.optional(),
       }),
     ),
   },

@@ -20,6 +20,9 @@ export interface SessionRow {
   received_chunks: string;
   bytes_received: number;
   client_hash: string | null;
+  /** The file's modification time as the client said (createUploadSession's `last_modified`), for its asset. */
+  file_modified_time: number | null;
+  file_modified_offset_minutes: number | null;
   status: SessionStatus;
   problem: string | null;
   receipt_id: string | null;
@@ -121,9 +124,9 @@ export class UploadsStore {
     this.db
       .prepare(
         `INSERT INTO upload_sessions (session_id, owner_id, repository_id, filename, content_type, total_size, total_chunks,
-           chunk_size, client_hash, status, receipt_id, created_at, last_activity)
+           chunk_size, client_hash, file_modified_time, file_modified_offset_minutes, status, receipt_id, created_at, last_activity)
          VALUES (@session_id, @owner_id, @repository_id, @filename, @content_type, @total_size, @total_chunks,
-           @chunk_size, @client_hash, @status, @receipt_id, @now, @now)`,
+           @chunk_size, @client_hash, @file_modified_time, @file_modified_offset_minutes, @status, @receipt_id, @now, @now)`,
       )
       .run({ ...s, now });
   }

@@ -19,6 +19,8 @@ import { parseMultipart, type MultipartLimits } from './multipart.ts';
 import { newStagingFile, sanitizeFileName } from '../intake/index.ts';
 import { HASH_HEX, targetRepository, toStoredProblem, type Repo, type UploadsContext } from './uploads.context.ts';
 import { emptyResult, type BatchResult, type UploadResult } from './uploads.results.ts';
+import { parseLastModified } from './last-modified.ts';
+import type { FileModified } from '../assets/index.ts';
 
 const rm = (p: string) => fs.promises.rm(p, { recursive: true, force: true }).catch(() => undefined);
 
@@ -30,14 +32,21 @@ export class WholeFileUploads {
   ) {}
 
   /**
-   * One file as multipart: optional text field `repository_id` (before the file), file field `file`.
+   * One file as multipart: optional text fields `repository_id` and `last_modified` (before the file,
+   * last-modified.ts), file field `file`.
    * `contentHash`: the client's BLAKE3 (X-Content-Hash); a mismatch fails with 422 and keeps nothing.
    */
   async single(actor: Actor, body: Readable, contentType: string | undefined, contentHash?: string): Promise<UploadResult> {
     let repositoryId: string | undefined;
+    let modified: FileModified | null = null;
     let result: UploadResult | undefined;
     await parseMultipart(body, { 'content-type': contentType }, this.multipartLimits(1), {
       field: (name, value, afterFile) => {
+        if (name === 'last_modified') {
+          if (afterFile) throw new Invalid('Send last_modified before the file.', [{ field: 'body.last_modified', message: 'must come before the file part' }]);
+          modified = parseLastModified(value, 'body.last_modified', this.ctx.now());
+          return;
+        }
         if (name !== 'repository_id') return;
         if (afterFile) throw new Invalid('Send repository_id before the file.', [{ field: 'body.repository_id', message: 'must come before the file part' }]);
         repositoryId = value.trim() || undefined;
@@ -48,7 +57,7 @@ export class WholeFileUploads {
           throw new Invalid(`Unexpected file field "${name}": send the file as "file".`, [{ field: 'body.file', message: 'is required' }]);
         }
         const repo = targetRepository(this.ctx, repositoryId);
-        result = await this.receiveWhole(actor, repo, stream, info.filename, contentHash?.toLowerCase());
+        result = await this.receiveWhole(actor, repo, stream, info.filename, modified, contentHash?.toLowerCase());
       },
     });
     if (!result) throw new Invalid('The form has no file: send it as the field "file".', [{ field: 'body.file', message: 'is required' }], 'file_missing');
@@ -64,8 +73,15 @@ export class WholeFileUploads {
   async batch(actor: Actor, body: Readable, contentType: string | undefined): Promise<{ results: BatchResult[] }> {
     let repositoryId: string | undefined;
     const results: BatchResult[] = [];
+    // `last_modified_{session_id}` of the whole files to come (a bad one fails the request before any file).
+    const modified = new Map<string, FileModified>();
     await parseMultipart(body, { 'content-type': contentType }, this.multipartLimits(this.ctx.limits.maxFiles), {
       field: (name, value, afterFile) => {
+        const m = /^last_modified_([A-Za-z0-9-]{1,64})$/.exec(name);
+        if (m) {
+          modified.set(m[1]!, parseLastModified(value, `body.${name}`, this.ctx.now()));
+          return;
+        }
         if (name !== 'repository_id') return;
         if (afterFile) throw new Invalid('Send repository_id before the files.', [{ field: 'body.repository_id', message: 'must come before the file parts' }]);
         repositoryId = value.trim() || undefined;
@@ -79,7 +95,7 @@ export class WholeFileUploads {
             throw new Invalid(`Unexpected file field "${name}": use single_{session_id} or chunk_{session_id}_{index}_{total}.`, [{ field: `body.${name}`, message: 'unknown field' }], 'bad_field_name');
           }
           if (parsed.kind === 'single') {
-            const r = await this.receiveWhole(actor, targetRepository(this.ctx, repositoryId), stream, info.filename);
+            const r = await this.receiveWhole(actor, targetRepository(this.ctx, repositoryId), stream, info.filename, modified.get(parsed.sessionId) ?? null);
             results[slot] = { ...emptyResult(parsed.sessionId), ...r, success: true };
           } else {
             results[slot] = await this.sessions.receiveChunk(actor, parsed.sessionId, parsed.index, parsed.total, stream);
@@ -117,7 +133,7 @@ export class WholeFileUploads {
   }
 
   /** Streams a whole file into staging under a new receipt, then commits it (or reports the duplicate). */
-  private async receiveWhole(actor: Actor, repo: Repo, stream: Readable, rawName: string, expectedHash?: string): Promise<UploadResult> {
+  private async receiveWhole(actor: Actor, repo: Repo, stream: Readable, rawName: string, modified: FileModified | null, expectedHash?: string): Promise<UploadResult> {
     const { store, now } = this.ctx;
     const name = sanitizeFileName(rawName);
     if (!name) {
@@ -130,7 +146,7 @@ export class WholeFileUploads {
     try {
       await fs.promises.mkdir(path.dirname(staged), { recursive: true });
       const got = await this.ctx.deps.intake.receive(stream, staged, this.ctx.limits.maxFileBytes);
-      return await this.committer.finalize(actor, repo, staged, got, name, receiptId, expectedHash);
+      return await this.committer.finalize(actor, repo, staged, got, name, receiptId, modified, expectedHash);
     } catch (e) {
       await rm(staged);
       store.updateReceipt(receiptId, { status: 'failed', problem: toStoredProblem(e) }, now());

@@ -23,6 +23,7 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   partner_share: { code: 'partner_share_not_found', noun: 'partner share' },
   share_link: { code: 'share_link_not_found', noun: 'share link' },
   duplicate_group: { code: 'duplicate_group_not_found', noun: 'duplicate group' },
+  asset_correction: { code: 'asset_correction_not_found', noun: 'correction' },
 };
 
 /**
@@ -37,6 +38,7 @@ const READ_ONLY: Record<AccessKind, { code: string; message: string }> = {
   share_link: { code: 'share_link_read_only', message: 'Only the maker of this link can change it.' },
   upload_receipt: { code: 'upload_receipt_read_only', message: 'Only the owner of this upload can change it.' },
   duplicate_group: { code: 'duplicate_group_read_only', message: 'Only the owner of these photos can resolve their duplicates.' },
+  asset_correction: { code: 'asset_correction_read_only', message: 'Only the owner of these photos can undo their correction.' },
 };
 
 export class Access {

@@ -14,6 +14,7 @@ export interface AccessKinds {
   partner_share: number;
   share_link: number;
   duplicate_group: string;
+  asset_correction: string;
 }
 export type AccessKind = keyof AccessKinds;
 

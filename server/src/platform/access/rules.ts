@@ -14,7 +14,8 @@
  *   server, not the members' pictures).
  * - Albums: the owner may do everything; members read it; contributors also `contribute` (add their
  *   own assets, take out what they added). Only the owner changes, shares or deletes it.
- * - Upload sessions, upload receipts, share links and duplicate groups: their owner (maker) only.
+ * - Upload sessions, upload receipts, share links, duplicate groups and corrections of capture times and
+ *   places: their owner (maker) only.
  * - Partner shares: both sides read and change them (which side may change what: features/sharing).
  * - A public link's holder reads the link's assets that are still its maker's and not in the Trash:
  *   for an album link, the maker's own assets in the album (contributors shared theirs with the
@@ -75,6 +76,7 @@ export const RULES: Record<AccessKind, Rule> = {
   partner_share: { table: 'partner_shares', idColumn: 'share_id', where: { read: bothSides, contribute: bothSides, change: bothSides, own: bothSides } },
   share_link: { table: 'share_links', idColumn: 'link_id', where: { read: madeBy, contribute: madeBy, change: madeBy, own: madeBy } },
   duplicate_group: owned('duplicate_groups', 'group_id'),
+  asset_correction: owned('asset_corrections', 'correction_id'),
 };
 
 /** Selects `id` among `json_each(@ids)` permitted to `@access_user`. */

@@ -42,7 +42,7 @@ import { assetRef, type AssetEventBus } from '../asset-events.ts';
 import { processAsset } from '../pipeline/assets.jobs.ts';
 import { AssetsStore, type AssetRow } from '../assets.store.ts';
 import { MarksStore, withReaderMarks, type Mark } from '../marks.ts';
-import { isoTime, loadAssetExtras, toAsset, type Asset } from '../assets.view.ts';
+import { fileCapture, isoTime, loadAssetExtras, toAsset, type Asset } from '../assets.view.ts';
 import type { DerivativePaths, ThumbSize } from '../derivatives.ts';
 import { streamZip, uniqueEntryNames, type ZipSource } from './download-zip.ts';
 import { EXPORT_MIME, LOSSY_FORMATS, exportFileName, renderExport, streamAndRemove, type ExportOptions } from './export.ts';
@@ -137,6 +137,7 @@ export class AssetsService {
     }
     if (include.faces) base.face_result = faceResult(this.db, a.asset_id);
     base.place = this.store.placeOf(a.asset_id) ?? null;
+    base.file_capture = fileCapture(a);
     return base;
   }
 

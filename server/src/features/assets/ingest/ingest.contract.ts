@@ -51,6 +51,18 @@ export interface IndexFileRequest {
   originalFilename?: string;
   /** Upload receipt to complete when the pipeline finishes. */
   receiptId?: string;
+  /**
+   * The file's own modification time, the capture time of last resort (features/assets/capture-sources.ts).
+   * Absent: the file system's (scans, watching). Uploads pass the uploading device's (`last_modified`), or null
+   * when it did not say: the stored copy's time is only when it arrived.
+   */
+  fileModified?: FileModified | null;
+}
+
+/** A modification time as a device reported it: the instant, and the device's zone when it said. */
+export interface FileModified {
+  time: number;
+  offsetMinutes: number | null;
 }
 
 /** The file changed while it was being read (still being written): index it again once it is quiet. */

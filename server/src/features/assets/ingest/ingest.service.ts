@@ -163,6 +163,10 @@ export class IngestService implements Ingest {
       const upload = this.committedUploads?.claim(repo.repository_id, relPath, hash, stat.size);
       const ownerId = upload?.ownerId ?? req.ownerId;
       const receiptId = upload?.receiptId ?? req.receiptId ?? null;
+      // The file's modification time: the device's for uploads; the disk's otherwise, except for an upload
+      // claimed after a crash (its disk time is its arrival, which says nothing about the photo).
+      const modified = req.fileModified !== undefined ? req.fileModified : upload ? null : { time: mtime, offsetMinutes: null };
+      const modifiedFields = { file_modified_time: modified?.time ?? null, file_modified_offset_minutes: modified?.offsetMinutes ?? null };
       const enqueue = (assetId: string) => {
         if (upload) this.committedUploads!.settle(upload.receiptId, assetId);
         const content = { kind: type.kind, mime: type.mime, ext: type.ext, isRaw: type.isRaw };
@@ -187,6 +191,7 @@ export class IngestService implements Ingest {
             file_size: stat.size,
             file_mtime: mtime,
             hash,
+            ...modifiedFields,
             mime_type: type.mime,
             type: TYPE_OF[type.kind],
             ...(keepTrashed ? {} : { is_deleted: 0, deleted_at: null, deleted_reason: null }),
@@ -250,6 +255,7 @@ export class IngestService implements Ingest {
           file_size: stat.size,
           hash,
           file_mtime: mtime,
+          ...modifiedFields,
         },
         now,
       );

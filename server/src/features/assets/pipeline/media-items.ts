@@ -135,7 +135,8 @@ function pairPartner(db: Db, asset: AssetRow): AssetRow | undefined {
 
 /** The photos that form one item with this one: its RAW/JPEG partner and edit iterations (or just itself). */
 function photoGroup(db: Db, asset: AssetRow): Role[] {
-  const edits = asset.taken_time !== null ? editGroup(db, asset, asset.taken_time) : null;
+  // A date of last resort (the file's modification time) says nothing about an edit: files copied at once share it.
+  const edits = asset.taken_time !== null && asset.time_source !== 'file_modified' ? editGroup(db, asset, asset.taken_time) : null;
   if (!edits) {
     const partner = pairPartner(db, asset);
     if (!partner) return [[asset, 'original']];
@@ -165,7 +166,7 @@ function editGroup(db: Db, asset: AssetRow, taken: number): { anchor: AssetRow; 
   const near = db
     .prepare(
       `SELECT * FROM assets WHERE owner_id = @owner AND is_deleted = 0 AND taken_time BETWEEN @from AND @to
-         AND repository_id = @repo AND type = 'PHOTO' AND asset_id != @id`,
+         AND repository_id = @repo AND type = 'PHOTO' AND asset_id != @id AND time_source IS NOT 'file_modified'`,
     )
     .all({ owner: asset.owner_id, from: taken - 2 * EDIT_WINDOW_MS, to: taken + 2 * EDIT_WINDOW_MS, repo: asset.repository_id, id: asset.asset_id }) as AssetRow[];
   if (near.length === 0) return null;

@@ -42,6 +42,7 @@ import { linkMediaItem } from './media-items.ts';
 import { assetRef, type AssetEventBus } from '../asset-events.ts';
 import { STATUS } from './status-codes.ts';
 import { keepPersonEdits } from '../api/asset-updates.ts';
+import { captureFields } from '../capture-sources.ts';
 import { LAZY_SIZES } from '../api/lazy-thumbnails.ts';
 import { waitingReason } from './waiting-for-tools.ts';
 
@@ -103,6 +104,10 @@ export class AssetPipeline {
         // What a person corrected stays as they left it; the rest is what the file says now.
         if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
         // The geohashes are written with the position they come from (features/places): never stale.
+        // The file's date (else its modification time) and place; a person's correction stays (capture-sources.ts).
+        const read = { taken_time: fields.taken_time ?? null, capture_offset_minutes: fields.capture_offset_minutes ?? null, gps_latitude: fields.gps_latitude ?? null, gps_longitude: fields.gps_longitude ?? null };
+        for (const k of Object.keys(read)) delete fields[k as keyof typeof read];
+        Object.assign(fields, captureFields(this.store.byId(id) ?? asset, read));
         if ('gps_latitude' in fields) Object.assign(fields, geohashFields(fields.gps_latitude ?? null, fields.gps_longitude ?? null));
         this.store.update(assetId, { ...fields, state: 'ready', last_error: null }, now);
         const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);

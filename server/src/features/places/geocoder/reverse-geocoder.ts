@@ -92,6 +92,12 @@ export class ReverseGeocoder {
     return this.stats;
   }
 
+  /** The gazetteer itself (loaded now when it is not yet), for the place-name search (place-search.ts). */
+  gazetteer(): Gazetteer {
+    this.load();
+    return this.loaded!.g;
+  }
+
   get isLoaded(): boolean {
     return this.loaded !== null;
   }
