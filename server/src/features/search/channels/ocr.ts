@@ -10,9 +10,17 @@
  */
 import type { OcrStore } from '../../ocr/index.ts';
 import { CHANNEL_CAP, isAllowed, quoted, type ChannelHit } from './channel.ts';
+import { gradeIn, queryTerms } from './words.ts';
 
-export function ocrChannel(ocr: OcrStore, text: string, allowed: Uint8Array): ChannelHit[] {
+/** Terms as words.ts reads them (little words dropped, words matched as words); strong: every term a word of the photo's text. */
+export function ocrChannel(ocr: OcrStore, words: string[], allowed: Uint8Array): ChannelHit[] {
+  const terms = queryTerms(words);
   return ocr
-    .searchAllowed(text, (rowid) => isAllowed(allowed, rowid), CHANNEL_CAP)
-    .map((h) => ({ rowid: h.rowid, rawScore: h.score, why: h.line ? `text ${quoted(h.line)}` : 'text in the photo' }));
+    .searchAllowed(
+      terms.map((t) => t.text),
+      (line, i) => gradeIn(line, terms[i]!),
+      (rowid) => isAllowed(allowed, rowid),
+      CHANNEL_CAP,
+    )
+    .map((h) => ({ rowid: h.rowid, rawScore: h.score, why: h.line ? `text ${quoted(h.line)}` : 'text in the photo', strong: h.whole_terms === terms.length }));
 }
