@@ -4560,6 +4560,11 @@ export interface components {
             };
             /** @description What to find, at most 1000 characters. Required unless similar_to_asset_id is given. */
             query?: string;
+            /**
+             * @description Hearth extension. How understood words are read (with `enhancement_mode: auto`): `filters` applies them as filters (the chips) and searches the rest; `words` searches the whole query as words, no filter parsed; `auto` (default) uses the words reading when it finds the words themselves as words of a file name, a photo's text, a tag, description or album name, or as a place ("DJI_FLIR" is a file name, not the camera FLIR), else the filters reading. `parsed.reading` says which was used.
+             * @enum {string}
+             */
+            reading?: "auto" | "filters" | "words";
             /** @description Find photos that look like this one (one you can read); it is not in its own answer. */
             similar_to_asset_id?: string;
             /**
@@ -4592,6 +4597,27 @@ export interface components {
                 filter: {
                     [key: string]: unknown;
                 };
+                /** @description Hearth extension. The other reading of a query with understood words, to offer as "Search instead for …" (send `reading` to ask for it); null when there is none. */
+                other_reading: {
+                    /** @description The filters that reading applies. */
+                    chips: {
+                        id: string;
+                        kind: string;
+                        label: string;
+                        text: string;
+                    }[];
+                    /** @enum {string} */
+                    reading: "filters" | "words";
+                    /** @description The words that reading searches. */
+                    rest: string;
+                    /** @description How many results that reading found, when it was run; else null. */
+                    results_total: number | null;
+                } | null;
+                /**
+                 * @description Hearth extension. The reading used: `filters` (the chips applied, `rest` searched) or `words` (the whole query searched as words; `chips` is then empty and the understood filters are in `other_reading`).
+                 * @enum {string}
+                 */
+                reading: "filters" | "words";
                 /** @description The words searched as text. */
                 rest: string;
             };
@@ -4620,6 +4646,8 @@ export interface components {
                 degraded: boolean;
                 /** @description Semantic search is switched on in the ML settings. */
                 enabled: boolean;
+                /** @description Hearth extension. Some result is a strong match: every word of the query (little words like "on", "a" aside) found as a word of a file name, a photo's text or your words, a place named by the whole query, or a close likeness. Only strong matches are in `top_items`; false when the channels found nothing strong (`top_items` is then empty). A filtered list (nothing to search) matched well when it lists anything. */
+                matched_well: boolean;
                 /** @description `semantic_unavailable` when degraded. */
                 reason: string | null;
                 source_types: string[];

@@ -95,7 +95,7 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
         djiName: [{ bytes: await grey(80) }, 'drone/DJI_FLIR_0042.jpg'],
         titelsong: [{ bytes: await grey(90) }, 'music/TITELSONG_cover.jpg'],
         parade: [{ bytes: await grey(100) }, 'scans/parade_2019.jpg'],
-        telAviv: [{ bytes: await grey(110) }, 'trips/beach-evening.jpg'],
+        telAviv: [{ bytes: await grey(110) }, 'trips/evening.jpg'],
       }),
     );
     assert.equal((await alice.put(`${V1}/assets/${a.telAviv}/description`, { description: 'Sunset in Tel Aviv' })).status, 200);

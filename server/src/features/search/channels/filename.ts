@@ -12,10 +12,25 @@
 import type { Db } from '../../../platform/db/connection.ts';
 import { CHANNEL_CAP, TRIGRAM, containsLike, isAllowed, matchAny, type ChannelHit } from './channel.ts';
 import { SEARCHED_OWNERS } from './owners.ts';
-import { gradeIn, queryTerms } from './words.ts';
+import { gradeIn, queryTerms, type QueryTerm } from './words.ts';
 import { prepared } from '../../../platform/db/prepared.ts';
 
 type Row = [rowid: number, name: string, t: number];
+
+/**
+ * A term in a file name: as a word of the name without its extension ("jpg" is a word of every JPEG's
+ * name, and says nothing about this one: the file type filter is for that), or the name typed with its
+ * extension ("DSCN0012.jpg"); a term found only in the extension counts as inside a word.
+ */
+function nameGrade(lower: string, term: QueryTerm): 0 | 1 | 2 {
+  const dot = lower.lastIndexOf('.');
+  const stem = dot > 0 ? lower.slice(0, dot) : lower;
+  const g = gradeIn(stem, term);
+  if (g === 2 || stem === lower) return g;
+  const full = gradeIn(lower, term);
+  if (full === 2 && term.text.includes('.')) return 2;
+  return g === 1 || (full > 0 && term.loose) ? 1 : 0;
+}
 
 export function filenameChannel(db: Db, userId: number, isDeleted: boolean, text: string, queryWords: string[], allowed: Uint8Array): ChannelHit[] {
   if (queryWords.length === 0) return [];
@@ -54,7 +69,7 @@ export function filenameChannel(db: Db, userId: number, isDeleted: boolean, text
   for (const [rowid, name, t] of rows.values()) {
     if (!isAllowed(allowed, rowid)) continue;
     const lower = name.normalize('NFKC').toLowerCase();
-    const grades = terms.map((term) => gradeIn(lower, term));
+    const grades = terms.map((term) => nameGrade(lower, term));
     const n = grades.reduce<number>((sum, g) => sum + g / 2, 0);
     if (n === 0) continue;
     const strong = grades.every((g) => g === 2);
