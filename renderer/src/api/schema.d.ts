@@ -859,7 +859,8 @@ export interface paths {
          * Hybrid search: what is in your photos, their text, names and your words
          * @description Searches your library (and what partners share into your timeline) through five channels: `embedding` (CLIP: what the photo looks like), `place` (the town, region or country where it was taken: "Lisbon", "Portugal", "Tuscany"), `ocr` (text in the photo), `filename`, `text` (descriptions, tags, album names). They are fused by weighted reciprocal rank (k = 60; weights 1.0, 0.8, 0.7, 0.6, 0.8).
          *     "in Lisbon" (after in, at, near, around) becomes a `place` chip: a location filter around your photos taken there.
-         *     `top_items`: the best `top_results_limit`; `result_items`: the same set under `sort_by`, paged. Every item carries `match` (score, why, sources, the best video frame).
+         *     `top_items`: the best `top_results_limit` among the strong matches (every word of the query, little words aside, found as a word; a place named by the whole query; a close likeness), `top_results_meta.matched_well` false when there is none; `result_items`: every match under `sort_by`, paged. Every item carries `match` (score, why, sources, the best video frame).
+         *     Words the parser could take as filters are also searched as words: `parsed.reading` says which reading answered, `parsed.other_reading` the one to offer instead (`reading` asks for one).
          *     Without CLIP the answer is `degraded: true, reason: semantic_unavailable` and the other channels answer.
          */
         post: operations["searchAssets"];
