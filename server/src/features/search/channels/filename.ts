@@ -12,7 +12,7 @@
 import type { Db } from '../../../platform/db/connection.ts';
 import { CHANNEL_CAP, TRIGRAM, containsLike, isAllowed, matchAny, type ChannelHit } from './channel.ts';
 import { SEARCHED_OWNERS } from './owners.ts';
-import { gradeIn, queryTerms, type QueryTerm } from './words.ts';
+import { gradeIn, queryTerms, wordsFirst, type QueryTerm } from './words.ts';
 import { prepared } from '../../../platform/db/prepared.ts';
 
 type Row = [rowid: number, name: string, t: number];
@@ -76,5 +76,5 @@ export function filenameChannel(db: Db, userId: number, isDeleted: boolean, text
     hits.push({ rowid, rawScore: n + (strong && queryWords.length > 1 && lower.includes(phrase) ? 1 : 0), t, strong });
   }
   hits.sort((x, y) => y.rawScore - x.rawScore || y.t - x.t || x.rowid - y.rowid);
-  return hits.map(({ rowid, rawScore, strong }) => ({ rowid, rawScore, why: 'filename', strong }));
+  return wordsFirst(terms, hits).map(({ rowid, rawScore, strong }) => ({ rowid, rawScore, why: 'filename', strong }));
 }

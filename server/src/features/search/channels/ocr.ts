@@ -10,7 +10,7 @@
  */
 import type { OcrStore } from '../../ocr/index.ts';
 import { CHANNEL_CAP, isAllowed, quoted, type ChannelHit } from './channel.ts';
-import { gradeIn, queryTerms, type QueryTerm } from './words.ts';
+import { gradeIn, queryTerms, wordsFirst, type QueryTerm } from './words.ts';
 
 /**
  * The recogniser runs words of a line together now and then (the WHO sign of the corpus reads
@@ -27,7 +27,7 @@ function ocrGrade(line: string, term: QueryTerm): 0 | 1 | 2 {
 /** Terms as words.ts reads them (little words dropped, words matched as words); strong: every term a word of the photo's text. */
 export function ocrChannel(ocr: OcrStore, words: string[], allowed: Uint8Array): ChannelHit[] {
   const terms = queryTerms(words);
-  return ocr
+  const hits = ocr
     .searchAllowed(
       terms.map((t) => t.text),
       (line, i) => ocrGrade(line, terms[i]!),
@@ -35,4 +35,5 @@ export function ocrChannel(ocr: OcrStore, words: string[], allowed: Uint8Array):
       CHANNEL_CAP,
     )
     .map((h) => ({ rowid: h.rowid, rawScore: h.score, why: h.line ? `text ${quoted(h.line)}` : 'text in the photo', strong: h.whole_terms === terms.length }));
+  return wordsFirst(terms, hits);
 }

@@ -14,7 +14,7 @@ import type { Db } from '../../../platform/db/connection.ts';
 import { CHANNEL_CAP, TRIGRAM, containsLike, isAllowed, matchAny, quoted, type ChannelHit } from './channel.ts';
 import { SEARCHED_OWNERS } from './owners.ts';
 import { prepared } from '../../../platform/db/prepared.ts';
-import { gradeIn, queryTerms, type QueryTerm } from './words.ts';
+import { gradeIn, queryTerms, wordsFirst, type QueryTerm } from './words.ts';
 
 interface Found {
   score: number;
@@ -89,7 +89,8 @@ export function textChannel(db: Db, userId: number, isDeleted: boolean, queryWor
     for (const [rowid, tag] of tagRows.raw().all(p) as [number, string][]) add(rowid, i, tag, tag.toLowerCase() === w ? 1 : 0.7, `tag ${quoted(tag)}`);
     for (const [rowid, name] of albumRows.raw().all(p) as [number, string][]) add(rowid, i, name, 0.6, `album ${quoted(name)}`);
   }
-  return [...found]
+  const hits = [...found]
     .sort(([ra, a], [rb, b]) => b.score - a.score || ra - rb)
     .map(([rowid, f]) => ({ rowid, rawScore: Math.round(f.score * 1000) / 1000, why: f.why, strong: f.whole.size === terms.length }));
+  return wordsFirst(terms, hits);
 }

@@ -9,8 +9,9 @@
  *   "DJI_FLIR" is a word of "DJI_FLIR_0001.jpg"). An English plural ending ("s", "es") may follow.
  * - Only a query of one term of three characters or more that is not a little word is also found inside
  *   longer words ("0012", "flir"): a file name or a sign is often searched by a piece of it. Such a
- *   match is weak: it is a result, never a "best result". Terms of two characters or fewer and the
- *   words of a phrase never match inside other words.
+ *   match is weak: it is a result, never a "best result", and a channel lists it only when it found the
+ *   term as a word nowhere (`wordsFirst`: "exif" lists no_exif.jpg, not every exiforg_*.jpg). Terms of
+ *   two characters or fewer and the words of a phrase never match inside other words.
  * - Scripts written without spaces (Chinese, Japanese, Korean, Thai…) have no word boundaries to look
  *   for: a term in them matches wherever it occurs ("禁止" in "ポイ捨て禁止!"), as a word.
  *
@@ -45,6 +46,11 @@ export function queryTerms(words: readonly string[]): QueryTerm[] {
   const terms = kept.length ? kept : [...words];
   const alone = terms.length === 1;
   return terms.map((text) => ({ text, loose: alone && [...text].length >= LOOSE_MIN_CHARS && !LITTLE_WORDS.has(text) }));
+}
+
+/** A lone loose term's matches inside words are dropped when the channel found it as a word somewhere. */
+export function wordsFirst<H extends { strong?: boolean | undefined }>(terms: readonly QueryTerm[], hits: H[]): H[] {
+  return terms.length === 1 && terms[0]!.loose && hits.some((h) => h.strong) ? hits.filter((h) => h.strong) : hits;
 }
 
 const kindOf = (c: string | undefined): 'letter' | 'digit' | 'other' => (c === undefined ? 'other' : LETTER.test(c) ? 'letter' : DIGIT.test(c) ? 'digit' : 'other');
