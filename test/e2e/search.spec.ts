@@ -146,6 +146,45 @@ async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   expect(size.scrollWidth, 'page is wider than the viewport').toBeLessThanOrEqual(size.innerWidth);
 }
 
+/**
+ * Issue 24: how the query was read, and when nothing matched well. "mp4" is a file type filter (the chip) and a
+ * word of no file name (".mp4" is an extension): the filter reading, with the words reading offered; asked for,
+ * the words reading finds the clip by its extension only (a weak match): "Nothing matched well", and the filter
+ * reading is offered back. "Yuyuan beach": the sign has one of the two words, a result but no best result.
+ */
+async function readingsAndWeakMatches(page: Page, touch: boolean): Promise<void> {
+  const press = (l: ReturnType<Page['getByRole']>) => (touch ? l.tap() : l.click());
+  await signIn(page);
+  await page.goto('/search?q=mp4');
+  await expect(page.getByRole('list', { name: 'Filters understood in the search' }).getByRole('button', { name: 'Remove filter mp4' })).toBeVisible();
+  const asWords = page.getByRole('link', { name: 'Search instead for the words “mp4”' });
+  await expect(asWords).toBeVisible();
+  await expect(page.getByText('Nothing matched well')).toHaveCount(0);
+  await press(asWords);
+  await expect(page).toHaveURL(/\/search\?q=mp4&reading=words$/);
+  await expect(page.getByText('Showing results for the words “mp4”.')).toBeVisible();
+  await expect(page.getByText(/^Nothing matched well/)).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Best results' })).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: new RegExp(`^${CLIP.replace('.', '\\.')}`) })).toBeVisible();
+  await expectNoHorizontalOverflow(page);
+  await page.screenshot({ path: test.info().outputPath(`${touch ? 'phone' : 'desktop'}-reading-words.png`) });
+  await expectAccessible(page);
+  const asFilters = page.getByRole('link', { name: /^Search instead with / });
+  await press(asFilters);
+  await expect(page).toHaveURL(/\/search\?q=mp4&reading=filters$/);
+  await expect(page.getByText('Showing results for the words')).toHaveCount(0);
+
+  await page.goto('/search?q=Yuyuan+beach');
+  await expect(page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: /^ocr_03\.jpg/ })).toBeVisible();
+  await expect(page.getByText(/^Nothing matched well/)).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Best results' })).toHaveCount(0);
+  await expectNoHorizontalOverflow(page);
+  await expectAccessible(page);
+  await page.goto('/search?q=Yuyuan');
+  await expect(page.getByRole('list', { name: 'Best results' }).getByRole('button', { name: /^ocr_03\.jpg/ })).toBeVisible();
+  await expect(page.getByText(/^Nothing matched well/)).toHaveCount(0);
+}
+
 /** The sign's OCR line "Yuyuan Rd." as the API gives it (normalised box). */
 async function signLine(page: Page, baseURL: string) {
   const r = await page.request.get(`${baseURL}/api/v1/assets/${ids['ocr_03.jpg']}?include_ocr=true`, { headers: { Authorization: `Bearer ${token}` } });
@@ -339,6 +378,10 @@ test.describe('on a desktop', () => {
     await expect(page.getByRole('link', { name: 'Use the filters again' })).toBeVisible();
   });
 
+  test('the page says which reading of the query it shows, offers the other, and says when nothing matched well', async ({ page }) => {
+    await readingsAndWeakMatches(page, false);
+  });
+
   test('an image dropped on the search page finds photos that look like it', async ({ page, hearth }) => {
     await signIn(page);
     await page.goto('/search');
@@ -429,5 +472,9 @@ test.describe('on a phone with touch', () => {
     await viewer(page).getByRole('button', { name: 'Find similar' }).tap();
     await expect(page).toHaveURL(/\/search\?similar=/);
     await expect(page.getByRole('list', { name: 'Best results' }).getByRole('listitem').first()).toBeVisible();
+  });
+
+  test('the reading shown and "nothing matched well", tapped on a phone', async ({ page }) => {
+    await readingsAndWeakMatches(page, true);
   });
 });

@@ -37,6 +37,8 @@ describe('the search in the address', () => {
     const cases = [
       { kind: 'text', query: 'beach at sunset 2023', ignore: [] },
       { kind: 'text', query: 'red videos & more/?#', ignore: ['media_type:0', 'date:1'] },
+      { kind: 'text', query: 'DJI_FLIR', ignore: [], reading: 'filters' },
+      { kind: 'text', query: 'mp4', ignore: [], reading: 'words' },
       { kind: 'similar', assetId: '0b6c8a52-3f4e-4c1e-9c55-0f1f2e3d4c5b' },
       { kind: 'image', key: 'lq3k2x1' },
     ] as const;
@@ -53,6 +55,7 @@ describe('the search in the address', () => {
     // A broken escape is read leniently (a replacement character), never thrown.
     assert.equal(readSearchState('?q=%E0%A4%A').kind, 'text');
     assert.deepEqual(readSearchState('?q=cats&ignore=a,,a,%20b'), { kind: 'text', query: 'cats', ignore: ['a', 'b'] });
+    assert.deepEqual(readSearchState('?q=cats&reading=sideways'), { kind: 'text', query: 'cats', ignore: [] }, 'an unknown reading: the server decides');
     assert.equal(searchHref({ kind: 'none' }), '/search');
   });
 });

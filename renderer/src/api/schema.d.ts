@@ -967,7 +967,8 @@ export interface paths {
          * Hybrid search: what is in your photos, their text, names and your words
          * @description Searches your library (and what partners share into your timeline) through five channels: `embedding` (CLIP: what the photo looks like), `place` (the town, region or country where it was taken: "Lisbon", "Portugal", "Tuscany"), `ocr` (text in the photo), `filename`, `text` (descriptions, tags, album names). They are fused by weighted reciprocal rank (k = 60; weights 1.0, 0.8, 0.7, 0.6, 0.8).
          *     "in Lisbon" (after in, at, near, around) becomes a `place` chip: a location filter around your photos taken there.
-         *     `top_items`: the best `top_results_limit`; `result_items`: the same set under `sort_by`, paged. Every item carries `match` (score, why, sources, the best video frame).
+         *     `top_items`: the best `top_results_limit` among the strong matches (every word of the query, little words aside, found as a word; a place named by the whole query; a close likeness), `top_results_meta.matched_well` false when there is none; `result_items`: every match under `sort_by`, paged. Every item carries `match` (score, why, sources, the best video frame).
+         *     Words the parser could take as filters are also searched as words: `parsed.reading` says which reading answered, `parsed.other_reading` the one to offer instead (`reading` asks for one).
          *     Without CLIP the answer is `degraded: true, reason: semantic_unavailable` and the other channels answer.
          */
         post: operations["searchAssets"];
@@ -4813,6 +4814,11 @@ export interface components {
             };
             /** @description What to find, at most 1000 characters. Required unless similar_to_asset_id is given. */
             query?: string;
+            /**
+             * @description Hearth extension. How understood words are read (with `enhancement_mode: auto`): `filters` applies them as filters (the chips) and searches the rest; `words` searches the whole query as words, no filter parsed; `auto` (default) uses the words reading when it finds the words themselves as words of a file name, a photo's text, a tag, description or album name, or as a place ("DJI_FLIR" is a file name, not the camera FLIR), else the filters reading. `parsed.reading` says which was used.
+             * @enum {string}
+             */
+            reading?: "auto" | "filters" | "words";
             /** @description Find photos that look like this one (one you can read); it is not in its own answer. */
             similar_to_asset_id?: string;
             /**
@@ -4845,6 +4851,27 @@ export interface components {
                 filter: {
                     [key: string]: unknown;
                 };
+                /** @description Hearth extension. The other reading of a query with understood words, to offer as "Search instead for …" (send `reading` to ask for it); null when there is none. */
+                other_reading: {
+                    /** @description The filters that reading applies. */
+                    chips: {
+                        id: string;
+                        kind: string;
+                        label: string;
+                        text: string;
+                    }[];
+                    /** @enum {string} */
+                    reading: "filters" | "words";
+                    /** @description The words that reading searches. */
+                    rest: string;
+                    /** @description How many results that reading found, when it was run; else null. */
+                    results_total: number | null;
+                } | null;
+                /**
+                 * @description Hearth extension. The reading used: `filters` (the chips applied, `rest` searched) or `words` (the whole query searched as words; `chips` is then empty and the understood filters are in `other_reading`).
+                 * @enum {string}
+                 */
+                reading: "filters" | "words";
                 /** @description The words searched as text. */
                 rest: string;
             };
@@ -4873,6 +4900,8 @@ export interface components {
                 degraded: boolean;
                 /** @description Semantic search is switched on in the ML settings. */
                 enabled: boolean;
+                /** @description Hearth extension. Some result is a strong match: every word of the query (little words like "on", "a" aside) found as a word of a file name, a photo's text or your words, a place named by the whole query, or a close likeness. Only strong matches are in `top_items`; false when the channels found nothing strong (`top_items` is then empty). A filtered list (nothing to search) matched well when it lists anything. */
+                matched_well: boolean;
                 /** @description `semantic_unavailable` when degraded. */
                 reason: string | null;
                 source_types: string[];

@@ -12,6 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import sharp from 'sharp';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
@@ -82,6 +83,22 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
     assert.equal((await alice.post(`${V1}/assets/${a.rocks}/albums/${album.album_id}`)).status, 200);
     assert.equal((await alice.put(`${V1}/assets/${a.portrait720}/description`, { description: 'Speech at the summit' })).status, 200);
     assert.equal((await bob.post(`${V1}/assets/${b.red}/tags`, { tag_name: 'insects' })).status, 200);
+    // Issue 24: a drone's thermal photo (EXIF DJI / FLIR: the camera is in alice's catalog), a file whose NAME says
+    // DJI_FLIR (no EXIF), one whose name holds "tel" inside a word, one named after a year it was not taken in,
+    // and a photo described as taken in Tel Aviv.
+    const grey = (v: number) => solidJpeg([v, v, v]);
+    const thermal = await sharp(await grey(70)).withExif({ IFD0: { Make: 'DJI', Model: 'FLIR' } }).toBuffer();
+    Object.assign(
+      a,
+      await ingest(srv, aliceId, {
+        thermal: [{ bytes: thermal }, 'drone/thermal.jpg'],
+        djiName: [{ bytes: await grey(80) }, 'drone/DJI_FLIR_0042.jpg'],
+        titelsong: [{ bytes: await grey(90) }, 'music/TITELSONG_cover.jpg'],
+        parade: [{ bytes: await grey(100) }, 'scans/parade_2019.jpg'],
+        telAviv: [{ bytes: await grey(110) }, 'trips/evening.jpg'],
+      }),
+    );
+    assert.equal((await alice.put(`${V1}/assets/${a.telAviv}/description`, { description: 'Sunset in Tel Aviv' })).status, 200);
   });
   after(async () => {
     await srv?.stop({ removeData: true });
@@ -93,7 +110,8 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
       for (const colour of ['red', 'green', 'blue'] as const) {
         const r = await search(c, { query: colour });
         assert.equal(keys(r.top_items)[0], colour, `${c.variant} ${colour}: ${JSON.stringify(keys(r.top_items))}`);
-        assert.deepEqual(keys(r.result_items), keys(r.top_items), 'relevance: results in the fused order');
+        const best = new Set(keys(r.top_items));
+        assert.deepEqual(keys(r.result_items).filter((k) => best.has(k)), keys(r.top_items), 'relevance: results in the fused order');
         const first = r.top_items[0] as Item;
         assert.ok(first.match.sources.includes('embedding'));
         assert.ok(first.match.why.includes('looks like your query'), JSON.stringify(first.match));
@@ -266,7 +284,7 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
       const photos = await search(c, { query: 'photos', pagination: { limit: 100 } });
       assert.equal(photos.parsed.rest, '');
       assert.deepEqual(photos.top_items, []);
-      assert.equal(photos.results_total_media_items, 11);
+      assert.equal(photos.results_total_media_items, 16);
       assert.deepEqual(photos.top_results_meta.sources, []);
 
       const only = await search(c, { query: 'red videos', enhancement_mode: 'only' });
@@ -366,6 +384,78 @@ describe('hybrid search with the stand-in CLIP and the OCR models', { timeout: 9
       }
     } finally {
       await set(true);
+    }
+  });
+
+  // Issue 24, item 1: words the parser could take as a filter are also searched as words; the results decide.
+  test('a file name the parser reads as a camera ("DJI_FLIR") is searched as words; the filter reading is offered (both variants)', async () => {
+    for (const c of Object.values(inBothVariants(alice))) {
+      const r = await search(c, { query: 'DJI_FLIR' });
+      assert.equal(r.parsed.reading, 'words', JSON.stringify(r.parsed));
+      assert.deepEqual(r.parsed.chips, [], 'no filter applied');
+      assert.equal(r.parsed.rest, 'DJI_FLIR');
+      assert.equal(keys(r.top_items)[0], 'djiName', JSON.stringify(keys(r.top_items)));
+      assert.ok((r.top_items[0] as Item).match.why.includes('filename'));
+      assert.equal(r.top_results_meta.matched_well, true);
+      assert.equal(r.parsed.other_reading.reading, 'filters');
+      assert.deepEqual(
+        r.parsed.other_reading.chips.map((ch: { kind: string; label: string }) => [ch.kind, ch.label]),
+        [['camera_model', 'Camera FLIR']],
+      );
+
+      // Asked for, the filter reading: the camera's photo, and the words reading offered with its count unknown.
+      const f = await search(c, { query: 'DJI_FLIR', reading: 'filters' });
+      assert.equal(f.parsed.reading, 'filters');
+      assert.deepEqual(keys(f.result_items), ['thermal']);
+      assert.deepEqual(f.parsed.filter, { camera_model: 'FLIR' });
+      assert.deepEqual(f.parsed.other_reading, { reading: 'words', rest: 'DJI_FLIR', chips: [], results_total: null });
+    }
+  });
+
+  test('the class: a year in a file name is words too; a filter with no such words stays a filter, the words reading offered', async () => {
+    for (const c of Object.values(inBothVariants(alice))) {
+      const year = await search(c, { query: '2019' });
+      assert.equal(year.parsed.reading, 'words');
+      assert.deepEqual(keys(year.top_items), ['parade']);
+      assert.equal(year.parsed.other_reading.chips[0].kind, 'date');
+
+      const videos = await search(c, { query: 'red videos' });
+      assert.equal(videos.parsed.reading, 'filters', 'no file, text or words have "red" and "videos": the filter reading');
+      assert.equal(videos.parsed.other_reading.reading, 'words');
+      assert.equal(typeof videos.parsed.other_reading.results_total, 'number');
+      const asWords = await search(c, { query: 'red videos', reading: 'words' });
+      assert.equal(asWords.parsed.reading, 'words');
+      assert.equal(keys(asWords.result_items)[0], 'red');
+      assert.equal(asWords.parsed.other_reading.chips[0].kind, 'media_type');
+    }
+  });
+
+  // Issue 24, item 2: little words never match inside other words; a phrase's words are words; best results are strong.
+  test('"dog on a beach": "on" and "a" find nothing inside words, so nothing matches and the answer says so (both variants)', async () => {
+    for (const c of Object.values(inBothVariants(alice))) {
+      const r = await search(c, { query: 'dog on a beach' });
+      assert.deepEqual(keys(r.result_items), [], 'not plain-one.jpg ("on"), not the WHO sign ("infection", "a")');
+      assert.deepEqual(r.top_items, []);
+      assert.equal(r.top_results_meta.matched_well, false);
+      const soap = await search(c, { query: 'soap beach' });
+      assert.deepEqual(keys(soap.result_items), ['signEn'], 'one of the words is on the sign: a result…');
+      assert.deepEqual(soap.top_items, [], '…but not a best result');
+      assert.equal(soap.top_results_meta.matched_well, false);
+      const both = await search(c, { query: 'soap and water' });
+      assert.deepEqual(keys(both.top_items), ['signEn'], 'every word on the sign: a best result');
+      assert.equal(both.top_results_meta.matched_well, true);
+    }
+  });
+
+  test('"Tel Aviv" finds the photo described so, not "TITELSONG"; "tel" alone finds it only as a weak result (both variants)', async () => {
+    for (const c of Object.values(inBothVariants(alice))) {
+      const r = await search(c, { query: 'Tel Aviv' });
+      assert.deepEqual(keys(r.result_items), ['telAviv']);
+      assert.deepEqual(keys(r.top_items), ['telAviv']);
+      const tel = await search(c, { query: 'tel' });
+      assert.ok(keys(tel.result_items).includes('titelsong'), 'a lone word is also found inside a file name');
+      assert.ok(!keys(tel.top_items).includes('titelsong'), 'but inside a word is no best result');
+      assert.ok(keys(tel.top_items).includes('telAviv'), 'as a word it is');
     }
   });
 });

@@ -7,6 +7,44 @@ import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import { pendingOf } from './indexing-progress';
+import type { SearchResponse } from './search-api';
+
+type Parsed = SearchResponse['parsed'];
+
+/**
+ * How the query was read, and the other way to read it: "Showing results for the words “DJI_FLIR”.
+ * Search instead with Camera FLIR", or, under filters, "Search instead for the words “red videos”"
+ * (offered when that reading found something, or was not tried).
+ */
+export function ReadingNote({ parsed, hrefFor }: { parsed: Parsed; hrefFor: (reading: 'filters' | 'words') => string }) {
+  const other = parsed.other_reading;
+  if (!other) return null;
+  if (parsed.reading === 'words' && other.reading === 'filters') {
+    return (
+      <p className="search-reading" role="status">
+        Showing results for the words “{parsed.rest}”.{' '}
+        <Link to={hrefFor('filters')}>Search instead with {other.chips.map((c) => c.label).join(', ')}</Link>
+      </p>
+    );
+  }
+  if (parsed.reading === 'filters' && other.reading === 'words' && other.results_total !== 0) {
+    return (
+      <p className="search-reading" role="status">
+        <Link to={hrefFor('words')}>Search instead for the words “{other.rest}”</Link>
+      </p>
+    );
+  }
+  return null;
+}
+
+/** Results came back, but none has every word of the query as a word: say so, so the grid is not taken for a match. */
+export function WeakMatchNote() {
+  return (
+    <p className="notice notice--info search-notice search-weak" role="status">
+      Nothing matched well: these results have only some of your words, or look only a little like what you asked for.
+    </p>
+  );
+}
 
 /** Engineer E's admin page for installing models. */
 export const MODELS_PAGE = '/admin/models';

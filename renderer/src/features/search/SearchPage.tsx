@@ -26,7 +26,7 @@ import { queryImage } from './image-queries';
 import { ImageChip, ParsedChips, SimilarChip } from './QueryChips';
 import { useSearch, type ParsedChip, type SearchInput, type SearchItem } from './search-api';
 import { readSearchState, searchHref, SEARCH_PAGE, type SearchState } from './search-url';
-import { DegradedNotice, IndexingNote } from './SearchNotices';
+import { DegradedNotice, IndexingNote, ReadingNote, WeakMatchNote } from './SearchNotices';
 import { ImageFileInput } from './ImageFileInput';
 import { dragHasFiles, firstFile, useImageSearch } from './use-image-search';
 import { LoadMoreStatus } from '../library/LoadMoreStatus';
@@ -38,7 +38,7 @@ import { LoadError } from '../../components/LoadError';
 const SelectionBar = lazyPage(() => import('../library/SelectionBar').then((m) => m.SelectionBar));
 
 function inputOf(state: SearchState): SearchInput | null | 'image-gone' {
-  if (state.kind === 'text') return { kind: 'text', query: state.query, ignoreParsed: state.ignore };
+  if (state.kind === 'text') return { kind: 'text', query: state.query, ignoreParsed: state.ignore, reading: state.reading };
   if (state.kind === 'similar') return { kind: 'similar', assetId: state.assetId };
   if (state.kind === 'image') {
     const file = queryImage(state.key);
@@ -143,6 +143,9 @@ export function SearchPage() {
           </Link>
         )}
       </div>
+      {state.kind === 'text' && first?.parsed && (
+        <ReadingNote parsed={first.parsed} hrefFor={(reading) => searchHref({ ...state, reading })} />
+      )}
       {dropping && (
         <p className="search-page__drop-hint" aria-hidden="true">
           Drop the image to find photos like it
@@ -186,6 +189,7 @@ export function SearchPage() {
         </Suspense>
       )}
 
+      {search.isSuccess && results.length > 0 && meta?.matched_well === false && <WeakMatchNote />}
       <BestResults items={top} onOpen={openPhoto} />
 
       {results.length > 0 && (

@@ -22,7 +22,7 @@ export type ParsedChip = SearchResponse['parsed']['chips'][number];
 
 /** What the search page asks: one of a text query, a catalog photo, or a query image. */
 export type SearchInput =
-  | { kind: 'text'; query: string; ignoreParsed: readonly string[] }
+  | { kind: 'text'; query: string; ignoreParsed: readonly string[]; reading?: 'filters' | 'words' | undefined }
   | { kind: 'similar'; assetId: string }
   | { kind: 'image'; key: string; file: File };
 
@@ -70,7 +70,7 @@ function searchPage(input: SearchInput, offset: number, signal: AbortSignal): Pr
     top_results_limit: TOP_RESULTS,
     ...(VIEWER_TIMEZONE ? { viewer_timezone: VIEWER_TIMEZONE } : {}),
     ...(input.kind === 'text'
-      ? { query: input.query, ...(input.ignoreParsed.length ? { ignore_parsed: [...input.ignoreParsed] } : {}) }
+      ? { query: input.query, ...(input.ignoreParsed.length ? { ignore_parsed: [...input.ignoreParsed] } : {}), ...(input.reading ? { reading: input.reading } : {}) }
       : { similar_to_asset_id: input.assetId }),
   };
   return request(api.POST(SEARCH_PATH, { body, signal }));

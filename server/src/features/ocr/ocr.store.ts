@@ -136,9 +136,18 @@ export class OcrStore {
    * 0023_ocr_line_asset_rowid.sql), so the matching lines are checked against `allowed` as they come, without
    * reading any asset's row (a common word matches lines in thousands of photos). Per term, at most
    * TERM_LINE_CAP allowed lines count (read from at most four times as many matching lines of anyone's).
+   *
+   * `terms` are the search's own (lower case, NFKC) and `grade` says how term `i` occurs in a line in lower
+   * case: 2 as a word, 1 inside a word, 0 not (the search's word rule, features/search/channels/words.ts).
+   * A line where the index found a term that `grade` rejects ("on" inside "London") does not count.
+   * `whole_terms`: how many terms the asset has as words.
    */
-  searchAllowed(query: string, allowed: (rowid: number) => boolean, limit: number): (OcrSearchHit & { rowid: number; line: string })[] {
-    const terms = queryTerms(query);
+  searchAllowed(
+    terms: readonly string[],
+    grade: (lowerLine: string, term: number) => 0 | 1 | 2,
+    allowed: (rowid: number) => boolean,
+    limit: number,
+  ): (OcrSearchHit & { rowid: number; line: string; whole_terms: number })[] {
     if (terms.length === 0 || limit <= 0) return [];
     const byFts = prepared(
       this.db,
@@ -154,7 +163,7 @@ export class OcrStore {
     /** Per line read: its text in lower case and its length in characters, once however many terms match it. */
     const lineOf = new Map<number, { lower: string; chars: number }>();
     const found = new Map<number, Found>();
-    for (const term of terms) {
+    for (const [ti, term] of terms.entries()) {
       const termChars = charCount(term);
       const rows = (
         termChars >= 3
@@ -162,7 +171,7 @@ export class OcrStore {
           : byLike.raw(true).all({ like: `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, cap })
       ) as Row[];
       // The best line of this term per asset (rankAssets' rule: coverage × confidence).
-      const bestOfTerm = new Map<number, number>();
+      const bestOfTerm = new Map<number, { s: number; g: number }>();
       let kept = 0;
       for (const [lineId, rowid, assetId, text, confidence, lineNo] of rows) {
         if (rowid === null || !allowed(rowid)) continue;
@@ -173,9 +182,9 @@ export class OcrStore {
           lineOf.set(lineId, line);
           // The line quoted: most of the query's terms, then first in reading order.
           let n = 0;
-          for (const t of terms) if (line.lower.includes(t)) n++;
+          for (let k = 0; k < terms.length; k++) if (grade(line.lower, k) > 0) n++;
           let f = found.get(rowid);
-          if (!f) found.set(rowid, (f = { rowid, assetId, score: 0, matched: 0, line: '', lineN: 0, lineNo: Infinity }));
+          if (!f) found.set(rowid, (f = { rowid, assetId, score: 0, matched: 0, whole: 0, line: '', lineN: 0, lineNo: Infinity }));
           if (n > 0 && (n > f.lineN || (n === f.lineN && lineNo < f.lineNo))) {
             f.line = text;
             f.lineN = n;
@@ -183,26 +192,31 @@ export class OcrStore {
           }
         }
         // The index matched the term case-insensitively; confirm on the text as stored (trigram and LIKE agree).
-        if (!line.lower.includes(term)) continue;
-        const s = (line.chars === 0 ? 0 : Math.min(1, termChars / line.chars)) * confidence;
-        if (s > (bestOfTerm.get(rowid) ?? -1)) bestOfTerm.set(rowid, s);
+        const g = grade(line.lower, ti);
+        if (g === 0) continue;
+        // A match inside a word counts half (words.ts: a lone term's weak match).
+        const s = (line.chars === 0 ? 0 : Math.min(1, termChars / line.chars)) * confidence * (g / 2);
+        const best = bestOfTerm.get(rowid);
+        if (!best || g > best.g || (g === best.g && s > best.s)) bestOfTerm.set(rowid, { s, g });
       }
-      for (const [rowid, s] of bestOfTerm) {
+      for (const [rowid, { s, g }] of bestOfTerm) {
         const f = found.get(rowid)!;
         f.score += s;
         f.matched += 1;
+        if (g === 2) f.whole += 1;
       }
     }
     let rows = [...found.values()].filter((f) => f.matched > 0);
     const strict = rows.filter((r) => r.matched === terms.length);
     if (strict.length) rows = strict;
-    rows.sort((a, b) => b.matched - a.matched || b.score - a.score || (a.assetId < b.assetId ? -1 : a.assetId > b.assetId ? 1 : 0));
+    rows.sort((a, b) => b.matched - a.matched || b.whole - a.whole || b.score - a.score || (a.assetId < b.assetId ? -1 : a.assetId > b.assetId ? 1 : 0));
     return rows.slice(0, limit).map((r, i) => ({
       asset_id: r.assetId,
       rowid: r.rowid,
       rank: i + 1,
       score: Math.round(r.score * 1e6) / 1e6,
       matched_terms: r.matched,
+      whole_terms: r.whole,
       line: r.line,
     }));
   }
@@ -214,6 +228,8 @@ interface Found {
   assetId: string;
   score: number;
   matched: number;
+  /** Terms found as words. */
+  whole: number;
   line: string;
   lineN: number;
   lineNo: number;

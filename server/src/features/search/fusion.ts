@@ -25,6 +25,8 @@ export interface FusedHit {
   why: string[];
   /** The best video frame the embedding channel matched, else null. */
   frameTsMs: number | null;
+  /** Some channel found it as a strong match (channel.ts `strong`): it may be a "best result". */
+  strong: boolean;
 }
 
 /** Every asset any channel found, best first (the caller cuts the candidate pool). */
@@ -34,13 +36,14 @@ export function fuse(results: readonly ChannelResult[]): FusedHit[] {
     r.hits.forEach((h, i) => {
       const rank = i + 1;
       let f = byRow.get(h.rowid);
-      if (!f) byRow.set(h.rowid, (f = { rowid: h.rowid, score: 0, bestRank: rank, contributions: {}, why: [], frameTsMs: null }));
+      if (!f) byRow.set(h.rowid, (f = { rowid: h.rowid, score: 0, bestRank: rank, contributions: {}, why: [], frameTsMs: null, strong: false }));
       // One best rank per channel: a channel lists an asset once, but never count it twice.
       if (f.contributions[r.type]) return;
       const rrf = r.weight / (RRF_K + rank);
       f.contributions[r.type] = { rank, raw_score: round(h.rawScore), rrf_score: round(rrf), weight: r.weight };
       f.score += rrf;
       f.bestRank = Math.min(f.bestRank, rank);
+      if (h.strong) f.strong = true;
       if (h.why) {
         if (typeof h.why === 'string') f.why.push(h.why);
         else f.why.push(...h.why);

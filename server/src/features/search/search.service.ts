@@ -13,8 +13,23 @@
  *    Each lists at most 10,000 assets; the embedding channel asks the vector index for the candidate
  *    pool's size only (an asset further down cannot enter the answer on its likeness alone).
  * 4. Weighted reciprocal-rank fusion (fusion.ts); the candidate pool is max(50, (limit+offset)·4),
- *    capped at 1000. `top_items`: the pool's first `top_results_limit` by fused score;
- *    `result_items`: the pool under `sort_by` (`relevance`, the default: the fused order), paged.
+ *    capped at 1000. `top_items` ("Best results"): the pool's first `top_results_limit` by fused score
+ *    among its STRONG matches only (channel.ts `strong`: every query term found as a word of a file
+ *    name, a photo's text or a person's words; a place named by the whole query; a likeness at the
+ *    strict cosine floor); `result_items`: the pool under `sort_by` (`relevance`, the default: the fused
+ *    order), paged. `top_results_meta.matched_well` (an extension) is false when channels ran and none
+ *    found a strong match: `top_items` is then empty and the page says nothing matched well.
+ *
+ * Readings (issue 24): words the parser turned into a filter (a camera, a date, a place, a person, a
+ * file type…) may be meant as words ("DJI_FLIR" is a file name, not the camera FLIR). With
+ * `enhancement_mode: auto` and at least one chip, `reading: auto` (the default) first searches the
+ * whole query as words, without the parsed filter (the "words" reading); when that finds a strong
+ * match from the words channels (filename, ocr, text, place: the words themselves are in the library;
+ * a likeness alone never decides, CLIP likes "videos from 2023" as much as anything), it is the answer.
+ * Otherwise the filter reading is (the parsed filter, the rest searched). `parsed.reading` says which
+ * reading was used and `parsed.other_reading` the one offered instead ("Search instead for …");
+ * `reading: filters` or `reading: words` asks for one. Under the words reading `parsed.chips` is empty
+ * (no filter was applied) and the chips are in `parsed.other_reading`.
  *
  * Decisions where the contract is silent:
  * - Results are media items with stacks expanded: a search finds each matching photo, not a stack.
@@ -61,7 +76,12 @@ export interface SearchRequest {
   top_results_limit?: number | undefined;
   viewer_timezone?: string | undefined;
   ignore_parsed?: string[] | undefined;
+  reading?: Reading | undefined;
 }
+
+/** How the query was read: its understood words as filters, or every word searched as words. */
+export type Reading = 'auto' | 'filters' | 'words';
+export type UsedReading = Exclude<Reading, 'auto'>;
 
 export interface Match {
   score: number;
@@ -87,8 +107,17 @@ export interface SearchResponse {
     reason: string | null;
     source_types: string[];
     sources: { candidate_count: number; duration_ms: number; error: string | null; type: string; weight: number }[];
+    matched_well: boolean;
   };
-  parsed: { rest: string; filter: AssetFilter; chips: Chip[] };
+  parsed: Parsed;
+}
+
+export interface Parsed {
+  rest: string;
+  filter: AssetFilter;
+  chips: Chip[];
+  reading: UsedReading;
+  other_reading: { reading: UsedReading; rest: string; chips: Chip[]; results_total: number | null } | null;
 }
 
 export interface ClassifierPreview {
@@ -129,7 +158,7 @@ interface RunInput {
   offset: number;
   topN: number;
   debug: boolean;
-  parsed: SearchResponse['parsed'];
+  parsed: Parsed;
 }
 
 export class SearchService {
@@ -165,19 +194,29 @@ export class SearchService {
       const own = vectorsOfAsset(this.deps.db, id, this.modelId);
       image = { vectors: own.map((v) => v.vector), excludeAssetId: id, error: own.length ? undefined : 'this photo has no search vectors yet (indexing has not reached it)' };
     }
-    return this.run({
+    const base = {
       actor,
-      text: u.rest,
       image,
-      filter: u.filter,
       timeZone: req.viewer_timezone,
       sort: req.sort_by ?? 'relevance',
       limit: req.pagination?.limit ?? 50,
       offset: req.pagination?.offset ?? 0,
       topN: req.top_results_limit ?? DEFAULT_TOP_RESULTS,
       debug: req.debug ?? false,
-      parsed: { rest: u.rest, filter: u.parsedFilter, chips: u.chips },
-    });
+    } satisfies Partial<RunInput>;
+    const asFilters: Parsed = { rest: u.rest, filter: u.parsedFilter, chips: u.chips, reading: 'filters', other_reading: null };
+    const filtersRun = async (other: Parsed['other_reading']) => (await this.run({ ...base, text: u.rest, filter: u.filter, parsed: { ...asFilters, other_reading: other } })).res;
+    // No filter was understood (or the parser was not asked): the words are all there is.
+    const mode = req.enhancement_mode ?? 'auto';
+    if (u.chips.length === 0 || mode !== 'auto') {
+      return (await this.run({ ...base, text: u.rest, filter: u.filter, parsed: { ...asFilters, reading: mode === 'only' ? 'filters' : 'words' } })).res;
+    }
+    const reading = req.reading ?? 'auto';
+    if (reading === 'filters') return filtersRun({ reading: 'words', rest: u.words, chips: [], results_total: null });
+    const asWords = (total: number | null): Parsed => ({ rest: u.words, filter: {}, chips: [], reading: 'words', other_reading: { reading: 'filters', rest: u.rest, chips: u.chips, results_total: total } });
+    const words = await this.run({ ...base, text: u.words, filter: req.filter, parsed: asWords(null) });
+    if (reading === 'words' || words.literal) return words.res;
+    return filtersRun({ reading: 'words', rest: u.words, chips: [], results_total: words.res.results_total_visible });
   }
 
   /** Search by a photo given in the request: `vector` is the query image's embedding (never stored). */
@@ -193,7 +232,7 @@ export class SearchService {
     } catch (e) {
       throw new Unavailable(`The photo could not be compared: ${e instanceof Error ? e.message : String(e)}`, 'semantic_unavailable');
     }
-    return this.run({
+    const { res } = await this.run({
       actor,
       text: '',
       image: { vectors: [vector] },
@@ -204,8 +243,9 @@ export class SearchService {
       offset: req.offset ?? 0,
       topN: req.top_results_limit ?? DEFAULT_TOP_RESULTS,
       debug: false,
-      parsed: { rest: '', filter: {}, chips: [] },
+      parsed: { rest: '', filter: {}, chips: [], reading: 'words', other_reading: null },
     });
+    return res;
   }
 
   /**
@@ -293,7 +333,8 @@ export class SearchService {
     }
   }
 
-  private async run(r: RunInput): Promise<SearchResponse> {
+  /** One reading's answer; `literal`: a words channel (not the likeness) found a strong match. */
+  private async run(r: RunInput): Promise<{ res: SearchResponse; literal: boolean }> {
     const textPromise = r.text !== '' && !r.image ? this.embedText(r.text) : null;
     const { listed, isDeleted } = await this.deps.browse.searchable(r.actor, r.filter, r.timeZone, r.sort === 'date_captured' ? 'date_captured' : 'recently_added');
     const allowed = bitmapOf(listed);
@@ -309,8 +350,8 @@ export class SearchService {
     // The SQL channels run while the text tower works on its worker thread; their answers are listed after it.
     if (words.length) {
       const { db } = this.deps;
-        results.push(await runChannel('place', () => placeChannel(db, r.actor.userId, isDeleted, r.text, words, allowed)));
-        results.push(await runChannel('ocr', () => ocrChannel(this.ocr, r.text, allowed)));
+      results.push(await runChannel('place', () => placeChannel(db, r.actor.userId, isDeleted, r.text, words, allowed)));
+      results.push(await runChannel('ocr', () => ocrChannel(this.ocr, words, allowed)));
       results.push(await runChannel('filename', () => filenameChannel(db, r.actor.userId, isDeleted, r.text, words, allowed)));
       results.push(await runChannel('text', () => textChannel(db, r.actor.userId, isDeleted, words, allowed)));
     }
@@ -320,7 +361,7 @@ export class SearchService {
       if (r.image) q = r.image.error ? { error: r.image.error } : { vectors: r.image.vectors, floor: cosineFloors(this.modelId).image, why: 'looks like this photo' };
       else {
         const t = await textPromise!;
-        q = 'error' in t ? t : { vectors: [t.vector], floor: cosineFloors(this.modelId).text.normal, why: 'looks like your query' };
+        q = 'error' in t ? t : { vectors: [t.vector], floor: cosineFloors(this.modelId).text.normal, strongFloor: cosineFloors(this.modelId).text.strict, why: 'looks like your query' };
         if ('error' in t) degraded = true;
       }
       results.unshift(
@@ -339,6 +380,8 @@ export class SearchService {
       reason: degraded ? 'semantic_unavailable' : null,
       source_types: results.map((x) => x.type),
       sources: results.map((x) => ({ type: x.type, weight: x.weight, candidate_count: x.hits.length, duration_ms: x.durationMs, error: x.error })),
+      // A filtered list is what the filter asked for: it matched well when it lists anything.
+      matched_well: results.length === 0 ? listed.length > 0 : false,
     };
 
     // Nothing left to search: the filtered list is the answer.
@@ -347,7 +390,7 @@ export class SearchService {
       const items = await this.deps.browse.galleryItems(r.actor, page, isDeleted);
       const none: Match = { score: 0, why: [], sources: [], frame_ts_ms: null };
       meta.candidate_count = listed.length;
-      return {
+      const res: SearchResponse = {
         limit: r.limit,
         offset: r.offset,
         result_items: page.flatMap((rowid) => withMatch(items.get(rowid), none)),
@@ -357,13 +400,16 @@ export class SearchService {
         top_results_meta: r.debug ? { ...meta, debug: [] } : meta,
         parsed: r.parsed,
       };
+      return { res, literal: false };
     }
 
     const fused = fuse(results);
     meta.candidate_count = fused.length;
     const candidates = fused.slice(0, pool);
     const byRow = new Map(candidates.map((h) => [h.rowid, h]));
-    const top = candidates.slice(0, r.topN);
+    // "Best results" are strong matches only (the module's doc), in the fused order.
+    const top = candidates.filter((h) => h.strong).slice(0, r.topN);
+    meta.matched_well = top.length > 0;
     const ordered = r.sort === 'relevance' ? candidates.map((h) => h.rowid) : inListOrder(listed, candidates.map((h) => h.rowid));
     const page = ordered.slice(r.offset, r.offset + r.limit);
     const items = await this.deps.browse.galleryItems(r.actor, [...new Set([...top.map((h) => h.rowid), ...page])], isDeleted);
@@ -377,7 +423,7 @@ export class SearchService {
         return item ? [{ asset_id: item.media_item.primary_asset.asset_id, contributions: h.contributions, score: round(h.score) }] : [];
       });
     }
-    return {
+    const res: SearchResponse = {
       limit: r.limit,
       offset: r.offset,
       result_items: resultItems,
@@ -387,6 +433,8 @@ export class SearchService {
       top_results_meta: meta,
       parsed: r.parsed,
     };
+    const literal = results.some((x) => x.type !== 'embedding' && x.hits.some((h) => h.strong));
+    return { res, literal };
   }
 }
 

@@ -27,6 +27,8 @@ export interface Chip {
 export interface Understood {
   /** The text the channels search. */
   rest: string;
+  /** The whole query as words (the "words" reading: nothing taken as a filter). */
+  words: string;
   /** The parser's filter alone (echoed). */
   parsedFilter: AssetFilter;
   /** The filter the search runs under: the parsed one with the request's fields over it. */
@@ -48,7 +50,7 @@ export function understandQuery(
   query: string,
   opts: { mode: EnhancementMode; filter: AssetFilter | undefined; ignore: readonly string[]; timeZone: string; now: number; catalog: CatalogNames },
 ): Understood {
-  if (opts.mode === 'off' || query.trim() === '') return { rest: query.trim(), parsedFilter: {}, filter: opts.filter, chips: [] };
+  if (opts.mode === 'off' || query.trim() === '') return { rest: query.trim(), words: query.trim(), parsedFilter: {}, filter: opts.filter, chips: [] };
   let parser: QueryParser;
   try {
     parser = new QueryParser({
@@ -68,6 +70,7 @@ export function understandQuery(
   const filter = { ...parsed.filter, ...(opts.filter ?? {}) };
   return {
     rest: opts.mode === 'only' ? '' : parsed.rest,
+    words: query.trim(),
     parsedFilter: parsed.filter,
     filter: Object.keys(filter).length ? filter : undefined,
     chips: parsed.parsed.map((p, i) => ({ id: ids[i]!, kind: p.kind, label: labelOf(p), text: p.text })),

@@ -21,6 +21,11 @@ export interface ChannelHit {
   /** Short phrases ("filename", "tag 'beach'"). */
   why?: string | string[] | undefined;
   frameTsMs?: number | null | undefined;
+  /**
+   * A strong match, one that may be a "best result": every query term found as a word (words.ts), a
+   * place named by the whole query, a likeness at the strict cosine floor. A weak one is a result only.
+   */
+  strong?: boolean | undefined;
 }
 
 export interface ChannelResult {

@@ -35,6 +35,8 @@ export interface EmbeddingQuery {
   /** One vector (a text, an image), or a video's frames: an asset counts by its best match to any. */
   vectors: Float32Array[];
   floor: number;
+  /** Likeness from which a hit is a strong match (a "best result"): the strict floor for a text; absent, every hit is. */
+  strongFloor?: number | undefined;
   why: string;
 }
 
@@ -48,7 +50,7 @@ export function embeddingChannel(index: NearestVectors, q: EmbeddingQuery, allow
   for (const v of q.vectors) {
     for (const h of index.nearest(v, { k: Math.min(k, CHANNEL_CAP), allowed, minCosine: q.floor })) {
       const b = best.get(h.rowid);
-      if (!b || h.cosine > b.rawScore) best.set(h.rowid, { rowid: h.rowid, rawScore: h.cosine, why: q.why, frameTsMs: h.frameTsMs >= 0 ? h.frameTsMs : null });
+      if (!b || h.cosine > b.rawScore) best.set(h.rowid, { rowid: h.rowid, rawScore: h.cosine, why: q.why, frameTsMs: h.frameTsMs >= 0 ? h.frameTsMs : null, strong: h.cosine >= (q.strongFloor ?? -Infinity) });
     }
   }
   return [...best.values()].sort((x, y) => y.rawScore - x.rawScore || x.rowid - y.rowid);

@@ -39,14 +39,15 @@ export function placeChannel(db: Db, userId: number, isDeleted: boolean, text: s
         ORDER BY 3, 4 DESC, 1 LIMIT @cap`,
     )
     .raw();
-  for (const match of tries) {
+  for (const [n, match] of tries.entries()) {
     let rows: Row[];
     try {
       rows = statement.all({ me: userId, del: isDeleted ? 1 : 0, cap: CHANNEL_CAP * 4, match }) as Row[];
     } catch {
       continue; // a query FTS5 cannot read as words (only punctuation): no place
     }
-    const hits = rows.filter((r) => isAllowed(allowed, r[0])).map(([rowid, label, rank]) => ({ rowid, rawScore: -rank, why: `taken in ${label}` }));
+    // Strong: a place named by the whole query; a place named by one of its words is a weak match.
+    const hits = rows.filter((r) => isAllowed(allowed, r[0])).map(([rowid, label, rank]) => ({ rowid, rawScore: -rank, why: `taken in ${label}`, strong: n === 0 }));
     if (hits.length) return hits;
   }
   return [];

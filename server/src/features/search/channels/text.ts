@@ -1,9 +1,11 @@
 /**
  * The `text` channel: the words a person wrote about their photos, the description, the tags and the
- * names of the albums the caller can see (their own and those shared with them). Every query word is
- * looked up: a tag equal to the word counts 1, a tag containing it 0.7, a description containing it
- * 0.8, an album whose name contains it 0.6 (a photo is in an album for many reasons); the sum ranks,
- * ties by rowid. Why: "tag 'beach'", "album 'Summer'", "description".
+ * names of the albums the caller can see (their own and those shared with them). Every query term
+ * (words.ts: little words dropped, terms found as words, a lone term also inside a word at half the
+ * count) is looked up: a tag equal to the term counts 1, a tag having it 0.7, a description having it
+ * 0.8, an album whose name has it 0.6 (a photo is in an album for many reasons); the sum ranks,
+ * ties by rowid. Why: "tag 'beach'", "album 'Summer'", "description". Strong: the photo's words (its
+ * tags, description and albums together) have every term as a word.
  *
  * Tags written by a model (`zeroshot`, `bioclip`) are not a person's words, but they name what is in
  * the photo, so they count too; the hit says which tag.
@@ -12,20 +14,29 @@ import type { Db } from '../../../platform/db/connection.ts';
 import { CHANNEL_CAP, TRIGRAM, containsLike, isAllowed, matchAny, quoted, type ChannelHit } from './channel.ts';
 import { SEARCHED_OWNERS } from './owners.ts';
 import { prepared } from '../../../platform/db/prepared.ts';
+import { gradeIn, queryTerms, wordsFirst, type QueryTerm } from './words.ts';
 
 interface Found {
   score: number;
   why: string[];
+  /** The terms found as words. */
+  whole: Set<number>;
 }
 
-export function textChannel(db: Db, userId: number, isDeleted: boolean, words: string[], allowed: Uint8Array): ChannelHit[] {
-  if (words.length === 0) return [];
+export function textChannel(db: Db, userId: number, isDeleted: boolean, queryWords: string[], allowed: Uint8Array): ChannelHit[] {
+  if (queryWords.length === 0) return [];
+  const terms: QueryTerm[] = queryTerms(queryWords);
+  const words = terms.map((t) => t.text);
   const found = new Map<number, Found>();
-  const add = (rowid: number, score: number, why: string) => {
+  /** Term `i` in `text` (a tag, a description, an album's name): its count by the grade, 0 when not there. */
+  const add = (rowid: number, i: number, text: string, score: number, why: string) => {
     if (!isAllowed(allowed, rowid)) return;
+    const g = gradeIn(text.normalize('NFKC').toLowerCase(), terms[i]!);
+    if (g === 0) return;
     let f = found.get(rowid);
-    if (!f) found.set(rowid, (f = { score: 0, why: [] }));
-    f.score += score;
+    if (!f) found.set(rowid, (f = { score: 0, why: [], whole: new Set() }));
+    f.score += (score * g) / 2;
+    if (g === 2) f.whole.add(i);
     if (!f.why.includes(why) && f.why.length < 3) f.why.push(why);
   };
   const del = isDeleted ? 1 : 0;
@@ -71,15 +82,15 @@ export function textChannel(db: Db, userId: number, isDeleted: boolean, words: s
     for (const [rowid, text] of rows) described.set(rowid, text);
   }
   for (const [rowid, text] of described) {
-    const lower = text.toLowerCase();
-    for (const w of words) if (lower.includes(w)) add(rowid, 0.8, 'description');
+    for (let i = 0; i < terms.length; i++) add(rowid, i, text, 0.8, 'description');
   }
-  for (const w of words) {
+  for (const [i, w] of words.entries()) {
     const p = { like: containsLike(w), del, me: userId, cap: CHANNEL_CAP * 4 };
-    for (const [rowid, tag] of tagRows.raw().all(p) as [number, string][]) add(rowid, tag.toLowerCase() === w ? 1 : 0.7, `tag ${quoted(tag)}`);
-    for (const [rowid, name] of albumRows.raw().all(p) as [number, string][]) add(rowid, 0.6, `album ${quoted(name)}`);
+    for (const [rowid, tag] of tagRows.raw().all(p) as [number, string][]) add(rowid, i, tag, tag.toLowerCase() === w ? 1 : 0.7, `tag ${quoted(tag)}`);
+    for (const [rowid, name] of albumRows.raw().all(p) as [number, string][]) add(rowid, i, name, 0.6, `album ${quoted(name)}`);
   }
-  return [...found]
+  const hits = [...found]
     .sort(([ra, a], [rb, b]) => b.score - a.score || ra - rb)
-    .map(([rowid, f]) => ({ rowid, rawScore: Math.round(f.score * 1000) / 1000, why: f.why }));
+    .map(([rowid, f]) => ({ rowid, rawScore: Math.round(f.score * 1000) / 1000, why: f.why, strong: f.whole.size === terms.length }));
+  return wordsFirst(terms, hits);
 }
