@@ -42,9 +42,9 @@ export interface PersonRow {
 type ClusterRow = Pick<FaceRow, 'face_id' | 'score' | 'embedding' | 'person_id' | 'assigned_by'>;
 
 /**
- * Face pairs an incremental pass may compare while finding the fresh faces' components (~40 ns each: about
- * half a second inside the write). A household's components are its people and the strangers near them; only
- * a library whose faces chain into one huge component goes over, and then a rebuild places the new faces.
+ * Face pairs an incremental pass may compare while finding its components (~40 ns each: about half a second
+ * inside the write). A household's components are its people and the strangers near them (a person of 100
+ * faces in a library of 100k faces is 10M pairs); above that a rebuild, which yields to the event loop, does it.
  */
 export const INCREMENTAL_BUDGET = 12_000_000;
 
@@ -55,7 +55,11 @@ export const toVector = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOff
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 export class FacesStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told when an incremental pass was too large to run inside a write (reclusterAround): queue a rebuild. */
+    private readonly onDeferred?: (ownerId: number) => void,
+  ) {}
 
   /** The model version that read the asset's faces (undefined: never read). */
   resultModel(assetId: string): string | undefined {
@@ -123,35 +127,45 @@ export class FacesStore {
 
   /**
    * Incremental clustering after one asset's faces were found (`fresh`: their ids): the rebuild's rule run
-   * again on the part of the owner's faces the fresh faces can change, so people found as photos arrive are
-   * the people a rebuild of the same faces gives, whatever order the photos came in.
-   *
-   * That part is the fresh faces' connected components of the "cosine ≥ threshold" graph (componentsOf): the
-   * rule reads only a face's neighbours, so clustering whole components gives their faces exactly the groups a
-   * clustering of every face would, and no face outside them can change. A fresh face may join a person, start
-   * one with faces that waited (a pair reaching the minimum size), or bridge two people: all of them are in its
-   * component and are clustered again together, with the rebuild's parameters, fixed faces (a member's) and
-   * rejections, and written the rebuild's way (`applyGroups`): a group keeps the person most of its faces had,
-   * so the ids of unchanged people stay. Faces are taken in face-id order in both, so even exact ties resolve
-   * alike.
-   *
-   * Cost: (component size) × (owner's faces) similarity reads, plus the clustering of the component. A
-   * component too large for that inside one write (over INCREMENTAL_BUDGET pairs: a library whose faces all
-   * chain together) is not clustered here: the fresh faces wait, unplaced, for the next rebuild
-   * (`placeNewFaces` answers false so the caller can queue one).
+   * again on the part of the owner's faces the fresh faces can change (`reclusterAround`), so people found as
+   * photos arrive are the people a rebuild of the same faces gives, whatever order the photos came in.
    */
   placeNewFaces(ownerId: number, fresh: readonly number[], now = Date.now()): boolean {
-    if (!fresh.length) return true;
+    return this.reclusterAround(ownerId, fresh, now);
+  }
+
+  /**
+   * Clusters again, by the rebuild's rule, the connected components of the "cosine ≥ threshold" graph that
+   * hold `faceIds` (componentsOf): after new faces (placeNewFaces) and after a member's correction (a person
+   * named, hidden, merged; a face assigned or rejected: its faces are fixed from then on, which changes what
+   * the rule does around them). The rule reads only a face's neighbours, so clustering whole components gives
+   * their faces exactly the groups a clustering of every face would, and no face outside them can change. A new
+   * face may join a person, start one with faces that waited (a pair reaching the minimum size), or bridge two
+   * people: all of them are in its component and are clustered again together, with the rebuild's parameters,
+   * fixed faces (a member's) and rejections, and written the rebuild's way (`applyGroups`): a group keeps the
+   * person most of its faces had, so the ids of unchanged people stay. Faces are taken in face-id order in
+   * both, so even exact ties resolve alike. Runs inside the caller's write transaction.
+   *
+   * Cost: (component size) × (owner's faces) similarity reads, plus the clustering of the component. A
+   * component too large for that inside one write (over INCREMENTAL_BUDGET pairs: a large library whose faces
+   * chain together) is not clustered here: the faces stay as they are (new ones unplaced), `onDeferred` is told
+   * (the composition root queues a rebuild of the owner's people), and the answer is false.
+   */
+  reclusterAround(ownerId: number, faceIds: readonly number[], now = Date.now()): boolean {
+    if (!faceIds.length) return true;
     const rows = this.clusterRows(ownerId);
-    const isFresh = new Set(fresh);
+    const wanted = new Set(faceIds);
     const seeds: number[] = [];
     rows.forEach((r, i) => {
-      if (isFresh.has(r.face_id) && r.assigned_by === 'auto') seeds.push(i);
+      if (wanted.has(r.face_id)) seeds.push(i);
     });
     if (!seeds.length) return true;
     const m = new FaceMatrix(rows.map((r) => toVector(r.embedding)));
     const part = componentsOf(m, seeds, CLUSTER_PARAMS.threshold, INCREMENTAL_BUDGET);
-    if (!part) return false;
+    if (!part) {
+      this.onDeferred?.(ownerId);
+      return false;
+    }
     const local = part.map((i) => rows[i]!);
     const rejections = this.rejectionsOf(ownerId);
     const groups = clusterFaces(local.map((r, x) => this.clusterFace(r, m.row(part[x]!), rejections)));

@@ -14,6 +14,8 @@
  *   target, pinned there; the others are deleted; the target keeps its name, or takes the first name among
  *   them), `assignFace` (a face to a person, or to a new person: pinned there) and `rejectFace` ("not this
  *   person": the face leaves the person and never joins it again automatically). Each is one transaction.
+ * - Every correction (and every change to a person, which confirms it) clusters the faces around it again by
+ *   the rebuild's rule (FacesStore.reclusterAround), so the people shown are what a rebuild would show.
  * - `rebuildPeopleClusters` queues one job for the caller's faces; while one runs (or waits) for them, a second
  *   is 409 `people_rebuild_running`. `getPeopleRebuild` (extension) says whether it still does, so a member's
  *   People screen knows when to read the people again (getJob, which would say, is for administrators).
@@ -29,6 +31,8 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { FaceRow, FacesStore, PersonRow } from './faces.store.ts';
 import { rebuildPeople } from './faces.jobs.ts';
 import { faceView, type FaceView } from './faces.view.ts';
+
+const DEFERRED_REBUILD_DELAY_MS = 60_000;
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
 
@@ -126,8 +130,14 @@ export class PeopleService {
     if (body.is_hidden !== undefined) sets.push('hidden = @hidden');
     if (body.cover_face_id !== undefined) sets.push('cover_face_id = @cover');
     this.db
-      .prepare(`UPDATE people SET ${sets.join(', ')} WHERE person_id = @id`)
-      .run({ id: personId, now: Date.now(), name: body.name ?? null, hidden: body.is_hidden ? 1 : 0, cover: body.cover_face_id ?? null });
+      .transaction(() => {
+        this.db
+          .prepare(`UPDATE people SET ${sets.join(', ')} WHERE person_id = @id`)
+          .run({ id: personId, now: Date.now(), name: body.name ?? null, hidden: body.is_hidden ? 1 : 0, cover: body.cover_face_id ?? null });
+        // Confirmed now: its faces are fixed, as a rebuild would take them.
+        this.store.reclusterAround(actor.userId, this.facesOf(personId));
+      })
+      .immediate();
     return this.get(actor, personId);
   }
 
@@ -179,6 +189,21 @@ export class PeopleService {
     return { status: 'queued' as const, receipt_id: String(job.id) };
   }
 
+  /**
+   * A rebuild for faces an incremental pass left to one (FacesStore's `onDeferred`: a component too large to
+   * cluster inside a write). One waiting per owner is enough: it reads every face when it starts; while one
+   * runs, one more is queued (the running one may have read the catalog before these faces). A minute's delay
+   * lets an import's photos join one rebuild instead of one each.
+   */
+  queueRebuild(ownerId: number): void {
+    const states = this.db
+      .prepare(`SELECT state FROM jobs WHERE kind = '${rebuildPeople.kind}' AND state IN (${sqlList(ACTIVE_STATES)}) AND json_extract(args, '$.owner_id') = ?`)
+      .pluck()
+      .all(ownerId) as string[];
+    if (states.some((s) => s !== 'running')) return;
+    this.jobs.enqueue(rebuildPeople, { owner_id: ownerId }, { ownerId, delayMs: DEFERRED_REBUILD_DELAY_MS });
+  }
+
   runRebuild(ownerId: number) {
     return this.store.rebuildOwner(ownerId);
   }
@@ -204,6 +229,7 @@ export class PeopleService {
         }
         this.db.prepare("UPDATE faces SET assigned_by = 'user' WHERE person_id = ?").run(targetId);
         this.db.prepare('UPDATE people SET confirmed = 1, name = ?, updated_at = ? WHERE person_id = ?').run(firstName, now, targetId);
+        this.store.reclusterAround(actor.userId, this.facesOf(targetId));
       })
       .immediate();
     return this.get(actor, targetId);
@@ -230,6 +256,7 @@ export class PeopleService {
         this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'user' WHERE face_id = ?").run(target, faceId);
         this.db.prepare('DELETE FROM face_rejections WHERE face_id = ? AND person_id = ?').run(faceId, target);
         this.db.prepare('UPDATE people SET confirmed = 1, updated_at = ? WHERE person_id = ?').run(now, target);
+        this.store.reclusterAround(actor.userId, [faceId, ...this.facesOf(target), ...(face.person_id == null ? [] : this.facesOf(face.person_id))]);
         this.cleanup(actor.userId, face.person_id);
       })
       .immediate();
@@ -245,10 +272,15 @@ export class PeopleService {
         this.db.prepare('INSERT OR IGNORE INTO face_rejections (face_id, person_id) VALUES (?, ?)').run(faceId, face.person_id);
         this.db.prepare("UPDATE faces SET person_id = NULL, assigned_by = 'auto' WHERE face_id = ?").run(faceId);
         this.db.prepare('UPDATE people SET confirmed = 1, updated_at = ? WHERE person_id = ?').run(Date.now(), face.person_id);
+        this.store.reclusterAround(actor.userId, [faceId, ...this.facesOf(face.person_id!)]);
         this.cleanup(actor.userId, face.person_id);
       })
       .immediate();
     return this.faceView(this.ownFace(actor, faceId));
+  }
+
+  private facesOf(personId: number): number[] {
+    return this.db.prepare('SELECT face_id FROM faces WHERE person_id = ?').pluck().all(personId) as number[];
   }
 
   /** A person left without faces by a move goes unless named; a cover that left its person is cleared. */
