@@ -55,11 +55,21 @@ export const toVector = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOff
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 export class FacesStore {
+  private readonly onDeferred?: (ownerId: number) => void;
+  private readonly budget: number;
+
   constructor(
     private readonly db: Db,
-    /** Told when an incremental pass was too large to run inside a write (reclusterAround): queue a rebuild. */
-    private readonly onDeferred?: (ownerId: number) => void,
-  ) {}
+    opts: {
+      /** Told when an incremental pass was too large to run inside a write (reclusterAround): queue a rebuild. */
+      onDeferred?: (ownerId: number) => void;
+      /** Face pairs an incremental pass may compare (INCREMENTAL_BUDGET; tests lower it). */
+      budget?: number;
+    } = {},
+  ) {
+    this.onDeferred = opts.onDeferred;
+    this.budget = opts.budget ?? INCREMENTAL_BUDGET;
+  }
 
   /** The model version that read the asset's faces (undefined: never read). */
   resultModel(assetId: string): string | undefined {
@@ -136,9 +146,9 @@ export class FacesStore {
 
   /**
    * Clusters again, by the rebuild's rule, the connected components of the "cosine ≥ threshold" graph that
-   * hold `faceIds` (componentsOf): after new faces (placeNewFaces) and after a member's correction (a person
-   * named, hidden, merged; a face assigned or rejected: its faces are fixed from then on, which changes what
-   * the rule does around them). The rule reads only a face's neighbours, so clustering whole components gives
+   * hold `faceIds` (componentsOf). Corrections made since in those components count as they do in a rebuild
+   * (pinned faces fixed, rejections obeyed; people.service.ts says why
+   * a correction itself does not call this). The rule reads only a face's neighbours, so clustering whole components gives
    * their faces exactly the groups a clustering of every face would, and no face outside them can change. A new
    * face may join a person, start one with faces that waited (a pair reaching the minimum size), or bridge two
    * people: all of them are in its component and are clustered again together, with the rebuild's parameters,
@@ -161,7 +171,7 @@ export class FacesStore {
     });
     if (!seeds.length) return true;
     const m = new FaceMatrix(rows.map((r) => toVector(r.embedding)));
-    const part = componentsOf(m, seeds, CLUSTER_PARAMS.threshold, INCREMENTAL_BUDGET);
+    const part = componentsOf(m, seeds, CLUSTER_PARAMS.threshold, this.budget);
     if (!part) {
       this.onDeferred?.(ownerId);
       return false;
@@ -170,7 +180,7 @@ export class FacesStore {
     const rejections = this.rejectionsOf(ownerId);
     const groups = clusterFaces(local.map((r, x) => this.clusterFace(r, m.row(part[x]!), rejections)));
     const clear = this.db.prepare(
-      "UPDATE faces SET person_id = NULL WHERE face_id = ? AND assigned_by = 'auto' AND (person_id IS NULL OR person_id NOT IN (SELECT person_id FROM people WHERE confirmed = 1))",
+      "UPDATE faces SET person_id = NULL WHERE face_id = ? AND assigned_by = 'auto'",
     );
     this.applyGroups(ownerId, local, groups, rejections, fixedPeople(rows), () => {
       for (const r of local) if (r.assigned_by === 'auto') clear.run(r.face_id);
@@ -180,9 +190,10 @@ export class FacesStore {
 
   /**
    * The full rebuild of one owner's people: every automatically placed face is taken out and the owner's faces
-   * clustered again, the faces a member placed staying where they are (seeds that others may join). The faces
-   * of a confirmed person (one a member named, hid, gave a cover or corrected) stay too: the member has seen
-   * that person as it is, and a rebuild must not take faces from it behind their back (new faces still join it).
+   * clustered again, the faces a member pinned staying where they are (seeds that others may join): those a
+   * member placed and those a person had when a member named, hid, gave a cover to or corrected it (the member
+   * has seen that person as it was, and a rebuild must not take faces from it behind their back; new faces
+   * still join it, and are placed by the rule like any other).
    * Groups are written by `applyGroups` (ids, names, hidden people and covers stay). Returns the people count.
    *
    * The clustering runs outside the write transaction and yields to the event loop (100k faces take tens of
@@ -198,7 +209,7 @@ export class FacesStore {
       .transaction(() => {
         this.applyGroups(ownerId, rows, groups, rejections, fixedPeople(rows), () => {
           this.db
-            .prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND face_id <= ? AND assigned_by = 'auto' AND person_id NOT IN (SELECT person_id FROM people WHERE confirmed = 1)")
+            .prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND face_id <= ? AND assigned_by = 'auto'")
             .run(ownerId, lastRead);
         }, now);
       })
@@ -208,15 +219,18 @@ export class FacesStore {
   }
 
   /**
-   * The owner's faces as the clustering sees them, in face-id order (both passes take them in the same order):
-   * `assigned_by` is 'user' for a face a member placed and for every face of a confirmed person (both fixed).
+   * The owner's faces as the clustering sees them, in face-id order (both passes take them in the same order).
+   * The fixed ones are those pinned by a member (`assigned_by = 'user'`): a face placed by hand, and every face
+   * a person had when a member confirmed it (people.service.ts pins them then). Faces that joined a confirmed
+   * person automatically afterwards are not fixed: were they, the people would depend on which photo came
+   * first after the naming (a face between Anna and Ben frozen with whichever it met first).
    */
   private clusterRows(ownerId: number): ClusterRow[] {
     return this.db
       .prepare(
         `SELECT f.face_id, f.score, f.embedding, f.person_id,
-           CASE WHEN f.assigned_by = 'user' OR p.confirmed = 1 THEN 'user' ELSE 'auto' END AS assigned_by
-         FROM faces f LEFT JOIN people p ON p.person_id = f.person_id WHERE f.owner_id = ? ORDER BY f.face_id`,
+f.assigned_by
+         FROM faces f WHERE f.owner_id = ? ORDER BY f.face_id`,
       )
       .all(ownerId) as ClusterRow[];
   }
