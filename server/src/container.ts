@@ -268,7 +268,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     );
   registerOcr();
   // Faces (YuNet + MobileFaceNet, shipped in models/), registered as OCR is.
-  const faces = new FacesStore(db);
+  // Faces an incremental pass could not cluster in one write wait for a rebuild of their owner's people.
+  const faces = new FacesStore(db, { onDeferred: (ownerId) => people.queueRebuild(ownerId) });
   const registerFaces = () =>
     indexers.registering(
       createFaceIndexer(ml, faces, (assetId) => derivatives.thumbnail(assetId, 'medium')).then(

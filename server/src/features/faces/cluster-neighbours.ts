@@ -169,3 +169,46 @@ export class HnswNeighbours implements NeighbourSource {
     return out;
   }
 }
+
+/**
+ * The faces linked to `seeds` through chains of neighbours within the threshold (their connected components
+ * of the "cosine ≥ threshold" graph), as sorted rows, the seeds included; `null` when the search would read
+ * more than `maxPairs` face pairs (the caller then leaves the work to a rebuild).
+ *
+ * The clustering's rule only ever looks at a face's neighbours (cluster.ts), so clustering a union of whole
+ * components gives each of their faces the group a clustering of every face would: this is the set an
+ * incremental pass must cluster again for its result to equal a rebuild's. Exact scan: each face reached is
+ * compared once with every face not reached yet, so the cost is (component size) × (faces).
+ */
+export function componentsOf(m: FaceMatrix, seeds: Iterable<number>, threshold: number, maxPairs = Infinity): number[] | null {
+  const reached = new Uint8Array(m.size);
+  const queue: number[] = [];
+  for (const s of seeds) {
+    if (reached[s]) continue;
+    reached[s] = 1;
+    queue.push(s);
+  }
+  // The faces not reached yet, compacted as they are reached (later scans read fewer).
+  let rest = Int32Array.from({ length: m.size }, (_, i) => i).filter((i) => !reached[i]);
+  let pairs = 0;
+  const data = m.data, dims = m.dims;
+  for (let q = 0; q < queue.length; q++) {
+    pairs += rest.length;
+    if (pairs > maxPairs) return null;
+    const i = queue[q]!;
+    // The face's vector copied once; the dot product written out here (a hot loop: n reads per face reached).
+    const v = data.slice(i * dims, (i + 1) * dims);
+    let kept = 0;
+    for (let x = 0; x < rest.length; x++) {
+      const j = rest[x]!;
+      let s = 0;
+      for (let k = 0, b = j * dims; k < dims; k++) s += v[k]! * data[b + k]!;
+      if (s >= threshold) {
+        reached[j] = 1;
+        queue.push(j);
+      } else rest[kept++] = j;
+    }
+    rest = rest.subarray(0, kept);
+  }
+  return queue.sort((a, b) => a - b);
+}

@@ -5,8 +5,13 @@
  * already-placed face within the threshold, or starts a new group. Pass 2: each other face joins the group of
  * its nearest placed face within the threshold, or stays unclustered (noise: no person).
  *
- * Faces may come already placed (`fixed`: a person's confirmed faces, or every face at an incremental pass);
- * they are never moved and new faces may join them. `rejects` keeps a face out of a group ("not this person").
+ * Faces may come already placed (`fixed`: a member's placements and a confirmed person's faces); they are never
+ * moved and new faces may join them. `rejects` keeps a face out of a group ("not this person").
+ *
+ * The rule reads only a face's neighbours, so its groups inside one connected component of the "cosine ≥
+ * threshold" graph depend on that component's faces alone: the incremental pass after each photo clusters the
+ * new faces' components again with this same function (faces.store.ts reclusterAround), which is why people
+ * found as photos arrive are the people a rebuild of the same faces gives, in any order.
  *
  * Thresholds, chosen on ../shared/corpus/faces (labels.json: the largest face of each of the 62 photos of one
  * identity, 16 people; every other detected face clustered too but not scored) by BCubed precision, recall and

@@ -5,7 +5,8 @@
  * corrected people are kept, and chosen covers stay while their face is still the person's.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { centroid, clusterFaces, clusterFacesIndexed, CLUSTER_PARAMS, cosine, type ClusterFace } from './cluster.ts';
+import { clusterFaces, clusterFacesIndexed, CLUSTER_PARAMS, type ClusterFace } from './cluster.ts';
+import { componentsOf, FaceMatrix } from './cluster-neighbours.ts';
 import { iou } from './detect.ts';
 import type { FaceAnalysis } from './pipeline.ts';
 
@@ -37,11 +38,38 @@ export interface PersonRow {
   updated_at: number;
 }
 
+/** A face as the clustering reads it (faces.store.ts clusterRows). */
+type ClusterRow = Pick<FaceRow, 'face_id' | 'score' | 'embedding' | 'person_id' | 'assigned_by'>;
+
+/**
+ * Face pairs an incremental pass may compare while finding its components (~40 ns each: about half a second
+ * inside the write). A household's components are its people and the strangers near them (a person of 100
+ * faces in a library of 100k faces is 10M pairs); above that a rebuild, which yields to the event loop, does it.
+ */
+export const INCREMENTAL_BUDGET = 12_000_000;
+
+/** The people holding fixed faces: no new group may take them over. */
+const fixedPeople = (rows: readonly ClusterRow[]) => new Set(rows.filter((r) => r.assigned_by === 'user' && r.person_id != null).map((r) => r.person_id!));
+
 export const toVector = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 export class FacesStore {
-  constructor(private readonly db: Db) {}
+  private readonly onDeferred?: (ownerId: number) => void;
+  private readonly budget: number;
+
+  constructor(
+    private readonly db: Db,
+    opts: {
+      /** Told when an incremental pass was too large to run inside a write (reclusterAround): queue a rebuild. */
+      onDeferred?: (ownerId: number) => void;
+      /** Face pairs an incremental pass may compare (INCREMENTAL_BUDGET; tests lower it). */
+      budget?: number;
+    } = {},
+  ) {
+    this.onDeferred = opts.onDeferred;
+    this.budget = opts.budget ?? INCREMENTAL_BUDGET;
+  }
 
   /** The model version that read the asset's faces (undefined: never read). */
   resultModel(assetId: string): string | undefined {
@@ -108,131 +136,154 @@ export class FacesStore {
   }
 
   /**
-   * Incremental clustering after one asset's faces were found (`fresh`: their ids): each fresh face joins the
-   * person whose centroid is nearest within the threshold (never one it was rejected from). The fresh faces
-   * left, with the unplaced faces linked to one of them through neighbours within the threshold (which try the
-   * centroids first too), are clustered among themselves, and groups that reach the minimum size become new people.
-   *
-   * Only a fresh face can change what an unplaced face would do (a face with no neighbour gains one only
-   * through it), so the other unplaced faces, thousands in a large library (strangers seen once), are not
-   * clustered again on every photo: the cost is the fresh faces × (people + unplaced faces), not the unplaced
-   * faces squared. An old unplaced face that a person's centroid has drifted towards joins at the next full
-   * rebuild.
+   * Incremental clustering after one asset's faces were found (`fresh`: their ids): the rebuild's rule run
+   * again on the part of the owner's faces the fresh faces can change (`reclusterAround`), so people found as
+   * photos arrive are the people a rebuild of the same faces gives, whatever order the photos came in.
    */
-  placeNewFaces(ownerId: number, fresh: readonly number[], now = Date.now()): void {
-    if (!fresh.length) return;
-    const unplaced = this.db.prepare('SELECT face_id, score, embedding FROM faces WHERE owner_id = ? AND person_id IS NULL').all(ownerId) as Pick<FaceRow, 'face_id' | 'score' | 'embedding'>[];
-    const isFresh = new Set(fresh);
-    if (!unplaced.some((f) => isFresh.has(f.face_id))) return;
-    const centroids = this.centroids(ownerId);
+  placeNewFaces(ownerId: number, fresh: readonly number[], now = Date.now()): boolean {
+    return this.reclusterAround(ownerId, fresh, now);
+  }
+
+  /**
+   * Clusters again, by the rebuild's rule, the connected components of the "cosine ≥ threshold" graph that
+   * hold `faceIds` (componentsOf). Corrections made since in those components count as they do in a rebuild
+   * (pinned faces fixed, rejections obeyed; people.service.ts says why
+   * a correction itself does not call this). The rule reads only a face's neighbours, so clustering whole components gives
+   * their faces exactly the groups a clustering of every face would, and no face outside them can change. A new
+   * face may join a person, start one with faces that waited (a pair reaching the minimum size), or bridge two
+   * people: all of them are in its component and are clustered again together, with the rebuild's parameters,
+   * fixed faces (a member's) and rejections, and written the rebuild's way (`applyGroups`): a group keeps the
+   * person most of its faces had, so the ids of unchanged people stay. Faces are taken in face-id order in
+   * both, so even exact ties resolve alike. Runs inside the caller's write transaction.
+   *
+   * Cost: (component size) × (owner's faces) similarity reads, plus the clustering of the component. A
+   * component too large for that inside one write (over INCREMENTAL_BUDGET pairs: a large library whose faces
+   * chain together) is not clustered here: the faces stay as they are (new ones unplaced), `onDeferred` is told
+   * (the composition root queues a rebuild of the owner's people), and the answer is false.
+   */
+  reclusterAround(ownerId: number, faceIds: readonly number[], now = Date.now()): boolean {
+    if (!faceIds.length) return true;
+    const rows = this.clusterRows(ownerId);
+    const wanted = new Set(faceIds);
+    const seeds: number[] = [];
+    rows.forEach((r, i) => {
+      if (wanted.has(r.face_id)) seeds.push(i);
+    });
+    if (!seeds.length) return true;
+    const m = new FaceMatrix(rows.map((r) => toVector(r.embedding)));
+    const part = componentsOf(m, seeds, CLUSTER_PARAMS.threshold, this.budget);
+    if (!part) {
+      this.onDeferred?.(ownerId);
+      return false;
+    }
+    const local = part.map((i) => rows[i]!);
     const rejections = this.rejectionsOf(ownerId);
-    const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
-    /** Joins the nearest person by centroid, or returns the face for the clustering. */
-    const join = (f: Pick<FaceRow, 'face_id' | 'score'>, v: Float32Array): ClusterFace | null => {
-      let best: number | null = null;
-      let bestSim: number = CLUSTER_PARAMS.threshold;
-      for (const [pid, c] of centroids) {
-        const s = cosine(v, c);
-        if (s >= bestSim && !rejections.get(f.face_id)?.has(pid)) {
-          best = pid;
-          bestSim = s;
-        }
-      }
-      if (best == null) return { id: f.face_id, score: f.score, embedding: v, rejects: rejections.get(f.face_id) };
-      assign.run(best, f.face_id);
-      return null;
-    };
-    const left: ClusterFace[] = [];
-    for (const f of unplaced) {
-      if (!isFresh.has(f.face_id)) continue;
-      const c = join(f, toVector(f.embedding));
-      if (c) left.push(c);
-    }
-    if (!left.length) return;
-    // The unplaced faces linked to a fresh one through neighbours within the threshold: groups form only inside
-    // such a chain, so clustering the chains of the fresh faces gives what clustering every unplaced face would.
-    const others = unplaced.filter((f) => !isFresh.has(f.face_id)).map((f) => ({ f, v: toVector(f.embedding), taken: false }));
-    const chain = left.slice();
-    while (chain.length) {
-      const from = chain.pop()!;
-      for (const o of others) {
-        if (o.taken || cosine(o.v, from.embedding) < CLUSTER_PARAMS.threshold) continue;
-        o.taken = true;
-        const c = join(o.f, o.v);
-        if (c) {
-          left.push(c);
-          chain.push(c);
-        }
-      }
-    }
-    this.createPeople(ownerId, clusterFaces(left), now);
+    const groups = clusterFaces(local.map((r, x) => this.clusterFace(r, m.row(part[x]!), rejections)));
+    const clear = this.db.prepare(
+      "UPDATE faces SET person_id = NULL WHERE face_id = ? AND assigned_by = 'auto'",
+    );
+    this.applyGroups(ownerId, local, groups, rejections, fixedPeople(rows), () => {
+      for (const r of local) if (r.assigned_by === 'auto') clear.run(r.face_id);
+    }, now);
+    return true;
   }
 
   /**
    * The full rebuild of one owner's people: every automatically placed face is taken out and the owner's faces
-   * clustered again, the faces a member placed staying where they are (seeds that others may join). The faces
-   * of a confirmed person (one a member named, hid, gave a cover or corrected) stay too: the member has seen
-   * that person as it is, and a rebuild must not take faces from it behind their back (new faces still join it). A new group
-   * takes over the person most of its faces had before (so ids, names, hidden people and covers stay); people
-   * left without faces are deleted unless a member named or corrected them. Returns the people count.
+   * clustered again, the faces a member pinned staying where they are (seeds that others may join): those a
+   * member placed and those a person had when a member named, hid, gave a cover to or corrected it (the member
+   * has seen that person as it was, and a rebuild must not take faces from it behind their back; new faces
+   * still join it, and are placed by the rule like any other).
+   * Groups are written by `applyGroups` (ids, names, hidden people and covers stay). Returns the people count.
    *
    * The clustering runs outside the write transaction and yields to the event loop (100k faces take tens of
    * seconds); faces analysed meanwhile (ids above the last one read) keep the place the incremental pass gave
    * them, and the write itself is one short transaction.
    */
   async rebuildOwner(ownerId: number, now = Date.now()): Promise<{ people: number; faces: number; clustered: number }> {
-    const rows = this.db
-      .prepare(
-        `SELECT f.face_id, f.score, f.embedding, f.person_id,
-           CASE WHEN f.assigned_by = 'user' OR p.confirmed = 1 THEN 'user' ELSE 'auto' END AS assigned_by
-         FROM faces f LEFT JOIN people p ON p.person_id = f.person_id WHERE f.owner_id = ?`,
-      )
-      .all(ownerId) as Pick<FaceRow, 'face_id' | 'score' | 'embedding' | 'person_id' | 'assigned_by'>[];
+    const rows = this.clusterRows(ownerId);
     const rejections = this.rejectionsOf(ownerId);
-    const faces: ClusterFace[] = rows.map((r) => ({
-      id: r.face_id,
-      score: r.score,
-      embedding: toVector(r.embedding),
-      fixed: r.assigned_by === 'user' ? r.person_id : null,
-      rejects: rejections.get(r.face_id),
-    }));
-    const groups = await clusterFacesIndexed(faces);
-    const before = new Map(rows.map((r) => [r.face_id, r.person_id]));
-    const assignedBy = new Map(rows.map((r) => [r.face_id, r.assigned_by]));
+    const groups = await clusterFacesIndexed(rows.map((r) => this.clusterFace(r, toVector(r.embedding), rejections)));
     const lastRead = rows.reduce((m, r) => Math.max(m, r.face_id), 0);
     this.db
       .transaction(() => {
-        this.db
-          .prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND face_id <= ? AND assigned_by = 'auto' AND person_id NOT IN (SELECT person_id FROM people WHERE confirmed = 1)")
-          .run(ownerId, lastRead);
-        const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
-        const fresh = new Map<number, number[]>();
-        for (const [faceId, g] of groups) {
-          if (g > 0) {
-            if (before.get(faceId) !== g || assignedBy.get(faceId) !== 'user') assign.run(g, faceId);
-          } else pushTo(fresh, g, faceId);
-        }
-        // A new group becomes the person most of its faces belonged to, when that person is not taken yet.
-        const taken = new Set([...groups.values()].filter((g) => g > 0));
-        const newGroups = new Map<number, number>();
-        for (const [g, ids] of fresh) {
-          const votes = new Map<number, number>();
-          for (const id of ids) {
-            const p = before.get(id);
-            if (p != null) votes.set(p, (votes.get(p) ?? 0) + 1);
-          }
-          const [winner] = [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0]).find(([p]) => !taken.has(p)) ?? [];
-          if (winner != null) {
-            taken.add(winner);
-            for (const id of ids) if (!rejections.get(id)?.has(winner)) assign.run(winner, id);
-          } else for (const id of ids) newGroups.set(id, g);
-        }
-        this.createPeople(ownerId, newGroups, now);
-        this.dropEmptyPeople(ownerId);
+        this.applyGroups(ownerId, rows, groups, rejections, fixedPeople(rows), () => {
+          this.db
+            .prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND face_id <= ? AND assigned_by = 'auto'")
+            .run(ownerId, lastRead);
+        }, now);
       })
       .immediate();
     const people = (this.db.prepare('SELECT count(*) AS n FROM people WHERE owner_id = ?').get(ownerId) as { n: number }).n;
     return { people, faces: rows.length, clustered: groups.size };
+  }
+
+  /**
+   * The owner's faces as the clustering sees them, in face-id order (both passes take them in the same order).
+   * The fixed ones are those pinned by a member (`assigned_by = 'user'`): a face placed by hand, and every face
+   * a person had when a member confirmed it (people.service.ts pins them then). Faces that joined a confirmed
+   * person automatically afterwards are not fixed: were they, the people would depend on which photo came
+   * first after the naming (a face between Anna and Ben frozen with whichever it met first).
+   */
+  private clusterRows(ownerId: number): ClusterRow[] {
+    return this.db
+      .prepare(
+        `SELECT f.face_id, f.score, f.embedding, f.person_id,
+f.assigned_by
+         FROM faces f WHERE f.owner_id = ? ORDER BY f.face_id`,
+      )
+      .all(ownerId) as ClusterRow[];
+  }
+
+  private clusterFace(r: ClusterRow, embedding: Float32Array, rejections: Map<number, Set<number>>): ClusterFace {
+    return { id: r.face_id, score: r.score, embedding, fixed: r.assigned_by === 'user' ? r.person_id : null, rejects: rejections.get(r.face_id) };
+  }
+
+  /**
+   * Writes the groups of a clustering of `rows` (all the owner's faces for a rebuild, whole components for an
+   * incremental pass; `clear` first takes their automatic places out). A face of a fixed group joins that
+   * person. A new group takes over the person most of its faces had before, when that person is not taken yet
+   * (`taken`: the people with fixed faces; so the ids of unchanged people stay), or becomes a new person; a
+   * group smaller than the minimum size is noise either way, so what a face ends up in never depends on what
+   * it was in before, only the person ids do. People left without faces go unless a member named or corrected
+   * them.
+   */
+  private applyGroups(
+    ownerId: number,
+    rows: readonly ClusterRow[],
+    groups: Map<number, number>,
+    rejections: Map<number, Set<number>>,
+    taken: Set<number>,
+    clear: () => void,
+    now: number,
+  ): void {
+    const before = new Map(rows.map((r) => [r.face_id, r.person_id]));
+    const assignedBy = new Map(rows.map((r) => [r.face_id, r.assigned_by]));
+    clear();
+    const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
+    const fresh = new Map<number, number[]>();
+    for (const [faceId, g] of groups) {
+      if (g > 0) {
+        if (before.get(faceId) !== g || assignedBy.get(faceId) !== 'user') assign.run(g, faceId);
+      } else pushTo(fresh, g, faceId);
+    }
+    const won = new Set(taken);
+    const newGroups = new Map<number, number>();
+    for (const [g, ids] of fresh) {
+      if (ids.length < CLUSTER_PARAMS.minPoints) continue;
+      const votes = new Map<number, number>();
+      for (const id of ids) {
+        const p = before.get(id);
+        if (p != null) votes.set(p, (votes.get(p) ?? 0) + 1);
+      }
+      const [winner] = [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0]).find(([p]) => !won.has(p)) ?? [];
+      if (winner != null) {
+        won.add(winner);
+        for (const id of ids) if (!rejections.get(id)?.has(winner)) assign.run(winner, id);
+      } else for (const id of ids) newGroups.set(id, g);
+    }
+    this.createPeople(ownerId, newGroups, now);
+    this.dropEmptyPeople(ownerId);
   }
 
   /**
@@ -262,13 +313,6 @@ export class FacesStore {
         'UPDATE people SET cover_face_id = NULL WHERE owner_id = ? AND cover_face_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.face_id = people.cover_face_id AND f.person_id = people.person_id)',
       )
       .run(ownerId);
-  }
-
-  private centroids(ownerId: number): Map<number, Float32Array> {
-    const rows = this.db.prepare('SELECT person_id, embedding FROM faces WHERE owner_id = ? AND person_id IS NOT NULL').all(ownerId) as { person_id: number; embedding: Buffer }[];
-    const by = new Map<number, Float32Array[]>();
-    for (const r of rows) pushTo(by, r.person_id, toVector(r.embedding));
-    return new Map([...by].map(([pid, vs]) => [pid, centroid(vs)]));
   }
 
   private rejectionsOf(ownerId: number): Map<number, Set<number>> {

@@ -7,13 +7,19 @@
  * - `updatePerson` body: `{ name?, is_hidden?, cover_face_id? }`, at least one. `name` is trimmed, 1..100
  *   characters on one line, or null to clear it. `cover_face_id` must be a face of this person (422 naming
  *   `body.cover_face_id`: `cover_face_not_member`), null returns to the automatic cover (the best face).
- *   Every update confirms the person (`is_confirmed`): a person a member touched is never deleted by a rebuild.
+ *   Every update confirms the person (`is_confirmed`): a person a member touched is never deleted by a rebuild,
+ *   and the faces it has then are pinned to it (as every correction pins the faces of the person it confirms).
  * - Listing: named people first (by name), then by how many faces they have; hidden people only with
  *   `include_hidden=true`. `repository_id` keeps the people with a face in a photo of that repository.
  * - Corrections beyond the contract (operations.extensions.md): `mergePeople` (the others' faces go to the
  *   target, pinned there; the others are deleted; the target keeps its name, or takes the first name among
  *   them), `assignFace` (a face to a person, or to a new person: pinned there) and `rejectFace` ("not this
  *   person": the face leaves the person and never joins it again automatically). Each is one transaction.
+ * - A correction does what the member said and nothing more: the faces around it are not regrouped then (a
+ *   face split off into a new person would otherwise pull its old companions after it, and the person the
+ *   member is looking at could vanish under them). The rule takes the correction into account (fixed faces,
+ *   rejections) the next time it runs there: when a new photo's faces reach that component
+ *   (FacesStore.reclusterAround) or at a rebuild, which both give the same people.
  * - `rebuildPeopleClusters` queues one job for the caller's faces; while one runs (or waits) for them, a second
  *   is 409 `people_rebuild_running`. `getPeopleRebuild` (extension) says whether it still does, so a member's
  *   People screen knows when to read the people again (getJob, which would say, is for administrators).
@@ -29,6 +35,8 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { FaceRow, FacesStore, PersonRow } from './faces.store.ts';
 import { rebuildPeople } from './faces.jobs.ts';
 import { faceView, type FaceView } from './faces.view.ts';
+
+const DEFERRED_REBUILD_DELAY_MS = 60_000;
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
 
@@ -126,8 +134,13 @@ export class PeopleService {
     if (body.is_hidden !== undefined) sets.push('hidden = @hidden');
     if (body.cover_face_id !== undefined) sets.push('cover_face_id = @cover');
     this.db
-      .prepare(`UPDATE people SET ${sets.join(', ')} WHERE person_id = @id`)
-      .run({ id: personId, now: Date.now(), name: body.name ?? null, hidden: body.is_hidden ? 1 : 0, cover: body.cover_face_id ?? null });
+      .transaction(() => {
+        this.db
+          .prepare(`UPDATE people SET ${sets.join(', ')} WHERE person_id = @id`)
+          .run({ id: personId, now: Date.now(), name: body.name ?? null, hidden: body.is_hidden ? 1 : 0, cover: body.cover_face_id ?? null });
+        this.pin(personId);
+      })
+      .immediate();
     return this.get(actor, personId);
   }
 
@@ -177,6 +190,21 @@ export class PeopleService {
     if (running) throw new Conflict('A rebuild of your people is already running.', 'people_rebuild_running');
     const { job } = this.jobs.enqueue(rebuildPeople, { owner_id: actor.userId }, { ownerId: actor.userId });
     return { status: 'queued' as const, receipt_id: String(job.id) };
+  }
+
+  /**
+   * A rebuild for faces an incremental pass left to one (FacesStore's `onDeferred`: a component too large to
+   * cluster inside a write). One waiting per owner is enough: it reads every face when it starts; while one
+   * runs, one more is queued (the running one may have read the catalog before these faces). A minute's delay
+   * lets an import's photos join one rebuild instead of one each.
+   */
+  queueRebuild(ownerId: number): void {
+    const states = this.db
+      .prepare(`SELECT state FROM jobs WHERE kind = '${rebuildPeople.kind}' AND state IN (${sqlList(ACTIVE_STATES)}) AND json_extract(args, '$.owner_id') = ?`)
+      .pluck()
+      .all(ownerId) as string[];
+    if (states.some((s) => s !== 'running')) return;
+    this.jobs.enqueue(rebuildPeople, { owner_id: ownerId }, { ownerId, delayMs: DEFERRED_REBUILD_DELAY_MS });
   }
 
   runRebuild(ownerId: number) {
@@ -230,6 +258,7 @@ export class PeopleService {
         this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'user' WHERE face_id = ?").run(target, faceId);
         this.db.prepare('DELETE FROM face_rejections WHERE face_id = ? AND person_id = ?').run(faceId, target);
         this.db.prepare('UPDATE people SET confirmed = 1, updated_at = ? WHERE person_id = ?').run(now, target);
+        this.pin(target);
         this.cleanup(actor.userId, face.person_id);
       })
       .immediate();
@@ -245,10 +274,19 @@ export class PeopleService {
         this.db.prepare('INSERT OR IGNORE INTO face_rejections (face_id, person_id) VALUES (?, ?)').run(faceId, face.person_id);
         this.db.prepare("UPDATE faces SET person_id = NULL, assigned_by = 'auto' WHERE face_id = ?").run(faceId);
         this.db.prepare('UPDATE people SET confirmed = 1, updated_at = ? WHERE person_id = ?').run(Date.now(), face.person_id);
+        this.pin(face.person_id!);
         this.cleanup(actor.userId, face.person_id);
       })
       .immediate();
     return this.faceView(this.ownFace(actor, faceId));
+  }
+
+  /**
+   * Confirming a person pins the faces it has now (`assigned_by = 'user'`): what the member saw stays through
+   * every clustering; faces joining it later are the rule's to place (faces.store.ts clusterRows says why).
+   */
+  private pin(personId: number): void {
+    this.db.prepare("UPDATE faces SET assigned_by = 'user' WHERE person_id = ? AND assigned_by = 'auto'").run(personId);
   }
 
   /** A person left without faces by a move goes unless named; a cover that left its person is cleared. */
