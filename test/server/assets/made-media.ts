@@ -69,3 +69,62 @@ export async function motionPhotoJpeg(dialect: MotionDialect, clip: Buffer): Pro
   const still = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 40, g: 120, b: 200 } } }).jpeg().toBuffer();
   return Buffer.concat([withXmp(still, motionPhotoXmp(dialect, clip.length)), clip]);
 }
+
+/** One TIFF directory entry: ASCII strings, LONG numbers, or BYTE/UNDEFINED arrays. */
+type TiffValue = string | number[] | { bytes: Buffer; type: 1 | 7 } | { longs: Buffer };
+
+/**
+ * A TIFF directory chain as camera RAWs write it (little-endian): `header` is the file's first bytes
+ * ("II*\0" for NEF/ARW/DNG/PEF/SRW, "IIRO" for ORF, "IIU\0" for RW2; CR2 adds "CR\x02\0" and the RAW IFD's
+ * offset), IFD0 right after it, and an Exif IFD (0x8769) with `exif`. No image data at all: the file is what
+ * a RAW is when nothing but its metadata survived (no preview, no sensor data).
+ */
+export function tiffRaw(header: Buffer, ifd0: Record<number, TiffValue>, exif: Record<number, TiffValue>): Buffer {
+  const encode = (v: TiffValue): { type: number; count: number; data: Buffer } => {
+    if (typeof v === 'string') return { type: 2, count: v.length + 1, data: Buffer.from(`${v}\0`, 'latin1') };
+    if (Array.isArray(v)) {
+      const data = Buffer.alloc(4 * v.length);
+      v.forEach((n, i) => data.writeUInt32LE(n, 4 * i));
+      return { type: 4, count: v.length, data };
+    }
+    if ('longs' in v) return { type: 4, count: v.longs.length / 4, data: v.longs };
+    return { type: v.type, count: v.bytes.length, data: v.bytes };
+  };
+  // Both directories are written first, their out-of-line values after them.
+  const exifEntries = Object.entries(exif).map(([t, v]) => [Number(t), encode(v)] as const);
+  const ifd0Entries = [...Object.entries(ifd0).map(([t, v]) => [Number(t), encode(v)] as const), [0x8769, { type: 4, count: 1, data: Buffer.alloc(4) }] as const].sort((a, b) => a[0] - b[0]);
+  const ifdSize = (n: number) => 2 + 12 * n + 4;
+  const ifd0At = header.length;
+  const exifAt = ifd0At + ifdSize(ifd0Entries.length);
+  let valueAt = exifAt + ifdSize(exifEntries.length);
+  const values: Buffer[] = [];
+  const table = (entries: ReadonlyArray<readonly [number, { type: number; count: number; data: Buffer }]>) => {
+    const b = Buffer.alloc(ifdSize(entries.length));
+    b.writeUInt16LE(entries.length, 0);
+    entries.forEach(([tag, e], i) => {
+      const at = 2 + 12 * i;
+      b.writeUInt16LE(tag, at);
+      b.writeUInt16LE(e.type, at + 2);
+      b.writeUInt32LE(e.count, at + 4);
+      if (tag === 0x8769) b.writeUInt32LE(exifAt, at + 8);
+      else if (e.data.length <= 4) e.data.copy(b, at + 8);
+      else {
+        b.writeUInt32LE(valueAt, at + 8);
+        const padded = Buffer.concat([e.data, Buffer.alloc(e.data.length % 2)]);
+        values.push(padded);
+        valueAt += padded.length;
+      }
+    });
+    return b;
+  };
+  const head = Buffer.from(header);
+  head.writeUInt32LE(ifd0At, 4);
+  return Buffer.concat([head, table(ifd0Entries), table(exifEntries), ...values]);
+}
+
+/** An IPTC IIM record (caption, keywords) padded to whole LONGs, as Nikon Capture and Photoshop store it in TIFF tag 0x83BB. */
+export function iptcAsLongs(caption: string): { longs: Buffer } {
+  const dataset = (n: number, text: string) => Buffer.concat([Buffer.from([0x1c, 0x02, n, 0, text.length]), Buffer.from(text, 'latin1')]);
+  const record = Buffer.concat([dataset(0x78, caption), dataset(0x19, 'holiday')]);
+  return { longs: Buffer.concat([record, Buffer.alloc((4 - (record.length % 4)) % 4)]) };
+}

@@ -2,7 +2,10 @@
  * A RAW whose embedded preview is missing or cannot be decoded keeps its metadata (camera, capture time,
  * size), is `ready` with a neutral placeholder thumbnail, and says so (status 31, preview_missing); it stays
  * in the camera and date filters. Files: the ExifTool suite's metadata-only CR2 (corpus), a CR3 whose
- * previews were blanked or damaged, and a NEF cut off before its preview.
+ * previews were blanked or damaged, a NEF cut off before its preview, and RAWs made here in every TIFF-based
+ * container (NEF, NRW, ARW, SR2, PEF, SRW, DNG, 3FR, IIQ, CR2, ORF, RW2: the header each camera writes, IFD0
+ * and an Exif IFD, no image data) whose IFD0 also holds an IPTC block stored as LONGs the way Nikon Capture
+ * writes it (the Nikon D70 file of issue 24): exifr cannot parse that block, which must not cost the rest.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -14,7 +17,7 @@ import { V1, data } from '../helpers/api.ts';
 import { CORPUS } from '../media/corpus.ts';
 import { inspectRaw } from '../../../server/src/adapters/media/raw-preview.ts';
 import { addFile, household, inVariant } from './fixture.ts';
-import { scratchDir } from './made-media.ts';
+import { iptcAsLongs, scratchDir, tiffRaw } from './made-media.ts';
 
 const CR3 = path.join(CORPUS, 'raw/Canon_EOS_R6_pruned.CR3');
 
@@ -25,6 +28,31 @@ async function cr3WithPreviews(damage: (jpeg: Buffer) => void): Promise<Buffer> 
   assert.ok(previews.length >= 1, 'the sample has embedded previews to damage');
   for (const p of previews) damage(bytes.subarray(p.offset, p.offset + p.length));
   return bytes;
+}
+
+const TIFF_HEADER = Buffer.from('II*\0\0\0\0\0', 'latin1');
+/** The first bytes of each TIFF-based RAW container: the TIFF header or the maker's variant of it. */
+const RAW_HEADERS: Record<string, { make: string; header: Buffer }> = {
+  nef: { make: 'NIKON CORPORATION', header: TIFF_HEADER },
+  nrw: { make: 'NIKON CORPORATION', header: TIFF_HEADER },
+  arw: { make: 'SONY', header: TIFF_HEADER },
+  sr2: { make: 'SONY', header: TIFF_HEADER },
+  pef: { make: 'PENTAX', header: TIFF_HEADER },
+  srw: { make: 'SAMSUNG', header: TIFF_HEADER },
+  dng: { make: 'Leica Camera AG', header: TIFF_HEADER },
+  '3fr': { make: 'Hasselblad', header: TIFF_HEADER },
+  iiq: { make: 'Phase One', header: TIFF_HEADER },
+  cr2: { make: 'Canon', header: Buffer.from('II*\0\0\0\0\0CR\x02\0\0\0\0\0', 'latin1') },
+  orf: { make: 'OLYMPUS IMAGING CORP.', header: Buffer.from('IIRO\0\0\0\0', 'latin1') },
+  rw2: { make: 'Panasonic', header: Buffer.from('IIU\0\0\0\0\0', 'latin1') },
+};
+
+/** A RAW of container `ext` holding only its metadata, with the IPTC block exifr fails on. */
+function metadataOnlyRaw(ext: string): Buffer {
+  const { make, header } = RAW_HEADERS[ext]!;
+  const ifd0: Parameters<typeof tiffRaw>[1] = { 0xfe: [0], 0x100: [3008], 0x101: [2000], 0x10f: make, 0x110: `Test ${ext.toUpperCase()}`, 0x83bb: iptcAsLongs('On the pier') };
+  if (ext === 'dng') ifd0[0xc612] = { bytes: Buffer.from([1, 4, 0, 0]), type: 1 };
+  return tiffRaw(header, ifd0, { 0x9003: '2004:06:09 16:02:35', 0x9011: '+02:00' });
 }
 
 interface Expect {
@@ -46,6 +74,10 @@ describe('RAW without a usable preview keeps its metadata and shows a placeholde
     'blank-previews.cr3': { make: 'Canon', model: 'Canon EOS R6', local: '2021-05-12T12:21:21', offset: 120, size: [3408, 2272] },
     'damaged-previews.cr3': { make: 'Canon', model: 'Canon EOS R6', local: '2021-05-12T12:21:21', offset: 120, size: [3408, 2272] },
     'preview-cut-off.nef': { make: 'NIKON CORPORATION', model: 'NIKON D1', local: '2000-11-19T13:01:50', offset: null, size: null },
+    ...Object.fromEntries(
+      Object.entries(RAW_HEADERS).map(([ext, { make }]) => [`iptc-longs-${ext}.${ext}`, { make, model: `Test ${ext.toUpperCase()}`, local: '2004-06-09T16:02:35', offset: 120, size: [3008, 2000] as [number, number] }]),
+    ),
+    'tiff-ep.nef': { make: 'NIKON CORPORATION', model: 'NIKON D2H', local: '2003-11-10T17:39:26', offset: null, size: [3008, 2000] },
   };
 
   before(async () => {
@@ -62,6 +94,9 @@ describe('RAW without a usable preview keeps its metadata and shows a placeholde
       }),
       // An interrupted copy: the directory with camera and date made it, the thumbnail strip did not.
       'preview-cut-off.nef': fs.readFileSync(path.join(CORPUS, 'raw/RAW_NIKON_D1.NEF')).subarray(0, 32 * 1024),
+      ...Object.fromEntries(Object.keys(RAW_HEADERS).map((ext) => [`iptc-longs-${ext}.${ext}`, metadataOnlyRaw(ext)])),
+      // TIFF/EP: the capture time in IFD0 itself, no Exif IFD date.
+      'tiff-ep.nef': tiffRaw(TIFF_HEADER, { 0xfe: [0], 0x100: [3008], 0x101: [2000], 0x10f: 'NIKON CORPORATION', 0x110: 'NIKON D2H', 0x9003: '2003:11:10 17:39:26' }, {}),
     };
     for (const [name, bytes] of Object.entries(files)) ids[name] = await addFile(srv, `raw/${name}`, h.ownerId, bytes);
     await srv.container.jobRunner.whenIdle();
@@ -117,6 +152,12 @@ describe('RAW without a usable preview keeps its metadata and shows a placeholde
     assert.ok((await found({ camera_model: 'Canon EOS R6' })).includes(ids['damaged-previews.cr3']!));
     assert.ok((await found({ camera_model: 'NIKON D1' })).includes(ids['preview-cut-off.nef']!));
     assert.ok((await found({ date: { from: '2005-08-03', to: '2005-08-03' } })).includes(ids['metadata-only.cr2']!));
+    const onTheDay = await found({ date: { from: '2004-06-09', to: '2004-06-09' } });
+    for (const ext of Object.keys(RAW_HEADERS)) {
+      const id = ids[`iptc-longs-${ext}.${ext}`]!;
+      assert.deepEqual(await found({ camera_model: `Test ${ext.toUpperCase()}` }), [id], `${ext}: camera filter`);
+      assert.ok(onTheDay.includes(id), `${ext}: date filter`);
+    }
     const a = srv.container.db.prepare('SELECT phash FROM assets WHERE asset_id = ?').get(ids['metadata-only.cr2']) as { phash: string | null };
     assert.equal(a.phash, null, 'no perceptual hash of a placeholder (every placeholder would look alike)');
   });

@@ -128,13 +128,40 @@ async function absorb(out: MetadataSources, result: unknown): Promise<boolean> {
   return any;
 }
 
-async function parseWithExifr(input: Uint8Array, out: MetadataSources): Promise<boolean> {
+/** The blocks exifr can lose at once: IFD0/Exif/GPS/Interop are always read, each of these on its own. */
+const OPTIONAL_BLOCKS = { xmp: EXIFR_OPTIONS.xmp, iptc: true, makerNote: true } as const;
+const CORE_OPTIONS = { ...EXIFR_OPTIONS, xmp: false, iptc: false, makerNote: false };
+
+async function exifrParse(input: Buffer, options: object): Promise<unknown> {
   try {
-    return await absorb(out, await exifr.parse(Buffer.from(input.buffer, input.byteOffset, input.byteLength), EXIFR_OPTIONS));
+    return await exifr.parse(input, options);
   } catch (e) {
-    out.warnings.push(`exifr: ${errorText(e)}`);
-    return false;
+    return { errors: [e] };
   }
+}
+
+/** exifr reports errors (undefined alone means the file has no such metadata, which is no failure). */
+const failed = (result: unknown) => isBlock(result) && Array.isArray(result.errors) && result.errors.length > 0;
+
+/**
+ * exifr gives up on the whole file when one block fails (silentErrors then returns only `errors`): the IPTC
+ * block of a Nikon Capture NEF (stored as LONGs) cost the D70's make, model and date. So after a failed read
+ * the blocks are read again apart, the core EXIF IFDs first and each optional block with them, and whatever
+ * reads is kept: a block exifr cannot parse costs that block only (and a warning), never the camera or date.
+ */
+async function parseWithExifr(input: Uint8Array, out: MetadataSources): Promise<boolean> {
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const whole = await exifrParse(bytes, EXIFR_OPTIONS);
+  // What the failed read did return (exifr keeps some blocks on some errors) is kept, with its errors.
+  let any = await absorb(out, whole);
+  if (!failed(whole)) return any;
+  any = (await absorb(out, await exifrParse(bytes, CORE_OPTIONS))) || any;
+  for (const [block, option] of Object.entries(OPTIONAL_BLOCKS)) {
+    const one = await exifrParse(bytes, { ...CORE_OPTIONS, [block]: option });
+    if (failed(one)) out.warnings.push(`exifr: the ${block} block could not be read`);
+    else any = (await absorb(out, one)) || any;
+  }
+  return any;
 }
 
 /** Tags of a standalone TIFF block (CR3 CMTn), named with exifr's dictionary for that IFD kind. */

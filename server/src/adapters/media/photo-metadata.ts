@@ -200,6 +200,8 @@ function gpsFrom(gps: TagBlock): { lat: number | null; lon: number | null; alt: 
 // ---------------------------------------------------------------------------------------------------------------
 // Capture time
 
+const TAG_DATE_TIME_ORIGINAL = 0x9003;
+
 interface TimeCandidate extends WallClock {
   source: 'exif' | 'xmp' | 'iptc';
 }
@@ -214,6 +216,9 @@ function captureTime(s: MetadataSources): { taken: string | null; offset: number
   };
   add(parseWallClock(exif.DateTimeOriginal, exif.SubSecTimeOriginal), 'exif', exif.OffsetTimeOriginal ?? exif.OffsetTime ?? ifd0.OffsetTime);
   add(parseWallClock(exif.CreateDate ?? exif.DateTimeDigitized, exif.SubSecTimeDigitized), 'exif', exif.OffsetTimeDigitized ?? exif.OffsetTime);
+  // TIFF/EP (older Nikon, Kodak and Leaf RAWs) puts DateTimeOriginal in IFD0 itself, where exifr's IFD0
+  // dictionary has no name for it.
+  add(parseWallClock(ifd0.DateTimeOriginal ?? ifd0[String(TAG_DATE_TIME_ORIGINAL)] ?? ifd0['0x9003']), 'exif', ifd0.OffsetTimeOriginal ?? ifd0.OffsetTime);
   add(parseWallClock(xmp.exif?.DateTimeOriginal), 'xmp');
   add(parseWallClock(xmp.photoshop?.DateCreated), 'xmp');
   add(parseWallClock(xmp.xmp?.CreateDate), 'xmp');
