@@ -35,7 +35,7 @@ import { toJsonSafe, type JsonValue } from './json-safe.ts';
 import { readMetadataSources, readXmpSidecar, type MetadataSources, type TagBlock } from './metadata-sources.ts';
 import { swapsAxes } from './orientation.ts';
 import { inspectRaw } from './raw-preview.ts';
-import { motionPhotoClaim, type MotionPhotoClaim } from './motion-photo.ts';
+import { embeddedVideoClaim, motionPhotoClaim, type MotionPhotoClaim } from './motion-photo.ts';
 import { stableHead } from './stable-input.ts';
 
 /**
@@ -310,6 +310,9 @@ function rawExifJson(s: MetadataSources): Record<string, JsonValue> {
   return out;
 }
 
+/** The containers a motion photo's still comes in (motion-photo.ts). */
+const STILLS_WITH_MOTION = new Set(['image/jpeg', 'image/heic', 'image/heif']);
+
 /** Extract a photo's metadata. See the module comment for every field's rules. */
 export async function extractPhotoMetadata(filePath: string, opts: PhotoMetadataOptions = {}): Promise<PhotoMetadataResult> {
   await fs.access(filePath); // a missing file is an error of the caller, not damaged content
@@ -317,8 +320,9 @@ export async function extractPhotoMetadata(filePath: string, opts: PhotoMetadata
   if (type === undefined) type = await detect(filePath).catch(() => null);
   const s = await readMetadataSources(filePath, type);
   const warnings = s.warnings;
-  // From the file's own XMP only: a sidecar describes edits, not where bytes are inside the file.
-  const motion = motionPhotoClaim(s.xmp);
+  // From the file's own XMP only: a sidecar describes edits, not where bytes are inside the file. Without
+  // such XMP, a JPEG or HEIC may still carry Samsung's clip (its mpvd box or SEFT trailer says so).
+  const motion = motionPhotoClaim(s.xmp) ?? (type && STILLS_WITH_MOTION.has(type.mime) ? await embeddedVideoClaim(filePath).catch(() => null) : null);
   if (opts.sidecarPath) {
     const side = await readXmpSidecar(opts.sidecarPath, warnings);
     for (const [ns, block] of Object.entries(side)) s.xmp[ns] = { ...(s.xmp[ns] ?? {}), ...block };
