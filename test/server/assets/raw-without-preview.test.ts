@@ -6,6 +6,8 @@
  * container (NEF, NRW, ARW, SR2, PEF, SRW, DNG, 3FR, IIQ, CR2, ORF, RW2: the header each camera writes, IFD0
  * and an Exif IFD, no image data) whose IFD0 also holds an IPTC block stored as LONGs the way Nikon Capture
  * writes it (the Nikon D70 file of issue 24): exifr cannot parse that block, which must not cost the rest.
+ * Also DJI DNGs whose DateTimeOriginal carries its zone inside the string, with and without a disagreeing
+ * OffsetTimeOriginal (the tag wins), and a TIFF/EP NEF whose date is in IFD0.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -55,6 +57,9 @@ function metadataOnlyRaw(ext: string): Buffer {
   return tiffRaw(header, ifd0, { 0x9003: '2004:06:09 16:02:35', 0x9011: '+02:00' });
 }
 
+/** IFD0 of a DJI drone's DNG (model added per file). */
+const DJI_DNG: Parameters<typeof tiffRaw>[1] = { 0xfe: [0], 0x100: [3008], 0x101: [2000], 0x10f: 'DJI', 0xc612: { bytes: Buffer.from([1, 4, 0, 0]), type: 1 } };
+
 interface Expect {
   make: string;
   model: string;
@@ -78,6 +83,9 @@ describe('RAW without a usable preview keeps its metadata and shows a placeholde
       Object.entries(RAW_HEADERS).map(([ext, { make }]) => [`iptc-longs-${ext}.${ext}`, { make, model: `Test ${ext.toUpperCase()}`, local: '2004-06-09T16:02:35', offset: 120, size: [3008, 2000] as [number, number] }]),
     ),
     'tiff-ep.nef': { make: 'NIKON CORPORATION', model: 'NIKON D2H', local: '2003-11-10T17:39:26', offset: null, size: [3008, 2000] },
+    // The zone written inside the date string (DJI), and an OffsetTimeOriginal that disagrees with it (the tag wins).
+    'zone-in-string.dng': { make: 'DJI', model: 'FC3170', local: '2019-04-30T15:56:18', offset: 0, size: [3008, 2000] },
+    'zone-disagrees.dng': { make: 'DJI', model: 'FC3171', local: '2019-04-30T15:56:18', offset: 120, size: [3008, 2000] },
   };
 
   before(async () => {
@@ -97,6 +105,8 @@ describe('RAW without a usable preview keeps its metadata and shows a placeholde
       ...Object.fromEntries(Object.keys(RAW_HEADERS).map((ext) => [`iptc-longs-${ext}.${ext}`, metadataOnlyRaw(ext)])),
       // TIFF/EP: the capture time in IFD0 itself, no Exif IFD date.
       'tiff-ep.nef': tiffRaw(TIFF_HEADER, { 0xfe: [0], 0x100: [3008], 0x101: [2000], 0x10f: 'NIKON CORPORATION', 0x110: 'NIKON D2H', 0x9003: '2003:11:10 17:39:26' }, {}),
+      'zone-in-string.dng': tiffRaw(TIFF_HEADER, { ...DJI_DNG, 0x110: 'FC3170' }, { 0x9003: '2019:04:30 15:56:18.605+00:00' }),
+      'zone-disagrees.dng': tiffRaw(TIFF_HEADER, { ...DJI_DNG, 0x110: 'FC3171' }, { 0x9003: '2019:04:30 15:56:18.605+00:00', 0x9011: '+02:00' }),
     };
     for (const [name, bytes] of Object.entries(files)) ids[name] = await addFile(srv, `raw/${name}`, h.ownerId, bytes);
     await srv.container.jobRunner.whenIdle();
