@@ -23,7 +23,6 @@ const KNOWN_DIFFERENCES: Record<string, { fields: Array<keyof ExpectedMetadata |
   'exif/exiforg_sony-powershota5.jpg': { fields: ['make', 'model', 'time'], why: 'Canon CIFF metadata in APP0 (2000), not EXIF' },
   'exif/Olympus_E-P3.jpg': { fields: ['lens_model'], why: 'the lens name is only in the Olympus MakerNote (no EXIF LensModel)' },
   'exif/Sony_DSLR-A200.jpg': { fields: ['rating'], why: "ExifTool's Rating 0 comes from the Sony MakerNote; no EXIF/XMP rating exists" },
-  'raw/exiftool_CanonRaw.crw': { fields: ['make', 'model', 'time', 'width'], why: 'Canon CRW is CIFF, not TIFF: out of scope in-process' },
   'raw/exiftool_FujiFilm.raf': {
     fields: ['width'],
     why: 'metadata stub: ExifTool reports the RAF header raw size (8×8); we read the EXIF of the embedded JPEG (1440×960)',

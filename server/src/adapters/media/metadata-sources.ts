@@ -8,7 +8,9 @@
  *   - HEIF/HEIC/AVIF: our own box parser finds the Exif and XMP items (bmff.ts), exifr parses the TIFF inside.
  *   - CR3: the CMT1 (IFD0), CMT2 (Exif) and CMT4 (GPS) boxes are TIFF blocks; each is read with our IFD reader
  *     and named with exifr's tag dictionaries.
- *   - RAF: the embedded JPEG carries the EXIF (its metadata segments are read, not the whole JPEG).
+ *   - RAF: the embedded JPEG carries the EXIF (its metadata segments are read, not the whole JPEG); without
+ *     it, make and model from the RAF header.
+ *   - CRW (Canon CIFF): its own records (ciff.ts).
  * The file is opened once and read with positioned reads; nothing here reads a whole file.
  * Options are chosen for correctness: reviveValues off (dates stay strings, see capture-time.ts), translateValues
  * off (Orientation stays 6 instead of "Rotate 90 CW"), XMP read as text and parsed separately so that XMP
@@ -17,6 +19,7 @@
 import fs from 'node:fs/promises';
 import exifr from 'exifr';
 import { bufferSource, openFileSource, type ByteSource } from './byte-source.ts';
+import { readCiff } from './ciff.ts';
 import { readCr3Parts, readHeifMetadataItems } from './bmff.ts';
 import type { DetectedType } from './detect.ts';
 import { jpegMetadataBytes, metadataBytes, type MetadataBytes } from './metadata-bytes.ts';
@@ -204,6 +207,24 @@ async function readRaf(src: ByteSource, out: MetadataSources): Promise<void> {
   const [offset, length] = v ? [v.getUint32(0), v.getUint32(4)] : [0, 0];
   if (offset > 0 && length > 0 && offset + length <= src.size) await parseMetadataBytes(await jpegMetadataBytes(src, offset, length), out);
   else out.warnings.push('raf: no embedded JPEG');
+  // The EXIF lives in the preview JPEG; without it, the camera still names itself in the RAF header (bytes
+  // 28..59), so the photo stays in the camera filter. Only the capture time is lost with the preview.
+  if (out.ifd0.Make === undefined && out.ifd0.Model === undefined) {
+    const model = Buffer.from(await src.read(28, 32)).toString('latin1').split('\0')[0]!.trim();
+    if (model) Object.assign(out.ifd0, { Make: 'FUJIFILM', Model: model });
+  }
+}
+
+/** Canon CRW (CIFF): its records named as the EXIF tags they are (ciff.ts). */
+async function readCrw(src: ByteSource, out: MetadataSources): Promise<void> {
+  const ciff = await readCiff(src);
+  if (!ciff) {
+    out.warnings.push('crw: not a CIFF file');
+    return;
+  }
+  const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined));
+  out.ifd0 = defined({ Make: ciff.make, Model: ciff.model, Orientation: ciff.orientation });
+  out.exif = defined({ DateTimeOriginal: ciff.dateTimeOriginal, OffsetTimeOriginal: ciff.offsetTime, ExifImageWidth: ciff.width, ExifImageHeight: ciff.height });
 }
 
 async function parseMetadataBytes(m: MetadataBytes, out: MetadataSources): Promise<void> {
@@ -229,7 +250,8 @@ export async function readMetadataSources(filePath: string, type: DetectedType |
     if (type?.ext === 'cr3') await readCr3(src, out);
     else if (type?.ext === 'raf') await readRaf(src, out);
     else if (type && ['image/heic', 'image/heif', 'image/avif'].includes(type.mime)) await readHeif(src, out);
-    else if (type?.ext !== 'crw') await readWithExifr(src, out);
+    else if (type?.ext === 'crw') await readCrw(src, out);
+    else await readWithExifr(src, out);
   } catch (e) {
     out.warnings.push(`metadata: ${errorText(e)}`);
   } finally {
