@@ -5,7 +5,8 @@
  * previews were blanked or damaged, a NEF cut off before its preview, and RAWs made here in every TIFF-based
  * container (NEF, NRW, ARW, SR2, PEF, SRW, DNG, 3FR, IIQ, CR2, ORF, RW2: the header each camera writes, IFD0
  * and an Exif IFD, no image data) whose IFD0 also holds an IPTC block stored as LONGs the way Nikon Capture
- * writes it (the Nikon D70 file of issue 24): exifr cannot parse that block, which must not cost the rest.
+ * writes it (the Nikon D70 file of issue 24): exifr cannot parse that block, which must not cost the rest
+ * (and its caption and keywords are still read, from the block's bytes).
  * Canon's CIFF CRW (its own records, not TIFF) and a RAF whose preview JPEG, where RAF keeps its EXIF, is
  * gone (the header still names the camera). Also DJI DNGs whose DateTimeOriginal carries its zone inside the string, with and without a disagreeing
  * OffsetTimeOriginal (the tag wins), and a TIFF/EP NEF whose date is in IFD0.
@@ -146,6 +147,11 @@ describe('RAW without a usable preview keeps its metadata and shows a placeholde
         assert.equal(local, e.local, name);
         assert.equal(a.capture_offset_minutes, e.offset, name);
         if (e.size) assert.deepEqual([a.width, a.height], e.size, name);
+        if (name.startsWith('iptc-longs-')) {
+          // The IPTC block exifr rejects is read from its bytes all the same.
+          assert.equal(a.specific_metadata.description, 'On the pier', name);
+          assert.deepEqual(a.specific_metadata.keywords, ['holiday'], name);
+        }
       }
     }
   });

@@ -85,8 +85,12 @@ function emptySources(): MetadataSources {
 
 const isBlock = (v: unknown): v is TagBlock => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array);
 
+/** Long enough to say what failed; exifr quotes a whole failed block's values in its message. */
+const MAX_WARNING_CHARS = 300;
+
 function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  const text = e instanceof Error ? e.message : String(e);
+  return text.length > MAX_WARNING_CHARS ? `${text.slice(0, MAX_WARNING_CHARS)}…` : text;
 }
 
 /** Parse an XMP packet (bytes) into namespace blocks with canonical prefixes. */
@@ -161,10 +165,35 @@ async function parseWithExifr(input: Uint8Array, out: MetadataSources): Promise<
   any = (await absorb(out, await exifrParse(bytes, CORE_OPTIONS))) || any;
   for (const [block, option] of Object.entries(OPTIONAL_BLOCKS)) {
     const one = await exifrParse(bytes, { ...CORE_OPTIONS, [block]: option });
-    if (failed(one)) out.warnings.push(`exifr: the ${block} block could not be read`);
-    else any = (await absorb(out, one)) || any;
+    if (!failed(one)) any = (await absorb(out, one)) || any;
+    else if (block === 'iptc' && (await absorb(out, await exifrParse(await iptcOfTiff(bytes), IPTC_ONLY)))) any = true;
+    else out.warnings.push(`exifr: the ${block} block could not be read`);
   }
   return any;
+}
+
+const TAG_IPTC = 0x83bb;
+const IPTC_ONLY = { ...CORE_OPTIONS, tiff: false, ifd0: false, exif: false, gps: false, interop: false, iptc: true };
+
+/**
+ * The IPTC block of a TIFF (tag 0x83BB), wrapped as exifr reads it from a JPEG (APP13, Photoshop resource
+ * 0x0404). exifr fails on this tag when it is typed LONG, as Photoshop and Nikon Capture write it; the IIM
+ * bytes inside are the same whatever the type says. An empty buffer when there is none.
+ */
+async function iptcOfTiff(tiffBytes: Uint8Array): Promise<Buffer> {
+  const tiff = await TiffReader.open(bufferSource(tiffBytes));
+  const ifd = tiff && (await tiff.readIfd(tiff.firstIfd));
+  const iim = tiff && ifd ? await tiff.bytes(ifd.entries.get(TAG_IPTC), 1024 * 1024) : undefined;
+  if (!iim?.length) return Buffer.alloc(0);
+  const resource = Buffer.alloc(12 + iim.length + (iim.length % 2));
+  resource.write('8BIM', 0, 'latin1');
+  resource.writeUInt16BE(0x0404, 4);
+  resource.writeUInt32BE(iim.length, 8);
+  resource.set(iim, 12);
+  const payload = Buffer.concat([Buffer.from('Photoshop 3.0\0', 'latin1'), resource]);
+  if (payload.length + 2 > 0xffff) return Buffer.alloc(0);
+  const segment = Buffer.from([0xff, 0xd8, 0xff, 0xed, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]);
+  return Buffer.concat([segment, payload, Buffer.from([0xff, 0xd9])]);
 }
 
 /** Tags of a standalone TIFF block (CR3 CMTn), named with exifr's dictionary for that IFD kind. */
