@@ -192,6 +192,13 @@ export function dataPaths(dataDir: string) {
     setupCode: path.join(dataDir, 'setup-code.txt'),
     storage: path.join(dataDir, 'storage'),
     derivatives: path.join(dataDir, 'derivatives'),
+    /**
+     * Hearth's temporary files (encoded exports waiting for their download). Inside the data folder, never
+     * the system's temp folder: that one is shared by every user and install of the machine, may be a small
+     * RAM disk, and is outside what the administrator gave Hearth. Emptied at every start (nothing in it
+     * outlives the request that made it).
+     */
+    tmp: path.join(dataDir, 'tmp'),
   };
 }
 
@@ -199,6 +206,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const p = dataPaths(config.dataDir);
   fs.mkdirSync(config.dataDir, { recursive: true });
   fs.mkdirSync(p.storage, { recursive: true });
+  fs.rmSync(p.tmp, { recursive: true, force: true });
+  fs.mkdirSync(p.tmp, { recursive: true });
 
   const db = openDatabase(p.catalog);
   let closed = false;
@@ -314,7 +323,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const intake = new Intake();
   const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }), intake);
   const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
-  const assets = new AssetsService(db, access, repositories, derivatives, jobs, events);
+  const assets = new AssetsService(db, access, repositories, derivatives, jobs, events, path.join(p.tmp, 'exports'));
   const corrections = new CorrectionsService(db, access, events);
   // A cover is cut from the photo's medium thumbnail, or from its original while it has none.
   const people = new PeopleService(db, faces, jobs, (assetId) => {

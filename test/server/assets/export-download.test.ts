@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { Client, type TestServer } from '../helpers/server.ts';
 import { V1, data, problem } from '../helpers/api.ts';
-import { EXPORT_TMP_DIR } from '../../../server/src/features/assets/api/export.ts';
 import { NO_SUCH_ID, addFile, household, repoPath } from './fixture.ts';
 
 interface ZipEntry {
@@ -168,8 +168,9 @@ describe('exportAsset and downloadAssets', { timeout: 300_000 }, () => {
     assert.deepEqual([(await sharp(full.body).metadata()).width, (await sharp(full.body).metadata()).height], [300, 200]);
     assert.match(full.r.headers.get('content-disposition')!, /filename="Stonehenge\.png"/);
     // Every export so far has been read to its end: no encoded file is left behind.
-    for (let i = 0; i < 50 && fs.existsSync(EXPORT_TMP_DIR) && fs.readdirSync(EXPORT_TMP_DIR).length; i++) await new Promise((res) => setTimeout(res, 20));
-    assert.deepEqual(fs.existsSync(EXPORT_TMP_DIR) ? fs.readdirSync(EXPORT_TMP_DIR) : [], []);
+    const exportDir = path.join(srv.dataDir, 'tmp/exports');
+    for (let i = 0; i < 50 && fs.existsSync(exportDir) && fs.readdirSync(exportDir).length; i++) await new Promise((res) => setTimeout(res, 20));
+    assert.deepEqual(fs.existsSync(exportDir) ? fs.readdirSync(exportDir) : [], []);
   });
 
   test('export refusals name the reason or the field; other users get 404', async () => {

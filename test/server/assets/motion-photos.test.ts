@@ -3,6 +3,10 @@
  * one asset, a `live_photo` media item with live motion, and the clip playable through getAssetWebVideo.
  * Files: JPEGs built here in both XMP dialects (Motion Photo 1.0 Container:Directory, and MicroVideo), the
  * corpus' Samsung One UI 6 HEIC (HEVC clip in an `mpvd` box: served as its H.264 web copy), and negatives.
+ * HEICs built here from corpus stills, the JPEG kind's twins: the XMP in a HEIF `mime` item and the clip
+ * appended after the HEIF boxes (MicroVideo offset; Container:Directory) or in Samsung's `mpvd` box followed
+ * by its `sefd` trailer; an iPhone HEIC whose first XMP item belongs to its HDR gain map, the motion XMP to
+ * the photo; and Samsung's files that say it with no XMP at all (HEIC `mpvd` box, JPEG `SEFT` trailer).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,7 +17,7 @@ import type { Client, TestServer } from '../helpers/server.ts';
 import { V1, data } from '../helpers/api.ts';
 import { CORPUS } from '../media/corpus.ts';
 import { addFile, household, inVariant } from './fixture.ts';
-import { makeClip, motionPhotoJpeg, motionPhotoXmp, scratchDir, withXmp } from './made-media.ts';
+import { bmffBox, heicWithXmpItem, makeClip, motionPhotoJpeg, motionPhotoXmp, samsungMpvdHeic, samsungTrailerJpeg, scratchDir, withXmp } from './made-media.ts';
 
 interface Probe {
   format: { duration: string };
@@ -29,7 +33,21 @@ describe('motion photos are live photos with playable motion', { timeout: 600_00
   const tmp = scratchDir();
   let clip: Buffer;
   const ids: Record<string, string> = {};
-  const MOTION = ['motion-photo.jpg', 'micro-video.jpg', 'samsung-one-ui-6.heic'];
+  /** Which dialect each motion photo speaks (`specific_metadata.motion_photo.dialect`). */
+  const DIALECT: Record<string, string> = {
+    'motion-photo.jpg': 'MotionPhoto',
+    'micro-video.jpg': 'MicroVideo',
+    'samsung-one-ui-6.heic': 'MotionPhoto',
+    'heic-micro-video.heic': 'MicroVideo',
+    'heic-directory.heic': 'MotionPhoto',
+    'heic-mpvd-box.heic': 'MotionPhoto',
+    'heic-gain-map-first.heic': 'MotionPhoto',
+    'samsung-no-xmp.heic': 'Samsung',
+    'samsung-trailer-no-xmp.jpg': 'Samsung',
+  };
+  const MOTION = Object.keys(DIALECT);
+  /** The ones whose clip is ours (H.264/AAC): served exactly as embedded. */
+  const MADE = MOTION.filter((n) => n !== 'samsung-one-ui-6.heic');
   const PLAIN = ['pixel_8_not_motion.jpg', 'claims-motion-without-video.jpg'];
 
   before(async () => {
@@ -37,9 +55,18 @@ describe('motion photos are live photos with playable motion', { timeout: 600_00
     ({ srv, owner, other } = h);
     clip = makeClip(path.join(tmp, 'clip.mp4'), { seconds: 1.5 });
     const still = fs.readFileSync(path.join(CORPUS, 'exif/Canon_40D.jpg'));
+    const heic = fs.readFileSync(path.join(CORPUS, 'heic/rotate_mirror_270.HEIC'));
+    const sefd = bmffBox('sefd', Buffer.concat([Buffer.alloc(16), Buffer.from('SEFT', 'latin1')]));
     const files: Record<string, Buffer> = {
       'motion-photo.jpg': await motionPhotoJpeg('MotionPhoto', clip),
       'micro-video.jpg': await motionPhotoJpeg('MicroVideo', clip),
+      'heic-micro-video.heic': heicWithXmpItem(heic, motionPhotoXmp('MicroVideo', clip.length), clip),
+      'heic-directory.heic': heicWithXmpItem(heic, motionPhotoXmp('MotionPhoto', clip.length), clip, { describesPrimary: true }),
+      // The Directory's length runs from the clip (the box's payload) to the end, trailer included, as Samsung writes it.
+      'heic-mpvd-box.heic': heicWithXmpItem(heic, motionPhotoXmp('MotionPhoto', clip.length + sefd.length), Buffer.concat([bmffBox('mpvd', clip), sefd]), { describesPrimary: true }),
+      'heic-gain-map-first.heic': heicWithXmpItem(fs.readFileSync(path.join(CORPUS, 'heic/iphone_13_pro_max.HEIC')), motionPhotoXmp('MotionPhoto', clip.length), clip, { describesPrimary: true }),
+      'samsung-no-xmp.heic': samsungMpvdHeic(heic, clip),
+      'samsung-trailer-no-xmp.jpg': samsungTrailerJpeg(still, clip),
       'samsung-one-ui-6.heic': fs.readFileSync(path.join(CORPUS, 'live/samsung-one-ui-6.heic')),
       'pixel_8_not_motion.jpg': fs.readFileSync(path.join(CORPUS, 'live/pixel_8_not_motion.jpg')),
       // The XMP says "motion photo", but nothing was appended: a plain photo.
@@ -60,7 +87,7 @@ describe('motion photos are live photos with playable motion', { timeout: 600_00
         const a = data(client, await client.get(`${V1}/assets/${ids[name]}`));
         assert.equal(a.state, 'ready', `${name}: ${a.last_error}`);
         assert.equal(a.type, 'PHOTO');
-        assert.equal(a.specific_metadata.motion_photo.dialect, name === 'micro-video.jpg' ? 'MicroVideo' : 'MotionPhoto', name);
+        assert.equal(a.specific_metadata.motion_photo.dialect, DIALECT[name], name);
         const item = data(client, await client.get(`${V1}/assets/${ids[name]}/media-item`)).media_item;
         assert.equal(item.media_kind, 'live_photo', name);
         assert.equal(item.primary_asset_id, ids[name]);
@@ -87,7 +114,7 @@ describe('motion photos are live photos with playable motion', { timeout: 600_00
   });
 
   test('getAssetWebVideo plays the embedded clip; a plain photo has none; another member gets 404', async () => {
-    for (const name of ['motion-photo.jpg', 'micro-video.jpg']) {
+    for (const name of MADE) {
       const r = await owner.get(`${V1}/assets/${ids[name]}/video/web`);
       assert.equal(r.status, 200, name);
       assert.equal(r.headers.get('content-type'), 'video/mp4');

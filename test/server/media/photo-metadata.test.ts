@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import sharp from 'sharp';
 import { offsetFromGpsClock, parseOffset, parseWallClock, toTakenTime } from '../../../server/src/adapters/media/capture-time.ts';
 import { extractPhotoMetadata, formatExposureTime, type PhotoMetadata } from '../../../server/src/adapters/media/photo-metadata.ts';
+import { withXmp } from '../assets/made-media.ts';
 import { corpusPath, labels, labelOffset, labelWallClock, tempDir, wallClockOf, type ExpectedMetadata } from './corpus.ts';
 
 /**
@@ -21,7 +23,6 @@ const KNOWN_DIFFERENCES: Record<string, { fields: Array<keyof ExpectedMetadata |
   'exif/exiforg_sony-powershota5.jpg': { fields: ['make', 'model', 'time'], why: 'Canon CIFF metadata in APP0 (2000), not EXIF' },
   'exif/Olympus_E-P3.jpg': { fields: ['lens_model'], why: 'the lens name is only in the Olympus MakerNote (no EXIF LensModel)' },
   'exif/Sony_DSLR-A200.jpg': { fields: ['rating'], why: "ExifTool's Rating 0 comes from the Sony MakerNote; no EXIF/XMP rating exists" },
-  'raw/exiftool_CanonRaw.crw': { fields: ['make', 'model', 'time', 'width'], why: 'Canon CRW is CIFF, not TIFF: out of scope in-process' },
   'raw/exiftool_FujiFilm.raf': {
     fields: ['width'],
     why: 'metadata stub: ExifTool reports the RAF header raw size (8×8); we read the EXIF of the embedded JPEG (1440×960)',
@@ -160,6 +161,51 @@ describe('photo metadata: specific behaviour', () => {
     // GPS clock a day away from the camera clock: not a zone, so nothing is derived.
     const stale = (await extractPhotoMetadata(corpusPath('gps', 'DSCN0010.jpg'))).metadata;
     assert.equal(stale.capture_offset_minutes, null);
+  });
+
+  test('a zone written inside the date string is kept, in every tag that carries a date; an OffsetTime tag wins over it', async () => {
+    const dir = tempDir('zones');
+    const still = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+    const jpegWith = async (ifd2: Record<string, string>) => {
+      const file = path.join(dir, `zone-${Object.values(ifd2).join('-').replace(/[^\w]+/g, '_')}.jpg`);
+      fs.writeFileSync(file, await sharp(still).withExif({ IFD0: { Make: 'DJI' }, IFD2: ifd2 }).toBuffer());
+      return file;
+    };
+    const xmpWith = (tag: string, value: string) => {
+      const file = path.join(dir, `zone-xmp-${tag.replace(':', '_')}-${value.replace(/[^\w]+/g, '_')}.jpg`);
+      const packet =
+        `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">` +
+        `<rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" ${tag}="${value}"/>` +
+        `</rdf:RDF></x:xmpmeta>`;
+      fs.writeFileSync(file, withXmp(still, packet));
+      return file;
+    };
+    // [file, expected taken_time, expected offset, whether the two zones disagree]
+    const cases: Array<[string, string, number, boolean?]> = [
+      [await jpegWith({ DateTimeOriginal: '2019:04:30 15:56:18.605+00:00' }), '2019-04-30T15:56:18.605Z', 0],
+      [await jpegWith({ DateTimeOriginal: '2019:04:30 15:56:18+02:00' }), '2019-04-30T13:56:18.000Z', 120],
+      [await jpegWith({ DateTimeOriginal: '2019:04:30 15:56:18.5-0530' }), '2019-04-30T21:26:18.500Z', -330],
+      [await jpegWith({ DateTimeOriginal: '2019:04:30 15:56:18Z' }), '2019-04-30T15:56:18.000Z', 0],
+      [await jpegWith({ DateTimeDigitized: '2019:04:30 15:56:18.605+09:00' }), '2019-04-30T06:56:18.605Z', 540],
+      // Both say the same: one zone.
+      [await jpegWith({ DateTimeOriginal: '2019:04:30 15:56:18.605+02:00', OffsetTimeOriginal: '+02:00' }), '2019-04-30T13:56:18.605Z', 120],
+      // They disagree: the OffsetTime tag (the one a person's zone correction changes) wins, the wall clock stays.
+      [await jpegWith({ DateTimeOriginal: '2019:04:30 15:56:18.605+00:00', OffsetTimeOriginal: '+02:00' }), '2019-04-30T13:56:18.605Z', 120, true],
+      [await jpegWith({ DateTimeDigitized: '2019:04:30 15:56:18+00:00', OffsetTimeDigitized: '-04:00' }), '2019-04-30T19:56:18.000Z', -240, true],
+      // A blank OffsetTimeOriginal does not hide OffsetTime.
+      [await jpegWith({ DateTimeOriginal: '2019:04:30 15:56:18', OffsetTimeOriginal: '   :  ', OffsetTime: '+01:00' }), '2019-04-30T14:56:18.000Z', 60],
+    ];
+    for (const tag of ['exif:DateTimeOriginal', 'photoshop:DateCreated', 'xmp:CreateDate']) {
+      cases.push([xmpWith(tag, '2019-04-30T15:56:18.605+00:00'), '2019-04-30T15:56:18.605Z', 0]);
+      cases.push([xmpWith(tag, '2019-04-30T15:56:18+0200'), '2019-04-30T13:56:18.000Z', 120]);
+      cases.push([xmpWith(tag, '2019-04-30T15:56:18.605Z'), '2019-04-30T15:56:18.605Z', 0]);
+      cases.push([xmpWith(tag, '2019:04:30 15:56:18-03:00'), '2019-04-30T18:56:18.000Z', -180]);
+    }
+    for (const [file, taken, offset, disagree = false] of cases) {
+      const { metadata: m, warnings } = await extractPhotoMetadata(file);
+      assert.deepEqual([m.taken_time, m.capture_offset_minutes], [taken, offset], path.basename(file));
+      assert.equal(warnings.some((w) => w.includes('disagrees')), disagree, `${path.basename(file)}: a disagreement is reported`);
+    }
   });
 
   test('empty GPS block, NaN rationals and 0,0 are no location', async () => {

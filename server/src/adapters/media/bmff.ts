@@ -161,6 +161,43 @@ function parseIloc(b: Uint8Array): ItemLocation[] {
   return items;
 }
 
+/** The primary item (pitm). */
+function parsePitm(b: Uint8Array): number | null {
+  if (b.length < 6) return null;
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  return b[0] === 0 ? v.getUint16(4) : b.length >= 8 ? v.getUint32(4) : null;
+}
+
+/** `cdsc` references of an iref box: metadata item → the items it describes. */
+async function contentDescriptions(src: ByteSource, iref: Box | undefined): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (!iref) return out;
+  const wide = (await src.read(iref.payload, 1))[0] === 1;
+  for (const ref of await readBoxes(src, iref.payload + 4, iref.end)) {
+    if (ref.type !== 'cdsc') continue;
+    const b = await src.read(ref.payload, ref.end - ref.payload);
+    const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const id = (at: number) => (wide ? v.getUint32(at) : v.getUint16(at));
+    const size = wide ? 4 : 2;
+    if (b.length < size + 2) continue;
+    const count = v.getUint16(size);
+    const to: number[] = [];
+    for (let i = 0, at = size + 2; i < count && at + size <= b.length; i++, at += size) to.push(id(at));
+    out.set(id(0), [...(out.get(id(0)) ?? []), ...to]);
+  }
+  return out;
+}
+
+/**
+ * Of several metadata items of one kind, the photo's own: the one that describes the primary item (`cdsc`
+ * to pitm), else one that describes no item in particular, else the first. An iPhone HEIC carries an XMP
+ * item for its HDR gain map (an auxiliary image) and none for the photo; a HEIC can carry both, and the
+ * photo's XMP (a motion photo's Container:Directory, its dates) must not be hidden behind the gain map's.
+ */
+function photosOwn(items: ItemInfo[], primary: number | null, describes: Map<number, number[]>): ItemInfo | undefined {
+  return items.find((i) => primary !== null && describes.get(i.id)?.includes(primary)) ?? items.find((i) => !describes.has(i.id)) ?? items[0];
+}
+
 export interface HeifMetadataItems {
   /** The TIFF structure (starting "II*\0" or "MM\0*") from the Exif item. */
   exif?: Uint8Array;
@@ -227,13 +264,16 @@ export async function readHeifMetadataItems(src: ByteSource): Promise<HeifMetada
     };
 
     const out: HeifMetadataItems = {};
-    const exifInfo = infos.find((i) => i.type === 'Exif');
+    const primary = parsePitm((await load(children.find((b) => b.type === 'pitm'))) ?? new Uint8Array(0));
+    const describes = await contentDescriptions(src, children.find((b) => b.type === 'iref'));
+    const exifInfo = photosOwn(infos.filter((i) => i.type === 'Exif'), primary, describes);
     if (exifInfo) {
       const data = await readItem(exifInfo.id);
       const tiff = data && tiffFromExifItem(data);
       if (tiff) out.exif = tiff;
     }
-    const xmpInfo = infos.find((i) => i.type === 'mime' && i.contentType === 'application/rdf+xml');
+    // "application/rdf+xml", sometimes with parameters ("; charset=utf-8") or in other letter case.
+    const xmpInfo = photosOwn(infos.filter((i) => i.type === 'mime' && /^application\/rdf\+xml\s*(;|$)/i.test(i.contentType ?? '')), primary, describes);
     if (xmpInfo) {
       const data = await readItem(xmpInfo.id);
       if (data?.length) out.xmp = data;

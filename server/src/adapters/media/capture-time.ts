@@ -4,7 +4,9 @@
  * Why: exifr turns "2008:05:30 15:56:01" into a JavaScript Date in the *server's* local time zone, so the same
  * photo would get a different instant on a server in Berlin and one in Tokyo. EXIF times are wall-clock times
  * of the camera; the zone, when known at all, is a separate tag (OffsetTimeOriginal, EXIF 2.31) or part of an
- * XMP/IPTC string. We parse the strings ourselves and keep "wall clock" and "offset" apart.
+ * XMP/IPTC string, and some writers (DJI, editors that copy ExifTool's composite) put it inside the EXIF
+ * string too ("2019:04:30 15:56:18.605+00:00"). We parse the strings ourselves and keep "wall clock" and
+ * "offset" apart; which zone wins when a tag and a string disagree is photo-metadata.ts's decision.
  *
  * The decision for times without a known offset (documented for the API's taken_time):
  *   taken_time is always an ISO 8601 string in UTC ("...Z").

@@ -8,7 +8,9 @@
  *   - HEIF/HEIC/AVIF: our own box parser finds the Exif and XMP items (bmff.ts), exifr parses the TIFF inside.
  *   - CR3: the CMT1 (IFD0), CMT2 (Exif) and CMT4 (GPS) boxes are TIFF blocks; each is read with our IFD reader
  *     and named with exifr's tag dictionaries.
- *   - RAF: the embedded JPEG carries the EXIF (its metadata segments are read, not the whole JPEG).
+ *   - RAF: the embedded JPEG carries the EXIF (its metadata segments are read, not the whole JPEG); without
+ *     it, make and model from the RAF header.
+ *   - CRW (Canon CIFF): its own records (ciff.ts).
  * The file is opened once and read with positioned reads; nothing here reads a whole file.
  * Options are chosen for correctness: reviveValues off (dates stay strings, see capture-time.ts), translateValues
  * off (Orientation stays 6 instead of "Rotate 90 CW"), XMP read as text and parsed separately so that XMP
@@ -17,6 +19,7 @@
 import fs from 'node:fs/promises';
 import exifr from 'exifr';
 import { bufferSource, openFileSource, type ByteSource } from './byte-source.ts';
+import { readCiff } from './ciff.ts';
 import { readCr3Parts, readHeifMetadataItems } from './bmff.ts';
 import type { DetectedType } from './detect.ts';
 import { jpegMetadataBytes, metadataBytes, type MetadataBytes } from './metadata-bytes.ts';
@@ -82,8 +85,12 @@ function emptySources(): MetadataSources {
 
 const isBlock = (v: unknown): v is TagBlock => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array);
 
+/** Long enough to say what failed; exifr quotes a whole failed block's values in its message. */
+const MAX_WARNING_CHARS = 300;
+
 function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  const text = e instanceof Error ? e.message : String(e);
+  return text.length > MAX_WARNING_CHARS ? `${text.slice(0, MAX_WARNING_CHARS)}…` : text;
 }
 
 /** Parse an XMP packet (bytes) into namespace blocks with canonical prefixes. */
@@ -128,13 +135,65 @@ async function absorb(out: MetadataSources, result: unknown): Promise<boolean> {
   return any;
 }
 
-async function parseWithExifr(input: Uint8Array, out: MetadataSources): Promise<boolean> {
+/** The blocks exifr can lose at once: IFD0/Exif/GPS/Interop are always read, each of these on its own. */
+const OPTIONAL_BLOCKS = { xmp: EXIFR_OPTIONS.xmp, iptc: true, makerNote: true } as const;
+const CORE_OPTIONS = { ...EXIFR_OPTIONS, xmp: false, iptc: false, makerNote: false };
+
+async function exifrParse(input: Buffer, options: object): Promise<unknown> {
   try {
-    return await absorb(out, await exifr.parse(Buffer.from(input.buffer, input.byteOffset, input.byteLength), EXIFR_OPTIONS));
+    return await exifr.parse(input, options);
   } catch (e) {
-    out.warnings.push(`exifr: ${errorText(e)}`);
-    return false;
+    return { errors: [e] };
   }
+}
+
+/** exifr reports errors (undefined alone means the file has no such metadata, which is no failure). */
+const failed = (result: unknown) => isBlock(result) && Array.isArray(result.errors) && result.errors.length > 0;
+
+/**
+ * exifr gives up on the whole file when one block fails (silentErrors then returns only `errors`): the IPTC
+ * block of a Nikon Capture NEF (stored as LONGs) cost the D70's make, model and date. So after a failed read
+ * the blocks are read again apart, the core EXIF IFDs first and each optional block with them, and whatever
+ * reads is kept: a block exifr cannot parse costs that block only (and a warning), never the camera or date.
+ */
+async function parseWithExifr(input: Uint8Array, out: MetadataSources): Promise<boolean> {
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const whole = await exifrParse(bytes, EXIFR_OPTIONS);
+  // What the failed read did return (exifr keeps some blocks on some errors) is kept, with its errors.
+  let any = await absorb(out, whole);
+  if (!failed(whole)) return any;
+  any = (await absorb(out, await exifrParse(bytes, CORE_OPTIONS))) || any;
+  for (const [block, option] of Object.entries(OPTIONAL_BLOCKS)) {
+    const one = await exifrParse(bytes, { ...CORE_OPTIONS, [block]: option });
+    if (!failed(one)) any = (await absorb(out, one)) || any;
+    else if (block === 'iptc' && (await absorb(out, await exifrParse(await iptcOfTiff(bytes), IPTC_ONLY)))) any = true;
+    else out.warnings.push(`exifr: the ${block} block could not be read`);
+  }
+  return any;
+}
+
+const TAG_IPTC = 0x83bb;
+const IPTC_ONLY = { ...CORE_OPTIONS, tiff: false, ifd0: false, exif: false, gps: false, interop: false, iptc: true };
+
+/**
+ * The IPTC block of a TIFF (tag 0x83BB), wrapped as exifr reads it from a JPEG (APP13, Photoshop resource
+ * 0x0404). exifr fails on this tag when it is typed LONG, as Photoshop and Nikon Capture write it; the IIM
+ * bytes inside are the same whatever the type says. An empty buffer when there is none.
+ */
+async function iptcOfTiff(tiffBytes: Uint8Array): Promise<Buffer> {
+  const tiff = await TiffReader.open(bufferSource(tiffBytes));
+  const ifd = tiff && (await tiff.readIfd(tiff.firstIfd));
+  const iim = tiff && ifd ? await tiff.bytes(ifd.entries.get(TAG_IPTC), 1024 * 1024) : undefined;
+  if (!iim?.length) return Buffer.alloc(0);
+  const resource = Buffer.alloc(12 + iim.length + (iim.length % 2));
+  resource.write('8BIM', 0, 'latin1');
+  resource.writeUInt16BE(0x0404, 4);
+  resource.writeUInt32BE(iim.length, 8);
+  resource.set(iim, 12);
+  const payload = Buffer.concat([Buffer.from('Photoshop 3.0\0', 'latin1'), resource]);
+  if (payload.length + 2 > 0xffff) return Buffer.alloc(0);
+  const segment = Buffer.from([0xff, 0xd8, 0xff, 0xed, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]);
+  return Buffer.concat([segment, payload, Buffer.from([0xff, 0xd9])]);
 }
 
 /** Tags of a standalone TIFF block (CR3 CMTn), named with exifr's dictionary for that IFD kind. */
@@ -177,6 +236,24 @@ async function readRaf(src: ByteSource, out: MetadataSources): Promise<void> {
   const [offset, length] = v ? [v.getUint32(0), v.getUint32(4)] : [0, 0];
   if (offset > 0 && length > 0 && offset + length <= src.size) await parseMetadataBytes(await jpegMetadataBytes(src, offset, length), out);
   else out.warnings.push('raf: no embedded JPEG');
+  // The EXIF lives in the preview JPEG; without it, the camera still names itself in the RAF header (bytes
+  // 28..59), so the photo stays in the camera filter. Only the capture time is lost with the preview.
+  if (out.ifd0.Make === undefined && out.ifd0.Model === undefined) {
+    const model = Buffer.from(await src.read(28, 32)).toString('latin1').split('\0')[0]!.trim();
+    if (model) Object.assign(out.ifd0, { Make: 'FUJIFILM', Model: model });
+  }
+}
+
+/** Canon CRW (CIFF): its records named as the EXIF tags they are (ciff.ts). */
+async function readCrw(src: ByteSource, out: MetadataSources): Promise<void> {
+  const ciff = await readCiff(src);
+  if (!ciff) {
+    out.warnings.push('crw: not a CIFF file');
+    return;
+  }
+  const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined));
+  out.ifd0 = defined({ Make: ciff.make, Model: ciff.model, Orientation: ciff.orientation });
+  out.exif = defined({ DateTimeOriginal: ciff.dateTimeOriginal, OffsetTimeOriginal: ciff.offsetTime, ExifImageWidth: ciff.width, ExifImageHeight: ciff.height });
 }
 
 async function parseMetadataBytes(m: MetadataBytes, out: MetadataSources): Promise<void> {
@@ -202,7 +279,8 @@ export async function readMetadataSources(filePath: string, type: DetectedType |
     if (type?.ext === 'cr3') await readCr3(src, out);
     else if (type?.ext === 'raf') await readRaf(src, out);
     else if (type && ['image/heic', 'image/heif', 'image/avif'].includes(type.mime)) await readHeif(src, out);
-    else if (type?.ext !== 'crw') await readWithExifr(src, out);
+    else if (type?.ext === 'crw') await readCrw(src, out);
+    else await readWithExifr(src, out);
   } catch (e) {
     out.warnings.push(`metadata: ${errorText(e)}`);
   } finally {

@@ -8,9 +8,15 @@
  *     bytes before the end. Samsung HEICs wrap the clip in an `mpvd` box and may end with their own trailer.
  *   - MicroVideo (older Pixels): `GCamera:MicroVideo="1"` and `GCamera:MicroVideoOffset`, the distance in
  *     bytes from the end of the file to the start of the video.
+ * Samsung cameras also write motion photos with no such XMP at all; the file's own structure says it then
+ * (embeddedVideoClaim), the same for both containers:
+ *   - HEIC: a top-level `mpvd` box after the HEIF boxes, holding the clip;
+ *   - JPEG (and HEIC): the Samsung trailer at the end of the file ("SEFH" directory ... length, "SEFT"), whose
+ *     `MotionPhoto_Data` entry is followed by the clip.
  * The XMP is a claim; the bytes must agree: the video must start with an ISO-BMFF `ftyp` box (a few bytes
  * of slack are searched, writers disagree on padding) and hold a `moov` box. The clip is the run of
- * well-formed boxes from there, so a trailer after it (Samsung's SEFT) is not part of it.
+ * well-formed MP4 boxes from there, so a trailer after it (Samsung's SEFT, or its `sefd` box in a HEIC) is
+ * not part of it.
  */
 import fs from 'node:fs/promises';
 import { readBoxes } from './bmff.ts';
@@ -19,7 +25,8 @@ import { writeAtomically } from './atomic-write.ts';
 import type { TagBlock } from './metadata-sources.ts';
 
 export interface MotionPhotoClaim {
-  dialect: 'MotionPhoto' | 'MicroVideo';
+  /** Which XMP dialect said so, or 'Samsung' when only the file's structure did (mpvd box, SEFT trailer). */
+  dialect: 'MotionPhoto' | 'MicroVideo' | 'Samsung';
   /** Where the XMP says the video starts, counted back from the end of the file. */
   bytesFromEnd: number;
   /** The frame of the clip the still shows, in microseconds (-1 or absent: not stated). */
@@ -68,9 +75,69 @@ export function motionPhotoClaim(xmp: Record<string, TagBlock>): MotionPhotoClai
   return null;
 }
 
+const SEF_TRAILER = 'SEFT';
+const SEF_DIRECTORY = 'SEFH';
+const SEF_MOTION_ENTRY = 'MotionPhoto_Data';
+/** A Samsung trailer directory is a few hundred bytes; anything larger is not one. */
+const MAX_SEF_DIRECTORY_BYTES = 64 * 1024;
+
+const latin1 = (b: Uint8Array, at: number, n: number) => Buffer.from(b.buffer, b.byteOffset + at, Math.max(0, Math.min(n, b.length - at))).toString('latin1');
+
+/**
+ * Where the Samsung trailer's `MotionPhoto_Data` entry says the clip starts (ExifTool's Samsung.pm documents
+ * the layout): the file ends with the directory's length and "SEFT"; the directory ("SEFH", version, count,
+ * then 12-byte entries: 2 bytes padding, 2 bytes type, 4 bytes distance back from the directory to the
+ * entry's data, 4 bytes length, all little-endian); each entry's data starts with 2 bytes padding, 2 bytes
+ * type, the name's length and the name, and the clip follows the name.
+ */
+async function samsungTrailerClip(src: ByteSource): Promise<number | null> {
+  if (src.size < 16) return null;
+  const tail = await src.read(src.size - 8, 8);
+  if (tail.length < 8 || latin1(tail, 4, 4) !== SEF_TRAILER) return null;
+  const dirLength = Buffer.from(tail.buffer, tail.byteOffset, 8).readUInt32LE(0);
+  const dirAt = src.size - 8 - dirLength;
+  if (dirLength < 12 || dirLength > MAX_SEF_DIRECTORY_BYTES || dirAt < 0) return null;
+  const dir = Buffer.from(await src.read(dirAt, dirLength));
+  if (dir.length < 12 || latin1(dir, 0, 4) !== SEF_DIRECTORY) return null;
+  const count = dir.readUInt32LE(8);
+  for (let i = 0; i < count && 12 + 12 * (i + 1) <= dir.length; i++) {
+    const entry = 12 + 12 * i;
+    const dataAt = dirAt - dir.readUInt32LE(entry + 4);
+    const length = dir.readUInt32LE(entry + 8);
+    if (dataAt < 0 || length < 8 || dataAt + length > dirAt) continue;
+    const head = Buffer.from(await src.read(dataAt, 8 + SEF_MOTION_ENTRY.length));
+    const nameLength = head.length >= 8 ? head.readUInt32LE(4) : 0;
+    if (nameLength === SEF_MOTION_ENTRY.length && latin1(head, 8, nameLength) === SEF_MOTION_ENTRY) return dataAt + 8 + nameLength;
+  }
+  return null;
+}
+
+/** The payload of a Samsung HEIC's top-level `mpvd` box (its clip). */
+async function mpvdClip(src: ByteSource): Promise<number | null> {
+  const head = await src.read(0, 12);
+  if (latin1(head, 4, 4) !== 'ftyp') return null;
+  const mpvd = (await readBoxes(src, 0, src.size)).find((b) => b.type === 'mpvd');
+  return mpvd ? mpvd.payload : null;
+}
+
+/**
+ * A motion photo that no XMP announces, told by the file's structure (module comment): the clip's start as a
+ * claim, checked against the bytes like an XMP claim (locateMotionVideo). Null when the file has neither.
+ */
+export function embeddedVideoClaim(file: string): Promise<MotionPhotoClaim | null> {
+  return withFileSource(file, async (src) => {
+    const start = (await mpvdClip(src)) ?? (await samsungTrailerClip(src));
+    return start !== null && start < src.size ? { dialect: 'Samsung', bytesFromEnd: src.size - start, presentationTimestampUs: null } : null;
+  });
+}
+
 /** Bytes of slack searched around the declared start for the `ftyp` box. */
 const SLACK = 4096;
-const BOX_TYPE = /^[\x20-\x7e]{4}$/;
+/**
+ * The top-level boxes an MP4/QuickTime clip is made of. The clip ends at the first other box: a Samsung
+ * `sefd` box after its `mpvd` is well-formed but no part of the video.
+ */
+const CLIP_BOXES = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'uuid', 'udta', 'meta', 'pdin', 'moof', 'mfra', 'styp', 'sidx', 'ssix', 'prft', 'emsg', 'meco', 'pnot']);
 
 async function clipAt(src: ByteSource, offset: number): Promise<MotionVideoLocation | null> {
   const boxes = await readBoxes(src, offset, src.size);
@@ -78,7 +145,7 @@ async function clipAt(src: ByteSource, offset: number): Promise<MotionVideoLocat
   let end = offset;
   let moov = false;
   for (const b of boxes) {
-    if (!BOX_TYPE.test(b.type) || b.truncated || b.start !== end) break;
+    if (!CLIP_BOXES.has(b.type) || b.truncated || b.start !== end) break;
     if (b.type === 'moov') moov = true;
     end = b.end;
   }

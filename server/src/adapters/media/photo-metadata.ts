@@ -10,9 +10,16 @@
  *     camera's wall clock written as UTC with a null offset). Sources in order: EXIF DateTimeOriginal,
  *     EXIF CreateDate, XMP exif:DateTimeOriginal, XMP photoshop:DateCreated, XMP xmp:CreateDate, IPTC
  *     DateCreated+TimeCreated. ModifyDate is never a capture time (an edit a year later is not when it was taken).
- *     The zone comes from the chosen string itself, then OffsetTimeOriginal/OffsetTimeDigitized/OffsetTime,
- *     then another source with the same wall clock that does carry a zone (Lightroom's XMP often does), then
- *     the GPS clock (capture-time.ts explains the safeguards).
+ *     The zone comes from the chosen tag's OffsetTime* tag (OffsetTimeOriginal for DateTimeOriginal,
+ *     OffsetTimeDigitized for CreateDate, then OffsetTime), then from the string itself (a trailing "Z",
+ *     "+hh:mm" or "+hhmm", as DJI and some editors write "2019:04:30 15:56:18.605+00:00", and as XMP dates
+ *     always may), then another source with the same wall clock that does carry a zone (Lightroom's XMP
+ *     often does), then the GPS clock (capture-time.ts explains the safeguards).
+ *     When an OffsetTime* tag and the string's own zone disagree, the OffsetTime* tag wins and the wall clock
+ *     stays as written: it is the tag EXIF 2.31 made for the zone, and the one that cameras, phone galleries,
+ *     Lightroom and ExifTool change when a person corrects the time zone, while a zone inside the
+ *     DateTimeOriginal string is outside the standard (EXIF dates have no zone) and is left stale by those
+ *     tools. The disagreement is reported in `warnings`.
  *   - GPS: signed decimal degrees; an empty GPS IFD, NaN rationals, out-of-range values and exactly (0, 0) are
  *     "no location" (0,0 is what broken firmware writes, not a photo taken in the Gulf of Guinea).
  *   - width/height: the displayed size, after orientation. For HEIF the decoder (libheif) applies the
@@ -35,7 +42,7 @@ import { toJsonSafe, type JsonValue } from './json-safe.ts';
 import { readMetadataSources, readXmpSidecar, type MetadataSources, type TagBlock } from './metadata-sources.ts';
 import { swapsAxes } from './orientation.ts';
 import { inspectRaw } from './raw-preview.ts';
-import { motionPhotoClaim, type MotionPhotoClaim } from './motion-photo.ts';
+import { embeddedVideoClaim, motionPhotoClaim, type MotionPhotoClaim } from './motion-photo.ts';
 import { stableHead } from './stable-input.ts';
 
 /**
@@ -200,20 +207,33 @@ function gpsFrom(gps: TagBlock): { lat: number | null; lon: number | null; alt: 
 // ---------------------------------------------------------------------------------------------------------------
 // Capture time
 
+const TAG_DATE_TIME_ORIGINAL = 0x9003;
+
 interface TimeCandidate extends WallClock {
   source: 'exif' | 'xmp' | 'iptc';
 }
 
-function captureTime(s: MetadataSources): { taken: string | null; offset: number | null; offsetSource: PhotoMetadata['capture_offset_source'] } {
+function captureTime(s: MetadataSources, warnings: string[]): { taken: string | null; offset: number | null; offsetSource: PhotoMetadata['capture_offset_source'] } {
   const { exif, xmp, iptc, ifd0, gps } = s;
   const candidates: TimeCandidate[] = [];
-  const add = (w: WallClock | null, source: TimeCandidate['source'], offsetTag?: unknown) => {
+  /**
+   * `offsetTags`: the OffsetTime* tags that go with this date, most specific first; the first valid one
+   * counts (a blank "   :  " does not hide the next). It wins over a zone written inside the date string
+   * itself (module comment); a disagreement is reported.
+   */
+  const add = (w: WallClock | null, source: TimeCandidate['source'], offsetTags: unknown[] = [], tagName = '') => {
     if (!w) return;
-    const tagOffset = w.offsetMinutes ?? parseOffset(offsetTag);
-    candidates.push({ ...w, offsetMinutes: tagOffset, source });
+    const tagged = offsetTags.map(parseOffset).find((o) => o !== null) ?? null;
+    if (tagged !== null && w.offsetMinutes !== null && tagged !== w.offsetMinutes) {
+      warnings.push(`capture time: the zone written in ${tagName} (${w.offsetMinutes} min) disagrees with its OffsetTime tag (${tagged} min); the OffsetTime tag is used`);
+    }
+    candidates.push({ ...w, offsetMinutes: tagged ?? w.offsetMinutes, source });
   };
-  add(parseWallClock(exif.DateTimeOriginal, exif.SubSecTimeOriginal), 'exif', exif.OffsetTimeOriginal ?? exif.OffsetTime ?? ifd0.OffsetTime);
-  add(parseWallClock(exif.CreateDate ?? exif.DateTimeDigitized, exif.SubSecTimeDigitized), 'exif', exif.OffsetTimeDigitized ?? exif.OffsetTime);
+  add(parseWallClock(exif.DateTimeOriginal, exif.SubSecTimeOriginal), 'exif', [exif.OffsetTimeOriginal, exif.OffsetTime, ifd0.OffsetTime], 'DateTimeOriginal');
+  add(parseWallClock(exif.CreateDate ?? exif.DateTimeDigitized, exif.SubSecTimeDigitized), 'exif', [exif.OffsetTimeDigitized, exif.OffsetTime], 'CreateDate');
+  // TIFF/EP (older Nikon, Kodak and Leaf RAWs) puts DateTimeOriginal in IFD0 itself, where exifr's IFD0
+  // dictionary has no name for it.
+  add(parseWallClock(ifd0.DateTimeOriginal ?? ifd0[String(TAG_DATE_TIME_ORIGINAL)] ?? ifd0['0x9003']), 'exif', [ifd0.OffsetTimeOriginal, ifd0.OffsetTime], 'DateTimeOriginal');
   add(parseWallClock(xmp.exif?.DateTimeOriginal), 'xmp');
   add(parseWallClock(xmp.photoshop?.DateCreated), 'xmp');
   add(parseWallClock(xmp.xmp?.CreateDate), 'xmp');
@@ -305,6 +325,9 @@ function rawExifJson(s: MetadataSources): Record<string, JsonValue> {
   return out;
 }
 
+/** The containers a motion photo's still comes in (motion-photo.ts). */
+const STILLS_WITH_MOTION = new Set(['image/jpeg', 'image/heic', 'image/heif']);
+
 /** Extract a photo's metadata. See the module comment for every field's rules. */
 export async function extractPhotoMetadata(filePath: string, opts: PhotoMetadataOptions = {}): Promise<PhotoMetadataResult> {
   await fs.access(filePath); // a missing file is an error of the caller, not damaged content
@@ -312,8 +335,9 @@ export async function extractPhotoMetadata(filePath: string, opts: PhotoMetadata
   if (type === undefined) type = await detect(filePath).catch(() => null);
   const s = await readMetadataSources(filePath, type);
   const warnings = s.warnings;
-  // From the file's own XMP only: a sidecar describes edits, not where bytes are inside the file.
-  const motion = motionPhotoClaim(s.xmp);
+  // From the file's own XMP only: a sidecar describes edits, not where bytes are inside the file. Without
+  // such XMP, a JPEG or HEIC may still carry Samsung's clip (its mpvd box or SEFT trailer says so).
+  const motion = motionPhotoClaim(s.xmp) ?? (type && STILLS_WITH_MOTION.has(type.mime) ? await embeddedVideoClaim(filePath).catch(() => null) : null);
   if (opts.sidecarPath) {
     const side = await readXmpSidecar(opts.sidecarPath, warnings);
     for (const [ns, block] of Object.entries(side)) s.xmp[ns] = { ...(s.xmp[ns] ?? {}), ...block };
@@ -323,7 +347,7 @@ export async function extractPhotoMetadata(filePath: string, opts: PhotoMetadata
   // XMP tiff:Orientation counts too: image editors sometimes keep it there only (ExifTool reads both).
   const orientationTag = num(ifd0.Orientation) ?? num(s.xmp.tiff?.Orientation);
   const orientation = orientationTag !== null && orientationTag >= 1 && orientationTag <= 8 ? orientationTag : null;
-  const time = captureTime(s);
+  const time = captureTime(s, warnings);
   const position = gpsFrom(gps);
   const size = await displayedSize(filePath, type, s, orientation, warnings);
   const compensation = num(exif.ExposureCompensation);

@@ -100,6 +100,8 @@ export class AssetsService {
     private readonly derivatives: DerivativePaths,
     private readonly jobs: JobQueue,
     private readonly events: AssetEventBus,
+    /** Where encoded exports wait for their download: inside the data folder (container.ts `tmp`). */
+    private readonly exportDir: string,
   ) {
     this.store = new AssetsStore(db);
     this.marks = new MarksStore(db);
@@ -378,7 +380,7 @@ export class AssetsService {
     if (!file || !fs.existsSync(file)) throw new NotFound('The original file is not available (gone from its folder, or the folder is offline).', 'file_not_found');
     let out;
     try {
-      out = await renderExport(file, o);
+      out = await renderExport(file, o, this.exportDir);
     } catch (e) {
       const detail = (e instanceof MediaDecodeError ? e.detail : e instanceof Error ? e.message : String(e)).split(file).join(a.original_filename);
       if (/too large for the (\w+) format/i.test(detail)) {

@@ -14,11 +14,12 @@
  *   not leak by accident. Colours are converted to sRGB (sharp's default), which every viewer shows right.
  * - The encoded file is written to a temporary file first and then streamed, so a decode failure is a clean
  *   problem answer (never half a download) and memory stays flat whatever the size; the temporary file is
- *   removed when the download ends or is aborted (stale ones from a crash are removed on the next export).
+ *   removed when the download ends or is aborted (stale ones from a crash are removed on the next export,
+ *   and the whole temporary folder at the next start). That folder is in the data folder (container.ts
+ *   `tmp`), never the system's shared temp folder.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Sharp } from 'sharp';
@@ -47,8 +48,6 @@ export interface ExportResult {
   size: number;
 }
 
-/** Where encoded exports wait for their download. */
-export const EXPORT_TMP_DIR = path.join(os.tmpdir(), 'hearth-exports');
 const STALE_MS = 6 * 60 * 60 * 1000;
 
 function removeStale(dir: string, now = Date.now()): void {
@@ -83,18 +82,18 @@ function encode(pipeline: Sharp, o: ExportOptions): Sharp {
 }
 
 /**
- * Decode `input`, resize and encode it into a new temporary file. Throws MediaDecodeError when the photo
- * cannot be decoded, and sharp's own Error when it cannot be encoded (for example too large for WebP).
+ * Decode `input`, resize and encode it into a new temporary file in `dir`. Throws MediaDecodeError when the
+ * photo cannot be decoded, and sharp's own Error when it cannot be encoded (for example too large for WebP).
  */
-export async function renderExport(input: string, o: ExportOptions): Promise<ExportResult> {
-  fs.mkdirSync(EXPORT_TMP_DIR, { recursive: true });
-  removeStale(EXPORT_TMP_DIR);
+export async function renderExport(input: string, o: ExportOptions, dir: string): Promise<ExportResult> {
+  fs.mkdirSync(dir, { recursive: true });
+  removeStale(dir);
   const opened = await openImage(input, { maxInputPixels: DEFAULT_MAX_INPUT_PIXELS });
   let pipeline = opened.pipeline;
   if (o.maxWidth !== undefined || o.maxHeight !== undefined) {
     pipeline = pipeline.resize({ width: o.maxWidth, height: o.maxHeight, fit: 'inside', withoutEnlargement: true });
   }
-  const file = path.join(EXPORT_TMP_DIR, `${randomBytes(12).toString('hex')}.${EXPORT_EXT[o.format]}`);
+  const file = path.join(dir, `${randomBytes(12).toString('hex')}.${EXPORT_EXT[o.format]}`);
   try {
     const info = await encode(pipeline, o).toFile(file);
     return { file, width: info.width, height: info.height, size: info.size };

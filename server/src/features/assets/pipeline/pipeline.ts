@@ -277,7 +277,7 @@ export class AssetPipeline {
     const where = await locateMotionVideo(file, claim);
     if (!where) {
       fs.rmSync(dest, { force: true });
-      this.log.info({ asset_id: asset.asset_id, dialect: claim.dialect }, 'motion photo XMP without a video where it says: kept as a plain photo');
+      this.log.info({ asset_id: asset.asset_id, dialect: claim.dialect }, 'motion photo (XMP, mpvd box or Samsung trailer) without a video where it says: kept as a plain photo');
       return null;
     }
     const extracted = `${dest}.embedded.mp4`;
