@@ -1073,7 +1073,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The CSRF token bound to the current refresh cookie (variant A) */
+        /**
+         * The CSRF token bound to the current refresh cookie (variant A)
+         * @description Null when the browser holds no refresh cookie, or one whose session has ended (that cookie is cleared): a page asks this at every load to learn whether a session can be restored, so no session is an answer, not an error.
+         */
         get: operations["getCsrfToken"];
         put?: never;
         post?: never;
@@ -2781,7 +2784,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account directly (the member changes its password at first sign-in)
-         * @description Without `password`, Hearth makes one and answers it once in `temporary_password`. Either way the first sign-in answers `requires_password_change`, so the administrator never knows the password in use.
+         * @description Without `password`, Hearth makes one and answers it once in `temporary_password`. Either way the first sign-in answers `requires_password_change` (with `password_change_reason` `first_password`), so the administrator never knows the password in use.
          */
         post: operations["createUser"];
         delete?: never;
@@ -4639,6 +4642,11 @@ export interface components {
             expiresAt: string | null;
             mfa_methods: string[];
             mfa_token: string | null;
+            /**
+             * @description Why a new password is required (with `requires_password_change`): `first_password`, the administrator created the account with a password to replace; `access_reset`, the administrator reset the access. Null otherwise.
+             * @enum {string|null}
+             */
+            password_change_reason: "first_password" | "access_reset" | null;
             password_change_token: string | null;
             /** @description Variant B only: the refresh token, to send in the body of refresh and logout. */
             refresh_token?: string;
@@ -10253,17 +10261,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        csrfToken: string;
+                        csrfToken: string | null;
                     };
-                };
-            };
-            /** @description Not signed in, or the token expired or was revoked */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Validation failed; `errors` names each field */
