@@ -3741,6 +3741,8 @@ export interface components {
         Job: {
             /** @description The arguments the job was queued with (JSON) */
             args?: unknown;
+            /** @description The file name of the asset the job concerns (`args.asset_id`) when the reader may see that asset (their own, or shared with them); null otherwise, or for a job about no asset. */
+            asset_name: string | null;
             /** @description Attempts started so far */
             attempt: number;
             attempted_at: string | null;
@@ -3758,7 +3760,7 @@ export interface components {
              * @example assets.extract-metadata
              */
             kind: string;
-            /** @description Names assets by id (`asset <id>`), never by a member's file name or path. */
+            /** @description Names assets by id (`asset <id>`), except those the reader may see (their own, or shared with them), named by file name; never by a path. */
             last_error: string | null;
             max_attempts: number;
             /** @description The user whose request queued the job */
