@@ -1772,6 +1772,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models/{id}/files/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Install one file of a model from an upload (the manual way, for a machine that cannot reach the source)
+         * @description The body is the file itself (`application/octet-stream`), the `index`-th of the model’s `files`. It streams to a staging file in the models folder, is refused past the registry’s size (413 `model_file_too_large`), must be whole (422 `model_file_incomplete`) and match the registry’s sha256 (422 `checksum_mismatch`), and is then put in place at once (atomic rename); nothing of a refused upload is kept. While a download of the model runs: 409 `model_installing`. Answers the model; once all its files are there it is `ready` and used without a restart.
+         */
+        put: operations["uploadModelFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/models/{id}/install": {
         parameters: {
             query?: never;
@@ -1784,6 +1804,26 @@ export interface paths {
         post?: never;
         /** Stop an install under way (what arrived is kept: Install continues from there) */
         delete: operations["cancelModelInstall"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "Check again": verify the files of a model put in the models folder by hand
+         * @description Forgets the last failed install of the model (not one running) and answers its state from the files in `models_dir` (size and sha256 of each). Once every file is there and right the model is `ready`, and the features waiting for it use it without a restart.
+         */
+        post: operations["verifyModel"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3994,6 +4034,11 @@ export interface components {
             /** @description The getCapabilities tasks that need it (empty for an alternative). */
             capabilities: ("bioclip_classify" | "classify" | "face_recognition" | "ocr" | "semantic_image_embed" | "semantic_text_embed")[];
             cause: string | null;
+            /**
+             * @description `source_unreachable`: the last install never reached its source (this machine is offline, or the source does not answer); install by hand instead (the files with their sha256 into `models_dir`, then verifyModel; or uploadModelFile).
+             * @enum {string|null}
+             */
+            cause_code: "source_unreachable" | null;
             files: {
                 bytes: number;
                 cause: string | null;
@@ -4035,6 +4080,8 @@ export interface components {
             /** @description HEARTH_MODELS_BASE_URL (a mirror) when set; null: the source URLs. */
             download_base_url: string | null;
             models: components["schemas"]["Model"][];
+            /** @description The models folder on the Hearth machine: a file installed by hand goes to `<models_dir>/<file path>`. */
+            models_dir: string;
         };
         NetworkStatus: {
             /** @description Every non-internal IPv4 and IPv6 address of this machine with the port (IPv6 link-local left out: browsers cannot open it). Listed also while local-only, so the page can say what to turn on. */
@@ -13279,6 +13326,117 @@ export interface operations {
             };
         };
     };
+    uploadModelFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Placed: the model now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     cancelModelInstall: {
         parameters: {
             query?: never;
@@ -13294,6 +13452,76 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The model after the install stopped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyModel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model after the check */
             200: {
                 headers: {
                     [name: string]: unknown;
