@@ -103,8 +103,10 @@ export function createApp(container: Container) {
       throw new DomainError(413, 'payload_too_large', `The request body is larger than ${JSON_BODY_LIMIT} bytes.`);
     },
   });
-  // Search by image reads its photo in memory with a limit of its own (features/search: 256 MiB).
-  const ownLimit = (path: string) => path.startsWith(`${API_BASE}/uploads/`) || path === `${API_BASE}/assets/search/by-image`;
+  // Search by image reads its photo in memory with a limit of its own (features/search: 256 MiB); a model
+  // file uploaded on the Models page streams to disk, limited to that file's size (model-installer.ts).
+  const MODEL_FILE = new RegExp(`^${API_BASE}/models/[^/]+/files/\\d+$`);
+  const ownLimit = (path: string) => path.startsWith(`${API_BASE}/uploads/`) || path === `${API_BASE}/assets/search/by-image` || MODEL_FILE.test(path);
   app.use('/api/*', (c, next) => (ownLimit(c.req.path) ? next() : jsonBodyLimit(c, next)));
   app.use('/api/*', async (c, next) => {
     const auth = c.req.header('authorization');

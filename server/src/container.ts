@@ -37,7 +37,7 @@ import { TrashService } from './features/assets/trash/trash.service.ts';
 import { TrashStore } from './features/assets/trash/trash.store.ts';
 import { PermanentDeletion } from './features/assets/trash/permanent-deletion.ts';
 import { purgeExpiredTrash } from './features/assets/trash/trash.jobs.ts';
-import { AssetErrorRedactor } from './features/assets/asset-references.ts';
+import { AssetErrorRedactor, AssetNames, nameAssets } from './features/assets/asset-references.ts';
 import { Intake } from './features/intake/index.ts';
 import { UploadsService } from './features/uploads/uploads.service.ts';
 import { uploadLimitsFromEnv } from './features/uploads/uploads.config.ts';
@@ -352,7 +352,12 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   );
   const featured = new FeaturedService(db);
   const species = new SpeciesService(new SpeciesStore(db), new INaturalistClient(config.species), log.child({ module: 'species' }));
-  const jobReports = new JobsService(jobs, (args, text) => jobErrors.redactJobError(args, text));
+  const assetNames = new AssetNames(db, access);
+  const jobReports = new JobsService(
+    jobs,
+    (args, text) => jobErrors.redactJobError(args, text),
+    { readable: (reader, ids) => assetNames.readable(reader, ids), idsOf: (args) => AssetNames.of(args), name: nameAssets },
+  );
   const mediaTools = new MediaToolsService(db, jobs);
 
   // Who reacts to what happens to assets. Emitters (ingest, pipeline, the asset API) know none of them;

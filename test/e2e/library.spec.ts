@@ -286,6 +286,9 @@ test('administration: the primary repository is listed and "Scan now" completes;
     const job = gaveUp.getByRole('listitem').filter({ hasText: 'assets.process-asset' });
     await expect(job).toHaveCount(1);
     await expect(job.locator('.job__error')).not.toBeEmpty();
+    // The administrator uploaded it: their own photo is named by its file name, not by its id.
+    await expect(job).toContainText(path.basename(CORRUPT));
+    await expect(job).not.toContainText(/ · asset [0-9a-f-]{8,}/);
     await snap(page, 'desktop-jobs');
     await job.getByRole('button', { name: 'Reprocess' }).click();
     await expect(job.getByRole('button', { name: 'Queued' })).toBeDisabled();
@@ -295,6 +298,8 @@ test('administration: the primary repository is listed and "Scan now" completes;
 
   await test.step('the administration pages fit a phone', async () => {
     await page.setViewportSize(PHONE);
+    await page.getByRole('radio', { name: 'Gave up' }).check();
+    await expect(page.getByRole('list', { name: 'Jobs that gave up' }).getByRole('listitem').first()).toContainText(path.basename(CORRUPT));
     await expectNoHorizontalOverflow(page);
     await snap(page, 'phone-jobs');
     await go(page, 'Repositories');

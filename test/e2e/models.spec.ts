@@ -8,7 +8,8 @@
  *   search by meaning is not installed with an Install button; Install shows "Downloading n%" with a
  *   progress bar, then Ready; the photo uploaded first is indexed for text ("1 of 1").
  * - phone 390×844 with touch: the page fits the screen; faces (not on the mirror) fail with the cause and
- *   offer Retry. The server starts without the face models Hearth ships in models/ (HEARTH_SHIPPED_MODELS_DIR
+ *   offer Retry; then the manual way (issue 24): each file uploaded from "Install by hand", checked by the
+ *   server, and Faces is Ready (on the desktop, that panel lists each file's size, sha256 and place). The server starts without the face models Hearth ships in models/ (HEARTH_SHIPPED_MODELS_DIR
  *   pointed at an empty folder, as a package missing them would), so faces need a download here.
  * - video tools (issue 24): the server starts with FFPROBE_PATH/FFMPEG_PATH naming programs that are not there
  *   yet, as on a machine where the ffmpeg download did not happen. A video uploaded then waits; the Models and
@@ -39,6 +40,8 @@ const VOCAB = modelEntry('clip-tokenizer')!.files[0]!.path;
 const VISION = modelEntry('clip-standin-vision')!.files[0]!.path;
 const SHARED_MODELS = path.resolve(ROOT, '../shared/models');
 const VIDEO = 'video/with-gps.mov';
+/** A model's row on the page, by its exact title. */
+const modelRow = (id: string) => new RegExp(`^Model ${modelEntry(id)!.title.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
 
 interface ModelsServer {
   url: string;
@@ -120,6 +123,16 @@ test('desktop: OCR ready from the npm package; search by meaning installed from 
   // The photo uploaded before the page was opened was read by OCR, from the package's models.
   await expect(ocr.getByLabel('Text in photos: indexing')).toContainText('1 of 1', { timeout: 60_000 });
 
+  // The manual way is there for every model not installed: exact size, sha256, and its place in the folder.
+  const yunetFile = modelEntry('yunet-n')!.files[0]!;
+  const byHand = card(page, 'Faces').getByRole('listitem', { name: modelRow('yunet-n') }).locator('details.models__manual');
+  await byHand.locator('summary').click();
+  const files = byHand.getByRole('list', { name: /^Files of / });
+  await expect(files).toContainText(yunetFile.sha256);
+  await expect(files).toContainText(`${yunetFile.bytes.toLocaleString('en-US')} bytes`);
+  await expect(files).toContainText(`/${yunetFile.path}`);
+  await expect(byHand.getByRole('button', { name: /^Check again/ })).toBeVisible();
+
   const semantic = card(page, 'Search by meaning');
   await expect(semantic.getByRole('status', { name: 'Status: Not installed' })).toBeVisible();
   await expect(semantic.getByRole('listitem', { name: /Stand-in CLIP image tower/ })).toContainText('source 127.0.0.1');
@@ -160,6 +173,18 @@ test('phone 390×844 with touch: the page fits; a task whose models the mirror l
     await expect(faces.getByRole('status', { name: 'Status: Failed' })).toBeVisible({ timeout: 60_000 });
     await expect(faces).toContainText(/answered 404/);
     await expect(faces.getByRole('button', { name: /^Retry Faces/ })).toBeVisible();
+    await expectNoHorizontalOverflow(page);
+
+    // The manual way: each face model's file uploaded from the phone, checked by the server, then Ready.
+    for (const id of ['yunet-n', 'mobilefacenet']) {
+      const file = modelEntry(id)!.files[0]!;
+      const row = faces.getByRole('listitem', { name: modelRow(id) });
+      const manual = row.locator('details.models__manual');
+      if (!(await manual.getAttribute('open'))) await manual.locator('summary').tap();
+      await manual.getByLabel(`Upload ${file.path}`).setInputFiles(path.join(SHARED_MODELS, file.path));
+      await expect(row.getByText('Installed', { exact: true })).toBeVisible({ timeout: 60_000 });
+    }
+    await expect(faces.getByRole('status', { name: 'Status: Ready' })).toBeVisible({ timeout: 30_000 });
     await expectNoHorizontalOverflow(page);
     await expectAccessible(page);
     await page.screenshot({ path: test.info().outputPath('models-phone.png'), fullPage: true });

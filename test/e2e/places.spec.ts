@@ -9,13 +9,15 @@
  *   whose cluster is named "London, United Kingdom · 2 photos" and says so when clicked, with a way
  *   back to the place; the Countries tab lists Italy 3, United Kingdom 2, Finland 1;
  * - on a 390×844 touch phone: Places from the Menu, a tap on Florence shows its photo, "Show on map"
- *   and a tap on the cluster name it, Countries by a tap; the page fits the width;
+ *   and a tap on the cluster name it (the map fills the screen, its markers are 44 px tap targets, and
+ *   zoomed in it draws its finer outlines, overzoomed past their detail), Countries by a tap; the
+ *   page fits the width;
  * - at both sizes axe-core (WCAG 2.0/2.1 A and AA, contrast included) finds no serious or critical
  *   violation on the Places list.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { call, signIn as signInAs, uploadAndWait } from './household.ts';
 import { withOwnServer } from './own-server.ts';
 import path from 'node:path';
@@ -23,6 +25,8 @@ import path from 'node:path';
 // The root tsconfig has no DOM library; these are the page globals used inside page.evaluate.
 declare const document: { documentElement: { scrollWidth: number } };
 declare const window: { innerWidth: number };
+type Rect = { left: number; right: number; top: number; bottom: number };
+type Boxed = { getBoundingClientRect(): Rect };
 
 const ADMIN = { username: 'ines', password: 'places-we-have-been' };
 const PHONE = { width: 390, height: 844 };
@@ -78,6 +82,39 @@ async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   expect(size.scrollWidth, 'the page is wider than the screen').toBeLessThanOrEqual(size.innerWidth);
 }
 
+/** Zoomed in on a place, the map draws its finer outlines (1:50m), with land on screen. */
+async function expectDetailedLand(page: Page) {
+  const map = page.getByRole('group', { name: /^World map with \d+ places$/ });
+  await expect(map.locator('.map__land[data-detail="50m"] path').first()).toBeAttached();
+  const landOnScreen = await map.evaluate((svg: Boxed & { querySelectorAll(s: string): Iterable<Boxed> }) => {
+    const box = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('.map__land[data-detail="50m"] path')].some((p) => {
+      const r = p.getBoundingClientRect();
+      return r.right > box.left && r.left < box.right && r.bottom > box.top && r.top < box.bottom;
+    });
+  });
+  expect(landOnScreen, 'the finer outlines cover part of the view').toBe(true);
+}
+
+/** On a phone the map fills the screen, markers are finger-sized, and the deepest zoom still shows land. */
+async function expectPhoneMap(page: Page, cluster: Locator) {
+  const map = page.getByRole('group', { name: /^World map with \d+ places$/ });
+  const frame = (await map.boundingBox())!;
+  expect(frame.width, 'the map spans the phone').toBeGreaterThanOrEqual(340);
+  expect(frame.height, 'the map fills the screen, not a 2:1 strip').toBeGreaterThanOrEqual(844 * 0.5);
+  const hit = (await cluster.boundingBox())!;
+  expect(Math.min(hit.width, hit.height), 'a marker is a 44 px tap target').toBeGreaterThanOrEqual(44);
+  await expectDetailedLand(page);
+  // Past the finest outlines' detail, the map overzooms them: never an empty view.
+  const zoomIn = page.getByRole('button', { name: 'Zoom in' });
+  for (let i = 0; i < 3; i++) await zoomIn.tap();
+  await expect(cluster).toBeVisible();
+  await expectDetailedLand(page);
+  await page.screenshot({ path: test.info().outputPath('phone-map-deepest.png') });
+  const zoomOut = page.getByRole('button', { name: 'Zoom out' });
+  for (let i = 0; i < 3; i++) await zoomOut.tap();
+}
+
 test.describe('on a desktop', () => {
   test.use({ viewport: DESKTOP });
 
@@ -117,6 +154,8 @@ test.describe('on a desktop', () => {
     await expect(page).toHaveURL(/\/map\?lat=51\.\d+&lon=-0\.\d+$/);
     const cluster = page.getByRole('button', { name: 'London, United Kingdom · 2 photos' });
     await expect(cluster).toBeVisible();
+    await expectDetailedLand(page);
+    expect((await cluster.boundingBox())!.width, 'a marker is easy to hit').toBeGreaterThanOrEqual(44);
     await cluster.click();
     const panel = page.getByRole('complementary', { name: 'Photos at this place' });
     await expect(panel).toContainText('London, United Kingdom · 2 photos');
@@ -169,6 +208,7 @@ test.describe('on a phone with touch', () => {
     await expect(page).toHaveURL(/\/map\?lat=43\.\d+&lon=11\.\d+$/);
     const cluster = page.getByRole('button', { name: 'Florence, Italy · 1 photo' });
     await expect(cluster).toBeVisible();
+    await expectPhoneMap(page, cluster);
     await cluster.tap();
     await expect(page.getByRole('complementary', { name: 'Photos at this place' })).toContainText('Florence, Italy · 1 photo');
     await page.screenshot({ path: test.info().outputPath('phone-map.png') });

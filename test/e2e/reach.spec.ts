@@ -2,7 +2,9 @@
  * Reaching Hearth from other devices, on the admin page, at desktop size and on a 390×844 touch
  * phone: the local-only note, the switch (the listener moves while this window keeps working), the
  * addresses with their QR codes, an invite link opened in a fresh browser context to sign up, and an
- * account created directly whose first sign-in asks for a new password. Screenshots kept.
+ * account created directly whose first sign-in welcomes the member and asks for their own password;
+ * that member's fresh page loads (signed out, then signed in) make no request that fails, and Upload
+ * does not ask a touch phone to drop files. Screenshots kept.
  */
 import os from 'node:os';
 import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
@@ -122,11 +124,39 @@ for (const device of DEVICES) {
       await shots('account-created');
 
       const aunt = await freshPage(browser, device.options, hearth.url);
+      // No request of a fresh load is expected to fail: not signed out, not signed in (issue 24).
+      const failed: string[] = [];
+      aunt.page.on('response', (r) => {
+        if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+      });
       await aunt.page.goto('/');
+      await expect(aunt.page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
       await aunt.page.getByLabel('User name').fill(direct);
       await aunt.page.getByLabel('Password', { exact: true }).fill(firstPassword);
       await aunt.page.getByRole('button', { name: 'Sign in' }).click();
       await expect(aunt.page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+      // A first password, not a reset: the new member is welcomed.
+      await expect(aunt.page.getByText('Welcome to Hearth, Aunt.', { exact: false })).toBeVisible();
+      await expect(aunt.page.getByText('reset your access', { exact: false })).toHaveCount(0);
+      await aunt.page.screenshot({ path: test.info().outputPath(`${device.name}-first-password.png`) });
+      await aunt.page.getByLabel('New password', { exact: true }).fill('aunts own password 2026');
+      await aunt.page.getByLabel('Confirm new password').fill('aunts own password 2026');
+      await aunt.page.getByRole('button', { name: 'Save password and sign in' }).click();
+      await expect(aunt.page.getByRole('heading', { level: 1, name: 'Photos', exact: true })).toBeVisible();
+      await aunt.page.reload();
+      await expect(aunt.page.getByRole('heading', { level: 1, name: 'Photos', exact: true })).toBeVisible();
+
+      // Upload: a touch-only phone cannot drop files, so it is not asked to.
+      await aunt.page.goto('/upload');
+      const surface = aunt.page.getByRole('region', { name: 'Add files' });
+      if (device.options.hasTouch) {
+        await expect(surface).toContainText('Tap to choose them from this device');
+        await expect(surface).not.toContainText('Drop');
+      } else {
+        await expect(surface).toContainText('Drop photos, videos or folders here');
+      }
+      await aunt.page.screenshot({ path: test.info().outputPath(`${device.name}-upload.png`) });
+      expect(failed, 'requests answered with an error on fresh loads').toEqual([]);
       await aunt.context.close();
 
       // Off again: back to this machine only, and the window still works.

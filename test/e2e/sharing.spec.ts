@@ -10,8 +10,11 @@
  *   photo opened and swiped, the video playing, the zip offered (downloads allowed), and no call to
  *   any account operation. A password link asks its password (a wrong one said under the field,
  *   a lockout said in plain words).
+ *   Partner sharing (issue 24): Ariadne shares with Hestia; Hestia's Photos says so and one tap shows
+ *   the shared photos; Ariadne's Account page says whether Hestia shows them.
  * - On a desktop: the members dialog (roles changed there), a link from the selection bar, and
- *   partner sharing from the Account page with the partner's photos in the timeline.
+ *   partner sharing from the Account page: the partner's Photos says so (one click shows them in
+ *   the timeline, with initials), and the sharer sees them shown.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
 import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
@@ -242,6 +245,37 @@ test.describe('on a phone', () => {
     await guesser.page.screenshot({ path: test.info().outputPath('phone-public-password-locked.png') });
     await guesser.context.close();
   });
+
+  test('partner sharing: Photos tells the partner, one tap shows the shared photos; the sharer sees it shown', async ({ browser, hearth }) => {
+    // Ariadne shares her (empty) library with Hestia, who has photos of her own: the notice must
+    // still be found above a full timeline, not only instead of "No photos yet".
+    const sharer = await contextFor(browser, hearth.url, PHONE);
+    await signIn(sharer.page, MEMBER);
+    await sharer.page.goto('/account');
+    await sharer.page.getByLabel('Share my library with').selectOption({ label: 'Hestia' });
+    await sharer.page.getByRole('button', { name: 'Share my library' }).tap();
+    const given = sharer.page.getByRole('list', { name: 'Libraries you share' });
+    await expect(given).toContainText("Not shown in Hestia's timeline yet");
+
+    const partner = await contextFor(browser, hearth.url, PHONE);
+    await signIn(partner.page, ADMIN);
+    const notice = partner.page.getByRole('list', { name: 'Photos shared with you' });
+    await expect(notice).toContainText('Ariadne shares their photos with you.');
+    const show = notice.getByRole('button', { name: 'Show in my timeline' });
+    const box = (await show.boundingBox())!;
+    expect(box.height, 'a touch-sized button').toBeGreaterThanOrEqual(44);
+    await partner.page.screenshot({ path: test.info().outputPath('phone-shared-with-you-notice.png') });
+    await show.tap();
+    await expect(notice).toHaveCount(0);
+    await partner.page.goto('/account');
+    await expect(partner.page.getByRole('list', { name: 'Libraries shared with you' }).getByRole('switch', { name: 'Show in my timeline' })).toBeChecked();
+    await partner.context.close();
+
+    await sharer.page.reload();
+    await expect(given).toContainText("Shown in Hestia's timeline");
+    await sharer.page.screenshot({ path: test.info().outputPath('phone-account-shown.png'), fullPage: true });
+    await sharer.context.close();
+  });
 });
 
 test.describe('on a desktop', () => {
@@ -297,19 +331,19 @@ test.describe('on a desktop', () => {
     await admin.page.goto('/account');
     await admin.page.getByLabel('Share my library with').selectOption({ label: 'Ariadne' });
     await admin.page.getByRole('button', { name: 'Share my library' }).click();
-    await expect(admin.page.getByRole('list', { name: 'Libraries you share' })).toContainText('Ariadne');
-    await admin.context.close();
+    const given = admin.page.getByRole('list', { name: 'Libraries you share' });
+    await expect(given).toContainText('Ariadne');
+    await expect(given).toContainText("Not shown in Ariadne's timeline yet");
 
+    // Ariadne has no photos: Photos says who shares with her, and one click shows them.
     const member = await contextFor(browser, hearth.url, DESKTOP);
     await signIn(member.page, MEMBER);
     await expect(member.page.getByRole('list', { name: 'Photos and videos' })).toHaveCount(0);
-    await member.page.goto('/account');
-    const received = member.page.getByRole('list', { name: 'Libraries shared with you' });
-    await expect(received).toContainText('Hestia');
-    await received.getByRole('switch', { name: 'Show in my timeline' }).check();
-    await expect(received.getByRole('switch', { name: 'Show in my timeline' })).toBeChecked();
-    await member.page.screenshot({ path: test.info().outputPath('desktop-account-sharing.png'), fullPage: true });
-    await member.page.goto('/');
+    const notice = member.page.getByRole('list', { name: 'Photos shared with you' });
+    await expect(notice).toContainText('Hestia shares their photos with you.');
+    await member.page.screenshot({ path: test.info().outputPath('desktop-shared-with-you-notice.png') });
+    await notice.getByRole('button', { name: 'Show in my timeline' }).click();
+    await expect(notice).toHaveCount(0);
     const grid = member.page.getByRole('list', { name: 'Photos and videos' });
     await expect(grid.getByRole('listitem')).toHaveCount(FILES.length);
     await expect(grid.locator('.tile__owner')).toHaveCount(FILES.length);
@@ -324,6 +358,13 @@ test.describe('on a desktop', () => {
     await member.page.keyboard.press('Escape');
     await expect(member.page.getByRole('list', { name: 'Filters set' })).toContainText('Hestia');
     await member.page.screenshot({ path: test.info().outputPath('desktop-partner-timeline.png') });
+    await member.page.goto('/account');
+    await expect(member.page.getByRole('list', { name: 'Libraries shared with you' }).getByRole('switch', { name: 'Show in my timeline' })).toBeChecked();
+    await member.page.screenshot({ path: test.info().outputPath('desktop-account-sharing.png'), fullPage: true });
     await member.context.close();
+
+    await admin.page.reload();
+    await expect(given).toContainText("Shown in Ariadne's timeline");
+    await admin.context.close();
   });
 });

@@ -192,9 +192,23 @@ describe('variant A specifics', () => {
     assert.equal(ok.status, 200, ok.text);
   });
 
-  test('getCsrfToken without a live cookie is 401', async () => {
+  test('getCsrfToken without a live cookie answers null, not an error (a fresh page load asks it)', async () => {
     const c = new Client(srv.url);
-    assert.equal((await c.get(`${V1}/auth/csrf`)).status, 401);
+    const none = await c.get(`${V1}/auth/csrf`);
+    assert.equal(none.status, 200, none.text);
+    assert.equal(data(c, none).csrfToken, null);
+    const b = new Client(srv.url, 'B');
+    const enveloped = await b.get(`${V1}/auth/csrf`);
+    assert.equal(enveloped.status, 200, enveloped.text);
+    assert.equal(data(b, enveloped).csrfToken, null);
+
+    // A cookie whose session ended: null too, and the browser is told to forget it.
+    const ended = new Client(srv.url);
+    ended.cookies.set('hearth_refresh', 'a-spent-or-forged-token');
+    const stale = await ended.get(`${V1}/auth/csrf`);
+    assert.equal(stale.status, 200, stale.text);
+    assert.equal(data(ended, stale).csrfToken, null);
+    assert.match(stale.headers.getSetCookie().join('\n'), /Max-Age=0/i, 'the dead cookie is cleared');
   });
 
   test('a new login in the same browser ends the previous cookie session', async () => {

@@ -16,6 +16,8 @@ import { MediaDecodeError } from '../../server/src/adapters/media/errors.ts';
 
 const SECRET = 'bobs-secret-diary';
 const HOLIDAY = 'bobs-holiday-in-rome';
+/** The administrator's own photo, refused by the decoder like Bob's. */
+const OWN = 'admins-own-broken-scan';
 
 for (const variant of ['A', 'B'] as const) {
   describe(`errors name assets by id, variant ${variant}`, () => {
@@ -42,7 +44,7 @@ for (const variant of ['A', 'B'] as const) {
       const pipeline = srv.container.pipeline as unknown as { photo: (asset: { asset_id: string }, file: string, ...rest: unknown[]) => Promise<unknown> };
       const photo = pipeline.photo.bind(pipeline);
       pipeline.photo = async (asset, file, ...rest) => {
-        if (file.includes(SECRET)) throw new MediaDecodeError(file, 'unsupported colour profile');
+        if (file.includes(SECRET) || file.includes(OWN)) throw new MediaDecodeError(file, 'unsupported colour profile');
         return photo(asset, file, ...rest);
       };
       const up = await uploadFile(srv, bob.token!, broken);
@@ -77,6 +79,32 @@ for (const variant of ['A', 'B'] as const) {
       }
       assert.match(one.last_error, new RegExp(`asset ${brokenId}`));
       assert.ok(one.errors.every((e: { error: string }) => !e.error.includes(SECRET)));
+      assert.equal(job.asset_name, null, "another member's file is not named to the administrator");
+      assert.equal(one.asset_name, null);
+    });
+
+    test("the administrator's own photo is named by its file name on the Jobs page (listJobs, getJob, summaries)", async () => {
+      const file = path.join(tmp, `${OWN}.jpg`);
+      fs.copyFileSync(corpusFile('exif/Nikon_D70.jpg'), file);
+      const up = await uploadFile(srv, admin.token!, file);
+      assert.ok(up.status === 200 || up.status === 201, up.text);
+      const ownId = (up.body as { asset_id: string }).asset_id;
+      await waitFor('the administrator\'s broken upload to fail', () => {
+        const row = srv.container.db.prepare('SELECT state FROM assets WHERE asset_id = ?').get(ownId) as { state: string };
+        return row.state === 'failed' ? row : null;
+      });
+      const list = data(admin, await admin.get(`${V1}/jobs?kind=assets.process-asset&limit=100`));
+      const job = list.jobs.find((j: { args: { asset_id: string } }) => j.args.asset_id === ownId);
+      assert.ok(job, 'the failed job is listed');
+      assert.equal(job.asset_name, `${OWN}.jpg`, 'listJobs names the administrator\'s own photo');
+      assert.ok(job.last_error.includes(`${OWN}.jpg`) && !job.last_error.includes(`asset ${ownId}`), `the error speaks of it by name: ${job.last_error}`);
+      const one = data(admin, await admin.get(`${V1}/jobs/${job.id}`));
+      assert.equal(one.asset_name, `${OWN}.jpg`);
+      assert.ok(one.errors.every((e: { error: string }) => !e.error.includes(`asset ${ownId}`)));
+      const summaries = JSON.stringify(data(admin, await admin.get(`${V1}/queues/summaries?error_limit=20`)));
+      assert.ok(summaries.includes(`${OWN}.jpg`), 'the queue summary\'s error names it too');
+      assert.ok(!summaries.includes(SECRET), 'and still not Bob\'s');
+      assert.ok(!JSON.stringify(one).includes(srv.dataDir), 'never a server path');
     });
 
     test('scan errors name a file to its owner only, places of the repository to administrators only', async () => {

@@ -1182,7 +1182,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The CSRF token bound to the current refresh cookie (variant A) */
+        /**
+         * The CSRF token bound to the current refresh cookie (variant A)
+         * @description Null when the browser holds no refresh cookie, or one whose session has ended (that cookie is cleared): a page asks this at every load to learn whether a session can be restored, so no session is an answer, not an error.
+         */
         get: operations["getCsrfToken"];
         put?: never;
         post?: never;
@@ -1918,6 +1921,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models/{id}/files/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Install one file of a model from an upload (the manual way, for a machine that cannot reach the source)
+         * @description The body is the file itself (`application/octet-stream`), the `index`-th of the model’s `files`. It streams to a staging file in the models folder, is refused past the registry’s size (413 `model_file_too_large`), must be whole (422 `model_file_incomplete`) and match the registry’s sha256 (422 `checksum_mismatch`), and is then put in place at once (atomic rename); nothing of a refused upload is kept. While a download of the model runs: 409 `model_installing`. Answers the model; once all its files are there it is `ready` and used without a restart.
+         */
+        put: operations["uploadModelFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/models/{id}/install": {
         parameters: {
             query?: never;
@@ -1930,6 +1953,26 @@ export interface paths {
         post?: never;
         /** Stop an install under way (what arrived is kept: Install continues from there) */
         delete: operations["cancelModelInstall"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "Check again": verify the files of a model put in the models folder by hand
+         * @description Forgets the last failed install of the model (not one running) and answers its state from the files in `models_dir` (size and sha256 of each). Once every file is there and right the model is `ready`, and the features waiting for it use it without a restart.
+         */
+        post: operations["verifyModel"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2950,7 +2993,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account directly (the member changes its password at first sign-in)
-         * @description Without `password`, Hearth makes one and answers it once in `temporary_password`. Either way the first sign-in answers `requires_password_change`, so the administrator never knows the password in use.
+         * @description Without `password`, Hearth makes one and answers it once in `temporary_password`. Either way the first sign-in answers `requires_password_change` (with `password_change_reason` `first_password`), so the administrator never knows the password in use.
          */
         post: operations["createUser"];
         delete?: never;
@@ -3952,6 +3995,8 @@ export interface components {
         Job: {
             /** @description The arguments the job was queued with (JSON) */
             args?: unknown;
+            /** @description The file name of the asset the job concerns (`args.asset_id`) when the reader may see that asset (their own, or shared with them); null otherwise, or for a job about no asset. */
+            asset_name: string | null;
             /** @description Attempts started so far */
             attempt: number;
             attempted_at: string | null;
@@ -3969,7 +4014,7 @@ export interface components {
              * @example assets.extract-metadata
              */
             kind: string;
-            /** @description Names assets by id (`asset <id>`), never by a member's file name or path. */
+            /** @description Names assets by id (`asset <id>`), except those the reader may see (their own, or shared with them), named by file name; never by a path. */
             last_error: string | null;
             max_attempts: number;
             /** @description The user whose request queued the job */
@@ -4233,6 +4278,11 @@ export interface components {
             /** @description The getCapabilities tasks that need it (empty for an alternative). */
             capabilities: ("bioclip_classify" | "classify" | "face_recognition" | "ocr" | "semantic_image_embed" | "semantic_text_embed")[];
             cause: string | null;
+            /**
+             * @description `source_unreachable`: the last install never reached its source (this machine is offline, or the source does not answer); install by hand instead (the files with their sha256 into `models_dir`, then verifyModel; or uploadModelFile).
+             * @enum {string|null}
+             */
+            cause_code: "source_unreachable" | null;
             files: {
                 bytes: number;
                 cause: string | null;
@@ -4274,6 +4324,8 @@ export interface components {
             /** @description HEARTH_MODELS_BASE_URL (a mirror) when set; null: the source URLs. */
             download_base_url: string | null;
             models: components["schemas"]["Model"][];
+            /** @description The models folder on the Hearth machine: a file installed by hand goes to `<models_dir>/<file path>`. */
+            models_dir: string;
         };
         NetworkStatus: {
             /** @description Every non-internal IPv4 and IPv6 address of this machine with the port (IPv6 link-local left out: browsers cannot open it). Listed also while local-only, so the page can say what to turn on. */
@@ -4921,6 +4973,11 @@ export interface components {
             expiresAt: string | null;
             mfa_methods: string[];
             mfa_token: string | null;
+            /**
+             * @description Why a new password is required (with `requires_password_change`): `first_password`, the administrator created the account with a password to replace; `access_reset`, the administrator reset the access. Null otherwise.
+             * @enum {string|null}
+             */
+            password_change_reason: "first_password" | "access_reset" | null;
             password_change_token: string | null;
             /** @description Variant B only: the refresh token, to send in the body of refresh and logout. */
             refresh_token?: string;
@@ -11234,17 +11291,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        csrfToken: string;
+                        csrfToken: string | null;
                     };
-                };
-            };
-            /** @description Not signed in, or the token expired or was revoked */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Validation failed; `errors` names each field */
@@ -14377,6 +14425,117 @@ export interface operations {
             };
         };
     };
+    uploadModelFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Placed: the model now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     cancelModelInstall: {
         parameters: {
             query?: never;
@@ -14392,6 +14551,76 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The model after the install stopped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyModel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model after the check */
             200: {
                 headers: {
                     [name: string]: unknown;

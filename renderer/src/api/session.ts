@@ -197,6 +197,9 @@ class SessionManager {
       // Always ask for the CSRF token of the cookie as it is now: while this tab waited for the lock,
       // another tab may have rotated the cookie, and the token from our last session would not match.
       const { csrfToken } = await request(bareClient.GET('/api/v1/auth/csrf', { signal }));
+      // No live cookie (a signed-out visitor, or a session ended elsewhere): nothing to renew, and no
+      // refresh request that could only fail.
+      if (!csrfToken) return { kind: 'ended', error: new ApiError(401, 'session_ended', 'Your session has ended. Sign in again.') };
       const session = await request(
         bareClient.POST('/api/v1/auth/refresh', { params: { header: { 'x-csrf-token': csrfToken } }, signal }),
       );

@@ -7,7 +7,9 @@
  * unknown models 404; and an OCR model installed while index jobs wait wakes them without a restart.
  */
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,7 +17,7 @@ import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, data, problem, registerAdmin, signedInHousehold } from '../helpers/api.ts';
 import { inBothVariants } from '../helpers/corpus-assets.ts';
 import { copyCorpus, uploadFile } from '../uploads/helpers.ts';
-import { CLS_FILE, CLS_MODEL, corruptCopy, tempModelsDir } from './models.ts';
+import { CLS_FILE, CLS_MODEL, SHARED_MODELS, corruptCopy, tempModelsDir } from './models.ts';
 import { copies, serveModels, type Served } from './model-server.ts';
 import { modelEntry, sha256File } from '../../../server/src/adapters/ml/index.ts';
 import { OcrStore } from '../../../server/src/features/ocr/index.ts';
@@ -269,5 +271,93 @@ describe('admin Models: cancel, and a model installed while index jobs wait', { 
       fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(src.dir, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * A machine that cannot reach the source (issue 24): the install fails at once with a plain sentence and
+ * `source_unreachable` (not "fetch failed"), and the manual way works: a file uploaded from the page is
+ * refused when too large, cut short or not the registry's (nothing kept), placed when right; a file put
+ * in the models folder by hand is verified by "Check again". Both variants; members 403.
+ */
+describe('admin Models: a machine that cannot reach the source installs by hand', { timeout: 600_000 }, () => {
+  let dir: string;
+  let srv: TestServer;
+  let admin: Record<'A' | 'B', Client>;
+  let bob: Client;
+  let port = 0;
+  const model = async (c: Client, id: string): Promise<ModelJson & { cause_code: string | null }> => {
+    const r = await c.get(`${V1}/models`);
+    assert.equal(r.status, 200, r.text);
+    return data(c, r).models.find((m: { id: string }) => m.id === id);
+  };
+  const upload = (c: Client, id: string, index: number, body: Buffer) =>
+    c.req('PUT', `${V1}/models/${id}/files/${index}`, { body, headers: { 'content-type': 'application/octet-stream' } });
+
+  before(async () => {
+    dir = tempModelsDir();
+    // A loopback port nothing listens on (taken, then freed): the connection is refused, as an offline source's would be.
+    const probe = net.createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    port = (probe.address() as net.AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    srv = await startServer({ env: { HEARTH_MODELS_DIR: dir, HEARTH_MODELS_BASE_URL: `http://127.0.0.1:${port}`, HEARTH_SHIPPED_MODELS_DIR: tempModelsDir() } });
+    const h = await signedInHousehold(srv.url, 'A', ['bob']);
+    admin = inBothVariants(h.admin);
+    bob = h.members.bob.client;
+  });
+  after(async () => {
+    await srv?.stop({ removeData: true });
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the install says in words that the source cannot be reached, and the page has the folder', async () => {
+    assert.equal((await admin.A.post(`${V1}/models/install`, { task: 'faces' })).status, 202);
+    for (const c of Object.values(admin)) {
+      const yunet = await until('the install to fail', () => model(c, 'yunet-n'), (m) => m.state === 'failed');
+      assert.equal(yunet.cause_code, 'source_unreachable');
+      assert.equal(yunet.cause, `This machine cannot reach 127.0.0.1:${port}: the connection was refused.`);
+      assert.equal(data(c, await c.get(`${V1}/models`)).models_dir, path.resolve(dir));
+    }
+  });
+
+  test('an uploaded file: too large, cut short or not the registry’s is refused and nothing kept; the right one is placed', async () => {
+    const right = fs.readFileSync(path.join(SHARED_MODELS, YUNET.path));
+    const wrong = Buffer.from(right);
+    wrong[wrong.length >> 1] = 0xff - wrong[wrong.length >> 1]!;
+    const cases: [Buffer, number, string][] = [
+      [Buffer.concat([right, Buffer.from([0])]), 413, 'model_file_too_large'],
+      [right.subarray(0, right.length >> 1), 422, 'model_file_incomplete'],
+      [wrong, 422, 'checksum_mismatch'],
+    ];
+    for (const [body, status, code] of cases) {
+      for (const c of Object.values(admin)) {
+        const p = problem(c, await upload(c, 'yunet-n', 0, body));
+        assert.deepEqual([p.status, p.code], [status, code]);
+      }
+    }
+    const left = fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => !fs.statSync(path.join(dir, f)).isDirectory());
+    assert.deepEqual(left, [], 'nothing of a refused upload is kept');
+    // Refused before the body is read (the connection then closes): a one-byte body is enough to ask.
+    assert.equal((await upload(bob, 'yunet-n', 0, Buffer.alloc(1))).status, 403, 'administrators only');
+    assert.equal(problem(admin.A, await upload(admin.A, 'yunet-n', 5, Buffer.alloc(1))).code, 'model_file_not_found');
+
+    const placed = await upload(admin.A, 'yunet-n', 0, right);
+    assert.equal(placed.status, 200, placed.text);
+    assert.deepEqual([data(admin.A, placed).state, data(admin.A, placed).cause_code], ['ready', null]);
+    assert.equal(await sha256File(path.join(dir, YUNET.path)), YUNET.sha256);
+  });
+
+  test('"Check again" verifies a file put in the models folder by hand', async () => {
+    const dest = path.join(dir, MFN.path);
+    fs.mkdirSync(path.dirname(dest), { recursive: true });
+    fs.copyFileSync(path.join(SHARED_MODELS, MFN.path), dest);
+    assert.equal((await bob.post(`${V1}/models/mobilefacenet/verify`)).status, 403);
+    for (const c of Object.values(admin)) {
+      const r = await c.post(`${V1}/models/mobilefacenet/verify`);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual([data(c, r).state, data(c, r).cause, data(c, r).cause_code], ['ready', null, null]);
+    }
+    assert.equal(problem(admin.B, await admin.B.post(`${V1}/models/no-such-model/verify`)).code, 'model_not_found');
   });
 });

@@ -114,13 +114,24 @@ for (const variant of ['A', 'B'] as const) {
         const pending = data(c, await c.post(`${V1}/auth/login`, { username: 'carol', password: carol.temporary_password }));
         assert.equal(pending.requires_password_change, true);
         assert.equal(pending.token, null, 'the first password only opens the change form');
+        assert.equal(pending.password_change_reason, 'first_password', 'a new member is not told their access was reset');
         adopt(c, await c.post(`${V1}/auth/password-change/complete`, { password_change_token: pending.password_change_token, new_password: 'carols own password' }));
         assert.equal((await c.get(`${V1}/auth/me`)).status, 200);
+        const signedIn = data(c, await c.post(`${V1}/auth/login`, { username: 'carol', password: 'carols own password' }));
+        assert.equal(signedIn.password_change_reason, null, 'no reason once nothing is required');
+
+        // Later the administrator resets Carol's access: now it is a reset, and says so.
+        const reset = data(admin, await admin.post(`${V1}/users/${carol.user.user_id}/reset-access`));
+        const again = data(c, await c.post(`${V1}/auth/login`, { username: 'carol', password: reset.temporary_password }));
+        assert.equal(again.requires_password_change, true);
+        assert.equal(again.password_change_reason, 'access_reset');
 
         const given = data(admin, await admin.post(`${V1}/users`, { username: 'dan', password: PASSWORD, role: 'admin' }));
         assert.equal(given.temporary_password, null);
         assert.equal(given.user.role, 'admin');
-        assert.equal(data(c, await c.post(`${V1}/auth/login`, { username: 'dan', password: PASSWORD })).requires_password_change, true);
+        const dan = data(c, await c.post(`${V1}/auth/login`, { username: 'dan', password: PASSWORD }));
+        assert.equal(dan.requires_password_change, true);
+        assert.equal(dan.password_change_reason, 'first_password', 'a password the administrator chose is a first password too');
 
         const taken = problem(admin, await admin.post(`${V1}/users`, { username: 'CAROL' }));
         assert.equal(taken.status, 409);

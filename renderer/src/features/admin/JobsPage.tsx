@@ -167,7 +167,7 @@ function JobRow({ job }: { job: Job }) {
       <p className="job__meta">
         Attempt {job.attempt} of {job.max_attempts} · queued {formatDateTime(job.created_at)}
         {job.state === 'retryable' ? ` · next try ${formatRelative(job.scheduled_at) || formatDateTime(job.scheduled_at)}` : ''}
-        {assetId ? ` · asset ${assetId}` : ''}
+        {assetId ? ` · ${job.asset_name ?? `asset ${assetId}`}` : ''}
       </p>
       {job.last_error && <p className="job__error">{job.last_error}</p>}
       {reprocess.isError && (

@@ -5,6 +5,11 @@
  * failure, Cancel while it downloads), and how far indexing has got (indexed / total, jobs waiting).
  * Refreshed every second while a download runs, every two while index jobs wait. Below the tasks, the video
  * tools (ffmpeg, ffprobe): not models, but the other thing a fresh install may be missing.
+ *
+ * A model not installed has the manual way under "Install by hand" (open at once when the machine
+ * cannot reach the source: `source_unreachable`): each file's path, exact size and sha256 and where it
+ * goes in the models folder, an upload of it from this device, and "Check again" for files put there by
+ * hand; the server verifies either way (size and sha256) before the model is used.
  */
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,7 +18,20 @@ import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes } from '../../lib/format';
-import { TASKS, modelKeys, taskStatus, useCancelInstall, useCapabilities, useIndexingStats, useInstallModels, useModels, type Model, type TaskStatus } from './models-api';
+import {
+  TASKS,
+  modelKeys,
+  taskStatus,
+  useCancelInstall,
+  useCapabilities,
+  useIndexingStats,
+  useInstallModels,
+  useModels,
+  useUploadModelFile,
+  useVerifyModel,
+  type Model,
+  type TaskStatus,
+} from './models-api';
 import { MediaToolsCard } from './MediaToolsCard';
 import './operations.css';
 import './models.css';
@@ -58,7 +76,14 @@ export function ModelsPage() {
               </p>
             )}
             {TASKS.map((t) => (
-              <TaskCard key={t.task} task={t} models={models.data.models.filter((m) => m.task === t.task)} capabilities={capabilities.data} stats={stats.data} />
+              <TaskCard
+                key={t.task}
+                task={t}
+                models={models.data.models.filter((m) => m.task === t.task)}
+                modelsDir={models.data.models_dir}
+                capabilities={capabilities.data}
+                stats={stats.data}
+              />
             ))}
             <MediaToolsCard />
           </>
@@ -68,7 +93,19 @@ export function ModelsPage() {
   );
 }
 
-function TaskCard({ task, models, capabilities, stats }: { task: (typeof TASKS)[number]; models: Model[]; capabilities: Capabilities; stats: Stats | undefined }) {
+function TaskCard({
+  task,
+  models,
+  modelsDir,
+  capabilities,
+  stats,
+}: {
+  task: (typeof TASKS)[number];
+  models: Model[];
+  modelsDir: string;
+  capabilities: Capabilities;
+  stats: Stats | undefined;
+}) {
   const status = taskStatus(task.capabilities.map((c) => capabilities.ml.tasks[c]));
   const install = useInstallModels();
   const needed = models.filter((m) => !m.alternative);
@@ -109,7 +146,7 @@ function TaskCard({ task, models, capabilities, stats }: { task: (typeof TASKS)[
       {needed.length > 0 ? (
         <ul className="ops-list" aria-label={`${task.title} models`}>
           {needed.map((m) => (
-            <ModelRow key={m.id} model={m} />
+            <ModelRow key={m.id} model={m} modelsDir={modelsDir} />
           ))}
         </ul>
       ) : (
@@ -120,7 +157,7 @@ function TaskCard({ task, models, capabilities, stats }: { task: (typeof TASKS)[
           <summary>Other models ({others.length}, not needed)</summary>
           <ul className="ops-list" aria-label={`${task.title}: other models`}>
             {others.map((m) => (
-              <ModelRow key={m.id} model={m} />
+              <ModelRow key={m.id} model={m} modelsDir={modelsDir} />
             ))}
           </ul>
         </details>
@@ -167,7 +204,7 @@ function IndexingProgress({ task, stats }: { task: (typeof TASKS)[number]; stats
 
 const STATE_LABEL: Record<Model['state'], string> = { ready: 'Installed', not_installed: 'Not installed', downloading: 'Downloading', failed: 'Failed' };
 
-function ModelRow({ model }: { model: Model }) {
+function ModelRow({ model, modelsDir }: { model: Model; modelsDir: string }) {
   const install = useInstallModels();
   const cancel = useCancelInstall();
   const downloading = model.installing || model.state === 'downloading';
@@ -211,7 +248,69 @@ function ModelRow({ model }: { model: Model }) {
           {messageOf(install.error ?? cancel.error)}
         </div>
       )}
+      {model.state !== 'ready' && !downloading && <InstallByHand model={model} modelsDir={modelsDir} />}
     </li>
+  );
+}
+
+/** The manual way: the exact files and where they go, an upload of each, and "Check again". */
+function InstallByHand({ model, modelsDir }: { model: Model; modelsDir: string }) {
+  const upload = useUploadModelFile();
+  const verify = useVerifyModel();
+  const sep = modelsDir.includes('\\') && !modelsDir.includes('/') ? '\\' : '/';
+  const error = upload.error ?? verify.error;
+  return (
+    <details className="models__manual" open={model.cause_code === 'source_unreachable'}>
+      <summary>Install {model.title} by hand</summary>
+      {model.cause_code === 'source_unreachable' && (
+        <p>This computer cannot reach the download source. Get these files on another device, then upload them here, or copy them into the models folder and press Check again.</p>
+      )}
+      <ul className="models__files" aria-label={`Files of ${model.title}`}>
+        {model.files.map((f, index) => (
+          <li key={f.path} className="models__file">
+            <p className="models__file-name">
+              <strong>{f.path}</strong> · {f.bytes.toLocaleString()} bytes{f.state === 'ready' ? ' · installed' : ''}
+            </p>
+            <p className="job__meta">
+              From <a href={f.source_url}>{f.source_url}</a>
+            </p>
+            <p className="job__meta">
+              sha256 <code className="models__hash">{f.sha256}</code>
+            </p>
+            <p className="job__meta">
+              Goes to <code className="models__hash">{`${modelsDir}${sep}${f.path.split('/').join(sep)}`}</code>
+            </p>
+            {f.state !== 'ready' && (
+              <label className="button button--secondary file-button models__upload">
+                Upload {f.path.split('/').pop()}
+                <input
+                  className="visually-hidden"
+                  type="file"
+                  aria-label={`Upload ${f.path}`}
+                  disabled={upload.isPending}
+                  onChange={(e) => {
+                    const file = e.target.files?.[0];
+                    e.target.value = '';
+                    if (file) upload.mutate({ id: model.id, index, file });
+                  }}
+                />
+              </label>
+            )}
+          </li>
+        ))}
+      </ul>
+      {upload.isPending && <p role="status">Uploading and checking…</p>}
+      <div className="models__actions">
+        <Button variant="secondary" onClick={() => verify.mutate(model.id)} busy={verify.isPending} busyLabel="Checking…" aria-label={`Check again ${model.title}`}>
+          Check again
+        </Button>
+      </div>
+      {error && (
+        <div className="notice notice--error" role="alert">
+          {messageOf(error)}
+        </div>
+      )}
+    </details>
   );
 }
 

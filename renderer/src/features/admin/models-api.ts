@@ -103,3 +103,36 @@ export function taskStatus(states: TaskState[]): TaskStatus {
   }
   return { kind, detail: first?.detail ?? null };
 }
+
+/** The manual way (a machine that cannot reach the source): one file of a model uploaded from the page. */
+export function useUploadModelFile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, index, file }: { id: string; index: number; file: File }) =>
+      request(
+        api.PUT('/api/v1/models/{id}/files/{index}', {
+          params: { path: { id, index } },
+          // The file itself is the body, streamed as it is read (no JSON, no form).
+          body: file as unknown as string,
+          bodySerializer: (b: unknown) => b as BodyInit,
+          headers: { 'content-type': 'application/octet-stream' },
+        }),
+      ),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: modelKeys.models });
+      void queryClient.invalidateQueries({ queryKey: modelKeys.capabilities });
+    },
+  });
+}
+
+/** "Check again": the server verifies the files put in the models folder by hand. */
+export function useVerifyModel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => request(api.POST('/api/v1/models/{id}/verify', { params: { path: { id } } })),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: modelKeys.models });
+      void queryClient.invalidateQueries({ queryKey: modelKeys.capabilities });
+    },
+  });
+}

@@ -1,6 +1,7 @@
 /**
- * After an administrator reset, signing in with the temporary password leads here: the person picks
- * their own password and is signed in with it. The change token lasts ten minutes and lives only in
+ * Signing in with a password the administrator gave leads here: the first password of an account the
+ * administrator created (a new member is welcomed), or the temporary one of an access reset (the
+ * member is told why). The person picks their own password and is signed in with it. The change token lasts ten minutes and lives only in
  * memory, so after a reload they sign in with the temporary password again.
  */
 import type { FormEvent } from 'react';
@@ -38,7 +39,7 @@ export function ChoosePasswordPage() {
     return (
       <AuthLayout title="Choose a new password">
         <div className="notice notice--info" role="status">
-          To choose a new password, first sign in with the temporary password your administrator gave you.
+          To choose a new password, first sign in with the password your administrator gave you.
         </div>
         <p className="auth__aside">
           <Link to="/sign-in">Go to sign in</Link>
@@ -64,10 +65,17 @@ export function ChoosePasswordPage() {
     <AuthLayout
       title="Choose a new password"
       intro={
-        <p>
-          Hello {ticket.user.display_name}. Your administrator reset your access; choose a new password to continue. It replaces
-          the temporary one.
-        </p>
+        ticket.reason === 'first_password' ? (
+          <p>
+            Welcome to Hearth, {ticket.user.display_name}. Choose your own password to finish setting up your account. It replaces the
+            first password your administrator gave you.
+          </p>
+        ) : (
+          <p>
+            Hello {ticket.user.display_name}. Your administrator reset your access; choose a new password to continue. It replaces
+            the temporary one.
+          </p>
+        )
       }
     >
       <form ref={form.formRef} className="form" onSubmit={submit} noValidate aria-label="Choose a new password">
@@ -82,7 +90,7 @@ export function ChoosePasswordPage() {
       </form>
       {expired && (
         <p className="auth__aside">
-          <Link to="/sign-in">Sign in again</Link> with the temporary password.
+          <Link to="/sign-in">Sign in again</Link> with the password your administrator gave you.
         </p>
       )}
     </AuthLayout>

@@ -29,7 +29,7 @@ export function SignInPage() {
     mutationFn: login,
     onSuccess: (result) => {
       if (result.requires_password_change && result.password_change_token) {
-        passwordChangeTicket.set({ token: result.password_change_token, user: result.user });
+        passwordChangeTicket.set({ token: result.password_change_token, user: result.user, reason: result.password_change_reason ?? 'access_reset' });
         void navigate('/choose-password');
         return;
       }

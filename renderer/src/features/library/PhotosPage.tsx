@@ -1,5 +1,6 @@
 /** Photos: the whole library as a timeline, newest capture first, grouped by day, with filters and "On this day" memories. */
 import { Link } from 'react-router';
+import { SharedWithYouNotice } from '../sharing/SharedWithYouNotice';
 import { AssetCollectionPage } from './AssetCollectionPage';
 import { FilterBar, useUrlFilter, useUrlStackMode } from './FilterBar';
 import { OnThisDay } from './OnThisDay';
@@ -33,6 +34,8 @@ export function PhotosPage() {
       toolbar={
         <>
           <FilterBar />
+          {/* A partner's photos wait for the member's choice: say so where the timeline is (issue 24). */}
+          {active === 0 && <SharedWithYouNotice />}
           {/* Memories belong to the whole library, not to a filtered view. */}
           {active === 0 && <OnThisDay />}
         </>

@@ -6,8 +6,13 @@
  * Clusters carry the name of the place most of their photos are in (place-names.ts): on the marker's
  * label and tooltip, and at the head of the list a tap opens ("Lisbon, Portugal · 42 photos"). A tap
  * on a large cluster both zooms in and names it there.
+ *
+ * Sizes are in screen pixels, whatever the frame's size: on a phone the map fills the screen below
+ * the header (map.css), a marker's hit area is at least 44 px across (a finger) and its dot larger on
+ * touch-only devices, and zoomed in
+ * the finer outlines (world.ts) are drawn over the coarse ones, which stay as the floor.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
@@ -21,11 +26,46 @@ import { clusterPoints, useMapPoints, type Cluster } from './map-api';
 import { clusterName, photoCount, usePlaceCells } from './place-names';
 import { PLACES_PATH, placePath } from '../places/places-path';
 import './map.css';
-import { WORLD, countryPaths, project } from './world';
+import { TOUCH_ONLY, useMediaQuery } from '../../lib/use-media-query';
+import { DETAIL_ZOOM, WORLD, countryPaths, detailedCountryPaths, project, type CountryPath } from './world';
 
 const MAX_ZOOM = 64;
 /** A cluster this small (or any at full zoom) opens its list instead of zooming further. */
 const LIST_AT = 12;
+/** Half of the smallest hit area a finger needs (44 px across). */
+const HIT_RADIUS_PX = 22;
+
+/** The frame's size on screen in px (the map's aspect follows it: a tall phone shows a tall map). */
+function useFrameSize(ref: React.RefObject<SVGSVGElement | null>) {
+  const [size, setSize] = useState({ width: 1000, height: 500 });
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) setSize((s) => (s.width === r.width && s.height === r.height ? s : { width: r.width, height: r.height }));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return size;
+}
+
+/** The 1:50m outlines once the map has been zoomed in that far (null until then, or if they cannot load). */
+function useDetailedCountries(wanted: boolean): CountryPath[] | null {
+  const [paths, setPaths] = useState<CountryPath[] | null>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (!wanted || asked.current) return;
+    asked.current = true;
+    detailedCountryPaths().then(setPaths, () => {
+      // The coarse outlines stay: an offline chunk that fails to load leaves the map as it was.
+    });
+  }, [wanted]);
+  return paths;
+}
 
 interface View {
   cx: number;
@@ -53,11 +93,19 @@ export function MapPage() {
   const svg = useRef<SVGSVGElement>(null);
   const drag = useRef<{ x: number; y: number; cx: number; cy: number; moved: boolean } | null>(null);
 
-  const w = WORLD.width / view.zoom;
-  const h = WORLD.height / view.zoom;
+  const frame = useFrameSize(svg);
+  const touchOnly = useMediaQuery(TOUCH_ONLY);
+  const detailed = useDetailedCountries(view.zoom >= DETAIL_ZOOM);
+  // A zoom shows as many map units per pixel on a phone as on a 1000 px desktop map: a narrow frame
+  // shows less of the world rather than the same world in smaller print (so a place opened on the
+  // map, at zoom 16, is as legible, and its clusters the same, on both).
+  const w = (WORLD.width / view.zoom) * Math.min(1, frame.width / 1000);
+  const h = w * (frame.height / frame.width);
   const viewBox = `${view.cx - w / 2} ${view.cy - h / 2} ${w} ${h}`;
-  // About 28 screen pixels per cluster cell on a ~1000 px wide map.
-  const cell = (28 / 1000) * w;
+  /** Map units per screen pixel. */
+  const unit = w / frame.width;
+  // Clusters gather what is within about 28 screen pixels.
+  const cell = 28 * unit;
   const clusters = useMemo(() => clusterPoints(data.data?.points ?? [], cell, project), [data.data, cell]);
   // Names are a nicety: the map works (unnamed) while they load or if they fail.
   const cells = usePlaceCells();
@@ -121,14 +169,21 @@ export function MapPage() {
             onPointerUp={() => setTimeout(() => (drag.current = null), 0)}
           >
             <rect className="map__sea" x={-WORLD.width} y={-WORLD.height} width={WORLD.width * 3} height={WORLD.height * 3} />
-            <g className="map__land">
+            <g className="map__land" data-detail="110m">
               {countries.map((c) => (
                 <path key={c.id} d={c.d} vectorEffect="non-scaling-stroke" />
               ))}
             </g>
+            {detailed && view.zoom >= DETAIL_ZOOM && (
+              <g className="map__land" data-detail="50m">
+                {detailed.map((c) => (
+                  <path key={c.id} d={c.d} vectorEffect="non-scaling-stroke" />
+                ))}
+              </g>
+            )}
             <g className="map__points">
               {clusters.map((c) => {
-                const r = (Math.min(14, 5 + Math.log2(c.points.length) * 2) / 1000) * w;
+                const r = (touchOnly ? Math.min(18, 9 + Math.log2(c.points.length) * 2) : Math.min(14, 5 + Math.log2(c.points.length) * 2)) * unit;
                 const name = names.get(c.key)?.label;
                 const said = name ? `${name} · ${photoCount(c.points.length)}` : c.points.length === 1 ? c.points[0]!.original_filename : `${c.points.length} photos here`;
                 return (
@@ -146,6 +201,8 @@ export function MapPage() {
                     onKeyDown={(e) => e.key === 'Enter' && setPicked(c)}
                   >
                     <title>{said}</title>
+                    {/* What a finger or a pointer hits: at least 44 px across, however small the dot. */}
+                    <circle className="map__hit" cx={c.x} cy={c.y} r={Math.max(r, HIT_RADIUS_PX * unit)} />
                     <circle cx={c.x} cy={c.y} r={r} />
                     {c.points.length > 1 && (
                       <text x={c.x} y={c.y} fontSize={r * 1.1} textAnchor="middle" dominantBaseline="central">

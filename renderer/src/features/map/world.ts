@@ -1,7 +1,12 @@
 /**
- * The map's base layer, offline: country outlines from the `world-atlas` package (Natural Earth
- * 1:110m, public domain) bundled with the app, drawn in an equirectangular projection. No tile
- * server is contacted, so the map works on a LAN without internet.
+ * The map's base layer, offline: country outlines from the `world-atlas` package (Natural Earth,
+ * public domain) bundled with the app, drawn in an equirectangular projection. No tile server is
+ * contacted, so the map works on a LAN without internet.
+ *
+ * Two levels of detail: 1:110m is in the page's own script and always drawn; 1:50m (a separate
+ * chunk, loaded the first time the map is zoomed in past DETAIL_ZOOM) is drawn over it. Past the
+ * finest level the map overzooms it (vector outlines stay sharp); while the finer level loads, or if
+ * it cannot, the coarser one is still there: a zoomed-in view is never empty.
  */
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
@@ -26,9 +31,24 @@ function ringPath(ring: Ring): string {
   return `${d}Z`;
 }
 
-/** One SVG path per country. */
-export function countryPaths(): { id: string; d: string }[] {
-  const topo = countries110m as unknown as Topology<{ countries: GeometryCollection }>;
+/** From this zoom on, the 1:50m outlines are drawn (at 1:110m a coast is off by tens of km). */
+export const DETAIL_ZOOM = 4;
+
+export type CountryPath = { id: string; d: string };
+
+/** One SVG path per country, at 1:110m. */
+export function countryPaths(): CountryPath[] {
+  return pathsOf(countries110m);
+}
+
+/** One SVG path per country at 1:50m (loaded on first use). */
+export async function detailedCountryPaths(): Promise<CountryPath[]> {
+  const { default: countries50m } = await import('world-atlas/countries-50m.json');
+  return pathsOf(countries50m);
+}
+
+function pathsOf(json: unknown): CountryPath[] {
+  const topo = json as Topology<{ countries: GeometryCollection }>;
   const fc = feature(topo, topo.objects.countries);
   return fc.features.map((f, i) => {
     const g = f.geometry;

@@ -1,6 +1,6 @@
 /**
  * Account → Sharing: share my library with another member (everything, or what was taken from a
- * day on), see whom I share with and stop; see who shares with me, choose whether their photos show
+ * day on), see whom I share with (and whether they show it in their timeline) and stop; see who shares with me, choose whether their photos show
  * in my timeline (off until I choose: partners.service.ts), and stop receiving.
  */
 import { useEffect, useState } from 'react';
@@ -36,6 +36,10 @@ export function PartnerSharingSection() {
               <strong>{s.partner?.display_name}</strong>
               <span className="share-item__facts">{sinceText(s)}</span>
             </div>
+            {/* Whether the partner put them in their timeline is their choice; the sharer sees it. */}
+            <p className="share-muted share-item__shown">
+              {s.show_in_timeline ? `Shown in ${s.partner?.display_name}'s timeline` : `Not shown in ${s.partner?.display_name}'s timeline yet`}
+            </p>
             <div className="share-item__actions">
               <Button variant="secondary" aria-label={`Stop sharing with ${s.partner?.display_name}`} disabled={remove.isPending} onClick={() => remove.mutate(s.share_id)}>
                 Stop sharing

@@ -3,6 +3,8 @@
  * state, with the reason in plain words and a Retry button when it fails; failures are listed first,
  * and files already in the library are not sent (precheck.ts). Uploads go on while the person visits other pages, and
  * after a reload the unfinished ones wait for their file to be added again (see upload-queue.ts).
+ * A touch-only device (TOUCH_ONLY: a phone, a tablet) cannot drop files, so there the surface says
+ * "tap to choose" instead of "drop here".
  */
 import { useCallback, useId, useRef, useState, type DragEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -12,6 +14,7 @@ import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes } from '../../lib/format';
+import { TOUCH_ONLY, useMediaQuery } from '../../lib/use-media-query';
 import { libraryKeys } from '../library/library-api';
 import { filesFromDrop, filterFolderFiles } from './pick-files';
 import { isFinished, type UploadItem } from './upload-queue';
@@ -26,6 +29,7 @@ export function UploadPage() {
   const [note, setNote] = useState<string | null>(null);
   const filesInput = useRef<HTMLInputElement>(null);
   const ids = { files: useId(), folder: useId() };
+  const touchOnly = useMediaQuery(TOUCH_ONLY);
 
   const onSettled = useCallback(() => void queryClient.invalidateQueries({ queryKey: libraryKeys.all }), [queryClient]);
   useUploadSettled(onSettled);
@@ -81,8 +85,17 @@ export function UploadPage() {
           <div className="dropzone__icon">
             <Icon name="upload" size={30} />
           </div>
-          <p className="dropzone__title">Drop photos, videos or folders here</p>
-          <p className="dropzone__hint">or choose them from this device</p>
+          {touchOnly ? (
+            <>
+              <p className="dropzone__title">Add photos and videos</p>
+              <p className="dropzone__hint">Tap to choose them from this device</p>
+            </>
+          ) : (
+            <>
+              <p className="dropzone__title">Drop photos, videos or folders here</p>
+              <p className="dropzone__hint">or choose them from this device</p>
+            </>
+          )}
           <div className="button-row dropzone__buttons">
             <label className="button button--primary file-button" htmlFor={ids.files}>
               Choose files

@@ -171,7 +171,7 @@ export class ModelCatalog {
       const of = (s: ModelState) => models.filter((m) => m.state === s);
       let detail: string | null = null;
       let progress: number | null = null;
-      if (state === 'failed') detail = of('failed').map((m) => `${m.id} refused: ${m.cause}`).join('; ');
+      if (state === 'failed') detail = of('failed').map((m) => `${m.id}: ${m.cause}`).join('; ');
       else if (state === 'not_installed') {
         detail = `not installed: ${of('not_installed').map((m) => `${m.id} (${mb(m.bytes)})`).join(', ')}; Install on the Models page (Administration) or npm run models:fetch downloads ${of('not_installed').length > 1 ? 'them' : 'it'}`;
       } else if (state === 'downloading') {

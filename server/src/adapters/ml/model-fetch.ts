@@ -50,7 +50,7 @@ export interface FetchResult {
   fetched: string[];
   /** Files that were already installed and verified. */
   present: string[];
-  failed: { path: string; error: string }[];
+  failed: { path: string; error: string; code?: 'source_unreachable' | null }[];
 }
 
 export class FetchError extends Error {
@@ -59,9 +59,41 @@ export class FetchError extends Error {
     message: string,
     /** A retry cannot help (a 404, a wrong hash). */
     readonly final: boolean,
+    /** `source_unreachable`: no connection to the source at all (offline, DNS, refused, no answer). */
+    readonly code: 'source_unreachable' | null = null,
   ) {
     super(message);
   }
+}
+
+/** Why a connection could not be made, in words, by the system's error code (undici puts it in `cause`). */
+const UNREACHABLE: Record<string, string> = {
+  ENOTFOUND: 'its name does not resolve (is this machine offline?)',
+  EAI_AGAIN: 'its name does not resolve (is this machine offline?)',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was closed before it answered',
+  ETIMEDOUT: 'it did not answer in time',
+  UND_ERR_CONNECT_TIMEOUT: 'it did not answer in time',
+  EHOSTUNREACH: 'there is no route to it',
+  ENETUNREACH: 'this machine has no network',
+  ENETDOWN: 'this machine has no network',
+};
+
+/**
+ * A fetch that never got an answer ("fetch failed") as a plain sentence naming the host. Final: a
+ * machine without internet does not get it back in the seconds the retries wait, and the Models page
+ * then offers the manual way at once (the files, their sha256 and the folder, or an upload).
+ */
+export function unreachable(url: string, e: unknown): FetchError | null {
+  let cause: unknown = e;
+  for (let i = 0; i < 4 && cause; i++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE[code]) {
+      return new FetchError(`This machine cannot reach ${new URL(url).host}: ${UNREACHABLE[code]}.`, true, 'source_unreachable');
+    }
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return null;
 }
 
 function urlOf(file: ModelFile, baseUrl: string | null | undefined): string {
@@ -104,7 +136,7 @@ export async function fetchModels(catalog: ModelCatalog, opts: FetchOptions = {}
         if (opts.signal?.aborted) throw e;
         const error = (e as Error).message;
         opts.onProgress?.({ model_id: id, path: file.path, phase: 'failed', received: 0, bytes: file.bytes, message: error });
-        result.failed.push({ path: file.path, error });
+        result.failed.push({ path: file.path, error, code: e instanceof FetchError ? e.code : null });
       }
     }
   }
@@ -170,7 +202,12 @@ async function download(file: ModelFile, part: string, opts: FetchOptions, repor
   };
   try {
     const url = urlOf(file, opts.baseUrl);
-    const res = await fetch(url, { headers: offset > 0 ? { range: `bytes=${offset}-` } : {}, signal, redirect: 'follow' });
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: offset > 0 ? { range: `bytes=${offset}-` } : {}, signal, redirect: 'follow' });
+    } catch (e) {
+      throw (!signal.aborted && unreachable(url, e)) || e;
+    }
     if (res.status === 416) {
       // The part holds at least the whole file: verification decides.
       await res.body?.cancel();

@@ -13,10 +13,27 @@
  * - Cancel stops the download and keeps the `.part`, so Install later continues where it stopped.
  * - After a model is placed, `onInstalled` listeners hear of it: features that were waiting for it
  *   (indexers) load it without a restart.
+ * - A machine that cannot reach the source (offline: `source_unreachable`) has the manual way (issue
+ *   24): the administrator uploads each file from the Models page (`acceptUpload`: streamed to a staging
+ *   file beside its place, never more than the registry's size, sha256 checked, renamed into place), or
+ *   puts the files in the models folder by hand and presses Check again (`verify`). Either way, once
+ *   every file of a model is there and right, the listeners hear of it as after a download.
  */
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { ModelCatalog } from './model-catalog.ts';
 import { fetchModels, type FetchOptions } from './model-fetch.ts';
 import { modelEntry } from './model-manifest.ts';
+
+/** Beside the file's place while an upload streams in (not `.part`: that is a download's). */
+const UPLOAD_SUFFIX = '.upload';
+/** How much past a file's size an upload is still read (and dropped) before its answer. */
+const DRAIN_BYTES = 1 << 20;
+
+export type UploadOutcome =
+  | { ok: true }
+  | { ok: false; reason: 'too_large' | 'incomplete' | 'checksum_mismatch' | 'installing'; message: string };
 
 export interface InstallProgress {
   phase: 'downloading' | 'failed' | 'cancelled';
@@ -24,6 +41,8 @@ export interface InstallProgress {
   received: number;
   bytes: number;
   error: string | null;
+  /** `source_unreachable` when the download never reached its source (the Models page offers the manual way). */
+  code: 'source_unreachable' | null;
 }
 
 export type InstalledListener = (modelIds: string[]) => void;
@@ -62,7 +81,7 @@ export class ModelInstaller {
     const abort = new AbortController();
     const sizes = new Map(entry.files.map((f) => [f.path, f.bytes]));
     const finished = new Set<string>();
-    const state: InstallProgress = { phase: 'downloading', received: 0, bytes, error: null };
+    const state: InstallProgress = { phase: 'downloading', received: 0, bytes, error: null, code: null };
     this.progress.set(id, state);
     const done = (async () => {
       // Files already installed count as present from the start.
@@ -82,17 +101,12 @@ export class ModelInstaller {
       });
       if (result.failed.length) {
         state.phase = 'failed';
-        state.error = result.failed.map((f) => f.error).join('; ');
+        state.error = [...new Set(result.failed.map((f) => f.error))].join('; ');
+        state.code = result.failed.some((f) => f.code === 'source_unreachable') ? 'source_unreachable' : null;
         return;
       }
       this.progress.delete(id);
-      for (const listener of this.listeners) {
-        try {
-          listener([id]);
-        } catch {
-          // a listener's failure is its own (it logs); the install itself succeeded
-        }
-      }
+      this.installed(id);
     })()
       .catch((e: unknown) => {
         if (abort.signal.aborted) {
@@ -105,6 +119,71 @@ export class ModelInstaller {
       })
       .finally(() => this.running.delete(id));
     this.running.set(id, { done, abort });
+  }
+
+  private installed(id: string): void {
+    for (const listener of this.listeners) {
+      try {
+        listener([id]);
+      } catch {
+        // a listener's failure is its own (it logs); the install itself succeeded
+      }
+    }
+  }
+
+  /**
+   * The file `index` of model `id`, from an administrator's upload: streamed to `<file>.upload`,
+   * refused past the registry's size, checked against its sha256, then flushed and renamed into place
+   * (the model is there whole or not at all). Nothing of a refused upload is kept.
+   */
+  async acceptUpload(id: string, index: number, body: AsyncIterable<Uint8Array>): Promise<UploadOutcome> {
+    const file = modelEntry(id)!.files[index]!;
+    if (this.running.has(id)) return { ok: false, reason: 'installing', message: `${id} is being downloaded now: cancel the install first, or wait for it.` };
+    const dest = this.catalog.pathOf(file);
+    const staging = dest + UPLOAD_SUFFIX;
+    await fs.mkdir(path.dirname(dest), { recursive: true });
+    const hash = crypto.createHash('sha256');
+    let received = 0;
+    const out = await fs.open(staging, 'w');
+    let placed = false;
+    try {
+      for await (const chunk of body) {
+        received += chunk.length;
+        // Past the size nothing more is written; a little more is read (and dropped) so that the answer
+        // reaches a client still sending, and no more than that, so an endless body cannot hold us.
+        if (received > file.bytes + DRAIN_BYTES) break;
+        if (received > file.bytes) continue;
+        hash.update(chunk);
+        await out.write(chunk);
+      }
+      if (received > file.bytes) return { ok: false, reason: 'too_large', message: `${file.path} is ${file.bytes} bytes; this upload is larger, so it is not that file.` };
+      if (received !== file.bytes) return { ok: false, reason: 'incomplete', message: `${file.path} is ${file.bytes} bytes; ${received} arrived.` };
+      const digest = hash.digest('hex');
+      if (digest !== file.sha256) {
+        return { ok: false, reason: 'checksum_mismatch', message: `${file.path}: sha256 ${digest} does not match the registry's ${file.sha256}; nothing was installed.` };
+      }
+      await out.sync();
+      await out.close();
+      await fs.rename(staging, dest);
+      placed = true;
+    } finally {
+      if (!placed) {
+        await out.close().catch(() => undefined);
+        await fs.rm(staging, { force: true });
+      }
+    }
+    await this.verify(id);
+    return { ok: true };
+  }
+
+  /**
+   * "Check again": forgets the last failed or cancelled install of `id` (unless one runs) so its state is
+   * what the files say, and when they are all there and right, tells the listeners it is installed.
+   */
+  async verify(id: string): Promise<void> {
+    if (this.running.has(id)) return;
+    this.progress.delete(id);
+    if ((await this.catalog.status(id)).state === 'ready') this.installed(id);
   }
 
   /** Stops a running install of `id` (its `.part` is kept for the next install); false when none runs. */

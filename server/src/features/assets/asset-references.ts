@@ -4,11 +4,16 @@
  * Errors are rewritten this way before they are stored, and again when shown (rows written before
  * this rule existed), so no text outside the owner's own answers carries another member's file name.
  *
+ * The reader's own view is the exception (AssetNames): an administrator reading the Jobs page sees the
+ * file names of the photos they may read anyway (their own, and those shared with them), written back
+ * into the stored `asset <id>` texts when shown; never another member's that is not shared with them.
+ *
  * Administrators may still read repository-relative paths of files that are not catalogued (see
  * DESIGN.md: repository paths only for administrators); absolute server paths are never stored in an
  * error, the repository's folder is dropped.
  */
 import path from 'node:path';
+import type { Access, Requester } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 
 export interface AssetRef {
@@ -108,6 +113,39 @@ export class AssetErrorRedactor {
       | (AssetRef & { repository_id: string })
       | undefined;
   }
+}
+
+/**
+ * The file names of the assets a reader may read (their own, or shared with them: platform/access),
+ * so texts that speak of them by id can name them to that reader. Others are left out.
+ */
+export class AssetNames {
+  constructor(
+    private readonly db: Db,
+    private readonly access: Access,
+  ) {}
+
+  /** Asset id → original file name, for the ids among `ids` that `reader` may read. */
+  readable(reader: Requester, ids: readonly string[]): Map<string, string> {
+    const permitted = this.access.permitted(reader, 'asset', [...new Set(ids)], 'read');
+    if (permitted.length === 0) return new Map();
+    const rows = this.db
+      .prepare('SELECT asset_id, original_filename FROM assets WHERE asset_id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(permitted)) as { asset_id: string; original_filename: string }[];
+    return new Map(rows.map((r) => [r.asset_id, r.original_filename]));
+  }
+
+  /** The assets a job's arguments name (`asset_id`, `asset_ids`). */
+  static of(args: unknown): string[] {
+    return assetIdsOf(args);
+  }
+}
+
+/** `text` with `asset <id>` replaced by the file name, for each asset of `names` (the reader may read them). */
+export function nameAssets(text: string, names: ReadonlyMap<string, string>): string {
+  let out = text;
+  for (const [id, name] of names) out = out.split(assetLabel(id)).join(name);
+  return out;
 }
 
 function assetIdsOf(args: unknown): string[] {

@@ -50,6 +50,7 @@ export function sessionBody(c: Context<AppEnv>, s: IssuedSession) {
     mfa_methods: [] as string[],
     requires_password_change: false,
     password_change_token: null,
+    password_change_reason: null,
     ...(variantB ? { refresh_token: s.refreshToken } : {}),
   };
 }
@@ -66,6 +67,7 @@ export function passwordChangeBody(p: PasswordChangeRequired) {
     mfa_methods: [] as string[],
     requires_password_change: true,
     password_change_token: p.passwordChangeToken,
+    password_change_reason: p.reason,
   };
 }
 

@@ -52,7 +52,13 @@ export function authRouter() {
     return c.json(sessionBody(c, session), 200);
   });
 
-  app.openapi(r.getCsrfToken, (c) => c.json({ csrfToken: svc(c).csrfForCookie(readRefreshCookie(c)) }, 200));
+  app.openapi(r.getCsrfToken, (c) => {
+    const cookie = readRefreshCookie(c);
+    const csrfToken = svc(c).csrfForCookie(cookie);
+    // A cookie whose session ended is of no more use: the browser forgets it.
+    if (cookie && csrfToken === null) clearRefreshCookie(c);
+    return c.json({ csrfToken }, 200);
+  });
 
   app.openapi(r.refreshSession, async (c) => {
     const body = await optionalJson(c);

@@ -20,6 +20,10 @@ export const SessionSchema = z
     mfa_methods: z.array(z.string()),
     requires_password_change: z.boolean(),
     password_change_token: z.string().nullable(),
+    password_change_reason: z.enum(['first_password', 'access_reset']).nullable().openapi({
+      description:
+        'Why a new password is required (with `requires_password_change`): `first_password`, the administrator created the account with a password to replace; `access_reset`, the administrator reset the access. Null otherwise.',
+    }),
     refresh_token: z.string().optional().openapi({ description: 'Variant B only: the refresh token, to send in the body of refresh and logout.' }),
   })
   .openapi('Session');
@@ -126,8 +130,10 @@ export const getCsrfToken = defineRoute('public', {
   path: '/auth/csrf',
   operationId: 'getCsrfToken',
   summary: 'The CSRF token bound to the current refresh cookie (variant A)',
+  description:
+    'Null when the browser holds no refresh cookie, or one whose session has ended (that cookie is cleared): a page asks this at every load to learn whether a session can be restored, so no session is an answer, not an error.',
   tags: [TAG],
-  responses: { 200: jsonResponse(z.object({ csrfToken: z.string() })), ...errorResponses(401) },
+  responses: { 200: jsonResponse(z.object({ csrfToken: z.string().nullable() })) },
 });
 
 export const refreshSession = defineRoute('public', {

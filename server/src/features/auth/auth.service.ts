@@ -48,8 +48,18 @@ export interface IssuedSession {
   bootstrapAdmin: boolean;
 }
 
+/**
+ * Why an account must choose a password before it is used. Decision (issue 24): an account that has
+ * never been signed into is still on the first password the administrator gave it (createUser), even
+ * if the administrator reset it before the member came (the member never had another); one that has
+ * been used was reset (resetAccess). last_login_at is written only when a session is issued, so the
+ * pending sign-in itself never turns a first password into a reset.
+ */
+export type PasswordChangeReason = 'first_password' | 'access_reset';
+
 export interface PasswordChangeRequired {
   user: User;
+  reason: PasswordChangeReason;
   passwordChangeToken: string;
   expiresAt: string;
 }
@@ -198,7 +208,7 @@ export class AuthService {
     const token = randomToken();
     const expiresAt = this.now() + PASSWORD_CHANGE_TTL_MS;
     this.store.insertPasswordChangeToken(sha256(token), user.user_id, expiresAt);
-    return { user: toUser(user), passwordChangeToken: token, expiresAt: new Date(expiresAt).toISOString() };
+    return { user: toUser(user), reason: user.last_login_at === null ? 'first_password' : 'access_reset', passwordChangeToken: token, expiresAt: new Date(expiresAt).toISOString() };
   }
 
   async completePasswordChange(input: { password_change_token: string; new_password: string }, client: ClientInfo): Promise<IssuedSession> {
@@ -271,14 +281,16 @@ export class AuthService {
     }
   }
 
-  /** The CSRF token of a live refresh cookie (the cookie must still be usable). */
-  csrfForCookie(refreshToken: string | undefined): string {
-    if (!refreshToken) throw new Unauthorized('No session cookie.', 'no_session');
+  /**
+   * The CSRF token of a live refresh cookie; null when there is no cookie or its session has ended.
+   * "No session" is an answer, not an error (decision, issue 24): every fresh page load asks this
+   * before it can know whether the HttpOnly cookie exists, and a signed-out visitor is the normal case.
+   */
+  csrfForCookie(refreshToken: string | undefined): string | null {
+    if (!refreshToken) return null;
     const row = this.store.refresh(sha256(refreshToken));
     const session = row && this.store.session(row.session_id);
-    if (!row || row.used_at || !session || session.revoked_at || row.expires_at <= this.now()) {
-      throw new Unauthorized('The session has ended. Sign in again.', 'session_ended');
-    }
+    if (!row || row.used_at || !session || session.revoked_at || row.expires_at <= this.now()) return null;
     return this.csrfFor(refreshToken);
   }
 

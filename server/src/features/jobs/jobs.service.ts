@@ -11,6 +11,20 @@ import { toJobView, toQueue, toQueueSummary, toStats } from './jobs.view.ts';
 
 type Redact = (args: unknown, text: string) => string;
 
+/**
+ * How the Jobs page names assets to the administrator reading it: the file names of the assets among
+ * `ids` that they may read (features/assets AssetNames), none of anyone else's.
+ */
+export interface JobAssetNames {
+  readable(reader: Actor, ids: readonly string[]): Map<string, string>;
+  /** The asset ids a job's arguments name. */
+  idsOf(args: unknown): string[];
+  /** `text` speaking of the named assets by name instead of `asset <id>`. */
+  name(text: string, names: ReadonlyMap<string, string>): string;
+}
+
+const NO_NAMES: JobAssetNames = { readable: () => new Map(), idsOf: () => [], name: (text) => text };
+
 export interface ListJobsQuery {
   state?: JobState | undefined;
   queue?: string | undefined;
@@ -29,12 +43,21 @@ export class JobsService {
   constructor(
     private readonly queue: JobQueue,
     private readonly redact: Redact = (_args, text) => text,
+    /**
+     * Errors name assets by id when stored (no one but the owner reads a file name there); when shown,
+     * the reader's own assets (and those shared with them) are named by file name again, and a job
+     * about one says its name (`asset_name`), so an administrator recognises their own photos.
+     */
+    private readonly assetNames: JobAssetNames = NO_NAMES,
   ) {}
 
-  summaries(_actor: Actor, errorLimit: number) {
-    const queues = this.queue.summaries(errorLimit).map((q) => ({
+  summaries(actor: Actor, errorLimit: number) {
+    const raw = this.queue.summaries(errorLimit);
+    const argsOf = new Map(raw.flatMap((q) => q.error_samples.map((s) => [s.job_id, this.queue.get(s.job_id)?.args] as const)));
+    const names = this.namesFor(actor, [...argsOf.values()]);
+    const queues = raw.map((q) => ({
       ...q,
-      error_samples: q.error_samples.map((s) => ({ ...s, last_error: this.text(this.queue.get(s.job_id)?.args, s.last_error) })),
+      error_samples: q.error_samples.map((s) => ({ ...s, last_error: this.text(argsOf.get(s.job_id), s.last_error, names) })),
     }));
     return {
       generated_at: new Date(this.queue.now()).toISOString(),
@@ -42,23 +65,32 @@ export class JobsService {
     };
   }
 
-  private text(args: unknown, text: string | null): string | null {
-    return text === null ? null : this.redact(args, text);
+  /** The file names the reader may see of the assets these jobs' arguments name. */
+  private namesFor(actor: Actor, args: unknown[]): Map<string, string> {
+    return this.assetNames.readable(actor, args.flatMap((a) => this.assetNames.idsOf(a)));
   }
 
-  private view(job: Job) {
-    return toJobView({
-      ...job,
-      last_error: this.text(job.args, job.last_error),
-      errors: job.errors.map((e) => ({ ...e, error: this.redact(job.args, e.error) })),
-    });
+  private text(args: unknown, text: string | null, names: ReadonlyMap<string, string>): string | null {
+    return text === null ? null : this.assetNames.name(this.redact(args, text), names);
+  }
+
+  private view(job: Job, names: ReadonlyMap<string, string>) {
+    const [assetId] = this.assetNames.idsOf(job.args);
+    return {
+      ...toJobView({
+        ...job,
+        last_error: this.text(job.args, job.last_error, names),
+        errors: job.errors.map((e) => ({ ...e, error: this.text(job.args, e.error, names)! })),
+      }),
+      asset_name: (assetId !== undefined && names.get(assetId)) || null,
+    };
   }
 
   stats(_actor: Actor) {
     return toStats(this.queue.stats());
   }
 
-  list(_actor: Actor, q: ListJobsQuery) {
+  list(actor: Actor, q: ListJobsQuery) {
     try {
       const page = this.queue.list({
         state: q.state,
@@ -69,8 +101,9 @@ export class JobsService {
         cursor: q.cursor,
         includeCount: q.include_count,
       });
+      const names = this.namesFor(actor, page.jobs.map((j) => j.args));
       return {
-        jobs: page.jobs.map((j) => this.view(j)),
+        jobs: page.jobs.map((j) => this.view(j, names)),
         limit: q.limit,
         next_cursor: page.next_cursor,
         ...(page.total !== undefined ? { total: page.total } : {}),
@@ -83,10 +116,10 @@ export class JobsService {
     }
   }
 
-  get(_actor: Actor, id: number) {
+  get(actor: Actor, id: number) {
     const job = this.queue.get(id);
     if (!job) throw new NotFound('No such job.', 'job_not_found');
-    return this.view(job);
+    return this.view(job, this.namesFor(actor, [job.args]));
   }
 
   listQueues(_actor: Actor, limit: number) {

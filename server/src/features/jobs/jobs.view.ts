@@ -36,7 +36,9 @@ export const JobSchema = z
     scheduled_at: z.string().openapi({ description: 'Not before this time' }),
     attempted_at: z.string().nullable(),
     finalized_at: z.string().nullable(),
-    last_error: z.string().nullable().openapi({ description: 'Names assets by id (`asset <id>`), never by a member\'s file name or path.' }),
+    last_error: z.string().nullable().openapi({
+      description: 'Names assets by id (`asset <id>`), except those the reader may see (their own, or shared with them), named by file name; never by a path.',
+    }),
     errors: z.array(z.object({ at: z.string(), attempt: z.number().int(), error: z.string() })).openapi({
       description: 'One entry per failed or interrupted attempt, oldest first',
     }),
@@ -45,9 +47,12 @@ export const JobSchema = z
     progress_message: z.string().nullable(),
     result: z.unknown().openapi({ description: 'What the job returned (JSON), once completed' }),
     owner_id: z.number().int().nullable().openapi({ description: 'The user whose request queued the job' }),
+    asset_name: z.string().nullable().openapi({
+      description: "The file name of the asset the job concerns (`args.asset_id`) when the reader may see that asset (their own, or shared with them); null otherwise, or for a job about no asset.",
+    }),
   })
   .openapi('Job');
-export type JobView = z.infer<typeof JobSchema>;
+export type JobView = Omit<z.infer<typeof JobSchema>, 'asset_name'>;
 
 export const QueueErrorSampleSchema = z
   .object({

