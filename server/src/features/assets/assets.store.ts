@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/connection.ts';
 import type { CaptureColumns } from './capture-sources.ts';
 import type { PermittedAssetId } from '../../platform/access/index.ts';
 
-/** An asset's row; the capture columns of migration 0031 are described in capture-sources.ts. */
+/** An asset's row; the capture columns of migration 0026 are described in capture-sources.ts. */
 export interface AssetRow extends CaptureColumns {
   asset_id: string;
   owner_id: number;

@@ -1,5 +1,5 @@
 /**
- * Which capture time and place an asset shows, and where each comes from (migration 0031).
+ * Which capture time and place an asset shows, and where each comes from (migration 0026).
  *
  * Time, best first:
  *   `user`           a person's correction (features/assets/api/corrections.service.ts): wins over everything,
@@ -20,7 +20,7 @@ import type { AssetRow } from './assets.store.ts';
 export type TimeSource = 'file' | 'container' | 'file_modified' | 'user';
 export type PlaceSource = 'file' | 'user';
 
-/** The capture columns of migration 0031 on an asset row. */
+/** The capture columns of migration 0026 on an asset row. */
 export interface CaptureColumns {
   file_modified_time: number | null;
   file_modified_offset_minutes: number | null;

@@ -1,4 +1,4 @@
-/** SQL for corrections of capture times and places (migration 0031). No rules here. */
+/** SQL for corrections of capture times and places (migration 0026). No rules here. */
 import type { Db } from '../../../platform/db/connection.ts';
 import type { PermittedAssetId } from '../../../platform/access/index.ts';
 
