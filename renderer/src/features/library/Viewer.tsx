@@ -49,6 +49,9 @@ import { useViewerSwipe } from './use-viewer-swipe';
 import { matchOf, startSeconds } from '../search/match';
 import type { Quad } from '../search/ocr-geometry';
 import { searchHref } from '../search/search-url';
+// Its own styles, whichever page opened it: a page that does not load library.css (Duplicates) showed
+// the viewer unstyled and see-through.
+import './library.css';
 
 interface ViewerProps {
   item: GalleryItem;
