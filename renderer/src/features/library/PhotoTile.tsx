@@ -2,8 +2,9 @@
  * One square of the photo grid: the thumbnail with badges for videos (duration), favourites, stacks
  * and failures, and a selection check. While something is selected, a click toggles selection
  * instead of opening (as in every phone gallery); shift-click selects a range. On touch, a long
- * press selects the tile (and so starts selecting; later taps add or remove), and the check is
- * always shown, as there is no hover to reveal it (library.css).
+ * press selects the tile (and so starts selecting; later taps add or remove). The check shows on
+ * hover with a mouse, and on touch only once selecting has started; where it shows, the Live, RAW
+ * and Failed badges move aside so it never covers them (library.css).
  * A row standing for a stack (stacks collapsed) shows the member count; with stacks expanded, a
  * member shows the stack sign alone, so it is clear it belongs to one.
  * A live photo shows "Live" and plays its motion while the mouse rests on it (LiveMotion.tsx); an item
