@@ -7,6 +7,7 @@
  * redone with "Reprocess", which queues the asset's pipeline again (reprocessAsset). The server only
  * lets an asset's owner do that: for another member's asset it answers 404.
  */
+import { formatTime } from '../../lib/dates';
 import { useState } from 'react';
 import { ApiError, messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
@@ -34,7 +35,7 @@ export function JobsPage() {
             <h2 className="card__title" id="queues-heading">
               Queues
             </h2>
-            {queues.data && <span className="ops__updated">Updated {new Date(queues.data.generated_at).toLocaleTimeString()}</span>}
+            {queues.data && <span className="ops__updated">Updated {formatTime(queues.data.generated_at)}</span>}
           </div>
           {queues.isPending && <p role="status">Loading queues…</p>}
           {queues.isError && (
