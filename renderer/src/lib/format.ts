@@ -1,5 +1,5 @@
 /** Small formatting helpers for the library and upload pages. Dates: lib/dates.ts. */
-import { formatDateTime } from './dates';
+import { formatDateTime } from './dates.ts';
 
 export { formatDateTime };
 
