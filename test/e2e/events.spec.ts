@@ -177,7 +177,7 @@ test.describe('on a desktop', () => {
     await card(page, 'Lisbon · June 2024').getByRole('link').click();
     await expect(heading(page, 'Lisbon · June 2024')).toBeVisible();
     await expect(page).toHaveURL(/\/events\/[0-9a-f-]{36}$/);
-    await expect(page.locator('.event-header__facts')).toHaveText('3 June 2024 · Lisbon, Portugal · 4 photos', { timeout: 30_000 });
+    await expect(page.locator('.event-header__facts')).toHaveText('Jun 3, 2024 · Lisbon, Portugal · 4 photos', { timeout: 30_000 });
     const boxes = page.getByRole('checkbox', { name: /^Select lisbon-/ });
     await expect(boxes).toHaveCount(4);
     // The event's own order (time), oldest first: the order a split cuts.
