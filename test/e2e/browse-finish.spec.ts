@@ -13,7 +13,11 @@
  * - on the phone's Upload page, a damaged file and a file already in the library: the damaged one is
  *   listed first in plain words, the other says "Already in your library" and no upload of it was sent
  *   (the requests are counted), both rows with a thumbnail; a file whose connection was lost says so
- *   ("Will retry") and goes with Retry.
+ *   ("Will retry") and goes with Retry;
+ * - the damaged file tells one story (issue 24 point 2): its upload row shows the warning sign, not
+ *   the part of the picture the browser could draw; its tile says "Can't be shown" with the reason
+ *   (no thumbnail, no second "Failed" badge), the viewer says the same, and the page never asks for
+ *   its thumbnail, through a tap, a close and a reload (the requests are counted).
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
 import crypto from 'node:crypto';
@@ -187,6 +191,12 @@ test.describe('uploading on a phone', () => {
       precheckAnswers.push(...(body.data ?? body).results);
     });
     let chunkRequests = 0;
+    // Every thumbnail asked for, by asset id (an <img> asks with GET; counted from the first page on).
+    const thumbnailAsks: string[] = [];
+    page.on('request', (r) => {
+      const m = /^\/api\/v1\/assets\/([^/]+)\/thumbnail$/.exec(new URL(r.url()).pathname);
+      if (m) thumbnailAsks.push(decodeURIComponent(m[1]!));
+    });
     page.on('request', (r) => {
       if (r.method() !== 'POST') return;
       const url = new URL(r.url()).pathname;
@@ -210,6 +220,9 @@ test.describe('uploading on a phone', () => {
     await expect(row(MEMORY).locator('.upload-row__thumb img')).toHaveJSProperty('complete', true);
     expect(await row(MEMORY).locator('.upload-row__thumb img').evaluate((img: { naturalWidth: number }) => img.naturalWidth)).toBeGreaterThan(0);
     await expect(row(DAMAGED).locator('.upload-row__thumb')).toBeVisible();
+    // The damaged one: the warning sign, not the half picture a browser draws of a cut-short JPEG.
+    await expect(row(DAMAGED).locator('.upload-row__thumb--failed')).toBeVisible();
+    await expect(row(DAMAGED).locator('.upload-row__thumb img')).toHaveCount(0);
     // Trying again cannot mend a damaged file: it can be removed from the list instead.
     await expect(row(DAMAGED).getByRole('button', { name: `Remove ${DAMAGED} from the list` })).toBeVisible();
     await expect(row(DAMAGED).getByRole('button', { name: `Retry ${DAMAGED}` })).toHaveCount(0);
@@ -235,6 +248,29 @@ test.describe('uploading on a phone', () => {
       await page.unroute('**/api/v1/uploads/batch');
       await row(OFFLINE).getByRole('button', { name: `Retry ${OFFLINE}` }).tap();
       await expect(row(OFFLINE).getByText('Done', { exact: true })).toBeVisible({ timeout: 60_000 });
+    });
+
+    await test.step('the grid and the viewer tell the same story, and its thumbnail is never asked for', async () => {
+      await page.goto('/');
+      const damaged = grid(page).getByRole('button', { name: /^cut-short\.jpg, can't be shown: .+/ });
+      await expect(damaged).toBeVisible();
+      await expect(damaged).toContainText("Can't be shown");
+      await expect(damaged.locator('img')).toHaveCount(0);
+      await expect(grid(page).locator('.tile__badge--failed')).toHaveCount(0);
+      await page.screenshot({ path: test.info().outputPath('phone-damaged-tile.png') });
+      await damaged.tap();
+      const viewer = page.getByRole('dialog', { name: DAMAGED });
+      await expect(viewer.getByText("Can't be shown.")).toBeVisible();
+      await expect(viewer.getByText(/damaged or cut short/)).toBeVisible();
+      await expect(viewer.getByRole('button', { name: 'Try processing again' })).toBeVisible();
+      const id = /\/photos\/([^/?#]+)/.exec(new URL(page.url()).pathname)![1]!;
+      await viewer.getByRole('button', { name: 'Close' }).tap();
+      await expect(viewer).toBeHidden();
+      // Every tile made anew: still not asked for.
+      await page.reload();
+      await expect(grid(page).getByRole('button', { name: /^cut-short\.jpg, can't be shown/ })).toBeVisible();
+      await expect.poll(() => thumbnailAsks.length, 'the other tiles did ask for theirs').toBeGreaterThan(0);
+      expect(thumbnailAsks.filter((a) => a === id), 'thumbnail requests for the damaged file').toEqual([]);
     });
   });
 });

@@ -87,14 +87,19 @@ for (const device of ['desktop', 'phone'] as const) {
       });
 
       await test.step('each tile is under its own header', async () => {
-        // Headers and tiles are siblings laid out by position: a tile sits below its header.
-        const positions = async (l: ReturnType<Page['getByRole']>) => (await l.boundingBox())!.y;
-        const noDate = await positions(grid(page).getByRole('heading', { name: 'No date' }));
-        const april = await positions(grid(page).getByRole('heading', { name: 'Thu, April 19, 2007' }));
-        const undated = await positions(tile(page, UNDATED));
-        const zoned = await positions(tile(page, path.basename(ZONED)));
-        const [first, second] = noDate < april ? [noDate, april] : [april, noDate];
-        const under = (y: number, header: number) => y > header && (header === first ? y < second : true);
+        // Headers and tiles are siblings laid out by position: a tile sits below its header, within
+        // its width (small days share a row, each label over its own tiles).
+        type Box = { x: number; y: number; width: number; height: number };
+        const boxOf = async (l: ReturnType<Page['getByRole']>) => (await l.boundingBox())! as Box;
+        const noDate = await boxOf(grid(page).getByRole('heading', { name: 'No date' }));
+        const april = await boxOf(grid(page).getByRole('heading', { name: 'Thu, April 19, 2007' }));
+        const undated = await boxOf(tile(page, UNDATED));
+        const zoned = await boxOf(tile(page, path.basename(ZONED)));
+        const headers = [noDate, april];
+        // The nearest header above the tile whose width covers the tile's left edge.
+        const headerOf = (t: Box) =>
+          headers.filter((h) => h.y < t.y && t.x >= h.x - 1 && t.x < h.x + h.width).sort((a, b) => b.y - a.y)[0];
+        const under = (t: Box, header: Box) => headerOf(t) === header;
         expect(under(undated, noDate), 'the undated file under "No date"').toBe(true);
         expect(under(zoned, april), 'the photo under its day').toBe(true);
       });

@@ -127,6 +127,13 @@ test('upload photos and a video, see them in Photos, on desktop and phone', asyn
   });
 
   await test.step('the Photos grid shows them with loaded thumbnails, the video with its duration, the broken file as failed', async () => {
+    // Every thumbnail asked for, by asset id: the broken file's never is.
+    const thumbnailAsks: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const m = /^\/api\/v1\/assets\/([^/]+)\/thumbnail$/.exec(new URL(r.url()).pathname);
+      if (m) thumbnailAsks.push(decodeURIComponent(m[1]!));
+    };
+    page.on('request', onRequest);
     await go(page, 'Photos');
     const grid = page.getByRole('list', { name: 'Photos and videos' });
     await expect(grid.getByRole('listitem')).toHaveCount(names.length + 1);
@@ -137,10 +144,24 @@ test('upload photos and a video, see them in Photos, on desktop and phone', asyn
       .toBe(names.length);
     await expect(grid.getByRole('button', { name: /^with-gps\.mp4, video \d+:\d\d$/ })).toBeVisible();
     await expect(grid.locator('.tile__badge--video')).toHaveCount(1);
-    const failed = grid.getByRole('button', { name: /^corrupted\.jpg, could not be processed: .+/ });
+    // The broken file tells one story (issue 24): "Can't be shown" with the reason, no thumbnail asked
+    // for, no second "Failed" badge.
+    const failed = grid.getByRole('button', { name: /^corrupted\.jpg, can't be shown: .+/ });
     await expect(failed).toBeVisible();
-    await expect(failed).toHaveAttribute('title', /^corrupted\.jpg: .+/);
-    await expect(grid.locator('.tile__badge--failed')).toHaveCount(1);
+    await expect(failed).toHaveAttribute('title', /^corrupted\.jpg: can't be shown\. .+/);
+    await expect(failed).toContainText("Can't be shown");
+    await expect(failed.locator('img')).toHaveCount(0);
+    await expect(grid.locator('.tile__badge--failed')).toHaveCount(0);
+    await failed.click();
+    const viewer = page.getByRole('dialog', { name: corrupt });
+    await expect(viewer.getByText("Can't be shown.")).toBeVisible();
+    await expect(viewer.getByRole('button', { name: 'Try processing again' })).toBeVisible();
+    const id = /\/photos\/([^/?#]+)/.exec(new URL(page.url()).pathname)![1]!;
+    await page.keyboard.press('Escape');
+    await expect(viewer).toBeHidden();
+    expect(thumbnailAsks.length, 'the other tiles asked for theirs').toBeGreaterThan(0);
+    expect(thumbnailAsks.filter((a) => a === id), 'thumbnail requests for the broken file').toEqual([]);
+    page.off('request', onRequest);
     await expect(page.getByText(`${names.length + 1} photos and videos, by the day they were taken.`)).toBeVisible();
     await snap(page, 'desktop-photos-grid');
   });

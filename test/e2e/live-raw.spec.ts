@@ -6,12 +6,15 @@
  * - on a desktop, resting the mouse on a live tile plays its motion over the still (the pair's clip,
  *   or the motion photo's own), and the viewer's "Live" button plays it;
  * - the RAW tile's viewer says RAW and "Download RAW" serves the NEF itself;
- * - on a 390×844 touch phone, tapping "Live" in the viewer plays the motion, which ends on its own.
+ * - on a 390×844 touch phone, tapping "Live" in the viewer plays the motion, which ends on its own;
+ * - at both sizes (issue 24 point 4): the three items, taken years apart, share a row (small days
+ *   and months share rows, each day labelled, no month header over a lone photo); the selection
+ *   checks wait for a hover (desktop) or a long press (phone) and never cover the Live badge.
  * Screenshots are kept under test-results/e2e.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { call, signIn as signInAs } from './household.ts';
 import { CORPUS, withOwnServer } from './own-server.ts';
 
@@ -156,5 +159,71 @@ test.describe('on a phone', () => {
     // The clip is under two seconds: it ends and the still is back.
     await expect(motion).toHaveCount(0, { timeout: 15_000 });
     await expect(viewer(page).getByRole('button', { name: 'Play live photo' })).toHaveAttribute('aria-pressed', 'false');
+  });
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+const box = async (l: Locator): Promise<Box> => (await l.boundingBox())!;
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const check = (page: Page, name: string) => grid(page).getByRole('checkbox', { name: `Select ${name}` });
+
+/** Small days share rows: three items of three different years on one row, each day labelled, no month header. */
+async function expectSharedRow(page: Page) {
+  const names = ['IMG_7943.HEIC', 'samsung-one-ui-6.heic', 'RAW_NIKON_D1.JPG'];
+  await expect(grid(page).getByRole('listitem')).toHaveCount(3);
+  const tops = await Promise.all(names.map(async (n) => Math.round((await box(tile(page, n))).y)));
+  expect(new Set(tops).size, `tiles at ${tops.join(', ')}: one row`).toBe(1);
+  await expect(grid(page).locator('.timeline__month')).toHaveCount(0);
+  await expect(grid(page).locator('.timeline__day')).toHaveCount(3);
+}
+
+test.describe('small days share rows; checks wait and never cover Live, on a desktop', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('a row of three years; the check shows on hover, beside the Live badge', async ({ page }) => {
+    // The first test of a run waits for the seeding (five files through HEIF and video decoding).
+    test.setTimeout(300_000);
+    await signInAs(page, ADMIN);
+    await expectSharedRow(page);
+    const live = tile(page, 'IMG_7943.HEIC');
+    await page.mouse.move(5, 5);
+    await expect(check(page, 'IMG_7943.HEIC')).toHaveCSS('opacity', '0');
+    await live.hover();
+    await expect(check(page, 'IMG_7943.HEIC')).toHaveCSS('opacity', '1');
+    // The badge moves aside with a transition-free style change: read both boxes once it settled.
+    await expect.poll(async () => overlaps(await box(check(page, 'IMG_7943.HEIC')), await box(live.locator('.tile__kinds')))).toBe(false);
+    await page.screenshot({ path: test.info().outputPath('desktop-check-beside-live.png') });
+    // Selecting: every check shows, none over its badge.
+    await check(page, 'IMG_7943.HEIC').check();
+    await page.mouse.move(5, 5);
+    for (const n of ['samsung-one-ui-6.heic', 'RAW_NIKON_D1.JPG']) {
+      await expect(check(page, n)).toHaveCSS('opacity', '1');
+      expect(overlaps(await box(check(page, n)), await box(tile(page, n).locator('.tile__kinds')))).toBe(false);
+    }
+    await check(page, 'IMG_7943.HEIC').uncheck();
+  });
+});
+
+test.describe('small days share rows; checks wait and never cover Live, on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('a row of three years; no check until a long press, then beside the Live badge', async ({ page }) => {
+    test.setTimeout(300_000);
+    await signInAs(page, ADMIN);
+    await expectSharedRow(page);
+    for (const n of ['IMG_7943.HEIC', 'samsung-one-ui-6.heic', 'RAW_NIKON_D1.JPG']) await expect(check(page, n)).toBeHidden();
+    await page.screenshot({ path: test.info().outputPath('phone-no-checks.png') });
+    // A long press (touches through CDP, as from a screen) starts selecting.
+    const cdp = await page.context().newCDPSession(page);
+    const b = await box(tile(page, 'RAW_NIKON_D1.JPG'));
+    const at = { x: b.x + b.width / 2, y: b.y + b.height / 2, id: 0 };
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at] });
+    await expect(tile(page, 'RAW_NIKON_D1.JPG')).toHaveAttribute('aria-pressed', 'true');
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    for (const n of ['IMG_7943.HEIC', 'samsung-one-ui-6.heic']) {
+      await expect(check(page, n)).toBeVisible();
+      expect(overlaps(await box(check(page, n)), await box(tile(page, n).locator('.tile__kinds'))), `${n}: the check beside Live`).toBe(false);
+    }
+    await page.screenshot({ path: test.info().outputPath('phone-checks-selecting.png') });
   });
 });

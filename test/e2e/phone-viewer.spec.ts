@@ -10,6 +10,9 @@
  *   and the three go into a new album from the phone's selection bar; the bottom tab bar leads to it;
  * - on a desktop: shift-click selects a range, a rubber band drag selects what it covers, and the
  *   viewer survives a reload, closes with Back, and opens from a link.
+ * - at both sizes (issue 24 point 1): the viewer is opaque, its backdrop too, on every page that opens
+ *   it (timeline, favourites, an album, a place, search, duplicates, the map, a photo not found, and
+ *   a public link), so neither the grid, the tab bar nor a link's title shows through the photo.
  * Screenshots are kept under test-results/e2e (the spec's output folder).
  */
 import { expect, type CDPSession, type Locator, type Page } from '@playwright/test';
@@ -19,7 +22,7 @@ import { withOwnServer } from './own-server.ts';
 // The root tsconfig has no DOM library; these are the page globals used inside page.evaluate.
 declare const document: { documentElement: { scrollWidth: number } };
 declare const window: { innerWidth: number; innerHeight: number; scrollTo(x: number, y: number): void };
-declare function getComputedStyle(el: unknown): { opacity: string };
+declare function getComputedStyle(el: unknown, pseudo?: string): { opacity: string; backgroundColor: string };
 
 const ADMIN = { username: 'hermes', password: 'quick-on-his-feet' };
 const PHONE = { width: 390, height: 844 };
@@ -247,14 +250,13 @@ test.describe('on a phone with touch', () => {
     await timelineLoaded(page);
     const finger = await Finger.on(page);
 
-    await test.step('the selection boxes show without hover', async () => {
-      const opacity = await items.first().getByRole('checkbox').evaluate((el) => Number(getComputedStyle(el).opacity));
-      expect(opacity).toBeGreaterThan(0.5);
+    await test.step('the selection boxes wait for a long press (issue 24: always shown, they covered the badges)', async () => {
+      await expect(items.first().locator('.tile__check')).toBeHidden();
     });
 
     const names: string[] = [];
     await test.step('a long press selects the first; a tap on two more adds them; the viewer stays closed', async () => {
-      for (let i = 0; i < 3; i++) names.push(((await items.nth(i).getByRole('checkbox').getAttribute('aria-label')) ?? '').replace(/^Select /, ''));
+      for (let i = 0; i < 3; i++) names.push(((await items.nth(i).locator('.tile__check').getAttribute('aria-label')) ?? '').replace(/^Select /, ''));
       const firstBox = items.nth(0).getByRole('checkbox');
       await finger.longPress(await centreOf(items.nth(0).getByRole('button')), () => expect(firstBox).toBeChecked());
       const bar = page.getByRole('toolbar', { name: 'Selection' });
@@ -304,7 +306,8 @@ test.describe('on a phone with touch', () => {
       await expect(page.getByRole('heading', { level: 1, name: 'From the phone' })).toBeVisible();
       const album = grid(page, 'Album From the phone');
       await expect(album.getByRole('listitem')).toHaveCount(3);
-      const inAlbum = await album.getByRole('checkbox').evaluateAll((els) => els.map((e) => (e as unknown as { ariaLabel: string }).ariaLabel.replace(/^Select /, '')));
+      // (Read from the checks, which a phone keeps hidden until selecting starts.)
+      const inAlbum = await album.locator('.tile__check').evaluateAll((els) => els.map((e) => (e as unknown as { ariaLabel: string }).ariaLabel.replace(/^Select /, '')));
       expect(inAlbum.sort()).toEqual([...names].sort());
       await expectNoHorizontalOverflow(page);
       await page.screenshot({ path: test.info().outputPath('phone-album.png') });
@@ -448,3 +451,101 @@ test.describe('on a desktop', () => {
     });
   });
 });
+
+/**
+ * The alpha of a computed colour: Chromium writes an opaque colour as rgb(r, g, b) and a see-through one
+ * as rgba(r, g, b, a); anything else (a colour function) counts as not opaque.
+ */
+function alphaOf(color: string): number {
+  if (/^rgb\(\s*\d+,\s*\d+,\s*\d+\s*\)$/.test(color)) return 1;
+  const m = /^rgba\(\s*\d+,\s*\d+,\s*\d+,\s*([\d.]+)\s*\)$/.exec(color);
+  return m ? Number(m[1]) : 0;
+}
+
+/** The open viewer (or its "not found" notice) hides the page behind it: its box and its backdrop are opaque. */
+async function expectOpaqueViewer(page: Page, where: string, dialog: Locator = viewer(page)): Promise<void> {
+  await expect(dialog, where).toBeVisible();
+  const seen = await dialog.evaluate((d) => ({
+    box: getComputedStyle(d).backgroundColor,
+    backdrop: getComputedStyle(d, '::backdrop').backgroundColor,
+    modal: (d as { matches(q: string): boolean }).matches(':modal'),
+  }));
+  expect(alphaOf(seen.box), `${where}: the viewer's background ${seen.box}`).toBe(1);
+  // Only a modal dialog has a backdrop; the "not found" notice is a fixed box over the whole window.
+  if (seen.modal) expect(alphaOf(seen.backdrop), `${where}: the viewer's backdrop ${seen.backdrop}`).toBe(1);
+  const box = (await dialog.boundingBox())!;
+  const size = page.viewportSize()!;
+  expect(box.width, `${where}: the viewer covers the window`).toBeGreaterThanOrEqual(size.width - 1);
+  expect(box.height, `${where}: the viewer covers the window`).toBeGreaterThanOrEqual(size.height - 1);
+}
+
+/** What the opaque-viewer tests open: an album, a liked photo, a place and a public link, made once. */
+let seeded: Promise<{ albumId: number; placeId: string | null; linkKey: string; anyId: string; likedName: string }> | undefined;
+function seedPages(baseURL: string, playwright: { request: { newContext(o: { baseURL: string }): Promise<import('@playwright/test').APIRequestContext> } }) {
+  seeded ??= (async () => {
+    const req = await playwright.request.newContext({ baseURL });
+    const token = (await call(req, 'post', '/api/v1/auth/login', null, { data: ADMIN })).token as string;
+    const list = await call(req, 'post', '/api/v1/assets/query', token, { data: { pagination: { limit: 50 } } });
+    const assets = (list.items as { media_item: { primary_asset: { asset_id: string; original_filename: string } } }[]).map((i) => i.media_item.primary_asset);
+    const albumId = (await call(req, 'post', '/api/v1/albums', token, { data: { album_name: 'Seen through' } })).album_id as number;
+    for (const a of assets.slice(0, 2)) await call(req, 'post', `/api/v1/albums/${albumId}/assets/${a.asset_id}`, token, { data: {} });
+    const liked = assets[0]!;
+    const like = await req.put(`/api/v1/assets/${liked.asset_id}/like`, { data: { liked: true }, headers: { Authorization: `Bearer ${token}` } });
+    expect(like.ok(), await like.text()).toBeTruthy();
+    const places = (await call(req, 'get', '/api/v1/places', token)).places as { place_id: string }[];
+    const linkKey = (await call(req, 'post', '/api/v1/share-links', token, { data: { album_id: albumId } })).key as string;
+    await req.dispose();
+    return { albumId, placeId: places[0]?.place_id ?? null, linkKey, anyId: assets[1]!.asset_id, likedName: liked.original_filename };
+  })();
+  return seeded;
+}
+
+for (const [size, use] of [
+  ['on a phone with touch', { viewport: PHONE, hasTouch: true, isMobile: true }],
+  ['on a desktop', { viewport: { width: 1280, height: 800 } }],
+] as const) {
+  test.describe(`the viewer hides the page behind it, ${size}`, () => {
+    test.use(use);
+
+    test('opaque on every page that opens it, and on a public link', async ({ page, playwright, hearth }) => {
+      const s = await seedPages(hearth.url, playwright);
+      await signIn(page);
+      await timelineLoaded(page);
+
+      const opened: [string, string][] = [
+        ['the timeline', `/photos/${s.anyId}`],
+        ['an album', `/albums/${s.albumId}/photos/${s.anyId}`],
+        ['search', `/search/photos/${s.anyId}?q=jpg`],
+        ['duplicates', `/duplicates/photos/${s.anyId}`],
+        ['the map', `/map/photos/${s.anyId}`],
+        ...(s.placeId ? ([['a place', `/places/${encodeURIComponent(s.placeId)}/photos/${s.anyId}`]] as [string, string][]) : []),
+      ];
+      for (const [where, url] of opened) {
+        await test.step(where, async () => {
+          await page.goto(url);
+          await expectOpaqueViewer(page, where);
+        });
+      }
+
+      await test.step('favourites, opened from its grid', async () => {
+        await page.goto('/favourites');
+        await grid(page, 'Favourites').getByRole('listitem').first().getByRole('button').click();
+        await expect(page.getByRole('dialog', { name: s.likedName })).toBeVisible();
+        await expectOpaqueViewer(page, 'favourites');
+      });
+
+      await test.step('a photo that is not there', async () => {
+        await page.goto('/photos/no-such-photo');
+        await expectOpaqueViewer(page, 'not found', page.getByRole('alertdialog', { name: 'Photo not found' }));
+      });
+
+      await test.step('a public link: the album title stays behind the photo', async () => {
+        await page.goto(`/s/${s.linkKey}`);
+        await expect(page.getByRole('heading', { level: 1, name: 'Seen through' })).toBeVisible();
+        await page.getByRole('list', { name: 'Photos' }).getByRole('button').first().click();
+        await expectOpaqueViewer(page, 'a public link');
+        await page.screenshot({ path: test.info().outputPath(`public-viewer-${use.viewport.width}.png`) });
+      });
+    });
+  });
+}

@@ -9,6 +9,8 @@
  *   slider in the header makes tiles larger and the size is still there after a reload;
  * - phone 390×844 with touch (CDP Input.dispatchTouchEvent): a two-finger pinch on the grid makes
  *   tiles larger, then smaller; dragging the scrubber's handle with a finger jumps to another year.
+ * - at both sizes (issue 24 point 3): Favourites, three photos of 2012, get a scrubber of 2012 alone,
+ *   not the library's 15 years: a scrubber's years are those of the list it scrolls.
  * No timing assertions. Screenshots are kept under test-results/e2e.
  */
 import { expect, type CDPSession, type Locator, type Page } from '@playwright/test';
@@ -31,7 +33,13 @@ test.beforeAll(async ({ playwright, hearth }) => {
   const req = await playwright.request.newContext({ baseURL: hearth.url });
   const session = await call(req, 'post', '/api/v1/auth/register', null, { data: { ...ADMIN, display_name: 'Chronos' } });
   const token = session.token as string;
-  insertTimeline(hearth.dataDir, (session.user as { user_id: number }).user_id, timeline);
+  const ids = insertTimeline(hearth.dataDir, (session.user as { user_id: number }).user_id, timeline);
+  // Favourites: three photos of 2012.
+  const of2012 = ids.filter((_, i) => new Date(timeline.times[i]!).getUTCFullYear() === 2012).slice(0, 3);
+  for (const id of of2012) {
+    const r = await req.put(`/api/v1/assets/${id}/like`, { data: { liked: true }, headers: { Authorization: `Bearer ${token}` } });
+    expect(r.ok(), await r.text()).toBeTruthy();
+  }
   const list = await call(req, 'post', '/api/v1/assets/query', token, { data: { sort_by: 'date_captured', pagination: { limit: 1 } } });
   expect(list.total_visible).toBe(COUNT);
   // The scrubber's scale: the statistics know the 15 years.
@@ -258,3 +266,29 @@ test.describe('on a phone with touch', () => {
     });
   });
 });
+
+/** Favourites of one year: their scrubber offers that year alone (issue 24 point 3). */
+async function favouritesScrubberCoversTheirYear(page: Page) {
+  await signIn(page);
+  await page.goto('/favourites');
+  await expect(page.getByRole('heading', { level: 1, name: 'Favourites' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Favourites' }).getByRole('listitem')).toHaveCount(3);
+  const scrubber = page.getByRole('navigation', { name: 'Timeline dates' });
+  await expect(scrubber.getByRole('slider', { name: 'Jump to a month' })).toBeVisible();
+  // Its years (a phone shows them while the handle is dragged; they are in the page all the same).
+  await expect(scrubber.locator('.scrubber__year')).toHaveText(['2012']);
+  await page.screenshot({ path: test.info().outputPath(`favourites-scrubber-${page.viewportSize()!.width}.png`) });
+  // The timeline's own scrubber still has the 15 years.
+  await page.goto('/');
+  await expect(page.getByRole('navigation', { name: 'Timeline dates' }).locator('.scrubber__year', { hasText: '2010' })).toBeAttached();
+}
+
+for (const [size, use] of [
+  ['on a desktop', { viewport: { width: 1280, height: 800 } }],
+  ['on a phone with touch', { viewport: PHONE, hasTouch: true, isMobile: true }],
+] as const) {
+  test.describe(`a list's scrubber, ${size}`, () => {
+    test.use(use);
+    test("Favourites: the scrubber has the favourites' years, not the library's", async ({ page }) => favouritesScrubberCoversTheirYear(page));
+  });
+}

@@ -1,7 +1,8 @@
 /**
  * The timeline's layout (renderer/src/features/library/timeline-layout.ts): justified rows with each
  * photo's aspect ratio, days flowing inside rows with a label over their first tile, a month header
- * where the month changes, the last row of a month not stretched; days grouped by the photos' own
+ * where a month that fills a row begins, small months flowing on in the rows before them (issue 24),
+ * the last row before a header not stretched; days grouped by the photos' own
  * days (their wall clocks, read as UTC); and a layout continued page by page equal to one made from
  * scratch.
  */
@@ -99,26 +100,61 @@ test('mixed aspect ratios: a portrait and landscapes in one row share one height
   near(second!.lefts[1]! + second!.widths[1]!, 600, 'justified');
 });
 
-test('the last row of a month is not stretched: it keeps the target height and leaves the rest empty', () => {
-  const list: TimelineEntry[] = [
-    ...[1, 2, 3, 4, 5, 6, 7].map((n) => ({ id: `mar${n}`, ts: day(20, 20 - n), ratio: 4 / 3 })),
-    { id: 'feb', ts: Date.UTC(2024, 1, 10, 12), ratio: 4 / 3 },
-  ];
+test('the last row before a month header is not stretched: it keeps the target height and leaves the rest empty', () => {
+  const march = [1, 2, 3, 4, 5, 6, 7].map((n) => ({ id: `mar${n}`, ts: day(20, 20 - n), ratio: 4 / 3 }));
+  const january = [1, 2, 3, 4, 5, 6].map((n) => ({ id: `jan${n}`, ts: Date.UTC(2024, 0, 10, 20 - n), ratio: 4 / 3 }));
+  const list: TimelineEntry[] = [...march, ...january];
   const layout = layoutTimeline(list, { ...OPTIONS, width: 860 });
   const rows = tileRows(layout);
   // 860 px at 160 px high takes four 4:3 tiles (4 × 213 + 12 ≥ 860); three are left for a second row.
-  assert.deepEqual(rows.map((r) => r.count), [4, 3, 1]);
+  assert.deepEqual(rows.map((r) => r.count), [4, 3, 4, 2]);
+  assert.deepEqual(layout.rows.filter((r) => r.kind === 'month').map((m) => m.firstIndex), [0, 7], 'both months fill a row: a header each');
   assert.ok(rows[0]!.tileHeight < OPTIONS.rowHeight);
   assert.equal(rows[1]!.tileHeight, OPTIONS.rowHeight, "March's last row at the target height");
   near(rows[1]!.widths[2]!, (4 / 3) * OPTIONS.rowHeight, 'its tiles at their own size');
   assert.ok(rows[1]!.lefts[2]! + rows[1]!.widths[2]! < 860 - 100, 'the rest of the width left empty');
-  assert.equal(rows[2]!.tileHeight, OPTIONS.rowHeight, "February's only row, alone, not stretched either");
+  assert.equal(rows[3]!.tileHeight, OPTIONS.rowHeight, "January's last row, the list's last, not stretched either");
   // Ungrouped lists: only the very last row.
   const flat = tileRows(layoutTimeline(list, { ...OPTIONS, width: 860, groupByDay: false }));
-  assert.deepEqual(flat.map((r) => r.count), [4, 4], 'the months flow together');
+  assert.deepEqual(flat.map((r) => r.count), [4, 4, 4, 1], 'the months flow together');
   const short = tileRows(layoutTimeline(list.slice(0, 6), { ...OPTIONS, width: 860, groupByDay: false }));
   assert.deepEqual(short.map((r) => r.count), [4, 2]);
   assert.equal(short[1]!.tileHeight, OPTIONS.rowHeight, 'the last row at the target height');
+});
+
+test('a small month flows on in the row before it, without a header; its day label says so (headed false)', () => {
+  const march = [1, 2, 3, 4, 5, 6, 7].map((n) => ({ id: `mar${n}`, ts: day(20, 20 - n), ratio: 4 / 3 }));
+  const february = { id: 'feb', ts: Date.UTC(2024, 1, 10, 12), ratio: 4 / 3 };
+  const january = [1, 2, 3, 4, 5, 6].map((n) => ({ id: `jan${n}`, ts: Date.UTC(2024, 0, 10, 20 - n), ratio: 4 / 3 }));
+  const layout = layoutTimeline([...march, february, ...january], { ...OPTIONS, width: 860 });
+  const rows = tileRows(layout);
+  assert.deepEqual(rows.map((r) => r.count), [4, 4, 4, 2], "February's one photo ends March's last row");
+  assert.deepEqual(layout.rows.filter((r) => r.kind === 'month').map((m) => m.firstIndex), [0, 8], 'no header for February');
+  assert.ok(rows[1]!.tileHeight < OPTIONS.rowHeight, 'that row is full now, and justified');
+  assert.deepEqual(rows[1]!.days.map((d) => [d.firstIndex, d.headed]), [[7, false]], "February's day: labelled, under no header of its own");
+  assert.deepEqual(rows[0]!.days.map((d) => [d.firstIndex, d.headed]), [[0, true]]);
+  assert.deepEqual(rows[2]!.days.map((d) => [d.firstIndex, d.headed]), [[8, true]]);
+});
+
+test('a sparse library on a phone: one photo a month shares rows, not a header and a row per photo', () => {
+  // Twelve photos, each in a month (and most in a year) of its own, as an old scanned album is.
+  const list: TimelineEntry[] = Array.from({ length: 12 }, (_, n) => ({ id: `p${n}`, ts: Date.UTC(2020 - n, 11 - n, 10, 12), ratio: n % 3 === 0 ? 3 / 4 : 4 / 3 }));
+  const o = { ...OPTIONS, width: 382, rowHeight: 110 };
+  const layout = layoutTimeline(list, o);
+  const rows = tileRows(layout);
+  assert.equal(layout.rows.filter((r) => r.kind === 'month').length, 0, 'no month fills a row: no headers');
+  assert.ok(rows.length <= 6, `${list.length} photos on ${rows.length} rows, not one row each`);
+  assert.ok(rows.slice(0, -1).every((r) => r.count >= 2), 'every row but the last holds two photos or more');
+  const groups = dayGroups(layout);
+  assert.deepEqual(groups.map((g) => [g.firstIndex, g.count]), list.map((_, n) => [n, 1]), 'a label for each day');
+  assert.ok(groups.every((g) => !g.headed), 'each label under no header: it carries its year');
+  // A busy month in the middle still starts a row of its own under its header.
+  const busy = Array.from({ length: 8 }, (_, n) => ({ id: `b${n}`, ts: Date.UTC(2015, 0, 20, 20 - n), ratio: 4 / 3 }));
+  const mixed = [...list.slice(0, 5), ...busy, ...list.slice(5)];
+  const withBusy = layoutTimeline(mixed, o);
+  assert.deepEqual(withBusy.rows.filter((r) => r.kind === 'month').map((m) => m.firstIndex), [5]);
+  const after = withBusy.rows[withBusy.rows.findIndex((r) => r.kind === 'month') + 1]!;
+  assert.equal(after.firstIndex, 5, 'the busy month starts its row');
 });
 
 test('a day with one photo shares its row with the next days; each day has a label over its first tile', () => {
@@ -168,11 +204,21 @@ test("month headers where the month changes; each label holds exactly one of the
     covered += g.count;
   }
   assert.equal(covered, list.length);
-  // A month header exactly before the first item of each month, and a row never spans two months.
+  // A month header exactly before the first item of each month that fills a row at the target
+  // height; a row spans two months only where the later one is small (no header of its own).
+  const monthOf = (i: number) => photoDay(list[i]!.ts).slice(0, 7);
+  const firsts = list.flatMap((e, i) => (i === 0 || monthOf(i - 1) !== monthOf(i) ? [i] : []));
+  const fills = (start: number) => {
+    let sum = 0;
+    for (let j = start; j < list.length && monthOf(j) === monthOf(start); j++) {
+      sum += Math.min(MAX_RATIO, Math.max(0.4, list[j]!.ratio ?? 1));
+      if (sum * OPTIONS.rowHeight + (j - start) * OPTIONS.gap >= OPTIONS.width) return true;
+    }
+    return false;
+  };
   const months = layout.rows.filter((r) => r.kind === 'month');
-  const firsts = list.flatMap((e, i) => (i === 0 || photoDay(list[i - 1]!.ts).slice(0, 7) !== photoDay(e.ts).slice(0, 7) ? [i] : []));
-  assert.deepEqual(months.map((m) => m.firstIndex), firsts);
-  for (const r of tileRows(layout)) assert.equal(photoDay(list[r.firstIndex]!.ts).slice(0, 7), photoDay(list[r.firstIndex + r.count - 1]!.ts).slice(0, 7));
+  assert.deepEqual(months.map((m) => m.firstIndex), firsts.filter(fills));
+  for (const r of tileRows(layout)) for (let i = r.firstIndex + 1; i < r.firstIndex + r.count; i++) if (monthOf(i) !== monthOf(i - 1)) assert.ok(!fills(firsts.find((f) => monthOf(f) === monthOf(i))!), `row at ${r.firstIndex} runs into a month that has a header`);
   // Rows follow each other without overlapping.
   for (let n = 1; n < layout.rows.length; n++) assert.ok(layout.rows[n]!.top >= layout.rows[n - 1]!.top + layout.rows[n - 1]!.height);
 });
@@ -184,12 +230,21 @@ test('undated runs get a "No date" label and no month header', () => {
     { id: 'm', ts: day(3) },
   ];
   const layout = layoutTimeline(list, OPTIONS);
+  // Both are small: they share one row.
   assert.deepEqual(
     layout.rows.map((r) => [r.kind, r.firstIndex]),
+    [['tiles', 0]],
+  );
+  // A month that fills a row after an undated run that fills one: a row each, the month with its header.
+  const many: TimelineEntry[] = [...Array.from({ length: 8 }, (_, n) => ({ id: `u${n}`, ts: null })), ...Array.from({ length: 8 }, (_, n) => ({ id: `m${n}`, ts: day(3, 20 - n) }))];
+  assert.deepEqual(
+    layoutTimeline(many, OPTIONS).rows.map((r) => [r.kind, r.firstIndex]),
     [
       ['tiles', 0],
-      ['month', 2],
-      ['tiles', 2],
+      ['tiles', 7],
+      ['month', 8],
+      ['tiles', 8],
+      ['tiles', 15],
     ],
   );
   assert.deepEqual(dayGroups(layout).map((g) => [g.ts, g.count]), [
@@ -211,6 +266,26 @@ for (const groupByDay of [true, false]) {
     }
   });
 }
+
+test('a sparse list (small months flowing together, now and then a busy one) continued page by page equals one made from scratch', () => {
+  const rand = seededRandom(6);
+  const list: TimelineEntry[] = [];
+  let t = Date.UTC(2024, 10, 1);
+  for (let i = 0; i < 1500; i++) {
+    // Mostly weeks to months apart; now and then a burst of a busy month.
+    t -= rand() < 0.2 ? Math.floor(rand() * 3_600_000) : Math.floor(rand() * 60 * 86_400_000);
+    list.push({ id: `s${i}`, ts: t, ratio: rand() < 0.5 ? 4 / 3 : 3 / 4 });
+  }
+  const full = layoutTimeline(list, OPTIONS);
+  assert.ok(full.rows.some((r) => r.kind === 'month'), 'some months have headers');
+  assert.ok(tileRows(full).some((r) => r.days.some((d) => !d.headed)), 'some days flowed on without one');
+  let layout: TimelineLayout | undefined;
+  for (let n = 0; n < list.length; ) {
+    n = Math.min(list.length, n + 1 + Math.floor(rand() * 120));
+    layout = layoutTimeline(list.slice(0, n), OPTIONS, layout);
+    assert.deepEqual(shape(layout), shape(layoutTimeline(list.slice(0, n), OPTIONS)), `after ${n} items`);
+  }
+});
 
 test('a list that is not the previous one plus more starts over', () => {
   const list = items(800, 5);

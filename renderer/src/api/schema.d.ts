@@ -934,6 +934,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/query/years": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The years a list of queryAssets covers, with how many of its rows each holds
+         * @description Beyond the contract: for a date scrubber beside a list (the timeline, Favourites, a place, a filtered timeline). The body is that of queryAssets without paging or sort: the same filter, file-name query and stack mode give the same rows, your partners’ shared photos included where queryAssets lists them.
+         *     The year of a row is the local wall-clock year of its capture time (shifted by its recorded offset), else of when it entered the catalog, as getStatsYears counts them and as `date_captured` sorts them.
+         */
+        post: operations["getAssetQueryYears"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/rating/{rating}": {
         parameters: {
             query?: never;
@@ -3485,6 +3506,15 @@ export interface components {
              */
             viewer_timezone?: string;
         };
+        AssetQueryYears: {
+            /** @description Rows of the list (its `total_visible`). */
+            total: number;
+            /** @description Years with at least one row of the list, newest first. */
+            years: {
+                count: number;
+                year: number;
+            }[];
+        };
         AssetSidecarResponse: {
             asset_id: string;
             exists: boolean;
@@ -3526,6 +3556,21 @@ export interface components {
             }[];
             /** @description The asset types, as used by `type`/`types` in asset filters. */
             types: ("PHOTO" | "VIDEO" | "AUDIO")[];
+        };
+        AssetYearsQuery: {
+            filter?: components["schemas"]["AssetFilter"];
+            /** @description Search text. With search_type `filename`: the file name contains it (ASCII case ignored). */
+            query?: string;
+            /**
+             * @description `collapsed` (the default): a stack is one row, shown through its cover (or its first matching member when the cover does not match), with `stack` filled in. `expanded`: every member is a row.
+             * @enum {string}
+             */
+            stack_mode?: "collapsed" | "expanded";
+            /**
+             * @description IANA time zone in which `filter.date` days are read. Default UTC.
+             * @example Europe/Amsterdam
+             */
+            viewer_timezone?: string;
         };
         AssignFaceRequest: {
             person_id: number | null;
@@ -10376,6 +10421,96 @@ export interface operations {
             };
             /** @description A dependency is unavailable; retry later */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAssetQueryYears: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AssetYearsQuery"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetQueryYears"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

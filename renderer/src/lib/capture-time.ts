@@ -13,6 +13,7 @@
  * Times are formatted with `timeZone: 'UTC'` on those wall-clock milliseconds, so nothing depends on
  * the zone of the browser (or of the test runner).
  */
+import { DATE_TIME, dateFormat } from './dates.ts';
 
 const MINUTE = 60_000;
 export const DAY_MS = 86_400_000;
@@ -36,16 +37,9 @@ export function formatOffset(offsetMinutes: number): string {
   return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-/** Formatters are costly to make; one per locale and style, read in UTC (see above). */
+/** A kept formatter (lib/dates.ts, the browser's locale), read in UTC (see above). */
 export function utcFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale ?? ''}|${JSON.stringify(options)}`;
-  let f = formats.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' });
-    formats.set(key, f);
-  }
-  return f;
+  return dateFormat(options, { utc: true, locale });
 }
 
 /**
@@ -55,12 +49,12 @@ export function utcFormat(locale: string | undefined, options: Intl.DateTimeForm
 export function formatCaptureTime(a: CaptureStamp, locale?: string): string {
   const wall = wallClockMs(a.taken_time, a.capture_offset_minutes);
   if (wall === null) return '';
-  const text = utcFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(wall);
+  const text = utcFormat(locale, DATE_TIME).format(wall);
   return a.capture_offset_minutes === null ? text : `${text} (${formatOffset(a.capture_offset_minutes)})`;
 }
 
 /** The same without the offset, for a compact title ("Apr 19, 2007, 11:03 AM"). */
 export function formatCaptureTimeShort(a: CaptureStamp, locale?: string): string {
   const wall = wallClockMs(a.taken_time, a.capture_offset_minutes);
-  return wall === null ? '' : utcFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(wall);
+  return wall === null ? '' : utcFormat(locale, DATE_TIME).format(wall);
 }

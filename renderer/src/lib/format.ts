@@ -1,4 +1,7 @@
-/** Small formatting helpers for the library and upload pages. */
+/** Small formatting helpers for the library and upload pages. Dates: lib/dates.ts. */
+import { formatDateTime } from './dates.ts';
+
+export { formatDateTime };
 
 /** 75.4 → "1:15"; 3725 → "1:02:05". */
 export function formatDuration(seconds: number | null | undefined): string {
@@ -24,14 +27,6 @@ export function formatBytes(bytes: number): string {
     u++;
   }
   return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${UNITS[u]}`;
-}
-
-/** An ISO time as a readable local date and time, or '' when absent. */
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** "just now", "5 minutes ago", "3 hours ago", or a date for older times. */

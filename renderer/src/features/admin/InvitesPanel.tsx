@@ -3,6 +3,7 @@
  * sign-up page with the code filled in. Each link works once and expires; its code is shown only
  * right after it is made (Hearth keeps only a hash), so a lost link is withdrawn and a new one made.
  */
+import { formatDateTime } from '../../lib/dates';
 import { useId, useState, type FormEvent } from 'react';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
@@ -13,7 +14,6 @@ import { feedbackFrom, NO_FEEDBACK, type FormFeedback } from '../../lib/form-fee
 import { QrCode } from './QrCode';
 import { useCreateInvite, useDeleteInvite, useInvites, type CreatedInvite, type Invite } from './admin-api';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const DAY_CHOICES = [1, 3, 7, 14, 30];
 
 export function InvitesPanel() {
@@ -96,7 +96,7 @@ function MadeInvite({ invite }: { invite: CreatedInvite }) {
   return (
     <div className="reset-result" data-testid="made-invite">
       <p role="status">
-        Invite link made. It works once, until {dateFormat.format(new Date(invite.invite.expires_at))}. Hearth does not show it again.
+        Invite link made. It works once, until {formatDateTime(invite.invite.expires_at)}. Hearth does not show it again.
       </p>
       {local && (
         <div className="notice notice--info">
@@ -132,8 +132,8 @@ function InviteItem({ invite }: { invite: Invite }) {
         <strong>{who}</strong> <span className="badge">{STATE_TEXT[invite.state]}</span>
         <p className="field__hint">
           {invite.state === 'used' && invite.used_by
-            ? `@${invite.used_by.username} joined ${dateFormat.format(new Date(invite.used_at!))}`
-            : `made ${dateFormat.format(new Date(invite.created_at))}, ${invite.state === 'expired' ? 'expired' : 'valid until'} ${dateFormat.format(new Date(invite.expires_at))}`}
+            ? `@${invite.used_by.username} joined ${formatDateTime(invite.used_at)}`
+            : `made ${formatDateTime(invite.created_at)}, ${invite.state === 'expired' ? 'expired' : 'valid until'} ${formatDateTime(invite.expires_at)}`}
         </p>
       </div>
       {invite.state !== 'used' && (

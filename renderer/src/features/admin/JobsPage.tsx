@@ -8,6 +8,7 @@
  * lets an asset's owner do that: for another member's asset it answers 404.
  * The video tools card says whether ffmpeg/ffprobe are installed and how many files wait for them.
  */
+import { formatTime } from '../../lib/dates';
 import { useState } from 'react';
 import { ApiError, messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
@@ -37,7 +38,7 @@ export function JobsPage() {
             <h2 className="card__title" id="queues-heading">
               Queues
             </h2>
-            {queues.data && <span className="ops__updated">Updated {new Date(queues.data.generated_at).toLocaleTimeString()}</span>}
+            {queues.data && <span className="ops__updated">Updated {formatTime(queues.data.generated_at)}</span>}
           </div>
           {queues.isPending && <p role="status">Loading queues…</p>}
           {queues.isError && (

@@ -3,6 +3,7 @@
  * change their own role or status here (that could lock them out mid-click); another administrator
  * can, and their own password lives on the Account page.
  */
+import { formatDateTime } from '../../lib/dates';
 import { useId } from 'react';
 import { messageOf } from '../../api/problem';
 import type { Role } from '../../api/types';
@@ -11,7 +12,6 @@ import { initialsOf, ROLE_LABEL } from '../../lib/roles';
 import { useUpdateUser, type AdminUser } from './admin-api';
 import { ResetAccess } from './ResetAccess';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
   const update = useUpdateUser();
@@ -32,7 +32,7 @@ export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
             {!user.is_active && <span className="badge badge--muted">Deactivated</span>}
           </h3>
           <p className="user-row__meta">
-            @{user.username} · {user.last_login ? `last signed in ${dateFormat.format(new Date(user.last_login))}` : 'never signed in'}
+            @{user.username} · {user.last_login ? `last signed in ${formatDateTime(user.last_login)}` : 'never signed in'}
             {' · '}
             {user.stats.active_sessions === 1 ? '1 active session' : `${user.stats.active_sessions} active sessions`}
           </p>

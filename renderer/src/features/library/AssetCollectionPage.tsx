@@ -3,7 +3,9 @@
  * Virtualised grid (Timeline), paging as the end comes near, multi-select with bulk actions
  * (use-selection.ts), and the viewer at `<this page's path>/photos/<id>` (viewer-route.ts).
  * Thumbnail size: a slider in the header (desktops), a pinch on the grid (phones); remembered
- * (thumbnail-size.ts). The timeline (grouped by day) gets the date scrubber, fed by getStatsYears.
+ * (thumbnail-size.ts). A list grouped by day gets the date scrubber, fed by getAssetQueryYears with
+ * the list's own filter and stack mode: its years are the list's (Favourites of 2008 show 2008, not
+ * every year of the library; the timeline counts a partner's shared photos it shows).
  */
 import { Suspense, useCallback, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -70,10 +72,14 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
   const { hasNextPage, isFetchingNextPage } = list;
   const size = useThumbnailSize();
   const zoomStep = useCallback((delta: 1 | -1) => size.setStep((s) => s + delta), [size.setStep]);
-  // Items per year for the scrubber: counted by the server (its statistics cache), not by paging.
+  // Rows per year for the scrubber, of this very list: counted by the server, not by paging.
+  const yearsQuery = useMemo(() => {
+    const { sort_by: _sort, ...same } = query;
+    return same;
+  }, [query]);
   const years = useQuery({
-    queryKey: [...libraryKeys.all, 'stats-years'],
-    queryFn: ({ signal }) => request(api.GET('/api/v1/stats/available-years', { signal })),
+    queryKey: [...libraryKeys.list(name, query), 'years'],
+    queryFn: ({ signal }) => request(api.POST('/api/v1/assets/query/years', { body: yearsQuery, signal })),
     enabled: groupByDay,
     staleTime: 60_000,
   });

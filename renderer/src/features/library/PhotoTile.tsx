@@ -2,13 +2,23 @@
  * One square of the photo grid: the thumbnail with badges for videos (duration), favourites, stacks
  * and failures, and a selection check. While something is selected, a click toggles selection
  * instead of opening (as in every phone gallery); shift-click selects a range. On touch, a long
- * press selects the tile (and so starts selecting; later taps add or remove), and the check is
- * always shown, as there is no hover to reveal it (library.css).
+ * press selects the tile (and so starts selecting; later taps add or remove). The check shows on
+ * hover with a mouse, and on touch only once selecting has started; where it shows, the Live, RAW
+ * and Failed badges move aside so it never covers them (library.css).
  * A row standing for a stack (stacks collapsed) shows the member count; with stacks expanded, a
  * member shows the stack sign alone, so it is clear it belongs to one.
  * A live photo shows "Live" and plays its motion while the mouse rests on it (LiveMotion.tsx); an item
  * with a RAW file shows "RAW" (the viewer gives access to the RAW itself).
  * A search result (an item with `match`) shows why it matched (search/TileWhy.tsx).
+ *
+ * A file that could not be processed (a damaged photo: cut short, unreadable) tells one story, the
+ * same wherever it shows (the owner's grid, a partner's timeline that shows the owner's library, an
+ * album): "Can't be shown", with the server's reason in its name and title; the viewer says the same
+ * and offers its owner to try again or move it to the Trash. Such a tile asks for no thumbnail at all:
+ * the server has none for a failed file (404 thumbnail_failed), and the grid's tiles come and go as it
+ * scrolls (issue 24 counted 45 requests for one). Decision: the partner sees the tile too, read-only,
+ * rather than the file hidden from them: the share is of the library as it is, and a hidden file
+ * would make the partner's count and the owner's disagree.
  */
 import { useEffect } from 'react';
 import { Icon } from '../../components/Icon';
@@ -75,7 +85,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
     asset.liked ? 'favourite' : null,
     stackSize > 1 ? `stack of ${stackSize}` : null,
     memberOf > 1 ? `in a stack of ${memberOf}` : null,
-    failed ? `could not be processed${asset.last_error ? `: ${asset.last_error}` : ''}` : null,
+    failed ? `can't be shown${asset.last_error ? `: ${asset.last_error}` : ''}` : null,
     processing ? 'still being processed' : null,
     waiting ? 'waiting for the video tools' : null,
     match ? `matches: ${whyLine(match)}` : null,
@@ -99,22 +109,29 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
         }}
         aria-label={label}
         aria-pressed={selecting ? selected : undefined}
-        title={failed || waiting ? `${asset.original_filename}: ${asset.last_error ?? 'processing failed'}` : asset.original_filename}
+        title={failed ? `${asset.original_filename}: can't be shown. ${asset.last_error ?? ''}`.trim() : waiting ? `${asset.original_filename}: ${asset.last_error ?? 'waiting for the video tools'}` : asset.original_filename}
       >
-        <Thumbnail
-          key={`${asset.asset_id}:${asset.state}`}
-          assetId={asset.asset_id}
-          size="small"
-          alt=""
-          className="tile__image"
-          defer={deferImage}
-          fallback={
-            <span className="tile__placeholder" aria-hidden="true">
-              <Icon name={failed ? 'alert' : isVideo ? 'play' : 'photos'} size={28} />
-              <span>{processing ? 'Processing…' : isAudio ? 'Audio' : 'No preview'}</span>
-            </span>
-          }
-        />
+        {failed ? (
+          <span className="tile__placeholder" aria-hidden="true">
+            <Icon name="alert" size={28} />
+            <span>Can't be shown</span>
+          </span>
+        ) : (
+          <Thumbnail
+            key={`${asset.asset_id}:${asset.state}`}
+            assetId={asset.asset_id}
+            size="small"
+            alt=""
+            className="tile__image"
+            defer={deferImage}
+            fallback={
+              <span className="tile__placeholder" aria-hidden="true">
+                <Icon name={isVideo ? 'play' : 'photos'} size={28} />
+                <span>{processing ? 'Processing…' : isAudio ? 'Audio' : 'No preview'}</span>
+              </span>
+            }
+          />
+        )}
         {hover.hovering && <LiveMotionClip stillId={asset.asset_id} className="tile__motion" muted onEnded={hover.stop} />}
         {(live || raw) && (
           <span className="tile__kinds" aria-hidden="true">
@@ -145,12 +162,6 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
           </span>
         )}
         {owner && <OwnerChip person={owner} belowStack={stackSize > 1 || memberOf > 1} />}
-        {failed && (
-          <span className="tile__badge tile__badge--failed" aria-hidden="true">
-            <Icon name="alert" size={14} />
-            Failed
-          </span>
-        )}
       </button>
       {onToggleSelect && (
         <input

@@ -140,7 +140,7 @@ interface CellProps {
   /** The month's header drawn inside this tile's list item (its first tile), relative to the tile. */
   month?: { ts: number; top: number; height: number; width: number } | undefined;
   /** The day's label drawn inside this tile's list item (the day's first tile), relative to the tile. */
-  day?: { ts: number | null; left: number; width: number; height: number } | undefined;
+  day?: { ts: number | null; left: number; width: number; height: number; headed: boolean } | undefined;
   /** The viewer's day (midnight, ms), for "Today" and "Yesterday". */
   today: number;
   onOpen: (index: number) => void;
@@ -172,7 +172,7 @@ const Cell = memo(
               {monthLabel(month.ts)}
             </h2>
           )}
-          {day && <DayHeading ts={day.ts} today={today} top={-day.height} left={day.left} width={day.width} height={day.height} />}
+          {day && <DayHeading ts={day.ts} today={today} top={-day.height} left={day.left} width={day.width} height={day.height} headed={day.headed} />}
         </>
       ) : undefined;
     return (
@@ -203,12 +203,12 @@ const SHORTER_LABEL = 115;
  * year pieces are hidden from sight only. Memoised on plain values (`today` is the viewer's day, as
  * midnight in ms): while scrolling, only the labels that come into range are formatted.
  */
-const DayHeading = memo(function DayHeading({ ts, today, top, left, width, height }: { ts: number | null; today: number; top: number; left: number; width: number; height: number }) {
+const DayHeading = memo(function DayHeading({ ts, today, top, left, width, height, headed }: { ts: number | null; today: number; top: number; left: number; width: number; height: number; headed: boolean }) {
   const now = new Date(today);
   const parts = dayLabelParts(ts, now);
   const fit = width < SHORTER_LABEL ? ' timeline__day--shorter' : width < SHORT_LABEL ? ' timeline__day--short' : '';
   return (
-    <h2 className={`timeline__day${fit}`} style={{ top, left, width, height }} aria-label={fit ? dayLabel(ts, now) : undefined}>
+    <h2 className={`timeline__day${fit}${headed ? '' : ' timeline__day--alone'}`} style={{ top, left, width, height }} aria-label={fit ? dayLabel(ts, now) : undefined}>
       {/* One inline box inside the flex heading, so the pieces keep their spaces and the whole can end in an ellipsis. */}
       <span className="timeline__day-text">{parts.length === 1 ? parts[0]!.text : parts.map((p, n) => <span key={n} className={`timeline__day-${p.kind}`}>{p.text}</span>)}</span>
     </h2>
@@ -369,7 +369,7 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
               tabbable={index === keys.tabbable}
               // Headings go in as plain values (the memo holds); placed from the tile's own corner.
               month={withMonth ? { ts: month.ts, top: month.top - tileTop, height: month.height, width: width || 800 } : undefined}
-              day={day ? { ts: day.ts, left: day.left - left, width: day.width, height: row.band } : undefined}
+              day={day ? { ts: day.ts, left: day.left - left, width: day.width, height: row.band, headed: day.headed } : undefined}
               today={today}
               onOpen={open}
               onToggleSelect={toggle}

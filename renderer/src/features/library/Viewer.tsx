@@ -49,6 +49,9 @@ import { useViewerSwipe } from './use-viewer-swipe';
 import { matchOf, startSeconds } from '../search/match';
 import type { Quad } from '../search/ocr-geometry';
 import { searchHref } from '../search/search-url';
+// Its own styles, whichever page opened it: a page that does not load library.css (Duplicates) showed
+// the viewer unstyled and see-through.
+import './library.css';
 
 interface ViewerProps {
   item: GalleryItem;
@@ -169,11 +172,14 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
     media = (
       <div className="overlay__problem" role="status">
         <Icon name="alert" size={34} />
-        <p>Hearth could not process this file.</p>
+        {/* The tile's words (PhotoTile.tsx), with the reason; only its owner can try again (or move it to the Trash, under More). */}
+        <p>Can't be shown.</p>
         {asset.last_error && <p className="overlay__reason">{asset.last_error}</p>}
-        <Button variant="secondary" busy={reprocess.isPending} busyLabel="Queuing…" onClick={() => reprocess.mutate(asset.asset_id)}>
-          Try processing again
-        </Button>
+        {mine && (
+          <Button variant="secondary" busy={reprocess.isPending} busyLabel="Queuing…" onClick={() => reprocess.mutate(asset.asset_id)}>
+            Try processing again
+          </Button>
+        )}
         {reprocess.isSuccess && <p>Queued. The photo will appear when it is ready.</p>}
         {reprocess.isError && <p className="field__error">{messageOf(reprocess.error)}</p>}
       </div>

@@ -7,6 +7,7 @@
  * folder picked in the folder picker; `owner` a member who shares their library with me (or me). The stacks switch (`stacks=expanded`) lives in the URL too, but
  * it is a way of looking rather than a filter: clearing the filters keeps it.
  */
+import { formatDate } from '../../lib/dates';
 import type { AssetFilter } from './library-api';
 
 export const FILTER_KEYS = ['make', 'camera', 'lens', 'from', 'to', 'type', 'rating', 'tag', 'folder', 'repo', 'owner'] as const;
@@ -47,7 +48,7 @@ const TYPE_NAMES: Record<string, string> = { PHOTO: 'Photos', VIDEO: 'Videos', A
 
 const dayLabel = (iso: string) => {
   const d = new Date(`${iso}T12:00:00`);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+  return Number.isNaN(d.getTime()) ? iso : formatDate(d);
 };
 
 /** The filters set, one chip each; a camera shows by its name, make and model as one chip. */

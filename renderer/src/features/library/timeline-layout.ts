@@ -2,8 +2,16 @@
  * Layout of the timeline: justified rows, as the photo apps people know lay them out. Tiles keep
  * their photo's aspect ratio and a row is scaled so its tiles fill the width exactly; days flow
  * inside rows (a day with one photo shares its row with the next days), each day with a small label
- * above its first tile, and a larger month header (a row of its own) where the month changes. The
- * grid then renders only the rows near the viewport (Timeline.tsx), which keeps 100k items smooth.
+ * above its first tile, and a larger month header (a row of its own) where a month with at least a
+ * row of photos begins. The grid then renders only the rows near the viewport (Timeline.tsx), which
+ * keeps 100k items smooth.
+ *
+ * Small months share rows too (issue 24: a library of one photo here and there showed a header and
+ * a lone tile per month, three photos to a phone's screen): a month whose photos at the target
+ * height do not fill one row gets no header and flows on in the row of the months before it, as
+ * Google Photos packs sparse days. Its days' labels then carry the month and the year themselves
+ * (DayLabel.headed false: the grid keeps their year however narrow the day). A month that fills a
+ * row starts a new row under its own header, so a busy month still reads as a chapter.
  *
  * Days are the photo's own days: an entry's `ts` is its wall clock (lib/capture-time.ts, the photo's
  * local time read as UTC), so a day (and a month) is a UTC day of those numbers, wherever the viewer
@@ -12,8 +20,8 @@
  * gets its label but no month header.
  *
  * Rows: items are added to a row at the target height until their widths reach the width, then the
- * row is scaled down to fit exactly (so rows are at most the target height). The last row of a month
- * (and of an ungrouped list) is not stretched: it keeps the target height and leaves the rest of the
+ * row is scaled down to fit exactly (so rows are at most the target height). The last row before a
+ * month header (and of an ungrouped list) is not stretched: it keeps the target height and leaves the rest of the
  * width empty. Aspect ratios are clamped (MIN_RATIO..MAX_RATIO) so a panorama does not make a row a
  * sliver and a tall screenshot does not take a column of its own; an item without a size is square.
  *
@@ -24,7 +32,8 @@
  *   monthLabel, with cached formatters);
  * - resumable: when a page of items is appended (paging through the timeline) the layout continues
  *   from the start of the last month (the last row when ungrouped) of the previous one instead of
- *   starting over, so a page costs its own items and at most one month, not the whole timeline.
+ *   starting over, so a page costs its own items and at most one month (with the small months
+ *   flowing after it), not the whole timeline.
  */
 import { DAY_MS, utcFormat } from '../../lib/capture-time.ts';
 
@@ -43,6 +52,8 @@ export interface DayLabel {
   firstIndex: number;
   left: number;
   width: number;
+  /** Under its month's header; false when its month is small and flowed on without one (the label then says the year). */
+  headed: boolean;
 }
 
 export type TimelineRow =
@@ -225,8 +236,8 @@ export function layoutTimeline<T>(items: readonly T[], o: LayoutOptions, previou
     ratios.push(clampRatio(get.ratio(item)));
   }
 
-  /** Rows of items start..end-1 (one month, or everything), from `top`; returns the top after them. */
-  const flow = (start: number, end: number, y: number): number => {
+  /** Rows of items start..end-1 (a run of months, or everything), from `top`; returns the top after them. */
+  const flow = (start: number, end: number, y: number, headedUntil = start): number => {
     let inDay = o.groupByDay ? sameDay(times[start]!) : undefined;
     let r = start;
     while (r < end) {
@@ -265,7 +276,7 @@ export function layoutTimeline<T>(items: readonly T[], o: LayoutOptions, previou
       const days: DayLabel[] = starts.map((s, n) => {
         const left = lefts[s - r]!;
         const next = n + 1 < starts.length ? lefts[starts[n + 1]! - r]! - o.gap - o.dayGap : width;
-        return { ts: times[s]!, firstIndex: s, left, width: next - left };
+        return { ts: times[s]!, firstIndex: s, left, width: next - left, headed: s < headedUntil };
       });
       const band = days.length > 0 ? o.dayHeader : 0;
       rows.push({ kind: 'tiles', key: `r:${ids[r]!}`, top: y, height: band + h, band, tileHeight: h, firstIndex: r, count: k - r, lefts, widths, days });
@@ -275,19 +286,42 @@ export function layoutTimeline<T>(items: readonly T[], o: LayoutOptions, previou
     return y;
   };
 
+  /** The end of the month (or undated run) starting at item k. */
+  const monthEnd = (k: number): number => {
+    const inMonth = sameMonth(times[k]!);
+    let end = k + 1;
+    while (end < items.length && inMonth(times[end]!)) end++;
+    return end;
+  };
+  /** Items k..end-1 at the target height fill a row: the month is a chapter of its own. */
+  const fillsARow = (k: number, end: number): boolean => {
+    let sum = 0;
+    for (let j = k; j < end; j++) {
+      sum += ratios[j]!;
+      if (sum * H + (j - k) * o.gap >= width) return true;
+    }
+    return false;
+  };
+
   let resume = { row: rows.length, index: i, top };
   if (o.groupByDay) {
     while (i < items.length) {
+      // A run: a month that fills a row (or the list's first month), then the small months after it.
       resume = { row: rows.length, index: i, top };
       const ts = times[i]!;
-      const inMonth = sameMonth(ts);
-      let end = i + 1;
-      while (end < items.length && inMonth(times[end]!)) end++;
-      if (ts !== null) {
+      let end = monthEnd(i);
+      const headed = ts !== null && fillsARow(i, end);
+      if (headed) {
         rows.push({ kind: 'month', key: `m:${ids[i]!}`, ts, top, height: o.monthHeader, firstIndex: i, count: 0 });
         top += o.monthHeader;
       }
-      top = flow(i, end, top);
+      const headedUntil = headed ? end : i;
+      while (end < items.length) {
+        const next = monthEnd(end);
+        if (fillsARow(end, next)) break;
+        end = next;
+      }
+      top = flow(i, end, top, headedUntil);
       i = end;
     }
   } else if (i < items.length) {

@@ -3,6 +3,7 @@
  * day on), see whom I share with (and whether they show it in their timeline) and stop; see who shares with me, choose whether their photos show
  * in my timeline (off until I choose: partners.service.ts), and stop receiving.
  */
+import { formatDate } from '../../lib/dates';
 import { useEffect, useState } from 'react';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
@@ -10,7 +11,7 @@ import { fieldError, formError } from './field-errors';
 import { useCreatePartnerShare, useDeletePartnerShare, useHouseholdMembers, usePartnerShares, useUpdatePartnerShare, type PartnerShare } from './sharing-api';
 import './sharing.css';
 
-const sinceText = (s: PartnerShare) => (s.shared_from ? `photos from ${new Date(s.shared_from).toLocaleDateString(undefined, { timeZone: 'UTC' })} on` : 'all photos');
+const sinceText = (s: PartnerShare) => (s.shared_from ? `photos from ${formatDate(s.shared_from, { utc: true })} on` : 'all photos');
 
 export function PartnerSharingSection() {
   const shares = usePartnerShares();

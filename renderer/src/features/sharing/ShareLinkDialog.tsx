@@ -4,6 +4,7 @@
  * address is shown with a Copy button (the server shows the key this once; the Shared links list
  * on the Account page manages the link later).
  */
+import { formatDate } from '../../lib/dates';
 import { useState } from 'react';
 import { Button } from '../../components/Button';
 import { CopyableSecret } from '../../components/CopyableSecret';
@@ -45,7 +46,7 @@ export function ShareLinkDialog({ target, onClose }: { target: LinkTarget; onClo
         <div className="form">
           <p>
             Anyone with this link can see {what}
-            {made.has_password ? ' after typing the password' : ''} until {new Date(made.expires_at ?? '').toLocaleDateString()}
+            {made.has_password ? ' after typing the password' : ''} until {formatDate(made.expires_at)}
             {made.allow_download ? ', and download them.' : '.'}
           </p>
           <CopyableSecret label="Link" value={publicLinkUrl(made.key)} />

@@ -3,6 +3,7 @@
  * expiry, the password or downloads, withdraw it (revoke; it can be opened again) or delete it.
  * The link's address itself is shown only when it is made (the server keeps a hash of the key).
  */
+import { formatDate } from '../../lib/dates';
 import { useState } from 'react';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
@@ -42,7 +43,7 @@ function LinkRow({ link }: { link: ShareLink }) {
   const [editing, setEditing] = useState(false);
   const facts = [
     link.asset_count === 1 ? '1 photo' : `${link.asset_count} photos`,
-    link.expires_at ? `until ${new Date(link.expires_at).toLocaleDateString()}` : 'no expiry',
+    link.expires_at ? `until ${formatDate(link.expires_at)}` : 'no expiry',
     link.has_password ? 'password' : 'no password',
     link.allow_download ? 'downloads allowed' : 'no downloads',
   ].join(' · ');

@@ -62,6 +62,20 @@ function useObjectUrl(file: File | null, wanted: boolean): string | null {
 
 function FileThumb({ item }: { item: UploadItem }) {
   const kind = kindOf(item.file, item.name);
+  // A file the server found damaged (cut short, unreadable) is told one way: not a picture beside
+  // "cannot be shown" (a browser draws what it can of a cut-short JPEG), but the same sign as its tile.
+  // (The server may say so in the upload's own answer or in its receipt: the code tells, whichever.)
+  if (item.state === 'failed' && item.code === 'processing_failed' && !item.canRetry) {
+    return (
+      <span className="upload-row__thumb upload-row__thumb--failed" aria-hidden="true">
+        <Icon name="alert" size={20} />
+      </span>
+    );
+  }
+  return <LocalThumb item={item} kind={kind} />;
+}
+
+function LocalThumb({ item, kind }: { item: UploadItem; kind: Kind }) {
   const [broken, setBroken] = useState(false);
   const url = useObjectUrl(item.file, kind === 'image' && !broken);
   return (

@@ -10,6 +10,7 @@ export function browseRouter() {
     if (q.search_type === 'semantic' && q.query !== undefined && q.query.trim() !== '') return c.json(await search.semanticList(c.get('actor')!, q), 200);
     return c.json(await browse.query(c.get('actor')!, q), 200);
   });
+  app.openapi(r.getAssetQueryYears, async (c) => c.json(await c.get('container').browse.years(c.get('actor')!, c.req.valid('json') ?? {}), 200));
   app.openapi(r.listLikedAssets, async (c) => c.json(await c.get('container').browse.liked(c.get('actor')!, c.req.valid('query')), 200));
   app.openapi(r.listAssetsByRating, async (c) => c.json(await c.get('container').browse.byRating(c.get('actor')!, c.req.valid('param').rating, c.req.valid('query')), 200));
   return app;

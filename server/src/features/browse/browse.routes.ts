@@ -4,6 +4,7 @@
  * | operationId        | method and path                  |
  * |--------------------|----------------------------------|
  * | queryAssets        | POST /api/v1/assets/query        |
+ * | getAssetQueryYears | POST /api/v1/assets/query/years  |
  * | listLikedAssets    | GET  /api/v1/assets/liked        |
  * | listAssetsByRating | GET  /api/v1/assets/rating/{rating} |
  *
@@ -184,6 +185,31 @@ export const queryAssets = defineRoute('user', {
     200: jsonResponse(GalleryListSchema),
     ...errorResponses(503),
   },
+});
+
+export const AssetYearsQuerySchema = AssetQuerySchema.pick({ filter: true, query: true, stack_mode: true, viewer_timezone: true }).openapi('AssetYearsQuery');
+export type AssetYearsQuery = z.output<typeof AssetYearsQuerySchema>;
+
+export const AssetQueryYearsSchema = z
+  .object({
+    years: z.array(z.object({ year: z.number().int(), count: z.number().int() })).openapi({ description: 'Years with at least one row of the list, newest first.' }),
+    total: z.number().int().openapi({ description: 'Rows of the list (its `total_visible`).' }),
+  })
+  .openapi('AssetQueryYears');
+export type AssetQueryYears = z.infer<typeof AssetQueryYearsSchema>;
+
+export const getAssetQueryYears = defineRoute('user', {
+  method: 'post',
+  path: '/assets/query/years',
+  operationId: 'getAssetQueryYears',
+  summary: 'The years a list of queryAssets covers, with how many of its rows each holds',
+  description: [
+    'Beyond the contract: for a date scrubber beside a list (the timeline, Favourites, a place, a filtered timeline). The body is that of queryAssets without paging or sort: the same filter, file-name query and stack mode give the same rows, your partners’ shared photos included where queryAssets lists them.',
+    'The year of a row is the local wall-clock year of its capture time (shifted by its recorded offset), else of when it entered the catalog, as getStatsYears counts them and as `date_captured` sorts them.',
+  ].join('\n'),
+  tags: [TAG],
+  request: { body: jsonBody(AssetYearsQuerySchema, { required: false }) },
+  responses: { 200: jsonResponse(AssetQueryYearsSchema) },
 });
 
 const Paging = z.object(optionalPageParams({ max: 200, serviceDefault: 20 }, { max: 10_000_000 }));

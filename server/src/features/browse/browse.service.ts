@@ -30,7 +30,7 @@ import { AssetsStore, MarksStore, loadAssetExtras, toAsset, type Asset, composit
 import { PartnerSharesStore } from '../sharing/index.ts';
 import { PeopleStore } from '../users/index.ts';
 import { buildFilter, type SqlFilter } from './browse.filter.ts';
-import type { AssetFilter, AssetQuery } from './browse.routes.ts';
+import type { AssetFilter, AssetQuery, AssetQueryYears, AssetYearsQuery } from './browse.routes.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
 import { EMPTY, ListCache, type InSnapshot, type KeptList, type ListResult, type StackMode } from './browse.lists.ts';
 import type { SnapshotWorker } from '../../platform/cache/snapshot-worker.ts';
@@ -94,6 +94,43 @@ export class BrowseService {
         total_media_items: list.items,
         total_visible: list.rows.length,
       };
+    });
+  }
+
+  /**
+   * The years the list of `q` (sorted by date_captured) covers, with its rows per year
+   * (getAssetQueryYears): the date scrubber's scale for exactly the list beside it.
+   *
+   * Speed: the list is the one the page reads (the same kept list), newest first, so its years are
+   * runs: each run's end is found by a binary search over the list, a few hundred single-row reads
+   * for a library of decades whatever its size, never a read of every row. Decision: a row whose
+   * recorded offset moves it across New Year against its neighbours (a photo taken in the first
+   * hours of a year in one zone, next to one taken late the year before in another) may be counted
+   * in its neighbours' year; a scrubber is for finding one's way, and that few-hour edge is not
+   * worth reading every row.
+   */
+  async years(actor: Actor, q: AssetYearsQuery): Promise<AssetQueryYears> {
+    const partners = this.partners.receivedBy(actor.userId);
+    const f = buildFilter(actor.userId, { filter: q.filter, filenameQuery: q.query, viewerTimezone: q.viewer_timezone }, partners);
+    return this.withList(f, 'date_captured', q.stack_mode ?? 'collapsed', (list) => {
+      const rows = list.rows;
+      const yearOf = this.store.localYear();
+      const counts = new Map<number, number>();
+      for (let i = 0; i < rows.length; ) {
+        const year = yearOf(rows[i]!);
+        // The first row after i of an earlier year (rows are newest first).
+        let lo = i + 1;
+        let hi = rows.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (yearOf(rows[mid]!) >= year) lo = mid + 1;
+          else hi = mid;
+        }
+        counts.set(year, (counts.get(year) ?? 0) + lo - i);
+        i = lo;
+      }
+      const years = [...counts].map(([year, count]) => ({ year, count })).sort((a, b) => b.year - a.year);
+      return { years, total: rows.length };
     });
   }
 

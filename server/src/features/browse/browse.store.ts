@@ -172,6 +172,17 @@ export class BrowseStore {
       .all(JSON.stringify(rowids)) as PageRow[];
   }
 
+  /**
+   * Reads the local wall-clock year of a row (capture time shifted by its offset, else upload time:
+   * the year getStatsYears counts it in), one prepared statement for many probes.
+   */
+  localYear(): (rowid: number) => number {
+    const st = this.db
+      .prepare(`SELECT CAST(strftime('%Y', (a.best_time + coalesce(a.capture_offset_minutes, 0) * 60000) / 1000.0, 'unixepoch') AS INTEGER) FROM assets a WHERE a.rowid = ?`)
+      .pluck();
+    return (rowid) => st.get(rowid) as number;
+  }
+
   /** The components of these media items in the given trash state, in position order. */
   components(mediaItemIds: string[], isDeleted: boolean): ComponentRow[] {
     if (mediaItemIds.length === 0) return [];

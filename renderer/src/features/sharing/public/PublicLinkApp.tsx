@@ -5,6 +5,7 @@
  * videos play); the zip and each original can be downloaded when the link allows it. It asks only
  * the link's own operations (public-api.ts) and shows nothing the link does not share.
  */
+import { formatDate } from '../../../lib/dates';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError, messageOf } from '../../../api/problem';
@@ -106,7 +107,7 @@ function PublicLinkPage({ linkKey }: { linkKey: string }) {
           <h1>{link.title}</h1>
           <p className="public__count">
             {photosWord(photos.data?.count ?? link.asset_count)}
-            {link.expires_at ? ` · until ${new Date(link.expires_at).toLocaleDateString()}` : ''}
+            {link.expires_at ? ` · until ${formatDate(link.expires_at)}` : ''}
           </p>
         </div>
         {allowDownload && list.length > 0 && (
