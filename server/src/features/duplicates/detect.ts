@@ -18,14 +18,34 @@
  *    group of copies says `exact`, not `mixed`).
  *    Only photos: a video's pHash is of its poster frame, and two clips starting on the same black frame
  *    are not copies of each other.
- * 3. Both skip pairs inside one media item (a RAW and its JPEG, a live photo's still and clip) or one
+ * 3. Window edges (issue 24: the pHash is blind to crops; adapters/media/phash.ts `phashWindowsFromRaw`):
+ *    a photo whose whole pHash is at most `windowThreshold` (6) bits from one of the nine window pHashes of
+ *    another photo of the owner is a cropped copy of it (a crop of up to ~10 % from any sides). Candidates
+ *    share one identical 16-bit chunk with the window (the whole-frame pass's buckets, looked up once per
+ *    window and chunk): exact up to 3 bits by pigeonhole and most of the 4–6-bit ones, at ~9 × 4 bucket
+ *    reads per photo instead of the 9 × 68 an exact search would cost; the benchmark measures the recall
+ *    this leaves and the time it adds (scripts/bench/duplicates.ts).
+ * 4. Capture neighbours (burst, HDR, exposure bracketing, a retake): two photos of the owner taken at most
+ *    `burstWindowMs` (60 s) apart by the same camera (per their EXIF; a photo without a capture time never,
+ *    one without a camera model is taken as the same camera) are linked at a looser distance,
+ *    `burstThreshold` (10) bits, over whole frames and windows alike. Decided for the household: shots of one
+ *    scene seconds apart are the copies a person wants to pick one of, while two different scenes a minute
+ *    apart stay apart (the corpus's two Nikon P6000 street shots 40 s apart are 20+ bits apart).
+ *    Edges of steps 3 and 4 say `phash` too (perceptual-hash evidence, as the contract names it); their
+ *    distance is the smallest of the compared pHashes, confidence 1 − d/64.
+ * 5. All skip pairs inside one media item (a RAW and its JPEG, a live photo's still and clip) or one
  *    stack (a burst is kept on purpose), and pairs a person already resolved (`resolvedTogether`).
- * 4. Union-find over the edges; components of ≥ 2 are groups; method `exact`, `phash` or `mixed`.
- * 5. Members are ordered by the keeper recommendation (`compareKeeper`): the first is the suggestion.
+ * 6. Union-find over the edges; components of ≥ 2 are groups; method `exact`, `phash` or `mixed`.
+ * 7. Members are ordered by the keeper recommendation (`compareKeeper`): the first is the suggestion.
  */
 
 export const DETECTION_VERSION = 'duplicates-v2';
 export const PHASH_THRESHOLD = 6;
+export const WINDOW_THRESHOLD = 6;
+export const BURST_THRESHOLD = 10;
+export const BURST_WINDOW_MS = 60_000;
+/** Window pHashes per photo (adapters/media/phash.ts PHASH_WINDOWS), 16 hex digits each. */
+const WINDOWS = 9;
 
 /** One asset as detection sees it. */
 export interface DetectionItem {
@@ -37,6 +57,12 @@ export interface DetectionItem {
   file_size: number;
   /** 16 hex digits, null when none was computed. */
   phash: string | null;
+  /** The nine window pHashes, 144 hex digits; null when not computed (yet). */
+  phash_windows: string | null;
+  /** EXIF capture time (ms), null when the file has none (not the upload-time fallback of capture_time). */
+  taken_time: number | null;
+  /** Camera model from EXIF, null when unknown. */
+  camera: string | null;
   media_item_id: string | null;
   stack_id: string | null;
   width: number | null;
@@ -68,6 +94,9 @@ export interface DetectedGroup {
 
 export interface DetectOptions {
   threshold?: number;
+  windowThreshold?: number;
+  burstThreshold?: number;
+  burstWindowMs?: number;
   /** True when a person already resolved a group holding both (merged or dismissed): not proposed again. */
   resolvedTogether?: (a: DetectionItem, b: DetectionItem) => boolean;
   /** Called now and then while pairing, so a server can serve requests meanwhile (await setImmediate). */
@@ -125,6 +154,9 @@ class UnionFind {
 
 export async function detectDuplicateGroups(items: readonly DetectionItem[], opts: DetectOptions = {}): Promise<DetectedGroup[]> {
   const threshold = opts.threshold ?? PHASH_THRESHOLD;
+  const windowThreshold = opts.windowThreshold ?? WINDOW_THRESHOLD;
+  const burstThreshold = opts.burstThreshold ?? BURST_THRESHOLD;
+  const burstWindowMs = opts.burstWindowMs ?? BURST_WINDOW_MS;
   const n = items.length;
   const edges: { a: number; b: number; method: EdgeMethod; distance: number }[] = [];
   const allowed = (i: number, j: number): boolean => {
@@ -194,6 +226,39 @@ export async function detectDuplicateGroups(items: readonly DetectionItem[], opt
   const m = photos.length;
   const hi = Uint32Array.from(hiList);
   const lo = Uint32Array.from(loList);
+  // Window hashes: photo k's window w at k * WINDOWS + w; hasWin[k] = 1 when all nine parsed.
+  const winHi = new Uint32Array(m * WINDOWS);
+  const winLo = new Uint32Array(m * WINDOWS);
+  const hasWin = new Uint8Array(m);
+  for (let k = 0; k < m; k++) {
+    const w = items[photos[k]!]!.phash_windows;
+    if (!w || w.length !== 16 * WINDOWS) continue;
+    let ok = true;
+    for (let x = 0; x < WINDOWS && ok; x++) {
+      const h = parseInt(w.slice(16 * x, 16 * x + 8), 16);
+      const l = parseInt(w.slice(16 * x + 8, 16 * x + 16), 16);
+      ok = !Number.isNaN(h) && !Number.isNaN(l);
+      winHi[k * WINDOWS + x] = h >>> 0;
+      winLo[k * WINDOWS + x] = l >>> 0;
+    }
+    hasWin[k] = ok ? 1 : 0;
+  }
+  const wholeDistance = (p: number, q: number) => popcount32(hi[p]! ^ hi[q]!) + popcount32(lo[p]! ^ lo[q]!);
+  /** Smallest distance between a window of p and the whole frame of q (65 when p has no windows). */
+  const windowDistance = (p: number, q: number) => {
+    if (!hasWin[p]) return 65;
+    let best = 65;
+    for (let x = p * WINDOWS, end = x + WINDOWS; x < end; x++) best = Math.min(best, popcount32(winHi[x]! ^ hi[q]!) + popcount32(winLo[x]! ^ lo[q]!));
+    return best;
+  };
+  /** Window and capture-neighbour pairs (photo indices p < q) → distance: found more than once, kept once. */
+  const extra = new Map<number, number>();
+  const addExtra = (p: number, q: number, d: number) => {
+    if (wholeDistance(p, q) <= threshold) return; // the whole-frame pass has it
+    const key = p < q ? p * m + q : q * m + p;
+    const seen = extra.get(key);
+    if (seen === undefined || d < seen) extra.set(key, d);
+  };
   const chunks = [new Uint16Array(m), new Uint16Array(m), new Uint16Array(m), new Uint16Array(m)] as const;
   for (let k = 0; k < m; k++) {
     chunks[0][k] = hi[k]! >>> 16;
@@ -251,9 +316,57 @@ export async function detectDuplicateGroups(items: readonly DetectionItem[], opt
         lastPause = performance.now();
       }
     }
+    // Windows: each window looks up the whole-frame bucket of its own chunk c (identical chunk).
+    const shift = c === 0 || c === 2 ? 16 : 0;
+    for (let p = 0; p < m; p++) {
+      if (!hasWin[p]) continue;
+      for (let x = p * WINDOWS, end = x + WINDOWS; x < end; x++) {
+        const wh = winHi[x]!;
+        const wl = winLo[x]!;
+        const v = ((c < 2 ? wh : wl) >>> shift) & 0xffff;
+        for (let y = starts[v]!, to = starts[v + 1]!; y < to; y++) {
+          const d = popcount32(wh ^ hiS[y]!) + popcount32(wl ^ loS[y]!);
+          if (d <= windowThreshold && order[y] !== p) addExtra(p, order[y]!, d);
+        }
+      }
+      if (opts.pause && (p & 4095) === 0 && performance.now() - lastPause > 20) {
+        await opts.pause();
+        lastPause = performance.now();
+      }
+    }
   }
 
-  // 3. Components.
+  // 4. Capture neighbours: photos with a capture time, by owner then time; each against the ones up to
+  // burstWindowMs later.
+  const timed: number[] = [];
+  for (let k = 0; k < m; k++) if (items[photos[k]!]!.taken_time !== null) timed.push(k);
+  timed.sort((p, q) => {
+    const a = items[photos[p]!]!;
+    const b = items[photos[q]!]!;
+    return a.owner_id - b.owner_id || a.taken_time! - b.taken_time!;
+  });
+  for (let s = 0; s < timed.length; s++) {
+    const p = timed[s]!;
+    const a = items[photos[p]!]!;
+    for (let t = s + 1; t < timed.length; t++) {
+      const q = timed[t]!;
+      const b = items[photos[q]!]!;
+      if (b.owner_id !== a.owner_id || b.taken_time! - a.taken_time! > burstWindowMs) break;
+      if (a.camera !== null && b.camera !== null && a.camera !== b.camera) continue;
+      const d = Math.min(wholeDistance(p, q), windowDistance(p, q), windowDistance(q, p));
+      if (d <= burstThreshold) addExtra(p, q, d);
+    }
+  }
+  for (const [key, d] of extra) {
+    const p = Math.floor(key / m);
+    const q = key - p * m;
+    const i = photos[p]!;
+    const j = photos[q]!;
+    if (sameContent(i, j) || !allowed(i, j)) continue;
+    edges.push({ a: i, b: j, method: 'phash', distance: d });
+  }
+
+  // 6. Components.
   const uf = new UnionFind(n);
   for (const e of edges) uf.union(e.a, e.b);
   const byRoot = new Map<number, { members: Set<number>; edges: typeof edges }>();
