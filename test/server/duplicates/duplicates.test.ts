@@ -21,6 +21,8 @@ import { inBothVariants } from '../helpers/corpus-assets.ts';
 import { indexInto } from '../stacks/helpers.ts';
 import { CORPUS } from '../media/corpus.ts';
 import { uploadFile } from '../uploads/helpers.ts';
+import { hammingDistance } from '../../../server/src/adapters/media/index.ts';
+import { backfillWindowHashesJob } from '../../../server/src/features/duplicates/index.ts';
 
 type Group = {
   group_id: string;
@@ -468,6 +470,16 @@ describe('duplicates', { timeout: 900_000 }, () => {
           assert.ok(e.distance <= 10, `edge distance ${e.distance}`);
         }
       }
+      // A photo catalogued before window hashes existed gets them from its small thumbnail (the backfill job).
+      const before = windows!;
+      srv.container.db.prepare('UPDATE assets SET phash_windows = NULL WHERE asset_id = ?').run(ids['DSCN0021.jpg']);
+      assert.ok(srv.container.duplicates.windowHashes.pending());
+      srv.container.jobs.enqueue(backfillWindowHashesJob, {});
+      await srv.container.jobRunner.whenIdle();
+      const after = srv.container.db.prepare('SELECT phash_windows FROM assets WHERE asset_id = ?').pluck().get(ids['DSCN0021.jpg']) as string | null;
+      assert.match(after ?? '', /^[0-9a-f]{144}$/);
+      for (let k = 0; k < 9; k++) assert.ok(hammingDistance(after!.slice(16 * k, 16 * k + 16), before.slice(16 * k, 16 * k + 16)) <= 6, `window ${k}`);
+      assert.equal(srv.container.duplicates.windowHashes.pending(), false);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }
