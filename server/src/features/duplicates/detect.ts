@@ -104,6 +104,10 @@ export interface DetectOptions {
 }
 
 const CHUNKS = 4;
+/** Hex digit value by char code (ASCII), −1 for anything else. */
+const HEX = new Int8Array(128).fill(-1);
+for (let c = 0; c < 10; c++) HEX[48 + c] = c;
+for (let c = 0; c < 6; c++) HEX[65 + c] = HEX[97 + c] = 10 + c;
 const BUCKETS = 1 << 16;
 
 /** popcount of a 32-bit integer. */
@@ -226,22 +230,31 @@ export async function detectDuplicateGroups(items: readonly DetectionItem[], opt
   const m = photos.length;
   const hi = Uint32Array.from(hiList);
   const lo = Uint32Array.from(loList);
-  // Window hashes: photo k's window w at k * WINDOWS + w; hasWin[k] = 1 when all nine parsed.
+  // Window hashes: photo k's window w at k * WINDOWS + w; hasWin[k] = 1 when all nine parsed. Decoded digit
+  // by digit through a table (slicing and parseInt-ing nine million substrings cost as much at 1M as a
+  // bucket pass); a string with any non-hex digit is ignored.
   const winHi = new Uint32Array(m * WINDOWS);
   const winLo = new Uint32Array(m * WINDOWS);
   const hasWin = new Uint8Array(m);
+  let windowed = 0;
   for (let k = 0; k < m; k++) {
     const w = items[photos[k]!]!.phash_windows;
     if (!w || w.length !== 16 * WINDOWS) continue;
-    let ok = true;
-    for (let x = 0; x < WINDOWS && ok; x++) {
-      const h = parseInt(w.slice(16 * x, 16 * x + 8), 16);
-      const l = parseInt(w.slice(16 * x + 8, 16 * x + 16), 16);
-      ok = !Number.isNaN(h) && !Number.isNaN(l);
-      winHi[k * WINDOWS + x] = h >>> 0;
-      winLo[k * WINDOWS + x] = l >>> 0;
+    let bad = 0;
+    for (let x = 0; x < 2 * WINDOWS; x++) {
+      let v = 0;
+      for (let j = 8 * x, end = j + 8; j < end; j++) {
+        const ch = w.charCodeAt(j);
+        const digit = ch < 128 ? HEX[ch]! : -1;
+        bad |= digit;
+        v = (v << 4) | (digit & 15);
+      }
+      if (x & 1) winLo[k * WINDOWS + (x >> 1)] = v >>> 0;
+      else winHi[k * WINDOWS + (x >> 1)] = v >>> 0;
     }
-    hasWin[k] = ok ? 1 : 0;
+    if (bad < 0) continue;
+    hasWin[k] = 1;
+    windowed++;
   }
   const wholeDistance = (p: number, q: number) => popcount32(hi[p]! ^ hi[q]!) + popcount32(lo[p]! ^ lo[q]!);
   /** Smallest distance between a window of p and the whole frame of q (65 when p has no windows). */
@@ -270,6 +283,12 @@ export async function detectDuplicateGroups(items: readonly DetectionItem[], opt
   const order = new Int32Array(m);
   const hiS = new Uint32Array(m);
   const loS = new Uint32Array(m);
+  // The windows in bucket order of the current chunk (photos without windows left out).
+  const W = windowed * WINDOWS;
+  const wStarts = new Int32Array(BUCKETS + 1);
+  const wHiS = new Uint32Array(W);
+  const wLoS = new Uint32Array(W);
+  const wPhoto = new Int32Array(W);
   let lastPause = performance.now();
   for (let c = 0; c < CHUNKS; c++) {
     const ch = chunks[c]!;
@@ -316,43 +335,73 @@ export async function detectDuplicateGroups(items: readonly DetectionItem[], opt
         lastPause = performance.now();
       }
     }
-    // Windows: each window looks up the whole-frame bucket of its own chunk c (identical chunk).
-    const shift = c === 0 || c === 2 ? 16 : 0;
-    for (let p = 0; p < m; p++) {
-      if (!hasWin[p]) continue;
-      for (let x = p * WINDOWS, end = x + WINDOWS; x < end; x++) {
-        const wh = winHi[x]!;
-        const wl = winLo[x]!;
-        const v = ((c < 2 ? wh : wl) >>> shift) & 0xffff;
-        for (let y = starts[v]!, to = starts[v + 1]!; y < to; y++) {
-          const d = popcount32(wh ^ hiS[y]!) + popcount32(wl ^ loS[y]!);
-          if (d <= windowThreshold && order[y] !== p) addExtra(p, order[y]!, d);
+    // Windows: each window meets the whole frames of its own chunk-c bucket (identical chunk). Both sides
+    // in bucket order (the windows counting-sorted on chunk c like the frames), so the pass reads memory in
+    // sequence: looking each window's bucket up in turn jumped around the frame arrays 9 × 4 times per
+    // photo, and those cache misses were most of the time the windows added at 1M.
+    if (windowed) {
+      const shift = c === 0 || c === 2 ? 16 : 0;
+      const wSrc = c < 2 ? winHi : winLo;
+      wStarts.fill(0);
+      for (let k = 0; k < m; k++) {
+        if (!hasWin[k]) continue;
+        for (let x = k * WINDOWS, end = x + WINDOWS; x < end; x++) wStarts[((wSrc[x]! >>> shift) & 0xffff) + 1]!++;
+      }
+      for (let v = 0; v < BUCKETS; v++) wStarts[v + 1]! += wStarts[v]!;
+      const wFill = wStarts.slice(0, BUCKETS);
+      for (let k = 0; k < m; k++) {
+        if (!hasWin[k]) continue;
+        for (let x = k * WINDOWS, end = x + WINDOWS; x < end; x++) {
+          const z = wFill[(wSrc[x]! >>> shift) & 0xffff]!++;
+          wHiS[z] = winHi[x]!;
+          wLoS[z] = winLo[x]!;
+          wPhoto[z] = k;
         }
       }
-      if (opts.pause && (p & 4095) === 0 && performance.now() - lastPause > 20) {
-        await opts.pause();
-        lastPause = performance.now();
+      for (let v = 0; v < BUCKETS; v++) {
+        const from = starts[v]!;
+        const to = starts[v + 1]!;
+        const wFrom = wStarts[v]!;
+        const wTo = wStarts[v + 1]!;
+        if (from === to || wFrom === wTo) continue;
+        for (let y = from; y < to; y++) {
+          const hq = hiS[y]!;
+          const lq = loS[y]!;
+          for (let z = wFrom; z < wTo; z++) {
+            const d = popcount32(hq ^ wHiS[z]!) + popcount32(lq ^ wLoS[z]!);
+            if (d <= windowThreshold && wPhoto[z] !== order[y]) addExtra(wPhoto[z]!, order[y]!, d);
+          }
+        }
+        if (opts.pause && (v & 255) === 0 && performance.now() - lastPause > 20) {
+          await opts.pause();
+          lastPause = performance.now();
+        }
       }
     }
   }
 
   // 4. Capture neighbours: photos with a capture time, by owner then time; each against the ones up to
   // burstWindowMs later.
+  // Sorted on typed copies of owner and time (a comparator reading the items' objects cost seconds at 1M).
   const timed: number[] = [];
-  for (let k = 0; k < m; k++) if (items[photos[k]!]!.taken_time !== null) timed.push(k);
-  timed.sort((p, q) => {
-    const a = items[photos[p]!]!;
-    const b = items[photos[q]!]!;
-    return a.owner_id - b.owner_id || a.taken_time! - b.taken_time!;
-  });
+  const ownerOf = new Float64Array(m);
+  const takenOf = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const it = items[photos[k]!]!;
+    if (it.taken_time === null) continue;
+    timed.push(k);
+    ownerOf[k] = it.owner_id;
+    takenOf[k] = it.taken_time;
+  }
+  timed.sort((p, q) => ownerOf[p]! - ownerOf[q]! || takenOf[p]! - takenOf[q]!);
   for (let s = 0; s < timed.length; s++) {
     const p = timed[s]!;
-    const a = items[photos[p]!]!;
     for (let t = s + 1; t < timed.length; t++) {
       const q = timed[t]!;
-      const b = items[photos[q]!]!;
-      if (b.owner_id !== a.owner_id || b.taken_time! - a.taken_time! > burstWindowMs) break;
-      if (a.camera !== null && b.camera !== null && a.camera !== b.camera) continue;
+      if (ownerOf[q] !== ownerOf[p] || takenOf[q]! - takenOf[p]! > burstWindowMs) break;
+      const ca = items[photos[p]!]!.camera;
+      const cb = items[photos[q]!]!.camera;
+      if (ca !== null && cb !== null && ca !== cb) continue;
       const d = Math.min(wholeDistance(p, q), windowDistance(p, q), windowDistance(q, p));
       if (d <= burstThreshold) addExtra(p, q, d);
     }
