@@ -34,10 +34,15 @@
 import crypto from 'node:crypto';
 import { detectDuplicateGroups, type DetectionItem } from '../../server/src/features/duplicates/detect.ts';
 import { seededRandom } from '../../test/shared/seeded-random.ts';
+import { benchQuality } from './duplicates-quality.ts';
 
 const THRESHOLD = 6;
-const arg = process.argv.indexOf('--sizes');
-const SIZES = (arg > 0 ? process.argv[arg + 1]! : '100000,1000000').split(',').map(Number);
+const flag = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const SIZES = (flag('--sizes') ?? '100000,1000000').split(',').filter(Boolean).map(Number);
+const SOURCES = Number(flag('--sources') ?? 40);
 
 function popcount32(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -64,6 +69,8 @@ function makeLibrary(n: number, seed: number): Library {
   const lo = new Uint32Array(n);
   const owner = new Uint8Array(n);
   const planted: Library['planted'] = [];
+  const windows: string[] = [];
+  const clock = [0, 0, 0, 0].map((_, o) => Date.parse('2020-01-01T00:00:00Z') + o * 1e9);
   for (let i = 0; i < n; i++) {
     const r = rnd();
     let h: number;
@@ -86,7 +93,22 @@ function makeLibrary(n: number, seed: number): Library {
       hash = crypto.createHash('sha256').update(`near${i}`).digest('hex');
       size = 100_000 + Math.floor(rnd() * 5_000_000);
       planted.push({ a: base, b: i, exact: false });
-    } else if (i > 0 && r < 0.06) {
+    } else if (i > 0 && r < 0.05) {
+      // A cropped copy: its whole-frame pHash is one of its original's windows, 0–4 bits off.
+      const base = Math.floor(rnd() * i);
+      o = owner[base]!;
+      const w = Math.floor(rnd() * 9);
+      h = parseInt(windows[base]!.slice(16 * w, 16 * w + 8), 16);
+      l = parseInt(windows[base]!.slice(16 * w + 8, 16 * w + 16), 16);
+      for (let f = Math.floor(rnd() * 5); f > 0; f--) {
+        const bit = Math.floor(rnd() * 64);
+        if (bit < 32) h = (h ^ (1 << bit)) >>> 0;
+        else l = (l ^ (1 << (bit - 32))) >>> 0;
+      }
+      hash = crypto.createHash('sha256').update(`crop${i}`).digest('hex');
+      size = 100_000 + Math.floor(rnd() * 5_000_000);
+      planted.push({ a: base, b: i, exact: false });
+    } else if (i > 0 && r < 0.07) {
       const base = Math.floor(rnd() * i);
       o = owner[base]!;
       h = hi[base]!;
@@ -104,6 +126,12 @@ function makeLibrary(n: number, seed: number): Library {
     hi[i] = h;
     lo[i] = l;
     owner[i] = o;
+    // Nine windows: random hashes (a photo's windows are ~6–14 bits from its whole frame, other photos' ~32).
+    let win = '';
+    for (let w = 0; w < 9; w++) win += hex8(u32()) + hex8(u32());
+    windows.push(win);
+    // Each owner's camera shoots every 1 s – 10 min (so bursts of neighbours within 60 s happen).
+    clock[o] = clock[o]! + 1_000 + Math.floor(rnd() * 600_000);
     items.push({
       asset_id: `00000000-0000-7000-8000-${i.toString(16).padStart(12, '0')}`,
       owner_id: o + 1,
@@ -111,6 +139,9 @@ function makeLibrary(n: number, seed: number): Library {
       hash,
       file_size: size,
       phash: hex8(h) + hex8(l),
+      phash_windows: win,
+      taken_time: clock[o]!,
+      camera: `Camera ${o}`,
       media_item_id: null,
       stack_id: null,
       width: 4000,
@@ -206,8 +237,20 @@ async function benchSize(n: number) {
   const lib = makeLibrary(n, 2026 + n);
   console.log(`\n## ${n.toLocaleString('en')} assets (${lib.planted.filter((p) => !p.exact).length.toLocaleString('en')} near copies, ${lib.planted.filter((p) => p.exact).length.toLocaleString('en')} exact copies)`);
 
-  // Ours.
+  // Today's detection (main before issue 24): the same function without window hashes and capture times.
   const runs = n <= 200_000 ? 3 : 1;
+  const todayItems = lib.items.map((it) => ({ ...it, phash_windows: null, taken_time: null }));
+  const todayTimes: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const t0 = performance.now();
+    await detectDuplicateGroups(todayItems);
+    todayTimes.push(ms(t0));
+  }
+  todayItems.length = 0;
+  const today = todayTimes.sort((a, b) => a - b)[Math.floor(todayTimes.length / 2)]!;
+  console.log(`today's detection (whole-frame pHash only): ${today.toFixed(0)} ms (median of ${runs})`);
+
+  // Ours.
   const times: number[] = [];
   let groups: Awaited<ReturnType<typeof detectDuplicateGroups>> = [];
   for (let r = 0; r < runs; r++) {
@@ -220,7 +263,9 @@ async function benchSize(n: number) {
   const groupOf = new Int32Array(n).fill(-1);
   groups.forEach((g, gi) => g.members.forEach((m) => (groupOf[index.get(m.asset_id)!] = gi)));
   const oursRecall = recallOfGroups(lib, groupOf);
-  console.log(`detectDuplicateGroups (multi-index, exact ≤ ${THRESHOLD}): ${ours.toFixed(0)} ms (median of ${runs}), ${groups.length.toLocaleString('en')} groups, recall ${oursRecall.toFixed(4)}`);
+  console.log(
+    `detectDuplicateGroups (whole frames exact ≤ ${THRESHOLD}, windows, capture neighbours): ${ours.toFixed(0)} ms (median of ${runs}), ${groups.length.toLocaleString('en')} groups, recall ${oursRecall.toFixed(4)}; ${(ours / today).toFixed(2)}× today's time (budget 2×)`,
+  );
 
   // Reference buckets.
   let t0 = performance.now();
@@ -257,4 +302,5 @@ async function benchSize(n: number) {
 }
 
 console.log(`# duplicate detection benchmark (node ${process.version}, threshold ${THRESHOLD} bits)`);
+if (SOURCES > 0) await benchQuality(SOURCES);
 for (const n of SIZES) await benchSize(n);

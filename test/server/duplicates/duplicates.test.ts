@@ -12,12 +12,17 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
 import { inBothVariants } from '../helpers/corpus-assets.ts';
 import { indexInto } from '../stacks/helpers.ts';
 import { CORPUS } from '../media/corpus.ts';
+import { uploadFile } from '../uploads/helpers.ts';
+import { hammingDistance } from '../../../server/src/adapters/media/index.ts';
+import { backfillWindowHashesJob } from '../../../server/src/features/duplicates/index.ts';
 
 type Group = {
   group_id: string;
@@ -396,5 +401,87 @@ describe('duplicates', { timeout: 900_000 }, () => {
     // Once it is done, detection can run again.
     const r2 = await carol.post(`${V1}/duplicates/detect`, { repository_id: repoId });
     assert.equal(r2.status, 200, r2.text);
+  });
+
+  test('cropped copies (up to 10 %), exposure and HDR variants and a burst neighbour are found; another scene 40 s later is not (issue 24)', async () => {
+    // A member of her own: her photos go through the real upload, ingest (thumbnail, pHash, window pHashes)
+    // and detection over HTTP; the copies are made here from a real camera photo with sharp.
+    const dave = new Client(srv.url);
+    await addMember(alice, dave, 'dave');
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-dups-copies-'));
+    try {
+      const source = path.join(CORPUS, 'gps/DSCN0021.jpg'); // Nikon P6000, 640×480, 2008:10:22 16:38:20
+      const up = await sharp(source).rotate().toBuffer({ resolveWithObject: true });
+      const { width: w, height: h } = up.info;
+      const cut = (l: number, t: number, r: number, b: number) =>
+        sharp(up.data).extract({ left: Math.round(w * l), top: Math.round(h * t), width: Math.round(w * (1 - l - r)), height: Math.round(h * (1 - t - b)) });
+      const copies: Record<string, Buffer> = {
+        // Metadata stripped (sharp's default): only the pixels can find these.
+        'crop-10-right.jpg': await cut(0, 0, 0.1, 0).jpeg({ quality: 90 }).toBuffer(),
+        'crop-8-top-left.jpg': await cut(0.08, 0.08, 0, 0).jpeg({ quality: 90 }).toBuffer(),
+        'crop-10-top.png': await cut(0, 0.1, 0, 0).png().toBuffer(),
+        'exposure-plus-1ev.jpg': await sharp(up.data).linear(2 ** (1 / 2.2), 0).jpeg({ quality: 90 }).toBuffer(),
+        'hdr.jpg': await sharp(up.data).clahe({ width: 80, height: 60, maxSlope: 3 }).gamma(2.2, 1.8).modulate({ saturation: 1.3 }).jpeg({ quality: 90 }).toBuffer(),
+        // The next shot of a burst, 26 s later by the same camera in HDR mode, the camera moved 4 % down.
+        'burst-26s-hdr.jpg': await sharp(await cut(0, 0.04, 0, 0).toBuffer())
+          .clahe({ width: 80, height: 60, maxSlope: 3 })
+          .gamma(2.2, 1.8)
+          .keepExif()
+          .withExifMerge({ IFD0: { DateTime: '2008:10:22 16:38:46' }, IFD2: { DateTimeOriginal: '2008:10:22 16:38:46', DateTimeDigitized: '2008:10:22 16:38:46' } })
+          .jpeg({ quality: 90 })
+          .toBuffer(),
+      };
+      const ids: Record<string, string> = {};
+      const send = async (name: string, file: string) => {
+        const r = await uploadFile(srv, dave.token!, file, { name });
+        assert.equal(r.status, 200, r.text);
+        ids[name] = r.body.asset_id as string;
+      };
+      await send('DSCN0021.jpg', source);
+      for (const [name, bytes] of Object.entries(copies)) {
+        fs.writeFileSync(path.join(work, name), bytes);
+        await send(name, path.join(work, name));
+      }
+      // Two different street scenes shot 40 s apart by the same camera: near in time, not copies.
+      await send('DSCN0025.jpg', path.join(CORPUS, 'gps/DSCN0025.jpg'));
+      await send('DSCN0027.jpg', path.join(CORPUS, 'gps/DSCN0027.jpg'));
+      await srv.container.jobRunner.whenIdle();
+      const windows = srv.container.db.prepare('SELECT phash_windows FROM assets WHERE asset_id = ?').pluck().get(ids['DSCN0021.jpg']) as string | null;
+      assert.match(windows ?? '', /^[0-9a-f]{144}$/, 'ingest stores the nine window pHashes');
+      const taken = srv.container.db.prepare('SELECT taken_time FROM assets WHERE asset_id = ?').pluck().get(ids['burst-26s-hdr.jpg']) as number | null;
+      assert.equal(taken! - (srv.container.db.prepare('SELECT taken_time FROM assets WHERE asset_id = ?').pluck().get(ids['DSCN0021.jpg']) as number), 26_000);
+
+      const mine = new Set(Object.values(ids));
+      const nameOfDave = (id: string) => Object.entries(ids).find(([, v]) => v === id)?.[0] ?? id;
+      for (const [variant, c] of Object.entries(inBothVariants(dave))) {
+        const r = await c.post(`${V1}/duplicates/detect`, { repository_id: repoId });
+        assert.equal(r.status, 200, `${variant}: ${r.text}`);
+        assert.equal(data(c, r).groups, 1, `${variant}: one group`);
+        const listed = await c.get(`${V1}/duplicates/groups?limit=100`);
+        assert.equal(listed.status, 200, listed.text);
+        const { groups: found } = data(c, listed) as { groups: Group[] };
+        assert.equal(found.length, 1, `${variant}: ${found.map((g) => g.assets.map((a) => nameOfDave(a.asset.asset_id)).join('+')).join(' / ')}`);
+        const members = found[0]!.assets.map((a) => nameOfDave(a.asset.asset_id)).sort();
+        assert.deepEqual(members, ['DSCN0021.jpg', ...Object.keys(copies)].sort(), `${variant}: the photo and its six copies, nothing else`);
+        assert.ok(found[0]!.assets.every((a) => mine.has(a.asset.asset_id)));
+        for (const e of found[0]!.edges) {
+          assert.ok(['exact', 'phash'].includes(e.method));
+          assert.equal(e.confidence, 1 - e.distance / 64);
+          assert.ok(e.distance <= 10, `edge distance ${e.distance}`);
+        }
+      }
+      // A photo catalogued before window hashes existed gets them from its small thumbnail (the backfill job).
+      const before = windows!;
+      srv.container.db.prepare('UPDATE assets SET phash_windows = NULL WHERE asset_id = ?').run(ids['DSCN0021.jpg']);
+      assert.ok(srv.container.duplicates.windowHashes.pending());
+      srv.container.jobs.enqueue(backfillWindowHashesJob, {});
+      await srv.container.jobRunner.whenIdle();
+      const after = srv.container.db.prepare('SELECT phash_windows FROM assets WHERE asset_id = ?').pluck().get(ids['DSCN0021.jpg']) as string | null;
+      assert.match(after ?? '', /^[0-9a-f]{144}$/);
+      for (let k = 0; k < 9; k++) assert.ok(hammingDistance(after!.slice(16 * k, 16 * k + 16), before.slice(16 * k, 16 * k + 16)) <= 6, `window ${k}`);
+      assert.equal(srv.container.duplicates.windowHashes.pending(), false);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   });
 });

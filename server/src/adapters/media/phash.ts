@@ -9,8 +9,17 @@
  *
  * Distances seen on the corpus and in the reference measurements: resized/re-encoded/brightened copies 0–4,
  * small crops ~10–16, different photos ≥ 22. A threshold of about 8–10 separates near-duplicates.
+ *
+ * Window hashes (`phashWindowsFromRaw`): the pHash is blind to crops (scripts/bench/duplicates.ts: a 10 % crop
+ * off one side is 14–20 bits from its original, as far as some different photos), because a crop shifts and
+ * stretches everything the 32×32 sees. So each photo also keeps the pHashes of nine windows of itself, each
+ * 93 % of a side: the four corners, the four sides (93 % of one dimension, all of the other) and the centre.
+ * A copy cropped by up to ~10 % (from any sides) looks like one of those windows of its original: its whole
+ * pHash is then within a few bits of that window's (median 2–4 bits on the benchmark's crops, different
+ * photos ≥ 16). 93 % and not 90 %: a window then also covers the 5 % crops, which sit halfway between the
+ * whole frame and a 90 % window. Detection compares windows with whole frames (features/duplicates/detect.ts).
  */
-import type { Sharp } from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { openImage, type OpenImageOptions } from './image-source.ts';
 
 const N = 32;
@@ -65,6 +74,41 @@ export async function phashFromPipeline(pipeline: Sharp): Promise<string> {
   const grey = new Uint8Array(N * N);
   for (let i = 0; i < N * N; i++) grey[i] = data[i * info.channels]!;
   return phashFromGrey32(grey);
+}
+
+/**
+ * The windows, as fractions of the upright frame: [left anchor, top anchor, width, height]. An anchor of 0
+ * puts the window against the left (top) edge, 1 against the right (bottom), 0.5 in the middle. Order is
+ * fixed: a stored `phash_windows` is these nine hashes, concatenated in this order (9 × 16 hex digits).
+ */
+const W = 0.93;
+export const PHASH_WINDOWS: readonly (readonly [number, number, number, number])[] = [
+  [0, 0, W, W], [1, 0, W, W], [0, 1, W, W], [1, 1, W, W],
+  [0, 0.5, W, 1], [1, 0.5, W, 1], [0.5, 0, 1, W], [0.5, 1, 1, W],
+  [0.5, 0.5, W, W],
+];
+
+/** Raw upright pixels as sharp's `raw` input wants them (the thumbnail step's smallest buffer). */
+export interface RawPixels {
+  data: Buffer;
+  raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 };
+}
+
+/**
+ * The nine window pHashes of an upright image (see PHASH_WINDOWS), concatenated: 144 hex digits. Taken from
+ * the same pixels as the whole-frame pHash (the small thumbnail's), so both are made the same way.
+ */
+export async function phashWindowsFromRaw(image: RawPixels): Promise<string> {
+  const { width, height } = image.raw;
+  const hashes = await Promise.all(
+    PHASH_WINDOWS.map(([ax, ay, fw, fh]) => {
+      const w = Math.max(1, Math.round(width * fw));
+      const h = Math.max(1, Math.round(height * fh));
+      const region = { left: Math.round((width - w) * ax), top: Math.round((height - h) * ay), width: w, height: h };
+      return phashFromPipeline(sharp(image.data, { raw: image.raw }).extract(region));
+    }),
+  );
+  return hashes.join('');
 }
 
 /** pHash of a photo file (any format openImage supports; EXIF/HEIF orientation applied first). */

@@ -20,7 +20,7 @@ import { writeAtomically } from './atomic-write.ts';
 import type { DetectedType } from './detect.ts';
 import { MediaDecodeError } from './errors.ts';
 import { openImage, type OpenedImage } from './image-source.ts';
-import { phashFromPipeline } from './phash.ts';
+import { phashFromPipeline, phashWindowsFromRaw } from './phash.ts';
 import './sharp-setup.ts';
 
 export type ThumbnailSize = 'small' | 'medium' | 'large';
@@ -44,6 +44,8 @@ export interface ThumbnailResult {
   outputs: Partial<Record<ThumbnailSize, ThumbnailOutput>>;
   /** Present when `phash: true` was asked for. */
   phash?: string;
+  /** The nine window pHashes (phash.ts `phashWindowsFromRaw`), present when `phash: true` was asked for. */
+  phashWindows?: string;
 }
 
 export interface ThumbnailOptions {
@@ -56,7 +58,7 @@ export interface ThumbnailOptions {
    * bytes.
    */
   quality?: number;
-  /** Also compute the pHash from the same decode. */
+  /** Also compute the pHash (and its window hashes) from the same decode. */
   phash?: boolean;
 }
 
@@ -128,6 +130,7 @@ export async function generateThumbnails(
   const pending: Array<Promise<unknown>> = [];
   let current = base;
   let phash: Promise<string> | undefined;
+  let phashWindows: Promise<string> | undefined;
   try {
     for (const { dims } of plan) {
       const key = `${dims.width}x${dims.height}`;
@@ -138,7 +141,10 @@ export async function generateThumbnails(
       encodes.set(key, encode);
       pending.push(encode);
     }
-    if (options.phash) pending.push((phash = phashFromPipeline(sharp(current.data, { raw: current.raw }))));
+    if (options.phash) {
+      pending.push((phash = phashFromPipeline(sharp(current.data, { raw: current.raw }))));
+      pending.push((phashWindows = phashWindowsFromRaw(current)));
+    }
     await Promise.all(pending);
   } catch (e) {
     await Promise.allSettled(pending); // nothing left running on a buffer or a path after we return
@@ -152,6 +158,7 @@ export async function generateThumbnails(
   }
   const result: ThumbnailResult = { source, decoder: opened.decoder, outputs };
   if (phash) result.phash = await phash;
+  if (phashWindows) result.phashWindows = await phashWindows;
   return result;
 }
 

@@ -35,6 +35,8 @@ export interface AssetRow extends CaptureColumns {
   deleted_reason: 'user' | 'missing' | null;
   content_id: string | null;
   phash: string | null;
+  /** Nine window pHashes of a photo, 144 hex digits (adapters/media/phash.ts); null for videos and until computed. */
+  phash_windows: string | null;
   specific_metadata: string | null;
   exif_raw: string | null;
   state: 'pending' | 'processing' | 'ready' | 'failed';

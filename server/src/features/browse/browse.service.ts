@@ -296,5 +296,5 @@ export class BrowseService {
 
 function stripRow(r: PageRow) {
   const { rid: _rid, link_media_kind: _kind, ...asset } = r;
-  return { ...asset, exif_raw: null };
+  return { ...asset, exif_raw: null, phash_windows: null };
 }

@@ -18,14 +18,38 @@
  *    group of copies says `exact`, not `mixed`).
  *    Only photos: a video's pHash is of its poster frame, and two clips starting on the same black frame
  *    are not copies of each other.
- * 3. Both skip pairs inside one media item (a RAW and its JPEG, a live photo's still and clip) or one
+ * 3. Window edges (issue 24: the pHash is blind to crops; adapters/media/phash.ts `phashWindowsFromRaw`):
+ *    a photo whose whole pHash is at most `windowThreshold` (6) bits from one of the nine window pHashes of
+ *    another photo of the owner is a cropped copy of it (a crop of up to ~10 % from any sides). Candidates
+ *    share one identical 16-bit chunk with the window: exact up to 3 bits by pigeonhole and most of the
+ *    4–6-bit ones, at ~9 × 4 bucket meetings per photo instead of the 9 × 68 an exact search would cost.
+ *    Run as a sorted join: per chunk the windows are counting-sorted on that chunk like the whole frames,
+ *    and each bucket's windows meet its frames, so memory is read in sequence (looking each window's
+ *    bucket up in turn missed the cache 9 × 4 times per photo: 3.3× today's time at 1M). The pairs compared,
+ *    and so the edges, are the same as per-window lookups give. A window string that is not 144 hex
+ *    digits is ignored (the photo is compared by its whole frame only). The benchmark measures the recall
+ *    this leaves and the time it adds (scripts/bench/duplicates.ts).
+ * 4. Capture neighbours (burst, HDR, exposure bracketing, a retake): two photos of the owner taken at most
+ *    `burstWindowMs` (60 s) apart by the same camera (per their EXIF; a photo without a capture time never,
+ *    one without a camera model is taken as the same camera) are linked at a looser distance,
+ *    `burstThreshold` (10) bits, over whole frames and windows alike. Decided for the household: shots of one
+ *    scene seconds apart are the copies a person wants to pick one of, while two different scenes a minute
+ *    apart stay apart (the corpus's two Nikon P6000 street shots 40 s apart are 20+ bits apart).
+ *    Edges of steps 3 and 4 say `phash` too (perceptual-hash evidence, as the contract names it); their
+ *    distance is the smallest of the compared pHashes, confidence 1 − d/64.
+ * 5. All skip pairs inside one media item (a RAW and its JPEG, a live photo's still and clip) or one
  *    stack (a burst is kept on purpose), and pairs a person already resolved (`resolvedTogether`).
- * 4. Union-find over the edges; components of ≥ 2 are groups; method `exact`, `phash` or `mixed`.
- * 5. Members are ordered by the keeper recommendation (`compareKeeper`): the first is the suggestion.
+ * 6. Union-find over the edges; components of ≥ 2 are groups; method `exact`, `phash` or `mixed`.
+ * 7. Members are ordered by the keeper recommendation (`compareKeeper`): the first is the suggestion.
  */
 
 export const DETECTION_VERSION = 'duplicates-v2';
 export const PHASH_THRESHOLD = 6;
+export const WINDOW_THRESHOLD = 6;
+export const BURST_THRESHOLD = 10;
+export const BURST_WINDOW_MS = 60_000;
+/** Window pHashes per photo (adapters/media/phash.ts PHASH_WINDOWS), 16 hex digits each. */
+const WINDOWS = 9;
 
 /** One asset as detection sees it. */
 export interface DetectionItem {
@@ -37,6 +61,12 @@ export interface DetectionItem {
   file_size: number;
   /** 16 hex digits, null when none was computed. */
   phash: string | null;
+  /** The nine window pHashes, 144 hex digits; null when not computed (yet). */
+  phash_windows: string | null;
+  /** EXIF capture time (ms), null when the file has none (not the upload-time fallback of capture_time). */
+  taken_time: number | null;
+  /** Camera model from EXIF, null when unknown. */
+  camera: string | null;
   media_item_id: string | null;
   stack_id: string | null;
   width: number | null;
@@ -68,6 +98,9 @@ export interface DetectedGroup {
 
 export interface DetectOptions {
   threshold?: number;
+  windowThreshold?: number;
+  burstThreshold?: number;
+  burstWindowMs?: number;
   /** True when a person already resolved a group holding both (merged or dismissed): not proposed again. */
   resolvedTogether?: (a: DetectionItem, b: DetectionItem) => boolean;
   /** Called now and then while pairing, so a server can serve requests meanwhile (await setImmediate). */
@@ -75,6 +108,10 @@ export interface DetectOptions {
 }
 
 const CHUNKS = 4;
+/** Hex digit value by char code (ASCII), −1 for anything else. */
+const HEX = new Int8Array(128).fill(-1);
+for (let c = 0; c < 10; c++) HEX[48 + c] = c;
+for (let c = 0; c < 6; c++) HEX[65 + c] = HEX[97 + c] = 10 + c;
 const BUCKETS = 1 << 16;
 
 /** popcount of a 32-bit integer. */
@@ -125,6 +162,9 @@ class UnionFind {
 
 export async function detectDuplicateGroups(items: readonly DetectionItem[], opts: DetectOptions = {}): Promise<DetectedGroup[]> {
   const threshold = opts.threshold ?? PHASH_THRESHOLD;
+  const windowThreshold = opts.windowThreshold ?? WINDOW_THRESHOLD;
+  const burstThreshold = opts.burstThreshold ?? BURST_THRESHOLD;
+  const burstWindowMs = opts.burstWindowMs ?? BURST_WINDOW_MS;
   const n = items.length;
   const edges: { a: number; b: number; method: EdgeMethod; distance: number }[] = [];
   const allowed = (i: number, j: number): boolean => {
@@ -194,6 +234,48 @@ export async function detectDuplicateGroups(items: readonly DetectionItem[], opt
   const m = photos.length;
   const hi = Uint32Array.from(hiList);
   const lo = Uint32Array.from(loList);
+  // Window hashes: photo k's window w at k * WINDOWS + w; hasWin[k] = 1 when all nine parsed. Decoded digit
+  // by digit through a table (slicing and parseInt-ing nine million substrings cost as much at 1M as a
+  // bucket pass); a string with any non-hex digit is ignored.
+  const winHi = new Uint32Array(m * WINDOWS);
+  const winLo = new Uint32Array(m * WINDOWS);
+  const hasWin = new Uint8Array(m);
+  let windowed = 0;
+  for (let k = 0; k < m; k++) {
+    const w = items[photos[k]!]!.phash_windows;
+    if (!w || w.length !== 16 * WINDOWS) continue;
+    let bad = 0;
+    for (let x = 0; x < 2 * WINDOWS; x++) {
+      let v = 0;
+      for (let j = 8 * x, end = j + 8; j < end; j++) {
+        const ch = w.charCodeAt(j);
+        const digit = ch < 128 ? HEX[ch]! : -1;
+        bad |= digit;
+        v = (v << 4) | (digit & 15);
+      }
+      if (x & 1) winLo[k * WINDOWS + (x >> 1)] = v >>> 0;
+      else winHi[k * WINDOWS + (x >> 1)] = v >>> 0;
+    }
+    if (bad < 0) continue;
+    hasWin[k] = 1;
+    windowed++;
+  }
+  const wholeDistance = (p: number, q: number) => popcount32(hi[p]! ^ hi[q]!) + popcount32(lo[p]! ^ lo[q]!);
+  /** Smallest distance between a window of p and the whole frame of q (65 when p has no windows). */
+  const windowDistance = (p: number, q: number) => {
+    if (!hasWin[p]) return 65;
+    let best = 65;
+    for (let x = p * WINDOWS, end = x + WINDOWS; x < end; x++) best = Math.min(best, popcount32(winHi[x]! ^ hi[q]!) + popcount32(winLo[x]! ^ lo[q]!));
+    return best;
+  };
+  /** Window and capture-neighbour pairs (photo indices p < q) → distance: found more than once, kept once. */
+  const extra = new Map<number, number>();
+  const addExtra = (p: number, q: number, d: number) => {
+    if (wholeDistance(p, q) <= threshold) return; // the whole-frame pass has it
+    const key = p < q ? p * m + q : q * m + p;
+    const seen = extra.get(key);
+    if (seen === undefined || d < seen) extra.set(key, d);
+  };
   const chunks = [new Uint16Array(m), new Uint16Array(m), new Uint16Array(m), new Uint16Array(m)] as const;
   for (let k = 0; k < m; k++) {
     chunks[0][k] = hi[k]! >>> 16;
@@ -205,6 +287,12 @@ export async function detectDuplicateGroups(items: readonly DetectionItem[], opt
   const order = new Int32Array(m);
   const hiS = new Uint32Array(m);
   const loS = new Uint32Array(m);
+  // The windows in bucket order of the current chunk (photos without windows left out).
+  const W = windowed * WINDOWS;
+  const wStarts = new Int32Array(BUCKETS + 1);
+  const wHiS = new Uint32Array(W);
+  const wLoS = new Uint32Array(W);
+  const wPhoto = new Int32Array(W);
   let lastPause = performance.now();
   for (let c = 0; c < CHUNKS; c++) {
     const ch = chunks[c]!;
@@ -251,9 +339,87 @@ export async function detectDuplicateGroups(items: readonly DetectionItem[], opt
         lastPause = performance.now();
       }
     }
+    // Windows: each window meets the whole frames of its own chunk-c bucket (identical chunk). Both sides
+    // in bucket order (the windows counting-sorted on chunk c like the frames), so the pass reads memory in
+    // sequence: looking each window's bucket up in turn jumped around the frame arrays 9 × 4 times per
+    // photo, and those cache misses were most of the time the windows added at 1M.
+    if (windowed) {
+      const shift = c === 0 || c === 2 ? 16 : 0;
+      const wSrc = c < 2 ? winHi : winLo;
+      wStarts.fill(0);
+      for (let k = 0; k < m; k++) {
+        if (!hasWin[k]) continue;
+        for (let x = k * WINDOWS, end = x + WINDOWS; x < end; x++) wStarts[((wSrc[x]! >>> shift) & 0xffff) + 1]!++;
+      }
+      for (let v = 0; v < BUCKETS; v++) wStarts[v + 1]! += wStarts[v]!;
+      const wFill = wStarts.slice(0, BUCKETS);
+      for (let k = 0; k < m; k++) {
+        if (!hasWin[k]) continue;
+        for (let x = k * WINDOWS, end = x + WINDOWS; x < end; x++) {
+          const z = wFill[(wSrc[x]! >>> shift) & 0xffff]!++;
+          wHiS[z] = winHi[x]!;
+          wLoS[z] = winLo[x]!;
+          wPhoto[z] = k;
+        }
+      }
+      for (let v = 0; v < BUCKETS; v++) {
+        const from = starts[v]!;
+        const to = starts[v + 1]!;
+        const wFrom = wStarts[v]!;
+        const wTo = wStarts[v + 1]!;
+        if (from === to || wFrom === wTo) continue;
+        for (let y = from; y < to; y++) {
+          const hq = hiS[y]!;
+          const lq = loS[y]!;
+          for (let z = wFrom; z < wTo; z++) {
+            const d = popcount32(hq ^ wHiS[z]!) + popcount32(lq ^ wLoS[z]!);
+            if (d <= windowThreshold && wPhoto[z] !== order[y]) addExtra(wPhoto[z]!, order[y]!, d);
+          }
+        }
+        if (opts.pause && (v & 255) === 0 && performance.now() - lastPause > 20) {
+          await opts.pause();
+          lastPause = performance.now();
+        }
+      }
+    }
   }
 
-  // 3. Components.
+  // 4. Capture neighbours: photos with a capture time, by owner then time; each against the ones up to
+  // burstWindowMs later.
+  // Sorted on typed copies of owner and time (a comparator reading the items' objects cost seconds at 1M).
+  const timed: number[] = [];
+  const ownerOf = new Float64Array(m);
+  const takenOf = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const it = items[photos[k]!]!;
+    if (it.taken_time === null) continue;
+    timed.push(k);
+    ownerOf[k] = it.owner_id;
+    takenOf[k] = it.taken_time;
+  }
+  timed.sort((p, q) => ownerOf[p]! - ownerOf[q]! || takenOf[p]! - takenOf[q]!);
+  for (let s = 0; s < timed.length; s++) {
+    const p = timed[s]!;
+    for (let t = s + 1; t < timed.length; t++) {
+      const q = timed[t]!;
+      if (ownerOf[q] !== ownerOf[p] || takenOf[q]! - takenOf[p]! > burstWindowMs) break;
+      const ca = items[photos[p]!]!.camera;
+      const cb = items[photos[q]!]!.camera;
+      if (ca !== null && cb !== null && ca !== cb) continue;
+      const d = Math.min(wholeDistance(p, q), windowDistance(p, q), windowDistance(q, p));
+      if (d <= burstThreshold) addExtra(p, q, d);
+    }
+  }
+  for (const [key, d] of extra) {
+    const p = Math.floor(key / m);
+    const q = key - p * m;
+    const i = photos[p]!;
+    const j = photos[q]!;
+    if (sameContent(i, j) || !allowed(i, j)) continue;
+    edges.push({ a: i, b: j, method: 'phash', distance: d });
+  }
+
+  // 6. Components.
   const uf = new UnionFind(n);
   for (const e of edges) uf.union(e.a, e.b);
   const byRoot = new Map<number, { members: Set<number>; edges: typeof edges }>();

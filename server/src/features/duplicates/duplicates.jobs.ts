@@ -17,4 +17,15 @@ export const detectRepositoryDuplicatesJob = defineJob({
   handler: (args, ctx) => ctx.deps.duplicates.runDetectionJob(args.repository_id, ctx.job.created_at),
 });
 
-export const DUPLICATES_JOBS = [detectRepositoryDuplicatesJob];
+/** Window pHashes for the photos catalogued before ingest computed them (window-hashes.backfill.ts). One at a time. */
+export const backfillWindowHashesJob = defineJob({
+  kind: 'duplicates.backfill-window-hashes',
+  queue: 'maintenance',
+  args: z.object({}),
+  maxAttempts: 3,
+  timeoutMs: 6 * 60 * 60_000,
+  uniqueKey: () => 'window-hashes',
+  handler: (_args, ctx) => ctx.deps.duplicates.windowHashes.run(ctx.signal),
+});
+
+export const DUPLICATES_JOBS = [detectRepositoryDuplicatesJob, backfillWindowHashesJob];

@@ -49,6 +49,7 @@ import { SnoozeError } from '../../platform/jobs/registry.ts';
 import { AssetsStore, assetRef, loadAssetExtras, toAsset, type AssetEventBus, type AssetRow } from '../assets/index.ts';
 import { DETECTION_VERSION, detectDuplicateGroups, type DetectionItem } from './detect.ts';
 import { detectRepositoryDuplicatesJob } from './duplicates.jobs.ts';
+import type { WindowHashesBackfill } from './window-hashes.backfill.ts';
 import { DuplicatesStore, memberKey, type GroupFilter, type GroupRow } from './duplicates.store.ts';
 
 /** Filled by the faces feature: moves the duplicates' faces (and their people) onto the keeper. */
@@ -97,6 +98,8 @@ export class DuplicatesService {
   /** Repositories a detection is running for (on demand or the job). */
   private readonly running = new Set<string>();
   private faces: DuplicateFacesHook | null = null;
+  /** Window pHashes for photos catalogued before ingest computed them (set by the container). */
+  windowHashes!: WindowHashesBackfill;
 
   constructor(
     private readonly db: Db,

@@ -63,8 +63,10 @@ export class DuplicatesStore {
   detectionItems(repositoryId: string, ownerId: number | null, afterRowid: number, limit: number): (DetectionItem & { rowid: number })[] {
     return this.db
       .prepare(
-        `SELECT a.rowid, a.asset_id, a.owner_id, a.type, a.hash, a.file_size, a.phash, a.media_item_id, sm.stack_id,
-                a.width, a.height, a.rating, coalesce(a.taken_time, a.upload_time) AS capture_time
+        `SELECT a.rowid, a.asset_id, a.owner_id, a.type, a.hash, a.file_size, a.phash, a.phash_windows, a.media_item_id, sm.stack_id,
+                a.width, a.height, a.rating, coalesce(a.taken_time, a.upload_time) AS capture_time, a.taken_time,
+                nullif(trim(coalesce(json_extract(a.specific_metadata, '$.camera_make'), '') || ' ' ||
+                            coalesce(json_extract(a.specific_metadata, '$.camera_model'), '')), '') AS camera
          FROM assets a LEFT JOIN stack_members sm ON sm.media_item_id = a.media_item_id
          WHERE a.rowid > @after AND a.repository_id = @repo AND a.is_deleted = 0 AND (@owner IS NULL OR a.owner_id = @owner)
          ORDER BY a.rowid LIMIT @limit`,

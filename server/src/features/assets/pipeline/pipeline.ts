@@ -241,6 +241,7 @@ export class AssetPipeline {
       gps_longitude: m.gps_longitude,
       content_id: m.content_identifier,
       phash: thumbs?.phash ?? null,
+      phash_windows: thumbs?.phashWindows ?? null,
       exif_raw: JSON.stringify(exif),
       specific_metadata: JSON.stringify({
         camera_make: m.make,
