@@ -30,6 +30,21 @@
  * | BK-tree (sampled queries)         | 5 532 s           | ~1.4·10⁶ s         |
  *
  * The BK-tree loses to all pairs: at radius 6 of 64 bits a query visits most of the tree.
+ *
+ * With window pHashes and capture neighbours (issue 24), 1M, one run of 2026-11-27 on the same loaded
+ * machine (load average 12–18; `--sizes 1000000 --sources 0`; the quality bench `--sizes '' --sources 20`
+ * ran beside it):
+ *
+ * |                                                   | 1M                                   |
+ * |---------------------------------------------------|--------------------------------------|
+ * | today's detection (whole-frame pHash only)        | 43.0 s                               |
+ * | detectDuplicateGroups, windows per-window lookups | 523 s, 3.29× today's (an earlier run) |
+ * | detectDuplicateGroups, windows as a sorted join   | 85.5 s, 1.99× today's, recall 0.997  |
+ * | reference buckets                                 | 2.4 s, recall 0.779                  |
+ * | BK-tree (sampled queries)                         | ~4.7·10⁸ ms                          |
+ *
+ * Quality (20 sources, 504 photos): today precision 1.000 recall 0.610; now precision 1.000 recall 0.996
+ * (crops 219/220, exposure/HDR, re-framing, copies and burst neighbours all found; real pairs 10/10).
  */
 import crypto from 'node:crypto';
 import { detectDuplicateGroups, type DetectionItem } from '../../server/src/features/duplicates/detect.ts';
