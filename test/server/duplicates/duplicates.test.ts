@@ -479,7 +479,13 @@ describe('duplicates', { timeout: 900_000 }, () => {
       const after = srv.container.db.prepare('SELECT phash_windows FROM assets WHERE asset_id = ?').pluck().get(ids['DSCN0021.jpg']) as string | null;
       assert.match(after ?? '', /^[0-9a-f]{144}$/);
       for (let k = 0; k < 9; k++) assert.ok(hammingDistance(after!.slice(16 * k, 16 * k + 16), before.slice(16 * k, 16 * k + 16)) <= 6, `window ${k}`);
-      assert.equal(srv.container.duplicates.windowHashes.pending(), false);
+      // Other tests of this file seed photos by SQL with a pHash and no thumbnail: those stay without windows
+      // (nothing to compute them from), so the check is on this member's photos.
+      const lacking = srv.container.db
+        .prepare('SELECT COUNT(*) FROM assets WHERE owner_id = (SELECT owner_id FROM assets WHERE asset_id = ?) AND phash IS NOT NULL AND phash_windows IS NULL')
+        .pluck()
+        .get(ids['DSCN0021.jpg']);
+      assert.equal(lacking, 0, 'every photo of the member has its window hashes after the backfill');
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }
