@@ -143,9 +143,15 @@ describe('RAW without a usable preview keeps its metadata and shows a placeholde
         assert.equal(a.specific_metadata.is_raw, true, name);
         assert.equal(a.specific_metadata.camera_make, e.make, name);
         assert.equal(a.specific_metadata.camera_model, e.model, name);
-        const local = a.taken_time === null ? null : new Date(Date.parse(a.taken_time) + (a.capture_offset_minutes ?? 0) * 60_000).toISOString().slice(0, 19);
-        assert.equal(local, e.local, name);
-        assert.equal(a.capture_offset_minutes, e.offset, name);
+        if (e.local === null) {
+          // No date in the file's tags: the file's modification time stands in, marked as such (capture-sources.ts).
+          assert.equal(a.time_source, 'file_modified', name);
+        } else {
+          const local = new Date(Date.parse(a.taken_time) + (a.capture_offset_minutes ?? 0) * 60_000).toISOString().slice(0, 19);
+          assert.equal(local, e.local, name);
+          assert.equal(a.capture_offset_minutes, e.offset, name);
+          assert.equal(a.time_source, 'file', name);
+        }
         if (e.size) assert.deepEqual([a.width, a.height], e.size, name);
         if (name.startsWith('iptc-longs-')) {
           // The IPTC block exifr rejects is read from its bytes all the same.

@@ -19,7 +19,18 @@ const MISSING = { FFPROBE_PATH: '/nonexistent/hearth-test/ffprobe', FFMPEG_PATH:
 const KEYS = ['-movflags', 'use_metadata_tags'];
 
 /** name → how it is made, and what its boxes say: [width, height, duration, taken_time, offset, latitude, longitude] */
-type Expected = [number, number, number, string | null, number | null, number | null, number | null];
+type Expected = [number, number, number, string | typeof MODIFIED, number | null, number | null, number | null];
+
+/** The boxes give no date: the asset takes its file's modification time, marked as such (capture-sources.ts). */
+const MODIFIED = Symbol('the file modification time');
+
+/** [width, height, duration?, taken_time, offset] of an asset as the test compares them; MODIFIED by its source. */
+function capture(a: { taken_time: string | null; capture_offset_minutes: number | null; time_source: string | null }, taken: Expected[3]) {
+  if (taken !== MODIFIED) return [a.taken_time, a.capture_offset_minutes];
+  assert.equal(a.time_source, 'file_modified');
+  assert.ok(a.taken_time !== null, 'dated by its modification time');
+  return [MODIFIED, null];
+}
 
 /** The tools are "installed": the variables no longer point at missing programs (ffmpeg is on the PATH). */
 function installTools(): void {
@@ -60,7 +71,7 @@ describe('files wait for ffprobe/ffmpeg instead of failing, and are processed on
     };
     expected['xmp.mp4'] = [320, 240, 1, '2020-11-20T14:04:02.000Z', 60, 48.8584, 2.2945];
     expected['keys.mov'] = [240, 160, 1, '2024-05-01T08:00:00.000Z', 120, 52.3731, 4.8922];
-    expected['zero-date.mp4'] = [320, 240, 1, null, null, null, null];
+    expected['zero-date.mp4'] = [320, 240, 1, MODIFIED, null, null, null];
     expected['phone.mov'] = [320, 568, 4, '2019-07-24T08:25:40.000Z', 180, 32.0929, 34.862];
     Object.assign(process.env, MISSING);
     const h = await household();
@@ -83,7 +94,7 @@ describe('files wait for ffprobe/ffmpeg instead of failing, and are processed on
         assert.equal(a.state, 'pending', `${name}: ${a.state} ${a.last_error}`);
         assert.deepEqual(a.status, [10, 20, 31, 930], name);
         assert.match(a.last_error, /^Waiting for ffprobe, which is not installed.*apt install ffmpeg.*FFPROBE_PATH/, name);
-        assert.deepEqual([a.width, a.height, Math.round(a.duration), a.taken_time, a.capture_offset_minutes], [w, h, duration, taken, offset], name);
+        assert.deepEqual([a.width, a.height, Math.round(a.duration), ...capture(a, taken)], [w, h, duration, taken, offset], name);
         if (lat === null) assert.equal(a.gps_latitude, null, name);
         else assert.ok(Math.abs(a.gps_latitude - lat) < 1e-4 && Math.abs(a.gps_longitude - lon!) < 1e-4, `${name}: ${a.gps_latitude},${a.gps_longitude}`);
         assert.equal(a.specific_metadata.container_boxes_only, true, name);
@@ -137,7 +148,7 @@ describe('files wait for ffprobe/ffmpeg instead of failing, and are processed on
         assert.equal(a.last_error, null);
         assert.ok(!a.status.includes(930) && a.status.includes(60), `${name}: ${JSON.stringify(a.status)}`);
         // ffprobe's reading agrees, and the zoned XMP time still wins over the container's UTC time.
-        assert.deepEqual([a.width, a.height, a.taken_time, a.capture_offset_minutes], [w, h, taken, offset], name);
+        assert.deepEqual([a.width, a.height, ...capture(a, taken)], [w, h, taken, offset], name);
         assert.equal(a.specific_metadata.container_boxes_only, undefined, name);
       }
       assert.equal(data(client, await client.get(`${V1}/assets/${ids['sound.wav']}`)).state, 'ready');

@@ -60,7 +60,7 @@ describe('face models shipped with Hearth', { timeout: 120_000 }, () => {
     const faces = (await c.get(`${V1}/capabilities`)).body.ml.tasks.face_recognition;
     assert.equal(faces.available, false);
     assert.equal(faces.reason, 'failed');
-    assert.match(faces.detail, /mobilefacenet refused: mobilefacenet_foamliu\.onnx has sha256 [0-9a-f]{64}, expected b7120c09/);
+    assert.match(faces.detail, /mobilefacenet: mobilefacenet_foamliu\.onnx has sha256 [0-9a-f]{64}, expected b7120c09/);
     await assert.rejects(srv.container.ml.run('mobilefacenet', {}), /unavailable \(failed\)/);
   });
 });

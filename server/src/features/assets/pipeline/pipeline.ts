@@ -103,12 +103,7 @@ export class AssetPipeline {
         if (superseded()) return null;
         // What a person corrected stays as they left it; the rest is what the file says now.
         if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
-        // The geohashes are written with the position they come from (features/places): never stale.
-        // The file's date (else its modification time) and place; a person's correction stays (capture-sources.ts).
-        const read = { taken_time: fields.taken_time ?? null, capture_offset_minutes: fields.capture_offset_minutes ?? null, gps_latitude: fields.gps_latitude ?? null, gps_longitude: fields.gps_longitude ?? null };
-        for (const k of Object.keys(read)) delete fields[k as keyof typeof read];
-        Object.assign(fields, captureFields(this.store.byId(id) ?? asset, read));
-        if ('gps_latitude' in fields) Object.assign(fields, geohashFields(fields.gps_latitude ?? null, fields.gps_longitude ?? null));
+        this.settleCapture(fields, this.store.byId(id) ?? asset);
         this.store.update(assetId, { ...fields, state: 'ready', last_error: null }, now);
         const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
         done.push(STATUS.mediaItem);
@@ -143,6 +138,18 @@ export class AssetPipeline {
     }
   }
 
+  /**
+   * The capture columns to write from what was read: the file's date (else its modification time) and place,
+   * while a person's correction stays (capture-sources.ts); the geohashes are written with the position they
+   * come from (features/places), so they are never stale.
+   */
+  private settleCapture(fields: Fields, row: AssetRow): void {
+    const read = { taken_time: fields.taken_time ?? null, capture_offset_minutes: fields.capture_offset_minutes ?? null, gps_latitude: fields.gps_latitude ?? null, gps_longitude: fields.gps_longitude ?? null };
+    for (const k of Object.keys(read)) delete fields[k as keyof typeof read];
+    Object.assign(fields, captureFields(row, read));
+    if ('gps_latitude' in fields) Object.assign(fields, geohashFields(fields.gps_latitude ?? null, fields.gps_longitude ?? null));
+  }
+
   /** Whether this attempt of the job is still the one the queue counts as running. */
   private stillRunning(job: Pick<JobContext['job'], 'id' | 'attempt'>): boolean {
     return !!this.db.prepare("SELECT 1 FROM jobs WHERE id = ? AND state = 'running' AND attempt = ?").get(job.id, job.attempt);
@@ -174,7 +181,9 @@ export class AssetPipeline {
     const written = this.db.transaction(() => {
       if (superseded()) return false;
       if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
-      if ('gps_latitude' in fields) Object.assign(fields, geohashFields(fields.gps_latitude ?? null, fields.gps_longitude ?? null));
+      // What the boxes said, by the same rules as a finished run: the modification time where they give no
+      // date, and a person's correction stays.
+      this.settleCapture(fields, this.store.byId(id) ?? asset);
       const status = [...steps, STATUS.waitingForTool];
       this.store.update(asset.asset_id, { ...fields, state: 'pending', status: JSON.stringify(status), last_error: reason }, now);
       linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
