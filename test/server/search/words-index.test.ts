@@ -59,12 +59,14 @@ describe('the words index of the filename and text channels', { timeout: 300_000
     await srv?.stop();
   });
 
-  test('every name added is in the index, found by any substring with case ignored, in both variants', async () => {
+  test('every name added is in the index, found as a word or, where no name has it whole, inside a word, case ignored, in both variants', async () => {
     const { db } = srv.container;
     const indexed = db.prepare("SELECT count(*) FROM assets_words_fts WHERE assets_words_fts MATCH 'original_filename : \"beach\"'").pluck().get();
     assert.equal(indexed, 2, 'both beach names are in the index');
     for (const c of Object.values(inBothVariants(alice))) {
-      assert.deepEqual(keysOf(await byName(c, 'beach')), ['beach', 'beachToo'], `${c.variant}: beach`);
+      // A word found whole ("Sunny_BEACH_day") hides the same letters inside a longer word ("beachcomber"):
+      // inside-word matches are listed only where nothing has the word whole (channels/words.ts).
+      assert.deepEqual(keysOf(await byName(c, 'beach')), ['beach'], `${c.variant}: beach`);
       assert.deepEqual(keysOf(await byName(c, 'Comber')), ['beachToo'], `${c.variant}: a substring inside a word`);
       // Two characters: below a trigram, read with LIKE.
       assert.deepEqual(keysOf(await byName(c, 'a7')), ['camera'], `${c.variant}: a short word`);
