@@ -317,7 +317,7 @@ test('the damaged photo’s thumbnail is asked for at most once while scrolling,
   const grid = page.getByRole('list', { name: 'Photos and videos' });
   const damagedTile = grid.getByRole('button', { name: new RegExp(`^${DAMAGED}`) });
   await expect(damagedTile).toBeVisible();
-  await expect(damagedTile.getByText('No preview')).toBeVisible();
+  await expect(damagedTile.getByText("Can't be shown")).toBeVisible();
   for (let round = 0; round < 3; round++) {
     // Scrolled away (the phone's grid draws only what is near the screen) and back.
     await page.evaluate(() => window.scrollTo(0, 100_000));
@@ -329,7 +329,7 @@ test('the damaged photo’s thumbnail is asked for at most once while scrolling,
     await expect(page.getByRole('heading', { level: 1, name: 'Albums' })).toBeVisible();
     await page.goBack();
     await expect(damagedTile).toBeVisible();
-    await expect(damagedTile.getByText('No preview')).toBeVisible();
+    await expect(damagedTile.getByText("Can't be shown")).toBeVisible();
   }
   // The viewer on it, closed, and the grid again.
   await damagedTile.click();

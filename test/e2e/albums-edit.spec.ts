@@ -72,10 +72,10 @@ const albumIdOf = (page: Page) => Number(/\/albums\/(\d+)/.exec(new URL(page.url
 const signIn = (page: Page) => signInAs(page, ADMIN);
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 const albumGrid = (page: Page, name: string) => page.getByRole('list', { name: `Album ${name}` });
-/** The names in the album grid, in order. */
+/** The names in the album grid, in order (from each tile's check, drawn even where it is hidden until selecting). */
 const gridNames = (page: Page, name: string) =>
   albumGrid(page, name)
-    .getByRole('checkbox')
+    .locator('input.tile__check')
     .evaluateAll((els) => els.map((e) => (e as unknown as { ariaLabel: string }).ariaLabel.replace(/^Select /, '')));
 const reorderList = (page: Page) => page.getByRole('list', { name: 'Album order' });
 /** The names in reorder mode, in order ("name, place i of n"). */
