@@ -28,6 +28,7 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { addMember, call, signIn as signInAs, uploadAndWait } from './household.ts';
 import { CORPUS, withOwnServer } from './own-server.ts';
+import { longPressTile } from './touch.ts';
 
 // The root tsconfig has no DOM library; these are the page globals used inside page.evaluate.
 declare const document: { documentElement: { scrollWidth: number } };
@@ -294,17 +295,6 @@ test.describe('on a desktop', () => {
   });
 });
 
-/** Holds a finger on a photo's tile (touches through CDP, as from a screen) until it is selected. */
-async function longPress(page: Page, name: string): Promise<void> {
-  const tile = page.getByRole('button', { name: new RegExp(`^${name.replace('.', '\\.')}`) });
-  await tile.scrollIntoViewIfNeeded();
-  const b = (await tile.boundingBox())!;
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: b.x + b.width / 2, y: b.y + b.height / 2, id: 0 }] });
-  await expect(page.getByRole('checkbox', { name: `Select ${name}` })).toBeChecked();
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-}
-
 test.describe('on a phone with touch', () => {
   test.use({ viewport: PHONE, hasTouch: true, isMobile: true });
 
@@ -333,7 +323,7 @@ test.describe('on a phone with touch', () => {
     await expect(heading(page, 'Tram ride')).toBeVisible();
 
     // A phone shows no selection checks until a long press starts selecting (issue 24).
-    await longPress(page, 'lisbon-4.jpg');
+    await longPressTile(page, 'lisbon-4.jpg');
     const bar = page.getByRole('toolbar', { name: 'Selection' });
     await expect(bar.getByText('1 selected')).toBeVisible();
     expect((await bar.getByRole('button', { name: 'Split here' }).boundingBox())!.height).toBeGreaterThanOrEqual(44);
@@ -348,7 +338,7 @@ test.describe('on a phone with touch', () => {
     await expect(cards(page)).toHaveCount(4);
     await card(page, 'Grandma in Lisbon').getByRole('link').tap();
     await expect(heading(page, 'Grandma in Lisbon')).toBeVisible();
-    await longPress(page, 'lisbon-2.jpg');
+    await longPressTile(page, 'lisbon-2.jpg');
     await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Remove from event' }).tap();
     await expect(page.locator('.tile__check[aria-label^="Select lisbon-"]')).toHaveCount(1);
 
