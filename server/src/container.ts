@@ -255,6 +255,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     shippedModelsDir: config.shippedModelsDir,
     dataDir: config.dataDir,
     maxWorkers: config.mlWorkers,
+    idleMs: config.mlIdleMs,
     clipStandin: config.clipStandin,
     modelsBaseUrl: config.modelsBaseUrl,
   });

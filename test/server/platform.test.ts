@@ -25,6 +25,8 @@ describe('configuration', () => {
     assert.equal(loadConfig({ HEARTH_DATA_DIR: '/var/hearth' }, '/srv').modelsDir, '/var/hearth/models');
     assert.equal(loadConfig({ HEARTH_MODELS_DIR: '../shared/models' }, '/srv/hearth').modelsDir, '/srv/shared/models');
     assert.equal(c.mlWorkers, null);
+    assert.equal(c.mlIdleMs, 30_000, 'inference threads release their models after 30 s without work');
+    assert.equal(loadConfig({ HEARTH_ML_IDLE_S: '2.5' }).mlIdleMs, 2500);
     assert.equal(c.modelsBaseUrl, null);
     assert.equal(c.apiVariant, 'A');
   });
@@ -42,6 +44,7 @@ describe('configuration', () => {
     }
     assert.throws(() => loadConfig({ HEARTH_PORT: '70000' }), /between 0 and 65535/);
     assert.throws(() => loadConfig({ HEARTH_ML_WORKERS: '0' }), /HEARTH_ML_WORKERS="0": must be at least 1/);
+    assert.throws(() => loadConfig({ HEARTH_ML_IDLE_S: '0' }), /HEARTH_ML_IDLE_S="0": must be between 1 and 86400/);
     assert.throws(() => loadConfig({ HEARTH_MODELS_BASE_URL: 'ftp://mirror/models' }), /HEARTH_MODELS_BASE_URL/);
   });
 

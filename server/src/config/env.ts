@@ -17,8 +17,12 @@
  * | HEARTH_SHIPPED_MODELS_DIR | <repo>/models | the models shipped with Hearth (the two face models), used |
  * |                       |                | where HEARTH_MODELS_DIR lacks them; tests point it at an empty |
  * |                       |                | folder to see an install without them                          |
- * | HEARTH_ML_WORKERS     | (cores)        | most inference worker threads (each loads the models it runs); |
- * |                       |                | the pool never has more than the machine's cores               |
+ * | HEARTH_ML_WORKERS     | (cores)        | most inference worker threads that indexing (background work)  |
+ * |                       |                | indexing may hold (each loads the models it runs); never more  |
+ * |                       |                | than the machine's cores; one more thread serves only queries   |
+ * | HEARTH_ML_IDLE_S      | 30             | seconds an inference thread waits for work before it releases  |
+ * |                       |                | its models and ends (their memory goes back to the system);    |
+ * |                       |                | they load again when work comes (1..86400)                     |
  * | HEARTH_MODELS_BASE_URL| (registry)     | `models:fetch` and the admin Install download `<base>/<path>`  |
  * |                       |                | instead of each file's source URL (a mirror; tests serve copies |
  * |                       |                | on loopback)                                                   |
@@ -82,6 +86,11 @@ export const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(256, 'must be at most 256')
     .optional(),
+  HEARTH_ML_IDLE_S: z.coerce
+    .number({ error: 'must be a number' })
+    .min(1, 'must be between 1 and 86400')
+    .max(86400, 'must be between 1 and 86400')
+    .default(30),
   HEARTH_MODELS_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   HEARTH_SPECIES_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.inaturalist.org/v1'),
   HEARTH_SPECIES_TIMEOUT_MS: z.coerce
@@ -113,6 +122,8 @@ export interface AppConfig {
   shippedModelsDir: string | null;
   /** Cap on the inference worker threads (HEARTH_ML_WORKERS); null: one per core. */
   mlWorkers: number | null;
+  /** How long an idle inference thread keeps its models before releasing them (HEARTH_ML_IDLE_S), in ms. */
+  mlIdleMs: number;
   /** Where `models:fetch` downloads from instead of each file's source URL; null: the sources. */
   modelsBaseUrl: string | null;
   /** The species reference service (iNaturalist API v1) and how long one request may take. */
@@ -157,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     modelsDir: e.HEARTH_MODELS_DIR ? path.resolve(cwd, e.HEARTH_MODELS_DIR) : path.join(path.resolve(cwd, e.HEARTH_DATA_DIR), 'models'),
     shippedModelsDir: e.HEARTH_SHIPPED_MODELS_DIR ? path.resolve(cwd, e.HEARTH_SHIPPED_MODELS_DIR) : repositoryModelsDir(),
     mlWorkers: e.HEARTH_ML_WORKERS ?? null,
+    mlIdleMs: Math.round(e.HEARTH_ML_IDLE_S * 1000),
     modelsBaseUrl: e.HEARTH_MODELS_BASE_URL ?? null,
     species: { baseUrl: e.HEARTH_SPECIES_BASE_URL.replace(/\/+$/, ''), timeoutMs: e.HEARTH_SPECIES_TIMEOUT_MS },
     clipStandin: e.HEARTH_CLIP_STANDIN,

@@ -13,7 +13,7 @@ import { InferencePool, type Feeds, type Lane, type PoolDiagnostics, type Tensor
 import { ModelInstaller, type InstalledListener, type InstallerOptions } from './model-installer.ts';
 
 export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
-export { InferencePool, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics } from './inference-pool.ts';
+export { InferencePool, DEFAULT_IDLE_MS, type PoolLifecycle, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics } from './inference-pool.ts';
 export { ModelFileChecker, sha256File, PART_SUFFIX } from './model-files.ts';
 export {
   MODELS,
@@ -41,6 +41,7 @@ export interface MlRuntimeOptions {
   dataDir: string | null;
   maxWorkers?: number | null;
   packages?: PackageResolver;
+  /** How long inference threads wait for work before releasing their models (HEARTH_ML_IDLE_S; default DEFAULT_IDLE_MS). */
   idleMs?: number;
   /** Test only (HEARTH_CLIP_STANDIN=1): the semantic tasks run the colour-only stand-in CLIP. */
   clipStandin?: boolean;
@@ -67,7 +68,7 @@ export class MlRuntime {
       idleMs: opts.idleMs,
       resolve: async (id) => {
         const { file, bytes, entry } = await this.catalog.sessionFile(id);
-        return { file, bytes, task: entry.task };
+        return { file, bytes, sha256: entry.files[0]!.sha256, task: entry.task };
       },
     });
   }

@@ -1,17 +1,20 @@
 /**
  * Runs models on worker threads, never on the HTTP thread: `pool.run(modelId, feeds)` resolves with
- * the outputs. One thread per core at most (os.availableParallelism(), capped by HEARTH_ML_WORKERS);
- * threads start when work needs them, each loads a model the first time it runs it and keeps it.
+ * the outputs. Threads start when work needs them, each loads a model the first time it runs it and
+ * keeps it until the thread is released (below).
  *
  * Scheduling: requests wait in two FIFO lanes. `interactive` (a person is waiting: a search query's
- * text or image) always goes first; `background` (indexing) may hold at most `maxWorkers − 1` threads
- * when there are two or more, so one core always stays free for the HTTP thread and for queries:
- * indexing a large library must not make browsing and searching slow. The head of a lane goes to an
+ * text or image) always goes first; `background` (indexing) may hold `backgroundWorkers` threads, one
+ * per core (capped by HEARTH_ML_WORKERS), each with `intraOpThreads` onnxruntime threads, so indexing
+ * keeps every core busy without oversubscribing them. The pool may start one thread more than that,
+ * which only interactive work can take (background work never holds more than `backgroundWorkers`):
+ * a query never waits behind an image being indexed. While a query runs beside full indexing the cores
+ * are oversubscribed by that one thread, which is brief (a text embedding takes milliseconds; image
+ * queries a fraction of a second) and is what a person waiting wants. The head of a lane goes to an
  * idle thread that already holds its model, else to any idle thread (which loads it), else to a new
  * thread while under the cap.
- * Each thread runs one request at a time with `intraOpThreads` onnxruntime threads, so N threads ×
- * intra-op threads stay within the cores: throughput comes from running several images at once,
- * not from one image on every core (which also keeps one large request from starving the rest).
+ * Each thread runs one request at a time: throughput comes from running several images at once, not
+ * from one image on every core (which also keeps one large request from starving the rest).
  *
  * Tensors cross threads by transfer: an input whose typed array owns its whole buffer is moved
  * (the caller's array is detached after `run`), others are copied once; outputs are always moved.
@@ -20,21 +23,37 @@
  * that call with an InferenceError, and the thread and the pool go on. A thread that dies rejects
  * its request and is replaced on demand.
  *
- * Threads are unref'd while idle (an idle pool never keeps a process alive) and stop after
- * IDLE_MS without work, which frees the models' memory; they load again on demand.
+ * Release when idle: a household's first import ends and the machine should get its memory back. A
+ * thread without work for `idleMs` (HEARTH_ML_IDLE_S, default DEFAULT_IDLE_MS) is released: it leaves
+ * the pool at once (new work goes to another thread, started if need be), is asked to release its
+ * sessions (`session.release()`: onnxruntime frees the weights and the arenas), and ends once it says
+ * it did. Only an idle thread is released, and the thread handles its messages one after the other,
+ * so a release never cuts a run (terminating a thread inside `session.run` aborts the whole process,
+ * see close). A thread that does not confirm within RELEASE_GRACE_MS is terminated: it runs nothing.
+ * Models load again when work comes back, from a file the catalog verified again (size, sha256): a
+ * file changed while released is refused (ModelUnavailableError) like any other, and the worker itself
+ * checks that the bytes it read are the verified ones (sha256) before onnxruntime sees them.
+ * Threads are unref'd while idle: an idle pool never keeps a process alive.
  *
  * `close()` drains: new work is refused with PoolClosedError, accepted work (queued and running)
- * finishes, then the threads stop. With a deadline, work still waiting at the deadline is refused
- * and running work is cut (its callers get an InferenceError).
+ * finishes, then the threads release their sessions and stop. With a deadline, work still waiting at
+ * the deadline is refused; work already running is let finish (see close).
  */
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { InferenceError, PoolClosedError } from './errors.ts';
+import { InferenceError, ModelUnavailableError, PoolClosedError } from './errors.ts';
 import { INFERENCE_WORKER_SOURCE } from './inference-worker.ts';
 import type { TensorType } from './model-manifest.ts';
 
-const IDLE_MS = 10 * 60_000;
+/**
+ * How long a thread may wait for work before its sessions are released. Long enough that the pauses of
+ * an import (a batch of uploads, a thumbnail) do not reload the models (a load costs 0.1–1 s of CPU per
+ * model), short enough that the memory comes back within a minute of the work ending.
+ */
+export const DEFAULT_IDLE_MS = 30_000;
+/** How long a released thread may take to confirm before it is terminated (it runs nothing then). */
+const RELEASE_GRACE_MS = 10_000;
 /** How long closing waits for requests already running on the threads (see close). */
 const RUNNING_GRACE_MS = 30_000;
 
@@ -55,6 +74,8 @@ export type Lane = 'interactive' | 'background';
 export interface ModelToLoad {
   file: string;
   bytes: number;
+  /** The registry's digest: the thread checks the bytes it read against it before loading them. */
+  sha256: string;
   /** For the per-task figures (ocr, semantic, faces). */
   task: string;
 }
@@ -62,8 +83,9 @@ export interface ModelToLoad {
 export interface PoolOptions {
   /** Returns the verified file of a model or throws (ModelUnavailableError): nothing else is loaded. */
   resolve: (modelId: string) => Promise<ModelToLoad>;
-  /** Most threads (default one per core). */
+  /** Most threads background work may hold (default, and at most, one per core); one more serves only queries. */
   maxWorkers?: number | null;
+  /** How long a thread waits for work before its sessions are released (default DEFAULT_IDLE_MS). */
   idleMs?: number;
 }
 
@@ -89,6 +111,22 @@ interface PoolThread {
   /** Model id → load time (ms) of the models this thread holds. */
   loaded: Map<string, number>;
   idle: NodeJS.Timeout | null;
+  /** Set once the thread was asked to release its sessions: it takes no more work. */
+  releasing: Promise<void> | null;
+}
+
+/** How threads come and go, for tests and benchmarks (the HTTP diagnostics keep their shape). */
+export interface PoolLifecycle {
+  /** Threads that take work now. */
+  threads: number;
+  /** Threads releasing their sessions (out of the pool, not yet ended). */
+  releasing: number;
+  /** Sessions created since the pool was made (a model loaded on a thread). */
+  loads: number;
+  /** Threads released after `idleMs` without work, and sessions they released. */
+  releases: number;
+  sessionsReleased: number;
+  idleMs: number;
 }
 
 export interface PoolDiagnostics {
@@ -113,11 +151,16 @@ function onnxruntimeVersion(require: NodeJS.Require): string {
 }
 
 export class InferencePool {
+  /** Most threads at once: `backgroundWorkers` and the one kept for interactive work. */
   readonly maxWorkers: number;
   readonly intraOpThreads: number;
-  /** Threads background work may hold at once: all but one when there are several. */
+  /** Threads background work may hold at once: one per core (capped by the option); what an indexing queue should feed. */
   readonly backgroundWorkers: number;
+  readonly idleMs: number;
   private readonly threads: PoolThread[] = [];
+  /** Threads out of the pool that are releasing their sessions, until they end. */
+  private readonly releasing = new Set<PoolThread>();
+  private readonly counts = { loads: 0, releases: 0, sessionsReleased: 0 };
   private readonly lanes: Record<Lane, Job[]> = { interactive: [], background: [] };
   private readonly stats = new Map<string, Stat & { task: string }>();
   private readonly models = new Map<string, ModelToLoad>();
@@ -130,9 +173,10 @@ export class InferencePool {
 
   constructor(private readonly opts: PoolOptions) {
     const cores = Math.max(1, os.availableParallelism());
-    this.maxWorkers = Math.max(1, Math.min(cores, opts.maxWorkers ?? cores));
-    this.intraOpThreads = Math.max(1, Math.floor(cores / this.maxWorkers));
-    this.backgroundWorkers = this.maxWorkers > 1 ? this.maxWorkers - 1 : 1;
+    this.backgroundWorkers = Math.max(1, Math.min(cores, opts.maxWorkers ?? cores));
+    this.maxWorkers = this.backgroundWorkers + 1;
+    this.intraOpThreads = Math.max(1, Math.floor(cores / this.backgroundWorkers));
+    this.idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
     const require = createRequire(import.meta.url);
     try {
       this.onnxruntime = require.resolve('onnxruntime-node');
@@ -164,6 +208,10 @@ export class InferencePool {
   /** Requests waiting for a thread. */
   get queueDepth(): number {
     return this.lanes.interactive.length + this.lanes.background.length;
+  }
+
+  lifecycle(): PoolLifecycle {
+    return { threads: this.threads.length, releasing: this.releasing.size, ...this.counts, idleMs: this.idleMs };
   }
 
   diagnostics(): PoolDiagnostics {
@@ -223,7 +271,7 @@ export class InferencePool {
       for (const job of [...this.lanes.interactive.splice(0), ...this.lanes.background.splice(0)]) job.reject(new PoolClosedError());
       if (this.threads.some((t) => t.job)) await within(drained, RUNNING_GRACE_MS);
     }
-    await Promise.all(this.threads.splice(0).map((t) => this.stop(t)));
+    await Promise.all([...this.threads.splice(0).map((t) => this.release(t)), ...[...this.releasing].map((t) => t.releasing)]);
   }
 
   private pump(): void {
@@ -265,7 +313,8 @@ export class InferencePool {
       if (!transfer.includes(data.buffer as ArrayBuffer)) transfer.push(data.buffer as ArrayBuffer);
       feeds[name] = { type: t.type, dims: [...t.dims], data };
     }
-    thread.worker.postMessage({ op: 'run', id: ++this.nextId, model: { id: job.modelId, file: job.model.file, bytes: job.model.bytes }, feeds }, transfer);
+    const model = { id: job.modelId, file: job.model.file, bytes: job.model.bytes, sha256: job.model.sha256 };
+    thread.worker.postMessage({ op: 'run', id: ++this.nextId, model, feeds }, transfer);
   }
 
   private spawn(): PoolThread {
@@ -275,7 +324,7 @@ export class InferencePool {
       execArgv: [],
       workerData: { onnxruntime: this.onnxruntime, intraOpThreads: this.intraOpThreads },
     });
-    const thread: PoolThread = { index: this.nextIndex++, worker, job: null, loaded: new Map(), idle: null };
+    const thread: PoolThread = { index: this.nextIndex++, worker, job: null, loaded: new Map(), idle: null, releasing: null };
     worker.on('message', (m: Reply) => this.settle(thread, m));
     worker.on('error', (e) => this.lost(thread, e.message));
     worker.on('exit', (code) => this.lost(thread, `exit code ${code}`));
@@ -286,10 +335,14 @@ export class InferencePool {
   }
 
   private settle(thread: PoolThread, m: Reply): void {
+    if ('op' in m) return; // a release's answer: awaited by release()
     const job = thread.job;
     if (!job) return;
     thread.job = null;
-    if (m.load) thread.loaded.set(job.modelId, m.load.ms);
+    if (m.load) {
+      thread.loaded.set(job.modelId, m.load.ms);
+      this.counts.loads++;
+    }
     const stat = this.stats.get(job.modelId) ?? { task: job.model.task, runs: 0, failures: 0, totalMs: 0 };
     this.stats.set(job.modelId, stat);
     if (m.ok) {
@@ -298,27 +351,77 @@ export class InferencePool {
       job.resolve(m.outputs);
     } else {
       stat.failures++;
-      job.reject(new InferenceError(job.modelId, m.phase, m.error));
+      // The thread read bytes that are not the verified file (replaced since the catalog checked it):
+      // the model is unavailable, as when the catalog refuses it, and its callers wait for it the same way.
+      if (m.refused) job.reject(new ModelUnavailableError(job.modelId, 'failed', m.error));
+      else job.reject(new InferenceError(job.modelId, m.phase, m.error));
     }
     this.rest(thread);
     this.pump();
   }
 
-  /** An idle thread: unref'd, and stopped after a while without work (its models' memory is freed). */
+  /** An idle thread: unref'd, and released after `idleMs` without work (its models' memory is freed). */
   private rest(thread: PoolThread): void {
     thread.worker.unref();
-    if (this.closing) return;
+    if (this.closing || thread.releasing) return;
     thread.idle = setTimeout(() => {
+      thread.idle = null;
       const i = this.threads.indexOf(thread);
-      if (i >= 0 && !thread.job) {
-        this.threads.splice(i, 1);
-        void this.stop(thread);
-      }
-    }, this.opts.idleMs ?? IDLE_MS);
+      if (i < 0 || thread.job) return;
+      this.threads.splice(i, 1);
+      this.counts.releases++;
+      void this.release(thread);
+      // Work that arrived meanwhile (none can be waiting for an idle thread, but a lane may be at its cap).
+      this.pump();
+    }, this.idleMs);
     thread.idle.unref();
   }
 
+  /**
+   * Takes a thread out of service: its sessions are released by the thread itself (after anything it
+   * is running, as it handles one message at a time), then it ends. Resolves when it has ended.
+   */
+  private release(thread: PoolThread): Promise<void> {
+    if (thread.releasing) return thread.releasing;
+    if (thread.idle) clearTimeout(thread.idle);
+    thread.idle = null;
+    this.releasing.add(thread);
+    thread.releasing = new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const end = () => {
+        clearTimeout(timer);
+        thread.worker.off('message', onMessage);
+        thread.worker.terminate().then(
+          () => resolve(),
+          () => resolve(),
+        );
+      };
+      const onMessage = (m: Reply) => {
+        if ('op' in m && m.op === 'released') {
+          this.counts.sessionsReleased += m.sessions;
+          end();
+        }
+      };
+      thread.worker.on('message', onMessage);
+      thread.worker.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      // Only when nothing runs on it (RELEASE_GRACE_MS after the release was asked and not confirmed).
+      timer = setTimeout(() => !thread.job && end(), RELEASE_GRACE_MS + (thread.job ? RUNNING_GRACE_MS : 0));
+      timer.unref();
+      // Held until it ends: close() awaits the confirmation, which an unref'd thread would never deliver.
+      thread.worker.ref();
+      thread.worker.postMessage({ op: 'release' });
+    }).finally(() => {
+      this.releasing.delete(thread);
+      thread.loaded.clear();
+    });
+    return thread.releasing;
+  }
+
   private lost(thread: PoolThread, why: string): void {
+    this.releasing.delete(thread);
     const i = this.threads.indexOf(thread);
     if (i >= 0) this.threads.splice(i, 1);
     if (thread.idle) clearTimeout(thread.idle);
@@ -332,12 +435,6 @@ export class InferencePool {
     }
     this.pump();
   }
-
-  private async stop(thread: PoolThread): Promise<void> {
-    if (thread.idle) clearTimeout(thread.idle);
-    thread.idle = null;
-    await thread.worker.terminate();
-  }
 }
 
 /** Resolves when `p` does or after `ms`, whichever comes first. */
@@ -349,4 +446,5 @@ async function within(p: Promise<void>, ms: number): Promise<void> {
 
 type Reply =
   | { id: number; ok: true; outputs: Record<string, Tensor>; ms: number; load: { ms: number } | null }
-  | { id: number; ok: false; phase: 'load' | 'run'; error: string; load?: { ms: number } | null };
+  | { id: number; ok: false; phase: 'load' | 'run'; error: string; refused?: boolean; load?: { ms: number } | null }
+  | { op: 'released'; sessions: number };

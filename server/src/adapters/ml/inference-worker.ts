@@ -5,19 +5,31 @@
  * (scripts/build-server.ts) needs no extra file beside it.
  *
  * The thread loads each model the first time it is asked to run it (one onnxruntime session per
- * model per thread, kept), runs one request at a time, and answers with the outputs' buffers
- * transferred, not copied. A load or a run that throws answers that request with the error; the
- * thread and its other sessions go on. A load that failed is tried again by the next request.
+ * model per thread, kept until released), and answers with the outputs' buffers transferred, not
+ * copied. A load or a run that throws answers that request with the error; the thread and its other
+ * sessions go on. A load that failed is tried again by the next request.
  *
- * The file is read here and its size checked against the registry once more: the pool only sends
- * files the model catalog verified (size and sha256), and this guards against one replaced since.
+ * Messages are handled one after the other, each to its end: a `release` that arrives while a run is
+ * under way waits for it, so the sessions are never released under a run. `release` calls
+ * `session.release()` on every session (onnxruntime frees the weights and the memory arenas now, not
+ * when the garbage collector gets to the session objects) and answers; the pool then ends the thread.
  *
- * Messages in:  {op: 'run', id, model: {id, file, bytes}, feeds: {name: {type, dims, data}}}
- * Messages out: {id, ok: true, outputs, ms, load: {ms} | null} | {id, ok: false, phase, error}
+ * The file is read here and checked against the registry once more, size then sha256, before
+ * onnxruntime sees the bytes: the pool only sends files the model catalog verified, and this guards
+ * against one replaced since (a reload after a release reads the file again). A mismatch answers
+ * `refused: true`, which the pool turns into ModelUnavailableError. Hashing costs ~0.1 s per 50 MB,
+ * next to a session's creation of the same order, and only at a load.
+ *
+ * Messages in:  {op: 'run', id, model: {id, file, bytes, sha256}, feeds: {name: {type, dims, data}}}
+ *               {op: 'release'}
+ * Messages out: {id, ok: true, outputs, ms, load: {ms} | null} | {id, ok: false, phase, error, refused?}
+ *               {op: 'released', sessions}
  */
 export const INFERENCE_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
+const path = require('node:path');
 const ort = require(workerData.onnxruntime);
 const sessions = new Map();
 
@@ -32,9 +44,13 @@ function sessionOptions() {
   };
 }
 
+class Refused extends Error {}
+
 async function load(model) {
   const bytes = await fs.promises.readFile(model.file);
-  if (bytes.length !== model.bytes) throw new Error(model.file + ' has ' + bytes.length + ' bytes, expected ' + model.bytes);
+  if (bytes.length !== model.bytes) throw new Refused(path.basename(model.file) + ' has ' + bytes.length + ' bytes, expected ' + model.bytes);
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  if (digest !== model.sha256) throw new Refused(path.basename(model.file) + ' has sha256 ' + digest + ', expected ' + model.sha256);
   const t0 = performance.now();
   const session = await ort.InferenceSession.create(bytes, sessionOptions());
   return { session, ms: performance.now() - t0 };
@@ -46,15 +62,14 @@ function transferable(data, transfer) {
   return data;
 }
 
-parentPort.on('message', async (m) => {
-  if (m.op !== 'run') return;
+async function run(m) {
   let entry = sessions.get(m.model.id);
   let loaded = null;
   if (!entry) {
     try {
       entry = await load(m.model);
     } catch (e) {
-      parentPort.postMessage({ id: m.id, ok: false, phase: 'load', error: String((e && e.message) || e) });
+      parentPort.postMessage({ id: m.id, ok: false, phase: 'load', error: String((e && e.message) || e), refused: e instanceof Refused });
       return;
     }
     sessions.set(m.model.id, entry);
@@ -76,5 +91,25 @@ parentPort.on('message', async (m) => {
   } catch (e) {
     parentPort.postMessage({ id: m.id, ok: false, phase: 'run', error: String((e && e.message) || e), load: loaded });
   }
+}
+
+async function release() {
+  let n = 0;
+  for (const { session } of sessions.values()) {
+    try {
+      await session.release();
+      n++;
+    } catch {
+      // a session that cannot be released is freed with the thread
+    }
+  }
+  sessions.clear();
+  parentPort.postMessage({ op: 'released', sessions: n });
+}
+
+let turn = Promise.resolve();
+parentPort.on('message', (m) => {
+  const handle = m.op === 'run' ? run : m.op === 'release' ? release : null;
+  if (handle) turn = turn.then(() => handle(m));
 });
 `;

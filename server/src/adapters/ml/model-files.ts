@@ -4,9 +4,13 @@
  * size, which digest), and onnxruntime never sees it.
  *
  * Hashing CLIP's two towers reads ~150 MB; a server start must not do that every time. The digest
- * of each file is kept by (path, size, mtime) in a small JSON file in the data folder (the models
- * folder may be read-only, as ../shared/models is), so a start only stats the files; a file that was
- * replaced or touched is hashed again. Hashing streams the file (libuv's pool reads it; the event
+ * of each file is kept by (path, size, mtime, ctime, inode) in a small JSON file in the data folder
+ * (the models folder may be read-only, as ../shared/models is), so a start only stats the files; a
+ * file that was replaced or touched is hashed again. The mtime alone is not enough: a copy that keeps
+ * times (`cp -p`, rsync, an unpacked archive) or a write within the clock's resolution leaves it as it
+ * was; the ctime is set by the kernel on every write, rename or `utimes`, and a replaced file (written
+ * beside, renamed into place) has a new inode. Digests kept by an older version lack the two: those
+ * files are hashed once more. Hashing streams the file (libuv's pool reads it; the event
  * loop only feeds the hash 1 MiB at a time), and a file is hashed once however many callers ask.
  *
  * A download in progress (models-fetch.ts writes `<file>.part`, then renames it into place) is seen
@@ -37,8 +41,14 @@ interface Expected {
 interface Hashed {
   size: number;
   mtimeMs: number;
+  /** Absent in digests kept by an older version (the file is then hashed again). */
+  ctimeMs?: number;
+  ino?: number;
   sha256: string;
 }
+
+/** What identifies one version of a file's bytes without reading them. */
+type Identity = Omit<Hashed, 'sha256'>;
 
 /** The sha256 (hex) of a file, streamed. */
 export async function sha256File(file: string): Promise<string> {
@@ -77,7 +87,7 @@ export class ModelFileChecker {
     }
     let digest: string;
     try {
-      digest = await this.digest(file, st.size, st.mtimeMs);
+      digest = await this.digest(file, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
     } catch (e) {
       return { state: 'failed', cause: unreadable(file, e) };
     }
@@ -97,17 +107,17 @@ export class ModelFileChecker {
     return { state: 'not_installed' };
   }
 
-  private async digest(file: string, size: number, mtimeMs: number): Promise<string> {
+  private async digest(file: string, id: Identity): Promise<string> {
     const cache = await this.load();
     const known = cache.get(file);
-    if (known && known.size === size && known.mtimeMs === mtimeMs) return known.sha256;
+    if (known && known.size === id.size && known.mtimeMs === id.mtimeMs && known.ctimeMs === id.ctimeMs && known.ino === id.ino) return known.sha256;
     let running = this.hashing.get(file);
     if (!running) {
       running = sha256File(file).finally(() => this.hashing.delete(file));
       this.hashing.set(file, running);
       const sha256 = await running;
       this.hashedFiles++;
-      cache.set(file, { size, mtimeMs, sha256 });
+      cache.set(file, { ...id, sha256 });
       await this.save();
       return sha256;
     }
