@@ -4243,7 +4243,7 @@ export interface components {
             execution_provider: "cpu";
             /** @description onnxruntime threads per inference thread. */
             intra_op_threads: number;
-            /** @description Most inference threads (one per core, capped by HEARTH_ML_WORKERS). */
+            /** @description Most inference threads: one per core for indexing (capped by HEARTH_ML_WORKERS) and one more that only search queries take. */
             max_workers: number;
             models: {
                 bytes: number;
@@ -4296,7 +4296,7 @@ export interface components {
             /** @description Requests waiting for a thread. */
             queue_depth: number;
             running: number;
-            /** @description Inference threads running now (started on demand, stopped when idle). */
+            /** @description Inference threads running now (started on demand; after HEARTH_ML_IDLE_S without work a thread releases its models and stops). */
             workers: number;
         };
         MlTaskState: {

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Client, startServer } from '../helpers/server.ts';
@@ -99,7 +100,9 @@ describe('ML runtime diagnostics', () => {
         assert.equal(before.execution_provider, 'cpu');
         assert.equal(before.onnxruntime_version, '1.30.0');
         assert.deepEqual(before.models_loaded, [], 'models load lazily, on first use');
-        assert.ok(before.max_workers >= 1 && before.intra_op_threads >= 1);
+        // One thread per core for indexing, each with one onnxruntime thread, and one more kept for queries.
+        assert.equal(before.max_workers, os.availableParallelism() + 1);
+        assert.equal(before.intra_op_threads, 1);
 
         const x = new Float32Array(2 * 3 * 48 * 192);
         const out = await srv.container.ml.run(CLS_MODEL, { x: { type: 'float32', dims: [2, 3, 48, 192], data: x } });

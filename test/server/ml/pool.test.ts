@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -164,10 +165,11 @@ describe('inference pool', () => {
     }
   });
 
-  test('a person waiting goes ahead of indexing, and indexing leaves one thread free when there are several', async () => {
-    // Indexing a large library queued hundreds of runs ahead of a search query's text embedding, and took
-    // every core: browsing and search slowed down while it ran. Background work now holds at most
-    // maxWorkers − 1 threads and interactive work is served first.
+  test('indexing uses every core; a person waiting goes ahead of it and takes the one thread kept for queries', async () => {
+    // Indexing a large library queued hundreds of runs ahead of a search query's text embedding: interactive
+    // work is served first. Background work then held at most maxWorkers − 1 threads so that a query found one
+    // free, which left one of two cores idle for the whole first import (issue 25): it now holds one thread per
+    // core, and one more thread is started only for interactive work.
     const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 2 });
     try {
       const crop = await textCrop(false);
@@ -178,16 +180,21 @@ describe('inference pool', () => {
       const sampler = setInterval(() => {
         if (onlyBackground) maxRunning = Math.max(maxRunning, ml.pool.diagnostics().running);
       }, 1);
-      const background = [1, 2, 3, 4, 5, 6].map((i) => ml.run(CLS_MODEL, slow()).then(() => order.push(`index ${i}`)));
-      while (order.length + ml.pool.queueDepth + ml.pool.diagnostics().running < 6) await new Promise((r) => setTimeout(r, 2));
+      const count = 4 * ml.pool.backgroundWorkers;
+      const background = Array.from({ length: count }, (_, i) => ml.run(CLS_MODEL, slow()).then(() => order.push(`index ${i}`)));
+      while (order.length + ml.pool.queueDepth + ml.pool.diagnostics().running < count) await new Promise((r) => setTimeout(r, 2));
       await new Promise((r) => setTimeout(r, 20));
       onlyBackground = false;
-      clearInterval(sampler);
       const person = ml.run(CLS_MODEL, clsInput([crop]), 'interactive').then(() => order.push('person'));
       await Promise.all([...background, person]);
-      assert.equal(ml.pool.backgroundWorkers, ml.pool.maxWorkers > 1 ? ml.pool.maxWorkers - 1 : 1);
-      assert.ok(maxRunning >= 1 && maxRunning <= ml.pool.backgroundWorkers, `indexing held ${maxRunning} of ${ml.pool.maxWorkers} threads`);
-      assert.ok(order.indexOf('person') <= 3, `the person's request waited behind the indexing queue: ${order.join(', ')}`);
+      clearInterval(sampler);
+      assert.equal(ml.pool.backgroundWorkers, Math.min(os.availableParallelism(), 2), 'one thread per core for indexing');
+      assert.equal(ml.pool.maxWorkers, ml.pool.backgroundWorkers + 1, 'and one more for queries');
+      assert.equal(ml.pool.intraOpThreads, Math.max(1, Math.floor(os.availableParallelism() / ml.pool.backgroundWorkers)));
+      assert.equal(maxRunning, ml.pool.backgroundWorkers, `indexing held ${maxRunning} of its ${ml.pool.backgroundWorkers} threads`);
+      assert.ok(order.indexOf('person') <= ml.pool.backgroundWorkers + 1, `the person's request waited behind the indexing queue: ${order.join(', ')}`);
+      assert.equal(ml.pool.diagnostics().max_workers, ml.pool.maxWorkers);
+      assert.ok(ml.pool.diagnostics().workers <= ml.pool.maxWorkers);
     } finally {
       await ml.close();
     }
