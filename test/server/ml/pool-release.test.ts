@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
-import { InferencePool, MlRuntime, ModelUnavailableError, type Feeds } from '../../../server/src/adapters/ml/index.ts';
+import { InferencePool, MlRuntime, ModelUnavailableError, type Feeds, type Tensor } from '../../../server/src/adapters/ml/index.ts';
 import { analyseFaces, facePoolInfer, type FaceAnalysis } from '../../../server/src/features/faces/index.ts';
 import { createOcr, loadCharset, poolInfer as ocrPoolInfer, type OcrResult } from '../../../server/src/features/ocr/index.ts';
 import { corpusPath } from '../media/corpus.ts';
@@ -47,7 +47,7 @@ async function clsFeeds(n = 1): Promise<Feeds> {
   return { x: { type: 'float32', dims: [n, 3, H, W], data } };
 }
 
-const probs = (out: Record<string, { data: ArrayLike<number> }>) => Array.from(out['softmax_0.tmp_0']!.data);
+const probs = (out: Record<string, Tensor>) => Array.from(out['softmax_0.tmp_0']!.data as Float32Array);
 
 /** What a face analysis says, comparable with deepEqual (embeddings as arrays). */
 const facesOf = (a: FaceAnalysis) => ({ ...a, faces: a.faces.map((f) => ({ ...f, embedding: Array.from(f.embedding) })) });
