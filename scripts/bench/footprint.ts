@@ -11,10 +11,23 @@
  *   - idle memory, empty: the resident memory of the whole process tree (`npm start`: npm, the shell, and
  *     the server; scripts/bench/process-tree.ts) 5 s after the first answer of the last start, when the
  *     start-up warm-up is over. Target ≤ 200 MB.
- *   - idle memory after the corpus: `npm start` again, every media file of the corpus (/work/shared/corpus:
- *     JPEG, HEIC, RAW, PNG, videos) uploaded through the API (uploadAsset, two at a time, as the web client
- *     does), the job queue left to finish (thumbnails, metadata, video posters and transcodes in ffmpeg child
- *     processes), then 10 s and 70 s of rest. Target ≤ 200 MB.
+ *   - memory after the corpus, with the shipped models on (faces and text recognition, from ../shared/models
+ *     as the tests use them: HEARTH_MODELS_DIR): `npm start` again, every media file of the corpus
+ *     (/work/shared/corpus: JPEG, HEIC, RAW, PNG, videos) uploaded through the API (uploadAsset, two at a
+ *     time, as the web client does), the job queue left to finish (thumbnails, metadata, video posters and
+ *     transcodes in ffmpeg child processes, faces, text), then the tree's RSS 10 s, 30 s and 60 s after the
+ *     work ended. Target ≤ 250 MB within 60 s (issue 25): the inference threads release their models after
+ *     HEARTH_ML_IDLE_S (30 s) without work.
+ *   - memory after a mixed load (`--files N`, default 1000; 0 skips it): N distinct photos made from the
+ *     corpus JPEGs (each re-encoded by sharp with its own crop and JPEG quality, in a temporary folder, so
+ *     no two have the same bytes) uploaded with the models on, while 10 × N queries run beside them (four at
+ *     a time: searchAssets with words, a camera or a year; queryAssets as the timeline pages through by date
+ *     and as a metadata filter by camera make), then a people rebuild (rebuildPeopleClusters), then the
+ *     tree's RSS 10 s, 30 s and 60 s after the work ended. Target ≤ 250 MB within 60 s.
+ *   For both: the peak RSS of the tree while the work ran (sampled every 250 ms), the settings that bound it
+ *   (inference threads and their onnxruntime threads, job queue concurrency, OCR batch size, idle release
+ *   time), and what the server holds at each point (anonymous memory, file-backed pages such as the
+ *   catalog's memory map, threads, inference threads alive) so that what did not come back can be named.
  *
  * Ways of starting (`--modes npm,built,serve`, default `npm,built`):
  *   npm     `npm start` (scripts/start.ts: builds the UI and the server only if their sources changed, then
@@ -22,22 +35,32 @@
  *   built   `node server/dist/main.js` (run `npm run build:server` first; the allocator settings and V8 flag `npm start` sets)
  *   serve   `npm run serve` (the server's TypeScript through tsx, for development)
  * `--server-env K=V` (repeatable) adds to the environment of every start, e.g. MALLOC_ARENA_MAX=16 (glibc's
- * default on 2 cores) to see what the launcher's setting changes. `--no-corpus` skips the corpus part.
+ * default on 2 cores) to see what the launcher's setting changes, or HEARTH_ML_WORKERS=1 to see the peak
+ * with fewer inference threads. `--no-corpus` skips the corpus part, `--files 0` the mixed load,
+ * `--starts 0` the cold starts. The memory parts run the first of `--modes`.
  *
- *   npx tsx scripts/bench/footprint.ts [--modes npm,built] [--starts 3] [--no-corpus] [--server-env K=V]…
+ *   npx tsx scripts/bench/footprint.ts [--modes npm,built] [--starts 3] [--no-corpus] [--files 1000] [--server-env K=V]…
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { describeTree, processTree, treeTotals } from './process-tree.ts';
+import { DEFAULT_IDLE_MS } from '../../server/src/adapters/ml/index.ts';
+import { OCR_PARAMS } from '../../server/src/features/ocr/params.ts';
+import { jobQueues } from '../../server/src/jobs.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CORPUS = path.resolve(ROOT, '../shared/corpus');
+/** The verified models the tests use (faces, OCR); HEARTH_SHARED_MODELS points elsewhere. */
+const MODELS = process.env.HEARTH_SHARED_MODELS ?? path.resolve(ROOT, '../shared/models');
 const argv = process.argv.slice(2);
 const opt = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const STARTS = Number(opt('--starts') ?? 3);
+const FILES = Number(opt('--files') ?? 1000);
+const QUERIES = Number(opt('--queries') ?? FILES * 10);
 const MODES = (opt('--modes') ?? 'npm,built').split(',') as Mode[];
 const EXTRA_ENV = Object.fromEntries(argv.flatMap((a, i) => (a === '--server-env' && argv[i + 1]?.includes('=') ? [argv[i + 1]!.split(/=(.*)/s).slice(0, 2)] : [])));
 const NODE = path.join(ROOT, 'node_modules/.bin/node');
@@ -99,7 +122,7 @@ interface Started {
   ms: number;
 }
 
-async function start(mode: Mode, dataDir: string): Promise<Started> {
+async function start(mode: Mode, dataDir: string, serverEnv: Record<string, string> = {}): Promise<Started> {
   const port = await freePort();
   const { cmd, args, env } = COMMANDS[mode];
   const url = `http://127.0.0.1:${port}`;
@@ -108,7 +131,7 @@ async function start(mode: Mode, dataDir: string): Promise<Started> {
   const child = spawn(cmd, args, {
     cwd: ROOT,
     detached: true, // its own process group, so the whole tree can be stopped
-    env: { ...process.env, ...env, ...EXTRA_ENV, HEARTH_PORT: String(port), HEARTH_HOST: '127.0.0.1', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...env, ...serverEnv, ...EXTRA_ENV, HEARTH_PORT: String(port), HEARTH_HOST: '127.0.0.1', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -143,9 +166,8 @@ function corpusFiles(): string[] {
   return out.sort();
 }
 
-/** Uploads every corpus file, two at a time; counts the answers by kind. */
-async function uploadCorpus(url: string, token: string): Promise<Record<string, number>> {
-  const files = corpusFiles();
+/** Uploads the files, two at a time; counts the answers by kind. */
+async function uploadCorpus(url: string, token: string, files: string[]): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   let next = 0;
   const worker = async () => {
@@ -197,42 +219,207 @@ async function measureMode(mode: Mode): Promise<string[]> {
   ];
 }
 
+/** What the server process holds, from /proc/<pid>/status: anonymous memory, file-backed pages, threads. */
+function serverMemory(pid: number): string {
+  let status = '';
+  try {
+    status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return 'gone';
+  }
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+  const mb = (kb: number) => (kb / 1024).toFixed(0);
+  return `anonymous ${mb(field('RssAnon'))} MB, file-backed ${mb(field('RssFile'))} MB, shared ${mb(field('RssShmem'))} MB, ${field('Threads')} threads`;
+}
+
+/** Samples the tree's RSS every 250 ms until stopped; the highest total is the peak. */
+function peakSampler(pid: number): { stop: () => { rssMb: number; at: string } } {
+  let peak = { rssMb: 0, at: '' };
+  const timer = setInterval(() => {
+    const tree = processTree(pid);
+    const { rssMb } = treeTotals(tree);
+    if (rssMb > peak.rssMb) peak = { rssMb, at: describeTree(tree) };
+  }, 250);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+interface MlDiagnostics {
+  max_workers: number;
+  workers: number;
+  intra_op_threads: number;
+  models_loaded: { model_id: string }[];
+}
+
+const mlOf = (url: string, token: string) => api<{ ml: MlDiagnostics }>(`${url}/api/v1/runtime/diagnostics`, 'GET', token).then((d) => d.ml);
+
+/** The settings that bound the peak, as this server runs them. */
+async function settings(url: string, token: string): Promise<string> {
+  const ml = await mlOf(url, token);
+  const env = { ...process.env, ...EXTRA_ENV };
+  const queues = jobQueues();
+  const idleS = env.HEARTH_ML_IDLE_S ? Number(env.HEARTH_ML_IDLE_S) : DEFAULT_IDLE_MS / 1000;
+  return (
+    `settings: inference threads ${ml.max_workers - 1} for indexing + 1 for queries (HEARTH_ML_WORKERS=${env.HEARTH_ML_WORKERS ?? 'cores'}), ` +
+    `${ml.intra_op_threads} onnxruntime thread(s) each; models released after ${idleS} s idle (HEARTH_ML_IDLE_S); ` +
+    `job queues ${Object.entries(queues).map(([q, c]) => `${q} ${c.concurrency}`).join(', ')} at once; OCR batch ${OCR_PARAMS.rec.batchSize} lines`
+  );
+}
+
+/** The tree's RSS 10, 30 and 60 s after the work ended (`ended`: performance.now() then). */
+async function afterWork(s: Started, token: string, ended: number, pad: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const at of [10, 30, 60]) {
+    await sleep(Math.max(0, ended + at * 1000 - performance.now()));
+    const tree = processTree(s.child.pid!);
+    const server = serverOf(tree);
+    const ml = await mlOf(s.url, token);
+    const met = treeTotals(tree).rssMb <= 250 ? 'met' : 'NOT met';
+    out.push(
+      `${pad}  ${at} s after: ${describeTree(tree)}; the server ${server.rssMb.toFixed(0)} MB (${serverMemory(server.pid)}; ` +
+        `${ml.workers} inference thread(s), ${ml.models_loaded.length} model(s) loaded)${at === 60 ? `; target ≤ 250 MB for the tree within 60 s: ${met}` : ''}`,
+    );
+  }
+  return out;
+}
+
+const MODELS_ENV = { HEARTH_MODELS_DIR: MODELS };
+
 async function measureCorpus(mode: Mode): Promise<string[]> {
   const label = COMMANDS[mode].label;
   const dataDir = path.join(work, `data-corpus-${mode}`);
-  const s = await start(mode, dataDir);
+  const s = await start(mode, dataDir, MODELS_ENV);
   try {
     const session = await api<{ token: string }>(`${s.url}/api/v1/auth/register`, 'POST', null, { username: 'bench', password: 'bench password 123', display_name: 'Bench' });
-    const t0 = performance.now();
-    const counts = await uploadCorpus(s.url, session.token);
-    await waitForIdleQueue(s.url, session.token);
-    const secs = (performance.now() - t0) / 1000;
     const pad = ' '.repeat(label.length);
-    const out = [`${label} after the corpus (${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')}; uploaded and processed in ${secs.toFixed(0)} s):`];
-    // 10 s: the queue is idle; 70 s: also past the idle timeouts of the worker threads (30 s) and the upload
-    // blocks kept for the next upload (60 s, features/intake/sink.ts).
-    for (const [wait, at] of [[10_000, 10], [60_000, 70]] as const) {
-      await sleep(wait);
-      const tree = processTree(s.child.pid!);
-      out.push(`${pad}  idle ${at} s later: ${describeTree(tree)}; the server alone ${serverOf(tree).rssMb.toFixed(0)} MB; target ≤ 200 MB for the tree: ${treeTotals(tree).rssMb <= 200 ? 'met' : 'NOT met'}`);
-    }
+    const t0 = performance.now();
+    const peak = peakSampler(s.child.pid!);
+    const counts = await uploadCorpus(s.url, session.token, corpusFiles());
+    await waitForIdleQueue(s.url, session.token);
+    const ended = performance.now() - 3000; // waitForIdleQueue saw the queue idle three times a second apart
+    const top = peak.stop();
+    const secs = (ended - t0) / 1000;
+    const out = [
+      `${label} after the corpus, models on (${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')}; uploaded and processed in ${secs.toFixed(0)} s):`,
+      `${pad}  ${await settings(s.url, session.token)}`,
+      `${pad}  peak while working: ${top.at}`,
+      ...(await afterWork(s, session.token, ended, pad)),
+    ];
     return out;
   } finally {
     await stop(s.child);
   }
 }
 
-const lines: string[] = [];
+/** `n` distinct photos made from the corpus JPEGs: each its own crop (80–100 %) and JPEG quality (60–94). */
+async function makePhotos(n: number): Promise<string[]> {
+  const dir = path.join(work, 'mixed');
+  fs.mkdirSync(dir, { recursive: true });
+  const sources = corpusFiles().filter((f) => /\/(faces|labelled|ocr|exif)\/[^/]+\.jpe?g$/i.test(f));
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const src = sources[i % sources.length]!;
+    const file = path.join(dir, `mixed_${String(i).padStart(5, '0')}.jpg`);
+    try {
+      const img = sharp(src, { failOn: 'none' }).rotate();
+      const { width = 0, height = 0 } = await img.metadata();
+      const keep = 0.8 + ((i * 7) % 21) / 100;
+      const w = Math.max(16, Math.floor(width * keep));
+      const h = Math.max(16, Math.floor(height * keep));
+      await img
+        .extract({ left: Math.floor((width - w) * ((i % 5) / 4)), top: Math.floor((height - h) * ((i % 3) / 2)), width: Math.min(w, width), height: Math.min(h, height) })
+        .jpeg({ quality: 60 + (i % 35) })
+        .toFile(file);
+      out.push(file);
+    } catch {
+      // a damaged corpus file (there are some on purpose): the next source stands in
+      n++;
+    }
+  }
+  return out;
+}
+
+/** Runs `total` read queries, `parallel` at a time, until done: the searches and lists a household makes. */
+async function runQueries(url: string, token: string, total: number, parallel: number): Promise<{ done: number; failed: number }> {
+  const words = ['beach', 'dog', 'sunset', 'text', 'canon', 'nikon', '2009', 'photos from 2012', 'portrait', 'street sign'];
+  const makes = ['Canon', 'NIKON CORPORATION', 'Apple', 'SONY'];
+  let next = 0;
+  let failed = 0;
+  const one = (i: number): Promise<unknown> => {
+    switch (i % 4) {
+      case 0:
+        return api(`${url}/api/v1/assets/search`, 'POST', token, { query: words[i % words.length], pagination: { limit: 50 } });
+      case 1: // the timeline, paging down by date
+        return api(`${url}/api/v1/assets/query`, 'POST', token, { sort_by: 'date_captured', pagination: { limit: 100, offset: (i * 37) % 1000 } });
+      case 2: // metadata search: a camera make as a filter
+        return api(`${url}/api/v1/assets/query`, 'POST', token, { filter: { camera_make: makes[i % makes.length] }, pagination: { limit: 100 } });
+      default:
+        return api(`${url}/api/v1/assets/search`, 'POST', token, { query: `${words[(i * 3) % words.length]} ${makes[i % makes.length]}`, sort_by: 'date_captured' });
+    }
+  };
+  const worker = async () => {
+    while (next < total) {
+      const i = next++;
+      await one(i).catch(() => failed++);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return { done: total, failed };
+}
+
+async function measureMixed(mode: Mode): Promise<string[]> {
+  const label = COMMANDS[mode].label;
+  const photos = await makePhotos(FILES);
+  const dataDir = path.join(work, `data-mixed-${mode}`);
+  const s = await start(mode, dataDir, MODELS_ENV);
+  try {
+    const session = await api<{ token: string }>(`${s.url}/api/v1/auth/register`, 'POST', null, { username: 'bench', password: 'bench password 123', display_name: 'Bench' });
+    const token = session.token;
+    const pad = ' '.repeat(label.length);
+    const t0 = performance.now();
+    const peak = peakSampler(s.child.pid!);
+    const [counts, queries] = await Promise.all([uploadCorpus(s.url, token, photos), runQueries(s.url, token, QUERIES, 4)]);
+    await waitForIdleQueue(s.url, token);
+    const indexed = performance.now();
+    await api(`${s.url}/api/v1/people/rebuild`, 'POST', token).catch((e: { status?: number }) => {
+      if (e.status !== 409) throw e; // 409: a rebuild is already running (the indexing asked for one)
+    });
+    while ((await api<{ running: boolean }>(`${s.url}/api/v1/people/rebuild`, 'GET', token)).running) await sleep(250);
+    await waitForIdleQueue(s.url, token);
+    const ended = performance.now() - 3000;
+    const top = peak.stop();
+    const people = await api<{ items?: unknown[]; data?: unknown[] }>(`${s.url}/api/v1/people?limit=200`, 'GET', token).catch(() => null);
+    const out = [
+      `${label} after a mixed load, models on: ${photos.length} distinct photos (${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')}) ` +
+        `with ${queries.done} queries beside them (${queries.failed} failed), indexed in ${((indexed - t0) / 1000).toFixed(0)} s, ` +
+        `then a people rebuild (${((ended - indexed) / 1000).toFixed(0)} s${people ? `, ${(people.items ?? people.data ?? []).length} people listed` : ''}):`,
+      `${pad}  ${await settings(s.url, token)}`,
+      `${pad}  peak while working: ${top.at}`,
+      ...(await afterWork(s, token, ended, pad)),
+    ];
+    return out;
+  } finally {
+    await stop(s.child);
+  }
+}
+
+const missing = [
+  [CORPUS, 'the test media corpus'],
+  [MODELS, 'the verified models (faces, OCR)'],
+].filter(([dir]) => !fs.existsSync(dir!));
+if (missing.length) {
+  console.error(`footprint: ${missing.map(([dir, what]) => `${what} is not at ${dir}`).join('; ')}. Put them there (or set HEARTH_SHARED_MODELS for the models), then run again.`);
+  process.exit(2);
+}
+
 const extra = Object.keys(EXTRA_ENV).length ? ` with ${Object.entries(EXTRA_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
 console.log(`footprint${extra} (${os.availableParallelism()} CPUs; load average ${os.loadavg()[0]!.toFixed(1)})`);
-for (const mode of MODES) {
-  const out = await measureMode(mode);
-  out.forEach((l) => console.log(l));
-  lines.push(...out);
-}
-if (!argv.includes('--no-corpus')) {
-  const out = await measureCorpus(MODES[0]!);
-  out.forEach((l) => console.log(l));
-  lines.push(...out);
-}
+const say = (lines: string[]) => lines.forEach((l) => console.log(l));
+if (STARTS > 0) for (const mode of MODES) say(await measureMode(mode));
+if (!argv.includes('--no-corpus')) say(await measureCorpus(MODES[0]!));
+if (FILES > 0) say(await measureMixed(MODES[0]!));
 process.exit(0);
