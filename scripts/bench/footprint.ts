@@ -146,11 +146,28 @@ async function start(mode: Mode, dataDir: string, serverEnv: Record<string, stri
   }
 }
 
+const BENCH_USER = { username: 'bench', password: 'bench password 123' };
+/**
+ * Access tokens last 15 minutes and a run with the models on outlives them: a 401 signs the bench
+ * account in again and retries once. Keyed by the first token, which the callers keep passing.
+ */
+const renewed = new Map<string, string>();
+
 async function api<T = any>(url: string, method: string, token: string | null, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
-  const r = await fetch(url, { method, headers, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body) });
+  const send = (bearer: string | null) => {
+    const headers: Record<string, string> = {};
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
+    if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
+    return fetch(url, { method, headers, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body) });
+  };
+  let r = await send(token ? (renewed.get(token) ?? token) : null);
+  if (r.status === 401 && token) {
+    const login = await fetch(`${new URL(url).origin}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(BENCH_USER) });
+    if (login.ok) {
+      renewed.set(token, ((await login.json()) as { token: string }).token);
+      r = await send(renewed.get(token)!);
+    }
+  }
   const text = await r.text();
   if (!r.ok) throw Object.assign(new Error(`${method} ${url}: ${r.status} ${text}`), { status: r.status, text });
   return JSON.parse(text) as T;
@@ -294,7 +311,7 @@ async function measureCorpus(mode: Mode): Promise<string[]> {
   const dataDir = path.join(work, `data-corpus-${mode}`);
   const s = await start(mode, dataDir, MODELS_ENV);
   try {
-    const session = await api<{ token: string }>(`${s.url}/api/v1/auth/register`, 'POST', null, { username: 'bench', password: 'bench password 123', display_name: 'Bench' });
+    const session = await api<{ token: string }>(`${s.url}/api/v1/auth/register`, 'POST', null, { ...BENCH_USER, display_name: 'Bench' });
     const pad = ' '.repeat(label.length);
     const t0 = performance.now();
     const peak = peakSampler(s.child.pid!);
@@ -377,7 +394,7 @@ async function measureMixed(mode: Mode): Promise<string[]> {
   const dataDir = path.join(work, `data-mixed-${mode}`);
   const s = await start(mode, dataDir, MODELS_ENV);
   try {
-    const session = await api<{ token: string }>(`${s.url}/api/v1/auth/register`, 'POST', null, { username: 'bench', password: 'bench password 123', display_name: 'Bench' });
+    const session = await api<{ token: string }>(`${s.url}/api/v1/auth/register`, 'POST', null, { ...BENCH_USER, display_name: 'Bench' });
     const token = session.token;
     const pad = ' '.repeat(label.length);
     const t0 = performance.now();
@@ -419,7 +436,13 @@ if (missing.length) {
 const extra = Object.keys(EXTRA_ENV).length ? ` with ${Object.entries(EXTRA_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
 console.log(`footprint${extra} (${os.availableParallelism()} CPUs; load average ${os.loadavg()[0]!.toFixed(1)})`);
 const say = (lines: string[]) => lines.forEach((l) => console.log(l));
-if (STARTS > 0) for (const mode of MODES) say(await measureMode(mode));
-if (!argv.includes('--no-corpus')) say(await measureCorpus(MODES[0]!));
-if (FILES > 0) say(await measureMixed(MODES[0]!));
+try {
+  if (STARTS > 0) for (const mode of MODES) say(await measureMode(mode));
+  if (!argv.includes('--no-corpus')) say(await measureCorpus(MODES[0]!));
+  if (FILES > 0) say(await measureMixed(MODES[0]!));
+} catch (e) {
+  // A server that would not start or answer: its message (and output) says why, a stack trace would not.
+  console.error(`footprint: stopped: ${(e as Error).message}`);
+  process.exit(1);
+}
 process.exit(0);
