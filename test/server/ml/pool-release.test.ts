@@ -58,13 +58,14 @@ describe('inference pool: release when idle', { timeout: 300_000 }, () => {
     try {
       const faceInfer = facePoolInfer(ml);
       const ocr = createOcr({ infer: ocrPoolInfer(ml), charset: loadCharset(KEYS_PATH) });
-      const photos = [corpusPath('faces', 'face_012.jpg'), corpusPath('faces', 'face_001.jpg')];
+      // Two faces in one photo (Obama and Biden): detection, alignment and embedding twice each.
+      const photos = [corpusPath('faces', 'face_012.jpg')];
       const read = async () => ({
         faces: await Promise.all(photos.map(async (p) => facesOf(await analyseFaces(p, faceInfer)))),
         text: await ocr.recognise(corpusPath('ocr', 'ocr_05.jpg')),
       });
       const first = await read();
-      assert.deepEqual(first.faces.map((f) => f.faces.length), [2, 1], 'two faces in the pair photo, one in the portrait');
+      assert.deepEqual(first.faces.map((f) => f.faces.length), [2], 'two faces in the pair photo');
       assert.ok(first.text.lines.length > 0, 'text was read');
       const loaded = ml.pool.lifecycle().loads;
       assert.ok(loaded >= 5, `the two face models and the three OCR models were loaded: ${loaded}`);
