@@ -310,4 +310,25 @@ describe('one asset: detail, media item, trash, edits', { timeout: 300_000 }, ()
     const mi = data(b, await b.get(`${V1}/assets/${ids.canon}/media-item`));
     assert.equal(mi.asset_id, ids.canon);
   });
+
+  test('one more photo through ingest and its job prepares none of the ingest statements again (they are kept)', async () => {
+    // Preparing an asset or job write compiles the tables' triggers: it cost more than running the statement,
+    // several times for each file of an import (scripts/bench/ingest.ts). The files above prepared them once.
+    const db = srv.container.db;
+    const prepare = db.prepare;
+    const seen: string[] = [];
+    db.prepare = ((sql: string) => (seen.push(sql), prepare.call(db, sql))) as typeof db.prepare;
+    try {
+      const ownerId = db.prepare('SELECT owner_id FROM assets WHERE asset_id = ?').pluck().get(ids.canon) as number;
+      seen.length = 0;
+      const id = await addFile(srv, 'more/Olympus_E-P3.jpg', ownerId, 'exif/Olympus_E-P3.jpg');
+      await srv.container.jobRunner.whenIdle();
+      assert.equal((await get(id)).state, 'ready');
+    } finally {
+      db.prepare = prepare;
+    }
+    // The statements of the assets store, the pipeline, media items and the job queue (other features' own reactions are theirs).
+    const ingestPath = /INSERT INTO (assets|jobs|media_items|media_item_components)\b|UPDATE (assets|upload_receipts) SET|^SELECT \* FROM assets WHERE (asset_id = \?|repository_id = \? AND (storage_path|hash) = \?)|FROM jobs WHERE (id = \? AND state = 'running'|state = 'running' AND kind)/;
+    assert.deepEqual(seen.filter((sql) => ingestPath.test(sql)), []);
+  });
 });

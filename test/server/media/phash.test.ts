@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { shutdownHeicDecoder } from '../../../server/src/adapters/media/heic.ts';
-import { computePhash, hammingDistance, phashFromGrey32 } from '../../../server/src/adapters/media/phash.ts';
+import sharp from 'sharp';
+import { openImage } from '../../../server/src/adapters/media/image-source.ts';
+import { computePhash, hammingDistance, phashesFromRaw, phashFromGrey32, phashFromPipeline, phashWindowsFromRaw, type RawPixels } from '../../../server/src/adapters/media/phash.ts';
 import { corpusPath, labels } from './corpus.ts';
 
 describe('pHash on the corpus duplicate groups', () => {
@@ -48,6 +50,44 @@ describe('pHash on the corpus duplicate groups', () => {
     const upright = await computePhash(corpusPath('exif', 'orientation_landscape_1.jpg'));
     const rotated = await computePhash(corpusPath('exif', 'orientation_landscape_6.jpg'));
     assert.ok(hammingDistance(upright, rotated) <= 6);
+  });
+});
+
+describe('pHashes from one grey conversion, as the pipeline takes them', () => {
+  after(() => shutdownHeicDecoder());
+
+  /** The 400 px pixels the pipeline hashes (thumbnails.ts): the upright photo, shrunk while decoding. */
+  async function small(file: string): Promise<RawPixels> {
+    const { pipeline } = await openImage(file);
+    const { data, info } = await pipeline.resize(400, 400, { fit: 'inside', withoutEnlargement: true }).raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+    return { data, raw: { width: info.width, height: info.height, channels: info.channels as RawPixels['raw']['channels'] } };
+  }
+
+  async function onePipelineEach(image: RawPixels) {
+    return { phash: await phashFromPipeline(sharp(image.data, { raw: image.raw })), windows: await phashWindowsFromRaw(image) };
+  }
+
+  test('the same whole-frame and window hashes as one pipeline per hash: JPEG, HEIC, RAW previews, rotated and tiny photos', async () => {
+    const files = [
+      ...['IMG_2927.HEIC', 'bee.heic', 'bee.jpg', 'IMG_20180725_163423-tiny.jpg', 'portrait_1080p.jpg', 'tanners_ridge_edited.jpg', 'iphone_hdr_YES.jpg'].map((f) => corpusPath('duplicates', f)),
+      ...['Canon_EOS_R6_pruned.CR3', 'RAW_NIKON_D1.NEF', 'exiftool_DNG.dng', 'exiftool_FujiFilm.raf'].map((f) => corpusPath('raw', f)),
+      ...['Canon_40D.jpg', 'Nikon_D70.jpg', 'Olympus_E-P3.jpg'].map((f) => corpusPath('exif', f)),
+    ];
+    for (const file of files) {
+      const image = await small(file);
+      assert.deepEqual(await phashesFromRaw(image), await onePipelineEach(image), file);
+    }
+  });
+
+  test('the same with grey pixels, and with an alpha channel (odd sizes)', async () => {
+    const rgba = await sharp(corpusPath('duplicates', 'bee.jpg')).resize(333, 217, { fit: 'fill' }).ensureAlpha(0.5).raw().toBuffer({ resolveWithObject: true });
+    const grey = await sharp(corpusPath('duplicates', 'tanners_ridge.jpg')).resize(151, 399, { fit: 'fill' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+    for (const { data, info } of [rgba, grey]) {
+      const image: RawPixels = { data, raw: { width: info.width, height: info.height, channels: info.channels as RawPixels['raw']['channels'] } };
+      const hashes = await phashesFromRaw(image);
+      assert.match(hashes.windows, /^[0-9a-f]{144}$/);
+      assert.deepEqual(hashes, await onePipelineEach(image), `${info.channels} channels`);
+    }
   });
 });
 

@@ -20,7 +20,7 @@ import { writeAtomically } from './atomic-write.ts';
 import type { DetectedType } from './detect.ts';
 import { MediaDecodeError } from './errors.ts';
 import { openImage, type OpenedImage } from './image-source.ts';
-import { phashFromPipeline, phashWindowsFromRaw } from './phash.ts';
+import { phashesFromRaw } from './phash.ts';
 import './sharp-setup.ts';
 
 export type ThumbnailSize = 'small' | 'medium' | 'large';
@@ -142,8 +142,10 @@ export async function generateThumbnails(
       pending.push(encode);
     }
     if (options.phash) {
-      pending.push((phash = phashFromPipeline(sharp(current.data, { raw: current.raw }))));
-      pending.push((phashWindows = phashWindowsFromRaw(current)));
+      const hashes = phashesFromRaw(current);
+      pending.push(hashes);
+      phash = hashes.then((h) => h.phash);
+      phashWindows = hashes.then((h) => h.windows);
     }
     await Promise.all(pending);
   } catch (e) {

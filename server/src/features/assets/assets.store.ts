@@ -1,5 +1,6 @@
 /** SQL for assets and media items. No rules here. */
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import type { CaptureColumns } from './capture-sources.ts';
 import type { PermittedAssetId } from '../../platform/access/index.ts';
 
@@ -95,6 +96,11 @@ export type NewAsset = Pick<
 > &
   Partial<Pick<AssetRow, 'file_modified_time' | 'file_modified_offset_minutes'>>;
 
+/**
+ * The statements of the ingest path (by id, path and hash, insert, update, media items, receipts) are kept
+ * prepared per connection (platform/db/prepared.ts): a file's ingest runs each a few times, and preparing
+ * one against the assets table (its triggers are compiled into every write) cost more than running it.
+ */
 export class AssetsStore {
   constructor(private readonly db: Db) {}
 
@@ -109,35 +115,33 @@ export class AssetsStore {
   }
 
   byId(id: PermittedAssetId): AssetRow | undefined {
-    return this.db.prepare('SELECT * FROM assets WHERE asset_id = ?').get(id) as AssetRow | undefined;
+    return prepared(this.db, 'SELECT * FROM assets WHERE asset_id = ?').get(id) as AssetRow | undefined;
   }
 
   byPath(repositoryId: string, storagePath: string): AssetRow | undefined {
-    return this.db.prepare('SELECT * FROM assets WHERE repository_id = ? AND storage_path = ?').get(repositoryId, storagePath) as AssetRow | undefined;
+    return prepared(this.db, 'SELECT * FROM assets WHERE repository_id = ? AND storage_path = ?').get(repositoryId, storagePath) as AssetRow | undefined;
   }
 
   byHash(repositoryId: string, hash: string, size: number): AssetRow[] {
-    return this.db
-      .prepare('SELECT * FROM assets WHERE repository_id = ? AND hash = ? AND file_size = ? ORDER BY is_deleted, created_at')
-      .all(repositoryId, hash, size) as AssetRow[];
+    return prepared(this.db, 'SELECT * FROM assets WHERE repository_id = ? AND hash = ? AND file_size = ? ORDER BY is_deleted, created_at').all(repositoryId, hash, size) as AssetRow[];
   }
 
   insert(a: NewAsset, now: number): void {
-    this.db
-      .prepare(
-        `INSERT INTO assets (asset_id, owner_id, repository_id, storage_path, type, original_filename, mime_type, file_size, hash,
-           file_mtime, file_modified_time, file_modified_offset_minutes, upload_time, state, status, created_at, updated_at)
-         VALUES (@asset_id, @owner_id, @repository_id, @storage_path, @type, @original_filename, @mime_type, @file_size, @hash,
-           @file_mtime, @file_modified_time, @file_modified_offset_minutes, @now, 'pending', '[10]', @now, @now)`,
-      )
-      .run({ file_modified_time: null, file_modified_offset_minutes: null, ...a, now });
+    prepared(
+      this.db,
+      `INSERT INTO assets (asset_id, owner_id, repository_id, storage_path, type, original_filename, mime_type, file_size, hash,
+         file_mtime, file_modified_time, file_modified_offset_minutes, upload_time, state, status, created_at, updated_at)
+       VALUES (@asset_id, @owner_id, @repository_id, @storage_path, @type, @original_filename, @mime_type, @file_size, @hash,
+         @file_mtime, @file_modified_time, @file_modified_offset_minutes, @now, 'pending', '[10]', @now, @now)`,
+    ).run({ file_modified_time: null, file_modified_offset_minutes: null, ...a, now });
   }
 
   update(id: string, fields: Partial<Omit<AssetRow, 'asset_id' | 'created_at'>>, now: number): void {
     const cols = Object.keys(fields);
     if (cols.length === 0) return;
     const sets = [...cols.map((k) => `${k} = @${k}`), 'updated_at = @now'];
-    this.db.prepare(`UPDATE assets SET ${sets.join(', ')} WHERE asset_id = @id`).run({ ...fields, now, id });
+    // One kept statement per set of columns: the shapes are the few the code writes.
+    prepared(this.db, `UPDATE assets SET ${sets.join(', ')} WHERE asset_id = @id`).run({ ...fields, now, id });
   }
 
   /** Assets of a repository whose path starts with a folder prefix ('' = all), for reconciling scans. */
@@ -148,19 +152,23 @@ export class AssetsStore {
   }
 
   createMediaItem(id: string, ownerId: number, kind: string, primaryAssetId: string, now: number): void {
-    this.db
-      .prepare('INSERT INTO media_items (media_item_id, owner_id, media_kind, primary_asset_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(id, ownerId, kind, primaryAssetId, now, now);
+    prepared(this.db, 'INSERT INTO media_items (media_item_id, owner_id, media_kind, primary_asset_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      id,
+      ownerId,
+      kind,
+      primaryAssetId,
+      now,
+      now,
+    );
   }
 
   setComponent(mediaItemId: string, assetId: string, position: number, relation: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO media_item_components (media_item_id, asset_id, position, relation) VALUES (?, ?, ?, ?)
-         ON CONFLICT (asset_id) DO UPDATE SET media_item_id = excluded.media_item_id, position = excluded.position, relation = excluded.relation`,
-      )
-      .run(mediaItemId, assetId, position, relation);
-    this.db.prepare('UPDATE assets SET media_item_id = ? WHERE asset_id = ?').run(mediaItemId, assetId);
+    prepared(
+      this.db,
+      `INSERT INTO media_item_components (media_item_id, asset_id, position, relation) VALUES (?, ?, ?, ?)
+       ON CONFLICT (asset_id) DO UPDATE SET media_item_id = excluded.media_item_id, position = excluded.position, relation = excluded.relation`,
+    ).run(mediaItemId, assetId, position, relation);
+    prepared(this.db, 'UPDATE assets SET media_item_id = ? WHERE asset_id = ?').run(mediaItemId, assetId);
   }
 
   /** Removes media items left without components. */
@@ -239,8 +247,6 @@ export class AssetsStore {
   }
 
   setReceipt(receiptId: string, fields: { status: string; asset_id?: string | null; problem?: string | null }, now: number): void {
-    this.db
-      .prepare('UPDATE upload_receipts SET status = @status, asset_id = coalesce(@asset_id, asset_id), problem = @problem, updated_at = @now WHERE receipt_id = @id')
-      .run({ status: fields.status, asset_id: fields.asset_id ?? null, problem: fields.problem ?? null, now, id: receiptId });
+    prepared(this.db, 'UPDATE upload_receipts SET status = @status, asset_id = coalesce(@asset_id, asset_id), problem = @problem, updated_at = @now WHERE receipt_id = @id').run({ status: fields.status, asset_id: fields.asset_id ?? null, problem: fields.problem ?? null, now, id: receiptId });
   }
 }

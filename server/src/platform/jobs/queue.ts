@@ -8,6 +8,7 @@
 import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
 import type { Db } from '../db/connection.ts';
+import { prepared } from '../db/prepared.ts';
 import {
   ACTIVE_STATES,
   CLAIMABLE_STATES,
@@ -468,9 +469,7 @@ export class JobQueue {
     if (queues.length === 0) return false;
     const marks = queues.map(() => '?').join(', ');
     return (
-      this.db
-        .prepare(`SELECT 1 FROM jobs WHERE queue IN (${marks}) AND state IN (${CLAIMABLE}) AND run_at <= ? LIMIT 1`)
-        .get(...queues, this.now()) !== undefined
+      prepared(this.db, `SELECT 1 FROM jobs WHERE queue IN (${marks}) AND state IN (${CLAIMABLE}) AND run_at <= ? LIMIT 1`).get(...queues, this.now()) !== undefined
     );
   }
 
@@ -495,14 +494,15 @@ export class JobQueue {
     const uniqueKey = opts.uniqueKey !== undefined ? opts.uniqueKey : (def.uniqueKey?.(args) ?? null);
     const maxAttempts = opts.maxAttempts ?? def.maxAttempts;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a positive integer');
-    const row = this.db
-      .prepare(
-        `INSERT INTO jobs (queue, kind, args, state, priority, max_attempts, run_at, created_at, unique_key, owner_id)
-         VALUES (@queue, @kind, @args, @state, @priority, @max_attempts, @run_at, @now, @unique_key, @owner_id)
-         ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN (${ACTIVE}) DO NOTHING
-         RETURNING *`,
-      )
-      .get({
+    // Kept prepared (platform/db/prepared.ts): every file of an import enqueues a job or more, and preparing
+    // this insert (the jobs table's triggers and index) cost more than running it.
+    const row = prepared(
+      this.db,
+      `INSERT INTO jobs (queue, kind, args, state, priority, max_attempts, run_at, created_at, unique_key, owner_id)
+       VALUES (@queue, @kind, @args, @state, @priority, @max_attempts, @run_at, @now, @unique_key, @owner_id)
+       ON CONFLICT (kind, unique_key) WHERE unique_key IS NOT NULL AND state IN (${ACTIVE}) DO NOTHING
+       RETURNING *`,
+    ).get({
         queue: def.queue,
         kind: def.kind,
         args: JSON.stringify(args ?? null),
@@ -518,9 +518,7 @@ export class JobQueue {
       if (row.state === 'available') this.wake(row.queue);
       return { job: toJob(row), inserted: true };
     }
-    const existing = this.db
-      .prepare(`SELECT * FROM jobs WHERE kind = ? AND unique_key = ? AND state IN (${ACTIVE})`)
-      .get(def.kind, uniqueKey) as JobRow;
+    const existing = prepared(this.db, `SELECT * FROM jobs WHERE kind = ? AND unique_key = ? AND state IN (${ACTIVE})`).get(def.kind, uniqueKey) as JobRow;
     return { job: toJob(existing), inserted: false };
   }
 }

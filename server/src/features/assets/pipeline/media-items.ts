@@ -21,9 +21,12 @@
  * arrive in: the later file finds the earlier ones. When two items merge, the one that disappears
  * hands its stack membership to the survivor if the survivor had none (stacks are presentation
  * groups of media items, see features/stacks); stacks left with fewer than two members dissolve.
+ *
+ * Run once per file processed, so its statements are kept prepared per connection (platform/db/prepared.ts).
  */
 import path from 'node:path';
 import type { Db } from '../../../platform/db/connection.ts';
+import { prepared } from '../../../platform/db/prepared.ts';
 import { uuidv7 } from '../../../platform/ids.ts';
 import { StacksStore } from '../../stacks/index.ts';
 import type { AssetRow, AssetsStore } from '../assets.store.ts';
@@ -110,12 +113,11 @@ export function linkMediaItem(db: Db, store: AssetsStore, asset: AssetRow, now: 
 }
 
 function livePartner(db: Db, asset: AssetRow): AssetRow | undefined {
-  const partner = db
-    .prepare(
-      `SELECT * FROM assets WHERE owner_id = ? AND content_id = ? AND asset_id != ? AND type != ? AND is_deleted = 0
-       ORDER BY created_at LIMIT 1`,
-    )
-    .get(asset.owner_id, asset.content_id, asset.asset_id, asset.type) as AssetRow | undefined;
+  const partner = prepared(
+    db,
+    `SELECT * FROM assets WHERE owner_id = ? AND content_id = ? AND asset_id != ? AND type != ? AND is_deleted = 0
+     ORDER BY created_at LIMIT 1`,
+  ).get(asset.owner_id, asset.content_id, asset.asset_id, asset.type) as AssetRow | undefined;
   return partner && (asset.type === 'PHOTO' || partner.type === 'PHOTO') ? partner : undefined;
 }
 
@@ -124,12 +126,11 @@ function pairPartner(db: Db, asset: AssetRow): AssetRow | undefined {
   const dir = path.posix.dirname(asset.storage_path);
   // folder_path (migration 0006) is indexed with the repository: one folder is read, not the owner's
   // library (the unary + keeps the planner off the owner indexes).
-  const siblings = db
-    .prepare(
-      `SELECT * FROM assets WHERE repository_id = ? AND folder_path = ? AND +owner_id = ? AND type = 'PHOTO' AND +is_deleted = 0 AND asset_id != ?
-         AND storage_path LIKE ? ESCAPE '\\'`,
-    )
-    .all(asset.repository_id, dir === '.' ? '' : dir, asset.owner_id, asset.asset_id, `${likeEscape(asset.storage_path.slice(0, asset.storage_path.length - path.posix.extname(asset.storage_path).length))}.%`) as AssetRow[];
+  const siblings = prepared(
+    db,
+    `SELECT * FROM assets WHERE repository_id = ? AND folder_path = ? AND +owner_id = ? AND type = 'PHOTO' AND +is_deleted = 0 AND asset_id != ?
+       AND storage_path LIKE ? ESCAPE '\\'`,
+  ).all(asset.repository_id, dir === '.' ? '' : dir, asset.owner_id, asset.asset_id, `${likeEscape(asset.storage_path.slice(0, asset.storage_path.length - path.posix.extname(asset.storage_path).length))}.%`) as AssetRow[];
   return siblings.find((s) => fileStem(s.storage_path) === fileStem(asset.storage_path) && isRawAsset(s) !== isRawAsset(asset));
 }
 
@@ -163,12 +164,11 @@ function photoGroup(db: Db, asset: AssetRow): Role[] {
  * the same repository captured within the window (an index range on capture time).
  */
 function editGroup(db: Db, asset: AssetRow, taken: number): { anchor: AssetRow; copies: AssetRow[]; iterations: AssetRow[] } | null {
-  const near = db
-    .prepare(
-      `SELECT * FROM assets WHERE owner_id = @owner AND is_deleted = 0 AND taken_time BETWEEN @from AND @to
-         AND repository_id = @repo AND type = 'PHOTO' AND asset_id != @id AND time_source IS NOT 'file_modified'`,
-    )
-    .all({ owner: asset.owner_id, from: taken - 2 * EDIT_WINDOW_MS, to: taken + 2 * EDIT_WINDOW_MS, repo: asset.repository_id, id: asset.asset_id }) as AssetRow[];
+  const near = prepared(
+    db,
+    `SELECT * FROM assets WHERE owner_id = @owner AND is_deleted = 0 AND taken_time BETWEEN @from AND @to
+       AND repository_id = @repo AND type = 'PHOTO' AND asset_id != @id AND time_source IS NOT 'file_modified'`,
+  ).all({ owner: asset.owner_id, from: taken - 2 * EDIT_WINDOW_MS, to: taken + 2 * EDIT_WINDOW_MS, repo: asset.repository_id, id: asset.asset_id }) as AssetRow[];
   if (near.length === 0) return null;
   const all = [asset, ...near];
   const stemOf = (a: AssetRow) => fileStem(a.original_filename);
@@ -214,14 +214,14 @@ function writeItem(db: Db, store: AssetsStore, roles: Role[], kind: string, now:
     mediaItemId = uuidv7(now);
     store.createMediaItem(mediaItemId, primary.owner_id, kind, primary.asset_id, now);
   } else {
-    db.prepare('UPDATE media_items SET media_kind = ?, primary_asset_id = ?, updated_at = ? WHERE media_item_id = ?').run(kind, primary.asset_id, now, mediaItemId);
+    prepared(db, 'UPDATE media_items SET media_kind = ?, primary_asset_id = ?, updated_at = ? WHERE media_item_id = ?').run(kind, primary.asset_id, now, mediaItemId);
   }
   // The merged-away items hand their stack membership over when the survivor has none.
   for (const old of previous) if (old !== mediaItemId) stacks.transferMembership(old, mediaItemId);
 
   const leftovers = componentsOf(mediaItemId).filter((id) => !members.has(id));
   roles.forEach(([a, relation], i) => store.setComponent(mediaItemId, a.asset_id, i, relation));
-  leftovers.forEach((id, i) => db.prepare('UPDATE media_item_components SET position = ? WHERE asset_id = ?').run(roles.length + i, id));
+  leftovers.forEach((id, i) => prepared(db, 'UPDATE media_item_components SET position = ? WHERE asset_id = ?').run(roles.length + i, id));
 
   // Items that lost components keep a compact order and a primary that still belongs to them.
   for (const old of previous) if (old !== mediaItemId) repairMediaItem(db, old, now);
@@ -239,12 +239,12 @@ export function repairMediaItem(db: Db, mediaItemId: string, now: number): void 
     .prepare('SELECT asset_id, relation FROM media_item_components WHERE media_item_id = ? ORDER BY position, asset_id')
     .all(mediaItemId) as { asset_id: string; relation: string }[];
   if (comps.length === 0) return;
-  comps.forEach((c, i) => db.prepare('UPDATE media_item_components SET position = ? WHERE asset_id = ?').run(i, c.asset_id));
+  comps.forEach((c, i) => prepared(db, 'UPDATE media_item_components SET position = ? WHERE asset_id = ?').run(i, c.asset_id));
   const liveVideo = comps.some((c) => c.relation === 'live_photo_video');
   const embedded = comps.length === 1 && comps[0]!.relation === 'live_photo_still'
-    && hasEmbeddedMotion((db.prepare('SELECT specific_metadata FROM assets WHERE asset_id = ?').get(comps[0]!.asset_id) as Pick<AssetRow, 'specific_metadata'> | undefined) ?? { specific_metadata: null });
+    && hasEmbeddedMotion((prepared(db, 'SELECT specific_metadata FROM assets WHERE asset_id = ?').get(comps[0]!.asset_id) as Pick<AssetRow, 'specific_metadata'> | undefined) ?? { specific_metadata: null });
   const kindSql = (liveVideo && comps.length > 1) || embedded ? "'live_photo'" : `CASE (SELECT type FROM assets WHERE asset_id = @primary) WHEN 'VIDEO' THEN 'video' WHEN 'AUDIO' THEN 'audio' ELSE 'photo' END`;
-  db.prepare(`UPDATE media_items SET primary_asset_id = @primary, media_kind = ${kindSql}, updated_at = @now WHERE media_item_id = @id`).run({
+  prepared(db, `UPDATE media_items SET primary_asset_id = @primary, media_kind = ${kindSql}, updated_at = @now WHERE media_item_id = @id`).run({
     primary: comps[0]!.asset_id,
     now,
     id: mediaItemId,
@@ -283,13 +283,12 @@ export function compositionOf(parts: readonly CompositionPart[]): Composition {
  * not the Trash). Null when the item does not exist.
  */
 export function composition(db: Db, mediaItemId: string, opts: { isDeleted?: boolean } = {}): Composition | null {
-  const exists = db.prepare('SELECT 1 FROM media_items WHERE media_item_id = ?').get(mediaItemId);
+  const exists = prepared(db, 'SELECT 1 FROM media_items WHERE media_item_id = ?').get(mediaItemId);
   if (!exists) return null;
-  const parts = db
-    .prepare(
-      `SELECT c.relation, a.mime_type, a.specific_metadata FROM media_item_components c JOIN assets a ON a.asset_id = c.asset_id
-       WHERE c.media_item_id = ? AND a.is_deleted = ? ORDER BY c.position`,
-    )
-    .all(mediaItemId, opts.isDeleted ? 1 : 0) as CompositionPart[];
+  const parts = prepared(
+    db,
+    `SELECT c.relation, a.mime_type, a.specific_metadata FROM media_item_components c JOIN assets a ON a.asset_id = c.asset_id
+     WHERE c.media_item_id = ? AND a.is_deleted = ? ORDER BY c.position`,
+  ).all(mediaItemId, opts.isDeleted ? 1 : 0) as CompositionPart[];
   return compositionOf(parts);
 }

@@ -31,6 +31,7 @@ import { generateThumbnails } from '../../../adapters/media/thumbnails.ts';
 import { needsWebVideo, posterFrame, probeVideo, readVideoContainer, transcodeWebVideo, type VideoInfo } from '../../../adapters/media/video.ts';
 import { needsWebAudio, probeAudio, transcodeWebAudio } from '../../../adapters/media/audio.ts';
 import type { Db } from '../../../platform/db/connection.ts';
+import { prepared } from '../../../platform/db/prepared.ts';
 import { failpoint } from '../../../platform/failpoints.ts';
 import { PermanentError, SnoozeError, type JobContext } from '../../../platform/jobs/registry.ts';
 import type { Logger } from '../../../platform/logger.ts';
@@ -152,14 +153,12 @@ export class AssetPipeline {
 
   /** Whether this attempt of the job is still the one the queue counts as running. */
   private stillRunning(job: Pick<JobContext['job'], 'id' | 'attempt'>): boolean {
-    return !!this.db.prepare("SELECT 1 FROM jobs WHERE id = ? AND state = 'running' AND attempt = ?").get(job.id, job.attempt);
+    return !!prepared(this.db, "SELECT 1 FROM jobs WHERE id = ? AND state = 'running' AND attempt = ?").get(job.id, job.attempt);
   }
 
   /** Whether another process-asset job of this asset is running now. */
   private otherRunOf(assetId: string, jobId: number): boolean {
-    return !!this.db
-      .prepare("SELECT 1 FROM jobs WHERE state = 'running' AND kind = 'assets.process-asset' AND id <> ? AND json_extract(args, '$.asset_id') = ? LIMIT 1")
-      .get(jobId, assetId);
+    return !!prepared(this.db, "SELECT 1 FROM jobs WHERE state = 'running' AND kind = 'assets.process-asset' AND id <> ? AND json_extract(args, '$.asset_id') = ? LIMIT 1").get(jobId, assetId);
   }
 
   /**
