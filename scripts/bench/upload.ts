@@ -318,7 +318,11 @@ async function main() {
   const server = TSX ? 'server from its sources through tsx' : 'built server, run as npm start runs it';
   console.log(`\nupload bench (${(SIZE / 1024 / 1024).toFixed(0)} MiB, ${os.availableParallelism()} CPUs, ${server}):\n${rows.join('\n')}`);
   // The ratios to the plain copy of the same round (median over the rounds), as the issue quotes them.
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
   for (const kind of ['chunked', 'single'] as const) {
     if (ratios[kind].length) console.log(`${kind.padEnd(7)} upload: ${median(ratios[kind]).toFixed(2)} of a plain loopback PUT (target ≥ 0.8; ${ratios[kind].length > 1 ? `median of ${ratios[kind].length} rounds: ${ratios[kind].map((r) => r.toFixed(2)).join(', ')}` : '1 round'})`);
   }
