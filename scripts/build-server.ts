@@ -28,11 +28,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkBuild, type BuildCheck } from './build-stamp.ts';
+import { prebuildCompactGazetteer } from '../server/src/features/places/geocoder/gazetteer-cache.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 export const SERVER_DIST = path.join(ROOT, 'server/dist');
 export const SERVER_ENTRY = path.join(SERVER_DIST, 'main.js');
 const STAMP = path.join(SERVER_DIST, '.build-stamp');
+
+/**
+ * How `npm start` runs the built server (scripts/start.ts), shared with the benchmarks that measure it as
+ * a household runs it (scripts/bench/upload.ts): glibc's allocator limited to two arenas and big blocks
+ * given back to the system, and a small young generation.
+ */
+export const SERVER_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=1'];
 
 /**
  * Native addons (.node binaries), packages that find files of their own at run time (ffmpeg-static's
@@ -91,7 +100,17 @@ export async function buildServer(opts: { ifChanged?: boolean; quiet?: boolean; 
   return 'built';
 }
 
+/**
+ * The places' compact gazetteer (server/src/features/places/geocoder/gazetteer-cache.ts), made once per
+ * install here rather than by the first process that needs places (it parses 19 MB of JSON).
+ */
+export function prebuildPlaces(quiet = false): void {
+  const { file, built } = prebuildCompactGazetteer();
+  if (built && !quiet) console.log(file ? `built the places' compact gazetteer (${path.relative(ROOT, file)})` : "the places' compact gazetteer could not be written (node_modules is read-only): the server keeps it in its data folder");
+}
+
 if (import.meta.main) {
   const r = await buildServer({ ifChanged: process.argv.includes('--if-changed') });
   if (r === 'current') console.log('server/dist is up to date');
+  prebuildPlaces();
 }

@@ -37,7 +37,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkBuild } from './build-stamp.ts';
-import { buildServer, SERVER_ENTRY } from './build-server.ts';
+import { buildServer, prebuildPlaces, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from './build-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const UI_DIST = path.join(ROOT, 'renderer/dist');
@@ -60,9 +60,8 @@ function buildUiIfChanged(): void {
 
 buildUiIfChanged();
 if ((await buildServer({ ifChanged: true, quiet: true })) === 'built') console.log('built the server (server/dist)');
+prebuildPlaces(); // once per install (a file check at later starts)
 
-const SERVER_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
-const SERVER_NODE_FLAGS = ['--max-semi-space-size=1'];
 const env = { ...SERVER_MALLOC_ENV, ...process.env };
 if (typeof process.execve === 'function') {
   process.execve(process.execPath, [process.execPath, ...SERVER_NODE_FLAGS, SERVER_ENTRY], env);

@@ -2,7 +2,11 @@
  * `npm run bench:ingest`, part 2: upload throughput over loopback.
  *
  * A generated file (default 1 GiB, an MP4 head and distinct pseudo-random blocks) goes to a
- * real Hearth server started as a child process (`server/src/main.ts` on a temporary data folder):
+ * real Hearth server started as a child process on a temporary data folder, run as `npm start` runs
+ * it: the built server (server/dist, built first when its sources changed) with the same node flags and
+ * allocator settings (scripts/build-server.ts). Under tsx (`--tsx`) the server's heap is about twice
+ * as large, and every major garbage collection an upload's socket buffers bring costs that much more:
+ * the figure would be of the development setup, not of what a household runs.
  *   - chunked: createUploadSession (declaring the chunk size, as the web client does), then chunks
  *     of the server's configured `chunk_size` through batchUploadAssets, `max_concurrent` requests
  *     at a time, until the file is committed;
@@ -17,7 +21,7 @@
  * vary a lot from run to run, the CPU a server spends per GiB much less.
  *
  *   npx tsx scripts/bench/upload.ts [--size-mb 1024] [--rounds 1] [--only chunked|single] [--no-chunk-size]
- *     [--prof (CPU profile of the server into .tmp/)] [--server-flag <node flag>]…
+ *     [--tsx] [--prof (CPU profile of the server into .tmp/)] [--server-flag <node flag>]…
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -25,6 +29,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { buildServer, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../build-server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const arg = (name: string, def: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : def);
@@ -32,6 +37,8 @@ const SIZE = arg('--size-mb', 1024) * 1024 * 1024;
 const ROUNDS = arg('--rounds', 1);
 /** `--only chunked` / `--only single`: measure one path (with the plain copy), e.g. for a CPU profile of it. */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+/** `--tsx`: run the server from its sources through tsx, not built (a larger heap: every GC costs more). */
+const TSX = process.argv.includes('--tsx');
 const BLOCK = 1024 * 1024;
 const PASSWORD = 'bench password 123';
 
@@ -185,9 +192,12 @@ async function startHearth(): Promise<Hearth> {
   const prof = process.argv.includes('--prof') ? ['--cpu-prof', `--cpu-prof-dir=${path.join(root, '.tmp', 'upload-bench-prof')}`] : [];
   // `--server-flag X` (repeatable) passes a node flag to the server, e.g. --trace-gc (shown with HEARTH_LOG_LEVEL set).
   const flags = process.argv.flatMap((a, i) => (a === '--server-flag' && process.argv[i + 1] ? [process.argv[i + 1]!] : []));
-  const child = spawn(process.execPath, [...prof, ...flags, '--import', 'tsx', 'server/src/main.ts'], {
+  // As `npm start` runs it (see the top); `--tsx`: the sources through tsx instead.
+  const entry = TSX ? ['--import', 'tsx', 'server/src/main.ts'] : [...SERVER_NODE_FLAGS, SERVER_ENTRY];
+  if (!TSX && (await buildServer({ ifChanged: true, quiet: true })) === 'built') console.log('built the server (server/dist)');
+  const child = spawn(process.execPath, [...prof, ...flags, ...entry], {
     cwd: root,
-    env: { ...process.env, HEARTH_DATA_DIR: dataDir, HEARTH_PORT: '0', HEARTH_LOG_LEVEL: process.env.HEARTH_LOG_LEVEL ?? 'warn' },
+    env: { ...(TSX ? {} : SERVER_MALLOC_ENV), ...process.env, HEARTH_DATA_DIR: dataDir, HEARTH_PORT: '0', HEARTH_LOG_LEVEL: process.env.HEARTH_LOG_LEVEL ?? 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -267,6 +277,7 @@ async function main() {
   const h = await startHearth();
   console.log(`hearth server pid ${h.pid}, idle RSS ${rssMb(h.pid).toFixed(0)} MB`);
   const rows: string[] = [];
+  const ratios: { chunked: number[]; single: number[] } = { chunked: [], single: [] };
   for (let round = 0; round < ROUNDS; round++) {
     // Each round uploads new content (the catalog still holds the previous rounds' hashes).
     const fd = fs.openSync(file, 'r+');
@@ -285,11 +296,13 @@ async function main() {
       // 3 s of system time per GiB instead of about 1.2 s.)
       fs.rmSync(path.join(h.repoPath, 'uploads'), { recursive: true, force: true });
       settle();
+      ratios.chunked.push(c.mbps / plain);
       parts.push(`hearth chunked (${c.chunk / 1024 / 1024} MiB x ${c.concurrency}) ${c.mbps.toFixed(0)} MB/s = ${(c.mbps / plain).toFixed(2)} of plain, peak RSS ${c.peak.toFixed(0)} MB, server CPU ${c.cpu}`);
     }
     if (ONLY !== 'chunked') {
       const s = await single(h, file, round); // settles itself once its input file is made
       await idleServer(h);
+      ratios.single.push(s.mbps / plain);
       parts.push(`hearth single ${s.mbps.toFixed(0)} MB/s = ${(s.mbps / plain).toFixed(2)} of plain, peak RSS ${s.peak.toFixed(0)} MB, server CPU ${s.cpu}`);
     }
     rows.push(parts.join(' | '));
@@ -302,7 +315,17 @@ async function main() {
     await new Promise((r) => setTimeout(r, 3000));
     console.log(`CPU profile of the server in ${path.join(root, '.tmp', 'upload-bench-prof')}`);
   }
-  console.log(`\nupload bench (${(SIZE / 1024 / 1024).toFixed(0)} MiB, ${os.availableParallelism()} CPUs):\n${rows.join('\n')}`);
+  const server = TSX ? 'server from its sources through tsx' : 'built server, run as npm start runs it';
+  console.log(`\nupload bench (${(SIZE / 1024 / 1024).toFixed(0)} MiB, ${os.availableParallelism()} CPUs, ${server}):\n${rows.join('\n')}`);
+  // The ratios to the plain copy of the same round (median over the rounds), as the issue quotes them.
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  for (const kind of ['chunked', 'single'] as const) {
+    if (ratios[kind].length) console.log(`${kind.padEnd(7)} upload: ${median(ratios[kind]).toFixed(2)} of a plain loopback PUT (target ≥ 0.8; ${ratios[kind].length > 1 ? `median of ${ratios[kind].length} rounds: ${ratios[kind].map((r) => r.toFixed(2)).join(', ')}` : '1 round'})`);
+  }
 }
 
 main().then(

@@ -70,6 +70,7 @@ import { PlaceNames } from './features/places/place-names.ts';
 import { LocationClustersService } from './features/places/location-clusters.service.ts';
 import { syncPlaces } from './features/places/places.jobs.ts';
 import { reverseGeocoder } from './features/places/geocoder/reverse-geocoder.ts';
+import { setGazetteerCacheFallback } from './features/places/geocoder/gazetteer-cache.ts';
 import { placeNameAt } from './features/places/place-name-at.ts';
 import { FACTS_CACHE_BYTES, OwnerFacts, type Facts } from './features/statistics/owner-facts.ts';
 import { CatalogMemo, MEMO_CACHE_BYTES, memoBytes } from './features/statistics/memo.ts';
@@ -208,6 +209,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   fs.mkdirSync(p.storage, { recursive: true });
   fs.rmSync(p.tmp, { recursive: true, force: true });
   fs.mkdirSync(p.tmp, { recursive: true });
+  // Where node_modules cannot be written (a read-only install), the places' compact gazetteer is kept here.
+  setGazetteerCacheFallback(path.join(config.dataDir, 'cache'));
 
   const db = openDatabase(p.catalog);
   let closed = false;

@@ -428,17 +428,26 @@ export class ChunkSessions {
         const started = performance.now();
         const size = (await fs.promises.stat(file)).size;
         if (size !== s.total_size) throw new Invalid(`The chunks make ${size} bytes, not ${s.total_size}.`, [], 'size_mismatch');
-        // The whole file is on disk before it is committed (chunks were answered before their flush).
-        await rt?.flush?.idle();
-        await flushFile(file);
-        this.syncStore.allFlushed(s.session_id);
+        // The whole file is on disk before it is committed (chunks were answered before their flush),
+        // and its hash is known: both at once, as a single upload's finish does (sink.ts). The hash
+        // reads what is left after the cursor back from the page cache while the flush writes it out;
+        // one after the other, the last chunk's answer waited for the sum of the two.
         hasher ??= this.ctx.deps.intake.follow(file);
-        const hash = (await hasher.digest(s.total_size)).hex;
+        const following = hasher;
+        const [, digest] = await Promise.all([
+          (async () => {
+            await rt?.flush?.idle();
+            await flushFile(file);
+          })(),
+          following.digest(s.total_size),
+        ]);
+        this.syncStore.allFlushed(s.session_id);
+        const hash = digest.hex;
         hasher = null;
         const got: Received = { size, hash, head: await readHead(file) };
         log.info({ session_id: s.session_id, bytes: size, chunks_hashed_ahead: hashedAhead, ms: Math.round(performance.now() - started) }, 'upload session hashed');
         const modified = s.file_modified_time === null ? null : { time: s.file_modified_time, offsetMinutes: s.file_modified_offset_minutes };
-      const result = await this.committer.finalize(actor, repo, file, got, s.filename, s.receipt_id!, modified, s.client_hash ?? undefined);
+        const result = await this.committer.finalize(actor, repo, file, got, s.filename, s.receipt_id!, modified, s.client_hash ?? undefined);
         store.finishSession(s.session_id, 'completed', null, now());
         await rm(sessionDir(repo.path, s.session_id));
         return result;

@@ -51,11 +51,13 @@ const require = createRequire(import.meta.url);
 /** English name of an ISO country code; the code itself when the runtime does not know it (e.g. "XK" on old ICU). */
 export function countryName(code: string): string {
   try {
-    return new Intl.DisplayNames(['en'], { type: 'region' }).of(code) ?? code;
+    displayNames ??= new Intl.DisplayNames(['en'], { type: 'region' }); // one for all ~250 codes: each costs a locale load
+    return displayNames.of(code) ?? code;
   } catch {
     return code;
   }
 }
+let displayNames: Intl.DisplayNames | undefined;
 
 /** The package's three files as text. */
 export interface GazetteerFiles {

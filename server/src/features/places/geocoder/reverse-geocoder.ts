@@ -14,14 +14,16 @@
  * - Nearest means great-circle distance; across the antimeridian and near the poles the grid
  *   index reads the right cells (grid-index.ts).
  *
- * Loaded once per process at first use; the server's jobs read the files asynchronously (loadAsync),
- * only the JSON parse holds the event loop. Measured by `npm run bench:places` (2-core VM at load
+ * Loaded once per process at first use, from the compact form of the gazetteer (gazetteer-cache.ts:
+ * built once per install from the JSON, then read by every process in tens of milliseconds); the
+ * server's jobs read it asynchronously (loadAsync). Before the compact form, measured by `npm run bench:places` (2-core VM at load
  * average 16): 171,075 places, 12.6 s to load under that load (most of it reading and parsing 19 MB
  * of JSON; well under a second on an idle machine), 12 MB held afterwards (names 7 MB, positions and
  * codes 5 MB, the grid 0.9 MB; the parse peaks at ~130 MB RSS); lookups p50 5.7 µs, p99 108 µs,
  * 580× the throughput of a linear scan. `loadStats` reports what the load took.
  */
-import { readGazetteer, readGazetteerFiles, type Gazetteer, type GazetteerFiles } from './cities-data.ts';
+import { readGazetteer, type Gazetteer, type GazetteerFiles } from './cities-data.ts';
+import { loadCompactGazetteer, loadCompactGazetteerAsync, type CompactLoad } from './gazetteer-cache.ts';
 import { distanceKm } from './distance.ts';
 import { GridIndex, type Nearest } from './grid-index.ts';
 
@@ -47,6 +49,8 @@ export interface LoadStats {
   /** Heap growth while loading, bytes (approximate: the garbage collector may run meanwhile). */
   heap_bytes: number;
   index_bytes: number;
+  /** Where the gazetteer came from: its compact file, or the package's JSON (parsed, then the compact file written). */
+  source: 'compact' | 'json';
 }
 
 /** Whether a position is one to geocode (a real position, not an empty GPS block). */
@@ -61,33 +65,39 @@ export class ReverseGeocoder {
   private loaded: { g: Gazetteer; index: GridIndex } | null = null;
   private stats: LoadStats | null = null;
 
-  private reading: Promise<GazetteerFiles> | null = null;
+  private reading: Promise<CompactLoad> | null = null;
 
   /**
-   * Loads the gazetteer with its files read asynchronously (the server's jobs call this before their
-   * lookups: only the parse holds the event loop).
+   * Loads the gazetteer with its file read asynchronously (the server's jobs call this before their
+   * lookups: only the decode holds the event loop; the JSON parse, once per install).
    */
   async loadAsync(): Promise<LoadStats> {
     if (this.loaded) return this.stats!;
     const t0 = performance.now();
-    this.reading ??= readGazetteerFiles().finally(() => (this.reading = null));
-    const files = await this.reading;
-    return this.loaded ? this.stats! : this.load(files, t0);
+    const heap = process.memoryUsage().heapUsed;
+    this.reading ??= loadCompactGazetteerAsync().finally(() => (this.reading = null));
+    const got = await this.reading;
+    return this.loaded ? this.stats! : this.keep(got.gazetteer, got.source, t0, heap);
   }
 
-  /** Loads the gazetteer now (otherwise the first lookup does). */
+  /** Loads the gazetteer now (otherwise the first lookup does); `files`: parse these instead (no compact file). */
   load(files?: GazetteerFiles, started = performance.now()): LoadStats {
     if (this.loaded) return this.stats!;
     const heap = process.memoryUsage().heapUsed;
-    const t0 = started;
-    const g = readGazetteer(files);
+    if (files) return this.keep(readGazetteer(files), 'json', started, heap);
+    const got = loadCompactGazetteer();
+    return this.keep(got.gazetteer, got.source, started, heap);
+  }
+
+  private keep(g: Gazetteer, source: LoadStats['source'], started: number, heap: number): LoadStats {
     const index = new GridIndex(g.lat, g.lon, g.size);
     this.loaded = { g, index };
     this.stats = {
       places: g.size,
-      load_ms: performance.now() - t0,
+      load_ms: performance.now() - started,
       heap_bytes: Math.max(0, process.memoryUsage().heapUsed - heap),
       index_bytes: index.bytes(),
+      source,
     };
     return this.stats;
   }
