@@ -21,7 +21,7 @@ import { uuidv7 } from '../../platform/ids.ts';
 import { nextTurn } from '../../platform/cache/slices.ts';
 import { sphericalMean } from './geo.ts';
 import { reconcile, type PreviousEvent } from './reconcile.ts';
-import { ALGORITHM_VERSION, segment } from './segmentation.ts';
+import { ALGORITHM_VERSION, segmentInSlices } from './segmentation.ts';
 import { eventTitle, offsetName, type PlaceNameAt } from './titles.ts';
 import type { EventsStore, ItemFacts, MemberRow } from './events.store.ts';
 
@@ -29,7 +29,7 @@ import type { EventsStore, ItemFacts, MemberRow } from './events.store.ts';
 export const SLICE_MS = 12;
 
 /** Rows per read of the candidates (a few ms each). */
-const READ_PAGE_ROWS = 4096;
+const READ_PAGE_ROWS = 1024;
 
 export interface PlannedEvent {
   id: string;
@@ -75,7 +75,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   const links = store.links(ownerId);
   await nextTurn();
   keepLease();
-  const { sorted, segments } = segment(items, { mustLink: links.must, cannotLink: links.cannot });
+  const { sorted, segments } = await segmentInSlices(items, { mustLink: links.must, cannotLink: links.cannot }, SLICE_MS);
   await nextTurn();
   keepLease();
 
@@ -86,6 +86,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   const placed = new Set(labels.map((l) => l.media_item_id));
   const prevRows = store.activeOf(ownerId);
   const prevMembers = await store.membersOfInSlices(ownerId);
+  await nextTurn();
   const previous: PreviousEvent[] = prevRows.map((e) => ({
     id: e.event_id,
     members: new Set((prevMembers.get(e.event_id) ?? []).filter((m) => m.origin === 'segment' && !placed.has(m.media_item_id)).map((m) => m.media_item_id)),
@@ -96,6 +97,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     coverItem: e.cover_media_item_id,
     createdAt: e.created_at,
   }));
+  await nextTurn();
   const segs = segments.map(([s, t]) => {
     const all = sorted.slice(s, t);
     const own = all.filter((x) => !placed.has(x.id));
@@ -103,6 +105,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     const c = sphericalMean(part.filter((x) => x.lat !== null && x.lon !== null).map((x) => ({ lat: x.lat!, lon: x.lon! })));
     return { all: all.map((x) => x.id), members: own.map((x) => x.id), start: part[0]!.time, end: part[part.length - 1]!.time, centroid: c };
   });
+  await nextTurn();
   const rec = reconcile(previous, segs);
   await nextTurn();
   keepLease();
@@ -131,6 +134,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     }
   }
 
+  await nextTurn();
   const grouped = new Map<string, ItemFacts[]>();
   for (const c of sorted) {
     const e = memberOf.get(c.id);

@@ -43,6 +43,7 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import { ExactNeighbours, FaceMatrix, HnswNeighbours, type NeighbourList, type NeighbourSource } from './cluster-neighbours.ts';
 import { cosine } from './embed.ts';
+import { sortInSlices } from '../../platform/cache/sort-in-slices.ts';
 
 export const CLUSTER_PARAMS = { threshold: 0.4, minPoints: 2 } as const;
 
@@ -235,38 +236,6 @@ function* clusterSteps(faces: ClusterFace[], m: FaceMatrix, src: NeighbourSource
     if ((i & 1023) === 1023) yield* slice();
   }
   return out;
-}
-
-/**
- * `items` sorted by `cmp` (a stable merge sort), yielding whenever `slice` says a slice is over: sorting 100k
- * faces with a comparator in one go holds the event loop for about a tenth of a second on a loaded machine.
- * Runs of 1024 are sorted by Array.prototype.sort, then merged pairwise, a bounded number of steps at a time.
- */
-function* sortInSlices<T>(items: T[], cmp: (a: T, b: T) => number, slice: () => Generator<void, void>): Generator<void, T[]> {
-  const RUN = 1024;
-  let src = items.slice();
-  for (let s = 0; s < src.length; s += RUN) {
-    const run = src.slice(s, s + RUN).sort(cmp);
-    for (let k = 0; k < run.length; k++) src[s + k] = run[k]!;
-    yield* slice();
-  }
-  let dst = new Array<T>(src.length);
-  for (let width = RUN; width < src.length; width *= 2) {
-    for (let lo = 0; lo < src.length; lo += 2 * width) {
-      const mid = Math.min(lo + width, src.length), hi = Math.min(lo + 2 * width, src.length);
-      let a = lo, b = mid, o = lo;
-      while (a < mid && b < hi) {
-        // Ties take the left run's item first: stable, as Array.prototype.sort is.
-        dst[o++] = cmp(src[b]!, src[a]!) < 0 ? src[b++]! : src[a++]!;
-        if ((o & 1023) === 0) yield* slice();
-      }
-      while (a < mid) dst[o++] = src[a++]!;
-      while (b < hi) dst[o++] = src[b++]!;
-      yield* slice();
-    }
-    [src, dst] = [dst, src];
-  }
-  return src;
 }
 
 /** The L2-normalised mean of embeddings (a person's centroid). */
