@@ -13,13 +13,20 @@
  *             ids, only the events that changed are rewritten).
  * Prints each time (median of `--runs`, 3) and its ratio to the baseline, plus events found.
  *
+ * Then the same library in a running server (the real container and HTTP on loopback, in this process): the
+ * first and a steady rebuild run by the server's EventsService while a person browses over HTTP (loop-watch.ts:
+ * timeline buckets, a bucket's assets, the people list, an asset's info): the longest event-loop stall during
+ * each (target ≤ 50 ms) and browsing p95 idle vs during, side by side. `--server-only` runs just that part.
+ *
  *   npm run bench:events [-- --count 100000] [--runs 3]
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openDatabase } from '../../server/src/platform/db/connection.ts';
+import { openDatabase, type Db } from '../../server/src/platform/db/connection.ts';
+import { hashPassword } from '../../server/src/platform/crypto/passwords.ts';
+import { Browsing, LoopWatch, signIn, stallLine, startBenchServer } from './loop-watch.ts';
 import { migrate } from '../../server/src/platform/db/migrate.ts';
 import { Access } from '../../server/src/platform/access/index.ts';
 import { JobQueue } from '../../server/src/platform/jobs/queue.ts';
@@ -33,6 +40,7 @@ const arg = (name: string, dflt: number) => {
 };
 const COUNT = arg('count', 100_000);
 const RUNS = arg('runs', 3);
+const PASSWORD = 'bench password 1';
 
 /** Mulberry32: the same library every run. */
 function rng(seed: number) {
@@ -47,26 +55,17 @@ function rng(seed: number) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-events-'));
-  const db = openDatabase(path.join(dir, 'catalog.sqlite3'));
-  migrate(db, { backupDir: path.join(dir, 'backups') });
-  const now = Date.now();
-  db.prepare("INSERT INTO users (username, display_name, password_hash, role, created_at, updated_at) VALUES ('bench', 'Bench', 'x', 'user', ?, ?)").run(now, now);
-  const owner = db.prepare('SELECT user_id FROM users').pluck().get() as number;
-  db.prepare("INSERT INTO repositories (repository_id, name, path, role, created_at, updated_at) VALUES ('r', 'r', ?, 'primary', ?, ?)").run(dir, now, now);
-
-  const rand = rng(42);
+/** The library: `COUNT` photos of one member, one media item each (see the header). Returns the asset ids. */
+function writeLibrary(db: Db, owner: number, repo: string, rand: () => number, now: number): string[] {
   const home = { lat: 52.37, lon: 4.89 };
   const insAsset = db.prepare(
     `INSERT INTO assets (asset_id, owner_id, repository_id, storage_path, type, original_filename, mime_type, file_size, taken_time, capture_offset_minutes,
        upload_time, gps_latitude, gps_longitude, state, media_item_id, created_at, updated_at)
-     VALUES (?, ?, 'r', ?, 'PHOTO', ?, 'image/jpeg', 1000, ?, 60, ?, ?, ?, 'ready', ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, 'PHOTO', ?, 'image/jpeg', 1000, ?, 60, ?, ?, ?, 'ready', ?, ?, ?)`,
   );
   const insItem = db.prepare("INSERT INTO media_items (media_item_id, owner_id, media_kind, primary_asset_id, created_at, updated_at) VALUES (?, ?, 'photo', ?, ?, ?)");
   const insComp = db.prepare("INSERT INTO media_item_components (media_item_id, asset_id, position, relation) VALUES (?, ?, 0, 'original')");
   const t0 = Date.parse('2015-01-01T08:00:00Z');
-  const writeStart = performance.now();
   const ids: string[] = [];
   db.transaction(() => {
     let day = 0;
@@ -86,12 +85,28 @@ async function main() {
         const item = `00000000-0000-7000-9000-${String(n).padStart(12, '0')}`;
         const gps = rand() < 0.7;
         insItem.run(item, owner, id, now, now);
-        insAsset.run(id, owner, `p/${n}.jpg`, `${n}.jpg`, t, t, gps ? centre.lat + (rand() - 0.5) * 0.02 : null, gps ? centre.lon + (rand() - 0.5) * 0.02 : null, item, now, now);
+        insAsset.run(id, owner, repo, `p/${n}.jpg`, `${n}.jpg`, t, t, gps ? centre.lat + (rand() - 0.5) * 0.02 : null, gps ? centre.lon + (rand() - 0.5) * 0.02 : null, item, now, now);
         insComp.run(item, id);
         ids.push(id);
       }
     }
   })();
+  return ids;
+}
+
+async function main() {
+  if (process.argv.includes('--server-only')) return inServer();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-events-'));
+  const db = openDatabase(path.join(dir, 'catalog.sqlite3'));
+  migrate(db, { backupDir: path.join(dir, 'backups') });
+  const now = Date.now();
+  db.prepare("INSERT INTO users (username, display_name, password_hash, role, created_at, updated_at) VALUES ('bench', 'Bench', 'x', 'user', ?, ?)").run(now, now);
+  const owner = db.prepare('SELECT user_id FROM users').pluck().get() as number;
+  db.prepare("INSERT INTO repositories (repository_id, name, path, role, created_at, updated_at) VALUES ('r', 'r', ?, 'primary', ?, ?)").run(dir, now, now);
+
+  const rand = rng(42);
+  const writeStart = performance.now();
+  const ids = writeLibrary(db, owner, 'r', rand, now);
   console.log(`catalog: ${COUNT} media items written in ${((performance.now() - writeStart) / 1000).toFixed(1)} s (load ${os.loadavg()[0]!.toFixed(1)}, ${os.availableParallelism()} cores)`);
 
   const svc = new EventsService(db, new Access(db), new JobQueue(db, buildJobRegistry()), { sweepMs: 0 });
@@ -127,6 +142,48 @@ async function main() {
   svc.stop();
   db.close();
   fs.rmSync(dir, { recursive: true, force: true });
+  await inServer();
+}
+
+/**
+ * The same library in a running server: the events rebuilt by the server's own EventsService (first, then after
+ * 100 photos moved) while a person browses over HTTP: the longest event-loop stall and browsing p95 idle vs during.
+ */
+async function inServer() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-events-server-'));
+  const server = await startBenchServer(dataDir);
+  try {
+    const { container: c, base } = server;
+    // The photos are rows without files: the media pipeline and the debounced rebuild jobs stay off, the
+    // rebuilds below are run directly (as the rebuild job does).
+    await c.jobRunner.stop();
+    const now = Date.now();
+    const owner = c.auth.users.insert({ username: 'bench', display_name: 'Bench', password_hash: await hashPassword(PASSWORD), role: 'admin', now }).user_id;
+    const rand = rng(42);
+    const ids = writeLibrary(c.db, owner, c.repositories.primary()!.repository_id, rand, now);
+    const token = await signIn(base, 'bench', PASSWORD);
+    const browsing = await Browsing.prepare(base, token);
+    const idle = await browsing.idle(5);
+    const move = c.db.prepare('UPDATE assets SET taken_time = taken_time + ?, gps_latitude = gps_latitude + 0.001 WHERE asset_id = ?');
+    for (const name of ['first rebuild', 'steady rebuild (100 photos moved)']) {
+      if (name !== 'first rebuild') {
+        c.db.transaction(() => {
+          for (let k = 0; k < 100; k++) move.run(Math.floor(rand() * 600_000), ids[Math.floor(rand() * ids.length)]!);
+        })();
+      }
+      const watch = new LoopWatch().start();
+      const t = performance.now();
+      const { result, times } = await browsing.during(c.photoEvents.rebuild(owner, `bench-server-${name}`));
+      const stall = watch.stop();
+      if (typeof result === 'string') throw new Error(`${name}: ${result}`);
+      console.log(`events rebuild in a running server, ${name}: ${result.events} events in ${((performance.now() - t) / 1000).toFixed(1)} s (load average ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores)`);
+      console.log(stallLine('the events rebuild', stall));
+      console.log(browsing.report(idle, times));
+    }
+  } finally {
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 void main();

@@ -19,8 +19,14 @@
  *               components' sizes, how many passes were left to a rebuild (over INCREMENTAL_BUDGET), and whether
  *               a rebuild afterwards gives the same people.
  *
+ *   rebuild     the people rebuild in a running server (faces-rebuild.ts): the same --faces faces, two per photo,
+ *               in a real data folder; the owner's people rebuilt twice by the rebuild job's handler (first: no face
+ *               placed; second: all placed) while a person browses over HTTP: each rebuild's time, the longest
+ *               event-loop stall during it (target ≤ 50 ms), and browsing p95 idle and during it, side by side.
+ *
  * Options: --faces N, --sample N, --photos N (default 40), --workers N (inference threads, default 1: the
- * figures are per thread), --threads N (index threads, default 1, as the server builds it).
+ * figures are per thread), --threads N (index threads, default 1, as the server builds it), --rebuild-only
+ * (only the last part: no models needed).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,12 +42,17 @@ import { FACE_PARAMS } from '../../server/src/features/faces/params.ts';
 import { FacesStore } from '../../server/src/features/faces/faces.store.ts';
 import { componentsOf } from '../../server/src/features/faces/cluster-neighbours.ts';
 import { openDatabase } from '../../server/src/platform/db/connection.ts';
+import { benchPeopleRebuild, syntheticFaces } from './faces-rebuild.ts';
 import { migrate } from '../../server/src/platform/db/migrate.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
+if (process.argv.includes('--rebuild-only')) {
+  await benchPeopleRebuild(syntheticFaces(arg('faces', 20_000)));
+  process.exit(0);
+}
 const root = path.resolve(import.meta.dirname, '../..');
 const corpus = path.resolve(root, '../shared/corpus/faces');
 const ml = new MlRuntime({ modelsDir: process.env.HEARTH_MODELS_DIR ?? path.resolve(root, '../shared/models'), shippedModelsDir: path.join(root, 'models'), dataDir: null, maxWorkers: arg('workers', 1) });
@@ -74,30 +85,10 @@ console.log(`embedding: ${faces.length} faces in ${embedS.toFixed(2)} s = ${(fac
 console.log(`quality (threshold ${CLUSTER_PARAMS.threshold}, min size ${CLUSTER_PARAMS.minPoints}, ${labelled.size} labelled faces): BCubed precision ${q.precision.toFixed(3)}, recall ${q.recall.toFixed(3)}, F1 ${q.f1.toFixed(3)}, mixed clusters ${q.mixed}`);
 await ml.close();
 
-/** Deterministic clustered unit vectors: identity centres, each face = centre + noise (cos to centre ≈ 0.84). */
-function synthetic(n: number): ClusterFace[] {
-  let seed = 42;
-  const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-  const gauss = () => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
-  const unit = (v: Float32Array) => {
-    const s = Math.hypot(...v) || 1;
-    for (let i = 0; i < v.length; i++) v[i]! /= s;
-    return v;
-  };
-  const centres: Float32Array[] = [];
-  const out: ClusterFace[] = [];
-  for (let i = 0; i < n; i++) {
-    if (i % 50 === 0) centres.push(unit(Float32Array.from({ length: 128 }, gauss)));
-    const c = centres[centres.length - 1]!;
-    const noise = unit(Float32Array.from({ length: 128 }, gauss));
-    out.push({ id: i + 1, score: 0.8 + rnd() * 0.2, embedding: unit(c.map((x, k) => x + 0.65 * noise[k]!)) });
-  }
-  return out;
-}
 const n = arg('faces', 20_000);
 const sampleN = Math.min(n, arg('sample', 4_000));
 const threads = arg('threads', 1);
-const set = synthetic(n);
+const set = syntheticFaces(n);
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
 const sample = set.slice(0, sampleN);
 t = performance.now();
@@ -216,3 +207,5 @@ console.log(`  HNSW neighbour-list recall vs brute force (500 faces, k 16, cosin
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+await benchPeopleRebuild(set);

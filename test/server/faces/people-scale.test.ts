@@ -121,6 +121,45 @@ describe('people at scale', { timeout: 600_000 }, () => {
     assert.ok(after.filter((r) => r.person_id === named).length >= 2, 'the named person kept its faces');
   });
 
+  test('a rebuild writes in short turns of the event loop, and a correction made while it runs stays', async () => {
+    const db = srv.container.db;
+    const owner = (db.prepare('SELECT owner_id FROM faces LIMIT 1').get() as { owner_id: number }).owner_id;
+    // Every automatic place taken out again: the rebuild must write thousands of faces.
+    db.prepare("UPDATE faces SET person_id = NULL WHERE assigned_by = 'auto'").run();
+    const toPlace = (db.prepare("SELECT count(*) AS n FROM faces WHERE assigned_by = 'auto'").get() as { n: number }).n;
+    // Faces written per turn of the event loop, read from the change journal (one entry per face whose
+    // person changes) by a setImmediate ticker: one turn per step of the rebuild.
+    const journalEnd = db.prepare('SELECT coalesce(max(seq), 0) AS n FROM change_journal').pluck();
+    let last = journalEnd.get() as number;
+    let mostInOneTurn = 0, turnsWithWrites = 0, ticking = true;
+    const tick = () => {
+      const now = journalEnd.get() as number;
+      if (now > last) {
+        mostInOneTurn = Math.max(mostInOneTurn, now - last);
+        turnsWithWrites++;
+      }
+      last = now;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const rebuild = srv.container.people.runRebuild(owner);
+    // The rebuild has read its first faces; a member now puts one of them into a person of its own.
+    const corrected = (db.prepare("SELECT face_id FROM faces WHERE assigned_by = 'auto' ORDER BY face_id LIMIT 1").get() as { face_id: number }).face_id;
+    const actor = { userId: owner, username: 'admin', role: 'admin' as const, sessionId: 'test', via: 'bearer' as const };
+    const own = srv.container.people.assign(actor, corrected, null);
+    const result = await rebuild;
+    ticking = false;
+    assert.ok(result.clustered > 1000, `faces clustered: ${result.clustered}`);
+    assert.ok(turnsWithWrites >= 2, `the writes were spread over turns of the event loop: ${turnsWithWrites} turns`);
+    assert.ok(mostInOneTurn < toPlace, `no turn wrote every face: at most ${mostInOneTurn} of ${toPlace} in one turn`);
+    const after = db.prepare('SELECT person_id, assigned_by FROM faces WHERE face_id = ?').get(corrected) as { person_id: number; assigned_by: string };
+    assert.deepEqual(after, { person_id: own.person_id, assigned_by: 'user' }, 'the correction made during the rebuild stays');
+    // Nothing else of the rule changed: the rebuild afterwards (nothing running meanwhile) writes nothing more.
+    const end = journalEnd.get() as number;
+    await srv.container.people.runRebuild(owner);
+    assert.equal(journalEnd.get(), end, 'a rebuild of unchanged faces changes no face');
+  });
+
   test('a new photo’s faces join incrementally: near a stranger makes a person, near a person joins, alone stays alone', () => {
     const before = rows();
     const stranger = before.find((r) => r.person_id == null)!;

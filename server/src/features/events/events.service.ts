@@ -37,7 +37,8 @@ import { SnoozeError } from '../../platform/jobs/registry.ts';
 import { AssetsStore } from '../assets/index.ts';
 import { EventsStore, type EventRow } from './events.store.ts';
 import { rebuildOwnerEventsJob } from './events.jobs.ts';
-import { describe, planRebuild, publishPlan } from './rebuild.ts';
+import { nextTurn } from '../../platform/cache/slices.ts';
+import { describe, planRebuild, publishSteps, SLICE_MS } from './rebuild.ts';
 import { eventRelations, type PeopleOfItems, type Relation } from './relations.ts';
 import { ALGORITHM_VERSION, byTimeThenId } from './segmentation.ts';
 import type { PlaceNameAt } from './titles.ts';
@@ -383,18 +384,33 @@ export class EventsService {
     if (!claimed) return 'busy';
     try {
       const plan = await planRebuild(this.store, ownerId, this.placeNameAt, this.now(), () => this.store.renew(ownerId, runId, this.now(), LEASE_MS));
-      return this.db
-        .transaction(() => {
-          const s = this.store.state(ownerId);
-          if (s.revision !== revision || s.running_run_id !== runId) {
-            this.store.release(ownerId, runId, null, this.now());
-            return 'changed' as const;
-          }
-          publishPlan(this.store, ownerId, plan, this.now());
-          this.store.published(ownerId, runId, revision, this.now());
-          return { events: plan.events.length };
-        })
-        .immediate();
+      const steps = publishSteps(this.store, ownerId, plan, this.now(), await this.store.membersOfInSlices(ownerId));
+      // Published in short transactions (SLICE_MS each, a turn of the event loop between them), each first
+      // checking that the inputs did not move since they were read. When they did, the publishing stops there
+      // ('changed': the job runs again shortly): every step leaves the catalog consistent (rebuild.ts
+      // publishSteps), so readers meanwhile see each event either as it was or as it will be, never an item in
+      // two events, and the next run reconciles from that state (ids, titles and hidden flags are on the rows
+      // and stay). The browse lists filtering on events start over after every transaction (the journal entry).
+      for (let x = 0; ; ) {
+        const out = this.db
+          .transaction(() => {
+            const s = this.store.state(ownerId);
+            if (s.revision !== revision || s.running_run_id !== runId) {
+              this.store.release(ownerId, runId, null, this.now());
+              return 'changed' as const;
+            }
+            const start = performance.now();
+            while (x < steps.length && performance.now() - start < SLICE_MS) steps[x++]!();
+            this.store.journal();
+            if (x < steps.length) return null;
+            this.store.published(ownerId, runId, revision, this.now());
+            return { events: plan.events.length };
+          })
+          .immediate();
+        if (out) return out;
+        this.store.renew(ownerId, runId, this.now(), LEASE_MS);
+        await nextTurn();
+      }
     } catch (e) {
       this.db.transaction(() => this.store.release(ownerId, runId, { code: 'rebuild_failed' }, this.now())).immediate();
       throw e;

@@ -1,4 +1,5 @@
 /** SQL of photo events (migration 0021_events.sql). No rules here: see events.service.ts and rebuild.ts. */
+import { nextTurn } from '../../platform/cache/slices.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import { depBits } from '../../platform/cache/change-journal.ts';
 import type { Candidate } from './segmentation.ts';
@@ -139,6 +140,44 @@ export class EventsStore {
       list.push({ media_item_id: r.media_item_id, position: r.position, origin: r.origin });
     }
     return out;
+  }
+
+  /**
+   * `membersOf`, read a page at a time with a turn of the event loop between pages (100k members in one
+   * statement hold the loop for a quarter of a second). The pages are separate reads: a rebuild checks at
+   * publish time that nothing changed meanwhile (the owner's revision).
+   */
+  async membersOfInSlices(ownerId: number, pageRows = 4096): Promise<Map<string, MemberRow[]>> {
+    const page = this.db.prepare(
+      `SELECT m.event_id, m.media_item_id, m.position, m.origin FROM photo_event_members m JOIN photo_events e ON e.event_id = m.event_id
+       WHERE e.owner_id = @owner AND e.status = 'active' AND (m.event_id, m.position) > (@event, @position) ORDER BY m.event_id, m.position LIMIT @limit`,
+    );
+    const out = new Map<string, MemberRow[]>();
+    for (let after = { event: '', position: -1 }; ; ) {
+      const rows = page.all({ owner: ownerId, ...after, limit: pageRows }) as (MemberRow & { event_id: string })[];
+      for (const r of rows) {
+        let list = out.get(r.event_id);
+        if (!list) out.set(r.event_id, (list = []));
+        list.push({ media_item_id: r.media_item_id, position: r.position, origin: r.origin });
+      }
+      if (rows.length < pageRows) return out;
+      after = { event: rows[rows.length - 1]!.event_id, position: rows[rows.length - 1]!.position };
+      await nextTurn();
+    }
+  }
+
+  /**
+   * The event's members become `members`, in order: each is taken from whichever event holds it now (an item
+   * belongs to one event at most), and the event's other members leave it.
+   */
+  takeMembers(eventId: string, members: readonly { media_item_id: string; origin: 'segment' | 'added' }[]): void {
+    this.db.prepare('DELETE FROM photo_event_members WHERE event_id = ?').run(eventId);
+    const free = this.db.prepare('DELETE FROM photo_event_members WHERE media_item_id = ?');
+    const ins = this.db.prepare('INSERT INTO photo_event_members (event_id, media_item_id, position, origin) VALUES (?, ?, ?, ?)');
+    members.forEach((m, i) => {
+      free.run(m.media_item_id);
+      ins.run(eventId, m.media_item_id, i, m.origin);
+    });
   }
 
   eventOfItem(mediaItemId: string): string | undefined {

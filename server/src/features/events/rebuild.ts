@@ -21,12 +21,15 @@ import { uuidv7 } from '../../platform/ids.ts';
 import { nextTurn } from '../../platform/cache/slices.ts';
 import { sphericalMean } from './geo.ts';
 import { reconcile, type PreviousEvent } from './reconcile.ts';
-import { ALGORITHM_VERSION, segment } from './segmentation.ts';
+import { ALGORITHM_VERSION, segmentInSlices } from './segmentation.ts';
 import { eventTitle, offsetName, type PlaceNameAt } from './titles.ts';
-import type { EventRow, EventsStore, ItemFacts } from './events.store.ts';
+import type { EventsStore, ItemFacts, MemberRow } from './events.store.ts';
+
+/** The longest stretch of work between two turns of the event loop (ms; a rebuild must never hold it 50 ms). */
+export const SLICE_MS = 12;
 
 /** Rows per read of the candidates (a few ms each). */
-const READ_PAGE_ROWS = 4096;
+const READ_PAGE_ROWS = 1024;
 
 export interface PlannedEvent {
   id: string;
@@ -72,7 +75,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   const links = store.links(ownerId);
   await nextTurn();
   keepLease();
-  const { sorted, segments } = segment(items, { mustLink: links.must, cannotLink: links.cannot });
+  const { sorted, segments } = await segmentInSlices(items, { mustLink: links.must, cannotLink: links.cannot }, SLICE_MS);
   await nextTurn();
   keepLease();
 
@@ -82,7 +85,8 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   const labels = store.labels(ownerId);
   const placed = new Set(labels.map((l) => l.media_item_id));
   const prevRows = store.activeOf(ownerId);
-  const prevMembers = store.membersOf(ownerId);
+  const prevMembers = await store.membersOfInSlices(ownerId);
+  await nextTurn();
   const previous: PreviousEvent[] = prevRows.map((e) => ({
     id: e.event_id,
     members: new Set((prevMembers.get(e.event_id) ?? []).filter((m) => m.origin === 'segment' && !placed.has(m.media_item_id)).map((m) => m.media_item_id)),
@@ -93,6 +97,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     coverItem: e.cover_media_item_id,
     createdAt: e.created_at,
   }));
+  await nextTurn();
   const segs = segments.map(([s, t]) => {
     const all = sorted.slice(s, t);
     const own = all.filter((x) => !placed.has(x.id));
@@ -100,6 +105,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     const c = sphericalMean(part.filter((x) => x.lat !== null && x.lon !== null).map((x) => ({ lat: x.lat!, lon: x.lon! })));
     return { all: all.map((x) => x.id), members: own.map((x) => x.id), start: part[0]!.time, end: part[part.length - 1]!.time, centroid: c };
   });
+  await nextTurn();
   const rec = reconcile(previous, segs);
   await nextTurn();
   keepLease();
@@ -128,6 +134,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     }
   }
 
+  await nextTurn();
   const grouped = new Map<string, ItemFacts[]>();
   for (const c of sorted) {
     const e = memberOf.get(c.id);
@@ -138,8 +145,13 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   }
   const assignedIds = new Set(rec.assigned.filter((x): x is string => x !== null));
   const events: PlannedEvent[] = [];
+  let sliceStart = performance.now();
   for (const [id, list] of grouped) {
     events.push({ id, isNew: !assignedIds.has(id), members: list.map((c) => ({ media_item_id: c.id, origin: origin.get(c.id)! })), ...describe(list, placeNameAt) });
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await nextTurn();
+      sliceStart = performance.now();
+    }
   }
   const retired = rec.retired.map((r) => ({ id: r.id, successor: r.successor === null ? null : ids[r.successor]! }));
   // An event emptied by the person's labels is retired too.
@@ -148,24 +160,22 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   return { events, retired };
 }
 
-/** Writes a plan (inside the caller's transaction): only events whose members or fields changed are rewritten. */
-export function publishPlan(store: EventsStore, ownerId: number, plan: Plan, now: number): void {
-  const current = store.membersOf(ownerId);
-  const changed: PlannedEvent[] = [];
+/**
+ * The writes of a plan, in an order where every prefix leaves the catalog consistent, so that they can be run
+ * in several short transactions (the event loop stays free while 100k items are published; events.service.ts
+ * says what happens when the library changes between two of them):
+ * 1. each planned event: its row inserted or its computed fields updated, then, when its members changed, it
+ *    takes them (from whichever event holds them now: an item is in one event at most) and lets go of the rest;
+ * 2. each retired event: retired (its remaining members leave), and the person's title and hidden flag follow
+ *    their photos to the successor when it has none of its own;
+ * Only events whose members or fields changed are rewritten. `current`: the members of every active event now.
+ * The result equals the single transaction's of before.
+ */
+export function publishSteps(store: EventsStore, ownerId: number, plan: Plan, now: number, current: Map<string, MemberRow[]>): (() => void)[] {
+  const steps: (() => void)[] = [];
   for (const e of plan.events) {
     const before = current.get(e.id);
     const same = before !== undefined && before.length === e.members.length && before.every((m, i) => m.media_item_id === e.members[i]!.media_item_id && m.origin === e.members[i]!.origin);
-    if (!same) changed.push(e);
-  }
-  // Members first leave every event that changes (an item may move between two of them).
-  for (const e of changed) if (!e.isNew) store.replaceMembers(e.id, []);
-  const retiredRows = new Map<string, EventRow>();
-  for (const r of plan.retired) {
-    const row = store.byId(r.id);
-    if (row) retiredRows.set(r.id, row);
-    store.retire(r.id, r.successor, now);
-  }
-  for (const e of plan.events) {
     const fields = {
       event_id: e.id,
       start_at: e.start,
@@ -177,16 +187,21 @@ export function publishPlan(store: EventsStore, ownerId: number, plan: Plan, now
       algorithm_version: ALGORITHM_VERSION,
       updated_at: now,
     };
-    if (e.isNew) store.insert({ ...fields, owner_id: ownerId, status: 'active', title_override: null, is_hidden: 0, cover_media_item_id: null, redirect_to: null, created_at: now });
-    else store.updateComputed(fields);
+    steps.push(() => {
+      if (e.isNew) store.insert({ ...fields, owner_id: ownerId, status: 'active', title_override: null, is_hidden: 0, cover_media_item_id: null, redirect_to: null, created_at: now });
+      else store.updateComputed(fields);
+      if (!same) store.takeMembers(e.id, e.members);
+    });
   }
-  for (const e of changed) store.replaceMembers(e.id, e.members);
-  // The person's title and hidden flag follow their photos to the successor (when it has none of its own).
   for (const r of plan.retired) {
-    const old = retiredRows.get(r.id);
-    if (!old || r.successor === null || (old.title_override === null && old.is_hidden === 0)) continue;
-    const next = store.byId(r.successor)!;
-    if (next.title_override === null && next.is_hidden === 0) store.setUserFields(r.successor, { title_override: old.title_override, is_hidden: old.is_hidden }, now);
+    steps.push(() => {
+      const old = store.byId(r.id);
+      store.retire(r.id, r.successor, now);
+      // The person's title and hidden flag follow their photos to the successor (when it has none of its own).
+      if (!old || r.successor === null || (old.title_override === null && old.is_hidden === 0)) return;
+      const next = store.byId(r.successor)!;
+      if (next.title_override === null && next.is_hidden === 0) store.setUserFields(r.successor, { title_override: old.title_override, is_hidden: old.is_hidden }, now);
+    });
   }
-  store.journal();
+  return steps;
 }

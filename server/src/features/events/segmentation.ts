@@ -15,6 +15,8 @@
  * A cannot-link between a and b (a earlier) puts the boundary on the edge just before b: everything
  * from b on leaves a's event, which is what "split here" means.
  */
+import { nextTurn } from '../../platform/cache/slices.ts';
+import { sortInSlices } from '../../platform/cache/sort-in-slices.ts';
 import { distanceKm } from './geo.ts';
 
 export const ALGORITHM_VERSION = 'events-v1';
@@ -68,11 +70,38 @@ export function ruleBoundary(a: Candidate, b: Candidate): boolean {
  * index ranges into that order.
  */
 export function segment(items: readonly Candidate[], links: Links = {}): { sorted: Candidate[]; segments: [number, number][] } {
-  const sorted = [...items].sort(byTimeThenId);
+  const steps = segmentSteps(items, links, Infinity);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** The same, yielding (for the caller to give the event loop a turn) whenever a slice has run `sliceMs`. */
+export async function segmentInSlices(items: readonly Candidate[], links: Links, sliceMs: number): Promise<{ sorted: Candidate[]; segments: [number, number][] }> {
+  const steps = segmentSteps(items, links, sliceMs);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await nextTurn();
+  }
+}
+
+function* segmentSteps(items: readonly Candidate[], links: Links, sliceMs: number): Generator<void, { sorted: Candidate[]; segments: [number, number][] }> {
+  let sliceStart = performance.now();
+  function* slice(): Generator<void, void> {
+    if (performance.now() - sliceStart < sliceMs) return;
+    yield;
+    sliceStart = performance.now();
+  }
+  const sorted = yield* sortInSlices([...items], byTimeThenId, slice);
   const n = sorted.length;
   if (n === 0) return { sorted, segments: [] };
   const pos = new Map<string, number>();
-  sorted.forEach((c, i) => pos.set(c.id, i));
+  for (let i = 0; i < n; i++) {
+    pos.set(sorted[i]!.id, i);
+    yield* slice();
+  }
   // Edge i joins sorted[i] and sorted[i + 1].
   const edges = Math.max(0, n - 1);
   const boundary = new Uint8Array(edges);
@@ -88,12 +117,14 @@ export function segment(items: readonly Candidate[], links: Links = {}): { sorte
     if (i !== undefined && j !== undefined) lockSpan(i, j);
   }
   const stackSpan = new Map<string, [number, number]>();
-  sorted.forEach((c, i) => {
-    if (!c.stackId) return;
+  for (let i = 0; i < n; i++) {
+    yield* slice();
+    const c = sorted[i]!;
+    if (!c.stackId) continue;
     const s = stackSpan.get(c.stackId);
     if (s) s[1] = i;
     else stackSpan.set(c.stackId, [i, i]);
-  });
+  }
   for (const [i, j] of stackSpan.values()) lockSpan(i, j);
   for (const [a, b] of links.cannotLink ?? []) {
     const i = pos.get(a);
@@ -103,6 +134,7 @@ export function segment(items: readonly Candidate[], links: Links = {}): { sorte
   }
 
   for (let e = 0; e < edges; e++) {
+    yield* slice();
     if (forced[e]) boundary[e] = 1;
     else if (!locked[e]) boundary[e] = ruleBoundary(sorted[e]!, sorted[e + 1]!) ? 1 : 0;
   }
@@ -119,6 +151,7 @@ export function segment(items: readonly Candidate[], links: Links = {}): { sorte
   const out: [number, number][] = [];
   const stack = pieces.reverse();
   while (stack.length) {
+    yield* slice();
     const [s, t] = stack.pop()!;
     if (sorted[t - 1]!.time - sorted[s]!.time <= RULES.maxDurationMs) {
       out.push([s, t]);

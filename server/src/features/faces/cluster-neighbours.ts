@@ -44,6 +44,24 @@ export class FaceMatrix {
     this.data = new Float32Array(vectors.length * dims);
     vectors.forEach((v, i) => this.data.set(v, i * dims));
   }
+  /**
+   * The same matrix built a slice at a time (`pause` between slices of about `budgetMs`): copying 100k vectors
+   * is 50 MB, too long for one turn of the event loop on a loaded machine.
+   */
+  static async inSlices(vectors: readonly Float32Array[], pause: () => Promise<unknown>, budgetMs: number): Promise<FaceMatrix> {
+    const m = new FaceMatrix([], vectors[0]?.length ?? 0);
+    const data = new Float32Array(vectors.length * m.dims);
+    let start = performance.now();
+    for (let i = 0; i < vectors.length; i++) {
+      data.set(vectors[i]!, i * m.dims);
+      if ((i & 255) === 255 && performance.now() - start >= budgetMs) {
+        await pause();
+        start = performance.now();
+      }
+    }
+    (m as { data: Float32Array }).data = data;
+    return m;
+  }
   get size(): number {
     return this.dims ? this.data.length / this.dims : 0;
   }
@@ -119,9 +137,9 @@ export class HnswNeighbours implements NeighbourSource {
 
   /**
    * Builds the graph over every face in batches, calling `pause` between them (the caller yields to the event
-   * loop there: one batch blocks for a fraction of a second).
+   * loop there), each batch sized to take about `budgetMs` (default: `addBatch` faces every time).
    */
-  static async build(m: FaceMatrix, threshold: number, opts: { threads: number; pause: () => Promise<void>; params?: Partial<HnswParams> }): Promise<HnswNeighbours> {
+  static async build(m: FaceMatrix, threshold: number, opts: { threads: number; pause: () => Promise<void>; budgetMs?: number; params?: Partial<HnswParams> }): Promise<HnswNeighbours> {
     const p = { ...HNSW_PARAMS, ...opts.params };
     const require = createRequire(import.meta.url);
     const { Index } = require('usearch') as { Index: new (o: object) => UsearchIndex };
@@ -134,11 +152,22 @@ export class HnswNeighbours implements NeighbourSource {
       expansion_search: p.expansionSearch,
     });
     const n = m.size;
-    for (let i = 0; i < n; i += p.addBatch) {
-      const c = Math.min(p.addBatch, n - i);
+    // Each add is one native call that holds the event loop: its size follows the time the last one took
+    // (`budgetMs`, at most `addBatch` faces). Faces are added in the same order whatever the batch sizes, and
+    // one thread adds them one after another, so the graph does not depend on them.
+    let size = Math.min(16, p.addBatch);
+    const budget = opts.budgetMs ?? Infinity;
+    for (let i = 0; i < n; ) {
+      const c = Math.min(size, n - i);
       const keys = new BigUint64Array(c);
       for (let j = 0; j < c; j++) keys[j] = BigInt(i + j);
+      const t = performance.now();
       index.add(keys, m.data.subarray(i * m.dims, (i + c) * m.dims), opts.threads);
+      const ms = performance.now() - t;
+      i += c;
+      if (budget === Infinity) size = p.addBatch;
+      else if (ms < budget / 2) size = Math.min(p.addBatch, c * 2);
+      else if (ms > budget) size = Math.max(1, Math.floor((c * budget) / ms));
       await opts.pause();
     }
     return new HnswNeighbours(m, threshold, index, opts.threads);

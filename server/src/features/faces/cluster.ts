@@ -43,6 +43,7 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import { ExactNeighbours, FaceMatrix, HnswNeighbours, type NeighbourList, type NeighbourSource } from './cluster-neighbours.ts';
 import { cosine } from './embed.ts';
+import { sortInSlices } from '../../platform/cache/sort-in-slices.ts';
 
 export const CLUSTER_PARAMS = { threshold: 0.4, minPoints: 2 } as const;
 
@@ -78,11 +79,32 @@ export const EXACT_BUDGET = 25_000_000;
 /** Each face's first list: enough for the core check and, nearly always, for its nearest placed face. */
 const FIRST_K = 16;
 /**
- * Work between two yields: faces placed, and index searches (a search batch at 100k faces on the shared 2-core
- * machine took ~0.3 s per 1024; 256 keeps the server's longest wait near a tenth of a second).
+ * The longest stretch of clustering work between two yields (ms). The server's event loop must never be held
+ * for more than 50 ms during a rebuild (issue 25): the work checks the clock as it goes and yields once a slice
+ * has run this long, so a slice's length is the same on a fast or a loaded machine. Index searches are sized to
+ * it too (`Batcher`: a search of many faces is one native call that cannot be cut).
  */
-const BATCH = 1_024;
-const SEARCH_BATCH = 256;
+export const SLICE_MS = 12;
+
+/**
+ * Batch sizes for calls that cannot be cut (a native search or insert of many faces): each call's time is
+ * measured and the next batch grown or shrunk towards `SLICE_MS`. The first batch is small (what one face
+ * costs is not known before the first call: a search at 100k faces is ~1 ms a face, an exact scan at 5k faces
+ * about the same).
+ */
+export class Batcher {
+  constructor(
+    private size = 8,
+    private readonly max = 4096,
+  ) {}
+  next(): number {
+    return this.size;
+  }
+  took(ms: number, size: number): void {
+    if (ms < SLICE_MS / 2) this.size = Math.min(this.max, size * 2);
+    else if (ms > SLICE_MS) this.size = Math.max(1, Math.floor((size * SLICE_MS) / ms));
+  }
+}
 
 /**
  * Groups of the faces: a map face id → group (a `fixed` person id, or a new group numbered −1, −2, … for the
@@ -102,15 +124,15 @@ export function clusterFaces(faces: ClusterFace[], opts: ClusterOptions = {}): M
 /** The same groups for any number of faces, yielding to the event loop between batches. */
 export async function clusterFacesIndexed(faces: ClusterFace[], opts: IndexedClusterOptions = {}): Promise<Map<number, number>> {
   const threshold = opts.threshold ?? CLUSTER_PARAMS.threshold;
-  const m = new FaceMatrix(faces.map((f) => f.embedding));
+  const m = await FaceMatrix.inSlices(faces.map((f) => f.embedding), () => tick(), SLICE_MS);
   const toPlace = faces.filter((f) => f.fixed == null).length;
   const mode = opts.neighbours ?? 'auto';
   const useIndex = mode === 'hnsw' || (mode === 'auto' && toPlace * faces.length > EXACT_BUDGET);
   const pause = () => tick();
   const src: NeighbourSource = useIndex
-    ? await HnswNeighbours.build(m, threshold, { threads: opts.threads ?? 1, pause })
+    ? await HnswNeighbours.build(m, threshold, { threads: opts.threads ?? 1, pause, budgetMs: SLICE_MS })
     : new ExactNeighbours(m, threshold);
-  const steps = clusterSteps(faces, m, src, threshold, opts.minPoints ?? CLUSTER_PARAMS.minPoints);
+  const steps = clusterSteps(faces, m, src, threshold, opts.minPoints ?? CLUSTER_PARAMS.minPoints, true);
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
@@ -118,8 +140,18 @@ export async function clusterFacesIndexed(faces: ClusterFace[], opts: IndexedClu
   }
 }
 
-/** The clustering itself; yields after each batch of work so a caller can give the event loop a turn. */
-function* clusterSteps(faces: ClusterFace[], m: FaceMatrix, src: NeighbourSource, threshold: number, minPoints: number): Generator<void, Map<number, number>> {
+/**
+ * The clustering itself. `sliced`: yields whenever a slice of work has run SLICE_MS (the caller gives the event
+ * loop a turn there); the groups never depend on where it yielded.
+ */
+function* clusterSteps(faces: ClusterFace[], m: FaceMatrix, src: NeighbourSource, threshold: number, minPoints: number, sliced = false): Generator<void, Map<number, number>> {
+  let sliceStart = performance.now();
+  /** Yields when the slice is over; the next slice starts when the caller resumes. */
+  function* slice(): Generator<void, void> {
+    if (!sliced || performance.now() - sliceStart < SLICE_MS) return;
+    yield;
+    sliceStart = performance.now();
+  }
   const n = faces.length;
   const group = new Int32Array(n); // 0: not placed
   // Placement order (−1: not placed): equal similarities go to the face placed last, as in the all-pairs scan.
@@ -133,13 +165,19 @@ function* clusterSteps(faces: ClusterFace[], m: FaceMatrix, src: NeighbourSource
   faces.forEach((f, i) => {
     if (f.fixed != null) place(i, f.fixed);
   });
-  const order = faces.map((_, i) => i).filter((i) => group[i] === 0).sort((a, b) => faces[b]!.score - faces[a]!.score || faces[a]!.id - faces[b]!.id);
+  const unplaced = faces.map((_, i) => i).filter((i) => group[i] === 0);
+  const order = yield* sortInSlices(unplaced, (a, b) => faces[b]!.score - faces[a]!.score || faces[a]!.id - faces[b]!.id, slice);
   const firstK = Math.max(FIRST_K, minPoints);
   const lists: (NeighbourList | undefined)[] = new Array(n);
-  for (let s = 0; s < order.length; s += SEARCH_BATCH) {
-    const rows = order.slice(s, s + SEARCH_BATCH);
+  const batcher = new Batcher();
+  for (let s = 0; s < order.length; ) {
+    const size = sliced ? batcher.next() : order.length;
+    const rows = order.slice(s, s + size);
+    const t = performance.now();
     src.queryMany(rows, firstK).forEach((l, x) => (lists[rows[x]!] = l));
-    yield;
+    batcher.took(performance.now() - t, rows.length);
+    s += rows.length;
+    yield* slice();
   }
 
   const better = (j: number, s: number, best: number, bestSim: number) => best < 0 || s > bestSim || (s === bestSim && rank[j]! > rank[best]!);
@@ -178,25 +216,25 @@ function* clusterSteps(faces: ClusterFace[], m: FaceMatrix, src: NeighbourSource
 
   let next = -1;
   const deferred: number[] = [];
-  let work = 0;
   for (const i of order) {
     if (lists[i]!.ids.length + 1 < minPoints) deferred.push(i);
     else {
       const j = nearestPlaced(i);
       place(i, j >= 0 ? group[j]! : next--);
     }
-    if (++work % BATCH === 0) yield;
+    yield* slice();
   }
   // Border faces join a group but are not placed: later faces never join through them.
   for (const i of deferred) {
     const j = nearestPlaced(i);
     if (j >= 0) group[i] = group[j]!;
-    if (++work % BATCH === 0) yield;
+    yield* slice();
   }
   const out = new Map<number, number>();
-  faces.forEach((f, i) => {
-    if (group[i] !== 0) out.set(f.id, group[i]!);
-  });
+  for (let i = 0; i < n; i++) {
+    if (group[i] !== 0) out.set(faces[i]!.id, group[i]!);
+    if ((i & 1023) === 1023) yield* slice();
+  }
   return out;
 }
 

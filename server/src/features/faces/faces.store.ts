@@ -5,7 +5,8 @@
  * corrected people are kept, and chosen covers stay while their face is still the person's.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { clusterFaces, clusterFacesIndexed, CLUSTER_PARAMS, type ClusterFace } from './cluster.ts';
+import { nextTurn } from '../../platform/cache/slices.ts';
+import { clusterFaces, clusterFacesIndexed, CLUSTER_PARAMS, SLICE_MS, type ClusterFace } from './cluster.ts';
 import { componentsOf, FaceMatrix } from './cluster-neighbours.ts';
 import { iou } from './detect.ts';
 import type { FaceAnalysis } from './pipeline.ts';
@@ -50,6 +51,10 @@ export const INCREMENTAL_BUDGET = 12_000_000;
 
 /** The people holding fixed faces: no new group may take them over. */
 const fixedPeople = (rows: readonly ClusterRow[]) => new Set(rows.filter((r) => r.assigned_by === 'user' && r.person_id != null).map((r) => r.person_id!));
+
+/** Faces read per statement by a rebuild (their embeddings are 512 bytes each: a few ms a page). */
+const READ_PAGE_ROWS = 512;
+const EMPTY = Buffer.alloc(0);
 
 export const toVector = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -179,12 +184,9 @@ export class FacesStore {
     const local = part.map((i) => rows[i]!);
     const rejections = this.rejectionsOf(ownerId);
     const groups = clusterFaces(local.map((r, x) => this.clusterFace(r, m.row(part[x]!), rejections)));
-    const clear = this.db.prepare(
-      "UPDATE faces SET person_id = NULL WHERE face_id = ? AND assigned_by = 'auto'",
-    );
-    this.applyGroups(ownerId, local, groups, rejections, fixedPeople(rows), () => {
-      for (const r of local) if (r.assigned_by === 'auto') clear.run(r.face_id);
-    }, now);
+    const writer = this.planWriter(ownerId, runToEnd(planGroups(local, groups, rejections, fixedPeople(rows))), now);
+    while (writer.step(Infinity));
+    this.dropEmptyPeople(ownerId);
     return true;
   }
 
@@ -194,28 +196,91 @@ export class FacesStore {
    * member placed and those a person had when a member named, hid, gave a cover to or corrected it (the member
    * has seen that person as it was, and a rebuild must not take faces from it behind their back; new faces
    * still join it, and are placed by the rule like any other).
-   * Groups are written by `applyGroups` (ids, names, hidden people and covers stay). Returns the people count.
+   * Groups are written the incremental pass's way (`planGroups`: ids, names, hidden people and covers stay).
+   * Returns the people count.
    *
-   * The clustering runs outside the write transaction and yields to the event loop (100k faces take tens of
-   * seconds); faces analysed meanwhile (ids above the last one read) keep the place the incremental pass gave
-   * them, and the write itself is one short transaction.
+   * The event loop is never held for long (issue 25: ≤ 50 ms while a rebuild of 100k faces runs): the faces
+   * are read a page at a time, the clustering yields every SLICE_MS (cluster.ts), and the result is written in
+   * short transactions of about SLICE_MS each, only the faces whose person changes.
+   *
+   * What happens when the library changes while it runs (the read, the clustering and the writes are apart):
+   * - faces analysed meanwhile (ids above the last one read) keep the place the incremental pass gave them;
+   * - a face is written only while it is as the rebuild read it (same person, same `assigned_by`): a member's
+   *   correction made meanwhile wins, a face an incremental pass placed meanwhile keeps that place, a face
+   *   deleted meanwhile is skipped, and a person deleted meanwhile (merged) is not joined;
+   * - between two of its write transactions a reader may see some faces at their new person and some at
+   *   their old one; people left empty go at the end. Nothing else changes: with no change meanwhile, the
+   *   people are those a single transaction wrote.
    */
   async rebuildOwner(ownerId: number, now = Date.now()): Promise<{ people: number; faces: number; clustered: number }> {
-    const rows = this.clusterRows(ownerId);
+    const { rows, vectors } = await this.clusterRowsInSlices(ownerId);
     const rejections = this.rejectionsOf(ownerId);
-    const groups = await clusterFacesIndexed(rows.map((r) => this.clusterFace(r, toVector(r.embedding), rejections)));
-    const lastRead = rows.reduce((m, r) => Math.max(m, r.face_id), 0);
-    this.db
-      .transaction(() => {
-        this.applyGroups(ownerId, rows, groups, rejections, fixedPeople(rows), () => {
-          this.db
-            .prepare("UPDATE faces SET person_id = NULL WHERE owner_id = ? AND face_id <= ? AND assigned_by = 'auto'")
-            .run(ownerId, lastRead);
-        }, now);
-      })
-      .immediate();
+    const groups = await clusterFacesIndexed(rows.map((r, i) => this.clusterFace(r, vectors[i]!, rejections)));
+    const planning = planGroups(rows, groups, rejections, fixedPeople(rows), SLICE_MS);
+    let step = planning.next();
+    while (!step.done) {
+      await nextTurn();
+      step = planning.next();
+    }
+    const plan = step.value;
+    const writer = this.planWriter(ownerId, plan, now);
+    for (;;) {
+      const more = this.db.transaction(() => writer.step(SLICE_MS)).immediate();
+      if (!more) break;
+      await nextTurn();
+    }
+    this.db.transaction(() => this.dropEmptyPeople(ownerId)).immediate();
     const people = (this.db.prepare('SELECT count(*) AS n FROM people WHERE owner_id = ?').get(ownerId) as { n: number }).n;
     return { people, faces: rows.length, clustered: groups.size };
+  }
+
+  /** `clusterRows`, a page of READ_PAGE_ROWS at a time with a turn of the event loop between pages. */
+  private async clusterRowsInSlices(ownerId: number): Promise<{ rows: ClusterRow[]; vectors: Float32Array[] }> {
+    const page = this.db.prepare(
+      `SELECT f.face_id, f.score, f.embedding, f.person_id, f.assigned_by
+       FROM faces f WHERE f.owner_id = ? AND f.face_id > ? ORDER BY f.face_id LIMIT ${READ_PAGE_ROWS}`,
+    );
+    const rows: ClusterRow[] = [];
+    const vectors: Float32Array[] = [];
+    for (let after = 0; ; ) {
+      const got = page.all(ownerId, after) as ClusterRow[];
+      for (const r of got) {
+        vectors.push(toVector(r.embedding));
+        // The blob is copied into the vector: the row keeps no 512-byte buffer per face.
+        rows.push({ ...r, embedding: EMPTY });
+      }
+      if (got.length < READ_PAGE_ROWS) return { rows, vectors };
+      after = got[got.length - 1]!.face_id;
+      await nextTurn();
+    }
+  }
+
+  /**
+   * Writes a plan: `step(budgetMs)` writes until that much time has passed (inside the caller's transaction),
+   * and says whether more is left. New people are created in the plan's order (their ids are those a single
+   * transaction gives). Each face is written only while it is as the plan read it (rebuildOwner says why).
+   */
+  private planWriter(ownerId: number, plan: GroupsPlan, now: number): { step(budgetMs: number): boolean } {
+    const set = this.db.prepare(
+      `UPDATE faces SET person_id = @person, assigned_by = @by WHERE face_id = @face AND person_id IS @before AND assigned_by = @was
+         AND (@person IS NULL OR EXISTS (SELECT 1 FROM people WHERE person_id = @person))`,
+    );
+    const create = this.db.prepare('INSERT INTO people (owner_id, created_at, updated_at) VALUES (?, ?, ?)');
+    let x = 0;
+    return {
+      step(budgetMs: number): boolean {
+        const start = performance.now();
+        while (x < plan.writes.length) {
+          const w = plan.writes[x++]!;
+          if (w.kind === 'person') {
+            const person = Number(create.run(ownerId, now, now).lastInsertRowid);
+            for (const f of w.faces) set.run({ face: f.face, person, by: f.by, before: f.before, was: f.was });
+          } else set.run({ face: w.face, person: w.person, by: w.by, before: w.before, was: w.was });
+          if (performance.now() - start >= budgetMs) break;
+        }
+        return x < plan.writes.length;
+      },
+    };
   }
 
   /**
@@ -237,70 +302,6 @@ f.assigned_by
 
   private clusterFace(r: ClusterRow, embedding: Float32Array, rejections: Map<number, Set<number>>): ClusterFace {
     return { id: r.face_id, score: r.score, embedding, fixed: r.assigned_by === 'user' ? r.person_id : null, rejects: rejections.get(r.face_id) };
-  }
-
-  /**
-   * Writes the groups of a clustering of `rows` (all the owner's faces for a rebuild, whole components for an
-   * incremental pass; `clear` first takes their automatic places out). A face of a fixed group joins that
-   * person. A new group takes over the person most of its faces had before, when that person is not taken yet
-   * (`taken`: the people with fixed faces; so the ids of unchanged people stay), or becomes a new person; a
-   * group smaller than the minimum size is noise either way, so what a face ends up in never depends on what
-   * it was in before, only the person ids do. People left without faces go unless a member named or corrected
-   * them.
-   */
-  private applyGroups(
-    ownerId: number,
-    rows: readonly ClusterRow[],
-    groups: Map<number, number>,
-    rejections: Map<number, Set<number>>,
-    taken: Set<number>,
-    clear: () => void,
-    now: number,
-  ): void {
-    const before = new Map(rows.map((r) => [r.face_id, r.person_id]));
-    const assignedBy = new Map(rows.map((r) => [r.face_id, r.assigned_by]));
-    clear();
-    const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
-    const fresh = new Map<number, number[]>();
-    for (const [faceId, g] of groups) {
-      if (g > 0) {
-        if (before.get(faceId) !== g || assignedBy.get(faceId) !== 'user') assign.run(g, faceId);
-      } else pushTo(fresh, g, faceId);
-    }
-    const won = new Set(taken);
-    const newGroups = new Map<number, number>();
-    for (const [g, ids] of fresh) {
-      if (ids.length < CLUSTER_PARAMS.minPoints) continue;
-      const votes = new Map<number, number>();
-      for (const id of ids) {
-        const p = before.get(id);
-        if (p != null) votes.set(p, (votes.get(p) ?? 0) + 1);
-      }
-      const [winner] = [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0]).find(([p]) => !won.has(p)) ?? [];
-      if (winner != null) {
-        won.add(winner);
-        for (const id of ids) if (!rejections.get(id)?.has(winner)) assign.run(winner, id);
-      } else for (const id of ids) newGroups.set(id, g);
-    }
-    this.createPeople(ownerId, newGroups, now);
-    this.dropEmptyPeople(ownerId);
-  }
-
-  /**
-   * New people for new groups (negative group numbers) of `groups` (face id → group). A group smaller than the
-   * minimum size is noise, not a person: a core face can start a group that nothing else may join (its
-   * neighbours are with a person it was rejected from), and a person of one face is not what clustering means.
-   */
-  private createPeople(ownerId: number, groups: Map<number, number>, now: number): void {
-    const byGroup = new Map<number, number[]>();
-    for (const [faceId, g] of groups) if (g < 0) pushTo(byGroup, g, faceId);
-    const create = this.db.prepare('INSERT INTO people (owner_id, created_at, updated_at) VALUES (?, ?, ?)');
-    const assign = this.db.prepare("UPDATE faces SET person_id = ?, assigned_by = 'auto' WHERE face_id = ?");
-    for (const ids of byGroup.values()) {
-      if (ids.length < CLUSTER_PARAMS.minPoints) continue;
-      const pid = Number(create.run(ownerId, now, now).lastInsertRowid);
-      for (const id of ids) assign.run(pid, id);
-    }
   }
 
   /** People without faces that no member named or corrected go; chosen covers no longer theirs are cleared. */
@@ -342,6 +343,92 @@ f.assigned_by
   reset(): void {
     this.db.prepare('DELETE FROM faces').run();
     this.db.prepare('DELETE FROM face_results').run();
+  }
+}
+
+/** One write of a plan: a face's new place, or a new person and its faces. */
+type FaceWrite = { kind: 'face'; face: number; person: number | null; by: 'auto' | 'user'; before: number | null; was: 'auto' | 'user' };
+type PlanWrite = FaceWrite | { kind: 'person'; faces: Omit<FaceWrite, 'person'>[] };
+interface GroupsPlan {
+  writes: PlanWrite[];
+}
+
+/**
+ * What the groups of a clustering of `rows` change (all the owner's faces for a rebuild, whole components for an
+ * incremental pass): every automatically placed face of `rows` leaves its person unless the groups put it back.
+ * A face of a fixed group joins that person. A new group takes over the person most of its faces had before,
+ * when that person is not taken yet (`taken`: the people with fixed faces; so the ids of unchanged people stay),
+ * or becomes a new person; a group smaller than the minimum size is noise either way, so what a face ends up in
+ * never depends on what it was in before, only the person ids do. Only the faces whose place changes are
+ * written. People left without faces go afterwards (dropEmptyPeople) unless a member named or corrected them.
+ *
+ * A new group below the minimum size is noise, not a person: a core face can start a group that nothing else
+ * may join (its neighbours are with a person it was rejected from), and a person of one face is not what
+ * clustering means.
+ */
+function* planGroups(rows: readonly ClusterRow[], groups: Map<number, number>, rejections: Map<number, Set<number>>, taken: Set<number>, sliceMs = Infinity): Generator<void, GroupsPlan> {
+  let sliceStart = performance.now();
+  // Yields (the caller gives the event loop a turn) once a slice has run `sliceMs`; checked every 1024 items.
+  let work = 0;
+  function* slice(): Generator<void, void> {
+    if ((++work & 1023) !== 0 || performance.now() - sliceStart < sliceMs) return;
+    yield;
+    sliceStart = performance.now();
+  }
+  const before = new Map<number, ClusterRow>();
+  /** face id → its person after the write (auto faces of `rows` start with none). */
+  const target = new Map<number, number | null>();
+  for (const r of rows) {
+    before.set(r.face_id, r);
+    if (r.assigned_by === 'auto') target.set(r.face_id, null);
+    yield* slice();
+  }
+  const fresh = new Map<number, number[]>();
+  for (const [faceId, g] of groups) {
+    if (g > 0) {
+      const r = before.get(faceId);
+      if (r?.person_id !== g || r.assigned_by !== 'user') target.set(faceId, g);
+    } else pushTo(fresh, g, faceId);
+    yield* slice();
+  }
+  const won = new Set(taken);
+  const newGroups: number[][] = [];
+  for (const ids of fresh.values()) {
+    if (ids.length < CLUSTER_PARAMS.minPoints) continue;
+    const votes = new Map<number, number>();
+    for (const id of ids) {
+      const p = before.get(id)?.person_id;
+      if (p != null) votes.set(p, (votes.get(p) ?? 0) + 1);
+    }
+    const [winner] = [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0]).find(([p]) => !won.has(p)) ?? [];
+    if (winner != null) {
+      won.add(winner);
+      for (const id of ids) if (!rejections.get(id)?.has(winner)) target.set(id, winner);
+    } else newGroups.push(ids);
+  }
+  const was = (id: number) => {
+    const r = before.get(id)!;
+    return { face: id, before: r.person_id, was: r.assigned_by };
+  };
+  const writes: PlanWrite[] = [];
+  const inNew = new Set(newGroups.flat());
+  for (const [id, person] of target) {
+    yield* slice();
+    if (inNew.has(id)) continue;
+    const r = before.get(id)!;
+    // A face placed by the rule is written as the rule's ('auto'); one left where it was is not written.
+    const by = person == null ? r.assigned_by : 'auto';
+    if (r.person_id !== person || r.assigned_by !== by) writes.push({ kind: 'face', person, by, ...was(id) });
+  }
+  for (const ids of newGroups) writes.push({ kind: 'person', faces: ids.map((id) => ({ kind: 'face', by: 'auto', ...was(id) })) });
+  return { writes };
+}
+
+/** A generator's result, run in one go (an incremental pass inside its write transaction). */
+function runToEnd<T>(g: Generator<void, T>): T {
+  for (;;) {
+    const r = g.next();
+    if (r.done) return r.value;
   }
 }
 

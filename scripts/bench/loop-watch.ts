@@ -1,0 +1,160 @@
+/**
+ * What a household feels while a long job runs in the server (issue 25 point 4), shared by bench:faces (people
+ * rebuild), bench:events (events rebuild) and the scan bench:
+ *
+ * - `LoopWatch`: the longest time the event loop was held. Two measures, both printed: perf_hooks'
+ *   monitorEventLoopDelay at a 1 ms resolution (its max), and a 1 ms setInterval whose drift (the gap between
+ *   two firings minus the interval) is the wait any timer or request saw. The larger of the two is "the longest
+ *   stall"; the target is ≤ 50 ms.
+ * - `Browsing`: a person browsing the library over real HTTP against the same server while the job runs:
+ *   the timeline's buckets (queryAssets/years), one bucket's assets (queryAssets for a year), the people list
+ *   and one photo's info (getAsset), one after another as a person clicks, timed until the whole answer has
+ *   arrived. The same requests measured idle first, so the two p95s stand side by side.
+ *
+ * The client shares this process (and its event loop) with the server, as bench:query does: what the server
+ * holds the loop for shows in both the stall and the answer times.
+ */
+import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { serve, type ServerType } from '@hono/node-server';
+import { loadConfig } from '../../server/src/config/env.ts';
+import { createContainer, type Container } from '../../server/src/container.ts';
+import { createApp } from '../../server/src/app.ts';
+import { createLogger } from '../../server/src/platform/logger.ts';
+
+export class LoopWatch {
+  private readonly histogram = monitorEventLoopDelay({ resolution: 1 });
+  private timer: NodeJS.Timeout | null = null;
+  private last = 0;
+  private drift = 0;
+
+  start(): this {
+    this.histogram.reset();
+    this.histogram.enable();
+    this.last = performance.now();
+    this.drift = 0;
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      this.drift = Math.max(this.drift, now - this.last - 1);
+      this.last = now;
+    }, 1);
+    return this;
+  }
+
+  /** Stops watching; the longest stall (ms) by each measure and the larger of the two. */
+  stop(): { histogramMs: number; driftMs: number; longestMs: number } {
+    this.histogram.disable();
+    if (this.timer) clearInterval(this.timer);
+    const now = performance.now();
+    this.drift = Math.max(this.drift, now - this.last - 1);
+    const histogramMs = this.histogram.max / 1e6;
+    return { histogramMs, driftMs: this.drift, longestMs: Math.max(histogramMs, this.drift) };
+  }
+}
+
+export interface BenchServer {
+  base: string;
+  container: Container;
+  close(): Promise<void>;
+}
+
+/** The real server (container + app + HTTP on loopback) over an existing data folder, in this process. */
+export async function startBenchServer(dataDir: string): Promise<BenchServer> {
+  const config = loadConfig({ HEARTH_DATA_DIR: dataDir, HEARTH_PORT: '0', HEARTH_LOG_LEVEL: 'silent', HEARTH_ML_DEFAULT_ON: 'false' });
+  const container = createContainer(config, createLogger('silent'));
+  const app = createApp(container);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    container,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await container.close();
+    },
+  };
+}
+
+export async function signIn(base: string, username: string, password: string): Promise<string> {
+  const r = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  if (r.status !== 200) throw new Error(`sign-in failed: ${r.status} ${await r.text()}`);
+  return ((await r.json()) as { token: string }).token;
+}
+
+interface Step {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+}
+
+const p95 = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]! : NaN);
+
+/** A person browsing: the four requests above, in turn, as fast as the answers come (one at a time). */
+export class Browsing {
+  private constructor(
+    private readonly base: string,
+    private readonly token: string,
+    private readonly steps: Step[],
+  ) {}
+
+  /** The steps for `token`'s library: a year that has photos, and one of its photos. */
+  static async prepare(base: string, token: string): Promise<Browsing> {
+    const b = new Browsing(base, token, []);
+    const years = (await b.call({ name: '', method: 'POST', path: '/assets/query/years', body: {} })).body as { years: { year: number }[] };
+    const year = years.years[Math.floor(years.years.length / 2)]?.year ?? new Date().getUTCFullYear();
+    const bucket = { filter: { date: { from: `${year}-01-01`, to: `${year}-12-31` } }, pagination: { limit: 200 } };
+    const page = (await b.call({ name: '', method: 'POST', path: '/assets/query', body: bucket })).body as { items: { media_item: { primary_asset: { asset_id: string } } }[] };
+    const assetId = page.items[0]?.media_item.primary_asset.asset_id;
+    if (!assetId) throw new Error(`no photo in ${year} to open`);
+    return new Browsing(base, token, [
+      { name: 'timeline buckets', method: 'POST', path: '/assets/query/years', body: {} },
+      { name: "a bucket's assets", method: 'POST', path: '/assets/query', body: bucket },
+      { name: 'people list', method: 'GET', path: '/people?limit=50' },
+      { name: "an asset's info", method: 'GET', path: `/assets/${assetId}` },
+    ]);
+  }
+
+  private async call(s: Step): Promise<{ ms: number; body: unknown }> {
+    const t = performance.now();
+    const r = await fetch(`${this.base}/api/v1${s.path}`, {
+      method: s.method,
+      headers: { authorization: `Bearer ${this.token}`, ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: s.body !== undefined ? JSON.stringify(s.body) : undefined,
+    });
+    const text = await r.text();
+    const ms = performance.now() - t;
+    if (r.status !== 200) throw new Error(`${s.method} ${s.path}: ${r.status} ${text.slice(0, 300)}`);
+    return { ms, body: JSON.parse(text) };
+  }
+
+  /** `rounds` passes over the steps with nothing else running (the first pass warms the caches, untimed). */
+  async idle(rounds: number): Promise<number[][]> {
+    for (const s of this.steps) await this.call(s);
+    const times = this.steps.map(() => [] as number[]);
+    for (let r = 0; r < rounds; r++) for (const [i, s] of this.steps.entries()) times[i]!.push((await this.call(s)).ms);
+    return times;
+  }
+
+  /** Passes over the steps until `job` settles; its result and the times. */
+  async during<T>(job: Promise<T>): Promise<{ result: T; times: number[][] }> {
+    let done = false;
+    const settled = job.finally(() => (done = true));
+    const times = this.steps.map(() => [] as number[]);
+    while (!done) for (const [i, s] of this.steps.entries()) if (!done) times[i]!.push((await this.call(s)).ms);
+    return { result: await settled, times };
+  }
+
+  /** The two p95s side by side, per request and over all of them. */
+  report(idle: number[][], during: number[][]): string {
+    const rows = this.steps.map((s, i) => `    ${s.name.padEnd(18)} p95 idle ${p95(idle[i]!).toFixed(1).padStart(6)} ms   during ${p95(during[i]!).toFixed(1).padStart(6)} ms   (${during[i]!.length} requests during)`);
+    rows.push(`    ${'all four'.padEnd(18)} p95 idle ${p95(idle.flat()).toFixed(1).padStart(6)} ms   during ${p95(during.flat()).toFixed(1).padStart(6)} ms`);
+    return rows.join('\n');
+  }
+}
+
+/** One line for a stall: both measures and whether it meets the target. */
+export function stallLine(what: string, s: { histogramMs: number; driftMs: number; longestMs: number }, target = 50): string {
+  return `  longest event-loop stall during ${what}: ${s.longestMs.toFixed(0)} ms (monitorEventLoopDelay max ${s.histogramMs.toFixed(0)} ms, timer drift max ${s.driftMs.toFixed(0)} ms; target ≤ ${target} ms: ${s.longestMs <= target ? 'met' : 'NOT met'})`;
+}
