@@ -258,7 +258,7 @@ function peakSampler(pid: number): { stop: () => { rssMb: number; at: string } }
   let peak = { rssMb: 0, at: '' };
   const timer = setInterval(() => {
     const all = processTree(pid);
-    const tree = all.filter((p, i) => all.findIndex((q) => q.command === p.command) === i);
+    const tree = all.filter((p, i) => !p.command.startsWith('node') || all.findIndex((q) => q.command === p.command) === i);
     const { rssMb } = treeTotals(tree);
     if (rssMb > peak.rssMb) peak = { rssMb, at: describeTree(tree) };
   }, 250);
