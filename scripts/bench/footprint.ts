@@ -249,11 +249,16 @@ function serverMemory(pid: number): string {
   return `anonymous ${mb(field('RssAnon'))} MB, file-backed ${mb(field('RssFile'))} MB, shared ${mb(field('RssShmem'))} MB, ${field('Threads')} threads`;
 }
 
-/** Samples the tree's RSS every 250 ms until stopped; the highest total is the peak. */
+/**
+ * Samples the tree's RSS every 250 ms until stopped; the highest total is the peak. A process with the command
+ * line of one before it is the server forking to start ffmpeg, caught before its exec: its RSS is the server's
+ * pages shared copy-on-write, counted twice, so it is left out (it showed as a second 477 MB "server").
+ */
 function peakSampler(pid: number): { stop: () => { rssMb: number; at: string } } {
   let peak = { rssMb: 0, at: '' };
   const timer = setInterval(() => {
-    const tree = processTree(pid);
+    const all = processTree(pid);
+    const tree = all.filter((p, i) => !p.command.startsWith('node') || all.findIndex((q) => q.command === p.command) === i);
     const { rssMb } = treeTotals(tree);
     if (rssMb > peak.rssMb) peak = { rssMb, at: describeTree(tree) };
   }, 250);
