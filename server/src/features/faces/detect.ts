@@ -92,8 +92,12 @@ function nms(faces: DetectedFace[], threshold: number): DetectedFace[] {
 export async function detectFaces(img: RgbImage, infer: FaceInfer): Promise<DetectedFace[]> {
   const { tensor, scale } = detectorInput(img);
   const [, , H, W] = tensor.dims as [number, number, number, number];
-  const outputs = await infer('detector', tensor);
-  return decodeYunet(outputs, W, H)
+  return facesInImage(decodeYunet(await infer('detector', tensor), W, H), img, scale);
+}
+
+/** Detections in the detector's frame → faces in the pixels of `img`: too small ones dropped, clipped to it. */
+export function facesInImage(found: DetectedFace[], img: RgbImage, scale: number): DetectedFace[] {
+  return found
     .filter((f) => Math.min(f.w, f.h) >= P.minFacePx)
     .map((f) => {
       const x0 = Math.max(0, f.x / scale);

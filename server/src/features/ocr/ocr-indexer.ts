@@ -5,8 +5,14 @@
  * What it reads: the medium (800 px) thumbnail, as the reference system does for every ML task, when the photo
  * has one; the medium size is made on a photo's first view (assets/api/lazy-thumbnails.ts), so most photos have
  * none when they are indexed, and then the original is read (decoded like the thumbnails: HEIC, RAW previews,
- * EXIF orientation, the decompression-bomb limit; OCR caps it at 4096 px). Boxes are kept normalised, so which
- * one was read does not matter to whoever draws them.
+ * EXIF orientation, the decompression-bomb limit). Boxes are kept normalised, so which one was read does not
+ * matter to whoever draws them.
+ *
+ * Decoding: the detector reads the photo at 800 px, the medium thumbnail's size, whichever was read — the pixels
+ * the `face` indexer of the same photo reads too (features/indexing/photo-pixels.ts: one decode for both). Only
+ * when it found text is the original decoded again, up to 4096 px, for the crops the classifier and recogniser
+ * read, so small print keeps its strokes (with the medium thumbnail, crops come from it, as before). Most photos
+ * of a household hold no text: they cost one small decode and one detector run.
  *
  * Failures: an image OCR cannot decode (damaged or replaced by something that is not an image since ingest) fails
  * that asset's job at once (PermanentError with the `ocr_unreadable_image` code: trying again reads the same
@@ -17,9 +23,9 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { CAPABILITY_MODELS, ModelUnavailableError, modelEntry, type MlRuntime } from '../../adapters/ml/index.ts';
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
-import type { Indexer, IndexTarget } from '../indexing/index.ts';
+import { INDEX_PIXELS_MAX_SIDE, PhotoPixels, type Indexer, type IndexTarget } from '../indexing/index.ts';
 import { loadCharset } from './ctc-decode.ts';
-import { OcrInputError } from './image-input.ts';
+import { OcrInputError, loadRgb } from './image-input.ts';
 import type { OcrStore } from './ocr.store.ts';
 import { createOcr, type OcrEngine } from './recognise.ts';
 import type { OcrInfer, OcrModel, OcrResult } from './types.ts';
@@ -55,6 +61,7 @@ export class OcrIndexer implements Indexer {
     private readonly store: OcrStore,
     /** Where the asset's medium thumbnail is (it may not exist). */
     private readonly mediumThumbnail: (assetId: string) => string,
+    private readonly pixels: PhotoPixels = new PhotoPixels(),
   ) {}
 
   async index(target: IndexTarget, signal: AbortSignal): Promise<void> {
@@ -64,7 +71,11 @@ export class OcrIndexer implements Indexer {
     const started = performance.now();
     let result: OcrResult;
     try {
-      result = await this.engine.recognise(source === 'medium' ? medium : target.file);
+      const file = source === 'medium' ? medium : target.file;
+      const detection = await this.pixels.get(file, INDEX_PIXELS_MAX_SIDE).catch((e: unknown) => {
+        throw new OcrInputError(e instanceof Error ? e.message : String(e), { cause: e });
+      });
+      result = await this.engine.recognise({ detection, crops: async () => (source === 'medium' ? detection : loadRgb(file)) });
     } catch (e) {
       if (e instanceof OcrInputError) throw new PermanentError(`${e.code}: ${e.message}`, { cause: e });
       if (e instanceof ModelUnavailableError) throw new SnoozeError(MODELS_GONE_WAIT_MS, `Waiting: ${e.message}.`);
@@ -79,10 +90,15 @@ export class OcrIndexer implements Indexer {
  * Builds the indexer when every OCR model is installed and verified (sizes and sha256, adapters/ml); null
  * otherwise (the task's jobs then wait, and getCapabilities says why).
  */
-export async function createOcrIndexer(ml: MlRuntime, store: OcrStore, mediumThumbnail: (assetId: string) => string): Promise<OcrIndexer | null> {
+export async function createOcrIndexer(
+  ml: MlRuntime,
+  store: OcrStore,
+  mediumThumbnail: (assetId: string) => string,
+  pixels?: PhotoPixels,
+): Promise<OcrIndexer | null> {
   // Only OCR's own models are checked (hashed once, then answered from the kept digests), not the whole registry.
   const states = await Promise.all(CAPABILITY_MODELS.ocr.map(async (id) => (await ml.catalog.status(id)).state));
   if (states.some((s) => s !== 'ready')) return null;
   const charset = loadCharset(await ml.catalog.dataFile(DICTIONARY.model, DICTIONARY.path));
-  return new OcrIndexer(createOcr({ infer: poolInfer(ml), charset }), store, mediumThumbnail);
+  return new OcrIndexer(createOcr({ infer: poolInfer(ml), charset }), store, mediumThumbnail, pixels);
 }

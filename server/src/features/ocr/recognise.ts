@@ -1,6 +1,8 @@
 /**
  * The OCR pipeline of one image: decode → detect (DB) → crop each box → angle classifier → recogniser (CTC) →
- * lines in reading order. Inference is injected (`OcrInfer`): this module decides what to run and in which
+ * lines in reading order. Given a file or bytes, one decode (≤ 4096 px) serves detection and crops. Given
+ * `OcrPixels` (the indexer), the detector reads the pixels it is handed and the crops' source is decoded only
+ * when the detector found text: a photo without text costs no large decode, no classifier and no recogniser. Inference is injected (`OcrInfer`): this module decides what to run and in which
  * batches, not where (the ML runtime's worker pool in the server; onnxruntime directly in tests and the bench).
  */
 import { performance } from 'node:perf_hooks';
@@ -15,7 +17,7 @@ import { squeezeWidth, stripBatch, widthBatches } from './strip-input.ts';
 import type { OcrInfer, OcrLine, OcrResult, RgbImage } from './types.ts';
 import { stackColumn } from './vertical.ts';
 
-/** Milliseconds spent per stage, summed over the calls that were given this object. */
+/** Time spent per stage, summed over the calls that were given this object (in the unit of `clock`, default wall ms). */
 export interface OcrTimings {
   decode: number;
   detPrepare: number;
@@ -31,9 +33,15 @@ export function emptyTimings(): OcrTimings {
   return { decode: 0, detPrepare: 0, det: 0, dbPostprocess: 0, crop: 0, cls: 0, rec: 0, ctcDecode: 0 };
 }
 
+/** Pixels decoded elsewhere: what the detector reads, and how to get the (larger) source the crops are cut from. */
+export interface OcrPixels {
+  detection: RgbImage;
+  crops(): Promise<RgbImage>;
+}
+
 export interface OcrEngine {
-  /** Reads the text of an image file or of encoded image bytes. Throws OcrInputError when it is not an image. */
-  recognise(source: string | Buffer, options?: { timings?: OcrTimings }): Promise<OcrResult>;
+  /** Reads the text of an image file, encoded image bytes or decoded pixels. Throws OcrInputError when it is not an image. */
+  recognise(source: string | Buffer | OcrPixels, options?: { timings?: OcrTimings; clock?: () => number }): Promise<OcrResult>;
 }
 
 export interface OcrEngineOptions {
@@ -63,22 +71,32 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
   return {
     async recognise(source, options = {}) {
       const timings = options.timings ?? emptyTimings();
-      let t = performance.now();
+      const clock = options.clock ?? (() => performance.now());
+      let t = clock();
       const lap = (stage: keyof OcrTimings): void => {
-        const now = performance.now();
+        const now = clock();
         timings[stage] += now - t;
         t = now;
       };
 
-      const image = await loadRgb(source);
+      const pixels: OcrPixels =
+        typeof source === 'string' || Buffer.isBuffer(source)
+          ? await loadRgb(source).then((image) => ({ detection: image, crops: async () => image }))
+          : source;
       lap('decode');
-      const detTensor = await detInput(image);
+      const detTensor = await detInput(pixels.detection);
       lap('detPrepare');
       const map = await infer('det', detTensor);
       lap('det');
-      const boxes = dbPostprocess(map, image.width, image.height);
+      const found = dbPostprocess(map, pixels.detection.width, pixels.detection.height);
       lap('dbPostprocess');
-      if (boxes.length === 0) return { width: image.width, height: image.height, lines: [] };
+      if (found.length === 0) return { width: pixels.detection.width, height: pixels.detection.height, lines: [] };
+      const image = await pixels.crops();
+      lap('decode');
+      // The same map's boxes in the crops' pixels (computed again rather than scaled: the same arithmetic as when
+      // one image serves both).
+      const boxes = image === pixels.detection ? found : dbPostprocess(map, image.width, image.height);
+      lap('dbPostprocess');
 
       // One strip per box, plus, for a vertical box, its column of upright characters set side by side at two
       // character pitches (vertical.ts); the reading the recogniser is surest of over more characters wins.
