@@ -45,7 +45,6 @@ import { cleanStaging } from './features/uploads/uploads.jobs.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { IndexingService } from './features/indexing/indexing.service.ts';
 import { IndexerRegistry } from './features/indexing/indexers.ts';
-import { PhotoPixels } from './features/indexing/photo-pixels.ts';
 import { OcrStore, createOcrIndexer } from './features/ocr/index.ts';
 import { FacesStore, PeopleService, carryFacesOnMerge, createFaceIndexer, peopleOfItems } from './features/faces/index.ts';
 import { SemanticStore, VectorIndexes, createSemanticIndexers } from './features/semantic/index.ts';
@@ -262,13 +261,11 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const system = new SystemService(db, settings, ml, () => ({ journal: catalog.counters(), caches: caches.snapshot() }), () => mediaToolsReport(db));
 
   const derivatives = new DerivativePaths(p.derivatives);
-  // One decode of a photo for its face and text indexers (features/indexing/photo-pixels.ts).
-  const indexPixels = new PhotoPixels();
   // OCR indexes photos when its three models are installed and verified (checked off the start's path:
   // index jobs taken meanwhile wait for it, IndexerRegistry.registering); jobs that waited for it run now.
   const registerOcr = () =>
     indexers.registering(
-      createOcrIndexer(ml, new OcrStore(db), (assetId) => derivatives.thumbnail(assetId, 'medium'), indexPixels).then(
+      createOcrIndexer(ml, new OcrStore(db), (assetId) => derivatives.thumbnail(assetId, 'medium'), indexers.pixels).then(
         (ocr) => {
           if (!ocr || closed || indexers.available('ocr')) return;
           indexers.register('ocr', ocr);
@@ -284,7 +281,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const faces = new FacesStore(db, { onDeferred: (ownerId) => people.queueRebuild(ownerId) });
   const registerFaces = () =>
     indexers.registering(
-      createFaceIndexer(ml, faces, (assetId) => derivatives.thumbnail(assetId, 'medium'), indexPixels).then(
+      createFaceIndexer(ml, faces, (assetId) => derivatives.thumbnail(assetId, 'medium'), indexers.pixels).then(
         (indexer) => {
           if (!indexer || closed || indexers.available('face')) return;
           indexers.register('face', indexer);

@@ -31,6 +31,8 @@ export class PhotoPixels {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   private idle: NodeJS.Timeout | null = null;
+  /** Decodes run, by the size decoded to (kept ones and `once`): what the sharing saves shows here. */
+  readonly decodes = new Map<number, number>();
 
   constructor(
     readonly maxBytes = DEFAULT_MAX_BYTES,
@@ -49,7 +51,7 @@ export class PhotoPixels {
       this.entries.set(key, hit);
       return hit.pixels;
     }
-    const entry: Entry = { pixels: this.decode(file, maxSide), bytes: 0 };
+    const entry: Entry = { pixels: this.run(file, maxSide), bytes: 0 };
     this.entries.set(key, entry);
     entry.pixels.then(
       (img) => {
@@ -65,6 +67,11 @@ export class PhotoPixels {
     return entry.pixels;
   }
 
+  /** Pixels decoded for one reader and not kept (the OCR crops' large source). */
+  once(file: string, maxSide: number): Promise<RgbImage> {
+    return this.run(file, maxSide);
+  }
+
   /** Bytes of pixels held now. */
   get heldBytes(): number {
     return this.bytes;
@@ -75,6 +82,11 @@ export class PhotoPixels {
     this.bytes = 0;
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
+  }
+
+  private run(file: string, maxSide: number): Promise<RgbImage> {
+    this.decodes.set(maxSide, (this.decodes.get(maxSide) ?? 0) + 1);
+    return this.decode(file, maxSide);
   }
 
   private trim(): void {

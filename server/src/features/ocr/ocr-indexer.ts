@@ -8,11 +8,14 @@
  * EXIF orientation, the decompression-bomb limit). Boxes are kept normalised, so which one was read does not
  * matter to whoever draws them.
  *
- * Decoding: the detector reads the photo at 800 px, the medium thumbnail's size, whichever was read — the pixels
- * the `face` indexer of the same photo reads too (features/indexing/photo-pixels.ts: one decode for both). Only
- * when it found text is the original decoded again, up to 4096 px, for the crops the classifier and recogniser
- * read, so small print keeps its strokes (with the medium thumbnail, crops come from it, as before). Most photos
- * of a household hold no text: they cost one small decode and one detector run.
+ * Decoding: the detector first reads the photo at 800 px, the medium thumbnail's size — the pixels the `face`
+ * indexer of the same photo reads too (features/indexing/photo-pixels.ts: one decode for both). Most photos of a
+ * household hold no text: where it finds no text region, that is the answer, for one small decode and one small
+ * detector run. Where it finds one, the original is decoded again up to 4096 px and read as before this gate
+ * existed (detection at up to 960 px, crops from the large pixels, so small print keeps its strokes): the same
+ * text. With the medium thumbnail, or a photo no larger than 800 px, those pixels are all there is to read.
+ * Measured on the corpus (npm run bench:ocr -- --indexer, and the check in the report of issue 25): the small
+ * pass missed no photo the full read finds text in.
  *
  * Failures: an image OCR cannot decode (damaged or replaced by something that is not an image since ingest) fails
  * that asset's job at once (PermanentError with the `ocr_unreadable_image` code: trying again reads the same
@@ -25,7 +28,8 @@ import { CAPABILITY_MODELS, ModelUnavailableError, modelEntry, type MlRuntime } 
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
 import { INDEX_PIXELS_MAX_SIDE, PhotoPixels, type Indexer, type IndexTarget } from '../indexing/index.ts';
 import { loadCharset } from './ctc-decode.ts';
-import { OcrInputError, loadRgb } from './image-input.ts';
+import { OcrInputError } from './image-input.ts';
+import { OCR_PARAMS } from './params.ts';
 import type { OcrStore } from './ocr.store.ts';
 import { createOcr, type OcrEngine } from './recognise.ts';
 import type { OcrInfer, OcrModel, OcrResult } from './types.ts';
@@ -39,6 +43,9 @@ const DICTIONARY = { model: 'ppocrv4-rec', path: 'ocr-ppocrv4/ppocr_keys_v1.txt'
  * the pre- or post-processing changes what is read, so a rebuild can find what is stale).
  */
 export const OCR_MODEL_ID = 'ppocrv4-det+ppocr-cls+ppocrv4-rec/1';
+
+/** Whether the shared decode was shrunk (a photo exactly 800 px long counts as shrunk: it cannot be told apart). */
+const shrunk = (img: { width: number; height: number }): boolean => Math.max(img.width, img.height) >= INDEX_PIXELS_MAX_SIDE;
 
 /** How long an OCR job waits when the models went missing after the start (the indexing service's own wait). */
 const MODELS_GONE_WAIT_MS = 3_600_000;
@@ -72,10 +79,16 @@ export class OcrIndexer implements Indexer {
     let result: OcrResult;
     try {
       const file = source === 'medium' ? medium : target.file;
-      const detection = await this.pixels.get(file, INDEX_PIXELS_MAX_SIDE).catch((e: unknown) => {
+      const unreadable = (e: unknown): never => {
         throw new OcrInputError(e instanceof Error ? e.message : String(e), { cause: e });
+      };
+      const detection = await this.pixels.get(file, INDEX_PIXELS_MAX_SIDE).catch(unreadable);
+      result = await this.engine.recognise({
+        detection,
+        // A photo no larger than the shared decode already is its crops' source (the same pixels a larger decode
+        // would give, since images are never enlarged); so is the medium thumbnail.
+        crops: async () => (source === 'medium' || !shrunk(detection) ? detection : this.pixels.once(file, OCR_PARAMS.source.maxSide).catch(unreadable)),
       });
-      result = await this.engine.recognise({ detection, crops: async () => (source === 'medium' ? detection : loadRgb(file)) });
     } catch (e) {
       if (e instanceof OcrInputError) throw new PermanentError(`${e.code}: ${e.message}`, { cause: e });
       if (e instanceof ModelUnavailableError) throw new SnoozeError(MODELS_GONE_WAIT_MS, `Waiting: ${e.message}.`);
