@@ -31,7 +31,7 @@
  * Prints per round the files/s of both and their ratio (target ≥ 0.8), and the cores other processes took
  * meanwhile; then the stage table. A missing model or a corpus not found ends with a message, not a stack trace.
  *
- *   npx tsx scripts/bench/indexing.ts [--files N] [--rounds N]
+ *   npx tsx scripts/bench/indexing.ts [--files N] [--rounds N] [--no-stages]
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
@@ -46,7 +46,6 @@ import { createContainer } from '../../server/src/container.ts';
 import type { IndexTask } from '../../server/src/features/indexing/index-tasks.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
 import { FLOOR_WORKER_SOURCE } from './indexing-floor-worker.ts';
-import { stagePass } from './indexing-stages.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const CORPUS = process.env.HEARTH_CORPUS ?? path.resolve(root, '../shared/corpus');
@@ -54,7 +53,7 @@ const MODELS = process.env.HEARTH_MODELS_DIR ?? path.resolve(root, '../shared/mo
 const MODEL_IDS = ['yunet-n', 'mobilefacenet', 'ppocrv4-det', 'ppocr-cls', 'ppocrv4-rec'];
 const TASKS: IndexTask[] = ['face', 'ocr'];
 
-const { values } = parseArgs({ options: { files: { type: 'string' }, rounds: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { files: { type: 'string' }, rounds: { type: 'string', default: '1' }, 'no-stages': { type: 'boolean', default: false } } });
 const rounds = Math.max(1, Number(values.rounds) || 1);
 
 function fail(message: string): never {
@@ -250,4 +249,5 @@ try {
 }
 const ratio = best.hearth / best.floor;
 console.log(`best: hearth ${best.hearth.toFixed(2)} files/s, floor ${best.floor.toFixed(2)} files/s, ratio ${ratio.toFixed(2)} (target ≥ 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
-await stagePass(files, MODELS, modelFiles);
+// Loaded only here: `--no-stages` runs the two figures alone (also on a server older than the stage timings).
+if (!values['no-stages']) await (await import('./indexing-stages.ts')).stagePass(files, MODELS, modelFiles);
