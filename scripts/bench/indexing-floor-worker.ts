@@ -34,12 +34,14 @@ async function main() {
     const i = Atomics.add(counter, 0, 1);
     if (i >= workerData.photos.length) break;
     const photo = workerData.photos[i];
+    // A damaged file fails its decode here as in Hearth (whose jobs for it fail): counted, with nothing to run.
     await sharp(photo.file, { failOn: 'truncated', limitInputPixels: 200000000, autoOrient: true })
       .resize({ width: photo.maxSide, height: photo.maxSide, fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
       .toColourspace('srgb')
       .raw()
-      .toBuffer();
+      .toBuffer()
+      .catch(() => null);
     for (const run of photo.runs) {
       const bytes = fs.readFileSync(run.path);
       const data = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);

@@ -232,6 +232,7 @@ try {
     const hearth = await hearthRound(files, r === 1 ? recordDir : null);
     if (profiler) await profiler.stop(process.env.BENCH_PROFILE!);
     if (r === 1) recorded = hearth.runs;
+    console.log(`         (hearth round ${r} done; the floor next)`);
     const floor = await floorRound(files, recorded);
     const count = (m: string) => recorded.reduce((s, runs) => s + runs.filter((x) => x.model === m).length, 0);
     const ratio = hearth.m.filesPerSec / floor.filesPerSec;
