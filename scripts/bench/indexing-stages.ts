@@ -114,7 +114,7 @@ export async function stagePass(files: string[], modelsDir: string, modelFiles: 
       console.log(`  (${path.basename(files[i]!)} not indexed: ${e instanceof Error ? e.message : String(e)})`);
       if (!warm) for (const k of Object.keys(inferCpu)) inferCpu[k] = before[k] ?? 0;
     }
-    if (warm) for (const k of Object.keys(inferCpu)) inferCpu[k] = 0;
+    if (warm) for (const k of Object.keys(inferCpu)) inferCpu[k] = inferRuns[k] = 0;
     pixels.clear();
   }
   clearInterval(keepAlive);
@@ -152,5 +152,5 @@ export async function stagePass(files: string[], modelsDir: string, modelFiles: 
   console.log(`CPU per file, stage by stage (${counted} photos, one at a time, this thread, 1 intra-op thread; ms):`);
   for (const [name, v] of rows) console.log(`  ${per(v)}  ${name}`);
   console.log(`  ${per(total)}  total (inference ${per(inference).trim()}, decode ${per(faceT.decode + ocrT.decode).trim()}, the rest ${per(total - inference - faceT.decode - ocrT.decode).trim()})`);
-  console.log(`  runs per photo: ${Object.entries(inferRuns).map(([id, n]) => `${id} ${(n / (counted + 1)).toFixed(2)}`).join(', ')}`);
+  console.log(`  runs per photo: ${Object.entries(inferRuns).map(([id, n]) => `${id} ${(n / counted).toFixed(2)}`).join(', ')}`);
 }
