@@ -11,7 +11,9 @@
  * see `--thumbnail`).
  *
  * Options: `--rounds N`, `--dir PATH`, `--thumbnail` (feed each image as an 800-px WebP made beforehand, the
- * input the `ocr` indexer will give, instead of the original file).
+ * input the `ocr` indexer gives when the medium thumbnail exists, instead of the original file), `--indexer`
+ * (what the `ocr` indexer reads from an original: the detector on the 800-px decode it shares with faces first,
+ * then, only where it found text, the original decoded up to 4096 px and read as a file is; decoding timed).
  *
  * Reading the figures: a 2-core VM shared with other people's test runs; take the best of a few runs.
  */
@@ -20,7 +22,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { createOcr, emptyTimings, loadCharset, type OcrTimings } from '../../server/src/features/ocr/index.ts';
+import { INDEX_PIXELS_MAX_SIDE, PhotoPixels } from '../../server/src/features/indexing/index.ts';
+import { OCR_PARAMS, createOcr, emptyTimings, loadCharset, type OcrPixels, type OcrTimings } from '../../server/src/features/ocr/index.ts';
 import { KEYS_PATH, onnxOcrInfer } from '../../test/server/ocr/onnx-infer.ts';
 import { labelCer } from '../../test/server/ocr/text-distance.ts';
 
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     dir: { type: 'string', default: path.join(process.env.HEARTH_CORPUS ?? path.resolve(import.meta.dirname, '../../../shared/corpus'), 'ocr') },
     thumbnail: { type: 'boolean', default: false },
+    indexer: { type: 'boolean', default: false },
   },
 });
 const rounds = Math.max(1, Number(values.rounds));
@@ -40,6 +44,14 @@ const labelsFile = path.join(values.dir, 'labels.json');
 const labels = fs.existsSync(labelsFile) ? (JSON.parse(fs.readFileSync(labelsFile, 'utf8')) as Record<string, { text?: string[] }>) : {};
 
 const inputs = new Map<string, string | Buffer>();
+/** The indexer's input of an original (ocr-indexer.ts), decoded anew on every call as the other modes are. */
+const indexerInput = async (file: string): Promise<OcrPixels> => {
+  const pixels = new PhotoPixels();
+  const detection = await pixels.get(file, INDEX_PIXELS_MAX_SIDE);
+  const shrunk = Math.max(detection.width, detection.height) >= INDEX_PIXELS_MAX_SIDE;
+  return { detection, crops: async () => (shrunk ? pixels.once(file, OCR_PARAMS.source.maxSide) : detection) };
+};
+const input = async (f: string) => (values.indexer ? indexerInput(path.join(values.dir, f)) : inputs.get(f)!);
 for (const f of files) {
   const file = path.join(values.dir, f);
   inputs.set(f, values.thumbnail ? await sharp(file).autoOrient().resize(800, 800, { fit: 'inside' }).webp({ quality: 80 }).toBuffer() : file);
@@ -47,7 +59,7 @@ for (const f of files) {
 
 const onnx = await onnxOcrInfer();
 const ocr = createOcr({ infer: onnx.infer, charset: loadCharset(KEYS_PATH) });
-for (const f of files) await ocr.recognise(inputs.get(f)!); // warm-up
+for (const f of files) await ocr.recognise(await input(f)); // warm-up
 
 const timings = emptyTimings();
 const perFile = new Map<string, { ms: number; lines: number; size: string; cer: string }>();
@@ -55,7 +67,7 @@ const start = performance.now();
 for (let r = 0; r < rounds; r++) {
   for (const f of files) {
     const t = performance.now();
-    const result = await ocr.recognise(inputs.get(f)!, { timings });
+    const result = await ocr.recognise(await input(f), { timings });
     const truth = labels[f]?.text;
     const cer = truth ? labelCer(truth, result.lines.map((l) => l.text).join(' ')).toFixed(3) : '–';
     const entry = perFile.get(f) ?? { ms: 0, lines: result.lines.length, size: `${result.width}×${result.height}`, cer };
@@ -67,7 +79,8 @@ const elapsed = performance.now() - start;
 await onnx.release();
 
 const images = rounds * files.length;
-console.log(`OCR bench: ${files.length} images × ${rounds} rounds${values.thumbnail ? ' (800-px WebP thumbnails)' : ' (original files)'}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
+const mode = values.indexer ? " (the indexer's input: 800-px detection first, the file's read only where it found text)" : values.thumbnail ? ' (800-px WebP thumbnails)' : ' (original files)';
+console.log(`OCR bench: ${files.length} images × ${rounds} rounds${mode}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
 for (const [f, e] of perFile) console.log(`  ${f.padEnd(14)} ${e.size.padStart(10)}  ${String(e.lines).padStart(3)} lines  ${(e.ms / rounds).toFixed(0).padStart(6)} ms  CER ${e.cer}`);
 console.log('ms per image by stage:');
 for (const [stage, ms] of Object.entries(timings) as [keyof OcrTimings, number][]) console.log(`  ${stage.padEnd(14)} ${(ms / images).toFixed(1).padStart(8)}`);

@@ -269,7 +269,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // index jobs taken meanwhile wait for it, IndexerRegistry.registering); jobs that waited for it run now.
   const registerOcr = () =>
     indexers.registering(
-      createOcrIndexer(ml, new OcrStore(db), (assetId) => derivatives.thumbnail(assetId, 'medium')).then(
+      createOcrIndexer(ml, new OcrStore(db), (assetId) => derivatives.thumbnail(assetId, 'medium'), indexers.pixels).then(
         (ocr) => {
           if (!ocr || closed || indexers.available('ocr')) return;
           indexers.register('ocr', ocr);
@@ -285,7 +285,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const faces = new FacesStore(db, { onDeferred: (ownerId) => people.queueRebuild(ownerId) });
   const registerFaces = () =>
     indexers.registering(
-      createFaceIndexer(ml, faces, (assetId) => derivatives.thumbnail(assetId, 'medium')).then(
+      createFaceIndexer(ml, faces, (assetId) => derivatives.thumbnail(assetId, 'medium'), indexers.pixels).then(
         (indexer) => {
           if (!indexer || closed || indexers.available('face')) return;
           indexers.register('face', indexer);

@@ -8,7 +8,7 @@
  *
  *   metadata:   { concurrency: Math.min(8, Math.max(2, cpus)) },
  *   thumbnails: { concurrency: Math.min(4, Math.max(1, Math.floor(cpus / 2))) },
- *   ml:         { concurrency: 1 },
+ *   ml:         { concurrency: cpus + 1 },
  */
 import os from 'node:os';
 import { JobRegistry, type AnyJobDefinition, type QueueConfig } from './platform/jobs/registry.ts';
@@ -28,8 +28,12 @@ export function jobQueues(cpus = os.availableParallelism()): Record<string, Queu
   return {
     // Decoding and encoding are CPU-bound: one worker per core, at most 4, keeps the server responsive.
     media: { concurrency: Math.min(4, Math.max(1, cpus)) },
-    // One model run at a time: ONNX sessions use every core on their own.
-    ml: { concurrency: 1 },
+    // Index jobs (faces, text, semantic) prepare their tensors on the server thread and run the models on the
+    // ML runtime's worker pool, one single-threaded session per core (adapters/ml/inference-pool.ts). One job
+    // more than there are cores keeps every inference thread fed while the server thread prepares the next
+    // photo; the pool's lanes, not this number, decide how many inferences run at once. A photo's face and OCR
+    // jobs, queued together, run side by side and share one decode (features/indexing/photo-pixels.ts).
+    ml: { concurrency: Math.max(2, cpus + 1) },
   };
 }
 

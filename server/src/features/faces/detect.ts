@@ -19,24 +19,37 @@ export function detectorInput(img: RgbImage): { tensor: FaceTensor; scale: numbe
   const plane = W * H;
   const sx = img.width / rw;
   const sy = img.height / rh;
+  const { width, data } = img;
+  // Each column's source pixels and weight, computed once (the same values the per-pixel form computed).
+  const xs0 = new Int32Array(rw);
+  const xs1 = new Int32Array(rw);
+  const wxs = new Float64Array(rw);
+  for (let x = 0; x < rw; x++) {
+    const fx = Math.min(img.width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
+    xs0[x] = Math.floor(fx);
+    xs1[x] = Math.min(img.width - 1, xs0[x]! + 1);
+    wxs[x] = fx - xs0[x]!;
+  }
   for (let y = 0; y < rh; y++) {
     const fy = Math.min(img.height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
     const y0 = Math.floor(fy);
     const y1 = Math.min(img.height - 1, y0 + 1);
     const wy = fy - y0;
+    const row0 = y0 * width;
+    const row1 = y1 * width;
     for (let x = 0; x < rw; x++) {
-      const fx = Math.min(img.width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
-      const x0 = Math.floor(fx);
-      const x1 = Math.min(img.width - 1, x0 + 1);
-      const wx = fx - x0;
+      const x0 = xs0[x]!;
+      const x1 = xs1[x]!;
+      const wx = wxs[x]!;
+      const o = y * W + x;
       for (let c = 0; c < 3; c++) {
-        const a = img.data[(y0 * img.width + x0) * 3 + c]!;
-        const b = img.data[(y0 * img.width + x1) * 3 + c]!;
-        const d = img.data[(y1 * img.width + x0) * 3 + c]!;
-        const e = img.data[(y1 * img.width + x1) * 3 + c]!;
+        const a = data[(row0 + x0) * 3 + c]!;
+        const b = data[(row0 + x1) * 3 + c]!;
+        const d = data[(row1 + x0) * 3 + c]!;
+        const e = data[(row1 + x1) * 3 + c]!;
         const v = (a * (1 - wx) + b * wx) * (1 - wy) + (d * (1 - wx) + e * wx) * wy;
         // BGR planes: channel 2 (blue) first.
-        out[(2 - c) * plane + y * W + x] = v;
+        out[(2 - c) * plane + o] = v;
       }
     }
   }
@@ -92,8 +105,12 @@ function nms(faces: DetectedFace[], threshold: number): DetectedFace[] {
 export async function detectFaces(img: RgbImage, infer: FaceInfer): Promise<DetectedFace[]> {
   const { tensor, scale } = detectorInput(img);
   const [, , H, W] = tensor.dims as [number, number, number, number];
-  const outputs = await infer('detector', tensor);
-  return decodeYunet(outputs, W, H)
+  return facesInImage(decodeYunet(await infer('detector', tensor), W, H), img, scale);
+}
+
+/** Detections in the detector's frame → faces in the pixels of `img`: too small ones dropped, clipped to it. */
+export function facesInImage(found: DetectedFace[], img: RgbImage, scale: number): DetectedFace[] {
+  return found
     .filter((f) => Math.min(f.w, f.h) >= P.minFacePx)
     .map((f) => {
       const x0 = Math.max(0, f.x / scale);

@@ -1,6 +1,6 @@
 /** MobileFaceNet's 128-d embedding of an aligned face: the crop's and the mirrored crop's outputs summed, L2-normalised. */
 import { alignedInputs } from './align.ts';
-import type { FaceInfer, Point, RgbImage } from './types.ts';
+import type { FaceInfer, FaceTensor, Point, RgbImage } from './types.ts';
 
 export function l2normalise(v: Float32Array): Float32Array {
   let s = 0;
@@ -13,6 +13,11 @@ export function l2normalise(v: Float32Array): Float32Array {
 export async function embedFace(img: RgbImage, landmarks: readonly Point[], infer: FaceInfer): Promise<Float32Array> {
   const { crop, flipped } = alignedInputs(img, landmarks);
   const [a, b] = await Promise.all([infer('embedding', crop), infer('embedding', flipped)]);
+  return combineEmbeddings(a, b);
+}
+
+/** The crop's and the mirrored crop's outputs summed, L2-normalised. */
+export function combineEmbeddings(a: Record<string, FaceTensor>, b: Record<string, FaceTensor>): Float32Array {
   const va = Object.values(a)[0]!.data;
   const vb = Object.values(b)[0]!.data;
   const out = new Float32Array(va.length);

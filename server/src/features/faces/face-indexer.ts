@@ -4,17 +4,18 @@
  * them (faces.store.ts) and places them among the owner's people (incremental clustering).
  *
  * What it reads: the medium (800 px) thumbnail when the photo has one, as the reference does; otherwise the
- * original decoded to 800 px (the same pixels). Idempotent per model version: a photo this model version has
+ * original decoded to 800 px (the same pixels), through the pixels shared with the photo's text detection
+ * (features/indexing/photo-pixels.ts), so the two indexers of a photo decode it once. Idempotent per model version: a photo this model version has
  * read is not read again (its faces, and what members decided about them, stay as they are); a new version
  * reads it again and keeps the decisions on faces found again.
  */
 import fs from 'node:fs';
 import { CAPABILITY_MODELS, ModelUnavailableError, type MlRuntime } from '../../adapters/ml/index.ts';
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
-import type { Indexer, IndexTarget } from '../indexing/index.ts';
+import { PhotoPixels, type Indexer, type IndexTarget } from '../indexing/index.ts';
 import type { FacesStore } from './faces.store.ts';
 import { FaceInputError } from './image-input.ts';
-import { FACE_MODEL_ID } from './params.ts';
+import { FACE_MODEL_ID, FACE_PARAMS } from './params.ts';
 import { analyseFaces, poolInfer } from './pipeline.ts';
 import type { FaceInfer } from './types.ts';
 
@@ -27,6 +28,7 @@ export class FaceIndexer implements Indexer {
     private readonly infer: FaceInfer,
     private readonly store: FacesStore,
     private readonly mediumThumbnail: (assetId: string) => string,
+    private readonly pixels: PhotoPixels = new PhotoPixels(),
   ) {}
 
   async index(target: IndexTarget, signal: AbortSignal): Promise<void> {
@@ -35,7 +37,11 @@ export class FaceIndexer implements Indexer {
     const medium = this.mediumThumbnail(target.asset_id);
     let analysis;
     try {
-      analysis = await analyseFaces(fs.existsSync(medium) ? medium : target.file, this.infer);
+      const file = fs.existsSync(medium) ? medium : target.file;
+      const img = await this.pixels.get(file, FACE_PARAMS.source.maxSide).catch((e: unknown) => {
+        throw new FaceInputError(e instanceof Error ? e.message : String(e), { cause: e });
+      });
+      analysis = await analyseFaces(img, this.infer);
     } catch (e) {
       if (e instanceof FaceInputError) throw new PermanentError(`${e.code}: ${e.message}`, { cause: e });
       if (e instanceof ModelUnavailableError) throw new SnoozeError(MODELS_GONE_WAIT_MS, `Waiting: ${e.message}.`);
@@ -51,8 +57,13 @@ export class FaceIndexer implements Indexer {
 }
 
 /** The indexer when both face models are installed and verified; null otherwise (the jobs then wait). */
-export async function createFaceIndexer(ml: MlRuntime, store: FacesStore, mediumThumbnail: (assetId: string) => string): Promise<FaceIndexer | null> {
+export async function createFaceIndexer(
+  ml: MlRuntime,
+  store: FacesStore,
+  mediumThumbnail: (assetId: string) => string,
+  pixels?: PhotoPixels,
+): Promise<FaceIndexer | null> {
   const states = await Promise.all(CAPABILITY_MODELS.face_recognition.map(async (id) => (await ml.catalog.status(id)).state));
   if (states.some((s) => s !== 'ready')) return null;
-  return new FaceIndexer(poolInfer(ml), store, mediumThumbnail);
+  return new FaceIndexer(poolInfer(ml), store, mediumThumbnail, pixels);
 }

@@ -5,6 +5,7 @@
  * indexed assets, truthfully.
  */
 import type { IndexTask } from './index-tasks.ts';
+import { PhotoPixels } from './photo-pixels.ts';
 
 export interface IndexTarget {
   asset_id: string;
@@ -24,6 +25,8 @@ export interface Indexer {
 
 export class IndexerRegistry {
   private readonly byTask = new Map<IndexTask, Indexer>();
+  /** The decoded pixels the indexers of a photo share (one decode for its face and text jobs). */
+  readonly pixels = new PhotoPixels();
   private readonly pending: Promise<void>[] = [];
 
   register(task: IndexTask, indexer: Indexer): this {

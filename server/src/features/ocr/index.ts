@@ -19,7 +19,7 @@
  *   ocr-boxes.ts        boxes normalised to the image
  *   ocr.view.ts         the asset detail's `ocr_result`
  */
-export { createOcr, emptyTimings, type OcrEngine, type OcrEngineOptions, type OcrTimings } from './recognise.ts';
+export { createOcr, emptyTimings, type OcrEngine, type OcrEngineOptions, type OcrPixels, type OcrTimings } from './recognise.ts';
 export { charsetFromKeys, loadCharset, type Charset } from './ctc-decode.ts';
 export { OcrInputError } from './image-input.ts';
 export { OCR_PARAMS } from './params.ts';

@@ -1,6 +1,10 @@
 /**
  * The OCR pipeline of one image: decode → detect (DB) → crop each box → angle classifier → recogniser (CTC) →
- * lines in reading order. Inference is injected (`OcrInfer`): this module decides what to run and in which
+ * lines in reading order. Given a file or bytes, one decode (≤ 4096 px) serves detection and crops. Given
+ * `OcrPixels` (the indexer), the detector first reads the small pixels it is handed (800 px, shared with the
+ * face indexer): where it finds no text region, the photo has no text for OCR (no large decode, no classifier,
+ * no recogniser); where it finds one, the larger source is decoded and read exactly as a file is (detection
+ * again at up to 960 px, crops from up to 4096 px), so the text read is the same as from the file. Inference is injected (`OcrInfer`): this module decides what to run and in which
  * batches, not where (the ML runtime's worker pool in the server; onnxruntime directly in tests and the bench).
  */
 import { performance } from 'node:perf_hooks';
@@ -15,7 +19,7 @@ import { squeezeWidth, stripBatch, widthBatches } from './strip-input.ts';
 import type { OcrInfer, OcrLine, OcrResult, RgbImage } from './types.ts';
 import { stackColumn } from './vertical.ts';
 
-/** Milliseconds spent per stage, summed over the calls that were given this object. */
+/** Time spent per stage, summed over the calls that were given this object (in the unit of `clock`, default wall ms). */
 export interface OcrTimings {
   decode: number;
   detPrepare: number;
@@ -31,9 +35,16 @@ export function emptyTimings(): OcrTimings {
   return { decode: 0, detPrepare: 0, det: 0, dbPostprocess: 0, crop: 0, cls: 0, rec: 0, ctcDecode: 0 };
 }
 
+/** Pixels decoded elsewhere: a small image the detector checks for text first, and the source text is read from. */
+export interface OcrPixels {
+  detection: RgbImage;
+  /** The pixels text is read from; `detection` itself when it was not shrunk (then nothing is detected twice). */
+  crops(): Promise<RgbImage>;
+}
+
 export interface OcrEngine {
-  /** Reads the text of an image file or of encoded image bytes. Throws OcrInputError when it is not an image. */
-  recognise(source: string | Buffer, options?: { timings?: OcrTimings }): Promise<OcrResult>;
+  /** Reads the text of an image file, encoded image bytes or decoded pixels. Throws OcrInputError when it is not an image. */
+  recognise(source: string | Buffer | OcrPixels, options?: { timings?: OcrTimings; clock?: () => number }): Promise<OcrResult>;
 }
 
 export interface OcrEngineOptions {
@@ -63,22 +74,39 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
   return {
     async recognise(source, options = {}) {
       const timings = options.timings ?? emptyTimings();
-      let t = performance.now();
+      const clock = options.clock ?? (() => performance.now());
+      let t = clock();
       const lap = (stage: keyof OcrTimings): void => {
-        const now = performance.now();
+        const now = clock();
         timings[stage] += now - t;
         t = now;
       };
 
-      const image = await loadRgb(source);
+      const pixels: OcrPixels =
+        typeof source === 'string' || Buffer.isBuffer(source)
+          ? await loadRgb(source).then((image) => ({ detection: image, crops: async () => image }))
+          : source;
       lap('decode');
-      const detTensor = await detInput(image);
+      const detTensor = await detInput(pixels.detection);
       lap('detPrepare');
       const map = await infer('det', detTensor);
       lap('det');
-      const boxes = dbPostprocess(map, image.width, image.height);
+      let boxes = dbPostprocess(map, pixels.detection.width, pixels.detection.height);
       lap('dbPostprocess');
-      if (boxes.length === 0) return { width: image.width, height: image.height, lines: [] };
+      if (boxes.length === 0) return { width: pixels.detection.width, height: pixels.detection.height, lines: [] };
+      const image = await pixels.crops();
+      lap('decode');
+      if (image !== pixels.detection) {
+        // Text was found at the small size: the photo is read as a file is, detection included, so what is read
+        // from it is exactly what reading the file gives (the small pass only tells photos without text apart).
+        const detTensor = await detInput(image);
+        lap('detPrepare');
+        const fullMap = await infer('det', detTensor);
+        lap('det');
+        boxes = dbPostprocess(fullMap, image.width, image.height);
+        lap('dbPostprocess');
+        if (boxes.length === 0) return { width: image.width, height: image.height, lines: [] };
+      }
 
       // One strip per box, plus, for a vertical box, its column of upright characters set side by side at two
       // character pitches (vertical.ts); the reading the recogniser is surest of over more characters wins.
