@@ -92,10 +92,10 @@ export async function stagePass(files: string[], modelsDir: string, modelFiles: 
     const oT = warm ? emptyTimings() : ocrT;
     // A new cache per photo: the decode is counted once, in the face pipeline's lap, and the OCR detector reads it.
     const pixels = new PhotoPixels();
-    t = cpuMs();
-    const img = await pixels.get(file);
-    fT.decode += cpuMs() - t;
     try {
+      t = cpuMs();
+      const img = await pixels.get(file);
+      fT.decode += cpuMs() - t;
       const analysis = await analyseFaces(img, faceInfer, { timings: fT, clock: cpuMs });
       t = cpuMs();
       c.faces.replace(assetId, analysis, FACE_MODEL_ID);
