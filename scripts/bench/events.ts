@@ -25,8 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase, type Db } from '../../server/src/platform/db/connection.ts';
-import { hashPassword } from '../../server/src/platform/crypto/passwords.ts';
-import { Browsing, LoopWatch, signIn, stallLine, startBenchServer } from './loop-watch.ts';
+import { BENCH_PASSWORD, Browsing, LoopWatch, signIn, stallLine, startRowsOnlyServer } from './loop-watch.ts';
 import { migrate } from '../../server/src/platform/db/migrate.ts';
 import { Access } from '../../server/src/platform/access/index.ts';
 import { JobQueue } from '../../server/src/platform/jobs/queue.ts';
@@ -40,7 +39,6 @@ const arg = (name: string, dflt: number) => {
 };
 const COUNT = arg('count', 100_000);
 const RUNS = arg('runs', 3);
-const PASSWORD = 'bench password 1';
 
 /** Mulberry32: the same library every run. */
 function rng(seed: number) {
@@ -150,18 +148,13 @@ async function main() {
  * 100 photos moved) while a person browses over HTTP: the longest event-loop stall and browsing p95 idle vs during.
  */
 async function inServer() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-events-server-'));
-  const server = await startBenchServer(dataDir);
+  const server = await startRowsOnlyServer('hearth-bench-events-server-');
   try {
-    const { container: c, base } = server;
-    // The photos are rows without files: the media pipeline and the debounced rebuild jobs stay off, the
-    // rebuilds below are run directly (as the rebuild job does).
-    await c.jobRunner.stop();
+    const { container: c, base, owner } = server;
     const now = Date.now();
-    const owner = c.auth.users.insert({ username: 'bench', display_name: 'Bench', password_hash: await hashPassword(PASSWORD), role: 'admin', now }).user_id;
     const rand = rng(42);
     const ids = writeLibrary(c.db, owner, c.repositories.primary()!.repository_id, rand, now);
-    const token = await signIn(base, 'bench', PASSWORD);
+    const token = await signIn(base, 'bench', BENCH_PASSWORD);
     const browsing = await Browsing.prepare(base, token);
     const idle = await browsing.idle(5);
     const move = c.db.prepare('UPDATE assets SET taken_time = taken_time + ?, gps_latitude = gps_latitude + 0.001 WHERE asset_id = ?');
@@ -182,7 +175,6 @@ async function inServer() {
     }
   } finally {
     await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -5,12 +5,9 @@
  * the second finds them placed) while a person browses over HTTP (loop-watch.ts). Prints per rebuild: its time and
  * CPU, the longest event-loop stall, and browsing p95 idle vs during.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { ClusterFace } from '../../server/src/features/faces/index.ts';
-import { hashPassword } from '../../server/src/platform/crypto/passwords.ts';
-import { Browsing, LoopWatch, signIn, stallLine, startBenchServer } from './loop-watch.ts';
+import { BENCH_PASSWORD, Browsing, LoopWatch, signIn, stallLine, startRowsOnlyServer } from './loop-watch.ts';
 
 /** Deterministic clustered unit vectors: identity centres, each face = centre + noise (cos to centre ≈ 0.84). */
 export function syntheticFaces(n: number): ClusterFace[] {
@@ -33,18 +30,12 @@ export function syntheticFaces(n: number): ClusterFace[] {
   return out;
 }
 
-const PASSWORD = 'bench password 1';
 
 export async function benchPeopleRebuild(set: ClusterFace[], rounds = 5): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-people-'));
-  const server = await startBenchServer(dataDir);
+  const server = await startRowsOnlyServer('hearth-bench-people-');
   try {
-    const { container: c, base } = server;
-    // The photos are rows without files: the media pipeline (which would only find them missing) stays off;
-    // the rebuild is run by the job's handler itself below.
-    await c.jobRunner.stop();
+    const { container: c, base, owner } = server;
     const now = Date.now();
-    const owner = c.auth.users.insert({ username: 'bench', display_name: 'Bench', password_hash: await hashPassword(PASSWORD), role: 'admin', now }).user_id;
     const repo = c.repositories.primary()!.repository_id;
     const insItem = c.db.prepare("INSERT INTO media_items (media_item_id, owner_id, media_kind, primary_asset_id, created_at, updated_at) VALUES (?, ?, 'photo', ?, ?, ?)");
     const insComp = c.db.prepare("INSERT INTO media_item_components (media_item_id, asset_id, position, relation) VALUES (?, ?, 0, 'original')");
@@ -69,7 +60,7 @@ export async function benchPeopleRebuild(set: ClusterFace[], rounds = 5): Promis
         for (const [k, f] of set.slice(i, i + 2).entries()) insFace.run(id, owner, k, k * 0.5, f.score, Buffer.from(f.embedding.buffer, f.embedding.byteOffset, f.embedding.byteLength));
       }
     })();
-    const token = await signIn(base, 'bench', PASSWORD);
+    const token = await signIn(base, 'bench', BENCH_PASSWORD);
     const browsing = await Browsing.prepare(base, token);
     const idle = await browsing.idle(rounds);
     for (const name of ['first rebuild (no face placed yet)', 'second rebuild (every face placed)']) {
@@ -90,6 +81,5 @@ export async function benchPeopleRebuild(set: ClusterFace[], rounds = 5): Promis
     }
   } finally {
     await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -14,13 +14,17 @@
  * The client shares this process (and its event loop) with the server, as bench:query does: what the server
  * holds the loop for shows in both the stall and the answer times.
  */
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { serve, type ServerType } from '@hono/node-server';
 import { loadConfig } from '../../server/src/config/env.ts';
 import { createContainer, type Container } from '../../server/src/container.ts';
 import { createApp } from '../../server/src/app.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
+import { hashPassword } from '../../server/src/platform/crypto/passwords.ts';
 
 export class LoopWatch {
   private readonly histogram = monitorEventLoopDelay({ resolution: 1 });
@@ -72,6 +76,29 @@ export async function startBenchServer(dataDir: string): Promise<BenchServer> {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await container.close();
+    },
+  };
+}
+
+export const BENCH_PASSWORD = 'bench password 1';
+
+/**
+ * A running server on a fresh temporary data folder for benches that write catalog rows without files: its job
+ * runner is stopped (the media pipeline would only find the files missing; the bench runs the work it measures
+ * itself), and an administrator `bench` exists. `close` stops it and removes the folder.
+ */
+export async function startRowsOnlyServer(prefix: string): Promise<BenchServer & { owner: number }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const server = await startBenchServer(dataDir);
+  await server.container.jobRunner.stop();
+  const password_hash = await hashPassword(BENCH_PASSWORD);
+  const owner = server.container.auth.users.insert({ username: 'bench', display_name: 'Bench', password_hash, role: 'admin', now: Date.now() }).user_id;
+  return {
+    ...server,
+    owner,
+    async close() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
