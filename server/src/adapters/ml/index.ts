@@ -11,6 +11,7 @@ import { ModelCatalog, nodeModulesResolver, type PackageResolver } from './model
 import { ModelFileChecker } from './model-files.ts';
 import { InferencePool, type Feeds, type Lane, type PoolDiagnostics, type Tensor } from './inference-pool.ts';
 import { ModelInstaller, type InstalledListener, type InstallerOptions } from './model-installer.ts';
+import { CAPABILITY_MODELS, type Capability } from './model-manifest.ts';
 
 export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
 export { InferencePool, DEFAULT_IDLE_MS, type PoolLifecycle, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics } from './inference-pool.ts';
@@ -76,6 +77,15 @@ export class MlRuntime {
   /** Runs a registry model on a worker thread (see InferencePool.run: `interactive` when a person waits). */
   run(modelId: string, feeds: Feeds, lane: Lane = 'background'): Promise<Record<string, Tensor>> {
     return this.pool.run(modelId, feeds, lane);
+  }
+
+  /**
+   * Whether every model of a capability is installed and verified (sizes and sha256; checked once, then answered
+   * from the kept digests): the features build their indexers only then, and their jobs wait otherwise.
+   */
+  async capabilityReady(capability: Capability): Promise<boolean> {
+    const states = await Promise.all(CAPABILITY_MODELS[capability].map(async (id) => (await this.catalog.status(id)).state));
+    return states.every((s) => s === 'ready');
   }
 
   /** The runtime as administrators see it: the pool's figures and every registry model's state. */

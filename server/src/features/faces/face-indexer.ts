@@ -10,7 +10,7 @@
  * reads it again and keeps the decisions on faces found again.
  */
 import fs from 'node:fs';
-import { CAPABILITY_MODELS, ModelUnavailableError, type MlRuntime } from '../../adapters/ml/index.ts';
+import { ModelUnavailableError, type MlRuntime } from '../../adapters/ml/index.ts';
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
 import { PhotoPixels, type Indexer, type IndexTarget } from '../indexing/index.ts';
 import type { FacesStore } from './faces.store.ts';
@@ -63,7 +63,6 @@ export async function createFaceIndexer(
   mediumThumbnail: (assetId: string) => string,
   pixels?: PhotoPixels,
 ): Promise<FaceIndexer | null> {
-  const states = await Promise.all(CAPABILITY_MODELS.face_recognition.map(async (id) => (await ml.catalog.status(id)).state));
-  if (states.some((s) => s !== 'ready')) return null;
+  if (!(await ml.capabilityReady('face_recognition'))) return null;
   return new FaceIndexer(poolInfer(ml), store, mediumThumbnail, pixels);
 }

@@ -25,7 +25,7 @@
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { CAPABILITY_MODELS, ModelUnavailableError, modelEntry, type MlRuntime } from '../../adapters/ml/index.ts';
+import { ModelUnavailableError, modelEntry, type MlRuntime } from '../../adapters/ml/index.ts';
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
 import { INDEX_PIXELS_MAX_SIDE, PhotoPixels, type Indexer, type IndexTarget } from '../indexing/index.ts';
 import { loadCharset } from './ctc-decode.ts';
@@ -110,9 +110,8 @@ export async function createOcrIndexer(
   mediumThumbnail: (assetId: string) => string,
   pixels?: PhotoPixels,
 ): Promise<OcrIndexer | null> {
-  // Only OCR's own models are checked (hashed once, then answered from the kept digests), not the whole registry.
-  const states = await Promise.all(CAPABILITY_MODELS.ocr.map(async (id) => (await ml.catalog.status(id)).state));
-  if (states.some((s) => s !== 'ready')) return null;
+  // Only OCR's own models are checked, not the whole registry.
+  if (!(await ml.capabilityReady('ocr'))) return null;
   const charset = loadCharset(await ml.catalog.dataFile(DICTIONARY.model, DICTIONARY.path));
   return new OcrIndexer(createOcr({ infer: poolInfer(ml), charset }), store, mediumThumbnail, pixels);
 }
