@@ -31,6 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { PHASH_VERSION } from '../../server/src/adapters/media/phash.ts';
 import { generateThumbnails } from '../../server/src/adapters/media/thumbnails.ts';
 import { detectDuplicateGroups, type DetectionItem } from '../../server/src/features/duplicates/detect.ts';
 import { CORPUS } from '../../test/server/media/corpus.ts';
@@ -131,6 +132,7 @@ async function hashPhoto(file: string, tmp: string, truth: string, kind: string,
       file_size: bytes.length,
       phash: thumbs.phash ?? null,
       phash_windows: thumbs.phashWindows ?? null,
+      phash_version: PHASH_VERSION,
       media_item_id: null,
       stack_id: null,
       width: thumbs.source.width,

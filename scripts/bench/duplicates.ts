@@ -47,6 +47,7 @@
  * (crops 219/220, exposure/HDR, re-framing, copies and burst neighbours all found; real pairs 10/10).
  */
 import crypto from 'node:crypto';
+import { PHASH_VERSION } from '../../server/src/adapters/media/phash.ts';
 import { detectDuplicateGroups, type DetectionItem } from '../../server/src/features/duplicates/detect.ts';
 import { seededRandom } from '../../test/shared/seeded-random.ts';
 import { benchQuality } from './duplicates-quality.ts';
@@ -155,6 +156,7 @@ function makeLibrary(n: number, seed: number): Library {
       file_size: size,
       phash: hex8(h) + hex8(l),
       phash_windows: win,
+      phash_version: PHASH_VERSION,
       taken_time: clock[o]!,
       camera: `Camera ${o}`,
       media_item_id: null,

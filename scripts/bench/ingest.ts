@@ -306,7 +306,7 @@ async function stages(files: string[]): Promise<Array<[string, number]>> {
       `thumbnail encode (WebP ${EDGE} px, written)`,
       await perFile(ok, async (d, i) => fs.promises.writeFile(path.join(dir, `${i}.webp`), await sharp(d.data, { raw: d.raw }).webp({ quality: 80, effort: 2 }).toBuffer())),
     ]);
-    out.push(['hash: pHash + 9 window pHashes', await perFile(ok, (d) => phashesFromRaw(d))]);
+    out.push(['hash: pHash + 9 window pHashes', await perFile(ok, async (d) => phashesFromRaw(d))]);
     // The catalog rows of indexFile (asset + job), the type and hash known, nothing run.
     const b = await benchContainer();
     try {

@@ -54,7 +54,7 @@ import { PartnerSharesService } from './features/sharing/partners.service.ts';
 import { ShareLinksService } from './features/sharing/links.service.ts';
 import { TagsService } from './features/tags/tags.service.ts';
 import { StacksService } from './features/stacks/stacks.service.ts';
-import { DuplicatesService, WindowHashesBackfill, backfillWindowHashesJob } from './features/duplicates/index.ts';
+import { DuplicatesService, PhashBackfill, backfillPhashesJob } from './features/duplicates/index.ts';
 import { EventsService } from './features/events/events.service.ts';
 import { FeaturedService } from './features/featured/featured.service.ts';
 import { JobsService } from './features/jobs/jobs.service.ts';
@@ -346,7 +346,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs);
   const duplicates = new DuplicatesService(db, access, jobs, events);
-  duplicates.windowHashes = new WindowHashesBackfill(db, (assetId) => derivatives.thumbnail(assetId, 'small'));
+  duplicates.phashes = new PhashBackfill(db, (assetId) => derivatives.thumbnail(assetId, 'small'));
   // Merging exact copies keeps who is in the photo (features/faces/face-links.ts).
   duplicates.setFacesHook({ reparentFaces: (keeper, copies) => carryFacesOnMerge(db, keeper, copies) });
   const photoEvents = new EventsService(db, access, jobs);
@@ -523,7 +523,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   trash.startRetention(() => jobs.enqueue(purgeExpiredTrash, {}));
   // Positions from before migration 0023 (or written without geohashes) get their places in the background.
   if (placeNames.pending()) jobs.enqueue(syncPlaces, {});
-  if (duplicates.windowHashes.pending()) jobs.enqueue(backfillWindowHashesJob, {});
+  if (duplicates.phashes.pending()) jobs.enqueue(backfillPhashesJob, {});
   // Uploads a crash left committed but not catalogued go to their uploaders (scans would do the same).
   void uploads.catalogueCommittedUploads();
   // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.

@@ -22,7 +22,7 @@ import { indexInto } from '../stacks/helpers.ts';
 import { CORPUS } from '../media/corpus.ts';
 import { uploadFile } from '../uploads/helpers.ts';
 import { hammingDistance } from '../../../server/src/adapters/media/index.ts';
-import { backfillWindowHashesJob } from '../../../server/src/features/duplicates/index.ts';
+import { backfillPhashesJob } from '../../../server/src/features/duplicates/index.ts';
 
 type Group = {
   group_id: string;
@@ -473,8 +473,8 @@ describe('duplicates', { timeout: 900_000 }, () => {
       // A photo catalogued before window hashes existed gets them from its small thumbnail (the backfill job).
       const before = windows!;
       srv.container.db.prepare('UPDATE assets SET phash_windows = NULL WHERE asset_id = ?').run(ids['DSCN0021.jpg']);
-      assert.ok(srv.container.duplicates.windowHashes.pending());
-      srv.container.jobs.enqueue(backfillWindowHashesJob, {});
+      assert.ok(srv.container.duplicates.phashes.pending());
+      srv.container.jobs.enqueue(backfillPhashesJob, {});
       await srv.container.jobRunner.whenIdle();
       const after = srv.container.db.prepare('SELECT phash_windows FROM assets WHERE asset_id = ?').pluck().get(ids['DSCN0021.jpg']) as string | null;
       assert.match(after ?? '', /^[0-9a-f]{144}$/);

@@ -17,7 +17,7 @@ export { detect, detectBytes, type DetectedType, type MediaKind } from './detect
 export { createContentHasher, hashBytes, hashFile, type ContentHasher } from './hash.ts';
 export { extractPhotoMetadata, type PhotoMetadata, type PhotoMetadataResult } from './photo-metadata.ts';
 export { generateThumbnails, THUMBNAIL_EDGES, THUMBNAIL_MIME, type ThumbnailResult, type ThumbnailSize } from './thumbnails.ts';
-export { computePhash, hammingDistance, phashFromPipeline, phashWindowsFromRaw } from './phash.ts';
+export { computePhash, hammingDistance, phashesFromRaw, phashFromPipeline, phashWindowsFromRaw, PHASH_VERSION, type RawPixels } from './phash.ts';
 export { configureHeicDecoder, decodeHeic, shutdownHeicDecoder, type DecodedImage } from './heic.ts';
 export { extractRawPreview, inspectRaw, type RawInspection, type RawPreview } from './raw-preview.ts';
 export { needsWebVideo, posterFrame, probeVideo, transcodeWebVideo, type VideoInfo, type VideoProbe, type TranscodeProgress } from './video.ts';

@@ -19,8 +19,19 @@
  * photos ≥ 16). 93 % and not 90 %: a window then also covers the 5 % crops, which sit halfway between the
  * whole frame and a 90 % window. Detection compares windows with whole frames (features/duplicates/detect.ts).
  */
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { openImage, type OpenImageOptions } from './image-source.ts';
+
+/**
+ * The recipe's version, stored beside every pHash (assets.phash_version, migration 0029). Hashes of two
+ * versions are never compared (features/duplicates/detect.ts); the duplicates feature's recompute job brings
+ * hashes of an older version to this one (features/duplicates/phash-recompute.backfill.ts).
+ * - 1: libvips (sharp): greyscale, then shrink + lanczos3 reduce of the frame and of each window to 32×32.
+ * - 2: this file, in JavaScript: grey once, then an area average of the frame and of each window.
+ */
+export const PHASH_VERSION = 2;
+/** The pHash is taken from the upright image fitted inside this edge: the small thumbnail's pixels (thumbnails.ts). */
+export const PHASH_EDGE = 400;
 
 const N = 32;
 const K = 8;
@@ -56,24 +67,18 @@ export function phashFromGrey32(pixels: Uint8Array): string {
       coeffs[v * K + u] = Math.round(s * 1e6) / 1e6;
     }
   }
-  const ac = Array.from(coeffs.subarray(1)).sort((a, b) => a - b);
+  const ac = coeffs.slice(1).sort(); // a typed array sorts numerically
   const median = ac[(ac.length - 1) >> 1]!; // 63 values: the middle one
-  let hash = 0n;
-  for (let i = 1; i < K * K; i++) if (coeffs[i]! > median) hash |= 1n << BigInt(63 - i);
-  return hash.toString(16).padStart(16, '0');
-}
-
-/** pHash of whatever an (upright) sharp pipeline produces. Consumes the pipeline. */
-export async function phashFromPipeline(pipeline: Sharp): Promise<string> {
-  const { data, info } = await pipeline
-    .removeAlpha()
-    .greyscale()
-    .resize(N, N, { fit: 'fill' })
-    .raw({ depth: 'uchar' })
-    .toBuffer({ resolveWithObject: true });
-  const grey = new Uint8Array(N * N);
-  for (let i = 0; i < N * N; i++) grey[i] = data[i * info.channels]!;
-  return phashFromGrey32(grey);
+  // Bit 63 − i in two 32-bit halves (BigInt arithmetic cost more than the DCT).
+  let hi = 0;
+  let lo = 0;
+  for (let i = 1; i < K * K; i++) {
+    if (!(coeffs[i]! > median)) continue;
+    const bit = 63 - i;
+    if (bit >= 32) hi |= 1 << (bit - 32);
+    else lo |= 1 << bit;
+  }
+  return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
 }
 
 /**
@@ -87,63 +92,135 @@ export const PHASH_WINDOWS: readonly (readonly [number, number, number, number])
   [0, 0.5, W, 1], [1, 0.5, W, 1], [0.5, 0, 1, W], [0.5, 1, 1, W],
   [0.5, 0.5, W, W],
 ];
+/** The whole frame, as a window. */
+const FRAME = [0, 0, 1, 1] as const;
 
 /** Raw upright pixels as sharp's `raw` input wants them (the thumbnail step's smallest buffer). */
 export interface RawPixels {
-  data: Buffer;
+  data: Buffer | Uint8Array;
   raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 };
 }
 
+/** A window (PHASH_WINDOWS) in a width × height frame, in pixels, fractional: [left, top, width, height]. */
+export function windowRect(width: number, height: number, [ax, ay, fw, fh]: readonly [number, number, number, number]): [number, number, number, number] {
+  const w = width * fw;
+  const h = height * fh;
+  return [(width - w) * ax, (height - h) * ay, w, h];
+}
+
+// sRGB ↔ linear light, as libvips' greyscale (b-w) works: luminance is a weighted sum of linear light,
+// written back with the sRGB curve, so a grey of version 2 looks like version 1's. Tables: 256 entries in,
+// 16 384 out (a step of at most ¼ of a grey level at the dark end, where the curve is steepest).
+const TO_LINEAR = new Float64Array(256).map((_, v) => {
+  const c = v / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+const OUT_STEPS = 16_384;
+const FROM_LINEAR = new Float64Array(OUT_STEPS + 1).map((_, i) => {
+  const c = i / OUT_STEPS;
+  return 255 * (c <= 0.0031308 ? c * 12.92 : 1.055 * c ** (1 / 2.4) - 0.055);
+});
+// Each channel's share of the luminance, in output steps (Rec. 709 weights, as libvips): the three add up
+// to OUT_STEPS at white, so a pixel's luminance is three table reads and two integer additions.
+const [LR, LG, LB] = [0.2126, 0.7152, 0.0722].map((weight) => Int32Array.from(TO_LINEAR, (l) => Math.round(weight * l * OUT_STEPS))) as [Int32Array, Int32Array, Int32Array];
+
 /**
- * The nine window pHashes of an upright image (see PHASH_WINDOWS), concatenated: 144 hex digits. Taken from
- * the same pixels as the whole-frame pHash (the small thumbnail's), so both are made the same way.
+ * The summed-area table of the grey of an image: (width + 1) × (height + 1) entries, entry (x, y) = the sum
+ * of the grey of every pixel left of x and above y. Grey: the first channel of one- and two-channel images;
+ * the luminance of RGB (see above). An alpha channel is ignored, as version 1's removeAlpha did.
  */
-export async function phashWindowsFromRaw(image: RawPixels): Promise<string> {
-  const { width, height } = image.raw;
-  const hashes = await Promise.all(PHASH_WINDOWS.map((window) => phashFromPipeline(sharp(image.data, { raw: image.raw }).extract(windowRegion(width, height, window)))));
-  return hashes.join('');
-}
-
-/** Where a window (PHASH_WINDOWS) lies in a width × height frame, in whole pixels. */
-function windowRegion(width: number, height: number, [ax, ay, fw, fh]: (typeof PHASH_WINDOWS)[number]) {
-  const w = Math.max(1, Math.round(width * fw));
-  const h = Math.max(1, Math.round(height * fh));
-  return { left: Math.round((width - w) * ax), top: Math.round((height - h) * ay), width: w, height: h };
-}
-
-/** pHash of one-channel grey pixels: the resize to 32×32 of phashFromPipeline (greyscale() keeps sharp from writing the grey as sRGB). */
-async function phashFromGrey(data: Buffer, width: number, height: number): Promise<string> {
-  const pixels = await sharp(data, { raw: { width, height, channels: 1 } }).greyscale().resize(N, N, { fit: 'fill' }).raw({ depth: 'uchar' }).toBuffer();
-  return phashFromGrey32(pixels);
-}
-
-/**
- * The whole-frame pHash and the nine window pHashes of an upright image, from one greyscale conversion:
- * what `phashFromPipeline` of the image and `phashWindowsFromRaw` give, for about a third of the CPU.
- * Converting sRGB to greyscale is the costly step of a pHash (libvips goes through linear light), and it
- * works pixel by pixel, before the resize (sharp converts, then shrinks), so converting once and cutting the
- * windows out of the grey image gives the same 32×32 pixels, hence the same hashes (phash.test.ts checks it
- * on real photos). The windows are cut out here (a copy of rows) rather than by sharp's extract, which costs
- * as much as the resize after it; the ten resizes then read one channel instead of three.
- */
-export async function phashesFromRaw(image: RawPixels): Promise<{ phash: string; windows: string }> {
-  // With an alpha channel (PNG, WebP, TIFF with transparency) a window's hash cut from the grey frame was
-  // measured a few bits apart from the per-window pipeline's: those keep the per-window pipelines.
-  if (image.raw.channels === 2 || image.raw.channels === 4) {
-    const [phash, windows] = await Promise.all([phashFromPipeline(sharp(image.data, { raw: image.raw })), phashWindowsFromRaw(image)]);
-    return { phash, windows };
+export function greyIntegral(image: RawPixels): Float64Array {
+  const { width, height, channels } = image.raw;
+  const data = image.data;
+  if (data.length < width * height * channels) throw new RangeError(`expected ${width * height * channels} bytes of pixels, got ${data.length}`);
+  const stride = width + 1;
+  const table = new Float64Array(stride * (height + 1));
+  // One row of grey at a time, then added onto the row above: two tight loops the JIT keeps simple.
+  const grey = new Float64Array(width);
+  const [lr, lg, lb, out] = [LR, LG, LB, FROM_LINEAR];
+  for (let y = 0, p = 0; y < height; y++) {
+    if (channels >= 3) for (let x = 0; x < width; x++, p += channels) grey[x] = out[lr[data[p]!]! + lg[data[p + 1]!]! + lb[data[p + 2]!]!]!;
+    else for (let x = 0; x < width; x++, p += channels) grey[x] = data[p]!;
+    let run = 0;
+    for (let x = 0, above = y * stride + 1, here = above + stride; x < width; x++) {
+      run += grey[x]!;
+      table[here + x] = table[above + x]! + run;
+    }
   }
-  const { data: grey, info } = await sharp(image.data, { raw: image.raw }).removeAlpha().greyscale().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
-  const { width, height } = info;
-  // A window is a copy of its rows out of the grey frame: the same pixels sharp's extract would hand on.
-  const windows = PHASH_WINDOWS.map((window) => {
-    const r = windowRegion(width, height, window);
-    const crop = Buffer.allocUnsafe(r.width * r.height);
-    for (let y = 0; y < r.height; y++) grey.copy(crop, y * r.width, (r.top + y) * width + r.left, (r.top + y) * width + r.left + r.width);
-    return phashFromGrey(crop, r.width, r.height);
-  });
-  const [phash, ...hashes] = await Promise.all([phashFromGrey(grey, width, height), ...windows]);
-  return { phash: phash!, windows: hashes.join('') };
+  return table;
+}
+
+/**
+ * The 32×32 grey of a rectangle of the image (fractional pixels), each cell the average of the grey it
+ * covers, pixels partly covered counted by the part covered (an area average, or box filter), rounded to
+ * whole grey levels. Read from the summed-area table: the integral of the grey over [0, x) × [0, y) is, inside
+ * a pixel, bilinear in x and y, so interpolating the table gives the exact coverage-weighted sums. 33 × 33
+ * reads per rectangle, whatever its size: what made ten hashes cheap (version 1 paid a libvips pipeline each).
+ */
+export function areaAverage32(table: Float64Array, width: number, height: number, [left, top, w, h]: readonly [number, number, number, number]): Uint8Array {
+  const stride = width + 1;
+  const at = (x: number, y: number): number => {
+    let x0 = Math.floor(x);
+    let y0 = Math.floor(y);
+    if (x0 >= width) x0 = width - 1;
+    if (y0 >= height) y0 = height - 1;
+    const fx = x - x0;
+    const fy = y - y0;
+    const i = y0 * stride + x0;
+    const top0 = table[i]! + fx * (table[i + 1]! - table[i]!);
+    const bottom = table[i + stride]! + fx * (table[i + stride + 1]! - table[i + stride]!);
+    return top0 + fy * (bottom - top0);
+  };
+  const grid = new Float64Array((N + 1) * (N + 1));
+  for (let j = 0; j <= N; j++) {
+    const y = Math.min(height, top + (h * j) / N);
+    for (let i = 0; i <= N; i++) grid[j * (N + 1) + i] = at(Math.min(width, left + (w * i) / N), y);
+  }
+  const cell = (w / N) * (h / N);
+  const out = new Uint8Array(N * N);
+  for (let j = 0; j < N; j++) {
+    for (let i = 0; i < N; i++) {
+      const g = j * (N + 1) + i;
+      const sum = grid[g + N + 2]! - grid[g + 1]! - grid[g + N + 1]! + grid[g]!;
+      out[j * N + i] = Math.min(255, Math.max(0, Math.round(sum / cell)));
+    }
+  }
+  return out;
+}
+
+/**
+ * The whole-frame pHash and the nine window pHashes (PHASH_WINDOWS, concatenated: 144 hex digits) of an
+ * upright image, version PHASH_VERSION: one pass over the pixels (grey and its summed-area table), then ten
+ * 32×32 area averages and ten DCTs, all in JavaScript, ~1–2 ms for a 400 × 300 image. Callers give it the
+ * image fitted inside PHASH_EDGE (the small thumbnail's pixels), so every pHash is taken at the same scale.
+ */
+export function phashesFromRaw(image: RawPixels): { phash: string; windows: string } {
+  const { width, height } = image.raw;
+  const table = greyIntegral(image);
+  const hash = (window: readonly [number, number, number, number]) => phashFromGrey32(areaAverage32(table, width, height, windowRect(width, height, window)));
+  return { phash: hash(FRAME), windows: PHASH_WINDOWS.map(hash).join('') };
+}
+
+/** The nine window pHashes of an upright image (see phashesFromRaw). */
+export function phashWindowsFromRaw(image: RawPixels): string {
+  return phashesFromRaw(image).windows;
+}
+
+/**
+ * The whole-frame and window pHashes of whatever an (upright) sharp pipeline produces, fitted inside
+ * PHASH_EDGE first as ingest does. Consumes the pipeline.
+ */
+export async function phashesFromPipeline(pipeline: Sharp): Promise<{ phash: string; windows: string }> {
+  const { data, info } = await pipeline
+    .resize(PHASH_EDGE, PHASH_EDGE, { fit: 'inside', withoutEnlargement: true })
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  return phashesFromRaw({ data, raw: { width: info.width, height: info.height, channels: info.channels as RawPixels['raw']['channels'] } });
+}
+
+/** pHash of whatever an (upright) sharp pipeline produces. Consumes the pipeline. */
+export async function phashFromPipeline(pipeline: Sharp): Promise<string> {
+  return (await phashesFromPipeline(pipeline)).phash;
 }
 
 /** pHash of a photo file (any format openImage supports; EXIF/HEIF orientation applied first). */

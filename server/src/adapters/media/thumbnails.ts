@@ -20,7 +20,7 @@ import { writeAtomically } from './atomic-write.ts';
 import type { DetectedType } from './detect.ts';
 import { MediaDecodeError } from './errors.ts';
 import { openImage, type OpenedImage } from './image-source.ts';
-import { phashesFromRaw } from './phash.ts';
+import { PHASH_EDGE, phashesFromRaw } from './phash.ts';
 import './sharp-setup.ts';
 
 export type ThumbnailSize = 'small' | 'medium' | 'large';
@@ -103,7 +103,7 @@ export async function generateThumbnails(
 ): Promise<ThumbnailResult> {
   const sizes = (Object.keys(targets) as ThumbnailSize[]).filter((s) => targets[s]).sort((a, b) => THUMBNAIL_EDGES[b] - THUMBNAIL_EDGES[a]);
   const opened = await openImage(input, { type: options.type, maxInputPixels: options.maxInputPixels });
-  const maxEdge = Math.max(...sizes.map((s) => THUMBNAIL_EDGES[s]), options.phash ? 32 : 0);
+  const maxEdge = Math.max(...sizes.map((s) => THUMBNAIL_EDGES[s]), options.phash ? PHASH_EDGE : 0);
 
   // The single decode, reduced to the largest requested edge, normalised to 8 bits per channel.
   let base: RawImage;
@@ -142,7 +142,9 @@ export async function generateThumbnails(
       pending.push(encode);
     }
     if (options.phash) {
-      const hashes = phashesFromRaw(current);
+      // Taken from the pixels fitted inside PHASH_EDGE (the small size's, when asked for: no extra resize), in
+      // JavaScript on this thread (~2 ms) while libvips encodes the WebP on its own threads.
+      const hashes = rawResize(current, fit(current.raw.width, current.raw.height, PHASH_EDGE)).then(phashesFromRaw);
       pending.push(hashes);
       phash = hashes.then((h) => h.phash);
       phashWindows = hashes.then((h) => h.windows);

@@ -38,6 +38,8 @@ export interface AssetRow extends CaptureColumns {
   phash: string | null;
   /** Nine window pHashes of a photo, 144 hex digits (adapters/media/phash.ts); null for videos and until computed. */
   phash_windows: string | null;
+  /** The recipe of `phash` and `phash_windows` (adapters/media/phash.ts PHASH_VERSION, migration 0029). */
+  phash_version: number;
   specific_metadata: string | null;
   exif_raw: string | null;
   state: 'pending' | 'processing' | 'ready' | 'failed';

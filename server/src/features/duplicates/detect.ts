@@ -43,7 +43,11 @@
  * 7. Members are ordered by the keeper recommendation (`compareKeeper`): the first is the suggestion.
  */
 
+import { PHASH_VERSION } from '../../adapters/media/phash.ts';
+
 export const DETECTION_VERSION = 'duplicates-v2';
+/** The pHash recipe detection compares (adapters/media/phash.ts); hashes of any other are left out. */
+const CURRENT_PHASH = PHASH_VERSION;
 export const PHASH_THRESHOLD = 6;
 export const WINDOW_THRESHOLD = 6;
 export const BURST_THRESHOLD = 10;
@@ -63,6 +67,13 @@ export interface DetectionItem {
   phash: string | null;
   /** The nine window pHashes, 144 hex digits; null when not computed (yet). */
   phash_windows: string | null;
+  /**
+   * The recipe both were made by (adapters/media/phash.ts PHASH_VERSION). Two recipes give a photo hashes a
+   * few bits apart, so only hashes of the current one are compared: a photo whose hashes are older takes
+   * part through its content hash only until the pHash backfill has recomputed them (it then queues a
+   * detection of the repository).
+   */
+  phash_version: number;
   /** EXIF capture time (ms), null when the file has none (not the upload-time fallback of capture_time). */
   taken_time: number | null;
   /** Camera model from EXIF, null when unknown. */
@@ -223,7 +234,7 @@ export async function detectDuplicateGroups(items: readonly DetectionItem[], opt
   const loList: number[] = [];
   for (let i = 0; i < n; i++) {
     const it = items[i]!;
-    if (it.type !== 'PHOTO' || !it.phash || it.phash.length !== 16) continue;
+    if (it.type !== 'PHOTO' || !it.phash || it.phash.length !== 16 || it.phash_version !== CURRENT_PHASH) continue;
     const h = parseInt(it.phash.slice(0, 8), 16);
     const l = parseInt(it.phash.slice(8), 16);
     if (Number.isNaN(h) || Number.isNaN(l)) continue;

@@ -17,15 +17,19 @@ export const detectRepositoryDuplicatesJob = defineJob({
   handler: (args, ctx) => ctx.deps.duplicates.runDetectionJob(args.repository_id, ctx.job.created_at),
 });
 
-/** Window pHashes for the photos catalogued before ingest computed them (window-hashes.backfill.ts). One at a time. */
-export const backfillWindowHashesJob = defineJob({
+/**
+ * pHashes of an older recipe recomputed, and window pHashes for the photos catalogued before ingest computed
+ * them (phash.backfill.ts). One at a time. The kind keeps its first name (it began as the window backfill), so
+ * a job an older server queued still runs.
+ */
+export const backfillPhashesJob = defineJob({
   kind: 'duplicates.backfill-window-hashes',
   queue: 'maintenance',
   args: z.object({}),
   maxAttempts: 3,
   timeoutMs: 6 * 60 * 60_000,
   uniqueKey: () => 'window-hashes',
-  handler: (_args, ctx) => ctx.deps.duplicates.windowHashes.run(ctx.signal),
+  handler: (_args, ctx) => ctx.deps.duplicates.runPhashBackfill(ctx.signal, ctx.progress),
 });
 
-export const DUPLICATES_JOBS = [detectRepositoryDuplicatesJob, backfillWindowHashesJob];
+export const DUPLICATES_JOBS = [detectRepositoryDuplicatesJob, backfillPhashesJob];

@@ -49,7 +49,7 @@ import { SnoozeError } from '../../platform/jobs/registry.ts';
 import { AssetsStore, assetRef, loadAssetExtras, toAsset, type AssetEventBus, type AssetRow } from '../assets/index.ts';
 import { DETECTION_VERSION, detectDuplicateGroups, type DetectionItem } from './detect.ts';
 import { detectRepositoryDuplicatesJob } from './duplicates.jobs.ts';
-import type { WindowHashesBackfill } from './window-hashes.backfill.ts';
+import type { PhashBackfill, PhashBackfillResult } from './phash.backfill.ts';
 import { DuplicatesStore, memberKey, type GroupFilter, type GroupRow } from './duplicates.store.ts';
 
 /** Filled by the faces feature: moves the duplicates' faces (and their people) onto the keeper. */
@@ -98,8 +98,8 @@ export class DuplicatesService {
   /** Repositories a detection is running for (on demand or the job). */
   private readonly running = new Set<string>();
   private faces: DuplicateFacesHook | null = null;
-  /** Window pHashes for photos catalogued before ingest computed them (set by the container). */
-  windowHashes!: WindowHashesBackfill;
+  /** pHashes of an older recipe, and window pHashes of photos catalogued before them (set by the container). */
+  phashes!: PhashBackfill;
 
   constructor(
     private readonly db: Db,
@@ -132,6 +132,16 @@ export class DuplicatesService {
       });
     }
     return this.run(repositoryId, actor.role === 'admin' ? null : actor.userId);
+  }
+
+  /**
+   * The pHash backfill job: recomputes, then queues a detection of every repository whose hashes changed
+   * (detection left their older hashes out until now).
+   */
+  async runPhashBackfill(signal: AbortSignal, progress: (fraction: number, message: string) => void): Promise<PhashBackfillResult> {
+    const result = await this.phashes.run(signal, progress);
+    for (const repositoryId of result.repositories) this.jobs.enqueue(detectRepositoryDuplicatesJob, { repository_id: repositoryId });
+    return result;
   }
 
   /**

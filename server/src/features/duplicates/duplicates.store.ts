@@ -63,7 +63,7 @@ export class DuplicatesStore {
   detectionItems(repositoryId: string, ownerId: number | null, afterRowid: number, limit: number): (DetectionItem & { rowid: number })[] {
     return this.db
       .prepare(
-        `SELECT a.rowid, a.asset_id, a.owner_id, a.type, a.hash, a.file_size, a.phash, a.phash_windows, a.media_item_id, sm.stack_id,
+        `SELECT a.rowid, a.asset_id, a.owner_id, a.type, a.hash, a.file_size, a.phash, a.phash_windows, a.phash_version, a.media_item_id, sm.stack_id,
                 a.width, a.height, a.rating, coalesce(a.taken_time, a.upload_time) AS capture_time, a.taken_time,
                 nullif(trim(coalesce(json_extract(a.specific_metadata, '$.camera_make'), '') || ' ' ||
                             coalesce(json_extract(a.specific_metadata, '$.camera_model'), '')), '') AS camera

@@ -28,6 +28,7 @@ import { writePlaceholderThumbnails } from '../../../adapters/media/placeholder.
 import { extractMotionVideo, locateMotionVideo, type MotionPhotoClaim } from '../../../adapters/media/motion-photo.ts';
 import { extractPhotoMetadata } from '../../../adapters/media/photo-metadata.ts';
 import { generateThumbnails } from '../../../adapters/media/thumbnails.ts';
+import { PHASH_VERSION } from '../../../adapters/media/phash.ts';
 import { needsWebVideo, posterFrame, probeVideo, readVideoContainer, transcodeWebVideo, type VideoInfo } from '../../../adapters/media/video.ts';
 import { needsWebAudio, probeAudio, transcodeWebAudio } from '../../../adapters/media/audio.ts';
 import type { Db } from '../../../platform/db/connection.ts';
@@ -250,6 +251,7 @@ export class AssetPipeline {
       content_id: m.content_identifier,
       phash: thumbs?.phash ?? null,
       phash_windows: thumbs?.phashWindows ?? null,
+      phash_version: PHASH_VERSION,
       exif_raw: JSON.stringify(exif),
       specific_metadata: JSON.stringify({
         camera_make: m.make,
@@ -412,6 +414,7 @@ function videoFields(info: VideoInfo, phash: string | null, extra: Record<string
     gps_longitude: info.gps?.longitude ?? null,
     content_id: info.content_identifier,
     phash,
+    phash_version: PHASH_VERSION,
     specific_metadata: JSON.stringify({
       camera_make: info.make,
       camera_model: info.model,

@@ -1,0 +1,90 @@
+/**
+ * Backfill of pHashes: brings every stored pHash to the current recipe (adapters/media/phash.ts
+ * PHASH_VERSION). Two cases, one pass:
+ * - hashes of an older recipe (migration 0029 marked every hash stored before it as version 1): the
+ *   whole-frame pHash, and for photos the nine window pHashes, are recomputed and marked current. Until then
+ *   detection leaves them out (features/duplicates/detect.ts), so the backfill queues a detection of every
+ *   repository it changed when it ends.
+ * - photos with a current pHash and no window hashes (catalogued before migration 0028): their windows.
+ * Both are taken from the small thumbnail, the picture ingest hashes (fitted inside PHASH_EDGE): decoding its
+ * WebP costs a few ms where the original would cost a RAW or HEIC decode, and gives what ingest would give but
+ * for the WebP encoding (0–2 bits; phash.test.ts measures it). A video's small thumbnail is its poster's, so
+ * videos are recomputed the same way (their whole-frame pHash only, as ingest keeps). An asset whose thumbnail
+ * is missing or damaged is left as it is (detection compares it by content only) and tried again at the next
+ * start. Queued at start when anything is pending (container.ts); runs in pages, yielding between assets so
+ * the server keeps answering, and reports its progress on the job. Resumable: what is done no longer matches
+ * the query, so a run cut short (restart, crash) continues where it stopped.
+ */
+import fs from 'node:fs';
+import sharp from 'sharp';
+import { PHASH_VERSION, phashesFromRaw } from '../../adapters/media/index.ts';
+import type { Db } from '../../platform/db/connection.ts';
+
+const PAGE = 200;
+const PENDING = `phash IS NOT NULL AND (phash_version < ${PHASH_VERSION} OR (type = 'PHOTO' AND phash_windows IS NULL))`;
+
+export interface PhashBackfillResult {
+  computed: number;
+  skipped: number;
+  /** Repositories with a recomputed hash (the caller queues their detection). */
+  repositories: string[];
+}
+
+export class PhashBackfill {
+  constructor(
+    private readonly db: Db,
+    private readonly smallThumbnail: (assetId: string) => string,
+  ) {}
+
+  /** Whether any pHash is of an older recipe, or any photo lacks its window hashes. */
+  pending(): boolean {
+    return !!this.db.prepare(`SELECT 1 FROM assets WHERE ${PENDING} LIMIT 1`).get();
+  }
+
+  async run(signal?: AbortSignal, progress?: (fraction: number, message: string) => void): Promise<PhashBackfillResult> {
+    let computed = 0;
+    let skipped = 0;
+    const repositories = new Set<string>();
+    const total = this.db.prepare(`SELECT count(*) FROM assets WHERE ${PENDING}`).pluck().get() as number;
+    const page = this.db.prepare(`SELECT rowid, asset_id, repository_id, type, phash_version FROM assets WHERE ${PENDING} AND rowid > ? ORDER BY rowid LIMIT ${PAGE}`);
+    // Each write checks that the row is still what was read: ingest may have re-processed it meanwhile.
+    const recompute = this.db.prepare(
+      `UPDATE assets SET phash = @phash, phash_windows = @windows, phash_version = ${PHASH_VERSION} WHERE asset_id = @id AND phash_version = @was`,
+    );
+    const addWindows = this.db.prepare(`UPDATE assets SET phash_windows = ? WHERE asset_id = ? AND phash_windows IS NULL AND phash_version = ${PHASH_VERSION}`);
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as { rowid: number; asset_id: string; repository_id: string; type: string; phash_version: number }[];
+      if (!rows.length) break;
+      for (const r of rows) {
+        signal?.throwIfAborted();
+        const hashes = await this.fromThumbnail(r.asset_id);
+        if (!hashes) skipped++;
+        else if (r.phash_version !== PHASH_VERSION) {
+          const windows = r.type === 'PHOTO' ? hashes.windows : null;
+          if (recompute.run({ phash: hashes.phash, windows, id: r.asset_id, was: r.phash_version }).changes) repositories.add(r.repository_id);
+          computed++;
+        } else {
+          addWindows.run(hashes.windows, r.asset_id);
+          computed++;
+        }
+        if ((computed + skipped) % 20 === 0) progress?.((computed + skipped) / Math.max(1, total), `${computed + skipped} of ${total} pHashes`);
+      }
+      after = rows[rows.length - 1]!.rowid;
+      await new Promise((res) => setImmediate(res));
+    }
+    progress?.(1, `${computed} of ${total} pHashes recomputed, ${skipped} without a thumbnail`);
+    return { computed, skipped, repositories: [...repositories] };
+  }
+
+  /** The current recipe's hashes of an asset's small thumbnail; null when it is missing or damaged. */
+  private async fromThumbnail(assetId: string): Promise<{ phash: string; windows: string } | null> {
+    const file = this.smallThumbnail(assetId);
+    if (!fs.existsSync(file)) return null;
+    try {
+      const { data, info } = await sharp(file).raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+      return phashesFromRaw({ data, raw: { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 } });
+    } catch {
+      return null;
+    }
+  }
+}
