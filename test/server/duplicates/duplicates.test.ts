@@ -21,7 +21,8 @@ import { inBothVariants } from '../helpers/corpus-assets.ts';
 import { indexInto } from '../stacks/helpers.ts';
 import { CORPUS } from '../media/corpus.ts';
 import { uploadFile } from '../uploads/helpers.ts';
-import { hammingDistance } from '../../../server/src/adapters/media/index.ts';
+import { hammingDistance, PHASH_VERSION, phashesFromRaw } from '../../../server/src/adapters/media/index.ts';
+import { phashFromGrey32 } from '../../../server/src/adapters/media/phash.ts';
 import { backfillPhashesJob } from '../../../server/src/features/duplicates/index.ts';
 
 type Group = {
@@ -486,6 +487,57 @@ describe('duplicates', { timeout: 900_000 }, () => {
         .pluck()
         .get(ids['DSCN0021.jpg']);
       assert.equal(lacking, 0, 'every photo of the member has its window hashes after the backfill');
+
+      // pHashes of the older recipe (version 1, libvips: greyscale + resize to 32×32, as a catalog made before
+      // migration 0029 holds them) are never compared with current ones; the backfill job recomputes them
+      // from the small thumbnail, shows its progress on the job, and queues a detection that finds them again.
+      const daveRows = () =>
+        srv.container.db.prepare('SELECT asset_id, phash, phash_windows, phash_version FROM assets WHERE owner_id = (SELECT owner_id FROM assets WHERE asset_id = ?) ORDER BY asset_id').all(ids['DSCN0021.jpg']) as {
+          asset_id: string;
+          phash: string;
+          phash_windows: string;
+          phash_version: number;
+        }[];
+      const current = daveRows();
+      assert.ok(current.every((r) => r.phash_version === PHASH_VERSION), 'ingest writes the current recipe');
+      const oldRecipe = async (assetId: string) =>
+        phashFromGrey32(await sharp(srv.container.derivatives.thumbnail(assetId, 'small')).greyscale().resize(32, 32, { fit: 'fill' }).raw().toBuffer());
+      for (const name of ['DSCN0021.jpg', 'crop-10-right.jpg']) {
+        srv.container.db.prepare('UPDATE assets SET phash = ?, phash_version = 1 WHERE asset_id = ?').run(await oldRecipe(ids[name]!), ids[name]);
+      }
+      const detectNow = async () => {
+        const r = await dave.post(`${V1}/duplicates/detect`, { repository_id: repoId });
+        assert.equal(r.status, 200, r.text);
+        const listed = await dave.get(`${V1}/duplicates/groups?limit=100`);
+        return (listed.body.groups as Group[]).map((g) => g.assets.map((a) => nameOfDave(a.asset.asset_id)).sort());
+      };
+      const whileOld = await detectNow();
+      for (const members of whileOld) {
+        assert.ok(!members.includes('DSCN0021.jpg') && !members.includes('crop-10-right.jpg'), `a version-1 pHash was compared: ${members.join('+')}`);
+      }
+      assert.ok(srv.container.duplicates.phashes.pending());
+      const job = srv.container.jobs.enqueue(backfillPhashesJob, {}).job;
+      await srv.container.jobRunner.whenIdle();
+      const done = srv.container.db.prepare('SELECT state, progress, progress_message, result FROM jobs WHERE id = ?').get(job.id) as { state: string; progress: number; progress_message: string; result: string };
+      assert.equal(done.state, 'completed');
+      assert.equal(done.progress, 1);
+      assert.match(done.progress_message, /pHashes recomputed/);
+      assert.ok((JSON.parse(done.result) as { computed: number }).computed >= 2, done.result);
+      for (const r of daveRows()) {
+        assert.equal(r.phash_version, PHASH_VERSION, nameOfDave(r.asset_id));
+        const { data, info } = await sharp(srv.container.derivatives.thumbnail(r.asset_id, 'small')).raw().toBuffer({ resolveWithObject: true });
+        const fromThumbnail = phashesFromRaw({ data, raw: { width: info.width, height: info.height, channels: info.channels as 3 } });
+        if (['DSCN0021.jpg', 'crop-10-right.jpg'].includes(nameOfDave(r.asset_id))) assert.deepEqual({ phash: r.phash, windows: r.phash_windows }, fromThumbnail, nameOfDave(r.asset_id));
+        else assert.equal(r.phash, current.find((c) => c.asset_id === r.asset_id)!.phash, 'a current hash is left as ingest made it');
+      }
+      // The backfill queued a detection of the repository (it may have joined one already waiting); run now,
+      // detection finds the photo and its six copies as one group again.
+      const queued = srv.container.db
+        .prepare("SELECT count(*) FROM jobs WHERE kind = 'duplicates.detect-duplicates' AND json_extract(args, '$.repository_id') = ? AND state IN ('available', 'scheduled', 'running', 'retryable')")
+        .pluck()
+        .get(repoId) as number;
+      assert.ok(queued >= 1, 'a detection of the repository is queued');
+      assert.deepEqual(await detectNow(), [['DSCN0021.jpg', ...Object.keys(copies)].sort()]);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }
