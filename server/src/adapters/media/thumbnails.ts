@@ -90,7 +90,8 @@ async function rawResize(from: RawImage, dims: { width: number; height: number }
  *
  * After the single decode (already reduced to the largest size), the sizes are made largest first, each one
  * resized from the previous one (1920 → 800 → 400: every step is a small reduction of an already small image
- * instead of a reduction of the large one), and the pHash is taken from the smallest: a 32×32 greyscale from
+ * instead of a reduction of the large one), and the pHash is taken from the smallest (or from those pixels fitted
+ * inside phash.ts PHASH_EDGE when no size that small is asked for): a 32×32 greyscale from
  * 400 px or from 1920 px is the same picture (on the 325 corpus JPEGs: the same hash for 300, 2 bits apart for
  * 25, where near-duplicates are 8-10 bits apart). Sizes that come out identical (a photo of 800 px or less has
  * medium = large; of 400 px or less, all three) are encoded once and the same WebP bytes written to each
