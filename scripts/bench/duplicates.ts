@@ -45,6 +45,12 @@
  *
  * Quality (20 sources, 504 photos): today precision 1.000 recall 0.610; now precision 1.000 recall 0.996
  * (crops 219/220, exposure/HDR, re-framing, copies and burst neighbours all found; real pairs 10/10).
+ *
+ * pHash version 2 (issue 25: the hashes in JavaScript, an area average instead of libvips' lanczos3;
+ * adapters/media/phash.ts), quality only (`--sizes ''`, 40 sources, 977 photos), 2026-11-29, before → after:
+ * whole-frame only precision 1.000 → 1.000, recall 0.576 → 0.580; with windows and capture neighbours
+ * precision 1.000 → 1.000, recall 0.998 → 0.996 (crops 439/440 → 438/440; exposure/HDR, re-framing, copies
+ * and burst neighbours all found both times; real pairs 10/10 both times). The thresholds stand.
  */
 import crypto from 'node:crypto';
 import { PHASH_VERSION } from '../../server/src/adapters/media/phash.ts';

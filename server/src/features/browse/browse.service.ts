@@ -296,5 +296,6 @@ export class BrowseService {
 
 function stripRow(r: PageRow) {
   const { rid: _rid, link_media_kind: _kind, ...asset } = r;
-  return { ...asset, exif_raw: null, phash_windows: null };
+  // Columns browse does not read (no answer shows them); 0: no pHash recipe read.
+  return { ...asset, exif_raw: null, phash_windows: null, phash_version: 0 };
 }

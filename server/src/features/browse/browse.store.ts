@@ -28,7 +28,7 @@ const PAGE_COLUMNS = [
   'created_at', 'updated_at',
 ].map((c) => `a.${c}`).join(', ');
 
-export interface PageRow extends Omit<AssetRow, 'exif_raw' | 'phash_windows'> {
+export interface PageRow extends Omit<AssetRow, 'exif_raw' | 'phash_windows' | 'phash_version'> {
   rid: number;
   link_media_kind: 'photo' | 'video' | 'audio' | 'live_photo' | null;
 }
