@@ -21,13 +21,24 @@ import { PHASH_VERSION, phashesFromRaw } from '../../adapters/media/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 
 const PAGE = 200;
-const PENDING = `phash IS NOT NULL AND (phash_version < ${PHASH_VERSION} OR (type = 'PHOTO' AND phash_windows IS NULL))`;
+// The two cases, each matching its partial index (migrations 0028 and 0029): one query with OR between them
+// scanned every asset, at every start.
+const STALE = `phash IS NOT NULL AND phash_version < ${PHASH_VERSION}`;
+const NO_WINDOWS = `type = 'PHOTO' AND phash IS NOT NULL AND phash_windows IS NULL`;
 
 export interface PhashBackfillResult {
   computed: number;
   skipped: number;
   /** Repositories with a recomputed hash (the caller queues their detection). */
   repositories: string[];
+}
+
+interface Row {
+  rowid: number;
+  asset_id: string;
+  repository_id: string;
+  type: string;
+  phash_version: number;
 }
 
 export class PhashBackfill {
@@ -38,39 +49,47 @@ export class PhashBackfill {
 
   /** Whether any pHash is of an older recipe, or any photo lacks its window hashes. */
   pending(): boolean {
-    return !!this.db.prepare(`SELECT 1 FROM assets WHERE ${PENDING} LIMIT 1`).get();
+    return [STALE, NO_WINDOWS].some((where) => !!this.db.prepare(`SELECT 1 FROM assets WHERE ${where} LIMIT 1`).get());
   }
 
   async run(signal?: AbortSignal, progress?: (fraction: number, message: string) => void): Promise<PhashBackfillResult> {
     let computed = 0;
     let skipped = 0;
     const repositories = new Set<string>();
-    const total = this.db.prepare(`SELECT count(*) FROM assets WHERE ${PENDING}`).pluck().get() as number;
-    const page = this.db.prepare(`SELECT rowid, asset_id, repository_id, type, phash_version FROM assets WHERE ${PENDING} AND rowid > ? ORDER BY rowid LIMIT ${PAGE}`);
+    const count = (where: string) => this.db.prepare(`SELECT count(*) FROM assets WHERE ${where}`).pluck().get() as number;
+    const total = count(STALE) + count(`${NO_WINDOWS} AND phash_version = ${PHASH_VERSION}`);
+    // Pages in index order (equal versions of the stale index are in rowid order; type = 'PHOTO' likewise), so
+    // a page is a seek: the rows done no longer match, and the cursor steps over the ones skipped.
+    const cols = 'rowid, asset_id, repository_id, type, phash_version';
+    const stale = this.db.prepare(`SELECT ${cols} FROM assets WHERE ${STALE} AND (phash_version, rowid) > (?, ?) ORDER BY phash_version, rowid LIMIT ${PAGE}`);
+    const noWindows = this.db.prepare(`SELECT ${cols} FROM assets WHERE ${NO_WINDOWS} AND phash_version = ${PHASH_VERSION} AND rowid > ? ORDER BY rowid LIMIT ${PAGE}`);
+    const pages: ((after: Row | null) => Row[])[] = [
+      (after) => stale.all(after?.phash_version ?? 0, after?.rowid ?? 0) as Row[],
+      (after) => noWindows.all(after?.rowid ?? 0) as Row[],
+    ];
     // Each write checks that the row is still what was read: ingest may have re-processed it meanwhile.
     const recompute = this.db.prepare(
       `UPDATE assets SET phash = @phash, phash_windows = @windows, phash_version = ${PHASH_VERSION} WHERE asset_id = @id AND phash_version = @was`,
     );
     const addWindows = this.db.prepare(`UPDATE assets SET phash_windows = ? WHERE asset_id = ? AND phash_windows IS NULL AND phash_version = ${PHASH_VERSION}`);
-    for (let after = 0; ; ) {
-      const rows = page.all(after) as { rowid: number; asset_id: string; repository_id: string; type: string; phash_version: number }[];
-      if (!rows.length) break;
-      for (const r of rows) {
-        signal?.throwIfAborted();
-        const hashes = await this.fromThumbnail(r.asset_id);
-        if (!hashes) skipped++;
-        else if (r.phash_version !== PHASH_VERSION) {
-          const windows = r.type === 'PHOTO' ? hashes.windows : null;
-          if (recompute.run({ phash: hashes.phash, windows, id: r.asset_id, was: r.phash_version }).changes) repositories.add(r.repository_id);
-          computed++;
-        } else {
-          addWindows.run(hashes.windows, r.asset_id);
-          computed++;
+    for (const page of pages) {
+      for (let rows = page(null); rows.length; rows = page(rows[rows.length - 1]!)) {
+        for (const r of rows) {
+          signal?.throwIfAborted();
+          const hashes = await this.fromThumbnail(r.asset_id);
+          if (!hashes) skipped++;
+          else if (r.phash_version !== PHASH_VERSION) {
+            const windows = r.type === 'PHOTO' ? hashes.windows : null;
+            if (recompute.run({ phash: hashes.phash, windows, id: r.asset_id, was: r.phash_version }).changes) repositories.add(r.repository_id);
+            computed++;
+          } else {
+            addWindows.run(hashes.windows, r.asset_id);
+            computed++;
+          }
+          if ((computed + skipped) % 20 === 0) progress?.((computed + skipped) / Math.max(1, total), `${computed + skipped} of ${total} pHashes`);
         }
-        if ((computed + skipped) % 20 === 0) progress?.((computed + skipped) / Math.max(1, total), `${computed + skipped} of ${total} pHashes`);
+        await new Promise((res) => setImmediate(res));
       }
-      after = rows[rows.length - 1]!.rowid;
-      await new Promise((res) => setImmediate(res));
     }
     progress?.(1, `${computed} of ${total} pHashes recomputed, ${skipped} without a thumbnail`);
     return { computed, skipped, repositories: [...repositories] };
