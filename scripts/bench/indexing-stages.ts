@@ -151,7 +151,7 @@ export async function stagePass(files: string[], modelsDir: string, modelFiles: 
     ['text: detector pre-processing', ocrT.detPrepare],
     ['text: PP-OCRv4 det inference', ocrT.det],
     ['text: detector post-processing (DB boxes)', ocrT.dbPostprocess],
-    ['text: decode of the crops source (≤ 4096 px, only with text)', ocrT.decode],
+    ['text: decode of the crops source (≤ 4096 px, only for lines under 48 px at 800)', ocrT.decode],
     ['text: crops', ocrT.crop],
     ['text: classifier pre-processing', ocrT.cls - inf('ppocr-cls')],
     ['text: classifier inference', inf('ppocr-cls')],
