@@ -12,11 +12,14 @@
  *     ingest until the job queue is idle. The inference threads start and load their sessions inside the clock.
  *   - the floor: one decode of each photo plus the models' own inference on exactly the tensors Hearth sent, run
  *     alone. While Hearth runs (the first round only), every tensor its indexers hand the ML runtime is copied
- *     to a temporary file, per photo. The floor then starts `cores` threads (worker_threads), each with its own
- *     onnxruntime sessions of the five models (intraOpNumThreads 1, created before the clock), the photos shared
- *     between them through one counter: per photo one sharp decode (EXIF-upright, raw RGB, single-threaded) at
- *     the largest size a model input of that photo needs — the OCR crops' source (≤ 4096 px) when Hearth ran the
- *     recogniser on it, else the detector's (≤ 960 px) — then every recorded inference, in Hearth's order.
+ *     to a temporary file, per photo, and so is the largest size its indexers decoded it to. The floor then
+ *     starts `cores` threads (worker_threads), each with its own onnxruntime sessions of the five models
+ *     (intraOpNumThreads 1, created before the clock), the photos shared between them through one counter: per
+ *     photo one sharp decode (EXIF-upright, raw RGB, single-threaded) at the largest size a model input of that
+ *     photo needs — the OCR crops' source (≤ 4096 px) when Hearth cut lines from it, else the detectors' 800 px
+ *     — then every recorded inference, in Hearth's order. The floor replays Hearth's own tensors: when Hearth
+ *     runs fewer inferences (one text detection a photo instead of 1.47), the floor shrinks with it, so the
+ *     ratio shows the overhead around the models, not how many inferences were needed.
  *     No ingest, no base pipeline, no queue, no catalog, no pre- or post-processing, no thread hand-offs. It does
  *     read each tensor from its file (page cache, about 1 % of an inference), which slows the floor by that much.
  * Both read the same files from copies made before the clock starts.
@@ -28,8 +31,9 @@
  * by the indexers' own code (features/faces/pipeline.ts, features/ocr/recognise.ts), whose stage timings take a
  * clock (here the CPU clock).
  *
- * Prints per round the files/s of both and their ratio (target ≥ 0.8), and the cores other processes took
- * meanwhile; then the stage table. A missing model or a corpus not found ends with a message, not a stack trace.
+ * Prints per round the files/s of both and their ratio (target ≥ 0.8), the CPU ratio (the floor's CPU per file
+ * over Hearth's, which other processes' load disturbs least), the decodes Hearth made per photo, and the cores
+ * other processes took meanwhile; then the stage table. A missing model or a corpus not found ends with a message, not a stack trace.
  *
  *   npx tsx scripts/bench/indexing.ts [--files N] [--rounds N] [--no-stages]
  */
@@ -44,6 +48,7 @@ import { modelEntry, type Feeds } from '../../server/src/adapters/ml/index.ts';
 import { loadConfig } from '../../server/src/config/env.ts';
 import { createContainer } from '../../server/src/container.ts';
 import type { IndexTask } from '../../server/src/features/indexing/index-tasks.ts';
+import { INDEX_PIXELS_MAX_SIDE } from '../../server/src/features/indexing/index.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
 import { FLOOR_WORKER_SOURCE } from './indexing-floor-worker.ts';
 
@@ -99,10 +104,12 @@ interface Measured {
   othersCores: number | null;
 }
 
-function measured(n: number, secs: number, c0: ReturnType<typeof cpuNow>): Measured {
+/** `excluded`: CPU seconds of this process that were the bench's own (the tensors' recording). */
+function measured(n: number, secs: number, c0: ReturnType<typeof cpuNow>, excluded = 0): Measured {
   const c1 = cpuNow();
-  const self = c1.self - c0.self;
-  const others = c1.machine !== null && c0.machine !== null ? Math.max(0, c1.machine - c0.machine - self) / secs : null;
+  const all = c1.self - c0.self;
+  const self = Math.max(0, all - excluded);
+  const others = c1.machine !== null && c0.machine !== null ? Math.max(0, c1.machine - c0.machine - all) / secs : null;
   return { filesPerSec: n / secs, cpuPerFileMs: (self * 1000) / n, othersCores: others };
 }
 
@@ -113,7 +120,10 @@ interface RecordedRun {
   path: string;
 }
 
-async function hearthRound(files: string[], recordDir: string | null): Promise<{ m: Measured; runs: RecordedRun[][]; indexed: Record<string, number>; failed: number }> {
+async function hearthRound(
+  files: string[],
+  recordDir: string | null,
+): Promise<{ m: Measured; runs: RecordedRun[][]; decodeSide: number[]; decodes: Map<number, number>; indexed: Record<string, number>; failed: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-indexing-'));
   const config = loadConfig({ HEARTH_DATA_DIR: dataDir, HEARTH_PORT: '0', HEARTH_LOG_LEVEL: 'silent', HEARTH_MODELS_DIR: MODELS, HEARTH_ML_DEFAULT_ON: 'true' });
   const c = createContainer(config, createLogger('silent'));
@@ -134,7 +144,19 @@ async function hearthRound(files: string[], recordDir: string | null): Promise<{
     indexer.index = (target, signal) => photo.run(byName.get(path.basename(target.file)) ?? -1, () => index(target, signal));
   }
   const runs: RecordedRun[][] = files.map(() => []);
-  const writes: Promise<void>[] = [];
+  // The largest size each photo was decoded to by its indexers (the shared 800 px, the crops' source).
+  const decodeSide = files.map(() => INDEX_PIXELS_MAX_SIDE);
+  const pixels = c.indexing.indexers.pixels;
+  const once = pixels.once.bind(pixels);
+  pixels.once = (file, maxSide) => {
+    const i = photo.getStore();
+    if (i !== undefined && i >= 0) decodeSide[i] = Math.max(decodeSide[i]!, maxSide);
+    return once(file, maxSide);
+  };
+  // The recording's own cost is kept out of Hearth's figure: each tensor is written synchronously (a copy into
+  // the page cache, no promise, no file handle kept) and the time of those writes is taken out of the CPU
+  // measured. Written asynchronously, with a copy of each tensor, they cost Hearth's thread about 40 ms a photo.
+  let recordMs = 0;
   if (recordDir) {
     const run = c.ml.run.bind(c.ml);
     let seq = 0;
@@ -144,7 +166,9 @@ async function hearthRound(files: string[], recordDir: string | null): Promise<{
       if (i !== undefined && i >= 0) {
         const file = path.join(recordDir, `${i}-${seq++}.f32`);
         const d = input.data;
-        writes.push(fs.promises.writeFile(file, Buffer.from(d.buffer.slice(d.byteOffset, d.byteOffset + d.byteLength) as ArrayBuffer)));
+        const t = performance.now();
+        fs.writeFileSync(file, new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+        recordMs += performance.now() - t;
         runs[i]!.push({ model: modelId, dims: [...input.dims], path: file });
       }
       return run(modelId, feeds, lane);
@@ -157,25 +181,21 @@ async function hearthRound(files: string[], recordDir: string | null): Promise<{
   const keepAlive = setInterval(() => {}, 1000); // the runner's timer and the pool's threads are unref'd
   await c.jobRunner.whenIdle();
   clearInterval(keepAlive);
-  const m = measured(files.length, (performance.now() - t0) / 1000, c0);
-  await Promise.all(writes);
+  const m = measured(files.length, (performance.now() - t0) / 1000, c0, recordMs / 1000);
   const indexed = Object.fromEntries(
     (c.db.prepare('SELECT task, count(*) AS n FROM asset_index_entries GROUP BY task').all() as { task: string; n: number }[]).map((r) => [r.task, r.n]),
   );
   const failed = c.db.prepare("SELECT count(*) FROM jobs WHERE state = 'failed'").pluck().get() as number;
+  const decodes = new Map(pixels.decodes);
   await c.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
-  return { m, runs, indexed, failed };
+  return { m, runs, decodeSide, decodes, indexed, failed };
 }
 
-async function floorRound(files: string[], runs: RecordedRun[][]): Promise<Measured> {
+async function floorRound(files: string[], runs: RecordedRun[][], decodeSide: number[]): Promise<Measured> {
   const require = createRequire(import.meta.url);
   const counter = new SharedArrayBuffer(4);
-  const photos = files.map((file, i) => ({
-    file,
-    maxSide: runs[i]!.some((r) => r.model === 'ppocrv4-rec') ? 4096 : 960,
-    runs: runs[i]!,
-  }));
+  const photos = files.map((file, i) => ({ file, maxSide: decodeSide[i]!, runs: runs[i]! }));
   const threads = os.availableParallelism();
   const workers = Array.from({ length: threads }, () => new Worker(FLOOR_WORKER_SOURCE, {
     eval: true,
@@ -225,22 +245,29 @@ console.log(`  floor: ${os.availableParallelism()} threads, each one decode per 
 
 const recordDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-tensors-'));
 let recorded: RecordedRun[][] = [];
+let recordedSides: number[] = [];
 let best = { hearth: 0, floor: 0 };
 try {
   for (let r = 1; r <= rounds; r++) {
     const profiler = process.env.BENCH_PROFILE && r === 1 ? await startProfile() : null;
     const hearth = await hearthRound(files, r === 1 ? recordDir : null);
     if (profiler) await profiler.stop(process.env.BENCH_PROFILE!);
-    if (r === 1) recorded = hearth.runs;
+    if (r === 1) {
+      recorded = hearth.runs;
+      recordedSides = hearth.decodeSide;
+    }
     console.log(`         (hearth round ${r} done; the floor next)`);
-    const floor = await floorRound(files, recorded);
+    const floor = await floorRound(files, recorded, recordedSides);
     const count = (m: string) => recorded.reduce((s, runs) => s + runs.filter((x) => x.model === m).length, 0);
     const ratio = hearth.m.filesPerSec / floor.filesPerSec;
     console.log(
       `round ${r}: hearth ${hearth.m.filesPerSec.toFixed(2)} files/s (${hearth.m.cpuPerFileMs.toFixed(0)} ms CPU/file; indexed face ${hearth.indexed.face ?? 0}, ocr ${hearth.indexed.ocr ?? 0}; failed jobs ${hearth.failed}), ` +
-        `floor ${floor.filesPerSec.toFixed(2)} files/s (${floor.cpuPerFileMs.toFixed(0)} ms CPU/file), ratio ${ratio.toFixed(2)}`,
+        `floor ${floor.filesPerSec.toFixed(2)} files/s (${floor.cpuPerFileMs.toFixed(0)} ms CPU/file), ratio ${ratio.toFixed(2)}, ` +
+        `CPU ratio ${(floor.cpuPerFileMs / hearth.m.cpuPerFileMs).toFixed(2)}`,
     );
     if (r === 1) console.log(`         inferences recorded: ${MODEL_IDS.map((m) => `${m} ${count(m)}`).join(', ')}`);
+    const perPhoto = [...hearth.decodes].sort(([a], [b]) => a - b).map(([side, n]) => `${side} px ${(n / files.length).toFixed(2)}`);
+    console.log(`         hearth's indexer decodes per photo: ${perPhoto.join(', ') || 'none'}`);
     const cores = (x: number | null) => (x === null ? 'unknown' : x.toFixed(2));
     console.log(`         other processes used ${cores(hearth.m.othersCores)} cores during hearth, ${cores(floor.othersCores)} during the floor`);
     best = { hearth: Math.max(best.hearth, hearth.m.filesPerSec), floor: Math.max(best.floor, floor.filesPerSec) };

@@ -6,14 +6,15 @@
  * runtime's worker pool. One warm-up pass (session start, first allocations) is not counted; then `--rounds`
  * passes (default 3) over every image in the folder. Prints per image its size, lines and mean time, per stage
  * the mean milliseconds per image, and images per second overall; with labels.json in the folder also each
- * image's character error rate (test/server/ocr/text-distance.ts) (the files are decoded from disk every time,
- * full size, as the indexer would if it read originals; the indexer will read the 800-px medium thumbnail,
- * see `--thumbnail`).
+ * image's character error rate (test/server/ocr/text-distance.ts). The files are decoded from disk every time as
+ * the engine reads a file: at 800 px for the one detector run, and again at up to 4096 px only when a line is
+ * thinner than the recogniser's 48 px (features/ocr/recognise.ts).
  *
  * Options: `--rounds N`, `--dir PATH`, `--thumbnail` (feed each image as an 800-px WebP made beforehand, the
  * input the `ocr` indexer gives when the medium thumbnail exists, instead of the original file), `--indexer`
- * (what the `ocr` indexer reads from an original: the detector on the 800-px decode it shares with faces first,
- * then, only where it found text, the original decoded up to 4096 px and read as a file is; decoding timed).
+ * (what the `ocr` indexer reads from an original: the 800-px decode it shares with faces, made through the
+ * indexers' PhotoPixels, and the up-to-4096-px decode for thin lines through it too; decoding timed). Both
+ * modes read the same pixels since the detector runs once on the 800 px; `--indexer` checks that it stays so.
  *
  * Reading the figures: a 2-core VM shared with other people's test runs; take the best of a few runs.
  */
@@ -79,7 +80,7 @@ const elapsed = performance.now() - start;
 await onnx.release();
 
 const images = rounds * files.length;
-const mode = values.indexer ? " (the indexer's input: 800-px detection first, the file's read only where it found text)" : values.thumbnail ? ' (800-px WebP thumbnails)' : ' (original files)';
+const mode = values.indexer ? " (the indexer's input: the shared 800-px decode, up to 4096 px for thin lines)" : values.thumbnail ? ' (800-px WebP thumbnails)' : ' (original files)';
 console.log(`OCR bench: ${files.length} images × ${rounds} rounds${mode}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
 for (const [f, e] of perFile) console.log(`  ${f.padEnd(14)} ${e.size.padStart(10)}  ${String(e.lines).padStart(3)} lines  ${(e.ms / rounds).toFixed(0).padStart(6)} ms  CER ${e.cer}`);
 console.log('ms per image by stage:');

@@ -1,8 +1,9 @@
 /**
- * What indexing a photo decodes, through the real server with the shipped face and OCR models of
+ * What indexing a photo decodes and runs, through the real server with the shipped face and OCR models of
  * ../shared/models: a photo's `face` and `ocr` jobs read one 800-px decode between them
- * (features/indexing/photo-pixels.ts), a photo without text is never decoded large, and a photo with text is
- * decoded large once and reads the same text as OCR reading the file itself (the same models on this thread).
+ * (features/indexing/photo-pixels.ts), the text detector runs once per photo (counted on the ML runtime's
+ * inferences), a photo without text is never decoded large, and a photo with small print is decoded large once
+ * and reads the same text as OCR reading the file itself (the same models on this thread).
  * Then the shared pixels' own rules on real decodes: a decode in progress is shared, a file replaced on disk is
  * decoded again, a failed decode is not kept, and the held bytes stay within the bound.
  */
@@ -27,6 +28,9 @@ describe('indexing a photo: one decode for its face and text indexers, a large o
   let src: ReturnType<typeof copyCorpus>;
   let alice: Client;
   const decodes = (side: number) => srv.container.indexing.indexers.pixels.decodes.get(side) ?? 0;
+  /** Inferences the server ran, by model id (counted where the indexers hand them to the ML runtime). */
+  const runs = new Map<string, number>();
+  const ran = (model: string) => runs.get(model) ?? 0;
   const upload = async (key: keyof typeof FILES) => {
     const r = await uploadFile(srv, alice.token!, src.file(FILES[key]));
     assert.equal(r.status, 200, r.text);
@@ -45,6 +49,12 @@ describe('indexing a photo: one decode for its face and text indexers, a large o
     alice = new Client(srv.url);
     await registerAdmin(alice);
     await srv.container.indexing.indexers.settled();
+    const ml = srv.container.ml;
+    const run = ml.run.bind(ml);
+    ml.run = (modelId, feeds, lane) => {
+      runs.set(modelId, ran(modelId) + 1);
+      return run(modelId, feeds, lane);
+    };
   });
   after(async () => {
     await srv?.stop({ removeData: true });
@@ -56,15 +66,19 @@ describe('indexing a photo: one decode for its face and text indexers, a large o
     assert.deepEqual(jobs(id), [{ task: 'face', state: 'completed' }, { task: 'ocr', state: 'completed' }]);
     assert.equal(decodes(800), 1, 'the face and OCR jobs share one decode');
     assert.equal(decodes(4096), 0, 'no large decode where the detector found no text');
+    assert.equal(ran('ppocrv4-det'), 1, 'the text detector runs once');
+    assert.equal(ran('ppocrv4-rec'), 0, 'no recogniser where the detector found no text');
     assert.deepEqual(lines(id), []);
     assert.ok(srv.container.db.prepare('SELECT 1 FROM face_results WHERE asset_id = ?').get(id), 'its faces were looked for');
   });
 
-  test('a photo with text: the large decode once, and the same text as reading the file', async () => {
+  test('a photo with small print: the detector once, the large decode once, and the same text as reading the file', async () => {
     const id = await upload('sign');
     assert.deepEqual(jobs(id), [{ task: 'face', state: 'completed' }, { task: 'ocr', state: 'completed' }]);
     assert.equal(decodes(800), 2);
     assert.equal(decodes(4096), 1);
+    assert.equal(ran('ppocrv4-det'), 2, 'one detector run per photo: its boxes are scaled onto the large decode, not detected again');
+    assert.ok(ran('ppocrv4-rec') > 0);
     const onnx = await onnxOcrInfer();
     try {
       const fromFile = await createOcr({ infer: onnx.infer, charset: loadCharset(KEYS_PATH) }).recognise(src.file(FILES.sign));

@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { cropLine, rotate180, warpQuad } from '../../../server/src/features/ocr/crop.ts';
-import { detInputSize, normaliseBgr } from '../../../server/src/features/ocr/det-input.ts';
+import { dbPostprocess } from '../../../server/src/features/ocr/db-postprocess.ts';
+import { detInput, detInputSize, normaliseBgr } from '../../../server/src/features/ocr/det-input.ts';
+import { lineHeight, needsLargerSource } from '../../../server/src/features/ocr/recognise.ts';
 import { readingOrder } from '../../../server/src/features/ocr/reading-order.ts';
 import { stripBatch, widthBatches } from '../../../server/src/features/ocr/strip-input.ts';
 import type { Quad, RgbImage } from '../../../server/src/features/ocr/types.ts';
@@ -59,14 +61,50 @@ describe('OCR steps', () => {
     assert.deepEqual(widthBatches([], 6, 320), []);
   });
 
-  test('detector input: longest side ≤ 960, multiples of 32, small images not enlarged; planes in B, G, R order', () => {
-    assert.deepEqual(detInputSize(6000, 4000), { width: 960, height: 640 });
-    assert.deepEqual(detInputSize(555, 418), { width: 544, height: 416 });
-    assert.deepEqual(detInputSize(1, 1), { width: 32, height: 32 });
+  test('detector input: longest side ≤ 960, padded to multiples of 32, small images not enlarged; planes in B, G, R order', () => {
+    assert.deepEqual(detInputSize(6000, 4000), { frame: { width: 960, height: 640 }, width: 960, height: 640 });
+    assert.deepEqual(detInputSize(555, 418), { frame: { width: 555, height: 418 }, width: 576, height: 448 });
+    assert.deepEqual(detInputSize(1, 1), { frame: { width: 1, height: 1 }, width: 32, height: 32 });
     const t = normaliseBgr({ data: new Uint8Array([255, 0, 0]), width: 1, height: 1 }, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]);
     // A red pixel: blue plane (mean 0.485) at 0, red plane (mean 0.406, std 0.225) at 1.
     assert.ok(Math.abs(t.data[0]! - -0.485 / 0.229) < 1e-5);
     assert.ok(Math.abs(t.data[2]! - (1 - 0.406) / 0.225) < 1e-5);
+  });
+
+  test('an 800 × 600 image is padded to 800 × 608, not stretched: its pixels pass as they are, the padding is the mean', async () => {
+    const img = gradient(800, 600);
+    const { tensor, frame } = await detInput(img);
+    assert.deepEqual(tensor.dims, [1, 3, 608, 800]);
+    assert.deepEqual(frame, { width: 800, height: 600 });
+    const plane = 608 * 800;
+    // Pixel (x, y) is (R x, G y, B 100) wherever y < 256 (the gradient's bytes wrap above 255).
+    const expect = (v: number, c: 0 | 1 | 2) => (v / 255 - [0.485, 0.456, 0.406][c]!) / [0.229, 0.224, 0.225][c]!;
+    for (const [x, y] of [[0, 0], [255, 17], [3, 250], [799, 599]] as const) {
+      const [r, g, b] = px(img, x, y);
+      assert.ok(Math.abs(tensor.data[y * 800 + x]! - expect(b!, 0)) < 1e-5, `blue at ${x},${y}`);
+      assert.ok(Math.abs(tensor.data[plane + y * 800 + x]! - expect(g!, 1)) < 1e-5, `green at ${x},${y}`);
+      assert.ok(Math.abs(tensor.data[2 * plane + y * 800 + x]! - expect(r!, 2)) < 1e-5, `red at ${x},${y}`);
+    }
+    for (const c of [0, 1, 2]) for (const y of [600, 607]) assert.equal(tensor.data[c * plane + y * 800 + 5], 0, `padding row ${y}`);
+  });
+
+  test('boxes from a padded map are in image pixels: the frame scales them, what lies in the padding is clipped off', () => {
+    // A 64 × 64 map over a 32 × 48 frame of a 320 × 480 image (×10): a line at rows 10–19, and a blob in the padding.
+    const data = new Float32Array(64 * 64);
+    for (let y = 10; y < 20; y++) for (let x = 4; x < 28; x++) data[y * 64 + x] = 0.9;
+    for (let y = 50; y < 60; y++) for (let x = 40; x < 60; x++) data[y * 64 + x] = 0.9;
+    const boxes = dbPostprocess({ data, dims: [1, 1, 64, 64] }, 320, 480, { width: 32, height: 48 });
+    assert.equal(boxes.length, 1, JSON.stringify(boxes));
+    const xs = boxes[0]!.map((p) => p.x), ys = boxes[0]!.map((p) => p.y);
+    assert.ok(Math.min(...xs) < 40 && Math.max(...xs) > 270 && Math.min(...ys) < 100 && Math.max(...ys) > 190, JSON.stringify(boxes[0]));
+  });
+
+  test('the larger decode is asked for only when a line is thinner than the recogniser input (48 px)', () => {
+    assert.equal(lineHeight(quad(0, 0, 300, 40)), 40);
+    assert.equal(lineHeight(quad(0, 0, 30, 200)), 30, 'a vertical line: its width');
+    assert.equal(needsLargerSource([quad(0, 0, 300, 48), quad(0, 100, 50, 160)]), false);
+    assert.equal(needsLargerSource([quad(0, 0, 300, 48), quad(0, 100, 300, 140)]), true);
+    assert.equal(needsLargerSource([quad(0, 0, 40, 300)]), true);
   });
 
   test('a column is cut in its blank rows at about the pitch; a short character does not merge with its neighbour', () => {

@@ -2,7 +2,8 @@
  * The decoded pixels of the photos being indexed, shared by the indexers of one photo: its `face` and `ocr` jobs
  * are queued together (IndexingService.afterAssetReady) and the `ml` queue runs them side by side, so both read
  * one decode instead of one each. Faces read the photo at 800 px (the medium thumbnail's size) and so does text
- * detection (ocr-indexer.ts); the OCR crops' larger source is decoded apart, and only when text was found.
+ * detection (ocr-indexer.ts), once per photo; the OCR crops' larger source is decoded apart, and only when a
+ * line of text is thinner than the recogniser's 48-px input at 800 px (features/ocr/recognise.ts).
  *
  * Keyed by file, size, modification time and the size decoded to: a file replaced on disk is decoded again. A
  * decode in progress is shared too (the second indexer waits for the first one's). Bounded in bytes (least

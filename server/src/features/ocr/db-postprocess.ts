@@ -10,7 +10,9 @@
  *   5. unclip: grow by d = area·ratio / perimeter on every side (for a rectangle, offsetting the polygon and
  *      fitting the minimum rectangle again is exactly that), drop it when the short side is under minSize + 2;
  *   6. scale from map to image pixels, clip to the image, drop boxes 3 px or less across.
- * Steps 1–5 run in map pixels (the 960-px detector input), so the thresholds mean the same for every image size.
+ * Steps 1–5 run in map pixels (the detector input, ≤ 960 px), so the thresholds mean the same for every image
+ * size. The image may cover only part of the map (its frame; the rest is the padding to multiples of 32,
+ * det-input.ts): map pixels scale to image pixels by the frame, and what lies in the padding is clipped off.
  */
 import { OCR_PARAMS } from './params.ts';
 import { distance, growRect, insideConvex, minAreaRect, orderCorners, rectCorners, type RotatedRect } from './geometry.ts';
@@ -89,14 +91,21 @@ export function unclipDistance(r: RotatedRect, ratio: number): number {
 }
 
 /**
- * Text boxes from a probability map `[1, 1, H, W]`, in pixels of an image of `imageWidth × imageHeight` (the map
- * covers the whole image, stretched to H × W). Corners are ordered top-left, top-right, bottom-right, bottom-left.
+ * Text boxes from a probability map `[1, 1, H, W]`, in pixels of an image of `imageWidth × imageHeight` that
+ * covers the map's top-left `frame` (default: the whole map, the image stretched to H × W). Corners are ordered
+ * top-left, top-right, bottom-right, bottom-left.
  */
-export function dbPostprocess(map: Tensor, imageWidth: number, imageHeight: number, options: DbOptions = OCR_PARAMS.db): Quad[] {
+export function dbPostprocess(
+  map: Tensor,
+  imageWidth: number,
+  imageHeight: number,
+  frame?: { width: number; height: number },
+  options: DbOptions = OCR_PARAMS.db,
+): Quad[] {
   const height = map.dims[map.dims.length - 2]!;
   const width = map.dims[map.dims.length - 1]!;
   if (map.data.length < width * height) throw new RangeError(`probability map holds ${map.data.length} values, dims say ${width}×${height}`);
-  const sx = imageWidth / width, sy = imageHeight / height;
+  const sx = imageWidth / (frame?.width ?? width), sy = imageHeight / (frame?.height ?? height);
   const boxes: Quad[] = [];
   for (const region of textRegions(map.data, width, height, options.threshold, options.maxCandidates)) {
     const rect = minAreaRect(region);

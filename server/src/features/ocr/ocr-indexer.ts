@@ -8,15 +8,12 @@
  * EXIF orientation, the decompression-bomb limit). Boxes are kept normalised, so which one was read does not
  * matter to whoever draws them.
  *
- * Decoding: the detector first reads the photo at 800 px, the medium thumbnail's size — the pixels the `face`
- * indexer of the same photo reads too (features/indexing/photo-pixels.ts: one decode for both). Most photos of a
- * household hold no text: where it finds no text region, that is the answer, for one small decode and one small
- * detector run. Where it finds one, the original is decoded again up to 4096 px and read as before this gate
- * existed (detection at up to 960 px, crops from the large pixels, so small print keeps its strokes): the same
- * text. With the medium thumbnail, or a photo no larger than 800 px, those pixels are all there is to read.
- * Checked on the corpus's 81 JPEGs larger than 800 px: the full read finds text in 22, the small pass let the
- * large read be skipped on 36, missed none of the 22 and changed no line (`npm run bench:ocr -- --indexer`
- * gives the same character error rates as the file's read on the labelled signs).
+ * Decoding: the detector reads the photo at 800 px, the medium thumbnail's size — the pixels the `face` indexer
+ * of the same photo reads too (features/indexing/photo-pixels.ts: one decode for both) — once. Most photos of a
+ * household hold no text: where it finds no text region, that is the answer. Where it finds text, the lines
+ * are cut from those pixels, or, when a box is thinner than the recogniser's 48-px input, from the original
+ * decoded again up to 4096 px (recognise.ts has the rule), with the boxes scaled onto it; the detector does
+ * not run again. With the medium thumbnail, or a photo no larger than 800 px, those pixels are all there is.
  *
  * Failures: an image OCR cannot decode (damaged or replaced by something that is not an image since ingest) fails
  * that asset's job at once (PermanentError with the `ocr_unreadable_image` code: trying again reads the same

@@ -5,6 +5,12 @@
  */
 export const OCR_PARAMS = {
   det: {
+    /**
+     * The detector reads the image at up to this longest side: the medium thumbnail's size, the decode the face
+     * and text indexers of a photo share (features/indexing/photo-pixels.ts INDEX_PIXELS_MAX_SIDE), so a photo is
+     * detected once, on pixels already there (recognise.ts).
+     */
+    imageSide: 800,
     /** Longest side of the detector input (MANIFEST: "≤ 960"; PaddleOCR det_limit_side_len 960, limit_type max). */
     limitSide: 960,
     /** Both sides of the detector input are multiples of this (the network downsamples by 32). */

@@ -1,14 +1,25 @@
 /**
  * The OCR pipeline of one image: decode → detect (DB) → crop each box → angle classifier → recogniser (CTC) →
- * lines in reading order. Given a file or bytes, one decode (≤ 4096 px) serves detection and crops. Given
- * `OcrPixels` (the indexer), the detector first reads the small pixels it is handed (800 px, shared with the
- * face indexer): where it finds no text region, the photo has no text for OCR (no large decode, no classifier,
- * no recogniser); where it finds one, the larger source is decoded and read exactly as a file is (detection
- * again at up to 960 px, crops from up to 4096 px), so the text read is the same as from the file. Inference is injected (`OcrInfer`): this module decides what to run and in which
+ * lines in reading order. Inference is injected (`OcrInfer`): this module decides what to run and in which
  * batches, not where (the ML runtime's worker pool in the server; onnxruntime directly in tests and the bench).
+ *
+ * One detector run per image, on the image at 800 px (OCR_PARAMS.det.imageSide: the medium thumbnail's size, the
+ * decode the indexers of a photo share, features/indexing/photo-pixels.ts). Where it finds no text region, that
+ * is the answer: no larger decode, no classifier, no recogniser. Where it finds text, the lines are cut from the
+ * 800-px pixels when every box is at least as high as the recogniser's input (48 px: the strip is shrunk or
+ * kept, never enlarged); when one is thinner, small print would be read from enlarged pixels, so the image is
+ * decoded again at up to 4096 px (OCR_PARAMS.source.maxSide), the boxes are scaled onto it, and every line is
+ * cut there. The detector is not run again on the larger pixels: its input would be at most 960 px, hardly
+ * more than 800, for a second inference that cost more than the first (measured: 1.45 detector runs a photo
+ * before, with the same character error rates after, `npm run bench:ocr`).
+ *
+ * A file or encoded bytes (a query image, the bench) are read the same way as the indexer's pixels: decoded at
+ * 800 px for the detector, and at up to 4096 px only when a thin box asks for it. So what a photo reads does not
+ * depend on which path read it.
  */
 import { performance } from 'node:perf_hooks';
 import { cropLine, isVertical, rotate180 } from './crop.ts';
+import { distance } from './geometry.ts';
 import { ctcGreedyDecode, type Charset, type Decoded } from './ctc-decode.ts';
 import { dbPostprocess } from './db-postprocess.ts';
 import { detInput } from './det-input.ts';
@@ -16,7 +27,7 @@ import { loadRgb } from './image-input.ts';
 import { OCR_PARAMS } from './params.ts';
 import { readingOrder } from './reading-order.ts';
 import { squeezeWidth, stripBatch, widthBatches } from './strip-input.ts';
-import type { OcrInfer, OcrLine, OcrResult, RgbImage } from './types.ts';
+import type { OcrInfer, OcrLine, OcrResult, Quad, RgbImage } from './types.ts';
 import { stackColumn } from './vertical.ts';
 
 /** Time spent per stage, summed over the calls that were given this object (in the unit of `clock`, default wall ms). */
@@ -35,11 +46,39 @@ export function emptyTimings(): OcrTimings {
   return { decode: 0, detPrepare: 0, det: 0, dbPostprocess: 0, crop: 0, cls: 0, rec: 0, ctcDecode: 0 };
 }
 
-/** Pixels decoded elsewhere: a small image the detector checks for text first, and the source text is read from. */
+/** Pixels decoded elsewhere: the image the detector reads (≤ 800 px), and a larger decode of it for small print. */
 export interface OcrPixels {
   detection: RgbImage;
-  /** The pixels text is read from; `detection` itself when it was not shrunk (then nothing is detected twice). */
+  /**
+   * The same image at up to 4096 px, asked for only when a text box is thinner than the recogniser's input;
+   * `detection` itself when it was not shrunk (the medium thumbnail, a photo no larger than 800 px).
+   */
   crops(): Promise<RgbImage>;
+}
+
+/** How many pixels high a box's line is: what the recogniser's 48-px strip is scaled from (crop.ts). */
+export function lineHeight(box: Quad): number {
+  const w = Math.max(distance(box[0], box[1]), distance(box[3], box[2]));
+  const h = Math.max(distance(box[0], box[3]), distance(box[1], box[2]));
+  return isVertical(box) ? w : h;
+}
+
+/** Whether the lines must be cut from a larger decode: a box is thinner than the recogniser's input height. */
+export function needsLargerSource(boxes: readonly Quad[]): boolean {
+  return boxes.some((b) => lineHeight(b) < OCR_PARAMS.rec.height);
+}
+
+/** The boxes moved from an image of `from`'s size onto the same image at `to`'s size. */
+function scaleBoxes(boxes: readonly Quad[], from: RgbImage, to: RgbImage): Quad[] {
+  const sx = to.width / from.width, sy = to.height / from.height;
+  return boxes.map((q) => q.map((p) => ({ x: p.x * sx, y: p.y * sy })) as Quad);
+}
+
+/** A file or encoded bytes as the indexer's pixels: 800 px for the detector, the larger decode on demand. */
+async function pixelsOf(source: string | Buffer): Promise<OcrPixels> {
+  const detection = await loadRgb(source, OCR_PARAMS.det.imageSide);
+  const shrunk = Math.max(detection.width, detection.height) >= OCR_PARAMS.det.imageSide;
+  return { detection, crops: async () => (shrunk ? loadRgb(source, OCR_PARAMS.source.maxSide) : detection) };
 }
 
 export interface OcrEngine {
@@ -82,31 +121,18 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
         t = now;
       };
 
-      const pixels: OcrPixels =
-        typeof source === 'string' || Buffer.isBuffer(source)
-          ? await loadRgb(source).then((image) => ({ detection: image, crops: async () => image }))
-          : source;
+      const pixels = typeof source === 'string' || Buffer.isBuffer(source) ? await pixelsOf(source) : source;
       lap('decode');
-      const detTensor = await detInput(pixels.detection);
+      const { tensor, frame } = await detInput(pixels.detection);
       lap('detPrepare');
-      const map = await infer('det', detTensor);
+      const map = await infer('det', tensor);
       lap('det');
-      let boxes = dbPostprocess(map, pixels.detection.width, pixels.detection.height);
+      let boxes = dbPostprocess(map, pixels.detection.width, pixels.detection.height, frame);
       lap('dbPostprocess');
       if (boxes.length === 0) return { width: pixels.detection.width, height: pixels.detection.height, lines: [] };
-      const image = await pixels.crops();
+      const image = needsLargerSource(boxes) ? await pixels.crops() : pixels.detection;
+      if (image !== pixels.detection) boxes = scaleBoxes(boxes, pixels.detection, image);
       lap('decode');
-      if (image !== pixels.detection) {
-        // Text was found at the small size: the photo is read as a file is, detection included, so what is read
-        // from it is exactly what reading the file gives (the small pass only tells photos without text apart).
-        const detTensor = await detInput(image);
-        lap('detPrepare');
-        const fullMap = await infer('det', detTensor);
-        lap('det');
-        boxes = dbPostprocess(fullMap, image.width, image.height);
-        lap('dbPostprocess');
-        if (boxes.length === 0) return { width: image.width, height: image.height, lines: [] };
-      }
 
       // One strip per box, plus, for a vertical box, its column of upright characters set side by side at two
       // character pitches (vertical.ts); the reading the recogniser is surest of over more characters wins.
