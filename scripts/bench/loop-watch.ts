@@ -35,6 +35,8 @@ export class LoopWatch {
   private drift = 0;
   private gc = { longestMs: 0, count: 0, totalMs: 0 };
   private observer: PerformanceObserver | null = null;
+  private heapTimer: NodeJS.Timeout | null = null;
+  private heapPeak = 0;
 
   start(): this {
     this.gc = { longestMs: 0, count: 0, totalMs: 0 };
@@ -46,6 +48,10 @@ export class LoopWatch {
       }
     });
     this.observer.observe({ entryTypes: ['gc'] });
+    // What a major GC must walk: the main isolate's live heap, sampled every 50 ms (its peak does not depend
+    // on how loaded the machine is, unlike the pauses).
+    this.heapPeak = process.memoryUsage().heapUsed;
+    this.heapTimer = setInterval(() => (this.heapPeak = Math.max(this.heapPeak, process.memoryUsage().heapUsed)), 50);
     this.histogram.reset();
     this.histogram.enable();
     this.last = performance.now();
@@ -62,11 +68,12 @@ export class LoopWatch {
   stop(): Stall {
     this.histogram.disable();
     this.observer?.disconnect();
+    if (this.heapTimer) clearInterval(this.heapTimer);
     if (this.timer) clearInterval(this.timer);
     const now = performance.now();
     this.drift = Math.max(this.drift, now - this.last - 1);
     const histogramMs = this.histogram.max / 1e6;
-    return { histogramMs, driftMs: this.drift, longestMs: Math.max(histogramMs, this.drift), gc: { ...this.gc } };
+    return { histogramMs, driftMs: this.drift, longestMs: Math.max(histogramMs, this.drift), gc: { ...this.gc, heapPeakMb: this.heapPeak / 1e6 } };
   }
 }
 
@@ -75,7 +82,7 @@ export interface Stall {
   driftMs: number;
   longestMs: number;
   /** This isolate's garbage collections while watched: the longest pause, how many, their total (ms). */
-  gc?: { longestMs: number; count: number; totalMs: number };
+  gc?: { longestMs: number; count: number; totalMs: number; heapPeakMb?: number };
 }
 
 export interface BenchServer {
@@ -205,6 +212,6 @@ export class Browsing {
 
 /** One line for a stall: both measures and whether it meets the target. */
 export function stallLine(what: string, s: Stall, target = 50): string {
-  const gc = s.gc ? `\n  longest GC pause during ${what}: ${s.gc.longestMs.toFixed(0)} ms (${s.gc.count} GCs, ${s.gc.totalMs.toFixed(0)} ms in all, main isolate)` : '';
+  const gc = s.gc ? `\n  longest GC pause during ${what}: ${s.gc.longestMs.toFixed(0)} ms (${s.gc.count} GCs, ${s.gc.totalMs.toFixed(0)} ms in all, main isolate; its heap peaked at ${s.gc.heapPeakMb?.toFixed(0) ?? '?'} MB used)` : '';
   return `  longest event-loop stall during ${what}: ${s.longestMs.toFixed(0)} ms (monitorEventLoopDelay max ${s.histogramMs.toFixed(0)} ms, timer drift max ${s.driftMs.toFixed(0)} ms; target ≤ ${target} ms: ${s.longestMs <= target ? 'met' : 'NOT met'})${gc}`;
 }
