@@ -48,8 +48,8 @@ export class LoopWatch {
       }
     });
     this.observer.observe({ entryTypes: ['gc'] });
-    // What a major GC must walk: the main isolate's live heap, sampled every 50 ms (its peak does not depend
-    // on how loaded the machine is, unlike the pauses).
+    // The main isolate's heap (live objects and garbage not yet collected), sampled every 50 ms: a figure that
+    // does not stretch with the machine's load as the pauses do, though it counts churn as well as what a GC keeps.
     this.heapPeak = process.memoryUsage().heapUsed;
     this.heapTimer = setInterval(() => (this.heapPeak = Math.max(this.heapPeak, process.memoryUsage().heapUsed)), 50);
     this.histogram.reset();
@@ -212,6 +212,6 @@ export class Browsing {
 
 /** One line for a stall: both measures and whether it meets the target. */
 export function stallLine(what: string, s: Stall, target = 50): string {
-  const gc = s.gc ? `\n  longest GC pause during ${what}: ${s.gc.longestMs.toFixed(0)} ms (${s.gc.count} GCs, ${s.gc.totalMs.toFixed(0)} ms in all, main isolate; its heap peaked at ${s.gc.heapPeakMb?.toFixed(0) ?? '?'} MB used)` : '';
+  const gc = s.gc ? `\n  longest GC pause during ${what}: ${s.gc.longestMs.toFixed(0)} ms (${s.gc.count} GCs, ${s.gc.totalMs.toFixed(0)} ms in all, main isolate; its heap, garbage included, peaked at ${s.gc.heapPeakMb?.toFixed(0) ?? '?'} MB)` : '';
   return `  longest event-loop stall during ${what}: ${s.longestMs.toFixed(0)} ms (monitorEventLoopDelay max ${s.histogramMs.toFixed(0)} ms, timer drift max ${s.driftMs.toFixed(0)} ms; target ≤ ${target} ms: ${s.longestMs <= target ? 'met' : 'NOT met'})${gc}`;
 }
