@@ -10,6 +10,7 @@
  *   heic-worker.js          the HEIC decoder's worker thread (adapters/media/heic.ts looks for it beside the
  *                           module that loads it, as heic-worker.ts under tsx)
  *   hash-worker.js          the upload hashing worker thread (features/intake/file-hasher.ts, likewise)
+ *   cluster-worker.js       a people rebuild's clustering thread (features/faces/cluster-thread.ts, likewise)
  *   migrations/*.sql        platform/db/migrate.ts reads them beside the running module
  *   package.json            {"type": "commonjs"}: the files above are CommonJS
  *   .build-stamp            what the build was made from (scripts/build-stamp.ts)
@@ -85,6 +86,7 @@ export async function buildServer(opts: { ifChanged?: boolean; quiet?: boolean; 
   await build({ ...common, entryPoints: ['server/src/main.ts'], outfile: path.join(SERVER_DIST_OUT, 'server.js') });
   await build({ ...common, entryPoints: ['server/src/adapters/media/heic-worker.ts'], outfile: path.join(SERVER_DIST_OUT, 'heic-worker.js') });
   await build({ ...common, entryPoints: ['server/src/features/intake/hash-worker.ts'], outfile: path.join(SERVER_DIST_OUT, 'hash-worker.js') });
+  await build({ ...common, entryPoints: ['server/src/features/faces/cluster-worker.ts'], outfile: path.join(SERVER_DIST_OUT, 'cluster-worker.js') });
   // Every .js here is CommonJS, whatever the project's own "type" says.
   fs.writeFileSync(path.join(SERVER_DIST_OUT, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
   // The compile cache belongs to this build (a rebuild empties server/dist); a folder that cannot be

@@ -19,7 +19,7 @@ describe('desktop server bundle', () => {
     assert.equal(build.status, 0, build.stderr);
     // The worker threads (HEIC decoding, upload hashing) must be where the server looks for them.
     const dist = path.join(root, 'electron/dist/server');
-    for (const f of ['main.js', 'heic-worker.js', 'hash-worker.js', 'package.json', 'migrations/0001_foundation.sql']) {
+    for (const f of ['main.js', 'heic-worker.js', 'hash-worker.js', 'cluster-worker.js', 'package.json', 'migrations/0001_foundation.sql']) {
       assert.ok(fs.existsSync(path.join(dist, f)), `electron/dist/server/${f} is built`);
     }
     const server = await startChild(tempDataDir(), {}, { argv: [path.join(dist, 'main.js')] });

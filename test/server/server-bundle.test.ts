@@ -31,7 +31,7 @@ describe('server bundle (server/dist)', () => {
   test('builds, starts from the bundle and answers; migrations and worker threads are found beside it', { timeout: 180_000 }, async () => {
     const build = buildServer();
     assert.equal(build.status, 0, build.out);
-    for (const f of ['main.js', 'server.js', 'heic-worker.js', 'hash-worker.js', 'migrations/0001_foundation.sql']) assert.ok(fs.existsSync(path.join(dist, f)), `server/dist/${f} is built`);
+    for (const f of ['main.js', 'server.js', 'heic-worker.js', 'hash-worker.js', 'cluster-worker.js', 'migrations/0001_foundation.sql']) assert.ok(fs.existsSync(path.join(dist, f)), `server/dist/${f} is built`);
 
     const again = buildServer('--if-changed');
     assert.equal(again.status, 0, again.out);

@@ -5,6 +5,8 @@
  *  - the people are exactly the groups of the plain all-pairs clustering (cluster-reference.ts), a named
  *    person's faces staying put;
  *  - the server answers listPeople (both variants) while the rebuild is still running;
+ *  - the rebuild's clustering runs on a thread of its own (cluster-thread.ts): when that thread dies the
+ *    rebuild fails having written nothing, and the next rebuild works;
  *  - a new photo's faces join incrementally: one near an old stranger makes a person of the two, one near a
  *    person joins them, an unrelated stranger stays alone.
  */
@@ -15,7 +17,7 @@ import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, data, registerAdmin } from '../helpers/api.ts';
 import { copyCorpus, uploadFile } from '../uploads/helpers.ts';
 import { clusterFacesAllPairs, FACE_MODEL_ID, type ClusterFace } from '../../../server/src/features/faces/index.ts';
-import { toVector } from '../../../server/src/features/faces/faces.store.ts';
+import { FacesStore, toVector } from '../../../server/src/features/faces/faces.store.ts';
 
 const PHOTOS = ['faces/face_001.jpg', 'faces/face_002.jpg', 'faces/face_007.jpg'];
 const VARIANTS = ['A', 'B'] as const;
@@ -158,6 +160,26 @@ describe('people at scale', { timeout: 600_000 }, () => {
     const end = journalEnd.get() as number;
     await srv.container.people.runRebuild(owner);
     assert.equal(journalEnd.get(), end, 'a rebuild of unchanged faces changes no face');
+  });
+
+  test('the clustering runs on a thread of its own: when it dies the rebuild fails having written nothing, and the next one works', async () => {
+    const db = srv.container.db;
+    const owner = (db.prepare('SELECT owner_id FROM faces LIMIT 1').get() as { owner_id: number }).owner_id;
+    // Every automatic place taken out: a rebuild that wrote anything would show.
+    db.prepare("UPDATE faces SET person_id = NULL WHERE assigned_by = 'auto'").run();
+    const state = () => db.prepare('SELECT face_id, person_id, assigned_by FROM faces ORDER BY face_id').all();
+    const people = () => db.prepare('SELECT person_id, name, confirmed FROM people ORDER BY person_id').all();
+    const [faces0, people0] = [state(), people()];
+    // A clustering thread given a heap far too small to hold 6000 faces' neighbour lists: it dies, as a
+    // thread that crashed would. On the main thread the same limit would not apply (the rebuild succeeded).
+    const starved = new FacesStore(db, { clusterThread: { resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 } } });
+    await assert.rejects(starved.rebuildOwner(owner), /people clustering thread/);
+    assert.deepEqual(state(), faces0, 'no face was written');
+    assert.deepEqual(people(), people0, 'no person was written');
+    // The job run again (as the queue retries it) places the faces.
+    const result = await srv.container.people.runRebuild(owner);
+    assert.ok(result.clustered > 1000, `faces clustered: ${result.clustered}`);
+    assert.ok((db.prepare('SELECT count(*) AS n FROM faces WHERE person_id IS NOT NULL').get() as { n: number }).n > 1000);
   });
 
   test('a new photo’s faces join incrementally: near a stranger makes a person, near a person joins, alone stays alone', () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { segment, type Candidate } from '../../../server/src/features/events/segmentation.ts';
-import { reconcile, type PreviousEvent } from '../../../server/src/features/events/reconcile.ts';
+import { reconcile, reconcileInSlices, type PreviousEvent } from '../../../server/src/features/events/reconcile.ts';
 import { dateRangeTitle, eventTitle } from '../../../server/src/features/events/titles.ts';
 import { geohash, sphericalMean } from '../../../server/src/features/events/geo.ts';
 
@@ -135,6 +135,21 @@ describe('reconciliation', () => {
     const merge = reconcile([prev('E1', ['a', 'b', 'c']), prev('E2', ['d'], { hasUserState: true })], [{ members: ['a', 'b', 'c', 'd'], start: 0, end: 10, centroid: null }]);
     assert.deepEqual(merge.assigned, ['E2']);
     assert.deepEqual(merge.retired, [{ id: 'E1', successor: 0 }]);
+  });
+  test('reconcileInSlices gives reconcile’s answer and yields after each previous event and each segment', () => {
+    // A rebuild drives it, giving the event loop a turn whenever a slice is over (rebuild.ts Pace): at 100k
+    // photos its member maps held the loop for tens of ms in one go.
+    const previous = [prev('E1', ['a', 'b', 'c']), prev('E2', ['d', 'e']), prev('E3', ['f'])];
+    const segments = [
+      { members: ['a', 'b'], start: 0, end: 5, centroid: null },
+      { members: ['c', 'd', 'e'], start: 6, end: 10, centroid: null },
+    ];
+    const steps = reconcileInSlices(previous, segments);
+    let yields = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) yields++;
+    assert.ok(yields >= previous.length + segments.length, `yielded ${yields} times`);
+    assert.deepEqual(r.value, reconcile(previous, segments));
   });
   test('an event whose photos are all gone is retired without successor', () => {
     assert.deepEqual(reconcile([prev('E1', ['a'])], []).retired, [{ id: 'E1', successor: null }]);

@@ -20,7 +20,7 @@
 import { uuidv7 } from '../../platform/ids.ts';
 import { nextTurn } from '../../platform/cache/slices.ts';
 import { sphericalMean } from './geo.ts';
-import { reconcile, type PreviousEvent } from './reconcile.ts';
+import { reconcileInSlices, type PreviousEvent } from './reconcile.ts';
 import { ALGORITHM_VERSION, segmentInSlices } from './segmentation.ts';
 import { eventTitle, offsetName, type PlaceNameAt } from './titles.ts';
 import type { EventsStore, ItemFacts, MemberRow } from './events.store.ts';
@@ -30,6 +30,30 @@ export const SLICE_MS = 12;
 
 /** Rows per read of the candidates (a few ms each). */
 const READ_PAGE_ROWS = 1024;
+
+/**
+ * Turns of the event loop inside a pass over every item: `if (pace.due()) await pace.turn()` once per item or
+ * event. Each of the rebuild's passes over 100k items (maps of members, segments, groups) held the loop for
+ * tens of ms on its own; together they were the 155–160 ms stalls measured in round one (issue 25).
+ */
+class Pace {
+  private start = performance.now();
+  due(): boolean {
+    return performance.now() - this.start >= SLICE_MS;
+  }
+  async turn(): Promise<void> {
+    await nextTurn();
+    this.start = performance.now();
+  }
+  /** A generator run to its end, a turn of the event loop whenever a slice is over. */
+  async drive<T>(steps: Generator<void, T>): Promise<T> {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (this.due()) await this.turn();
+    }
+  }
+}
 
 export interface PlannedEvent {
   id: string;
@@ -71,7 +95,12 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     after = page.last;
     await nextTurn();
   }
-  const facts = new Map(items.map((c) => [c.id, c]));
+  const pace = new Pace();
+  const facts = new Map<string, ItemFacts>();
+  for (const c of items) {
+    facts.set(c.id, c);
+    if (pace.due()) await pace.turn();
+  }
   const links = store.links(ownerId);
   await nextTurn();
   keepLease();
@@ -86,35 +115,47 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   const placed = new Set(labels.map((l) => l.media_item_id));
   const prevRows = store.activeOf(ownerId);
   const prevMembers = await store.membersOfInSlices(ownerId);
-  await nextTurn();
-  const previous: PreviousEvent[] = prevRows.map((e) => ({
-    id: e.event_id,
-    members: new Set((prevMembers.get(e.event_id) ?? []).filter((m) => m.origin === 'segment' && !placed.has(m.media_item_id)).map((m) => m.media_item_id)),
-    start: e.start_at,
-    end: e.end_at,
-    centroid: e.centroid_lat !== null && e.centroid_lon !== null ? { lat: e.centroid_lat, lon: e.centroid_lon } : null,
-    hasUserState: e.title_override !== null || e.is_hidden === 1 || e.cover_media_item_id !== null,
-    coverItem: e.cover_media_item_id,
-    createdAt: e.created_at,
-  }));
-  await nextTurn();
-  const segs = segments.map(([s, t]) => {
+  await pace.turn();
+  const previous: PreviousEvent[] = [];
+  for (const e of prevRows) {
+    previous.push({
+      id: e.event_id,
+      members: new Set((prevMembers.get(e.event_id) ?? []).filter((m) => m.origin === 'segment' && !placed.has(m.media_item_id)).map((m) => m.media_item_id)),
+      start: e.start_at,
+      end: e.end_at,
+      centroid: e.centroid_lat !== null && e.centroid_lon !== null ? { lat: e.centroid_lat, lon: e.centroid_lon } : null,
+      hasUserState: e.title_override !== null || e.is_hidden === 1 || e.cover_media_item_id !== null,
+      coverItem: e.cover_media_item_id,
+      createdAt: e.created_at,
+    });
+    if (pace.due()) await pace.turn();
+  }
+  await pace.turn();
+  const segs: { all: string[]; members: string[]; start: number; end: number; centroid: ReturnType<typeof sphericalMean> }[] = [];
+  for (const [s, t] of segments) {
     const all = sorted.slice(s, t);
     const own = all.filter((x) => !placed.has(x.id));
     const part = own.length ? own : all;
     const c = sphericalMean(part.filter((x) => x.lat !== null && x.lon !== null).map((x) => ({ lat: x.lat!, lon: x.lon! })));
-    return { all: all.map((x) => x.id), members: own.map((x) => x.id), start: part[0]!.time, end: part[part.length - 1]!.time, centroid: c };
-  });
-  await nextTurn();
-  const rec = reconcile(previous, segs);
-  await nextTurn();
+    segs.push({ all: all.map((x) => x.id), members: own.map((x) => x.id), start: part[0]!.time, end: part[part.length - 1]!.time, centroid: c });
+    if (pace.due()) await pace.turn();
+  }
+  await pace.turn();
+  const rec = await pace.drive(reconcileInSlices(previous, segs));
+  await pace.turn();
   keepLease();
 
   // Event id per segment; then the person's labels move items.
   const ids = rec.assigned.map((id) => id ?? uuidv7(now));
   const memberOf = new Map<string, string>(); // item → event id
   const origin = new Map<string, 'segment' | 'added'>();
-  segs.forEach((s, i) => s.all.forEach((m) => (memberOf.set(m, ids[i]!), origin.set(m, 'segment'))));
+  for (let i = 0; i < segs.length; i++) {
+    for (const m of segs[i]!.all) {
+      memberOf.set(m, ids[i]!);
+      origin.set(m, 'segment');
+    }
+    if (pace.due()) await pace.turn();
+  }
   const successor = new Map<string, string | null>(rec.retired.map((r) => [r.id, r.successor === null ? null : ids[r.successor]!]));
   const live = new Set(ids);
   const resolve = (eventId: string): string | null => {
@@ -124,6 +165,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     return row?.status === 'redirected' && row.redirect_to && live.has(row.redirect_to) ? row.redirect_to : null;
   };
   for (const l of labels) {
+    if (pace.due()) await pace.turn();
     if (!facts.has(l.media_item_id)) continue;
     const target = resolve(l.event_id);
     if (target === null) continue;
@@ -134,9 +176,10 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     }
   }
 
-  await nextTurn();
+  await pace.turn();
   const grouped = new Map<string, ItemFacts[]>();
   for (const c of sorted) {
+    if (pace.due()) await pace.turn();
     const e = memberOf.get(c.id);
     if (e === undefined) continue;
     let list = grouped.get(e);
@@ -145,13 +188,9 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
   }
   const assignedIds = new Set(rec.assigned.filter((x): x is string => x !== null));
   const events: PlannedEvent[] = [];
-  let sliceStart = performance.now();
   for (const [id, list] of grouped) {
     events.push({ id, isNew: !assignedIds.has(id), members: list.map((c) => ({ media_item_id: c.id, origin: origin.get(c.id)! })), ...describe(list, placeNameAt) });
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await nextTurn();
-      sliceStart = performance.now();
-    }
+    if (pace.due()) await pace.turn();
   }
   const retired = rec.retired.map((r) => ({ id: r.id, successor: r.successor === null ? null : ids[r.successor]! }));
   // An event emptied by the person's labels is retired too.
@@ -174,8 +213,6 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
 export function publishSteps(store: EventsStore, ownerId: number, plan: Plan, now: number, current: Map<string, MemberRow[]>): (() => void)[] {
   const steps: (() => void)[] = [];
   for (const e of plan.events) {
-    const before = current.get(e.id);
-    const same = before !== undefined && before.length === e.members.length && before.every((m, i) => m.media_item_id === e.members[i]!.media_item_id && m.origin === e.members[i]!.origin);
     const fields = {
       event_id: e.id,
       start_at: e.start,
@@ -188,6 +225,10 @@ export function publishSteps(store: EventsStore, ownerId: number, plan: Plan, no
       updated_at: now,
     };
     steps.push(() => {
+      // Compared here, inside the step's slice (`current` was read before the first step), not for every
+      // event before the first write: that pass over 100k members held the event loop on its own.
+      const before = current.get(e.id);
+      const same = before !== undefined && before.length === e.members.length && before.every((m, i) => m.media_item_id === e.members[i]!.media_item_id && m.origin === e.members[i]!.origin);
       if (e.isNew) store.insert({ ...fields, owner_id: ownerId, status: 'active', title_override: null, is_hidden: 0, cover_media_item_id: null, redirect_to: null, created_at: now });
       else store.updateComputed(fields);
       if (!same) store.takeMembers(e.id, e.members);

@@ -59,19 +59,35 @@ export function matchScore(prev: PreviousEvent, seg: NewSegment, shared: number)
 }
 
 export function reconcile(previous: readonly PreviousEvent[], segments: readonly NewSegment[]): Reconciliation {
+  const steps = reconcileInSlices(previous, segments);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The same, yielding after each previous event and each segment (the caller gives the event loop a turn when
+ * its slice is over): at 100k photos the member maps alone held the loop for tens of ms.
+ */
+export function* reconcileInSlices(previous: readonly PreviousEvent[], segments: readonly NewSegment[]): Generator<void, Reconciliation> {
   const owner = new Map<string, number>(); // member → previous event index
-  previous.forEach((p, i) => p.members.forEach((m) => owner.set(m, i)));
+  for (let i = 0; i < previous.length; i++) {
+    for (const m of previous[i]!.members) owner.set(m, i);
+    yield;
+  }
   // shared[(p, s)] counts
   const shared = new Map<number, Map<number, number>>();
-  segments.forEach((s, si) => {
-    for (const m of s.members) {
+  for (let si = 0; si < segments.length; si++) {
+    for (const m of segments[si]!.members) {
       const pi = owner.get(m);
       if (pi === undefined) continue;
       let row = shared.get(pi);
       if (!row) shared.set(pi, (row = new Map()));
       row.set(si, (row.get(si) ?? 0) + 1);
     }
-  });
+    yield;
+  }
   const segDegree = new Map<number, number>();
   for (const row of shared.values()) for (const si of row.keys()) segDegree.set(si, (segDegree.get(si) ?? 0) + 1);
 

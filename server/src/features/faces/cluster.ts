@@ -37,8 +37,8 @@
  * that k. The groups are the all-pairs scan's (cluster-reference.ts) whenever the lists are complete, which the
  * exact scan always is; with the index, a neighbour the graph misses can change a face's group (measured
  * recall in `npm run bench:faces`). Exact ties in similarity go, as in the all-pairs scan, to the face placed
- * last. `clusterFacesIndexed` yields to the event loop between batches, so the server keeps answering during a
- * rebuild of 100k faces.
+ * last. `clusterFacesIndexed` yields to the event loop between batches; a people rebuild runs it on a thread of
+ * its own besides (cluster-thread.ts), so that neither its work nor its garbage reaches the server's event loop.
  */
 import { setImmediate as tick } from 'node:timers/promises';
 import { ExactNeighbours, FaceMatrix, HnswNeighbours, type NeighbourList, type NeighbourSource } from './cluster-neighbours.ts';

@@ -6,8 +6,9 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import { nextTurn } from '../../platform/cache/slices.ts';
-import { clusterFaces, clusterFacesIndexed, CLUSTER_PARAMS, SLICE_MS, type ClusterFace } from './cluster.ts';
+import { clusterFaces, CLUSTER_PARAMS, SLICE_MS, type ClusterFace } from './cluster.ts';
 import { componentsOf, FaceMatrix } from './cluster-neighbours.ts';
+import { clusterOnThread, type ClusterThreadOptions } from './cluster-thread.ts';
 import { iou } from './detect.ts';
 import type { FaceAnalysis } from './pipeline.ts';
 
@@ -54,7 +55,30 @@ const fixedPeople = (rows: readonly ClusterRow[]) => new Set(rows.filter((r) => 
 
 /** Faces read per statement by a rebuild (their embeddings are 512 bytes each: a few ms a page). */
 const READ_PAGE_ROWS = 512;
-const EMPTY = Buffer.alloc(0);
+
+/**
+ * Faces as flat columns, row i of each the same face: what a rebuild keeps on the main thread (a few numbers a
+ * face, no object per face: cluster-thread.ts says why). `person` 0: none (person ids start at 1).
+ */
+interface FaceColumns {
+  n: number;
+  faceId: Float64Array;
+  person: Float64Array;
+  /** 1: `assigned_by = 'user'` (pinned). */
+  user: Uint8Array;
+}
+
+/** Rows as columns (an incremental pass's few faces). */
+function columnsOf(rows: readonly ClusterRow[]): FaceColumns {
+  const n = rows.length;
+  const c: FaceColumns = { n, faceId: new Float64Array(n), person: new Float64Array(n), user: new Uint8Array(n) };
+  rows.forEach((r, i) => {
+    c.faceId[i] = r.face_id;
+    c.person[i] = r.person_id ?? 0;
+    c.user[i] = r.assigned_by === 'user' ? 1 : 0;
+  });
+  return c;
+}
 
 export const toVector = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -70,11 +94,15 @@ export class FacesStore {
       onDeferred?: (ownerId: number) => void;
       /** Face pairs an incremental pass may compare (INCREMENTAL_BUDGET; tests lower it). */
       budget?: number;
+      /** The rebuild's clustering thread (cluster-thread.ts; tests give it limits it cannot live with). */
+      clusterThread?: ClusterThreadOptions;
     } = {},
   ) {
     this.onDeferred = opts.onDeferred;
     this.budget = opts.budget ?? INCREMENTAL_BUDGET;
+    this.clusterThread = opts.clusterThread ?? {};
   }
+  private readonly clusterThread: ClusterThreadOptions;
 
   /** The model version that read the asset's faces (undefined: never read). */
   resultModel(assetId: string): string | undefined {
@@ -184,7 +212,8 @@ export class FacesStore {
     const local = part.map((i) => rows[i]!);
     const rejections = this.rejectionsOf(ownerId);
     const groups = clusterFaces(local.map((r, x) => this.clusterFace(r, m.row(part[x]!), rejections)));
-    const writer = this.planWriter(ownerId, runToEnd(planGroups(local, groups, rejections, fixedPeople(rows))), now);
+    const group = Float64Array.from(local, (r) => groups.get(r.face_id) ?? 0);
+    const writer = this.planWriter(ownerId, runToEnd(planGroups(columnsOf(local), group, rejections, fixedPeople(rows))), now);
     while (writer.step(Infinity));
     this.dropEmptyPeople(ownerId);
     return true;
@@ -200,8 +229,11 @@ export class FacesStore {
    * Returns the people count.
    *
    * The event loop is never held for long (issue 25: ≤ 50 ms while a rebuild of 100k faces runs): the faces
-   * are read a page at a time, the clustering yields every SLICE_MS (cluster.ts), and the result is written in
-   * short transactions of about SLICE_MS each, only the faces whose person changes.
+   * are read a page at a time into flat columns (no object per face outlives its page), the clustering runs on
+   * a thread of its own (cluster-thread.ts: its heap, not the server's, holds the index and the neighbour
+   * lists), the plan is made in slices, and the result is written in short transactions of about SLICE_MS
+   * each, only the faces whose person changes. Nothing is written before the groups are back: a clustering
+   * thread that dies fails the rebuild (its job fails, and may be run again) with the catalog as it was.
    *
    * What happens when the library changes while it runs (the read, the clustering and the writes are apart):
    * - faces analysed meanwhile (ids above the last one read) keep the place the incremental pass gave them;
@@ -213,10 +245,34 @@ export class FacesStore {
    *   people are those a single transaction wrote.
    */
   async rebuildOwner(ownerId: number, now = Date.now()): Promise<{ people: number; faces: number; clustered: number }> {
-    const { rows, vectors } = await this.clusterRowsInSlices(ownerId);
+    const { cols, score, embeddings, dims } = await this.readColumns(ownerId);
     const rejections = this.rejectionsOf(ownerId);
-    const groups = await clusterFacesIndexed(rows.map((r, i) => this.clusterFace(r, vectors[i]!, rejections)));
-    const planning = planGroups(rows, groups, rejections, fixedPeople(rows), SLICE_MS);
+    const taken = new Set<number>();
+    const fixed = new Float64Array(cols.n);
+    const index = new Map<number, number>();
+    for (let i = 0; i < cols.n; i++) {
+      if (cols.user[i]) {
+        fixed[i] = cols.person[i]!;
+        if (cols.person[i]) taken.add(cols.person[i]!);
+      }
+      if (rejections.has(cols.faceId[i]!)) index.set(cols.faceId[i]!, i);
+    }
+    const rejectFace: number[] = [];
+    const rejectPerson: number[] = [];
+    for (const [face, people] of rejections) {
+      const i = index.get(face);
+      if (i === undefined) continue;
+      for (const p of people) {
+        rejectFace.push(i);
+        rejectPerson.push(p);
+      }
+    }
+    // The clustering runs on its own thread (cluster-thread.ts): the embeddings are moved there, not copied.
+    const group = await clusterOnThread(
+      { faceId: cols.faceId.slice(), score, fixed, embeddings, dims, rejectFace: Int32Array.from(rejectFace), rejectPerson: Float64Array.from(rejectPerson) },
+      this.clusterThread,
+    );
+    const planning = planGroups(cols, group, rejections, taken, SLICE_MS);
     let step = planning.next();
     while (!step.done) {
       await nextTurn();
@@ -231,28 +287,65 @@ export class FacesStore {
     }
     this.db.transaction(() => this.dropEmptyPeople(ownerId)).immediate();
     const people = (this.db.prepare('SELECT count(*) AS n FROM people WHERE owner_id = ?').get(ownerId) as { n: number }).n;
-    return { people, faces: rows.length, clustered: groups.size };
+    let clustered = 0;
+    for (let i = 0; i < group.length; i++) if (group[i] !== 0) clustered++;
+    return { people, faces: cols.n, clustered };
   }
 
-  /** `clusterRows`, a page of READ_PAGE_ROWS at a time with a turn of the event loop between pages. */
-  private async clusterRowsInSlices(ownerId: number): Promise<{ rows: ClusterRow[]; vectors: Float32Array[] }> {
-    const page = this.db.prepare(
-      `SELECT f.face_id, f.score, f.embedding, f.person_id, f.assigned_by
-       FROM faces f WHERE f.owner_id = ? AND f.face_id > ? ORDER BY f.face_id LIMIT ${READ_PAGE_ROWS}`,
-    );
-    const rows: ClusterRow[] = [];
-    const vectors: Float32Array[] = [];
+  /**
+   * The owner's faces in face-id order as flat columns and one Float32Array of embeddings, a page of
+   * READ_PAGE_ROWS at a time with a turn of the event loop between pages. Rows come as arrays (`raw`), which
+   * die young: nothing per face outlives its page.
+   */
+  private async readColumns(ownerId: number): Promise<{ cols: FaceColumns; score: Float64Array; embeddings: Float32Array; dims: number }> {
+    const page = this.db
+      .prepare(
+        `SELECT f.face_id, f.score, f.embedding, f.person_id, f.assigned_by = 'user'
+         FROM faces f WHERE f.owner_id = ? AND f.face_id > ? ORDER BY f.face_id LIMIT ${READ_PAGE_ROWS}`,
+      )
+      .raw(true);
+    const total = (this.db.prepare('SELECT count(*) AS n FROM faces WHERE owner_id = ?').get(ownerId) as { n: number }).n;
+    // Sized by a count first, grown if faces arrive meanwhile.
+    let cap = Math.max(16, total);
+    let faceId = new Float64Array(cap), person = new Float64Array(cap), score = new Float64Array(cap), user = new Uint8Array(cap);
+    let embeddings = new Float32Array(0);
+    let dims = 0;
+    let n = 0;
     for (let after = 0; ; ) {
-      const got = page.all(ownerId, after) as ClusterRow[];
-      for (const r of got) {
-        vectors.push(toVector(r.embedding));
-        // The blob is copied into the vector: the row keeps no 512-byte buffer per face.
-        rows.push({ ...r, embedding: EMPTY });
+      const got = page.all(ownerId, after) as [number, number, Buffer, number | null, number][];
+      for (const [id, sc, blob, p, u] of got) {
+        const d = blob.byteLength / 4;
+        if (!dims) {
+          dims = d;
+          embeddings = new Float32Array(cap * dims);
+        }
+        if (d !== dims) throw new Error(`Face ${id} has an embedding of ${d} values, others ${dims}: its faces must be read again by one model.`);
+        if (n === cap) {
+          cap *= 2;
+          const grow = <T extends Float64Array | Uint8Array | Float32Array>(a: T, size: number): T => {
+            const b = new (a.constructor as new (n: number) => T)(size);
+            b.set(a);
+            return b;
+          };
+          [faceId, person, score, user, embeddings] = [grow(faceId, cap), grow(person, cap), grow(score, cap), grow(user, cap), grow(embeddings, cap * dims)];
+        }
+        faceId[n] = id;
+        score[n] = sc;
+        person[n] = p ?? 0;
+        user[n] = u;
+        embeddings.set(new Float32Array(blob.buffer, blob.byteOffset, d), n * dims);
+        n++;
       }
-      if (got.length < READ_PAGE_ROWS) return { rows, vectors };
-      after = got[got.length - 1]!.face_id;
+      if (got.length < READ_PAGE_ROWS) break;
+      after = got[got.length - 1]![0];
       await nextTurn();
     }
+    return {
+      cols: { n, faceId: faceId.subarray(0, n), person: person.subarray(0, n), user: user.subarray(0, n) },
+      score: score.slice(0, n),
+      embeddings: embeddings.slice(0, n * dims),
+      dims,
+    };
   }
 
   /**
@@ -366,7 +459,7 @@ interface GroupsPlan {
  * may join (its neighbours are with a person it was rejected from), and a person of one face is not what
  * clustering means.
  */
-function* planGroups(rows: readonly ClusterRow[], groups: Map<number, number>, rejections: Map<number, Set<number>>, taken: Set<number>, sliceMs = Infinity): Generator<void, GroupsPlan> {
+function* planGroups(rows: FaceColumns, group: Float64Array, rejections: Map<number, Set<number>>, taken: Set<number>, sliceMs = Infinity): Generator<void, GroupsPlan> {
   let sliceStart = performance.now();
   // Yields (the caller gives the event loop a turn) once a slice has run `sliceMs`; checked every 1024 items.
   let work = 0;
@@ -375,52 +468,49 @@ function* planGroups(rows: readonly ClusterRow[], groups: Map<number, number>, r
     yield;
     sliceStart = performance.now();
   }
-  const before = new Map<number, ClusterRow>();
-  /** face id → its person after the write (auto faces of `rows` start with none). */
-  const target = new Map<number, number | null>();
-  for (const r of rows) {
-    before.set(r.face_id, r);
-    if (r.assigned_by === 'auto') target.set(r.face_id, null);
-    yield* slice();
-  }
+  const { n, faceId, person, user } = rows;
+  /** Row → its person after the write: UNSET (not written), 0 (none) or a person id; auto faces start with none. */
+  const UNSET = -1;
+  const target = new Float64Array(n).fill(UNSET);
+  /** New groups (negative ids) → their rows, in the order the groups first appear. */
   const fresh = new Map<number, number[]>();
-  for (const [faceId, g] of groups) {
+  for (let i = 0; i < n; i++) {
+    if (!user[i]) target[i] = 0;
+    const g = group[i]!;
     if (g > 0) {
-      const r = before.get(faceId);
-      if (r?.person_id !== g || r.assigned_by !== 'user') target.set(faceId, g);
-    } else pushTo(fresh, g, faceId);
+      if (person[i] !== g || !user[i]) target[i] = g;
+    } else if (g < 0) pushTo(fresh, g, i);
     yield* slice();
   }
   const won = new Set(taken);
   const newGroups: number[][] = [];
-  for (const ids of fresh.values()) {
-    if (ids.length < CLUSTER_PARAMS.minPoints) continue;
+  for (const rowsOf of fresh.values()) {
+    if (rowsOf.length < CLUSTER_PARAMS.minPoints) continue;
     const votes = new Map<number, number>();
-    for (const id of ids) {
-      const p = before.get(id)?.person_id;
-      if (p != null) votes.set(p, (votes.get(p) ?? 0) + 1);
+    for (const i of rowsOf) {
+      const p = person[i]!;
+      if (p) votes.set(p, (votes.get(p) ?? 0) + 1);
     }
     const [winner] = [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0]).find(([p]) => !won.has(p)) ?? [];
     if (winner != null) {
       won.add(winner);
-      for (const id of ids) if (!rejections.get(id)?.has(winner)) target.set(id, winner);
-    } else newGroups.push(ids);
-  }
-  const was = (id: number) => {
-    const r = before.get(id)!;
-    return { face: id, before: r.person_id, was: r.assigned_by };
-  };
-  const writes: PlanWrite[] = [];
-  const inNew = new Set(newGroups.flat());
-  for (const [id, person] of target) {
+      for (const i of rowsOf) if (!rejections.get(faceId[i]!)?.has(winner)) target[i] = winner;
+    } else newGroups.push(rowsOf);
     yield* slice();
-    if (inNew.has(id)) continue;
-    const r = before.get(id)!;
-    // A face placed by the rule is written as the rule's ('auto'); one left where it was is not written.
-    const by = person == null ? r.assigned_by : 'auto';
-    if (r.person_id !== person || r.assigned_by !== by) writes.push({ kind: 'face', person, by, ...was(id) });
   }
-  for (const ids of newGroups) writes.push({ kind: 'person', faces: ids.map((id) => ({ kind: 'face', by: 'auto', ...was(id) })) });
+  const was = (i: number) => ({ face: faceId[i]!, before: person[i] || null, was: user[i] ? ('user' as const) : ('auto' as const) });
+  const writes: PlanWrite[] = [];
+  const inNew = new Uint8Array(n);
+  for (const rowsOf of newGroups) for (const i of rowsOf) inNew[i] = 1;
+  for (let i = 0; i < n; i++) {
+    yield* slice();
+    if (target[i] === UNSET || inNew[i]) continue;
+    const to = target[i] || null;
+    // A face placed by the rule is written as the rule's ('auto'); one left where it was is not written.
+    const by = to == null ? (user[i] ? 'user' : 'auto') : 'auto';
+    if ((person[i] || null) !== to || (user[i] ? 'user' : 'auto') !== by) writes.push({ kind: 'face', person: to, by, ...was(i) });
+  }
+  for (const rowsOf of newGroups) writes.push({ kind: 'person', faces: rowsOf.map((i) => ({ kind: 'face', by: 'auto', ...was(i) })) });
   return { writes };
 }
 
