@@ -52,6 +52,7 @@ import { describeTree, processTree, treeTotals } from './process-tree.ts';
 import { DEFAULT_IDLE_MS } from '../../server/src/adapters/ml/index.ts';
 import { OCR_PARAMS } from '../../server/src/features/ocr/params.ts';
 import { jobQueues } from '../../server/src/jobs.ts';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../build-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CORPUS = path.resolve(ROOT, '../shared/corpus');
@@ -71,7 +72,7 @@ type Mode = 'npm' | 'built' | 'serve';
 const COMMANDS: Record<Mode, { label: string; cmd: string; args: string[]; env?: Record<string, string> }> = {
   npm: { label: 'npm start', cmd: 'npm', args: ['start', '--silent'] },
   // What scripts/start.ts sets for the server it starts (see there); a service unit would set the same.
-  built: { label: 'node server/dist/main.js', cmd: NODE, args: ['--max-semi-space-size=1', 'server/dist/main.js'], env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } },
+  built: { label: 'node server/dist/main.js', cmd: NODE, args: [...SERVER_NODE_FLAGS, 'server/dist/main.js'], env: SERVER_MALLOC_ENV },
   serve: { label: 'npm run serve (tsx)', cmd: 'npm', args: ['run', '--silent', 'serve'] },
 };
 

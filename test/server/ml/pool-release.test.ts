@@ -127,6 +127,33 @@ describe('inference pool: release when idle', { timeout: 300_000 }, () => {
     assert.equal(seen.loads, 2, 'the model was loaded again');
   });
 
+  test('when the last worker has ended, the pool says so once (the server then collects its garbage): giveBackMemory runs one gc', async () => {
+    let idle = 0;
+    const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 2, idleMs: 100, onIdle: () => idle++ });
+    try {
+      await Promise.all([ml.run(CLS_MODEL, await clsFeeds()), ml.run(CLS_MODEL, await clsFeeds(), 'interactive')]);
+      assert.equal(idle, 0, 'not while workers live');
+      await until(() => idle > 0, 'the pool to say it is idle');
+      assert.deepEqual([ml.pool.lifecycle().threads, ml.pool.lifecycle().releasing], [0, 0], 'every worker had ended');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(idle, 1, 'once for the two workers');
+    } finally {
+      await ml.close();
+    }
+    // With --expose-gc (as `npm start` runs the server) several calls close together make one collection, a second later.
+    const script = `
+      import { giveBackMemory } from ${JSON.stringify(path.join(REPO, 'server/src/platform/cache/give-back-memory.ts'))};
+      const real = globalThis.gc;
+      let n = 0;
+      globalThis.gc = () => { n++; real(); };
+      giveBackMemory(); giveBackMemory(); giveBackMemory();
+      const soon = n;
+      setTimeout(() => console.log(JSON.stringify({ soon, later: n })), 1500);
+    `;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO, timeout: 30_000 }).toString();
+    assert.deepEqual(JSON.parse(out.trim()), { soon: 0, later: 1 });
+  });
+
   test('a burst of work while threads are releasing: every request is answered, none fails', async () => {
     const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 2, idleMs: 50 });
     try {

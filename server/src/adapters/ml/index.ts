@@ -48,6 +48,8 @@ export interface MlRuntimeOptions {
   idleMs?: number;
   /** Where inference runs: child processes (default) or worker threads (inference-runner.ts). */
   isolation?: Isolation;
+  /** Called when indexing has been idle long enough that every inference worker ended (see InferencePool). */
+  onIdle?: () => void;
   /** Test only (HEARTH_CLIP_STANDIN=1): the semantic tasks run the colour-only stand-in CLIP. */
   clipStandin?: boolean;
   /** Where the admin Install action downloads from (HEARTH_MODELS_BASE_URL; null: the registry's source URLs). */
@@ -72,6 +74,7 @@ export class MlRuntime {
       maxWorkers: opts.maxWorkers,
       idleMs: opts.idleMs,
       isolation: opts.isolation,
+      onIdle: opts.onIdle,
       resolve: async (id) => {
         const { file, bytes, entry } = await this.catalog.sessionFile(id);
         return { file, bytes, sha256: entry.files[0]!.sha256, task: entry.task };

@@ -93,6 +93,8 @@ export interface PoolOptions {
   idleMs?: number;
   /** Where the workers run: child processes (default; see inference-runner.ts) or worker threads. */
   isolation?: Isolation;
+  /** Called when the last worker released after `idleMs` has ended (the server gives memory back then). */
+  onIdle?: () => void;
 }
 
 interface Job {
@@ -378,7 +380,9 @@ export class InferencePool {
       if (i < 0 || thread.job) return;
       this.threads.splice(i, 1);
       this.counts.releases++;
-      void this.release(thread);
+      void this.release(thread).then(() => {
+        if (!this.threads.length && !this.releasing.size) this.opts.onIdle?.();
+      });
       // Work that arrived meanwhile (none can be waiting for an idle thread, but a lane may be at its cap).
       this.pump();
     }, this.idleMs);
