@@ -71,6 +71,9 @@ export function startRunner(isolation: Isolation, settings: WorkerSettings): Inf
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // Typed arrays cross as typed arrays (structured clone), not as JSON.
     serialization: 'advanced',
+    // A group of its own: the Ctrl-C a terminal sends to the server's group must not kill a run under way
+    // while the server drains (close() lets running work finish). It still ends with the server (see above).
+    detached: true,
     env,
   });
   return new ChildRunner(child);
