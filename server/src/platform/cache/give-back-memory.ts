@@ -8,6 +8,11 @@
  * objects (sharp's image buffers, dropped Buffers), which is freed only when the collector finalises them.
  * Measured (the face pipeline and OCR on 18 corpus photos, /tmp probe): 150 MB resident 3 s after the
  * inference workers ended, 100 MB after one gc() (anonymous memory 97 → 47 MB, back to where it started).
+ * On the whole server after the corpus (scripts/bench/footprint.ts, one busy-machine run each) the server was
+ * 211 MB at 60 s without it and 216 MB with it: no difference beyond noise there, where the rest of the
+ * anonymous memory (~140 MB) is glibc's heap after libvips, HEIC and ffmpeg work, which a collection does not
+ * shrink. Kept because it costs one collection per idle period and is what the probe measured; a quiet
+ * A/B run of the bench should confirm or drop it.
  *
  * `gc` exists only when node runs with --expose-gc, which `npm start` and the built server's launchers
  * give it (SERVER_NODE_FLAGS, scripts/build-server.ts); elsewhere (tests, tsx) this does nothing. Several
