@@ -30,6 +30,19 @@
  * means more, cheaper scavenges; `npm start` leaves npm itself (~62 MB) resident beside the server, so the
  * server must stay near 130 MB for the whole tree to stay under 200 MB.
  *
+ * And `--expose-gc`, so that the server can run one full collection when it let go of something large while
+ * idle (the inference workers ended, the spare upload blocks dropped: server/src/platform/cache/give-back-
+ * memory.ts). An idle server allocates nearly nothing, so V8 otherwise never collects what the work left,
+ * nor frees the native memory its dead objects hold. Measured with the face pipeline and OCR on 18 corpus
+ * photos: 150 MB 3 s after the inference workers ended, 100 MB after the collection.
+ *
+ * The tree after work, `npx tsx scripts/bench/footprint.ts --modes npm --starts 0` (busy 2-core machine, load
+ * 11–18), with the inference workers as child processes (server/src/adapters/ml/inference-runner.ts): after the
+ * corpus with the models on, 275–280 MB at 60 s (npm 62 + server 211–216: ~140 MB anonymous, 75 MB
+ * file-backed) against 341 MB with worker threads (server 277: 178 + 99); after a mixed load of 100 photos
+ * and 1,000 queries and a people rebuild, 247 MB (server 184) against 316 MB. npm's process (62 MB) stays
+ * beside the server for as long as `npm start` runs (see footprint.ts, withoutNpm).
+ *
  * Runs under plain `node` (type stripping) so that starting needs neither tsx nor a build of this file:
  * no TypeScript-only syntax here.
  */

@@ -15,6 +15,8 @@ export interface TreeProcess {
   command: string;
   rssMb: number;
   pssMb: number | null;
+  /** The parent's pid (/proc/<pid>/stat). */
+  ppid: number;
 }
 
 function read(file: string): string | null {
@@ -46,8 +48,11 @@ function describe(pid: number): TreeProcess | null {
   if (rss === null) return null;
   const pss = kb(read(`/proc/${pid}/smaps_rollup`), 'Pss');
   const argv = (read(`/proc/${pid}/cmdline`) ?? '').split('\0').filter(Boolean);
-  const command = argv.map((a) => (a.includes('/node_modules/') || a.startsWith('/') ? a.slice(a.lastIndexOf('/') + 1) : a)).join(' ').slice(0, 70);
-  return { pid, command, rssMb: rss / 1024, pssMb: pss === null ? null : pss / 1024 };
+  // `node -e <program>` (the inference workers, inference-runner.ts): the program's text is no name.
+  const shown = argv[1] === '-e' ? [argv[0]!, '-e', '…'] : argv;
+  const command = shown.map((a) => (a.includes('/node_modules/') || a.startsWith('/') ? a.slice(a.lastIndexOf('/') + 1) : a)).join(' ').slice(0, 70);
+  const ppid = Number(/\) \S+ (\d+)/.exec(read(`/proc/${pid}/stat`) ?? '')?.[1] ?? 0);
+  return { pid, command, rssMb: rss / 1024, pssMb: pss === null ? null : pss / 1024, ppid };
 }
 
 /** The process and every descendant alive now, parents before children. */

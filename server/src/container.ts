@@ -10,6 +10,7 @@ import { openDatabase, type Db } from './platform/db/connection.ts';
 import { migrate, type MigrateResult } from './platform/db/migrate.ts';
 import { Access } from './platform/access/index.ts';
 import { EventBus } from './platform/events/index.ts';
+import { giveBackMemory } from './platform/cache/give-back-memory.ts';
 import type { AssetEventBus, AssetEvents } from './features/assets/asset-events.ts';
 import { KeyRing } from './platform/crypto/keys.ts';
 import type { Logger } from './platform/logger.ts';
@@ -259,6 +260,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     dataDir: config.dataDir,
     maxWorkers: config.mlWorkers,
     idleMs: config.mlIdleMs,
+    onIdle: giveBackMemory,
     clipStandin: config.clipStandin,
     modelsBaseUrl: config.modelsBaseUrl,
   });

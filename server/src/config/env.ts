@@ -17,10 +17,11 @@
  * | HEARTH_SHIPPED_MODELS_DIR | <repo>/models | the models shipped with Hearth (the two face models), used |
  * |                       |                | where HEARTH_MODELS_DIR lacks them; tests point it at an empty |
  * |                       |                | folder to see an install without them                          |
- * | HEARTH_ML_WORKERS     | (cores)        | most inference worker threads that indexing (background work)  |
+ * | HEARTH_ML_WORKERS     | (cores)        | most inference workers (child processes) that indexing         |
  * |                       |                | indexing may hold (each loads the models it runs); never more  |
- * |                       |                | than the machine's cores; one more thread serves only queries   |
- * | HEARTH_ML_IDLE_S      | 30             | seconds an inference thread waits for work before it releases  |
+ * |                       |                | than the machine's cores; one more serves only queries. Each   |
+ * |                       |                | holds ~0.5 GB while indexing: this bounds the peak             |
+ * | HEARTH_ML_IDLE_S      | 30             | seconds an inference worker waits for work before it releases  |
  * |                       |                | its models and ends (their memory goes back to the system);    |
  * |                       |                | they load again when work comes (1..86400)                     |
  * | HEARTH_MODELS_BASE_URL| (registry)     | `models:fetch` and the admin Install download `<base>/<path>`  |

@@ -1,6 +1,7 @@
 /**
- * The inference pool gives its memory back when idle and takes work again at once (issue 25): threads
- * without work for `idleMs` release their onnxruntime sessions and end; the next work loads them again
+ * The inference pool gives its memory back when idle and takes work again at once (issue 25): workers
+ * (child processes, so nothing of onnxruntime stays in the server) without work for `idleMs` release
+ * their onnxruntime sessions and end; the next work loads them again
  * and gets the same answers (the real face pipeline and OCR on corpus photos). The hard cases: a burst
  * of work while threads are releasing (every request answered, none failed), a release asked while a
  * run is under way on the thread (it waits for the run; the process is never aborted), and a model file
@@ -87,6 +88,70 @@ describe('inference pool: release when idle', { timeout: 300_000 }, () => {
     } finally {
       await ml.close();
     }
+  });
+
+  test('idle, nothing of onnxruntime stays in the process: its workers were child processes that ended; work brings them back with the same answers', async () => {
+    // In a script of its own: this test file loads onnxruntime itself (the OCR helpers). The script maps its
+    // memory (/proc/self/maps) and lists its children (/proc/self/task/*/children) while the model is loaded,
+    // after the release, and after the work came back.
+    const script = `
+      import fs from 'node:fs';
+      import { MlRuntime } from ${JSON.stringify(path.join(REPO, 'server/src/adapters/ml/index.ts'))};
+      const ml = new MlRuntime({ modelsDir: ${JSON.stringify(SHARED_MODELS)}, dataDir: null, maxWorkers: 1, idleMs: 200 });
+      const x = () => ({ x: { type: 'float32', dims: [2, 3, 48, 192], data: new Float32Array(2 * 3 * 48 * 192).map((_, i) => (i % 97) / 97 - 0.5) } });
+      const children = () => fs.readdirSync('/proc/self/task').flatMap((t) => fs.readFileSync('/proc/self/task/' + t + '/children', 'utf8').trim().split(' ').filter(Boolean));
+      const workers = () => children().filter((pid) => { try { return fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8').includes('parentPort'); } catch { return false; } }).length;
+      const ort = () => fs.readFileSync('/proc/self/maps', 'utf8').includes('libonnxruntime');
+      const answer = async () => JSON.stringify(Array.from((await ml.run('ppocr-cls', x()))['softmax_0.tmp_0'].data));
+      const first = await answer();
+      const busy = { workers: workers(), ort: ort() };
+      while (ml.pool.lifecycle().threads || ml.pool.lifecycle().releasing) await new Promise((r) => setTimeout(r, 20));
+      const idle = { workers: workers(), ort: ort() };
+      const again = await answer();
+      const back = { workers: workers() };
+      await ml.close();
+      console.log(JSON.stringify({ busy, idle, back, closed: workers(), same: first === again, loads: ml.pool.lifecycle().loads }));
+    `;
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO, timeout: 90_000 }, (e, stdout, stderr) =>
+        resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      );
+    });
+    assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+    const seen = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    assert.deepEqual(seen.busy, { workers: 1, ort: false }, 'the model ran in a child process; the process itself never loaded onnxruntime');
+    assert.deepEqual(seen.idle, { workers: 0, ort: false }, 'idle: the child process ended');
+    assert.deepEqual(seen.back, { workers: 1 }, 'work came back: a child process again');
+    assert.equal(seen.closed, 0, 'closed: none left');
+    assert.equal(seen.same, true, 'the same answer after the release');
+    assert.equal(seen.loads, 2, 'the model was loaded again');
+  });
+
+  test('when the last worker has ended, the pool says so once (the server then collects its garbage): giveBackMemory runs one gc', async () => {
+    let idle = 0;
+    const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 2, idleMs: 100, onIdle: () => idle++ });
+    try {
+      await Promise.all([ml.run(CLS_MODEL, await clsFeeds()), ml.run(CLS_MODEL, await clsFeeds(), 'interactive')]);
+      assert.equal(idle, 0, 'not while workers live');
+      await until(() => idle > 0, 'the pool to say it is idle');
+      assert.deepEqual([ml.pool.lifecycle().threads, ml.pool.lifecycle().releasing], [0, 0], 'every worker had ended');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(idle, 1, 'once for the two workers');
+    } finally {
+      await ml.close();
+    }
+    // With --expose-gc (as `npm start` runs the server) several calls close together make one collection, a second later.
+    const script = `
+      import { giveBackMemory } from ${JSON.stringify(path.join(REPO, 'server/src/platform/cache/give-back-memory.ts'))};
+      const real = globalThis.gc;
+      let n = 0;
+      globalThis.gc = () => { n++; real(); };
+      giveBackMemory(); giveBackMemory(); giveBackMemory();
+      const soon = n;
+      setTimeout(() => console.log(JSON.stringify({ soon, later: n })), 1500);
+    `;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO, timeout: 30_000 }).toString();
+    assert.deepEqual(JSON.parse(out.trim()), { soon: 0, later: 1 });
   });
 
   test('a burst of work while threads are releasing: every request is answered, none fails', async () => {

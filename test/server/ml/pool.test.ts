@@ -1,6 +1,6 @@
 /**
  * The ML runtime on the real models of ../shared/models: the inference pool runs the OCR direction
- * classifier (0.6 MB) on worker threads and reads real rendered text the right way up; a model that
+ * classifier (0.6 MB) in child processes (and on worker threads) and reads real rendered text the right way up; a model that
  * throws fails only its call; a file whose bytes changed is refused before onnxruntime sees it; the
  * digests are not computed again at the next start; close() drains.
  */
@@ -42,7 +42,7 @@ function clsInput(crops: Buffer[]): Feeds {
 }
 
 describe('inference pool', () => {
-  test('runs the OCR direction classifier on a worker thread: outputs of the right shape, text read the right way up', async () => {
+  test('runs the OCR direction classifier in a child process: outputs of the right shape, text read the right way up', async () => {
     const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null });
     try {
       const feeds = clsInput([await textCrop(false), await textCrop(true), await textCrop(false)]);
@@ -57,7 +57,9 @@ describe('inference pool', () => {
       assert.ok(p[0]! > 0.9, `upright text is 0°: ${p}`);
       assert.ok(p[3]! > 0.9, `turned text is 180°: ${p}`);
       assert.ok(p[4]! > 0.9, `upright text is 0°: ${p}`);
-      assert.equal(input.byteLength, 0, 'the input buffer was transferred to the worker, not copied');
+      assert.equal(ml.pool.isolation, 'process', 'inference runs in child processes unless asked otherwise');
+      assert.deepEqual(input, feeds.x!.data, 'the input went to the child process as a copy; the caller keeps its array');
+      assert.ok(input.byteLength > 0);
 
       const d = ml.pool.diagnostics();
       assert.equal(d.execution_provider, 'cpu');
@@ -73,6 +75,25 @@ describe('inference pool', () => {
     } finally {
       await ml.close();
     }
+  });
+
+  test('on worker threads (isolation: thread) the same answers, and the input buffer is moved to the thread, not copied', async () => {
+    const crops = [await textCrop(false), await textCrop(true)];
+    const answer = async (isolation: 'thread' | 'process') => {
+      const ml = new MlRuntime({ modelsDir: SHARED_MODELS, dataDir: null, maxWorkers: 1, isolation });
+      try {
+        const feeds = clsInput(crops);
+        const input = feeds.x!.data;
+        const out = Array.from((await ml.run(CLS_MODEL, feeds))['softmax_0.tmp_0']!.data as Float32Array);
+        return { out, inputBytes: input.byteLength };
+      } finally {
+        await ml.close();
+      }
+    };
+    const [thread, child] = [await answer('thread'), await answer('process')];
+    assert.deepEqual(thread.out, child.out, 'a thread and a child process answer the same');
+    assert.equal(thread.inputBytes, 0, 'the input buffer was transferred to the thread, not copied');
+    assert.ok(child.inputBytes > 0, 'a child process gets a copy');
   });
 
   test('a model that throws fails that call with a clear error; the worker and the pool go on', async () => {

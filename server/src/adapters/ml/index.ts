@@ -11,10 +11,12 @@ import { ModelCatalog, nodeModulesResolver, type PackageResolver } from './model
 import { ModelFileChecker } from './model-files.ts';
 import { InferencePool, type Feeds, type Lane, type PoolDiagnostics, type Tensor } from './inference-pool.ts';
 import { ModelInstaller, type InstalledListener, type InstallerOptions } from './model-installer.ts';
+import type { Isolation } from './inference-runner.ts';
 import { CAPABILITY_MODELS, type Capability } from './model-manifest.ts';
 
 export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
 export { InferencePool, DEFAULT_IDLE_MS, type PoolLifecycle, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics } from './inference-pool.ts';
+export type { Isolation } from './inference-runner.ts';
 export { ModelFileChecker, sha256File, PART_SUFFIX } from './model-files.ts';
 export {
   MODELS,
@@ -44,6 +46,10 @@ export interface MlRuntimeOptions {
   packages?: PackageResolver;
   /** How long inference threads wait for work before releasing their models (HEARTH_ML_IDLE_S; default DEFAULT_IDLE_MS). */
   idleMs?: number;
+  /** Where inference runs: child processes (default) or worker threads (inference-runner.ts). */
+  isolation?: Isolation;
+  /** Called when indexing has been idle long enough that every inference worker ended (see InferencePool). */
+  onIdle?: () => void;
   /** Test only (HEARTH_CLIP_STANDIN=1): the semantic tasks run the colour-only stand-in CLIP. */
   clipStandin?: boolean;
   /** Where the admin Install action downloads from (HEARTH_MODELS_BASE_URL; null: the registry's source URLs). */
@@ -67,6 +73,8 @@ export class MlRuntime {
     this.pool = new InferencePool({
       maxWorkers: opts.maxWorkers,
       idleMs: opts.idleMs,
+      isolation: opts.isolation,
+      onIdle: opts.onIdle,
       resolve: async (id) => {
         const { file, bytes, entry } = await this.catalog.sessionFile(id);
         return { file, bytes, sha256: entry.files[0]!.sha256, task: entry.task };

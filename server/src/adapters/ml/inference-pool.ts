@@ -16,8 +16,13 @@
  * Each thread runs one request at a time: throughput comes from running several images at once, not
  * from one image on every core (which also keeps one large request from starving the rest).
  *
- * Tensors cross threads by transfer: an input whose typed array owns its whole buffer is moved
- * (the caller's array is detached after `run`), others are copied once; outputs are always moved.
+ * Where the workers run (`isolation`, inference-runner.ts): child processes by default, so that an idle
+ * pool leaves nothing of onnxruntime in the server (its library, its arenas, the heap its threads grew);
+ * worker threads on request. "Thread" below means either: the pool treats them alike.
+ *
+ * Tensors cross to a child process as copies through its IPC channel (the caller's arrays are left as
+ * they were). To a worker thread they cross by transfer: an input whose typed array owns its whole buffer
+ * is moved (the caller's array is detached after `run`), others are copied once; outputs are always moved.
  *
  * Failures stay with their request: a model that throws (wrong input shape, a broken graph) rejects
  * that call with an InferenceError, and the thread and the pool go on. A thread that dies rejects
@@ -41,9 +46,8 @@
  */
 import os from 'node:os';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import { InferenceError, ModelUnavailableError, PoolClosedError } from './errors.ts';
-import { INFERENCE_WORKER_SOURCE } from './inference-worker.ts';
+import { startRunner, type InferenceRunner, type Isolation } from './inference-runner.ts';
 import type { TensorType } from './model-manifest.ts';
 
 /**
@@ -87,6 +91,10 @@ export interface PoolOptions {
   maxWorkers?: number | null;
   /** How long a thread waits for work before its sessions are released (default DEFAULT_IDLE_MS). */
   idleMs?: number;
+  /** Where the workers run: child processes (default; see inference-runner.ts) or worker threads. */
+  isolation?: Isolation;
+  /** Called when the last worker released after `idleMs` has ended (the server gives memory back then). */
+  onIdle?: () => void;
 }
 
 interface Job {
@@ -106,7 +114,7 @@ interface Stat {
 
 interface PoolThread {
   index: number;
-  worker: Worker;
+  worker: InferenceRunner;
   job: Job | null;
   /** Model id → load time (ms) of the models this thread holds. */
   loaded: Map<string, number>;
@@ -157,6 +165,7 @@ export class InferencePool {
   /** Threads background work may hold at once: one per core (capped by the option); what an indexing queue should feed. */
   readonly backgroundWorkers: number;
   readonly idleMs: number;
+  readonly isolation: Isolation;
   private readonly threads: PoolThread[] = [];
   /** Threads out of the pool that are releasing their sessions, until they end. */
   private readonly releasing = new Set<PoolThread>();
@@ -177,6 +186,7 @@ export class InferencePool {
     this.maxWorkers = this.backgroundWorkers + 1;
     this.intraOpThreads = Math.max(1, Math.floor(cores / this.backgroundWorkers));
     this.idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
+    this.isolation = opts.isolation ?? 'process';
     const require = createRequire(import.meta.url);
     try {
       this.onnxruntime = require.resolve('onnxruntime-node');
@@ -308,6 +318,11 @@ export class InferencePool {
     const transfer: ArrayBuffer[] = [];
     const feeds: Feeds = {};
     for (const [name, t] of Object.entries(job.feeds)) {
+      // A child process gets a copy through its channel whatever the array: nothing to move or slice.
+      if (this.isolation === 'process') {
+        feeds[name] = t;
+        continue;
+      }
       const owns = t.data.byteOffset === 0 && t.data.byteLength === t.data.buffer.byteLength && t.data.buffer instanceof ArrayBuffer;
       const data = owns ? t.data : (t.data.slice() as TensorArray);
       if (!transfer.includes(data.buffer as ArrayBuffer)) transfer.push(data.buffer as ArrayBuffer);
@@ -318,16 +333,11 @@ export class InferencePool {
   }
 
   private spawn(): PoolThread {
-    const worker = new Worker(INFERENCE_WORKER_SOURCE, {
-      eval: true,
-      // No execArgv: the TypeScript loader the server may run under is not needed by this plain script.
-      execArgv: [],
-      workerData: { onnxruntime: this.onnxruntime, intraOpThreads: this.intraOpThreads },
-    });
+    const worker = startRunner(this.isolation, { onnxruntime: this.onnxruntime, intraOpThreads: this.intraOpThreads });
     const thread: PoolThread = { index: this.nextIndex++, worker, job: null, loaded: new Map(), idle: null, releasing: null };
     worker.on('message', (m: Reply) => this.settle(thread, m));
-    worker.on('error', (e) => this.lost(thread, e.message));
-    worker.on('exit', (code) => this.lost(thread, `exit code ${code}`));
+    worker.on('error', (e: Error) => this.lost(thread, e.message));
+    worker.on('exit', (code: number | null) => this.lost(thread, `exit code ${code}`));
     // After the listeners: adding a 'message' listener refs the worker again.
     worker.unref();
     this.threads.push(thread);
@@ -370,7 +380,9 @@ export class InferencePool {
       if (i < 0 || thread.job) return;
       this.threads.splice(i, 1);
       this.counts.releases++;
-      void this.release(thread);
+      void this.release(thread).then(() => {
+        if (!this.threads.length && !this.releasing.size) this.opts.onIdle?.();
+      });
       // Work that arrived meanwhile (none can be waiting for an idle thread, but a lane may be at its cap).
       this.pump();
     }, this.idleMs);

@@ -1,5 +1,6 @@
 /**
- * The program of one inference thread (inference-pool.ts starts it). Plain CommonJS evaluated without
+ * The program of one inference worker: a child process (`node -e`) or a worker thread, as inference-pool.ts
+ * starts it; the messages are the same either way. Plain CommonJS evaluated without
  * the TypeScript loader the server may run under, like platform/cache/snapshot-worker.ts: starting a
  * thread with tsx cost 0.6 s of CPU (features/intake/file-hasher.ts), and a bundled server
  * (scripts/build-server.ts) needs no extra file beside it.
@@ -26,7 +27,13 @@
  *               {op: 'released', sessions}
  */
 export const INFERENCE_WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+const threads = require('node:worker_threads');
+// A child process (the pool's way, see inference-pool.ts) talks over its IPC channel and reads its settings
+// from the environment; a thread over parentPort. The child ends with its parent: a server that exits or
+// dies closes the channel, and nothing is left running onnxruntime for nobody.
+const parentPort = threads.parentPort ?? { postMessage: (m) => process.send(m), on: (e, f) => process.on(e, f) };
+const workerData = threads.parentPort ? threads.workerData : JSON.parse(process.env.HEARTH_INFERENCE_WORKER);
+if (!threads.parentPort) process.on('disconnect', () => process.exit(0));
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');

@@ -10,7 +10,7 @@
  * The worker is plain JavaScript evaluated without the TypeScript loader the server may run under
  * (starting one with it cost 0.6 s of CPU, features/intake/file-hasher.ts): it opens its own
  * connection to the catalog file (query_only) and answers one read at a time. It is started on
- * the first read, stopped after a minute without one (never keeps the process alive), and started
+ * the first read, stopped after 20 s without one (never keeps the process alive), and started
  * again when it died. A catalog in memory has no file to open: `for` returns null.
  */
 import { createRequire } from 'node:module';
@@ -18,7 +18,8 @@ import { Worker } from 'node:worker_threads';
 import type { Db } from '../db/connection.ts';
 import { JOURNAL_POSITION } from './snapshot-reader.ts';
 
-const IDLE_MS = 60_000;
+/** Long enough to serve a person paging through a list; short enough to be gone well within a minute of the last read (issue 25). */
+const IDLE_MS = 20_000;
 
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');

@@ -1,0 +1,34 @@
+/**
+ * One full garbage collection soon after the server let go of something large: the inference workers
+ * ended (indexing has been idle for HEARTH_ML_IDLE_S), the spare upload blocks were dropped, the snapshot
+ * worker stopped. Called by those places, never on a request's path.
+ *
+ * Why: an idle server allocates nearly nothing, so V8 runs no major collection, and what the work left
+ * behind stays resident: the garbage of indexing on the main heap, and the native memory held by dead
+ * objects (sharp's image buffers, dropped Buffers), which is freed only when the collector finalises them.
+ * Measured (the face pipeline and OCR on 18 corpus photos, /tmp probe): 150 MB resident 3 s after the
+ * inference workers ended, 100 MB after one gc() (anonymous memory 97 → 47 MB, back to where it started).
+ * On the whole server after the corpus (scripts/bench/footprint.ts, one busy-machine run each) the server was
+ * 211 MB at 60 s without it and 216 MB with it: no difference beyond noise there, where the rest of the
+ * anonymous memory (~140 MB) is glibc's heap after libvips, HEIC and ffmpeg work, which a collection does not
+ * shrink. Kept because it costs one collection per idle period and is what the probe measured; a quiet
+ * A/B run of the bench should confirm or drop it.
+ *
+ * `gc` exists only when node runs with --expose-gc, which `npm start` and the built server's launchers
+ * give it (SERVER_NODE_FLAGS, scripts/build-server.ts); elsewhere (tests, tsx) this does nothing. Several
+ * calls within GIVE_BACK_DELAY_MS make one collection (a heap of a few tens of MB takes ~10–30 ms: the
+ * loop is idle then by definition). The timer never keeps the process alive.
+ */
+const GIVE_BACK_DELAY_MS = 1000;
+
+let pending: NodeJS.Timeout | null = null;
+
+export function giveBackMemory(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc || pending) return;
+  pending = setTimeout(() => {
+    pending = null;
+    gc();
+  }, GIVE_BACK_DELAY_MS);
+  pending.unref();
+}
