@@ -6,7 +6,7 @@
  * sessions and ended still leaves onnxruntime in the server's process: its shared library stays mapped
  * (24 MB resident, Node never unloads an addon) and what its threads allocated stays in glibc's heap as
  * free but unreturned memory. Measured (the face pipeline on 12 corpus photos and OCR on 6, two workers,
- * MALLOC_ARENA_MAX=2 and MALLOC_MMAP_THRESHOLD_ as `npm start` runs the server; /tmp probe beside the pool
+ * MALLOC_ARENA_MAX=2 and MALLOC_MMAP_THRESHOLD_ as `npm start` runs the server; a one-off probe script run beside the pool
  * tests), the process 3 s after the release: 192–203 MB with threads (126 MB anonymous, 24 MB of
  * libonnxruntime.so) against 116–126 MB with child processes, where an ended child gives everything back.
  * The cost: a child's start (once per burst of work, like a model's load) and tensors copied through the

@@ -6,7 +6,7 @@
  * Why: an idle server allocates nearly nothing, so V8 runs no major collection, and what the work left
  * behind stays resident: the garbage of indexing on the main heap, and the native memory held by dead
  * objects (sharp's image buffers, dropped Buffers), which is freed only when the collector finalises them.
- * Measured (the face pipeline and OCR on 18 corpus photos, /tmp probe): 150 MB resident 3 s after the
+ * Measured (the face pipeline and OCR on 18 corpus photos, in a one-off probe script not kept in the repository): 150 MB resident 3 s after the
  * inference workers ended, 100 MB after one gc() (anonymous memory 97 → 47 MB, back to where it started).
  * On the whole server after the corpus (scripts/bench/footprint.ts, one busy-machine run each) the server was
  * 211 MB at 60 s without it and 216 MB with it: no difference beyond noise there, where the rest of the
