@@ -51,6 +51,7 @@ import type { IndexTask } from '../../server/src/features/indexing/index-tasks.t
 import { INDEX_PIXELS_MAX_SIDE } from '../../server/src/features/indexing/index.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
 import { FLOOR_WORKER_SOURCE } from './indexing-floor-worker.ts';
+import { treeCpuSeconds } from './process-tree.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const CORPUS = process.env.HEARTH_CORPUS ?? path.resolve(root, '../shared/corpus');
@@ -85,9 +86,13 @@ const modelFiles = Object.fromEntries(
   }),
 );
 
-/** CPU seconds of this process and of the whole machine (Linux /proc/stat; null elsewhere). */
+/**
+ * CPU seconds of this process with its child processes (the inference workers: Hearth's own work, see
+ * treeCpuSeconds) and of the whole machine (Linux /proc/stat; null elsewhere).
+ */
 function cpuNow(): { self: number; machine: number | null } {
   const u = process.cpuUsage();
+  const tree = treeCpuSeconds();
   let machine: number | null = null;
   try {
     const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
@@ -95,7 +100,7 @@ function cpuNow(): { self: number; machine: number | null } {
   } catch {
     machine = null;
   }
-  return { self: (u.user + u.system) / 1e6, machine };
+  return { self: tree ?? (u.user + u.system) / 1e6, machine };
 }
 
 interface Measured {

@@ -79,3 +79,32 @@ export function describeTree(tree: TreeProcess[]): string {
   const parts = tree.map((p) => `${p.command} ${p.rssMb.toFixed(0)}`).join(', ');
   return `${rssMb.toFixed(0)} MB RSS (PSS ${pssMb === null ? '?' : pssMb.toFixed(0)} MB) in ${tree.length} process${tree.length === 1 ? '' : 'es'}: ${parts}`;
 }
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on every Linux in use). */
+const TICKS = 100;
+
+/** utime + stime (and, with `reaped`, cutime + cstime: its ended and waited-for children) of one process, in ticks. */
+function ticksOf(pid: number, reaped: boolean): number {
+  const stat = read(`/proc/${pid}/stat`);
+  if (!stat) return 0;
+  // The fields after the command's closing parenthesis start at field 3 (state): utime is field 14.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  return f[11]! + f[12]! + (reaped ? f[13]! + f[14]! : 0);
+}
+
+/**
+ * CPU seconds used so far by a process and everything it started: itself, its children alive now, and its
+ * children that ended (counted by the kernel in the parent once waited for, which Node does). The server's
+ * inference runs in child processes (adapters/ml/inference-runner.ts), so a figure of the process alone
+ * would leave the models out and count them under "other processes". Linux only; null elsewhere.
+ */
+export function treeCpuSeconds(rootPid: number = process.pid): number | null {
+  if (!fs.existsSync(`/proc/${rootPid}/stat`)) return null;
+  let ticks = 0;
+  const walk = (pid: number) => {
+    ticks += ticksOf(pid, true);
+    for (const c of childrenOf(pid)) walk(c);
+  };
+  walk(rootPid);
+  return ticks / TICKS;
+}
