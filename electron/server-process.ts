@@ -4,19 +4,15 @@
  * The server is the same one `npm start` runs: the window is just another browser of it.
  */
 import { utilityProcess, type UtilityProcess } from 'electron';
+import { serverForkOptions, type ServerFolders } from './server-launch.ts';
 
 export interface ServerHandle {
   url: string;
   stop(): Promise<void>;
 }
 
-export interface ServerOptions {
+export interface ServerOptions extends ServerFolders {
   entry: string;
-  dataDir: string;
-  modelsDir: string;
-  /** The models shipped with Hearth (the repository's models/: the two face models). */
-  shippedModelsDir: string;
-  uiDir: string;
   onCrash?: (code: number) => void;
 }
 
@@ -29,20 +25,9 @@ export function startServer(opts: ServerOptions): Promise<ServerHandle> {
     let resolved = false;
 
     const spawn = () => {
-      child = utilityProcess.fork(opts.entry, [], {
-        stdio: 'pipe',
-        serviceName: 'Hearth server',
-        env: {
-          ...process.env,
-          HEARTH_PORT: process.env.HEARTH_PORT ?? '6680',
-          // HEARTH_HOST only when the user set it (in process.env above): unset, the administrator's
-          // network setting decides, and a fresh install listens on 127.0.0.1.
-          HEARTH_DATA_DIR: opts.dataDir,
-          HEARTH_MODELS_DIR: opts.modelsDir,
-          HEARTH_SHIPPED_MODELS_DIR: opts.shippedModelsDir,
-          HEARTH_UI_DIR: opts.uiDir,
-        },
-      });
+      // The same Node flags and allocator settings as `npm start` (server-launch.ts).
+      const { execArgv, env } = serverForkOptions(opts, process.env);
+      child = utilityProcess.fork(opts.entry, [], { stdio: 'pipe', serviceName: 'Hearth server', execArgv, env });
       let buffer = '';
       const timer = setTimeout(() => {
         if (!resolved) reject(new Error('the Hearth server did not start within 30 s'));

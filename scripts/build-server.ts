@@ -36,14 +36,8 @@ export const SERVER_DIST = path.join(ROOT, 'server/dist');
 export const SERVER_ENTRY = path.join(SERVER_DIST, 'main.js');
 const STAMP = path.join(SERVER_DIST, '.build-stamp');
 
-/**
- * How `npm start` runs the built server (scripts/start.ts), shared with the benchmarks that measure it as
- * a household runs it (scripts/bench/upload.ts, footprint.ts): glibc's allocator limited to two arenas and big
- * blocks given back to the system, a small young generation, and `gc()` for the server to call when idle.
- */
-export const SERVER_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
-/** `--expose-gc`: the server collects once when it let go of something large while idle (server/src/platform/cache/give-back-memory.ts). */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=1', '--expose-gc'];
+/** How the built server is launched (allocator environment, Node flags): one list for every launcher. */
+export { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../server/src/config/process-launch.ts';
 
 /**
  * Native addons (.node binaries), packages that find files of their own at run time (ffmpeg-static's
