@@ -54,15 +54,18 @@ function takeBlock(): Buffer {
 }
 function returnBlock(b: Buffer): void {
   if (spareBlocks.length < MAX_SPARE_BLOCKS && b.buffer.byteLength === BLOCK) spareBlocks.push(b);
-  if (spareTrim) spareTrim.refresh();
-  else {
-    spareTrim = setTimeout(() => {
-      spareBlocks.length = 0;
-      spareTrim = null;
-      giveBackMemory(); // the blocks' memory goes back when the collector finalises them
-    }, SPARE_IDLE_MS);
-    spareTrim.unref();
-  }
+  // Started again at every return: 20 s after the last one (a block is 1 MiB, so this is rare enough).
+  if (spareTrim) clearTimeout(spareTrim);
+  spareTrim = setTimeout(() => {
+    spareBlocks.length = 0;
+    spareTrim = null;
+    giveBackMemory(); // the blocks' memory goes back when the collector finalises them
+  }, SPARE_IDLE_MS);
+  spareTrim.unref();
+}
+/** How many spare blocks are kept now (the footprint's figures, and the test that they go when idle). */
+export function spareBlockCount(): number {
+  return spareBlocks.length;
 }
 
 export interface SinkOptions {

@@ -93,6 +93,11 @@ export class SnapshotWorker {
     });
   }
 
+  /** Whether the worker thread is running (it stops after IDLE_MS without a read). */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
   close(): void {
     if (this.idle) clearTimeout(this.idle);
     void this.worker?.terminate();
@@ -107,7 +112,10 @@ export class SnapshotWorker {
     worker.unref();
     worker.on('message', (m: Reply) => this.settle(m));
     const fail = (e: Error) => {
-      if (this.worker === worker) this.worker = null;
+      // A worker stopped for idleness ends after close() returned: if a read has started its successor
+      // meanwhile, the reads waiting now are the successor's, and this late exit is none of theirs.
+      if (this.worker !== worker && this.worker !== null) return;
+      this.worker = null;
       for (const [, w] of this.waiting) w.reject(e);
       this.waiting.clear();
     };
