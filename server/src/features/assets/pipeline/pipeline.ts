@@ -107,10 +107,12 @@ export class AssetPipeline {
         // What a person corrected stays as they left it; the rest is what the file says now.
         if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
         this.settleCapture(fields, this.store.byId(id) ?? asset);
-        this.store.update(assetId, { ...fields, state: 'ready', last_error: null }, now);
-        const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
+        // The status names the media item step already: linking happens in this transaction, so a failure
+        // there rolls the status back with everything else. One UPDATE of the asset instead of two (each
+        // fires its change-journal and search triggers).
         done.push(STATUS.mediaItem);
-        this.store.update(assetId, { status: JSON.stringify(done) }, now);
+        this.store.update(assetId, { ...fields, state: 'ready', last_error: null, status: JSON.stringify(done) }, now);
+        const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
         if (receiptId) this.store.setReceipt(receiptId, { status: 'completed', asset_id: assetId }, now);
         this.events.emit('asset.ready', { ...assetRef(asset), media_item_id: itemId });
         return itemId;
