@@ -26,8 +26,9 @@
  * (libvips may use its own threads inside one call), timed with process.cpuUsage (every thread of this
  * process, so the hashing worker and libvips' threads are counted):
  *   type detection (detect.ts on the file's head); BLAKE3 (the intake's hashFile, as ingest calls it);
- *   metadata (extractPhotoMetadata: exifr + Hearth's own parsing); decode (openImage + shrink-on-load to
- *   400 px raw pixels, as generateThumbnails decodes); thumbnail encode (WebP of those pixels, written to
+ *   decode (openImage, which reads the header too, + shrink-on-load to 400 px raw pixels, as
+ *   generateThumbnails decodes); metadata (extractPhotoMetadata: exifr + Hearth's own parsing, given the header
+ *   the decode read, as the pipeline gives it); thumbnail encode (WebP of those pixels, written to
  *   disk); pHash (whole frame + nine windows from those pixels); catalog rows at ingest (indexFile with the
  *   type and hash already known, the job runner stopped: the asset row and its job row); and the rest of
  *   the pipeline's CPU — job claim/complete, the pipeline's own catalog writes (asset, media item, status,
