@@ -10,6 +10,7 @@
 import crypto from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import type { Db } from '../platform/db/connection.ts';
+import { prepared } from '../platform/db/prepared.ts';
 
 export const RegistrationSettings = z.object({
   /**
@@ -147,7 +148,8 @@ export class SettingsStore {
   }
 
   private read(key: string): { value: unknown; updated_at: number } | undefined {
-    const row = this.db.prepare('SELECT value, updated_at FROM settings WHERE key = ?').get(key) as
+    // Kept prepared (platform/db/prepared.ts): read per file at ingest (isTaskEnabled, once per task and asset).
+    const row = prepared(this.db, 'SELECT value, updated_at FROM settings WHERE key = ?').get(key) as
       | { value: string; updated_at: number }
       | undefined;
     return row ? { value: JSON.parse(row.value), updated_at: row.updated_at } : undefined;

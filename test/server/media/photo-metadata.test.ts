@@ -5,6 +5,8 @@ import { describe, test } from 'node:test';
 import sharp from 'sharp';
 import { offsetFromGpsClock, parseOffset, parseWallClock, toTakenTime } from '../../../server/src/adapters/media/capture-time.ts';
 import { extractPhotoMetadata, formatExposureTime, type PhotoMetadata } from '../../../server/src/adapters/media/photo-metadata.ts';
+import { detect } from '../../../server/src/adapters/media/detect.ts';
+import { openImage } from '../../../server/src/adapters/media/image-source.ts';
 import { withXmp } from '../assets/made-media.ts';
 import { corpusPath, labels, labelOffset, labelWallClock, tempDir, wallClockOf, type ExpectedMetadata } from './corpus.ts';
 
@@ -132,6 +134,41 @@ describe('photo metadata against the corpus ground truth', () => {
 });
 
 describe('photo metadata: specific behaviour', () => {
+  test('the header the decode read (as ingest hands it over) gives the same metadata, without a second header parse', async () => {
+    // Ingest opens each photo once (image-source.ts) and gives the header sharp read to the metadata, so the
+    // displayed size costs no second read of the file's head. Every orientation of JPEG, PNG, HEIC (decoded
+    // by heic-decode: no sharp header, so read here as before) and RAW (the sensor's size, never the preview's).
+    const files = [
+      ...[1, 2, 3, 4, 5, 6, 7, 8].flatMap((o) => [`exif/orientation_landscape_${o}.jpg`, `exif/orientation_portrait_${o}.jpg`]),
+      'faces/face_009.png',
+      'heic/IMG_0307.HEIC',
+      'raw/RAW_NIKON_D1.NEF',
+    ];
+    const proto = Object.getPrototypeOf(sharp()) as { metadata: (...a: unknown[]) => Promise<unknown> };
+    const original = proto.metadata;
+    let parses = 0;
+    proto.metadata = function (this: unknown, ...a: unknown[]) {
+      parses++;
+      return original.apply(this, a);
+    };
+    try {
+      for (const f of files) {
+        const [folder, name] = f.split('/') as [string, string];
+        const file = corpusPath(folder, name);
+        const type = await detect(file);
+        const alone = await extractPhotoMetadata(file, { type });
+        // A HEIC's pixels come from heic-decode, with no sharp header (openImage gives null): not decoded here.
+        const opened = type?.mime === 'image/heic' ? { metadata: null, decoder: 'heic-decode' } : await openImage(file, { type });
+        parses = 0;
+        const shared = await extractPhotoMetadata(file, { type, header: Promise.resolve(opened.metadata) });
+        assert.deepEqual(shared, alone, f);
+        if (opened.decoder === 'sharp') assert.equal(parses, 0, `${f}: the header was parsed again`);
+      }
+    } finally {
+      proto.metadata = original;
+    }
+  });
+
   test('camera and exposure fields', async () => {
     const { metadata: m } = await extractPhotoMetadata(corpusPath('heic', 'IMG_5195.HEIC'));
     assert.equal(m.make, 'Apple');

@@ -5,6 +5,7 @@ import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { MediaDecodeError } from '../../../server/src/adapters/media/errors.ts';
 import { shutdownHeicDecoder } from '../../../server/src/adapters/media/heic.ts';
+import { openImage } from '../../../server/src/adapters/media/image-source.ts';
 import { applyOrientation } from '../../../server/src/adapters/media/orientation.ts';
 import { hammingDistance } from '../../../server/src/adapters/media/phash.ts';
 import { extractPhotoMetadata } from '../../../server/src/adapters/media/photo-metadata.ts';
@@ -113,6 +114,22 @@ describe('thumbnails', () => {
 
   test('RAW without a usable preview: MediaDecodeError that says so', async () => {
     await assert.rejects(generateThumbnails(corpusPath('raw', 'iPhone12Pro_ProRAW_truncated.dng'), targets()), /no usable embedded preview in this DNG/);
+  });
+
+  test('a photo opened by the caller (as ingest opens it, to share its header) gives the same thumbnail and pHashes', async () => {
+    // JPEG stored sideways (EXIF 6), PNG with alpha, RAW preview: the bytes, sizes and hashes are those of a
+    // photo opened here; a failure to open is the call's failure, as it is without the option.
+    const alpha = path.join(dir, 'alpha.png');
+    await sharp({ create: { width: 640, height: 480, channels: 4, background: { r: 200, g: 40, b: 40, alpha: 0.5 } } }).png().toFile(alpha);
+    for (const file of [corpusPath('exif', 'orientation_portrait_6.jpg'), alpha, corpusPath('raw', 'Canon_EOS_R6_pruned.CR3')]) {
+      const own = await generateThumbnails(file, targets(['small']), { phash: true });
+      const shared = await generateThumbnails(file, targets(['small']), { phash: true, opened: openImage(file) });
+      assert.deepEqual([shared.source, shared.decoder, shared.phash, shared.phashWindows], [own.source, own.decoder, own.phash, own.phashWindows], file);
+      assert.deepEqual(fs.readFileSync(shared.outputs.small!.path), fs.readFileSync(own.outputs.small!.path), file);
+    }
+    const damaged = path.join(dir, 'not-a-photo.jpg');
+    fs.writeFileSync(damaged, 'not a photo');
+    await assert.rejects(generateThumbnails(damaged, targets(['small']), { opened: openImage(damaged) }), MediaDecodeError);
   });
 
   test('small photos are never upscaled', async () => {

@@ -60,6 +60,12 @@ export interface ThumbnailOptions {
   quality?: number;
   /** Also compute the pHash (and its window hashes) from the same decode. */
   phash?: boolean;
+  /**
+   * The photo already opened by the caller (`openImage(input, { type, maxInputPixels })`), whose header the
+   * caller reads as well (ingest hands it to extractPhotoMetadata): one header read per photo instead of two.
+   * Its failure is this call's failure, as if opened here.
+   */
+  opened?: Promise<OpenedImage>;
 }
 
 function describe(e: unknown): string {
@@ -103,7 +109,7 @@ export async function generateThumbnails(
   options: ThumbnailOptions = {},
 ): Promise<ThumbnailResult> {
   const sizes = (Object.keys(targets) as ThumbnailSize[]).filter((s) => targets[s]).sort((a, b) => THUMBNAIL_EDGES[b] - THUMBNAIL_EDGES[a]);
-  const opened = await openImage(input, { type: options.type, maxInputPixels: options.maxInputPixels });
+  const opened = await (options.opened ?? openImage(input, { type: options.type, maxInputPixels: options.maxInputPixels }));
   const maxEdge = Math.max(...sizes.map((s) => THUMBNAIL_EDGES[s]), options.phash ? PHASH_EDGE : 0);
 
   // The single decode, reduced to the largest requested edge, normalised to 8 bits per channel.

@@ -12,6 +12,7 @@
  *   loads at its first run (about a second; once per process).
  */
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { geohashCenter, geohashFields } from './geohash.ts';
 import { GEOCODER_PROVIDER, type ReverseGeocoder } from './geocoder/reverse-geocoder.ts';
 
@@ -36,13 +37,13 @@ export class PlaceNames {
 
   /** Whether this asset's place is still to compute (the `asset.ready` check: most assets need nothing). */
   pendingFor(assetId: string): boolean {
+    // Kept prepared (platform/db/prepared.ts): asked once per file that ingest makes ready.
     return (
-      this.db
-        .prepare(
-          `SELECT 1 FROM assets a WHERE a.asset_id = ? AND a.gps_latitude IS NOT NULL AND a.gps_longitude IS NOT NULL
-             AND (a.geohash7 IS NULL OR (a.geohash7 <> '' AND NOT EXISTS (SELECT 1 FROM place_cells c WHERE c.geohash7 = a.geohash7)))`,
-        )
-        .get(assetId) !== undefined
+      prepared(
+        this.db,
+        `SELECT 1 FROM assets a WHERE a.asset_id = ? AND a.gps_latitude IS NOT NULL AND a.gps_longitude IS NOT NULL
+           AND (a.geohash7 IS NULL OR (a.geohash7 <> '' AND NOT EXISTS (SELECT 1 FROM place_cells c WHERE c.geohash7 = a.geohash7)))`,
+      ).get(assetId) !== undefined
     );
   }
 

@@ -7,6 +7,7 @@
  * Such rows are invisible (every read goes through stack_members).
  */
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 
 export interface StackRow {
   stack_id: string;
@@ -58,9 +59,9 @@ export class StacksStore {
 
   stacksOfItems(mediaItemIds: readonly string[]): string[] {
     if (mediaItemIds.length === 0) return [];
-    return this.db
-      .prepare('SELECT DISTINCT stack_id FROM stack_members WHERE media_item_id IN (SELECT value FROM json_each(?))')
-      .pluck()
+    // Kept prepared: every file ingest processes asks this (media-items.ts writeItem).
+    return prepared(this.db, 'SELECT DISTINCT stack_id FROM stack_members WHERE media_item_id IN (SELECT value FROM json_each(?))')
+      .pluck(true)
       .all(JSON.stringify(mediaItemIds)) as string[];
   }
 

@@ -13,6 +13,7 @@
  * with the same name never aim at the same path.
  */
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import type { CommittedUpload, CommittedUploads } from '../assets/index.ts';
 
 export interface CommitIntent {
@@ -68,9 +69,8 @@ export class CommitIntents implements CommittedUploads {
   // ------------------------------------------------------------ CommittedUploads (the ingest's side)
 
   claim(repositoryId: string, relPath: string, hash: string, size: number): CommittedUpload | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM upload_commits WHERE repository_id = ? AND rel_path = ?')
-      .get(repositoryId, relPath) as CommitIntent | undefined;
+    // Kept prepared (platform/db/prepared.ts): every file ingest indexes asks this, upload or not.
+    const row = prepared(this.db, 'SELECT * FROM upload_commits WHERE repository_id = ? AND rel_path = ?').get(repositoryId, relPath) as CommitIntent | undefined;
     // Another file at that name (the link never happened and someone else's file is there): not ours.
     if (!row || row.content_hash !== hash || row.size !== size) return undefined;
     return { ownerId: row.owner_id, receiptId: row.receipt_id, originalFilename: row.original_filename };

@@ -197,7 +197,7 @@ function writeItem(db: Db, store: AssetsStore, roles: Role[], kind: string, now:
   const members = new Set(roles.map(([a]) => a.asset_id));
   const previous = [...new Set(roles.map(([a]) => a.media_item_id).filter((id): id is string => !!id))];
   const componentsOf = (id: string) =>
-    db.prepare('SELECT asset_id FROM media_item_components WHERE media_item_id = ? ORDER BY position').pluck().all(id) as string[];
+    prepared(db, 'SELECT asset_id FROM media_item_components WHERE media_item_id = ? ORDER BY position').pluck(true).all(id) as string[];
 
   // A single file that used to share an item with others leaves it for an item of its own.
   let mediaItemId: string | undefined;
@@ -227,7 +227,7 @@ function writeItem(db: Db, store: AssetsStore, roles: Role[], kind: string, now:
   for (const old of previous) if (old !== mediaItemId) repairMediaItem(db, old, now);
   const touched = stacks.stacksOfItems([mediaItemId, ...previous]);
   // Items merged away (only those: a scan of every item would be slow on a large library).
-  const drop = db.prepare('DELETE FROM media_items WHERE media_item_id = ? AND NOT EXISTS (SELECT 1 FROM media_item_components WHERE media_item_id = ?)');
+  const drop = prepared(db, 'DELETE FROM media_items WHERE media_item_id = ? AND NOT EXISTS (SELECT 1 FROM media_item_components WHERE media_item_id = ?)');
   for (const old of previous) if (old !== mediaItemId) drop.run(old, old);
   stacks.normalize(touched, now);
   return mediaItemId;

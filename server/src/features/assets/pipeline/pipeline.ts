@@ -28,6 +28,7 @@ import { writePlaceholderThumbnails } from '../../../adapters/media/placeholder.
 import { extractMotionVideo, locateMotionVideo, type MotionPhotoClaim } from '../../../adapters/media/motion-photo.ts';
 import { extractPhotoMetadata } from '../../../adapters/media/photo-metadata.ts';
 import { generateThumbnails } from '../../../adapters/media/thumbnails.ts';
+import { openImage } from '../../../adapters/media/image-source.ts';
 import { PHASH_VERSION } from '../../../adapters/media/phash.ts';
 import { needsWebVideo, posterFrame, probeVideo, readVideoContainer, transcodeWebVideo, type VideoInfo } from '../../../adapters/media/video.ts';
 import { needsWebAudio, probeAudio, transcodeWebAudio } from '../../../adapters/media/audio.ts';
@@ -106,10 +107,12 @@ export class AssetPipeline {
         // What a person corrected stays as they left it; the rest is what the file says now.
         if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
         this.settleCapture(fields, this.store.byId(id) ?? asset);
-        this.store.update(assetId, { ...fields, state: 'ready', last_error: null }, now);
-        const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
+        // The status names the media item step already: linking happens in this transaction, so a failure
+        // there rolls the status back with everything else. One UPDATE of the asset instead of two (each
+        // fires its change-journal and search triggers).
         done.push(STATUS.mediaItem);
-        this.store.update(assetId, { status: JSON.stringify(done) }, now);
+        this.store.update(assetId, { ...fields, state: 'ready', last_error: null, status: JSON.stringify(done) }, now);
+        const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
         if (receiptId) this.store.setReceipt(receiptId, { status: 'completed', asset_id: assetId }, now);
         this.events.emit('asset.ready', { ...assetRef(asset), media_item_id: itemId });
         return itemId;
@@ -214,11 +217,18 @@ export class AssetPipeline {
     // Metadata and thumbnails at the same time: the metadata is read and parsed on this (JavaScript) thread
     // while libvips decodes and encodes on its own, so neither waits for the other. Outcomes are taken in the
     // old order: a metadata error (the file itself unreadable) is reported before a decode error.
-    const thumbnails = generateThumbnails(file, this.eagerThumbnails(asset.asset_id), { type, phash: true }).then(
+    // The photo is opened once for both: the header sharp reads to decode it also gives the metadata its
+    // displayed size (no second read of the file's head, no second header parse).
+    const opened = openImage(file, { type });
+    const thumbnails = generateThumbnails(file, this.eagerThumbnails(asset.asset_id), { type, phash: true, opened }).then(
       (value) => ({ ok: true as const, value }),
       (e: unknown) => ({ ok: false as const, error: photoDecodeFailure(type, e) }),
     );
-    const metadata = await extractPhotoMetadata(file, { type }).catch(async (e: unknown) => {
+    const header = opened.then(
+      (o) => o.metadata,
+      () => null,
+    );
+    const metadata = await extractPhotoMetadata(file, { type, header }).catch(async (e: unknown) => {
       await thumbnails; // never leave libvips writing into an asset whose job has already failed
       throw e;
     });
