@@ -13,9 +13,13 @@
  *   and one photo's info (getAsset), one after another as a person clicks, timed until the whole answer has
  *   arrived. The same requests measured idle first, so the two p95s stand side by side.
  *
- * The client shares this process (and its event loop) with the server, as bench:query does: what the server
- * holds the loop for shows in both the stall and the answer times.
+ * The client runs in a process of its own (a small plain-JavaScript child, `BROWSER` below), as a person's
+ * browser does: until round three it shared this process with the server, so the stalls and GC pauses
+ * measured here were partly its own (its fetch machinery and the parsed answers of ~1400 requests lived in the
+ * server's heap; issue 25 point 3). The server's event loop is what the stall measures; the answer times are
+ * what the person waits, server's loop included.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -145,6 +149,44 @@ interface Step {
   body?: unknown;
 }
 
+/**
+ * The browsing process: `node -e BROWSER '<{base, token, steps}>'`, driven over IPC. Says `{ready}` first; then
+ * `{cmd: 'idle', rounds}` (one untimed warm pass, then `rounds` timed passes) or `{cmd: 'browse'}` (passes until
+ * `{cmd: 'stop'}`) answer `{times}`: per step, the milliseconds until its whole answer had arrived.
+ */
+const BROWSER = `
+const { base, token, steps } = JSON.parse(process.argv[1]);
+const call = async (s) => {
+  const t = performance.now();
+  const r = await fetch(base + '/api/v1' + s.path, {
+    method: s.method,
+    headers: { authorization: 'Bearer ' + token, ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: s.body !== undefined ? JSON.stringify(s.body) : undefined,
+  });
+  const text = await r.text();
+  const ms = performance.now() - t;
+  if (r.status !== 200) throw new Error(s.method + ' ' + s.path + ': ' + r.status + ' ' + text.slice(0, 300));
+  return ms;
+};
+let stop = false;
+process.on('message', async (m) => {
+  try {
+    const times = steps.map(() => []);
+    if (m.cmd === 'stop') return void (stop = true);
+    if (m.cmd === 'idle') {
+      for (const s of steps) await call(s);
+      for (let r = 0; r < m.rounds; r++) for (const [i, s] of steps.entries()) times[i].push(await call(s));
+    } else {
+      while (!stop) for (const [i, s] of steps.entries()) if (!stop) times[i].push(await call(s));
+    }
+    process.send({ times });
+  } catch (e) {
+    process.send({ error: String((e && e.message) || e) });
+  }
+});
+process.send({ ready: true });
+`;
+
 const p95 = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]! : NaN);
 
 /** A person browsing: the four requests above, in turn, as fast as the answers come (one at a time). */
@@ -187,19 +229,46 @@ export class Browsing {
 
   /** `rounds` passes over the steps with nothing else running (the first pass warms the caches, untimed). */
   async idle(rounds: number): Promise<number[][]> {
-    for (const s of this.steps) await this.call(s);
-    const times = this.steps.map(() => [] as number[]);
-    for (let r = 0; r < rounds; r++) for (const [i, s] of this.steps.entries()) times[i]!.push((await this.call(s)).ms);
-    return times;
+    const browser = this.browser();
+    try {
+      const done = browser.reply();
+      browser.child.send({ cmd: 'idle', rounds });
+      return await done;
+    } finally {
+      browser.child.kill();
+    }
   }
 
-  /** Passes over the steps until `job` settles; its result and the times. */
+  /** Passes over the steps (from the browsing process) until `job` settles; its result and the times. */
   async during<T>(job: Promise<T>): Promise<{ result: T; times: number[][] }> {
-    let done = false;
-    const settled = job.finally(() => (done = true));
-    const times = this.steps.map(() => [] as number[]);
-    while (!done) for (const [i, s] of this.steps.entries()) if (!done) times[i]!.push((await this.call(s)).ms);
-    return { result: await settled, times };
+    const browser = this.browser();
+    try {
+      await browser.ready;
+      const done = browser.reply();
+      browser.child.send({ cmd: 'browse' });
+      const result = await job.finally(() => browser.child.send({ cmd: 'stop' }));
+      return { result, times: await done };
+    } finally {
+      browser.child.kill();
+    }
+  }
+
+  /** A browsing process for this person's steps (plain `node`: no TypeScript loader to start). */
+  private browser(): { child: ChildProcess; ready: Promise<void>; reply: () => Promise<number[][]> } {
+    const child = spawn(process.execPath, ['-e', BROWSER, JSON.stringify({ base: this.base, token: this.token, steps: this.steps })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const ready = new Promise<void>((resolve) => child.once('message', () => resolve()));
+    const reply = () =>
+      new Promise<number[][]>((resolve, reject) => {
+        const onMessage = (m: { times?: number[][]; error?: string }) => {
+          if (m.error) reject(new Error(`the browsing process failed: ${m.error}`));
+          else if (m.times) resolve(m.times);
+          else return;
+          child.off('message', onMessage);
+        };
+        child.on('message', onMessage);
+        child.once('exit', (code) => reject(new Error(`the browsing process stopped (exit code ${code})`)));
+      });
+    return { child, ready, reply };
   }
 
   /** The two p95s side by side, per request and over all of them. */

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { AppConfig } from './config/env.ts';
 import { SettingsStore } from './config/settings.ts';
 import { openDatabase, type Db } from './platform/db/connection.ts';
+import { WalCheckpointer } from './platform/db/checkpointer.ts';
 import { migrate, type MigrateResult } from './platform/db/migrate.ts';
 import { Access } from './platform/access/index.ts';
 import { EventBus } from './platform/events/index.ts';
@@ -91,6 +92,8 @@ export interface Container {
   config: AppConfig;
   log: Logger;
   db: Db;
+  /** Checkpoints the catalog's WAL on a thread of its own; null for a catalog in memory. */
+  checkpointer: WalCheckpointer | null;
   migrations: MigrateResult;
   settings: SettingsStore;
   setupCode: SetupCode;
@@ -217,6 +220,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   let closed = false;
   const migrations = migrate(db, { backupDir: p.backups });
   if (migrations.applied.length) log.info({ applied: migrations.applied, backup: migrations.backupFile }, 'catalog migrated');
+  // WAL checkpoints on a thread of their own instead of inside the commits of the event loop (platform/db/checkpointer.ts).
+  const checkpointer = WalCheckpointer.start(db, {
+    onFailure: (e) => log.warn({ err: e }, 'the WAL checkpointer stopped: commits checkpoint the catalog themselves again'),
+  });
 
   const jobRegistry = buildJobRegistry();
   jobRegistry.assertHandlersFor(db);
@@ -501,6 +508,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     events,
     jobRunner,
     jobErrors,
+    checkpointer,
     close: async (deadlineMs = 0) => {
       closed = true;
       // The start's model check may still be reading the models folder (and writing its digests to the data folder).
@@ -516,6 +524,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       vectorIndexes.close();
       listReader?.close();
       catalog.close();
+      await checkpointer?.close();
       db.close();
     },
   };

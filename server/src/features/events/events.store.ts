@@ -55,6 +55,18 @@ const RELATION_PRIORITY = ['live_photo_still', 'jpeg_original', 'raw_original', 
 
 const EVENTS_DEP = depBits(['events']);
 
+/**
+ * One page of an owner's active events' members, in (event, position) order after the keyset. The members'
+ * (event_id, position) index is walked from the keyset on (CROSS JOIN keeps it the outer loop; each row's event
+ * is then looked up by its key to filter on the owner): joined the other way round, SQLite read every member of
+ * the owner and sorted them all in a temporary B-tree for every page, so each page cost the whole set and held
+ * the event loop 100+ ms at 100k members (the events rebuild's longest step in issue 25's round two).
+ */
+export const MEMBERS_PAGE_SQL = `SELECT m.event_id, m.media_item_id, m.position, m.origin
+  FROM photo_event_members m INDEXED BY photo_event_members_position CROSS JOIN photo_events e ON e.event_id = m.event_id
+  WHERE (m.event_id, m.position) > (@event, @position) AND e.owner_id = @owner AND e.status = 'active'
+  ORDER BY m.event_id, m.position LIMIT @limit`;
+
 export class EventsStore {
   constructor(private readonly db: Db) {}
 
@@ -148,10 +160,7 @@ export class EventsStore {
    * publish time that nothing changed meanwhile (the owner's revision).
    */
   async membersOfInSlices(ownerId: number, pageRows = 4096): Promise<Map<string, MemberRow[]>> {
-    const page = this.db.prepare(
-      `SELECT m.event_id, m.media_item_id, m.position, m.origin FROM photo_event_members m JOIN photo_events e ON e.event_id = m.event_id
-       WHERE e.owner_id = @owner AND e.status = 'active' AND (m.event_id, m.position) > (@event, @position) ORDER BY m.event_id, m.position LIMIT @limit`,
-    );
+    const page = this.db.prepare(MEMBERS_PAGE_SQL);
     const out = new Map<string, MemberRow[]>();
     for (let after = { event: '', position: -1 }; ; ) {
       const rows = page.all({ owner: ownerId, ...after, limit: pageRows }) as (MemberRow & { event_id: string })[];

@@ -18,7 +18,7 @@
  * An event left with no item is retired.
  */
 import { uuidv7 } from '../../platform/ids.ts';
-import { nextTurn } from '../../platform/cache/slices.ts';
+import { nextTurn, Pace } from '../../platform/cache/slices.ts';
 import { sphericalMean } from './geo.ts';
 import { reconcileInSlices, type PreviousEvent } from './reconcile.ts';
 import { ALGORITHM_VERSION, segmentInSlices } from './segmentation.ts';
@@ -30,30 +30,6 @@ export const SLICE_MS = 12;
 
 /** Rows per read of the candidates (a few ms each). */
 const READ_PAGE_ROWS = 1024;
-
-/**
- * Turns of the event loop inside a pass over every item: `if (pace.due()) await pace.turn()` once per item or
- * event. Each of the rebuild's passes over 100k items (maps of members, segments, groups) held the loop for
- * tens of ms on its own; together they were the 155–160 ms stalls measured in round one (issue 25).
- */
-class Pace {
-  private start = performance.now();
-  due(): boolean {
-    return performance.now() - this.start >= SLICE_MS;
-  }
-  async turn(): Promise<void> {
-    await nextTurn();
-    this.start = performance.now();
-  }
-  /** A generator run to its end, a turn of the event loop whenever a slice is over. */
-  async drive<T>(steps: Generator<void, T>): Promise<T> {
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-      if (this.due()) await this.turn();
-    }
-  }
-}
 
 export interface PlannedEvent {
   id: string;
@@ -95,7 +71,9 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
     after = page.last;
     await nextTurn();
   }
-  const pace = new Pace();
+  // Each of the rebuild's passes over 100k items (maps of members, segments, groups) held the loop for tens of ms
+  // on its own; together they were the 155–160 ms stalls measured in round one (issue 25): a turn every SLICE_MS.
+  const pace = new Pace(SLICE_MS);
   const facts = new Map<string, ItemFacts>();
   for (const c of items) {
     facts.set(c.id, c);

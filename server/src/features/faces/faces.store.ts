@@ -5,7 +5,7 @@
  * corrected people are kept, and chosen covers stay while their face is still the person's.
  */
 import type { Db } from '../../platform/db/connection.ts';
-import { nextTurn } from '../../platform/cache/slices.ts';
+import { nextTurn, Pace } from '../../platform/cache/slices.ts';
 import { clusterFaces, CLUSTER_PARAMS, SLICE_MS, type ClusterFace } from './cluster.ts';
 import { componentsOf, FaceMatrix } from './cluster-neighbours.ts';
 import { clusterOnThread, type ClusterThreadOptions } from './cluster-thread.ts';
@@ -272,13 +272,7 @@ export class FacesStore {
       { faceId: cols.faceId.slice(), score, fixed, embeddings, dims, rejectFace: Int32Array.from(rejectFace), rejectPerson: Float64Array.from(rejectPerson) },
       this.clusterThread,
     );
-    const planning = planGroups(cols, group, rejections, taken, SLICE_MS);
-    let step = planning.next();
-    while (!step.done) {
-      await nextTurn();
-      step = planning.next();
-    }
-    const plan = step.value;
+    const plan = await new Pace(SLICE_MS).drive(planGroups(cols, group, rejections, taken));
     const writer = this.planWriter(ownerId, plan, now);
     for (;;) {
       const more = this.db.transaction(() => writer.step(SLICE_MS)).immediate();
@@ -459,14 +453,11 @@ interface GroupsPlan {
  * may join (its neighbours are with a person it was rejected from), and a person of one face is not what
  * clustering means.
  */
-function* planGroups(rows: FaceColumns, group: Float64Array, rejections: Map<number, Set<number>>, taken: Set<number>, sliceMs = Infinity): Generator<void, GroupsPlan> {
-  let sliceStart = performance.now();
-  // Yields (the caller gives the event loop a turn) once a slice has run `sliceMs`; checked every 1024 items.
+function* planGroups(rows: FaceColumns, group: Float64Array, rejections: Map<number, Set<number>>, taken: Set<number>): Generator<void, GroupsPlan> {
+  // Yields every 1024 items: where its driver (a Pace, or runToEnd) may give the event loop a turn.
   let work = 0;
   function* slice(): Generator<void, void> {
-    if ((++work & 1023) !== 0 || performance.now() - sliceStart < sliceMs) return;
-    yield;
-    sliceStart = performance.now();
+    if ((++work & 1023) === 0) yield;
   }
   const { n, faceId, person, user } = rows;
   /** Row → its person after the write: UNSET (not written), 0 (none) or a person id; auto faces start with none. */

@@ -30,6 +30,7 @@ import { isIgnoredRel } from './ignore.ts';
 import type { CatalogEntry, ScanCounts } from './repositories.store.ts';
 import type { SerialLane } from './watcher.ts';
 import { emptyProblems, encodeScanProblems } from './scan-problems.ts';
+import { Pace } from '../../platform/cache/slices.ts';
 
 export interface ScanInput {
   repositoryId: string;
@@ -38,7 +39,8 @@ export interface ScanInput {
   force: boolean;
   ingest: Ingest;
   lane: SerialLane;
-  catalog: () => CatalogEntry[];
+  /** The repository's catalogued files (read in slices: repositories.store.ts). */
+  catalog: () => Promise<CatalogEntry[]>;
   /** Re-checks the folder (and its marker) right before anything is marked missing. */
   isReachable: () => boolean;
   /** A file must have stopped changing for this long before it is indexed. */
@@ -67,6 +69,8 @@ const MAX_SETTLE_WAIT_MS = 60_000;
 const MAX_CHANGING_RETRIES = 3;
 /** Files waited for at the same time (each is a stat every few hundred ms). */
 const SETTLE_BATCH = 64;
+/** The longest stretch of a scan's passes over every file between two turns of the event loop (ms). */
+const SLICE_MS = 12;
 
 export function emptyCounts(): ScanCounts {
   return { files_seen: 0, added: 0, updated: 0, moved: 0, deleted: 0, skipped: 0, failed: 0 };
@@ -93,13 +97,22 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
   let completeWalk = walk.complete;
   if (!completeWalk) problems.unreadable.push(...walk.errors.map((e) => ({ rel: e.rel, reason: e.reason })));
 
-  const catalog = new Map(input.catalog().map((e) => [e.storage_path, e]));
-  const seen = new Set(walk.files.map((f) => f.rel));
+  // The passes over every file and row below are sliced (a turn of the event loop every SLICE_MS): a scan of a
+  // large folder whose files are all catalogued already does little else, and each pass held the loop on its own.
+  const pace = new Pace(SLICE_MS);
+  const catalog = new Map<string, CatalogEntry>();
+  for (const e of await input.catalog()) {
+    catalog.set(e.storage_path, e);
+    if (pace.due()) await pace.turn();
+  }
+  const seen = new Set<string>();
 
   // 2. New and changed files; new ones first.
   const fresh: typeof walk.files = [];
   const changed: typeof walk.files = [];
   for (const f of walk.files) {
+    if (pace.due()) await pace.turn();
+    seen.add(f.rel);
     const mtime = Math.floor(f.mtimeMs);
     const row = catalog.get(f.rel);
     if (!row) {
@@ -188,7 +201,11 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
   let markedMissing = 0;
   if (completeWalk) {
     await input.watcherQuiet?.();
-    const absent = input.catalog().filter((e) => !e.is_deleted && !seen.has(e.storage_path));
+    const absent: CatalogEntry[] = [];
+    for (const e of await input.catalog()) {
+      if (!e.is_deleted && !seen.has(e.storage_path)) absent.push(e);
+      if (pace.due()) await pace.turn();
+    }
     if (absent.length && !input.isReachable()) {
       completeWalk = false;
       problems.notes.push('The repository became unreachable during the scan, so nothing was marked missing.');

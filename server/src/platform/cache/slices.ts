@@ -35,3 +35,35 @@ export async function inSlices(step: (size: number) => boolean, opts: SliceOptio
     await nextTurn();
   }
 }
+
+/**
+ * Turns of the event loop inside long synchronous passes: `if (pace.due()) await pace.turn()` once per item,
+ * or `await pace.drive(generator)` for work written as a generator that yields where a turn may be given
+ * (e.g. features/events/reconcile.ts, features/faces/faces.store.ts planGroups). One slice runs at most about
+ * `sliceMs` between two turns (its last item finishes first).
+ */
+export class Pace {
+  private start = performance.now();
+
+  constructor(private readonly sliceMs: number) {}
+
+  /** Whether the current slice has run its time. */
+  due(): boolean {
+    return performance.now() - this.start >= this.sliceMs;
+  }
+
+  /** A turn of the event loop (pending I/O and requests first); the next slice starts after it. */
+  async turn(): Promise<void> {
+    await nextTurn();
+    this.start = performance.now();
+  }
+
+  /** Runs a generator to its end, giving the event loop a turn at a yield whenever the slice is over. */
+  async drive<T>(steps: Generator<void, T>): Promise<T> {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (this.due()) await this.turn();
+    }
+  }
+}
