@@ -71,6 +71,13 @@ export interface Tensor {
 
 export type Feeds = Record<string, Tensor>;
 
+/**
+ * What a worker makes of a model's first output before answering (inference-worker.ts: Reductions), so that a
+ * large tensor whose reader needs little of it does not cross back whole. `ctc-greedy`: the answer is `best`,
+ * `best_p`, `space_p` ([N, T]) and `classes` ([1]) instead of the model's outputs.
+ */
+export type Reduction = { kind: 'ctc-greedy'; space: number };
+
 /** Who waits for a request: a person (`interactive`, served first) or the indexers (`background`). */
 export type Lane = 'interactive' | 'background';
 
@@ -102,6 +109,7 @@ interface Job {
   modelId: string;
   model: ModelToLoad;
   feeds: Feeds;
+  reduce: Reduction | null;
   resolve: (o: Record<string, Tensor>) => void;
   reject: (e: Error) => void;
 }
@@ -201,8 +209,8 @@ export class InferencePool {
     return this.onnxruntime ? null : 'onnxruntime-node is not installed beside the server';
   }
 
-  /** Runs `modelId` on `feeds`; resolves with every output of the model. */
-  async run(modelId: string, feeds: Feeds, lane: Lane = 'background'): Promise<Record<string, Tensor>> {
+  /** Runs `modelId` on `feeds`; resolves with every output of the model, or with what `reduce` makes of it. */
+  async run(modelId: string, feeds: Feeds, lane: Lane = 'background', reduce: Reduction | null = null): Promise<Record<string, Tensor>> {
     if (this.closing) throw new PoolClosedError();
     if (this.runtimeProblem) throw new InferenceError(modelId, 'load', this.runtimeProblem);
     const model = await this.opts.resolve(modelId);
@@ -210,7 +218,7 @@ export class InferencePool {
     if (this.closing) throw new PoolClosedError();
     this.models.set(modelId, model);
     return new Promise((resolve, reject) => {
-      this.lanes[lane].push({ lane, modelId, model, feeds, resolve, reject });
+      this.lanes[lane].push({ lane, modelId, model, feeds, reduce, resolve, reject });
       this.pump();
     });
   }
@@ -329,7 +337,7 @@ export class InferencePool {
       feeds[name] = { type: t.type, dims: [...t.dims], data };
     }
     const model = { id: job.modelId, file: job.model.file, bytes: job.model.bytes, sha256: job.model.sha256 };
-    thread.worker.postMessage({ op: 'run', id: ++this.nextId, model, feeds }, transfer);
+    thread.worker.postMessage({ op: 'run', id: ++this.nextId, model, feeds, ...(job.reduce ? { reduce: job.reduce } : {}) }, transfer);
   }
 
   private spawn(): PoolThread {

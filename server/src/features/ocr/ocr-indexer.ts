@@ -25,12 +25,12 @@ import { performance } from 'node:perf_hooks';
 import { ModelUnavailableError, modelEntry, type MlRuntime } from '../../adapters/ml/index.ts';
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
 import { INDEX_PIXELS_MAX_SIDE, PhotoPixels, type Indexer, type IndexTarget } from '../indexing/index.ts';
-import { loadCharset } from './ctc-decode.ts';
+import { loadCharset, type CtcSteps } from './ctc-decode.ts';
 import { OcrInputError } from './image-input.ts';
 import { OCR_PARAMS } from './params.ts';
 import type { OcrStore } from './ocr.store.ts';
 import { createOcr, type OcrEngine } from './recognise.ts';
-import type { OcrInfer, OcrModel, OcrResult } from './types.ts';
+import type { OcrInfer, OcrModel, OcrResult, Tensor } from './types.ts';
 
 /** The registry models of each network (adapters/ml/model-manifest.ts). */
 export const OCR_MODELS: Record<OcrModel, string> = { det: 'ppocrv4-det', cls: 'ppocr-cls', rec: 'ppocrv4-rec' };
@@ -55,6 +55,25 @@ export function poolInfer(ml: Pick<MlRuntime, 'run'>): OcrInfer {
     const out = await ml.run(entry.id, { [entry.inputs[0]!.name]: { type: 'float32', dims: input.dims, data: input.data } });
     const tensor = out[entry.outputs[0]!.name] ?? Object.values(out)[0]!;
     return { data: tensor.data as Float32Array, dims: tensor.dims };
+  };
+}
+
+/**
+ * The recogniser on the ML runtime, reduced in the worker to what greedy CTC decoding reads (ctc-decode.ts:
+ * CtcSteps): 12 bytes a time step cross back instead of the 6625 probabilities (≈ 1 MB a line of text).
+ */
+export function poolRecogniseSteps(ml: Pick<MlRuntime, 'run'>): (input: Tensor, space: number) => Promise<CtcSteps> {
+  return async (input, space) => {
+    const entry = modelEntry(OCR_MODELS.rec)!;
+    const feeds = { [entry.inputs[0]!.name]: { type: 'float32' as const, dims: input.dims, data: input.data } };
+    const out = await ml.run(entry.id, feeds, 'background', { kind: 'ctc-greedy', space });
+    const [n, steps] = out.best!.dims as [number, number];
+    return {
+      dims: [n, steps, out.classes!.data[0] as number],
+      best: out.best!.data as Int32Array,
+      bestP: out.best_p!.data as Float32Array,
+      spaceP: out.space_p!.data as Float32Array,
+    };
   };
 }
 
@@ -110,5 +129,5 @@ export async function createOcrIndexer(
   // Only OCR's own models are checked, not the whole registry.
   if (!(await ml.capabilityReady('ocr'))) return null;
   const charset = loadCharset(await ml.catalog.dataFile(DICTIONARY.model, DICTIONARY.path));
-  return new OcrIndexer(createOcr({ infer: poolInfer(ml), charset }), store, mediumThumbnail, pixels);
+  return new OcrIndexer(createOcr({ infer: poolInfer(ml), recogniseSteps: poolRecogniseSteps(ml), charset }), store, mediumThumbnail, pixels);
 }
