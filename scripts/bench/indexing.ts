@@ -44,7 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { modelEntry, type Feeds } from '../../server/src/adapters/ml/index.ts';
+import { expandPixels, modelEntry, type Feeds } from '../../server/src/adapters/ml/index.ts';
 import { loadConfig } from '../../server/src/config/env.ts';
 import { createContainer } from '../../server/src/container.ts';
 import type { IndexTask } from '../../server/src/features/indexing/index-tasks.ts';
@@ -170,8 +170,9 @@ async function hearthRound(
       const input = Object.values(feeds)[0]!;
       if (i !== undefined && i >= 0) {
         const file = path.join(recordDir, `${i}-${seq++}.f32`);
-        const d = input.data;
         const t = performance.now();
+        // A feed sent as pixels (the text detector's) is recorded as the tensor the worker makes of it.
+        const d = input.pixels ? expandPixels(input) : input.data;
         fs.writeFileSync(file, new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
         recordMs += performance.now() - t;
         runs[i]!.push({ model: modelId, dims: [...input.dims], path: file });

@@ -1,15 +1,18 @@
 /**
- * Model outputs reduced where they are made (issue 25): the OCR recogniser's [N, T, 6625] probabilities are
+ * Tensors made and reduced where the model runs (issue 25): the OCR recogniser's [N, T, 6625] probabilities are
  * reduced inside the inference worker (a real child process) to what greedy CTC decoding reads, and only that
- * crosses back to the server. Counted through the real runner: every answer the pool gives for the recogniser
- * is measured in bytes. And the text read is the same as when the whole tensor crosses and is reduced in the
- * server (the engine without the reduction, on the same pool): same lines, boxes and confidences, to the bit.
+ * crosses back to the server; the text detector's input crosses as its 8-bit pixels and becomes the float tensor
+ * there. Counted through the real runner: the bytes of every recogniser answer and detector feed. And the text
+ * read is the same as when whole tensors cross (the engine without either, on the same pool): same lines, boxes
+ * and confidences, to the bit.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MlRuntime, type Feeds, type Lane, type Tensor } from '../../../server/src/adapters/ml/index.ts';
-import type { Reduction } from '../../../server/src/adapters/ml/inference-pool.ts';
-import { createOcr, ctcSteps, loadCharset, poolInfer, poolRecogniseSteps, spaceIndex } from '../../../server/src/features/ocr/index.ts';
+import { MlRuntime, expandPixels, type Feeds, type Tensor } from '../../../server/src/adapters/ml/index.ts';
+import type { Lane, Reduction } from '../../../server/src/adapters/ml/inference-pool.ts';
+import { createOcr, ctcSteps, loadCharset, poolDetectPixels, poolInfer, poolRecogniseSteps, spaceIndex } from '../../../server/src/features/ocr/index.ts';
+import { detInput, detPixelInput } from '../../../server/src/features/ocr/det-input.ts';
+import { loadRgb } from '../../../server/src/features/ocr/image-input.ts';
 import { OCR_MODELS } from '../../../server/src/features/ocr/ocr-indexer.ts';
 import { corpusPath } from '../media/corpus.ts';
 import { KEYS_PATH } from '../ocr/onnx-infer.ts';
@@ -23,12 +26,18 @@ describe('inference pool: outputs reduced in the worker', { timeout: 300_000 }, 
   let ml: MlRuntime;
   /** Per recogniser run answered by the pool: the bytes that crossed back, and how many time steps they cover. */
   const recAnswers: { bytes: number; steps: number; reduced: boolean }[] = [];
+  /** Per detector run: the bytes of its feed, and the values of the tensor it stands for. */
+  const detFeeds: { bytes: number; values: number; pixels: boolean }[] = [];
 
   before(() => {
     ml = new MlRuntime({ modelsDir: SHARED_MODELS, shippedModelsDir: null, dataDir: null, maxWorkers: 1 });
     const run = ml.run.bind(ml);
     ml.run = async (modelId: string, feeds: Feeds, lane?: Lane, reduce?: Reduction | null) => {
       const out = await run(modelId, feeds, lane, reduce);
+      if (modelId === OCR_MODELS.det) {
+        const f = Object.values(feeds)[0]!;
+        detFeeds.push({ bytes: f.data.byteLength, values: f.dims.reduce((a, b) => a * b, 1), pixels: !!f.pixels });
+      }
       if (modelId === OCR_MODELS.rec) {
         const first = Object.values(out)[0]!;
         recAnswers.push({ bytes: bytesOf(out), steps: first.dims[0]! * first.dims[1]!, reduced: !!reduce });
@@ -40,7 +49,7 @@ describe('inference pool: outputs reduced in the worker', { timeout: 300_000 }, 
 
   test('the recogniser answers 12 bytes a time step instead of its probabilities, and the text read is the same', async () => {
     const charset = loadCharset(KEYS_PATH);
-    const reduced = createOcr({ infer: poolInfer(ml), recogniseSteps: poolRecogniseSteps(ml), charset });
+    const reduced = createOcr({ infer: poolInfer(ml), recogniseSteps: poolRecogniseSteps(ml), detectPixels: poolDetectPixels(ml), charset });
     const whole = createOcr({ infer: poolInfer(ml), charset });
     for (const name of PHOTOS) {
       const file = corpusPath('ocr', name);
@@ -55,6 +64,20 @@ describe('inference pool: outputs reduced in the worker', { timeout: 300_000 }, 
     for (const r of withReduction) assert.equal(r.bytes, 12 * r.steps + 4, 'best, best_p, space_p per step and the class count');
     const perStep = (rs: typeof recAnswers) => rs.reduce((n, r) => n + r.bytes, 0) / rs.reduce((n, r) => n + r.steps, 0);
     assert.equal(perStep(without), 4 * charset.length, 'without the reduction every class probability crosses');
+    for (const f of detFeeds.filter((d) => d.pixels)) assert.ok(f.bytes <= f.values, `the detector's feed is its pixels, 1 byte a value or less (padding): ${f.bytes} bytes for ${f.values} values`);
+    for (const f of detFeeds.filter((d) => !d.pixels)) assert.equal(f.bytes, 4 * f.values);
+    assert.equal(detFeeds.filter((d) => d.pixels).length, PHOTOS.length, 'one detector run a photo on pixels');
+  });
+
+  test("the detector's pixel feed stands for its tensor to the bit", async () => {
+    for (const name of PHOTOS) {
+      const image = await loadRgb(corpusPath('ocr', name), 800);
+      const { tensor, frame } = await detInput(image);
+      const px = await detPixelInput(image);
+      assert.deepEqual(px.frame, frame);
+      assert.deepEqual(px.input.dims, tensor.dims);
+      assert.deepEqual(expandPixels({ type: 'float32', ...px.input }), tensor.data, name);
+    }
   });
 
   test('the worker reduction is the same, value for value, as the server-side one on the whole tensor', async () => {

@@ -15,7 +15,7 @@ import type { Isolation } from './inference-runner.ts';
 import { CAPABILITY_MODELS, type Capability } from './model-manifest.ts';
 
 export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
-export { InferencePool, DEFAULT_IDLE_MS, type PoolLifecycle, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics, type Reduction } from './inference-pool.ts';
+export { InferencePool, DEFAULT_IDLE_MS, type PoolLifecycle, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics, type Reduction, type PixelExpansion, expandPixels } from './inference-pool.ts';
 export type { Isolation } from './inference-runner.ts';
 export { ModelFileChecker, sha256File, PART_SUFFIX } from './model-files.ts';
 export {

@@ -67,6 +67,43 @@ export interface Tensor {
   type: TensorType;
   dims: number[];
   data: TensorArray;
+  /**
+   * Only on a feed: `data` is not the tensor but the 8-bit pixels it is made of, and the worker makes the tensor
+   * (expandPixels, the same arithmetic in inference-worker.ts). A quarter of the bytes cross to the worker.
+   */
+  pixels?: PixelExpansion;
+}
+
+/**
+ * How a float32 tensor `[1, C, H, W]` is made of interleaved 8-bit pixels (`C` bytes a pixel, `width × height`,
+ * at most W × H): plane `c` holds byte `order[c]` of each pixel as `v · scale[c] − offset[c]`, top-left aligned;
+ * the rest of each plane (the padding right and bottom) is 0.
+ */
+export interface PixelExpansion {
+  width: number;
+  height: number;
+  order: number[];
+  scale: number[];
+  offset: number[];
+}
+
+/** The tensor a pixel feed stands for (what the worker makes of it; for readers on this side, like the bench). */
+export function expandPixels(t: Tensor): Float32Array {
+  if (!t.pixels) return t.data as Float32Array;
+  const { width: w, height: h, order, scale, offset } = t.pixels;
+  const [, C, H, W] = t.dims as [number, number, number, number];
+  const plane = W * H;
+  const out = new Float32Array(C * plane);
+  const data = t.data;
+  for (let c = 0; c < C; c++) {
+    const s = scale[c]!, o = offset[c]!, b = order[c]!;
+    for (let y = 0; y < h; y++) {
+      let i = y * w * C + b;
+      const end = c * plane + y * W + w;
+      for (let k = c * plane + y * W; k < end; k++, i += C) out[k] = (data[i] as number) * s - o;
+    }
+  }
+  return out;
 }
 
 export type Feeds = Record<string, Tensor>;
@@ -331,10 +368,11 @@ export class InferencePool {
         feeds[name] = t;
         continue;
       }
-      const owns = t.data.byteOffset === 0 && t.data.byteLength === t.data.buffer.byteLength && t.data.buffer instanceof ArrayBuffer;
+      // Pixels may be a decode other readers share (features/indexing/photo-pixels.ts): copied, never moved.
+      const owns = !t.pixels && t.data.byteOffset === 0 && t.data.byteLength === t.data.buffer.byteLength && t.data.buffer instanceof ArrayBuffer;
       const data = owns ? t.data : (t.data.slice() as TensorArray);
       if (!transfer.includes(data.buffer as ArrayBuffer)) transfer.push(data.buffer as ArrayBuffer);
-      feeds[name] = { type: t.type, dims: [...t.dims], data };
+      feeds[name] = { type: t.type, dims: [...t.dims], data, ...(t.pixels ? { pixels: t.pixels } : {}) };
     }
     const model = { id: job.modelId, file: job.model.file, bytes: job.model.bytes, sha256: job.model.sha256 };
     thread.worker.postMessage({ op: 'run', id: ++this.nextId, model, feeds, ...(job.reduce ? { reduce: job.reduce } : {}) }, transfer);

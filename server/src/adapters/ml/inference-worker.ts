@@ -27,7 +27,10 @@
  * likely class, its probability, and the probability of class `space` (features/ocr/ctc-decode.ts: ctcSteps is
  * the same loop, and decodeSteps reads the result); 12 bytes a step instead of 26.5 kB.
  *
- * Messages in:  {op: 'run', id, model: {id, file, bytes, sha256}, feeds: {name: {type, dims, data}}, reduce?}
+ * Feeds made of pixels: a feed with `pixels` (inference-pool.ts: PixelExpansion) carries the 8-bit pixels its
+ * float tensor is made of, expanded here; a quarter of the bytes cross (the OCR detector's input).
+ *
+ * Messages in:  {op: 'run', id, model: {id, file, bytes, sha256}, feeds: {name: {type, dims, data, pixels?}}, reduce?}
  *               {op: 'release'}
  * Messages out: {id, ok: true, outputs, ms, load: {ms} | null} | {id, ok: false, phase, error, refused?}
  *               {op: 'released', sessions}
@@ -102,6 +105,24 @@ function ctcGreedy(t, reduce) {
 
 const REDUCTIONS = { 'ctc-greedy': ctcGreedy };
 
+// A feed sent as its 8-bit pixels (inference-pool.ts: PixelExpansion; expandPixels there is the same loop).
+function expandPixels(t) {
+  const { width: w, height: h, order, scale, offset } = t.pixels;
+  const [, C, H, W] = t.dims;
+  const plane = W * H;
+  const out = new Float32Array(C * plane);
+  const data = t.data;
+  for (let c = 0; c < C; c++) {
+    const s = scale[c], o = offset[c], b = order[c];
+    for (let y = 0; y < h; y++) {
+      let i = y * w * C + b;
+      const end = c * plane + y * W + w;
+      for (let k = c * plane + y * W; k < end; k++, i += C) out[k] = data[i] * s - o;
+    }
+  }
+  return out;
+}
+
 function transferable(data, transfer) {
   if (data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength || !(data.buffer instanceof ArrayBuffer)) data = data.slice();
   transfer.push(data.buffer);
@@ -123,7 +144,7 @@ async function run(m) {
   }
   try {
     const feeds = {};
-    for (const [name, t] of Object.entries(m.feeds)) feeds[name] = new ort.Tensor(t.type, t.data, t.dims);
+    for (const [name, t] of Object.entries(m.feeds)) feeds[name] = new ort.Tensor(t.type, t.pixels ? expandPixels(t) : t.data, t.dims);
     const t0 = performance.now();
     const result = await entry.session.run(feeds);
     const ms = performance.now() - t0;

@@ -24,7 +24,7 @@ export { charsetFromKeys, ctcSteps, decodeSteps, loadCharset, spaceIndex, type C
 export { OcrInputError } from './image-input.ts';
 export { OCR_PARAMS } from './params.ts';
 export type { OcrInfer, OcrLine, OcrModel, OcrResult, Point, Quad, Tensor } from './types.ts';
-export { OCR_MODEL_ID, OcrIndexer, createOcrIndexer, poolInfer, poolRecogniseSteps } from './ocr-indexer.ts';
+export { OCR_MODEL_ID, OcrIndexer, createOcrIndexer, poolDetectPixels, poolInfer, poolRecogniseSteps } from './ocr-indexer.ts';
 export { OcrStore } from './ocr.store.ts';
 export type { OcrSearchHit } from './ocr-search.ts';
 export { OcrResultSchema, toOcrResult, type OcrResultView } from './ocr.view.ts';

@@ -26,6 +26,7 @@ import { ModelUnavailableError, modelEntry, type MlRuntime } from '../../adapter
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
 import { INDEX_PIXELS_MAX_SIDE, PhotoPixels, type Indexer, type IndexTarget } from '../indexing/index.ts';
 import { loadCharset, type CtcSteps } from './ctc-decode.ts';
+import type { DetPixels } from './det-input.ts';
 import { OcrInputError } from './image-input.ts';
 import { OCR_PARAMS } from './params.ts';
 import type { OcrStore } from './ocr.store.ts';
@@ -74,6 +75,16 @@ export function poolRecogniseSteps(ml: Pick<MlRuntime, 'run'>): (input: Tensor, 
       bestP: out.best_p!.data as Float32Array,
       spaceP: out.space_p!.data as Float32Array,
     };
+  };
+}
+
+/** The text detector on the ML runtime, fed its input's 8-bit pixels (det-input.ts: detPixelInput). */
+export function poolDetectPixels(ml: Pick<MlRuntime, 'run'>): (input: DetPixels) => Promise<Tensor> {
+  return async (input) => {
+    const entry = modelEntry(OCR_MODELS.det)!;
+    const out = await ml.run(entry.id, { [entry.inputs[0]!.name]: { type: 'float32', dims: input.dims, data: input.data, pixels: input.pixels } });
+    const tensor = out[entry.outputs[0]!.name] ?? Object.values(out)[0]!;
+    return { data: tensor.data as Float32Array, dims: tensor.dims };
   };
 }
 
@@ -129,5 +140,5 @@ export async function createOcrIndexer(
   // Only OCR's own models are checked, not the whole registry.
   if (!(await ml.capabilityReady('ocr'))) return null;
   const charset = loadCharset(await ml.catalog.dataFile(DICTIONARY.model, DICTIONARY.path));
-  return new OcrIndexer(createOcr({ infer: poolInfer(ml), recogniseSteps: poolRecogniseSteps(ml), charset }), store, mediumThumbnail, pixels);
+  return new OcrIndexer(createOcr({ infer: poolInfer(ml), recogniseSteps: poolRecogniseSteps(ml), detectPixels: poolDetectPixels(ml), charset }), store, mediumThumbnail, pixels);
 }

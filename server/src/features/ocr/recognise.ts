@@ -22,7 +22,7 @@ import { cropLine, isVertical, rotate180 } from './crop.ts';
 import { distance } from './geometry.ts';
 import { ctcSteps, decodeSteps, spaceIndex, type Charset, type CtcSteps, type Decoded } from './ctc-decode.ts';
 import { dbPostprocess } from './db-postprocess.ts';
-import { detInput } from './det-input.ts';
+import { detInput, detPixelInput, type DetPixels } from './det-input.ts';
 import { loadRgb } from './image-input.ts';
 import { OCR_PARAMS } from './params.ts';
 import { readingOrder } from './reading-order.ts';
@@ -97,6 +97,11 @@ export interface OcrEngineOptions {
    * reduced here; the text read is the same either way.
    */
   recogniseSteps?: (input: Tensor, space: number) => Promise<CtcSteps>;
+  /**
+   * The detector run on its input's 8-bit pixels (det-input.ts: detPixelInput), the tensor made where the model
+   * runs: the pool's workers do this (a quarter of the bytes cross). Without it, `infer('det')` gets the tensor.
+   */
+  detectPixels?: (input: DetPixels) => Promise<Tensor>;
 }
 
 /** Which strips the classifier finds upside down (p(180°) above the threshold). */
@@ -116,7 +121,7 @@ function readingScore(r: Decoded): number {
   return r.confidence * [...r.text].length;
 }
 
-export function createOcr({ infer, charset, recogniseSteps }: OcrEngineOptions): OcrEngine {
+export function createOcr({ infer, charset, recogniseSteps, detectPixels }: OcrEngineOptions): OcrEngine {
   const space = spaceIndex(charset);
   return {
     async recognise(source, options = {}) {
@@ -131,9 +136,19 @@ export function createOcr({ infer, charset, recogniseSteps }: OcrEngineOptions):
 
       const pixels = typeof source === 'string' || Buffer.isBuffer(source) ? await pixelsOf(source) : source;
       lap('decode');
-      const { tensor, frame } = await detInput(pixels.detection);
-      lap('detPrepare');
-      const map = await infer('det', tensor);
+      let map: Tensor;
+      let frame: { width: number; height: number };
+      if (detectPixels) {
+        const det = await detPixelInput(pixels.detection);
+        frame = det.frame;
+        lap('detPrepare');
+        map = await detectPixels(det.input);
+      } else {
+        const det = await detInput(pixels.detection);
+        frame = det.frame;
+        lap('detPrepare');
+        map = await infer('det', det.tensor);
+      }
       lap('det');
       let boxes = dbPostprocess(map, pixels.detection.width, pixels.detection.height, frame);
       lap('dbPostprocess');
