@@ -111,9 +111,10 @@ export type Feeds = Record<string, Tensor>;
 /**
  * What a worker makes of a model's first output before answering (inference-worker.ts: Reductions), so that a
  * large tensor whose reader needs little of it does not cross back whole. `ctc-greedy`: the answer is `best`,
- * `best_p`, `space_p` ([N, T]) and `classes` ([1]) instead of the model's outputs.
+ * `best_p`, `space_p` ([N, T]) and `classes` ([1]) instead of the model's outputs. `if-above`: the outputs as
+ * they are when some value of the first is above `threshold`, else only `none_above` ([1]).
  */
-export type Reduction = { kind: 'ctc-greedy'; space: number };
+export type Reduction = { kind: 'ctc-greedy'; space: number } | { kind: 'if-above'; threshold: number };
 
 /** Who waits for a request: a person (`interactive`, served first) or the indexers (`background`). */
 export type Lane = 'interactive' | 'background';

@@ -25,7 +25,9 @@
  * its reader needs crosses back (the copy through a child's IPC channel, and the garbage it leaves on both sides,
  * scale with the bytes). `ctc-greedy` (the OCR recogniser, [N, T, C] with C = 6625): per time step the first most
  * likely class, its probability, and the probability of class `space` (features/ocr/ctc-decode.ts: ctcSteps is
- * the same loop, and decodeSteps reads the result); 12 bytes a step instead of 26.5 kB.
+ * the same loop, and decodeSteps reads the result); 12 bytes a step instead of 26.5 kB. `if-above` (the OCR
+ * detector's probability map, 4 bytes a pixel of the photo at 800 px): the outputs as they are when some value of
+ * the first is above `threshold`, else only `none_above` (no text region can be found in such a map).
  *
  * Feeds made of pixels: a feed with `pixels` (inference-pool.ts: PixelExpansion) carries the 8-bit pixels its
  * float tensor is made of, expanded here; a quarter of the bytes cross (the OCR detector's input).
@@ -103,7 +105,14 @@ function ctcGreedy(t, reduce) {
   };
 }
 
-const REDUCTIONS = { 'ctc-greedy': ctcGreedy };
+// The outputs as they are (null) when some value of the first is above the threshold; else only that it is not.
+function ifAbove(t, reduce) {
+  const data = t.data;
+  for (let i = 0; i < data.length; i++) if (data[i] > reduce.threshold) return null;
+  return { none_above: { type: 'int32', dims: [1], data: Int32Array.of(1) } };
+}
+
+const REDUCTIONS = { 'ctc-greedy': ctcGreedy, 'if-above': ifAbove };
 
 // A feed sent as its 8-bit pixels (inference-pool.ts: PixelExpansion; expandPixels there is the same loop).
 function expandPixels(t) {
@@ -150,9 +159,9 @@ async function run(m) {
     const ms = performance.now() - t0;
     let outputs = {};
     const transfer = [];
-    if (m.reduce) {
-      const first = result[entry.session.outputNames[0]];
-      outputs = REDUCTIONS[m.reduce.kind](first, m.reduce);
+    const reduced = m.reduce ? REDUCTIONS[m.reduce.kind](result[entry.session.outputNames[0]], m.reduce) : null;
+    if (reduced) {
+      outputs = reduced;
       for (const t of Object.values(outputs)) transfer.push(t.data.buffer);
     } else {
       for (const name of entry.session.outputNames) {

@@ -78,11 +78,16 @@ export function poolRecogniseSteps(ml: Pick<MlRuntime, 'run'>): (input: Tensor, 
   };
 }
 
-/** The text detector on the ML runtime, fed its input's 8-bit pixels (det-input.ts: detPixelInput). */
-export function poolDetectPixels(ml: Pick<MlRuntime, 'run'>): (input: DetPixels) => Promise<Tensor> {
+/**
+ * The text detector on the ML runtime, fed its input's 8-bit pixels (det-input.ts: detPixelInput); its map comes
+ * back only when some pixel of it is above the binarisation threshold (else null: no text region can be found).
+ */
+export function poolDetectPixels(ml: Pick<MlRuntime, 'run'>): (input: DetPixels) => Promise<Tensor | null> {
   return async (input) => {
     const entry = modelEntry(OCR_MODELS.det)!;
-    const out = await ml.run(entry.id, { [entry.inputs[0]!.name]: { type: 'float32', dims: input.dims, data: input.data, pixels: input.pixels } });
+    const feeds = { [entry.inputs[0]!.name]: { type: 'float32' as const, dims: input.dims, data: input.data, pixels: input.pixels } };
+    const out = await ml.run(entry.id, feeds, 'background', { kind: 'if-above', threshold: OCR_PARAMS.db.threshold });
+    if (out.none_above) return null;
     const tensor = out[entry.outputs[0]!.name] ?? Object.values(out)[0]!;
     return { data: tensor.data as Float32Array, dims: tensor.dims };
   };

@@ -99,9 +99,11 @@ export interface OcrEngineOptions {
   recogniseSteps?: (input: Tensor, space: number) => Promise<CtcSteps>;
   /**
    * The detector run on its input's 8-bit pixels (det-input.ts: detPixelInput), the tensor made where the model
-   * runs: the pool's workers do this (a quarter of the bytes cross). Without it, `infer('det')` gets the tensor.
+   * runs: the pool's workers do this (a quarter of the bytes cross). It may answer null for a map with no pixel
+   * above the binarisation threshold (OCR_PARAMS.db.threshold), where no text region can be found: most photos,
+   * whose map then does not cross back at all. Without it, `infer('det')` gets the tensor.
    */
-  detectPixels?: (input: DetPixels) => Promise<Tensor>;
+  detectPixels?: (input: DetPixels) => Promise<Tensor | null>;
 }
 
 /** Which strips the classifier finds upside down (p(180°) above the threshold). */
@@ -136,7 +138,7 @@ export function createOcr({ infer, charset, recogniseSteps, detectPixels }: OcrE
 
       const pixels = typeof source === 'string' || Buffer.isBuffer(source) ? await pixelsOf(source) : source;
       lap('decode');
-      let map: Tensor;
+      let map: Tensor | null;
       let frame: { width: number; height: number };
       if (detectPixels) {
         const det = await detPixelInput(pixels.detection);
@@ -150,7 +152,7 @@ export function createOcr({ infer, charset, recogniseSteps, detectPixels }: OcrE
         map = await infer('det', det.tensor);
       }
       lap('det');
-      let boxes = dbPostprocess(map, pixels.detection.width, pixels.detection.height, frame);
+      let boxes = map ? dbPostprocess(map, pixels.detection.width, pixels.detection.height, frame) : [];
       lap('dbPostprocess');
       if (boxes.length === 0) return { width: pixels.detection.width, height: pixels.detection.height, lines: [] };
       const image = needsLargerSource(boxes) ? await pixels.crops() : pixels.detection;
