@@ -165,7 +165,7 @@ async function hearthRound(
   if (recordDir) {
     const run = c.ml.run.bind(c.ml);
     let seq = 0;
-    c.ml.run = (modelId: string, feeds: Feeds, lane) => {
+    c.ml.run = (modelId: string, feeds: Feeds, lane, reduce) => {
       const i = photo.getStore();
       const input = Object.values(feeds)[0]!;
       if (i !== undefined && i >= 0) {
@@ -177,7 +177,7 @@ async function hearthRound(
         recordMs += performance.now() - t;
         runs[i]!.push({ model: modelId, dims: [...input.dims], path: file });
       }
-      return run(modelId, feeds, lane);
+      return run(modelId, feeds, lane, reduce);
     };
   }
 
@@ -191,7 +191,8 @@ async function hearthRound(
   const indexed = Object.fromEntries(
     (c.db.prepare('SELECT task, count(*) AS n FROM asset_index_entries GROUP BY task').all() as { task: string; n: number }[]).map((r) => [r.task, r.n]),
   );
-  const failed = c.db.prepare("SELECT count(*) FROM jobs WHERE state = 'failed'").pluck().get() as number;
+  // Jobs with a failed attempt (retried, or given up: 'discarded'); a job state 'failed' does not exist.
+  const failed = c.db.prepare("SELECT count(*) FROM jobs WHERE errors != '[]' OR state IN ('retryable', 'discarded')").pluck().get() as number;
   const decodes = new Map(pixels.decodes);
   await c.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -267,7 +268,7 @@ try {
     const count = (m: string) => recorded.reduce((s, runs) => s + runs.filter((x) => x.model === m).length, 0);
     const ratio = hearth.m.filesPerSec / floor.filesPerSec;
     console.log(
-      `round ${r}: hearth ${hearth.m.filesPerSec.toFixed(2)} files/s (${hearth.m.cpuPerFileMs.toFixed(0)} ms CPU/file; indexed face ${hearth.indexed.face ?? 0}, ocr ${hearth.indexed.ocr ?? 0}; failed jobs ${hearth.failed}), ` +
+      `round ${r}: hearth ${hearth.m.filesPerSec.toFixed(2)} files/s (${hearth.m.cpuPerFileMs.toFixed(0)} ms CPU/file; indexed face ${hearth.indexed.face ?? 0}, ocr ${hearth.indexed.ocr ?? 0}; jobs with a failed attempt ${hearth.failed}), ` +
         `floor ${floor.filesPerSec.toFixed(2)} files/s (${floor.cpuPerFileMs.toFixed(0)} ms CPU/file), ratio ${ratio.toFixed(2)}, ` +
         `CPU ratio ${(floor.cpuPerFileMs / hearth.m.cpuPerFileMs).toFixed(2)}`,
     );
