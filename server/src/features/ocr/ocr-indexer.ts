@@ -15,6 +15,11 @@
  * decoded again up to 4096 px (recognise.ts has the rule), with the boxes scaled onto it; the detector does
  * not run again. With the medium thumbnail, or a photo no larger than 800 px, those pixels are all there is.
  *
+ * On the pool (poolDetectPixels, poolRecogniseSteps): the detector's input crosses to the inference worker as its
+ * 8-bit pixels, its probability map comes back only when a pixel of it is above the binarisation threshold, and the
+ * recogniser's [N, T, 6625] probabilities are reduced there to the greedy-CTC steps; the text read is the same to
+ * the bit as with whole tensors (test/server/ml/pool-reduction.test.ts).
+ *
  * Failures: an image OCR cannot decode (damaged or replaced by something that is not an image since ingest) fails
  * that asset's job at once (PermanentError with the `ocr_unreadable_image` code: trying again reads the same
  * bytes); a model that throws fails that job's attempt and the pool goes on (adapters/ml); models that went
