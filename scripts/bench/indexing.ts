@@ -192,7 +192,11 @@ async function hearthRound(
     (c.db.prepare('SELECT task, count(*) AS n FROM asset_index_entries GROUP BY task').all() as { task: string; n: number }[]).map((r) => [r.task, r.n]),
   );
   // Jobs with a failed attempt (retried, or given up: 'discarded'); a job state 'failed' does not exist.
-  const failed = c.db.prepare("SELECT count(*) FROM jobs WHERE errors != '[]' OR state IN ('retryable', 'discarded')").pluck().get() as number;
+  const failedJobs = c.db
+    .prepare("SELECT kind, state, last_error FROM jobs WHERE errors != '[]' OR state IN ('retryable', 'discarded')")
+    .all() as { kind: string; state: string; last_error: string | null }[];
+  const failed = failedJobs.length;
+  for (const j of failedJobs.slice(0, 5)) console.log(`         a job with a failed attempt: ${j.kind} (${j.state}): ${(j.last_error ?? '').split('\n')[0]!.slice(0, 160)}`);
   const decodes = new Map(pixels.decodes);
   await c.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
