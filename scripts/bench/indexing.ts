@@ -44,7 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { modelEntry, type Feeds } from '../../server/src/adapters/ml/index.ts';
+import { expandPixels, modelEntry, type Feeds } from '../../server/src/adapters/ml/index.ts';
 import { loadConfig } from '../../server/src/config/env.ts';
 import { createContainer } from '../../server/src/container.ts';
 import type { IndexTask } from '../../server/src/features/indexing/index-tasks.ts';
@@ -165,18 +165,19 @@ async function hearthRound(
   if (recordDir) {
     const run = c.ml.run.bind(c.ml);
     let seq = 0;
-    c.ml.run = (modelId: string, feeds: Feeds, lane) => {
+    c.ml.run = (modelId: string, feeds: Feeds, lane, reduce) => {
       const i = photo.getStore();
       const input = Object.values(feeds)[0]!;
       if (i !== undefined && i >= 0) {
         const file = path.join(recordDir, `${i}-${seq++}.f32`);
-        const d = input.data;
         const t = performance.now();
+        // A feed sent as pixels (the text detector's) is recorded as the tensor the worker makes of it.
+        const d = input.pixels ? expandPixels(input) : input.data;
         fs.writeFileSync(file, new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
         recordMs += performance.now() - t;
         runs[i]!.push({ model: modelId, dims: [...input.dims], path: file });
       }
-      return run(modelId, feeds, lane);
+      return run(modelId, feeds, lane, reduce);
     };
   }
 
@@ -190,7 +191,12 @@ async function hearthRound(
   const indexed = Object.fromEntries(
     (c.db.prepare('SELECT task, count(*) AS n FROM asset_index_entries GROUP BY task').all() as { task: string; n: number }[]).map((r) => [r.task, r.n]),
   );
-  const failed = c.db.prepare("SELECT count(*) FROM jobs WHERE state = 'failed'").pluck().get() as number;
+  // Jobs with a failed attempt (retried, or given up: 'discarded'); a job state 'failed' does not exist.
+  const failedJobs = c.db
+    .prepare("SELECT kind, state, last_error FROM jobs WHERE errors != '[]' OR state IN ('retryable', 'discarded')")
+    .all() as { kind: string; state: string; last_error: string | null }[];
+  const failed = failedJobs.length;
+  for (const j of failedJobs.slice(0, 5)) console.log(`         a job with a failed attempt: ${j.kind} (${j.state}): ${(j.last_error ?? '').split('\n')[0]!.slice(0, 160)}`);
   const decodes = new Map(pixels.decodes);
   await c.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -266,7 +272,7 @@ try {
     const count = (m: string) => recorded.reduce((s, runs) => s + runs.filter((x) => x.model === m).length, 0);
     const ratio = hearth.m.filesPerSec / floor.filesPerSec;
     console.log(
-      `round ${r}: hearth ${hearth.m.filesPerSec.toFixed(2)} files/s (${hearth.m.cpuPerFileMs.toFixed(0)} ms CPU/file; indexed face ${hearth.indexed.face ?? 0}, ocr ${hearth.indexed.ocr ?? 0}; failed jobs ${hearth.failed}), ` +
+      `round ${r}: hearth ${hearth.m.filesPerSec.toFixed(2)} files/s (${hearth.m.cpuPerFileMs.toFixed(0)} ms CPU/file; indexed face ${hearth.indexed.face ?? 0}, ocr ${hearth.indexed.ocr ?? 0}; jobs with a failed attempt ${hearth.failed}), ` +
         `floor ${floor.filesPerSec.toFixed(2)} files/s (${floor.cpuPerFileMs.toFixed(0)} ms CPU/file), ratio ${ratio.toFixed(2)}, ` +
         `CPU ratio ${(floor.cpuPerFileMs / hearth.m.cpuPerFileMs).toFixed(2)}`,
     );

@@ -51,9 +51,9 @@ describe('indexing a photo: one decode for its face and text indexers, a large o
     await srv.container.indexing.indexers.settled();
     const ml = srv.container.ml;
     const run = ml.run.bind(ml);
-    ml.run = (modelId, feeds, lane) => {
+    ml.run = (modelId, feeds, lane, reduce) => {
       runs.set(modelId, ran(modelId) + 1);
-      return run(modelId, feeds, lane);
+      return run(modelId, feeds, lane, reduce);
     };
   });
   after(async () => {

@@ -9,13 +9,13 @@
 import path from 'node:path';
 import { ModelCatalog, nodeModulesResolver, type PackageResolver } from './model-catalog.ts';
 import { ModelFileChecker } from './model-files.ts';
-import { InferencePool, type Feeds, type Lane, type PoolDiagnostics, type Tensor } from './inference-pool.ts';
+import { InferencePool, type Feeds, type Lane, type PoolDiagnostics, type Reduction, type Tensor } from './inference-pool.ts';
 import { ModelInstaller, type InstalledListener, type InstallerOptions } from './model-installer.ts';
 import type { Isolation } from './inference-runner.ts';
 import { CAPABILITY_MODELS, type Capability } from './model-manifest.ts';
 
 export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
-export { InferencePool, DEFAULT_IDLE_MS, type PoolLifecycle, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics } from './inference-pool.ts';
+export { InferencePool, DEFAULT_IDLE_MS, type PoolLifecycle, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics, type Reduction, type PixelExpansion, expandPixels } from './inference-pool.ts';
 export type { Isolation } from './inference-runner.ts';
 export { ModelFileChecker, sha256File, PART_SUFFIX } from './model-files.ts';
 export {
@@ -83,8 +83,8 @@ export class MlRuntime {
   }
 
   /** Runs a registry model on a worker thread (see InferencePool.run: `interactive` when a person waits). */
-  run(modelId: string, feeds: Feeds, lane: Lane = 'background'): Promise<Record<string, Tensor>> {
-    return this.pool.run(modelId, feeds, lane);
+  run(modelId: string, feeds: Feeds, lane: Lane = 'background', reduce: Reduction | null = null): Promise<Record<string, Tensor>> {
+    return this.pool.run(modelId, feeds, lane, reduce);
   }
 
   /**

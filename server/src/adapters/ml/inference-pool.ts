@@ -21,7 +21,10 @@
  * worker threads on request. "Thread" below means either: the pool treats them alike.
  *
  * Tensors cross to a child process as copies through its IPC channel (the caller's arrays are left as
- * they were). To a worker thread they cross by transfer: an input whose typed array owns its whole buffer
+ * they were). What a copy costs scales with its bytes (serialising, the pipe, reassembling, the garbage on both
+ * sides: about 2 ms of the server's CPU per MB, measured with a 5.8 MB tensor), so a caller that needs little of
+ * a large tensor says so: a feed may cross as the 8-bit pixels it is made of (`Tensor.pixels`), and an answer
+ * may be reduced where it is made (`Reduction`), both done by the worker (inference-worker.ts). To a worker thread they cross by transfer: an input whose typed array owns its whole buffer
  * is moved (the caller's array is detached after `run`), others are copied once; outputs are always moved.
  *
  * Failures stay with their request: a model that throws (wrong input shape, a broken graph) rejects
@@ -67,9 +70,54 @@ export interface Tensor {
   type: TensorType;
   dims: number[];
   data: TensorArray;
+  /**
+   * Only on a feed: `data` is not the tensor but the 8-bit pixels it is made of, and the worker makes the tensor
+   * (expandPixels, the same arithmetic in inference-worker.ts). A quarter of the bytes cross to the worker.
+   */
+  pixels?: PixelExpansion;
+}
+
+/**
+ * How a float32 tensor `[1, C, H, W]` is made of interleaved 8-bit pixels (`C` bytes a pixel, `width × height`,
+ * at most W × H): plane `c` holds byte `order[c]` of each pixel as `v · scale[c] − offset[c]`, top-left aligned;
+ * the rest of each plane (the padding right and bottom) is 0.
+ */
+export interface PixelExpansion {
+  width: number;
+  height: number;
+  order: number[];
+  scale: number[];
+  offset: number[];
+}
+
+/** The tensor a pixel feed stands for (what the worker makes of it; for readers on this side, like the bench). */
+export function expandPixels(t: Tensor): Float32Array {
+  if (!t.pixels) return t.data as Float32Array;
+  const { width: w, height: h, order, scale, offset } = t.pixels;
+  const [, C, H, W] = t.dims as [number, number, number, number];
+  const plane = W * H;
+  const out = new Float32Array(C * plane);
+  const data = t.data;
+  for (let c = 0; c < C; c++) {
+    const s = scale[c]!, o = offset[c]!, b = order[c]!;
+    for (let y = 0; y < h; y++) {
+      let i = y * w * C + b;
+      const end = c * plane + y * W + w;
+      for (let k = c * plane + y * W; k < end; k++, i += C) out[k] = (data[i] as number) * s - o;
+    }
+  }
+  return out;
 }
 
 export type Feeds = Record<string, Tensor>;
+
+/**
+ * What a worker makes of a model's first output before answering (inference-worker.ts: Reductions), so that a
+ * large tensor whose reader needs little of it does not cross back whole. `ctc-greedy`: the answer is `best`,
+ * `best_p`, `space_p` ([N, T]) and `classes` ([1]) instead of the model's outputs. `if-above`: the outputs as
+ * they are when some value of the first is above `threshold`, else only `none_above` ([1]).
+ */
+export type Reduction = { kind: 'ctc-greedy'; space: number } | { kind: 'if-above'; threshold: number };
 
 /** Who waits for a request: a person (`interactive`, served first) or the indexers (`background`). */
 export type Lane = 'interactive' | 'background';
@@ -102,6 +150,7 @@ interface Job {
   modelId: string;
   model: ModelToLoad;
   feeds: Feeds;
+  reduce: Reduction | null;
   resolve: (o: Record<string, Tensor>) => void;
   reject: (e: Error) => void;
 }
@@ -201,8 +250,8 @@ export class InferencePool {
     return this.onnxruntime ? null : 'onnxruntime-node is not installed beside the server';
   }
 
-  /** Runs `modelId` on `feeds`; resolves with every output of the model. */
-  async run(modelId: string, feeds: Feeds, lane: Lane = 'background'): Promise<Record<string, Tensor>> {
+  /** Runs `modelId` on `feeds`; resolves with every output of the model, or with what `reduce` makes of it. */
+  async run(modelId: string, feeds: Feeds, lane: Lane = 'background', reduce: Reduction | null = null): Promise<Record<string, Tensor>> {
     if (this.closing) throw new PoolClosedError();
     if (this.runtimeProblem) throw new InferenceError(modelId, 'load', this.runtimeProblem);
     const model = await this.opts.resolve(modelId);
@@ -210,7 +259,7 @@ export class InferencePool {
     if (this.closing) throw new PoolClosedError();
     this.models.set(modelId, model);
     return new Promise((resolve, reject) => {
-      this.lanes[lane].push({ lane, modelId, model, feeds, resolve, reject });
+      this.lanes[lane].push({ lane, modelId, model, feeds, reduce, resolve, reject });
       this.pump();
     });
   }
@@ -323,13 +372,14 @@ export class InferencePool {
         feeds[name] = t;
         continue;
       }
-      const owns = t.data.byteOffset === 0 && t.data.byteLength === t.data.buffer.byteLength && t.data.buffer instanceof ArrayBuffer;
+      // Pixels may be a decode other readers share (features/indexing/photo-pixels.ts): copied, never moved.
+      const owns = !t.pixels && t.data.byteOffset === 0 && t.data.byteLength === t.data.buffer.byteLength && t.data.buffer instanceof ArrayBuffer;
       const data = owns ? t.data : (t.data.slice() as TensorArray);
       if (!transfer.includes(data.buffer as ArrayBuffer)) transfer.push(data.buffer as ArrayBuffer);
-      feeds[name] = { type: t.type, dims: [...t.dims], data };
+      feeds[name] = { type: t.type, dims: [...t.dims], data, ...(t.pixels ? { pixels: t.pixels } : {}) };
     }
     const model = { id: job.modelId, file: job.model.file, bytes: job.model.bytes, sha256: job.model.sha256 };
-    thread.worker.postMessage({ op: 'run', id: ++this.nextId, model, feeds }, transfer);
+    thread.worker.postMessage({ op: 'run', id: ++this.nextId, model, feeds, ...(job.reduce ? { reduce: job.reduce } : {}) }, transfer);
   }
 
   private spawn(): PoolThread {

@@ -57,11 +57,17 @@ export function normaliseBgr(rgb: RgbImage, mean: readonly number[], std: readon
   return { data: out, dims: [1, 3, height, width] };
 }
 
-/**
- * The detector tensor for an image, and the image's frame inside it. An image within the limit (the indexers'
- * 800-px pixels) is only normalised; a larger one is first shrunk by sharp (Lanczos: text edges stay crisp).
- */
-export async function detInput(image: RgbImage): Promise<{ tensor: Tensor; frame: DetSize['frame'] }> {
+/** The detector's input as 8-bit pixels, and what makes the tensor of them (normaliseBgr's arithmetic, elsewhere). */
+export interface DetPixels {
+  /** The image's pixels scaled to the frame (the image itself when within the limit: no copy). */
+  data: Uint8Array;
+  /** [1, 3, H, W]: the padded tensor. */
+  dims: number[];
+  pixels: { width: number; height: number; order: number[]; scale: number[]; offset: number[] };
+}
+
+/** The image scaled into the detector's frame, and the padded size: what both forms of its input are made of. */
+async function framed(image: RgbImage): Promise<{ scaled: RgbImage; size: DetSize }> {
   const size = detInputSize(image.width, image.height);
   const { frame } = size;
   const scaled =
@@ -74,5 +80,31 @@ export async function detInput(image: RgbImage): Promise<{ tensor: Tensor; frame
             .toBuffer(),
           ...frame,
         };
-  return { tensor: normaliseBgr(scaled, OCR_PARAMS.det.mean, OCR_PARAMS.det.std, size.width, size.height), frame };
+  return { scaled, size };
+}
+
+/**
+ * The detector tensor for an image, and the image's frame inside it. An image within the limit (the indexers'
+ * 800-px pixels) is only normalised; a larger one is first shrunk by sharp (Lanczos: text edges stay crisp).
+ */
+export async function detInput(image: RgbImage): Promise<{ tensor: Tensor; frame: DetSize['frame'] }> {
+  const { scaled, size } = await framed(image);
+  return { tensor: normaliseBgr(scaled, OCR_PARAMS.det.mean, OCR_PARAMS.det.std, size.width, size.height), frame: size.frame };
+}
+
+/**
+ * The same input as detInput's tensor, as the pixels it is made of and normaliseBgr's factors (plane c = byte
+ * order[c] · scale[c] − offset[c], the padding 0): what the pool's workers expand where the model runs
+ * (adapters/ml: PixelExpansion), so 1 byte a value crosses to them instead of 4. The same float32 values to the bit.
+ */
+export async function detPixelInput(image: RgbImage): Promise<{ input: DetPixels; frame: DetSize['frame'] }> {
+  const { scaled, size } = await framed(image);
+  const { mean, std } = OCR_PARAMS.det;
+  // Plane 0 is blue (RGB byte 2), plane 2 is red (byte 0), as in normaliseBgr.
+  const scale = [0, 1, 2].map((c) => 1 / (255 * std[c]!));
+  const offset = [0, 1, 2].map((c) => mean[c]! / std[c]!);
+  return {
+    input: { data: scaled.data, dims: [1, 3, size.height, size.width], pixels: { width: scaled.width, height: scaled.height, order: [2, 1, 0], scale, offset } },
+    frame: size.frame,
+  };
 }

@@ -20,11 +20,11 @@
  *   ocr.view.ts         the asset detail's `ocr_result`
  */
 export { createOcr, emptyTimings, type OcrEngine, type OcrEngineOptions, type OcrPixels, type OcrTimings } from './recognise.ts';
-export { charsetFromKeys, loadCharset, type Charset } from './ctc-decode.ts';
+export { charsetFromKeys, ctcSteps, decodeSteps, loadCharset, spaceIndex, type Charset, type CtcSteps } from './ctc-decode.ts';
 export { OcrInputError } from './image-input.ts';
 export { OCR_PARAMS } from './params.ts';
 export type { OcrInfer, OcrLine, OcrModel, OcrResult, Point, Quad, Tensor } from './types.ts';
-export { OCR_MODEL_ID, OcrIndexer, createOcrIndexer, poolInfer } from './ocr-indexer.ts';
+export { OCR_MODEL_ID, OcrIndexer, createOcrIndexer, poolDetectPixels, poolInfer, poolRecogniseSteps } from './ocr-indexer.ts';
 export { OcrStore } from './ocr.store.ts';
 export type { OcrSearchHit } from './ocr-search.ts';
 export { OcrResultSchema, toOcrResult, type OcrResultView } from './ocr.view.ts';

@@ -15,6 +15,11 @@
  * decoded again up to 4096 px (recognise.ts has the rule), with the boxes scaled onto it; the detector does
  * not run again. With the medium thumbnail, or a photo no larger than 800 px, those pixels are all there is.
  *
+ * On the pool (poolDetectPixels, poolRecogniseSteps): the detector's input crosses to the inference worker as its
+ * 8-bit pixels, its probability map comes back only when a pixel of it is above the binarisation threshold, and the
+ * recogniser's [N, T, 6625] probabilities are reduced there to the greedy-CTC steps; the text read is the same to
+ * the bit as with whole tensors (test/server/ml/pool-reduction.test.ts).
+ *
  * Failures: an image OCR cannot decode (damaged or replaced by something that is not an image since ingest) fails
  * that asset's job at once (PermanentError with the `ocr_unreadable_image` code: trying again reads the same
  * bytes); a model that throws fails that job's attempt and the pool goes on (adapters/ml); models that went
@@ -25,12 +30,13 @@ import { performance } from 'node:perf_hooks';
 import { ModelUnavailableError, modelEntry, type MlRuntime } from '../../adapters/ml/index.ts';
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
 import { INDEX_PIXELS_MAX_SIDE, PhotoPixels, type Indexer, type IndexTarget } from '../indexing/index.ts';
-import { loadCharset } from './ctc-decode.ts';
+import { loadCharset, type CtcSteps } from './ctc-decode.ts';
+import type { DetPixels } from './det-input.ts';
 import { OcrInputError } from './image-input.ts';
 import { OCR_PARAMS } from './params.ts';
 import type { OcrStore } from './ocr.store.ts';
 import { createOcr, type OcrEngine } from './recognise.ts';
-import type { OcrInfer, OcrModel, OcrResult } from './types.ts';
+import type { OcrInfer, OcrModel, OcrResult, Tensor } from './types.ts';
 
 /** The registry models of each network (adapters/ml/model-manifest.ts). */
 export const OCR_MODELS: Record<OcrModel, string> = { det: 'ppocrv4-det', cls: 'ppocr-cls', rec: 'ppocrv4-rec' };
@@ -53,6 +59,40 @@ export function poolInfer(ml: Pick<MlRuntime, 'run'>): OcrInfer {
   return async (model, input) => {
     const entry = modelEntry(OCR_MODELS[model])!;
     const out = await ml.run(entry.id, { [entry.inputs[0]!.name]: { type: 'float32', dims: input.dims, data: input.data } });
+    const tensor = out[entry.outputs[0]!.name] ?? Object.values(out)[0]!;
+    return { data: tensor.data as Float32Array, dims: tensor.dims };
+  };
+}
+
+/**
+ * The recogniser on the ML runtime, reduced in the worker to what greedy CTC decoding reads (ctc-decode.ts:
+ * CtcSteps): 12 bytes a time step cross back instead of the 6625 probabilities (≈ 1 MB a line of text).
+ */
+export function poolRecogniseSteps(ml: Pick<MlRuntime, 'run'>): (input: Tensor, space: number) => Promise<CtcSteps> {
+  return async (input, space) => {
+    const entry = modelEntry(OCR_MODELS.rec)!;
+    const feeds = { [entry.inputs[0]!.name]: { type: 'float32' as const, dims: input.dims, data: input.data } };
+    const out = await ml.run(entry.id, feeds, 'background', { kind: 'ctc-greedy', space });
+    const [n, steps] = out.best!.dims as [number, number];
+    return {
+      dims: [n, steps, out.classes!.data[0] as number],
+      best: out.best!.data as Int32Array,
+      bestP: out.best_p!.data as Float32Array,
+      spaceP: out.space_p!.data as Float32Array,
+    };
+  };
+}
+
+/**
+ * The text detector on the ML runtime, fed its input's 8-bit pixels (det-input.ts: detPixelInput); its map comes
+ * back only when some pixel of it is above the binarisation threshold (else null: no text region can be found).
+ */
+export function poolDetectPixels(ml: Pick<MlRuntime, 'run'>): (input: DetPixels) => Promise<Tensor | null> {
+  return async (input) => {
+    const entry = modelEntry(OCR_MODELS.det)!;
+    const feeds = { [entry.inputs[0]!.name]: { type: 'float32' as const, dims: input.dims, data: input.data, pixels: input.pixels } };
+    const out = await ml.run(entry.id, feeds, 'background', { kind: 'if-above', threshold: OCR_PARAMS.db.threshold });
+    if (out.none_above) return null;
     const tensor = out[entry.outputs[0]!.name] ?? Object.values(out)[0]!;
     return { data: tensor.data as Float32Array, dims: tensor.dims };
   };
@@ -110,5 +150,5 @@ export async function createOcrIndexer(
   // Only OCR's own models are checked, not the whole registry.
   if (!(await ml.capabilityReady('ocr'))) return null;
   const charset = loadCharset(await ml.catalog.dataFile(DICTIONARY.model, DICTIONARY.path));
-  return new OcrIndexer(createOcr({ infer: poolInfer(ml), charset }), store, mediumThumbnail, pixels);
+  return new OcrIndexer(createOcr({ infer: poolInfer(ml), recogniseSteps: poolRecogniseSteps(ml), detectPixels: poolDetectPixels(ml), charset }), store, mediumThumbnail, pixels);
 }

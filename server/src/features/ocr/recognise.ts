@@ -20,14 +20,14 @@
 import { performance } from 'node:perf_hooks';
 import { cropLine, isVertical, rotate180 } from './crop.ts';
 import { distance } from './geometry.ts';
-import { ctcGreedyDecode, type Charset, type Decoded } from './ctc-decode.ts';
+import { ctcSteps, decodeSteps, spaceIndex, type Charset, type CtcSteps, type Decoded } from './ctc-decode.ts';
 import { dbPostprocess } from './db-postprocess.ts';
-import { detInput } from './det-input.ts';
+import { detInput, detPixelInput, type DetPixels } from './det-input.ts';
 import { loadRgb } from './image-input.ts';
 import { OCR_PARAMS } from './params.ts';
 import { readingOrder } from './reading-order.ts';
 import { squeezeWidth, stripBatch, widthBatches } from './strip-input.ts';
-import type { OcrInfer, OcrLine, OcrResult, Quad, RgbImage } from './types.ts';
+import type { OcrInfer, OcrLine, OcrResult, Quad, RgbImage, Tensor } from './types.ts';
 import { stackColumn } from './vertical.ts';
 
 /** Time spent per stage, summed over the calls that were given this object (in the unit of `clock`, default wall ms). */
@@ -90,6 +90,20 @@ export interface OcrEngineOptions {
   infer: OcrInfer;
   /** From ppocr_keys_v1.txt (ctc-decode.ts: loadCharset). */
   charset: Charset;
+  /**
+   * The recogniser run where its output is made and reduced there to what greedy decoding reads (ctc-decode.ts:
+   * CtcSteps, given the charset's space index): the pool's workers do this, so the N × T × 6625 probabilities
+   * never cross to the server (ocr-indexer.ts). Without it, `infer('rec')` answers the whole tensor and it is
+   * reduced here; the text read is the same either way.
+   */
+  recogniseSteps?: (input: Tensor, space: number) => Promise<CtcSteps>;
+  /**
+   * The detector run on its input's 8-bit pixels (det-input.ts: detPixelInput), the tensor made where the model
+   * runs: the pool's workers do this (a quarter of the bytes cross). It may answer null for a map with no pixel
+   * above the binarisation threshold (OCR_PARAMS.db.threshold), where no text region can be found: most photos,
+   * whose map then does not cross back at all. Without it, `infer('det')` gets the tensor.
+   */
+  detectPixels?: (input: DetPixels) => Promise<Tensor | null>;
 }
 
 /** Which strips the classifier finds upside down (p(180°) above the threshold). */
@@ -109,7 +123,8 @@ function readingScore(r: Decoded): number {
   return r.confidence * [...r.text].length;
 }
 
-export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
+export function createOcr({ infer, charset, recogniseSteps, detectPixels }: OcrEngineOptions): OcrEngine {
+  const space = spaceIndex(charset);
   return {
     async recognise(source, options = {}) {
       const timings = options.timings ?? emptyTimings();
@@ -123,11 +138,21 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
 
       const pixels = typeof source === 'string' || Buffer.isBuffer(source) ? await pixelsOf(source) : source;
       lap('decode');
-      const { tensor, frame } = await detInput(pixels.detection);
-      lap('detPrepare');
-      const map = await infer('det', tensor);
+      let map: Tensor | null;
+      let frame: { width: number; height: number };
+      if (detectPixels) {
+        const det = await detPixelInput(pixels.detection);
+        frame = det.frame;
+        lap('detPrepare');
+        map = await detectPixels(det.input);
+      } else {
+        const det = await detInput(pixels.detection);
+        frame = det.frame;
+        lap('detPrepare');
+        map = await infer('det', det.tensor);
+      }
       lap('det');
-      let boxes = dbPostprocess(map, pixels.detection.width, pixels.detection.height, frame);
+      let boxes = map ? dbPostprocess(map, pixels.detection.width, pixels.detection.height, frame) : [];
       lap('dbPostprocess');
       if (boxes.length === 0) return { width: pixels.detection.width, height: pixels.detection.height, lines: [] };
       const image = needsLargerSource(boxes) ? await pixels.crops() : pixels.detection;
@@ -164,10 +189,12 @@ export function createOcr({ infer, charset }: OcrEngineOptions): OcrEngine {
       for (const members of batches) {
         const batch = members.map((m) => strips[m]!);
         const width = Math.max(OCR_PARAMS.rec.minWidth, ...batch.map((s) => s.width));
-        const out = await infer('rec', stripBatch(batch, width));
+        const input = stripBatch(batch, width);
+        const out = recogniseSteps ? await recogniseSteps(input, space) : await infer('rec', input);
         lap('rec');
+        const steps = 'best' in out ? out : ctcSteps(out, space);
         members.forEach((m, n) => {
-          const { text, confidence } = ctcGreedyDecode(out, n, charset, OCR_PARAMS.rec.spaceFloor);
+          const { text, confidence } = decodeSteps(steps, n, charset, OCR_PARAMS.rec.spaceFloor);
           // NFKC: the dictionary holds full-width forms ("！", "０") beside ASCII; one form per character means a
           // search for "NO LITTER!" finds the sign whichever form the recogniser picked.
           readings[m] = { text: text.normalize('NFKC').trim(), confidence };
