@@ -26,10 +26,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { hashFile as wasmHashFile } from '../../server/src/adapters/media/hash.ts';
-import { SerialLane } from '../../server/src/features/repositories/watcher.ts';
-import { RepositoriesStore } from '../../server/src/features/repositories/repositories.store.ts';
-import { scanRepositoryTree } from '../../server/src/features/repositories/scanner.ts';
 import { hashPassword } from '../../server/src/platform/crypto/passwords.ts';
+import { scanDirectly } from '../../test/server/helpers/direct-scan.ts';
 import { Browsing, LoopWatch, signIn, stallLine, startBenchServer } from './loop-watch.ts';
 
 const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus');
@@ -80,23 +78,8 @@ async function round(files: string[]): Promise<string> {
     const copies = copyCorpus(0, COPIES);
     const bytes = copies.reduce((a, f) => a + fs.statSync(f).size, 0);
 
-    const store = new RepositoriesStore(c.db);
     const before = c.intake.stats();
-    const scan = () =>
-      scanRepositoryTree({
-      repositoryId: repo.repository_id,
-      root: repo.path,
-      ownerId: owner,
-      force: false,
-      ingest: c.ingest,
-      lane: new SerialLane(),
-      catalog: () => store.catalog(repo.repository_id),
-      isReachable: () => true,
-      stabilityMs: 0,
-      notMedia: new Map(),
-      progress: () => {},
-      onCounts: () => {},
-    });
+    const scan = () => scanDirectly(c, owner);
     const loop = new LoopWatch().start();
     const t0 = performance.now();
     const out = await scan();

@@ -10,9 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { RepositoriesStore } from '../../../server/src/features/repositories/repositories.store.ts';
-import { scanRepositoryTree } from '../../../server/src/features/repositories/scanner.ts';
-import { SerialLane } from '../../../server/src/features/repositories/watcher.ts';
+import { scanDirectly } from '../helpers/direct-scan.ts';
 import { startServer } from '../helpers/server.ts';
 
 test('a scan of an already catalogued folder lets a timer run between its walk and its end', async () => {
@@ -50,21 +48,10 @@ test('a scan of an already catalogued folder lets a timer run between its walk a
       }
     })();
 
-    const store = new RepositoriesStore(c.db);
     let stats = 0;
     let timerRan = false;
     let scanEnded = false;
-    const out = await scanRepositoryTree({
-      repositoryId: repo.repository_id,
-      root: repo.path,
-      ownerId: owner,
-      force: false,
-      ingest: c.ingest,
-      lane: new SerialLane(),
-      catalog: () => store.catalog(repo.repository_id),
-      isReachable: () => true,
-      stabilityMs: 0,
-      notMedia: new Map(),
+    const out = await scanDirectly(c, owner, {
       walkFs: {
         readDir: (abs) => fs.promises.readdir(abs, { withFileTypes: true }),
         stat: async (abs) => {
@@ -74,8 +61,6 @@ test('a scan of an already catalogued folder lets a timer run between its walk a
           return st;
         },
       },
-      progress: () => {},
-      onCounts: () => {},
     });
     scanEnded = true;
     assert.equal(stats, N);
