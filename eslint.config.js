@@ -5,11 +5,11 @@
  *
  * Layers of server/src, each importing only what is to its left:
  *   platform  ←  config  ←  adapters  ←  features  ←  composition root
- * - platform (db, http, jobs, access, events, …) imports nothing of ours outside itself;
+ * - platform (db, http, jobs, access, change-bus, …) imports nothing of ours outside itself;
  * - config (env, settings store) builds on platform only;
  * - adapters (fs, media) import platform and each other;
  * - a feature imports platform, config, adapters, and another feature only through that feature's
- *   `index.ts` (its public surface) — or listens to its events;
+ *   `index.ts` (its public surface) — or listens to its changes (the change bus);
  * - the composition root (container.ts, app.ts, api.ts, main.ts, jobs.ts, warm-up.ts) wires everything.
  * The renderer imports only itself: it reaches the server through the generated client in
  * renderer/src/api (schema.d.ts from `npm run api:gen`), never through server code.
@@ -158,7 +158,7 @@ export default tseslint.config(
             {
               from: { element: { type: 'feature' } },
               disallow: { to: { element: { type: 'feature', fileInternalPath: '!index.ts' } } },
-              message: "Import another feature only through its index.ts (its public surface), or listen to its events.",
+              message: "Import another feature only through its index.ts (its public surface), or listen to its changes (the change bus).",
             },
             { from: { file: { categories: 'root' } }, allow: [{ to: { element: { type: ANY_LAYER } } }, { to: { file: { categories: 'root' } } }] },
             { from: { element: { type: 'renderer' } }, allow: { to: { element: { type: 'renderer' } } } },

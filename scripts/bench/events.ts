@@ -7,14 +7,14 @@
  * same run:
  *   baseline  reading the candidates (one SQL pass over assets and media items) and sorting them by time:
  *             the floor any rebuild pays, since it must look at every item once;
- *   first     the first rebuild (the real EventsService run: lease, segmentation, reconciliation with
+ *   first     the first rebuild (the real PhotoEventsService run: lease, segmentation, reconciliation with
  *             nothing, publishing every event);
  *   steady    a rebuild after 100 photos changed time or place (the usual case: reconciliation keeps
  *             ids, only the events that changed are rewritten).
  * Prints each time (median of `--runs`, 3) and its ratio to the baseline, plus events found.
  *
  * Then the same library in a running server (the real container and HTTP on loopback, in this process): the
- * first and a steady rebuild run by the server's EventsService while a person browses over HTTP (loop-watch.ts:
+ * first and a steady rebuild run by the server's PhotoEventsService while a person browses over HTTP (loop-watch.ts:
  * timeline buckets, a bucket's assets, the people list, an asset's info): the longest event-loop stall during
  * each (target ≤ 50 ms) and browsing p95 idle vs during, side by side. `--server-only` runs just that part.
  *
@@ -30,8 +30,8 @@ import { migrate } from '../../server/src/platform/db/migrate.ts';
 import { Access } from '../../server/src/platform/access/index.ts';
 import { JobQueue } from '../../server/src/platform/jobs/queue.ts';
 import { buildJobRegistry } from '../../server/src/jobs.ts';
-import { EventsService } from '../../server/src/features/events/events.service.ts';
-import { byTimeThenId } from '../../server/src/features/events/segmentation.ts';
+import { PhotoEventsService } from '../../server/src/features/photo-events/photo-events.service.ts';
+import { byTimeThenId } from '../../server/src/features/photo-events/segmentation.ts';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -107,7 +107,7 @@ async function main() {
   const ids = writeLibrary(db, owner, 'r', rand, now);
   console.log(`catalog: ${COUNT} media items written in ${((performance.now() - writeStart) / 1000).toFixed(1)} s (load ${os.loadavg()[0]!.toFixed(1)}, ${os.availableParallelism()} cores)`);
 
-  const svc = new EventsService(db, new Access(db), new JobQueue(db, buildJobRegistry()), { sweepMs: 0 });
+  const svc = new PhotoEventsService(db, new Access(db), new JobQueue(db, buildJobRegistry()), { sweepMs: 0 });
   const baseline: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const s = performance.now();
@@ -144,7 +144,7 @@ async function main() {
 }
 
 /**
- * The same library in a running server: the events rebuilt by the server's own EventsService (first, then after
+ * The same library in a running server: the events rebuilt by the server's own PhotoEventsService (first, then after
  * 100 photos moved) while a person browses over HTTP: the longest event-loop stall and browsing p95 idle vs during.
  */
 async function inServer() {

@@ -31,7 +31,7 @@ import { statisticsRouter } from './features/statistics/statistics.router.ts';
 import { featuredRouter } from './features/featured/featured.router.ts';
 import { sharingRouter } from './features/sharing/sharing.router.ts';
 import { duplicatesRouter } from './features/duplicates/duplicates.router.ts';
-import { eventsRouter } from './features/events/events.router.ts';
+import { photoEventsRouter } from './features/photo-events/photo-events.router.ts';
 import { speciesRouter } from './features/species/species.router.ts';
 
 export const API_BASE = '/api/v1';
@@ -77,7 +77,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, uploadsRouter());
   api.route(API_BASE, sharingRouter());
   api.route(API_BASE, duplicatesRouter());
-  api.route(API_BASE, eventsRouter());
+  api.route(API_BASE, photoEventsRouter());
   api.route(API_BASE, speciesRouter());
   return api;
 }

@@ -10,9 +10,9 @@ import { openDatabase, type Db } from './platform/db/connection.ts';
 import { WalCheckpointer } from './platform/db/checkpointer.ts';
 import { migrate, type MigrateResult } from './platform/db/migrate.ts';
 import { Access } from './platform/access/index.ts';
-import { EventBus } from './platform/events/index.ts';
+import { ChangeBus } from './platform/change-bus/index.ts';
 import { giveBackMemory } from './platform/cache/give-back-memory.ts';
-import type { AssetEventBus, AssetEvents } from './features/assets/asset-events.ts';
+import type { AssetChangeBus, AssetChanges } from './features/assets/asset-changes.ts';
 import { KeyRing } from './platform/crypto/keys.ts';
 import type { Logger } from './platform/logger.ts';
 import { AuthService } from './features/auth/auth.service.ts';
@@ -57,7 +57,7 @@ import { ShareLinksService } from './features/sharing/links.service.ts';
 import { TagsService } from './features/tags/tags.service.ts';
 import { StacksService } from './features/stacks/stacks.service.ts';
 import { DuplicatesService, PhashBackfill, backfillPhashesJob } from './features/duplicates/index.ts';
-import { EventsService } from './features/events/events.service.ts';
+import { PhotoEventsService } from './features/photo-events/photo-events.service.ts';
 import { FeaturedService } from './features/featured/featured.service.ts';
 import { JobsService } from './features/jobs/jobs.service.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
@@ -145,10 +145,10 @@ export interface Container {
   /** Duplicate groups: detection per repository (after ingest and on demand), merge and dismiss. */
   duplicates: DuplicatesService;
   /**
-   * Photo events (features/events). Titles take their place names from the offline reverse geocoder
+   * Photo events (features/photo-events). Titles take their place names from the offline reverse geocoder
    * (features/places, `usePlaceNames`); relations take people from faces (`usePeople`, face-links.ts).
    */
-  photoEvents: EventsService;
+  photoEvents: PhotoEventsService;
   /** Every cache of the server (their counters go to the runtime diagnostics). */
   caches: CacheRegistry;
   /** The catalog shape and its changes, from the change journal: what every cache below follows. */
@@ -180,8 +180,8 @@ export interface Container {
   species: SpeciesService;
   /** Decides who may read or change which catalog rows (platform/access); services ask it, nobody else. */
   access: Access;
-  /** The asset event bus (features/assets/asset-events.ts); subscriptions are made below, in one place. */
-  events: AssetEventBus;
+  /** The asset change bus (features/assets/asset-changes.ts); subscriptions are made below, in one place. */
+  assetChanges: AssetChangeBus;
   jobRunner: JobRunner;
   /** Makes job errors speak of assets by id (administrators read them, not the files' owners). */
   jobErrors: AssetErrorRedactor;
@@ -242,7 +242,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // Who may read or change which rows: the only place ownership is decided (platform/access).
   const access = new Access(db);
   // What happens to assets (ingested, ready, trashed, restored, moved), for the features that react.
-  const events: AssetEventBus = new EventBus<AssetEvents>(db);
+  const assetChanges: AssetChangeBus = new ChangeBus<AssetChanges>(db);
   const keys = KeyRing.fromFile(p.secretKey);
   const settings = new SettingsStore(db, keys.key('settings'), { hostFixed: config.hostFixed, mlDefaultOn: config.mlDefaultOn });
   const network = new NetworkService(settings, config, log.child({ module: 'network' }));
@@ -334,10 +334,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     }
   });
   const intake = new Intake();
-  const ingest = new IngestService(db, repositories, jobs, events, log.child({ module: 'ingest' }), intake);
-  const pipeline = new AssetPipeline(db, repositories, derivatives, events, log.child({ module: 'pipeline' }));
-  const assets = new AssetsService(db, access, repositories, derivatives, jobs, events, path.join(p.tmp, 'exports'));
-  const corrections = new CorrectionsService(db, access, events);
+  const ingest = new IngestService(db, repositories, jobs, assetChanges, log.child({ module: 'ingest' }), intake);
+  const pipeline = new AssetPipeline(db, repositories, derivatives, assetChanges, log.child({ module: 'pipeline' }));
+  const assets = new AssetsService(db, access, repositories, derivatives, jobs, assetChanges, path.join(p.tmp, 'exports'));
+  const corrections = new CorrectionsService(db, access, assetChanges);
   // A cover is cut from the photo's medium thumbnail, or from its original while it has none.
   const people = new PeopleService(db, faces, jobs, (assetId) => {
     const a = db.prepare('SELECT repository_id, storage_path FROM assets WHERE asset_id = ?').get(assetId) as { repository_id: string; storage_path: string } | undefined;
@@ -346,7 +346,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   });
   const trashStore = new TrashStore(db);
   const trashLog = log.child({ module: 'trash' });
-  const deletion = new PermanentDeletion(db, trashStore, repositories, derivatives, events, trashLog);
+  const deletion = new PermanentDeletion(db, trashStore, repositories, derivatives, assetChanges, trashLog);
   const trash = new TrashService(new AssetsStore(db), trashStore, access, settings, deletion, trashLog);
   const albums = new AlbumsService(db, access, jobs, settings, indexers);
   const albumMembers = new AlbumMembersService(db, access);
@@ -354,11 +354,11 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const shareLinks = new ShareLinksService(db, access, assets, keys.key('share-link'));
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs);
-  const duplicates = new DuplicatesService(db, access, jobs, events);
+  const duplicates = new DuplicatesService(db, access, jobs, assetChanges);
   duplicates.phashes = new PhashBackfill(db, (assetId) => derivatives.thumbnail(assetId, 'small'));
   // Merging exact copies keeps who is in the photo (features/faces/face-links.ts).
   duplicates.setFacesHook({ reparentFaces: (keeper, copies) => carryFacesOnMerge(db, keeper, copies) });
-  const photoEvents = new EventsService(db, access, jobs);
+  const photoEvents = new PhotoEventsService(db, access, jobs);
   photoEvents.usePeople((ownerId, items) => peopleOfItems(db, ownerId, items));
   photoEvents.usePlaceNames(
     (lat, lon) => placeNameAt(reverseGeocoder, lat, lon),
@@ -375,13 +375,13 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const mediaTools = new MediaToolsService(db, jobs);
 
   // Who reacts to what happens to assets. Emitters (ingest, pipeline, the asset API) know none of them;
-  // each subscriber's follow-up is a job queued in the transaction of the change (platform/events).
-  events.on('asset.ready', 'stacks', (e) => stacks.afterAssetReady(e));
-  events.on('asset.ready', 'indexing', (e) => indexing.afterAssetReady(e));
-  events.on('asset.ready', 'duplicates', (e) => duplicates.afterAssetReady(e));
+  // each subscriber's follow-up is a job queued in the transaction of the change (platform/change-bus).
+  assetChanges.on('asset.ready', 'stacks', (e) => stacks.afterAssetReady(e));
+  assetChanges.on('asset.ready', 'indexing', (e) => indexing.afterAssetReady(e));
+  assetChanges.on('asset.ready', 'duplicates', (e) => duplicates.afterAssetReady(e));
   // Photo events: a debounced rebuild of the owner's events (the catalog's triggers mark what changed).
   for (const kind of ['asset.ready', 'asset.trashed', 'asset.restored', 'asset.deleted', 'asset.corrected'] as const) {
-    events.on(kind, 'photo-events', (e) => photoEvents.afterAssetChange(e.owner_id));
+    assetChanges.on(kind, 'photo-events', (e) => photoEvents.afterAssetChange(e.owner_id));
   }
 
   // The library's read side: one tracker of the change journal, one cache each, one service each.
@@ -395,11 +395,11 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const placeNames = new PlaceNames(db, reverseGeocoder);
   const locationClusters = new LocationClustersService(db, jobs, placeNames);
   // A new position gets its place name from a job (the gazetteer loads there, not in the pipeline's transaction).
-  events.on('asset.ready', 'places', (e) => {
+  assetChanges.on('asset.ready', 'places', (e) => {
     if (placeNames.pendingFor(e.asset_id)) jobs.enqueue(syncPlaces, {});
   });
   // A place a person set is named the same way.
-  events.on('asset.corrected', 'places', (e) => {
+  assetChanges.on('asset.corrected', 'places', (e) => {
     if (e.what === 'place' && placeNames.pendingFor(e.asset_id)) jobs.enqueue(syncPlaces, {});
   });
   const ownerFacts = new OwnerFacts(db, catalog, caches.create('statistics_facts', FACTS_CACHE_BYTES, (f: Facts) => f.bytes()));
@@ -505,7 +505,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     featured,
     species,
     access,
-    events,
+    assetChanges,
     jobRunner,
     jobErrors,
     checkpointer,

@@ -20,7 +20,7 @@ import { FACES_JOBS } from './features/faces/index.ts';
 import { STACKS_JOBS } from './features/stacks/stacks.jobs.ts';
 import { TRASH_JOBS } from './features/assets/trash/trash.jobs.ts';
 import { DUPLICATES_JOBS } from './features/duplicates/duplicates.jobs.ts';
-import { EVENTS_JOBS } from './features/events/events.jobs.ts';
+import { PHOTO_EVENTS_JOBS } from './features/photo-events/photo-events.jobs.ts';
 import { PLACES_JOBS } from './features/places/places.jobs.ts';
 
 /** Queue name → concurrency. Queues not listed run one job at a time. */
@@ -38,7 +38,7 @@ export function jobQueues(cpus = os.availableParallelism()): Record<string, Queu
 }
 
 /** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/pipeline/assets.jobs.ts. */
-export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...FACES_JOBS, ...STACKS_JOBS, ...TRASH_JOBS, ...DUPLICATES_JOBS, ...EVENTS_JOBS, ...PLACES_JOBS];
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...FACES_JOBS, ...STACKS_JOBS, ...TRASH_JOBS, ...DUPLICATES_JOBS, ...PHOTO_EVENTS_JOBS, ...PLACES_JOBS];
 
 export function buildJobRegistry(): JobRegistry {
   return new JobRegistry(jobQueues()).register(...JOB_DEFINITIONS);

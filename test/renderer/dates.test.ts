@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { formatDate, formatDateRange, formatDateTime, formatTime } from '../../renderer/src/lib/dates.ts';
 import { formatCaptureTimeShort } from '../../renderer/src/lib/capture-time.ts';
-import { dateRange } from '../../renderer/src/features/events/event-dates.ts';
+import { dateRange } from '../../renderer/src/features/photo-events/event-dates.ts';
 
 /** Intl puts thin and narrow no-break spaces around a range's dash and before AM/PM: compared as plain spaces. */
 const plain = (s: string) => s.replace(/\s/g, ' ');

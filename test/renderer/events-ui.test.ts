@@ -1,5 +1,5 @@
 /**
- * The Events screens' own logic (renderer/src/features/events), without a browser:
+ * The Events screens' own logic (renderer/src/features/photo-events), without a browser:
  * - dates in words (event-dates.ts), read in the event's own time zone: one day, a few days, across
  *   months and years, and a trip whose last evening is already the next day in UTC;
  * - what a card says about people (event-facts.ts): names first by how many photos they are in,
@@ -10,9 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dateRange, offsetMinutes, photoCount } from '../../renderer/src/features/events/event-dates.ts';
-import { albumIdsOf, peopleLine, peopleOf } from '../../renderer/src/features/events/event-facts.ts';
-import { frameOf, groupDots } from '../../renderer/src/features/events/map-frame.ts';
+import { dateRange, offsetMinutes, photoCount } from '../../renderer/src/features/photo-events/event-dates.ts';
+import { albumIdsOf, peopleLine, peopleOf } from '../../renderer/src/features/photo-events/event-facts.ts';
+import { frameOf, groupDots } from '../../renderer/src/features/photo-events/map-frame.ts';
 
 const at = (iso: string) => Date.parse(iso);
 

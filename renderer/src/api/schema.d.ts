@@ -3131,7 +3131,7 @@ export interface components {
             display_cover_asset_id: string | null;
             /** @description Members besides the owner. */
             member_count: number;
-            owner: components["schemas"]["Person"] & unknown;
+            owner: components["schemas"]["Member"] & unknown;
             /**
              * @description The caller's role: `owner`, or a member's role in a shared album.
              * @enum {string}
@@ -3145,7 +3145,7 @@ export interface components {
             user_id: number;
         };
         AlbumAsset: components["schemas"]["Asset"] & {
-            added_by: components["schemas"]["Person"] & unknown;
+            added_by: components["schemas"]["Member"] & unknown;
             added_time: string;
             /** @description Place in the album, 0 first (counted over every member, those in the Trash too). */
             position: number;
@@ -3167,7 +3167,7 @@ export interface components {
             offset: number;
             total: number;
         };
-        AlbumMember: components["schemas"]["Person"] & {
+        AlbumMember: components["schemas"]["Member"] & {
             added_at: string;
             /**
              * @description `viewer` reads the album; `contributor` also adds their own photos and takes out what they added.
@@ -3187,7 +3187,7 @@ export interface components {
             album_id: number;
             count: number;
             members: components["schemas"]["AlbumMember"][];
-            owner: components["schemas"]["Person"];
+            owner: components["schemas"]["Member"];
         };
         AlbumMemberUpdate: {
             /**
@@ -3924,7 +3924,7 @@ export interface components {
             media_item_id: string;
             /** @enum {string} */
             media_kind: "photo" | "video" | "audio" | "live_photo";
-            owner: components["schemas"]["Person"];
+            owner: components["schemas"]["Member"];
             primary_asset: components["schemas"]["Asset"];
             stack: components["schemas"]["MediaItemStackRef"];
         };
@@ -4219,6 +4219,16 @@ export interface components {
             /** @description Files queued for processing by this request. */
             requeued: number;
         };
+        /** @description Whose it is when it is not yours (a partner's photo: show their initials); null for your own. */
+        Member: {
+            display_name: string;
+            /**
+             * @description One or two letters for a badge: the first letters of the first and last words of the display name.
+             * @example AB
+             */
+            initials: string;
+            user_id: number;
+        } | null;
         MergeDuplicateGroupRequest: {
             duplicate_asset_ids?: string[];
             /** Format: uuid */
@@ -4413,8 +4423,8 @@ export interface components {
         };
         PartnerShare: {
             created_at: string;
-            owner: components["schemas"]["Person"] & unknown;
-            partner: components["schemas"]["Person"] & unknown;
+            owner: components["schemas"]["Member"] & unknown;
+            partner: components["schemas"]["Member"] & unknown;
             share_id: number;
             shared_from: string | null;
             /** @description The partner's choice: the shared photos join their timeline (marked with the owner's initials). */
@@ -4456,16 +4466,6 @@ export interface components {
             receipt_id: string | null;
             running: boolean;
         };
-        /** @description Whose it is when it is not yours (a partner's photo: show their initials); null for your own. */
-        Person: {
-            display_name: string;
-            /**
-             * @description One or two letters for a badge: the first letters of the first and last words of the display name.
-             * @example AB
-             */
-            initials: string;
-            user_id: number;
-        } | null;
         PersonUpdate: {
             cover_face_id?: number | null;
             is_hidden?: boolean;

@@ -12,7 +12,7 @@ import { SearchField } from '../features/search/SearchField';
 import { SEARCH_PAGE } from '../features/search/search-url';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { PLACES_PATH } from '../features/places/places-path';
-import { EVENTS_PATH } from '../features/events/events-path';
+import { EVENTS_PATH } from '../features/photo-events/events-path';
 import { PEOPLE_PATH } from '../features/people/people-path';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from './lazy-page';
@@ -38,8 +38,8 @@ const ModelsPage = lazyPage(() => import('../features/admin/ModelsPage').then((m
 const PlacesPage = lazyPage(() => import('../features/places/PlacesPage').then((m) => m.PlacesPage));
 const PlacePage = lazyPage(() => import('../features/places/PlacePage').then((m) => m.PlacePage));
 const DuplicatesPage = lazyPage(() => import('../features/duplicates/DuplicatesPage').then((m) => m.DuplicatesPage));
-const EventsPage = lazyPage(() => import('../features/events/EventsPage').then((m) => m.EventsPage));
-const EventPage = lazyPage(() => import('../features/events/EventPage').then((m) => m.EventPage));
+const EventsPage = lazyPage(() => import('../features/photo-events/EventsPage').then((m) => m.EventsPage));
+const EventPage = lazyPage(() => import('../features/photo-events/EventPage').then((m) => m.EventPage));
 const PeoplePage = lazyPage(() => import('../features/people/PeoplePage').then((m) => m.PeoplePage));
 const PersonPage = lazyPage(() => import('../features/people/PersonPage').then((m) => m.PersonPage));
 

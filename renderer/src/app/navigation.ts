@@ -1,6 +1,6 @@
 import type { NavGroup } from '../components/Layout/AppLayout';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
-import { EVENTS_PATH } from '../features/events/events-path';
+import { EVENTS_PATH } from '../features/photo-events/events-path';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { PLACES_PATH } from '../features/places/places-path';
 import { PEOPLE_PATH } from '../features/people/people-path';

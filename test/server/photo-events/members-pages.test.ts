@@ -1,5 +1,5 @@
 /**
- * The events rebuild reads the owner's event members a page at a time (events.store.ts membersOfInSlices).
+ * The events rebuild reads the owner's event members a page at a time (photo-events.store.ts membersOfInSlices).
  * Each page must cost its own rows, not the whole set: the page query walks the members' (event, position)
  * index from the keyset, with no temporary B-tree (before round three every page read all the owner's members
  * and sorted them, the rebuild's 100+ ms step at 100k members). Structure, not timing: the query plan, and the
@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EventsStore, MEMBERS_PAGE_SQL } from '../../../server/src/features/events/events.store.ts';
+import { PhotoEventsStore, MEMBERS_PAGE_SQL } from '../../../server/src/features/photo-events/photo-events.store.ts';
 import { openDatabase } from '../../../server/src/platform/db/connection.ts';
 import { migrate } from '../../../server/src/platform/db/migrate.ts';
 
@@ -36,7 +36,7 @@ test("an events rebuild's member pages walk the index from the keyset and give e
   assert.ok(!plan.some((d) => /TEMP B-TREE/.test(d)), `no sort of the whole set per page: ${plan.join(' / ')}`);
   assert.match(plan[0]!, /SEARCH m USING INDEX photo_event_members_position \(\(event_id,position\)>\(\?,\?\)\)/, `the members' index walked from the keyset: ${plan.join(' / ')}`);
 
-  const store = new EventsStore(db);
+  const store = new PhotoEventsStore(db);
   for (const owner of [1, 2]) {
     const whole = store.membersOf(owner);
     const paged = await store.membersOfInSlices(owner, 7);

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { segment, type Candidate } from '../../../server/src/features/events/segmentation.ts';
-import { reconcile, reconcileInSlices, type PreviousEvent } from '../../../server/src/features/events/reconcile.ts';
-import { dateRangeTitle, eventTitle } from '../../../server/src/features/events/titles.ts';
-import { geohash, sphericalMean } from '../../../server/src/features/events/geo.ts';
+import { segment, type Candidate } from '../../../server/src/features/photo-events/segmentation.ts';
+import { reconcile, reconcileInSlices, type PreviousEvent } from '../../../server/src/features/photo-events/reconcile.ts';
+import { dateRangeTitle, eventTitle } from '../../../server/src/features/photo-events/titles.ts';
+import { geohash, sphericalMean } from '../../../server/src/features/photo-events/geo.ts';
 
 const H = 3_600_000;
 const MIN = 60_000;

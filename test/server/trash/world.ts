@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AssetEvents } from '../../../server/src/features/assets/asset-events.ts';
+import type { AssetChanges } from '../../../server/src/features/assets/asset-changes.ts';
 import { inVariant } from '../assets/fixture.ts';
 import { V1, data, signedInHousehold } from '../helpers/api.ts';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
@@ -21,7 +21,7 @@ export interface TrashWorld {
   id: Record<Name, number>;
   as(name: Name, variant: 'A' | 'B'): Client;
   /** `asset.deleted` events seen so far. */
-  deletedEvents: AssetEvents['asset.deleted'][];
+  deletedEvents: AssetChanges['asset.deleted'][];
   /** Copies a corpus file to `rel` in the primary repository, indexes it for `owner`, waits for its processing. */
   photo(rel: string, corpusFile: string, owner: Name): Promise<string>;
   /** Absolute path of `rel` in the primary repository. */
@@ -35,8 +35,8 @@ export async function trashWorld(): Promise<TrashWorld> {
   const clients: Record<Name, Client> = { alice: h.admin, bob: h.members.bob.client, carl: h.members.carl.client };
   const aliceId = (await h.admin.get(`${V1}/auth/me`)).body.user_id as number;
   const id = { alice: aliceId, bob: h.members.bob.id, carl: h.members.carl.id };
-  const deletedEvents: AssetEvents['asset.deleted'][] = [];
-  srv.container.events.on('asset.deleted', 'trash test recorder', (e) => {
+  const deletedEvents: AssetChanges['asset.deleted'][] = [];
+  srv.container.assetChanges.on('asset.deleted', 'trash test recorder', (e) => {
     assert.ok(srv.container.db.inTransaction, 'asset.deleted is emitted inside the transaction that removes the row');
     deletedEvents.push(e);
   });

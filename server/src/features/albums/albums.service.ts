@@ -54,7 +54,7 @@ import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, DomainError, Invalid } from '../../platform/http/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { AssetsStore, MarksStore, loadAssetExtras, withReaderMarks } from '../assets/index.ts';
-import { PeopleStore } from '../users/index.ts';
+import { MembersStore } from '../users/index.ts';
 import { isTaskEnabled, type IndexerRegistry, indexAsset } from '../indexing/index.ts';
 import { AlbumsStore, type AlbumRow, type AlbumType } from './albums.store.ts';
 import { toAlbum, toAlbumAsset, toAlbumOfAsset, type Album } from './albums.view.ts';
@@ -95,7 +95,7 @@ export class AlbumsService {
   private readonly store: AlbumsStore;
   private readonly assetsStore: AssetsStore;
   private readonly marks: MarksStore;
-  private readonly people: PeopleStore;
+  private readonly household: MembersStore;
 
   constructor(
     private readonly db: Db,
@@ -107,13 +107,13 @@ export class AlbumsService {
     this.store = new AlbumsStore(db);
     this.assetsStore = new AssetsStore(db);
     this.marks = new MarksStore(db);
-    this.people = new PeopleStore(db);
+    this.household = new MembersStore(db);
   }
 
   list(actor: Actor, q: { limit: number; offset: number; repository_id?: string | undefined }) {
     const repo = this.repo(q.repository_id);
     const { rows, total } = this.store.list(actor.userId, repo, q.limit, q.offset);
-    const owners = this.people.byIds(rows.map((r) => r.owner_id));
+    const owners = this.household.byIds(rows.map((r) => r.owner_id));
     return { albums: rows.map((r) => toAlbum(r, owners.get(r.owner_id))), limit: q.limit, offset: q.offset, total };
   }
 
@@ -181,8 +181,8 @@ export class AlbumsService {
     const readable = new Set<string>(this.access.permitted(actor, 'asset', all.map((r) => r.asset_id), 'read'));
     const rows = all.filter((r) => readable.has(r.asset_id));
     const extras = loadAssetExtras(this.assetsStore, rows.map((r) => r.asset_id));
-    const people = this.people.byIds(rows.flatMap((r) => (r.added_by === null ? [] : [r.added_by])));
-    const assets = withReaderMarks(this.marks, actor.userId, rows.map((r) => toAlbumAsset(r, extras.get(r.asset_id), r.added_by === null ? null : (people.get(r.added_by) ?? null))));
+    const known = this.household.byIds(rows.flatMap((r) => (r.added_by === null ? [] : [r.added_by])));
+    const assets = withReaderMarks(this.marks, actor.userId, rows.map((r) => toAlbumAsset(r, extras.get(r.asset_id), r.added_by === null ? null : (known.get(r.added_by) ?? null))));
     return { album_id: albumId, assets, count: assets.length };
   }
 
@@ -278,7 +278,7 @@ export class AlbumsService {
   albumsOfAsset(actor: Actor, assetId: string) {
     this.access.require(actor, 'asset', assetId, 'read', 'path.id');
     const rows = this.store.albumsOfAsset(actor.userId, assetId);
-    const owners = this.people.byIds(rows.map((r) => r.owner_id));
+    const owners = this.household.byIds(rows.map((r) => r.owner_id));
     const albums = rows.map((r) => toAlbumOfAsset(r, owners.get(r.owner_id)));
     return { albums, asset_id: assetId, count: albums.length };
   }
@@ -312,7 +312,7 @@ export class AlbumsService {
 
   private view(actor: Actor, albumId: number, repo: string | null): Album {
     const row = this.store.listRow(albumId, actor.userId, repo)!;
-    return toAlbum(row, this.people.byIds([row.owner_id]).get(row.owner_id));
+    return toAlbum(row, this.household.byIds([row.owner_id]).get(row.owner_id));
   }
 
   private speciesEnabled(): boolean {

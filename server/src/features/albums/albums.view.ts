@@ -1,7 +1,7 @@
 /** The public shapes of albums (contract: Album; album asset listing; albums of an asset). */
 import { z } from '@hono/zod-openapi';
 import { AssetSchema, toAsset, type AssetExtras } from '../assets/index.ts';
-import { PersonSchema, type Person } from '../users/index.ts';
+import { MemberSchema, type Member } from '../users/index.ts';
 import type { AlbumListRow, AlbumOfAssetRow, MemberAssetRow } from './albums.store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -21,7 +21,7 @@ export const AlbumSchema = z
     created_at: z.string(),
     updated_at: z.string().openapi({ description: 'Changes to the album and to its membership or order.' }),
     user_id: z.number().int().openapi({ description: 'The owner (the creator).' }),
-    owner: PersonSchema.nullable().openapi({ description: 'The owner as members see them (name and initials).' }),
+    owner: MemberSchema.nullable().openapi({ description: 'The owner as members see them (name and initials).' }),
     role: z.enum(['owner', 'viewer', 'contributor']).openapi({ description: "The caller's role: `owner`, or a member's role in a shared album." }),
     shared: z.boolean().openapi({ description: 'Shared: the caller is a member, or the owner shares it with members.' }),
     member_count: z.number().int().openapi({ description: 'Members besides the owner.' }),
@@ -31,7 +31,7 @@ export type Album = z.infer<typeof AlbumSchema>;
 
 export const AlbumAssetSchema = AssetSchema.extend({
   added_time: z.string(),
-  added_by: PersonSchema.nullable().openapi({ description: 'Who put it in the album (null: the account is gone).' }),
+  added_by: MemberSchema.nullable().openapi({ description: 'Who put it in the album (null: the account is gone).' }),
   position: z.number().int().openapi({ description: 'Place in the album, 0 first (counted over every member, those in the Trash too).' }),
 }).openapi('AlbumAsset');
 
@@ -41,7 +41,7 @@ export const AlbumOfAssetSchema = AlbumSchema.extend({
   position: z.number().int(),
 }).openapi('AlbumOfAsset');
 
-export function toAlbum(r: AlbumListRow, owner: Person | undefined): Album {
+export function toAlbum(r: AlbumListRow, owner: Member | undefined): Album {
   return {
     album_id: r.album_id,
     album_name: r.album_name,
@@ -60,10 +60,10 @@ export function toAlbum(r: AlbumListRow, owner: Person | undefined): Album {
   };
 }
 
-export function toAlbumOfAsset(r: AlbumOfAssetRow, owner: Person | undefined) {
+export function toAlbumOfAsset(r: AlbumOfAssetRow, owner: Member | undefined) {
   return { ...toAlbum(r, owner), added_time: iso(r.added_at), position: r.position };
 }
 
-export function toAlbumAsset(r: MemberAssetRow, extras: AssetExtras | undefined, addedBy: Person | null) {
+export function toAlbumAsset(r: MemberAssetRow, extras: AssetExtras | undefined, addedBy: Member | null) {
   return { ...toAsset(r, extras), added_time: iso(r.added_at), added_by: addedBy, position: r.position };
 }

@@ -13,7 +13,7 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
 import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
-import { PersonSchema } from '../users/index.ts';
+import { MemberSchema } from '../users/index.ts';
 
 const TAG = 'Albums: sharing';
 
@@ -27,7 +27,7 @@ const MemberParams = z.object({
 const Role = z.enum(['viewer', 'contributor']).openapi({ description: '`viewer` reads the album; `contributor` also adds their own photos and takes out what they added.' });
 
 
-export const AlbumMemberSchema = PersonSchema.extend({ role: Role, added_at: z.string() }).openapi('AlbumMember');
+export const AlbumMemberSchema = MemberSchema.extend({ role: Role, added_at: z.string() }).openapi('AlbumMember');
 
 export const listAlbumMembers = defineRoute('user', {
   method: 'get',
@@ -38,7 +38,7 @@ export const listAlbumMembers = defineRoute('user', {
   tags: [TAG],
   request: { params: AlbumParam },
   responses: {
-    200: jsonResponse(z.object({ album_id: z.number().int(), owner: PersonSchema, members: z.array(AlbumMemberSchema), count: z.number().int() }).openapi('AlbumMembers')),
+    200: jsonResponse(z.object({ album_id: z.number().int(), owner: MemberSchema, members: z.array(AlbumMemberSchema), count: z.number().int() }).openapi('AlbumMembers')),
     ...errorResponses(404),
   },
 });

@@ -18,13 +18,13 @@ import type { Access } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, DomainError, Forbidden, Invalid } from '../../platform/http/errors.ts';
-import { PeopleStore, type Person } from '../users/index.ts';
+import { MembersStore, type Member } from '../users/index.ts';
 import { AlbumsStore } from './albums.store.ts';
 import { AlbumMembersStore, type MemberRole } from './members.store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export interface AlbumMember extends Person {
+export interface AlbumMember extends Member {
   role: MemberRole;
   added_at: string;
 }
@@ -32,7 +32,7 @@ export interface AlbumMember extends Person {
 export class AlbumMembersService {
   private readonly members: AlbumMembersStore;
   private readonly albums: AlbumsStore;
-  private readonly people: PeopleStore;
+  private readonly household: MembersStore;
 
   constructor(
     private readonly db: Db,
@@ -40,24 +40,24 @@ export class AlbumMembersService {
   ) {
     this.members = new AlbumMembersStore(db);
     this.albums = new AlbumsStore(db);
-    this.people = new PeopleStore(db);
+    this.household = new MembersStore(db);
   }
 
   list(actor: Actor, albumId: number) {
     const album = this.albums.byId(this.access.require(actor, 'album', albumId, 'read', 'path.id'))!;
     const rows = this.members.list(albumId);
-    const people = this.people.byIds([album.owner_id, ...rows.map((r) => r.user_id)]);
+    const known = this.household.byIds([album.owner_id, ...rows.map((r) => r.user_id)]);
     const members: AlbumMember[] = rows
-      .filter((r) => people.has(r.user_id))
-      .map((r) => ({ ...people.get(r.user_id)!, role: r.role, added_at: iso(r.added_at) }));
-    return { album_id: albumId, owner: people.get(album.owner_id)!, members, count: members.length };
+      .filter((r) => known.has(r.user_id))
+      .map((r) => ({ ...known.get(r.user_id)!, role: r.role, added_at: iso(r.added_at) }));
+    return { album_id: albumId, owner: known.get(album.owner_id)!, members, count: members.length };
   }
 
   add(actor: Actor, albumId: number, userId: number, role: MemberRole) {
     return this.db
       .transaction(() => {
         const album = this.albums.byId(this.access.require(actor, 'album', albumId, 'change', 'path.id'))!;
-        const ok = this.people.shareable(album.owner_id, userId);
+        const ok = this.household.shareable(album.owner_id, userId);
         if (ok === 'self') throw new Invalid('You own this album: add someone else.', [{ field: 'body.user_id', message: 'is the album owner', code: 'share_with_self' }], 'share_with_self');
         if (ok === 'not_a_member') {
           throw new Invalid('Albums can be shared with active members of this household only.', [{ field: 'body.user_id', message: 'is not an active member', code: 'not_a_member' }], 'not_a_member');
@@ -115,7 +115,7 @@ export class AlbumMembersService {
 
   private one(albumId: number, userId: number): AlbumMember {
     const m = this.members.get(albumId, userId)!;
-    const p = this.people.byIds([userId]).get(userId)!;
+    const p = this.household.byIds([userId]).get(userId)!;
     return { ...p, role: m.role, added_at: iso(m.added_at) };
   }
 }

@@ -13,7 +13,7 @@ export { AssetSchema, loadAssetExtras, toAsset, type Asset, type AssetExtras } f
 export { EDIT_WINDOW_MS, compositionOf, editSuffix, fileStem, linkMediaItem } from './pipeline/media-items.ts';
 export { assetLabel } from './asset-references.ts';
 // The asset events, for features that change assets the way the asset API does (duplicates' merge trashes).
-export { assetRef, type AssetEventBus } from './asset-events.ts';
+export { assetRef, type AssetChangeBus } from './asset-changes.ts';
 export { MarksStore, withReaderMarks, type Mark } from './marks.ts';
 // The ingest contract scans, watching and uploads hand files to.
 export {

@@ -14,7 +14,7 @@
  *   else matches nothing (administrators included). `liked`, `rating` and `rating_min` are the caller's own marks:
  *   with any of them, only the caller's own photos are listed (marks on others' photos are kept apart,
  *   features/assets/marks.ts).
- * - `event_id` matches the media items of the caller's photo event (features/events); a retired event's id
+ * - `event_id` matches the media items of the caller's photo event (features/photo-events); a retired event's id
  *   matches its successor's items (as getEvent answers with the successor); another member's event nothing.
  * - `person_id` and `person_ids` (extension) keep the photos where every person named has a face. People are
  *   their owner's: another member's person (or an unknown id) matches nothing, like an album that is not yours.
@@ -393,7 +393,7 @@ export function buildFilter(ownerId: number, input: FilterInput, partners: reado
   }
   if (f.event_id !== undefined) {
     deps.add('events');
-    // The event itself, or the successor a retired event redirects to (one hop, kept so by features/events).
+    // The event itself, or the successor a retired event redirects to (one hop, kept so by features/photo-events).
     const event = `(SELECT coalesce(CASE WHEN e.status = 'redirected' THEN e.redirect_to END, e.event_id) FROM photo_events e WHERE e.event_id = @event AND e.owner_id = @owner)`;
     set(
       `a.media_item_id IN (SELECT pm.media_item_id FROM photo_event_members pm WHERE pm.event_id = ${event})`,

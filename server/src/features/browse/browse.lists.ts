@@ -60,7 +60,7 @@ export const LIST_CACHE_BYTES = 128 * 1024 * 1024;
 const PATCH_CHANGED = 50_000;
 const PATCH_ADDED = 2_000;
 /** Changes that make a list start over rather than re-check rows. */
-// 'events': event membership is journalled as a whole (features/events), so lists on an event start over.
+// 'events': event membership is journalled as a whole (features/photo-events), so lists on an event start over.
 const COARSE: Dep[] = ['tag_names', 'album_owners', 'events'];
 
 /** Bytes a kept list holds. */

@@ -28,7 +28,7 @@ import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { AssetsStore, MarksStore, loadAssetExtras, toAsset, type Asset, compositionOf } from '../assets/index.ts';
 import { PartnerSharesStore } from '../sharing/index.ts';
-import { PeopleStore } from '../users/index.ts';
+import { MembersStore } from '../users/index.ts';
 import { buildFilter, type SqlFilter } from './browse.filter.ts';
 import type { AssetFilter, AssetQuery, AssetQueryYears, AssetYearsQuery } from './browse.routes.ts';
 import type { KeptCache } from '../../platform/cache/kept-cache.ts';
@@ -52,7 +52,7 @@ export class BrowseService {
   private readonly lists: ListCache;
   private readonly partners: PartnerSharesStore;
   private readonly marks: MarksStore;
-  private readonly people: PeopleStore;
+  private readonly household: MembersStore;
   /** The shape the current request works with (set by `list`). */
   private shape: CatalogShape | null = null;
 
@@ -67,7 +67,7 @@ export class BrowseService {
     this.lists = new ListCache(this.store, lists, worker);
     this.partners = new PartnerSharesStore(db);
     this.marks = new MarksStore(db);
-    this.people = new PeopleStore(db);
+    this.household = new MembersStore(db);
   }
 
   async query(actor: Actor, q: AssetQuery = {}): Promise<GalleryList> {
@@ -244,7 +244,7 @@ export class BrowseService {
     const extras = loadAssetExtras(this.assets, rows.map((r) => r.asset_id));
     // Partners' photos: their owner (name, initials) and the caller's own marks, never the owner's.
     const foreign = rows.filter((r) => r.owner_id !== userId);
-    const owners = this.people.byIds(foreign.map((r) => r.owner_id));
+    const owners = this.household.byIds(foreign.map((r) => r.owner_id));
     const marks = this.marks.of(userId, foreign.map((r) => r.asset_id));
     const slots = rows.map((r) => shape.stack(r.rid));
     const stacks = new Map<number, PageStackRow[]>();

@@ -4,7 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { AssetSchema } from '../assets/index.ts';
-import { PersonSchema } from '../users/index.ts';
+import { MemberSchema } from '../users/index.ts';
 
 export const CompositionSchema = z
   .object({
@@ -47,7 +47,7 @@ export const GalleryMediaItemSchema = z
     media_kind: z.enum(['photo', 'video', 'audio', 'live_photo']),
     composition: CompositionSchema,
     primary_asset: AssetSchema,
-    owner: PersonSchema.nullable().openapi({ description: "Whose it is when it is not yours (a partner's photo: show their initials); null for your own." }),
+    owner: MemberSchema.nullable().openapi({ description: "Whose it is when it is not yours (a partner's photo: show their initials); null for your own." }),
     stack: MediaItemStackSchema.nullable().openapi({ description: 'The stack the item belongs to; null when it is in none.' }),
   })
   .openapi('GalleryMediaItem');

@@ -46,7 +46,7 @@ import { DomainError, Invalid, NotFound } from '../../platform/http/errors.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { SnoozeError } from '../../platform/jobs/registry.ts';
-import { AssetsStore, assetRef, loadAssetExtras, toAsset, type AssetEventBus, type AssetRow } from '../assets/index.ts';
+import { AssetsStore, assetRef, loadAssetExtras, toAsset, type AssetChangeBus, type AssetRow } from '../assets/index.ts';
 import { DETECTION_VERSION, detectDuplicateGroups, type DetectionItem } from './detect.ts';
 import { detectRepositoryDuplicatesJob } from './duplicates.jobs.ts';
 import type { PhashBackfill, PhashBackfillResult } from './phash.backfill.ts';
@@ -105,7 +105,7 @@ export class DuplicatesService {
     private readonly db: Db,
     private readonly access: Access,
     private readonly jobs: JobQueue,
-    private readonly events: AssetEventBus,
+    private readonly changes: AssetChangeBus,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new DuplicatesStore(db);
@@ -296,7 +296,7 @@ export class DuplicatesService {
         for (const d of duplicates) {
           if (d.is_deleted) continue;
           this.assets.update(d.asset_id, { is_deleted: 1, deleted_at: now, deleted_reason: 'user' }, now);
-          this.events.emit('asset.trashed', { ...assetRef(d), reason: 'user' });
+          this.changes.emit('asset.trashed', { ...assetRef(d), reason: 'user' });
           recovered += d.file_size;
         }
         this.store.setRoles(g.group_id, keeperId, dupIds);

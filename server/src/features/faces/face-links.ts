@@ -9,7 +9,7 @@
  *   this person" marks. A copy's face with no counterpart on the keeper (the keeper not read yet) moves to the
  *   keeper as it is (the face task, reading the keeper later, replaces the keeper's faces: the person then
  *   comes back from clustering). Runs inside the merge's transaction.
- * - `peopleOfItems` — photo events (features/events, relations `contains_person`): the owner's people seen
+ * - `peopleOfItems` — photo events (features/photo-events, relations `contains_person`): the owner's people seen
  *   in the given media items, with the number of items each appears in. Hidden people are left out: a
  *   person a member hid is not offered as a relation.
  */

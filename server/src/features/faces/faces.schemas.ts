@@ -1,7 +1,7 @@
 /**
  * The answers' shapes of people and faces (separate from the routes: getAsset's detail uses FaceResultSchema).
- * The contract's Person resource is `RecognisedPerson` in the OpenAPI document: `Person` already names the
- * household member shape of features/users.
+ * The contract's Person resource (a face cluster) is `RecognisedPerson` in the OpenAPI document; a household
+ * member as others see them is `Member` (features/users/members.ts).
  */
 import { z } from '@hono/zod-openapi';
 

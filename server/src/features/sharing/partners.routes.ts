@@ -13,7 +13,7 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
-import { PersonSchema } from '../users/index.ts';
+import { MemberSchema } from '../users/index.ts';
 
 const TAG = 'Sharing: partners';
 
@@ -27,8 +27,8 @@ const SharedFrom = z
 export const PartnerShareSchema = z
   .object({
     share_id: z.number().int(),
-    owner: PersonSchema.openapi({ description: 'Who shares their library.' }),
-    partner: PersonSchema.openapi({ description: 'Who receives it.' }),
+    owner: MemberSchema.openapi({ description: 'Who shares their library.' }),
+    partner: MemberSchema.openapi({ description: 'Who receives it.' }),
     shared_from: z.string().nullable(),
     show_in_timeline: z.boolean().openapi({ description: "The partner's choice: the shared photos join their timeline (marked with the owner's initials)." }),
     created_at: z.string(),

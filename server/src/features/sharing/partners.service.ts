@@ -21,15 +21,15 @@ import type { Access } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, DomainError, Invalid } from '../../platform/http/errors.ts';
-import { PeopleStore, type Person } from '../users/index.ts';
+import { MembersStore, type Member } from '../users/index.ts';
 import { PartnerSharesStore, type PartnerShareRow } from './partners.store.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export interface PartnerShare {
   share_id: number;
-  owner: Person;
-  partner: Person;
+  owner: Member;
+  partner: Member;
   shared_from: string | null;
   show_in_timeline: boolean;
   created_at: string;
@@ -44,34 +44,34 @@ export function sharedFromMs(value: string | null | undefined): number | null {
 
 export class PartnerSharesService {
   readonly store: PartnerSharesStore;
-  private readonly people: PeopleStore;
+  private readonly household: MembersStore;
 
   constructor(
     private readonly db: Db,
     private readonly access: Access,
   ) {
     this.store = new PartnerSharesStore(db);
-    this.people = new PeopleStore(db);
+    this.household = new MembersStore(db);
   }
 
   list(actor: Actor) {
     const given = this.store.given(actor.userId);
     const received = this.store.received(actor.userId);
-    const people = this.people.byIds([actor.userId, ...given.map((r) => r.partner_id), ...received.map((r) => r.owner_id)]);
-    const view = (r: PartnerShareRow) => this.toShare(r, people);
+    const known = this.household.byIds([actor.userId, ...given.map((r) => r.partner_id), ...received.map((r) => r.owner_id)]);
+    const view = (r: PartnerShareRow) => this.toShare(r, known);
     return { given: given.map(view), received: received.map(view) };
   }
 
   /** The members one can share with (household.routes.ts). */
   members(actor: Actor) {
-    const members = this.people.othersThan(actor.userId);
+    const members = this.household.othersThan(actor.userId);
     return { members, count: members.length };
   }
 
   create(actor: Actor, input: { partner_user_id: number; shared_from?: string | null | undefined }): PartnerShare {
     return this.db
       .transaction(() => {
-        const ok = this.people.shareable(actor.userId, input.partner_user_id);
+        const ok = this.household.shareable(actor.userId, input.partner_user_id);
         const field = 'body.partner_user_id';
         if (ok === 'self') throw new Invalid('Share your library with another member, not with yourself.', [{ field, message: 'is you', code: 'share_with_self' }], 'share_with_self');
         if (ok === 'not_a_member') {
@@ -117,14 +117,14 @@ export class PartnerSharesService {
 
   private one(id: number): PartnerShare {
     const r = this.store.byId(id)!;
-    return this.toShare(r, this.people.byIds([r.owner_id, r.partner_id]));
+    return this.toShare(r, this.household.byIds([r.owner_id, r.partner_id]));
   }
 
-  private toShare(r: PartnerShareRow, people: Map<number, Person>): PartnerShare {
+  private toShare(r: PartnerShareRow, known: Map<number, Member>): PartnerShare {
     return {
       share_id: r.share_id,
-      owner: people.get(r.owner_id)!,
-      partner: people.get(r.partner_id)!,
+      owner: known.get(r.owner_id)!,
+      partner: known.get(r.partner_id)!,
       shared_from: iso(r.shared_from),
       show_in_timeline: r.show_in_timeline === 1,
       created_at: iso(r.created_at)!,

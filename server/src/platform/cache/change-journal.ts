@@ -36,7 +36,7 @@ export const DEPS = [
   'tag_names',
   /** An album deleted or given to another owner. */
   'album_owners',
-  /** Photo events' membership or redirects (features/events): one entry per publish or correction. */
+  /** Photo events' membership or redirects (features/photo-events): one entry per publish or correction. */
   'events',
   /** A face placed with a person or taken from one (features/faces). */
   'people',

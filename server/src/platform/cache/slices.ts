@@ -39,7 +39,7 @@ export async function inSlices(step: (size: number) => boolean, opts: SliceOptio
 /**
  * Turns of the event loop inside long synchronous passes: `if (pace.due()) await pace.turn()` once per item,
  * or `await pace.drive(generator)` for work written as a generator that yields where a turn may be given
- * (e.g. features/events/reconcile.ts, features/faces/faces.store.ts planGroups). One slice runs at most about
+ * (e.g. features/photo-events/reconcile.ts, features/faces/faces.store.ts planGroups). One slice runs at most about
  * `sliceMs` between two turns (its last item finishes first).
  */
 export class Pace {

@@ -1,6 +1,6 @@
 /**
  * Sorting inside sliced work (a generator that yields where its caller may give the event loop a turn): see
- * features/faces/cluster.ts and features/events/segmentation.ts.
+ * features/faces/cluster.ts and features/photo-events/segmentation.ts.
  */
 
 /**

@@ -20,7 +20,7 @@ import { PROBLEM_CONTENT_TYPE, ProblemSchema } from './problem.ts';
  * - `admin`: administrators only.
  * - `media`: signed-in, by bearer token or by a short-lived media token in `?mt=` (for <img>/<video>).
  */
-export type Access = 'public' | 'user' | 'admin' | 'media';
+export type RouteAccess = 'public' | 'user' | 'admin' | 'media';
 
 const TARGET_PREFIX: Record<string, string> = {
   json: 'body',
@@ -85,7 +85,7 @@ export function errorResponses(...statuses: number[]) {
   ) as Record<number, ReturnType<typeof problemContent>>;
 }
 
-export function requireAccess(access: Access): MiddlewareHandler<AppEnv> {
+export function requireAccess(access: RouteAccess): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (access === 'public') return next();
     let actor: Actor | null = c.get('actor');
@@ -116,9 +116,9 @@ export function ownedPathParam<const N extends string>(name: N, resource: OwnedR
   return { name, in: 'path' as const, 'x-hearth-owner-scoped': resource };
 }
 
-type AccessRoute<R extends RouteConfig> = R & { 'x-access': Access };
+type RoutedWithAccess<R extends RouteConfig> = R & { 'x-access': RouteAccess };
 
-export function defineRoute<const R extends RouteConfig>(access: Access, config: R): AccessRoute<R> {
+export function defineRoute<const R extends RouteConfig>(access: RouteAccess, config: R): RoutedWithAccess<R> {
   const statuses = new Set<number>([500]);
   if (access !== 'public') statuses.add(401);
   if (access === 'admin') statuses.add(403);
@@ -142,8 +142,8 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
     security: access === 'public' ? [] : access === 'media' ? [{ bearerAuth: [] }, { mediaToken: [] }] : [{ bearerAuth: [] }],
     responses: { ...config.responses, ...extra },
     'x-access': access,
-  } as R & { 'x-access': Access });
-  return route as AccessRoute<R>;
+  } as R & { 'x-access': RouteAccess });
+  return route as RoutedWithAccess<R>;
 }
 
 /** The JSON body every "Message" response has. */

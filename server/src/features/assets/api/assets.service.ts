@@ -38,7 +38,7 @@ import { Conflict, DomainError, Invalid, NotFound, Unavailable, type FieldError 
 import type { JobQueue } from '../../../platform/jobs/queue.ts';
 import type { RepositoriesService, RepositoryRow } from '../../repositories/index.ts';
 import { mergeSpecificMetadata, type SpecificMetadataEdit } from './asset-updates.ts';
-import { assetRef, type AssetEventBus } from '../asset-events.ts';
+import { assetRef, type AssetChangeBus } from '../asset-changes.ts';
 import { processAsset } from '../pipeline/assets.jobs.ts';
 import { AssetsStore, type AssetRow } from '../assets.store.ts';
 import { MarksStore, withReaderMarks, type Mark } from '../marks.ts';
@@ -99,7 +99,7 @@ export class AssetsService {
     private readonly repositories: Pick<RepositoriesService, 'byId'>,
     private readonly derivatives: DerivativePaths,
     private readonly jobs: JobQueue,
-    private readonly events: AssetEventBus,
+    private readonly changes: AssetChangeBus,
     /** Where encoded exports wait for their download: inside the data folder (container.ts `tmp`). */
     private readonly exportDir: string,
   ) {
@@ -278,7 +278,7 @@ export class AssetsService {
     const now = Date.now();
     tx(this.db, () => {
       this.store.update(a.asset_id, { is_deleted: 1, deleted_at: now, deleted_reason: 'user' }, now);
-      this.events.emit('asset.trashed', { ...assetRef(a), reason: 'user' });
+      this.changes.emit('asset.trashed', { ...assetRef(a), reason: 'user' });
     });
     return message('Moved to the Trash. The file was not touched.');
   }
@@ -296,7 +296,7 @@ export class AssetsService {
     const now = Date.now();
     tx(this.db, () => {
       this.store.update(a.asset_id, { is_deleted: 0, deleted_at: null, deleted_reason: null }, now);
-      this.events.emit('asset.restored', assetRef(a));
+      this.changes.emit('asset.restored', assetRef(a));
     });
     return message('Restored from the Trash.');
   }

@@ -29,7 +29,7 @@ import { Conflict, Invalid } from '../../../platform/http/errors.ts';
 import { uuidv7 } from '../../../platform/ids.ts';
 import { parseWallClock, toTakenTime } from '../../../adapters/media/capture-time.ts';
 import { geohashFields, reverseGeocoder, searchPlaceNames } from '../../places/index.ts';
-import { assetRef, type AssetEventBus } from '../asset-events.ts';
+import { assetRef, type AssetChangeBus } from '../asset-changes.ts';
 import { AssetsStore, type AssetRow } from '../assets.store.ts';
 import { filePlace, fileTime } from '../capture-sources.ts';
 import { CorrectionsStore, type CorrectionKind } from './corrections.store.ts';
@@ -62,7 +62,7 @@ export class CorrectionsService {
   constructor(
     private readonly db: Db,
     private readonly access: Access,
-    private readonly events: AssetEventBus,
+    private readonly changes: AssetChangeBus,
     private readonly now: () => number = Date.now,
   ) {
     this.assets = new AssetsStore(db);
@@ -215,7 +215,7 @@ export class CorrectionsService {
     // The geohashes go with the position (features/places), so the map and places never see a stale cell.
     const fields = kind === 'place' ? { ...next, ...geohashFields(next.gps_latitude ?? null, next.gps_longitude ?? null) } : next;
     this.assets.update(row.asset_id, fields, now);
-    this.events.emit('asset.corrected', { ...assetRef(row), what: kind });
+    this.changes.emit('asset.corrected', { ...assetRef(row), what: kind });
   }
 }
 

@@ -14,7 +14,7 @@ import type { Logger } from '../../../platform/logger.ts';
 import type { RepositoriesService } from '../../repositories/index.ts';
 import { detectFileContent, type Intake } from '../../intake/index.ts';
 import { AssetsStore, type AssetRow } from '../assets.store.ts';
-import { assetRef, type AssetEventBus } from '../asset-events.ts';
+import { assetRef, type AssetChangeBus } from '../asset-changes.ts';
 import { processAsset } from '../pipeline/assets.jobs.ts';
 import { FileChangingError, type CommittedUploads, type IndexFileRequest, type IndexOutcome, type Ingest } from './ingest.contract.ts';
 
@@ -43,7 +43,7 @@ export class IngestService implements Ingest {
     private readonly db: Db,
     private readonly repositories: Pick<RepositoriesService, 'byId'>,
     private readonly jobs: JobQueue,
-    private readonly events: AssetEventBus,
+    private readonly changes: AssetChangeBus,
     private readonly log: Logger,
     /** Hashing (native BLAKE3 on a worker) for files found on disk. */
     private readonly intake: Pick<Intake, 'hashFile'>,
@@ -76,7 +76,7 @@ export class IngestService implements Ingest {
     const now = this.now();
     tx(this.db, () => {
       this.store.update(a.asset_id, { is_deleted: 0, deleted_at: null, deleted_reason: null }, now);
-      this.events.emit('asset.restored', assetRef(a));
+      this.changes.emit('asset.restored', assetRef(a));
     });
     this.log.info({ asset_id: assetId }, 'asset restored from the trash by an upload of the same file');
     return true;
@@ -203,8 +203,8 @@ export class IngestService implements Ingest {
         );
         if (req.source === 'scan') this.repairDiskName(existing, relPath);
         enqueue(existing.asset_id);
-        if (restored) this.events.emit('asset.restored', assetRef(existing));
-        this.events.emit('asset.ingested', { ...assetRef(existing), source: req.source, replaced: true });
+        if (restored) this.changes.emit('asset.restored', assetRef(existing));
+        this.changes.emit('asset.ingested', { ...assetRef(existing), source: req.source, replaced: true });
         return { outcome: restored ? 'restored' : 'updated', asset_id: existing.asset_id };
       }
 
@@ -236,8 +236,8 @@ export class IngestService implements Ingest {
           now,
         );
         if (upload) this.committedUploads!.settle(upload.receiptId, moved.asset_id);
-        if (moved.is_deleted === 1 && !keepTrashed) this.events.emit('asset.restored', assetRef(moved));
-        this.events.emit('asset.moved', { ...assetRef(moved), from: moved.storage_path, to: relPath });
+        if (moved.is_deleted === 1 && !keepTrashed) this.changes.emit('asset.restored', assetRef(moved));
+        this.changes.emit('asset.moved', { ...assetRef(moved), from: moved.storage_path, to: relPath });
         this.log.info({ asset_id: moved.asset_id, from: moved.storage_path, to: relPath }, 'asset moved');
         return { outcome: 'moved', asset_id: moved.asset_id };
       }
@@ -260,7 +260,7 @@ export class IngestService implements Ingest {
         now,
       );
       enqueue(assetId);
-      this.events.emit('asset.ingested', { asset_id: assetId, owner_id: ownerId, repository_id: repo.repository_id, source: req.source, replaced: false });
+      this.changes.emit('asset.ingested', { asset_id: assetId, owner_id: ownerId, repository_id: repo.repository_id, source: req.source, replaced: false });
       return { outcome: 'created', asset_id: assetId };
     });
   }
@@ -287,7 +287,7 @@ export class IngestService implements Ingest {
     const now = this.now();
     tx(this.db, () => {
       this.store.update(row.asset_id, { is_deleted: 1, deleted_at: now, deleted_reason: 'missing' }, now);
-      this.events.emit('asset.trashed', { ...assetRef(row), reason: 'missing' });
+      this.changes.emit('asset.trashed', { ...assetRef(row), reason: 'missing' });
     });
     this.log.info({ asset_id: row.asset_id, path: relPath }, 'asset file missing: moved to trash');
     return true;

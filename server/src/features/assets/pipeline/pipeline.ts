@@ -42,7 +42,7 @@ import { AssetsStore, type AssetRow } from '../assets.store.ts';
 import type { DerivativePaths } from '../derivatives.ts';
 import { resolveInRepository } from '../ingest/ingest.service.ts';
 import { linkMediaItem } from './media-items.ts';
-import { assetRef, type AssetEventBus } from '../asset-events.ts';
+import { assetRef, type AssetChangeBus } from '../asset-changes.ts';
 import { STATUS } from './status-codes.ts';
 import { keepPersonEdits } from '../api/asset-updates.ts';
 import { captureFields } from '../capture-sources.ts';
@@ -63,7 +63,7 @@ export class AssetPipeline {
     private readonly db: Db,
     private readonly repositories: Pick<RepositoriesService, 'byId'>,
     private readonly derivatives: DerivativePaths,
-    private readonly events: AssetEventBus,
+    private readonly changes: AssetChangeBus,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
@@ -114,7 +114,7 @@ export class AssetPipeline {
         this.store.update(assetId, { ...fields, state: 'ready', last_error: null, status: JSON.stringify(done) }, now);
         const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
         if (receiptId) this.store.setReceipt(receiptId, { status: 'completed', asset_id: assetId }, now);
-        this.events.emit('asset.ready', { ...assetRef(asset), media_item_id: itemId });
+        this.changes.emit('asset.ready', { ...assetRef(asset), media_item_id: itemId });
         return itemId;
       }).immediate();
       if (mediaItemId === null) return { state: 'superseded: the file changed; processed again' };

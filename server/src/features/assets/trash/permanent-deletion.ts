@@ -22,7 +22,7 @@ import { tx } from '../../../platform/db/connection.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { RepositoriesService } from '../../repositories/index.ts';
 import { StacksStore } from '../../stacks/index.ts';
-import { assetRef, type AssetEventBus } from '../asset-events.ts';
+import { assetRef, type AssetChangeBus } from '../asset-changes.ts';
 import type { AssetRow } from '../assets.store.ts';
 import type { DerivativePaths } from '../derivatives.ts';
 import { resolveInRepository } from '../ingest/ingest.service.ts';
@@ -54,7 +54,7 @@ export class PermanentDeletion {
     private readonly store: TrashStore,
     private readonly repositories: Pick<RepositoriesService, 'byId' | 'checkReachability'>,
     private readonly derivatives: DerivativePaths,
-    private readonly events: AssetEventBus,
+    private readonly changes: AssetChangeBus,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
@@ -124,7 +124,7 @@ export class PermanentDeletion {
           repairMediaItem(this.db, item, now);
         }
       }
-      this.events.emit('asset.deleted', { ...assetRef(row), reason, storage_path: row.storage_path });
+      this.changes.emit('asset.deleted', { ...assetRef(row), reason, storage_path: row.storage_path });
     });
   }
 

@@ -1,13 +1,13 @@
 /**
- * What happens to an asset, as events on the catalog's bus (platform/events). Emitted by ingest, the
+ * What happens to an asset, as changes on the catalog's change bus (platform/change-bus). Emitted by ingest, the
  * media pipeline and the asset API inside the transaction that writes the change; features that react
- * (stacks today; the indexers, people, duplicates and events next) subscribe in the composition root
+ * (stacks, the indexers, people, duplicates, photo events and places) subscribe in the composition root
  * (container.ts), so none of the emitters knows them.
  *
- * `asset.deleted` is the only event after which the asset id means nothing: the row, its file and its
+ * `asset.deleted` is the only change after which the asset id means nothing: the row, its file and its
  * derivatives are gone (features/assets/trash). Subscribers clean up what they keep by asset id.
  */
-import type { EventBus } from '../../platform/events/index.ts';
+import type { ChangeBus } from '../../platform/change-bus/index.ts';
 import type { IngestSource } from './ingest/ingest.contract.ts';
 
 interface AssetRef {
@@ -16,7 +16,7 @@ interface AssetRef {
   repository_id: string;
 }
 
-export interface AssetEvents {
+export interface AssetChanges {
   /** A file entered the catalog as a new asset, or an asset's file got new content; processing is queued. */
   'asset.ingested': AssetRef & { source: IngestSource; replaced: boolean };
   /** Metadata and thumbnails are done (the pipeline finished): the asset can be shown and indexed. */
@@ -40,7 +40,7 @@ export interface AssetEvents {
   'asset.deleted': AssetRef & { reason: 'user' | 'retention'; storage_path: string };
 }
 
-export type AssetEventBus = EventBus<AssetEvents>;
+export type AssetChangeBus = ChangeBus<AssetChanges>;
 
 export function assetRef(row: { asset_id: string; owner_id: number; repository_id: string }): AssetRef {
   return { asset_id: row.asset_id, owner_id: row.owner_id, repository_id: row.repository_id };

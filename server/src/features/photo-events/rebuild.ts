@@ -23,7 +23,7 @@ import { sphericalMean } from './geo.ts';
 import { reconcileInSlices, type PreviousEvent } from './reconcile.ts';
 import { ALGORITHM_VERSION, segmentInSlices } from './segmentation.ts';
 import { eventTitle, offsetName, type PlaceNameAt } from './titles.ts';
-import type { EventsStore, ItemFacts, MemberRow } from './events.store.ts';
+import type { PhotoEventsStore, ItemFacts, MemberRow } from './photo-events.store.ts';
 
 /** The longest stretch of work between two turns of the event loop (ms; a rebuild must never hold it 50 ms). */
 export const SLICE_MS = 12;
@@ -62,7 +62,7 @@ export function describe(items: readonly ItemFacts[], placeNameAt: PlaceNameAt |
 }
 
 /** The rebuild's result from what the catalog holds (no writes). Yields to the event loop between phases. */
-export async function planRebuild(store: EventsStore, ownerId: number, placeNameAt: PlaceNameAt | null, now: number, keepLease: () => void = () => {}): Promise<Plan> {
+export async function planRebuild(store: PhotoEventsStore, ownerId: number, placeNameAt: PlaceNameAt | null, now: number, keepLease: () => void = () => {}): Promise<Plan> {
   // Read a page at a time (the event loop stays free); the publish checks that nothing changed meanwhile.
   const items: ItemFacts[] = [];
   for (let after: string | null = ''; after !== null; ) {
@@ -179,7 +179,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
 
 /**
  * The writes of a plan, in an order where every prefix leaves the catalog consistent, so that they can be run
- * in several short transactions (the event loop stays free while 100k items are published; events.service.ts
+ * in several short transactions (the event loop stays free while 100k items are published; photo-events.service.ts
  * says what happens when the library changes between two of them):
  * 1. each planned event: its row inserted or its computed fields updated, then, when its members changed, it
  *    takes them (from whichever event holds them now: an item is in one event at most) and lets go of the rest;
@@ -188,7 +188,7 @@ export async function planRebuild(store: EventsStore, ownerId: number, placeName
  * Only events whose members or fields changed are rewritten. `current`: the members of every active event now.
  * The result equals the single transaction's of before.
  */
-export function publishSteps(store: EventsStore, ownerId: number, plan: Plan, now: number, current: Map<string, MemberRow[]>): (() => void)[] {
+export function publishSteps(store: PhotoEventsStore, ownerId: number, plan: Plan, now: number, current: Map<string, MemberRow[]>): (() => void)[] {
   const steps: (() => void)[] = [];
   for (const e of plan.events) {
     const fields = {

@@ -35,8 +35,8 @@ import { uuidv7 } from '../../platform/ids.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { SnoozeError } from '../../platform/jobs/registry.ts';
 import { AssetsStore } from '../assets/index.ts';
-import { EventsStore, type EventRow } from './events.store.ts';
-import { rebuildOwnerEventsJob } from './events.jobs.ts';
+import { PhotoEventsStore, type EventRow } from './photo-events.store.ts';
+import { rebuildOwnerEventsJob } from './photo-events.jobs.ts';
 import { nextTurn } from '../../platform/cache/slices.ts';
 import { describe, planRebuild, publishSteps, SLICE_MS } from './rebuild.ts';
 import { eventRelations, type PeopleOfItems, type Relation } from './relations.ts';
@@ -91,8 +91,8 @@ export interface EventsOptions {
 const LEASE_MS = 30_000;
 const RANGES_SHOWN = 100;
 
-export class EventsService {
-  readonly store: EventsStore;
+export class PhotoEventsService {
+  readonly store: PhotoEventsStore;
   private readonly assets: AssetsStore;
   private placeNameAt: PlaceNameAt | null = null;
   private placeNamesReady: (() => Promise<unknown> | null) | null = null;
@@ -107,7 +107,7 @@ export class EventsService {
     private readonly jobs: JobQueue,
     opts: EventsOptions = {},
   ) {
-    this.store = new EventsStore(db);
+    this.store = new PhotoEventsStore(db);
     this.assets = new AssetsStore(db);
     this.debounceMs = opts.debounceMs ?? 60_000;
     this.now = opts.now ?? Date.now;

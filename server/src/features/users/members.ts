@@ -6,14 +6,14 @@
 import { z } from '@hono/zod-openapi';
 import type { Db } from '../../platform/db/connection.ts';
 
-export const PersonSchema = z
+export const MemberSchema = z
   .object({
     user_id: z.number().int(),
     display_name: z.string(),
     initials: z.string().openapi({ description: 'One or two letters for a badge: the first letters of the first and last words of the display name.', example: 'AB' }),
   })
-  .openapi('Person');
-export type Person = z.infer<typeof PersonSchema>;
+  .openapi('Member');
+export type Member = z.infer<typeof MemberSchema>;
 
 /** "Anna de Vries" → "AV", "bob" → "B"; letters of any script, upper-cased. */
 export function initialsOf(displayName: string): string {
@@ -24,11 +24,11 @@ export function initialsOf(displayName: string): string {
   return letters.toLocaleUpperCase();
 }
 
-export class PeopleStore {
+export class MembersStore {
   constructor(private readonly db: Db) {}
 
-  /** The people with these ids (unknown ids are absent). */
-  byIds(ids: readonly number[]): Map<number, Person> {
+  /** The members with these ids (unknown ids are absent). */
+  byIds(ids: readonly number[]): Map<number, Member> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     const rows = this.db
@@ -41,7 +41,7 @@ export class PeopleStore {
    * The active members besides `self`, by display name: whom one can share with. Names only (no
    * usernames, roles or anything about the accounts), like everywhere a member sees another.
    */
-  othersThan(self: number): Person[] {
+  othersThan(self: number): Member[] {
     const rows = this.db
       .prepare('SELECT user_id, display_name FROM users WHERE is_active = 1 AND user_id <> ? ORDER BY display_name COLLATE NOCASE, user_id')
       .all(self) as { user_id: number; display_name: string }[];

@@ -1,5 +1,5 @@
 /**
- * Photo events (the contract's "Photo events": all 11 operations). Rules and decisions: events.service.ts.
+ * Photo events (the contract's "Photo events": all 11 operations). Rules and decisions: photo-events.service.ts.
  *
  * | operationId             | method and path                                   |
  * |-------------------------|---------------------------------------------------|

@@ -16,4 +16,4 @@ export const rebuildOwnerEventsJob = defineJob({
   handler: (args, ctx) => ctx.deps.photoEvents.runRebuildJob(args.owner_id, args.manual, String(ctx.job.id)),
 });
 
-export const EVENTS_JOBS = [rebuildOwnerEventsJob];
+export const PHOTO_EVENTS_JOBS = [rebuildOwnerEventsJob];

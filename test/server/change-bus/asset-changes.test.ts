@@ -1,16 +1,16 @@
 /**
- * The asset event bus (platform/events, features/assets/asset-events.ts) through the real ingest path,
+ * The asset event bus (platform/change-bus, features/assets/asset-changes.ts) through the real ingest path,
  * pipeline and asset API: each change emits its event once, inside the transaction of the change, so a
  * subscriber's follow-up commits with it or not at all.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import type { AssetEvents } from '../../../server/src/features/assets/asset-events.ts';
+import type { AssetChanges } from '../../../server/src/features/assets/asset-changes.ts';
 import { V1 } from '../helpers/api.ts';
 import { addFile, household, repoPath, silentWav, type Household } from '../assets/fixture.ts';
 
-type Seen = { event: keyof AssetEvents; asset_id: string; inTransaction: boolean; detail: Record<string, unknown> };
+type Seen = { event: keyof AssetChanges; asset_id: string; inTransaction: boolean; detail: Record<string, unknown> };
 
 async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
@@ -25,7 +25,7 @@ describe('asset events', () => {
   const seen: Seen[] = [];
   before(async () => {
     h = await household();
-    const { events, db } = h.srv.container;
+    const { assetChanges: events, db } = h.srv.container;
     for (const event of ['asset.ingested', 'asset.ready', 'asset.trashed', 'asset.restored', 'asset.moved'] as const) {
       events.on(event, 'test recorder', (e) => {
         const { asset_id, ...detail } = e as unknown as { asset_id: string } & Record<string, unknown>;
@@ -78,7 +78,7 @@ describe('asset events', () => {
 
   it('rolls the change back when a subscriber cannot record its follow-up', async () => {
     const id = await addFile(h.srv, 'ev/four.wav', h.ownerId, silentWav(0.8));
-    const { events, assets } = h.srv.container;
+    const { assetChanges: events, assets } = h.srv.container;
     let failing = true;
     events.on('asset.trashed', 'failing follow-up', () => {
       if (failing) throw new Error('disk full');
@@ -93,13 +93,13 @@ describe('asset events', () => {
 
   it('refuses an event emitted outside a transaction', () => {
     assert.throws(
-      () => h.srv.container.events.emit('asset.restored', { asset_id: 'x', owner_id: 1, repository_id: 'r' }),
+      () => h.srv.container.assetChanges.emit('asset.restored', { asset_id: 'x', owner_id: 1, repository_id: 'r' }),
       /inside the transaction/,
     );
   });
 
   it('stack detection subscribes to asset.ready; the pipeline does not know it', () => {
-    assert.deepEqual(h.srv.container.events.listeners()['asset.ready']?.slice(0, 1), ['stacks']);
+    assert.deepEqual(h.srv.container.assetChanges.listeners()['asset.ready']?.slice(0, 1), ['stacks']);
     const pipeline = fs.readFileSync(new URL('../../../server/src/features/assets/pipeline/pipeline.ts', import.meta.url), 'utf8');
     assert.doesNotMatch(pipeline, /features\/stacks|\.\.\/stacks\//);
   });

@@ -1,4 +1,4 @@
-/** SQL of photo events (migration 0021_events.sql). No rules here: see events.service.ts and rebuild.ts. */
+/** SQL of photo events (migration 0021_events.sql). No rules here: see photo-events.service.ts and rebuild.ts. */
 import { nextTurn } from '../../platform/cache/slices.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import { depBits } from '../../platform/cache/change-journal.ts';
@@ -67,7 +67,7 @@ export const MEMBERS_PAGE_SQL = `SELECT m.event_id, m.media_item_id, m.position,
   WHERE (m.event_id, m.position) > (@event, @position) AND e.owner_id = @owner AND e.status = 'active'
   ORDER BY m.event_id, m.position LIMIT @limit`;
 
-export class EventsStore {
+export class PhotoEventsStore {
   constructor(private readonly db: Db) {}
 
   // ------------------------------------------------------------------ events

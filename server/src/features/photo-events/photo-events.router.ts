@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { createRouter } from '../../platform/http/router.ts';
-import * as r from './events.routes.ts';
+import * as r from './photo-events.routes.ts';
 
-export function eventsRouter() {
+export function photoEventsRouter() {
   const app = createRouter();
   const svc = (c: Context<AppEnv>) => c.get('container').photoEvents;
 

@@ -1,3 +1,0 @@
-export { EventsService, type EventView, type EventDetail, type RebuildState } from './events.service.ts';
-export type { PlaceNameAt } from './titles.ts';
-export type { PeopleOfItems } from './relations.ts';

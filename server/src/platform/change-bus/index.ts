@@ -1,0 +1,1 @@
+export { ChangeBus } from './change-bus.ts';

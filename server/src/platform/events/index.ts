@@ -1,1 +1,0 @@
-export { EventBus } from './event-bus.ts';
