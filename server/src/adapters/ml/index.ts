@@ -115,3 +115,4 @@ export class MlRuntime {
     return this.pool.close(deadlineMs);
   }
 }
+export { ctcGreedySteps, expandPixelPlanes } from './tensor-kernels.ts';

@@ -52,6 +52,7 @@ import { createRequire } from 'node:module';
 import { InferenceError, ModelUnavailableError, PoolClosedError } from './errors.ts';
 import { startRunner, type InferenceRunner, type Isolation } from './inference-runner.ts';
 import type { TensorType } from './model-manifest.ts';
+import { expandPixelPlanes } from './tensor-kernels.ts';
 
 /**
  * How long a thread may wait for work before its sessions are released. Long enough that the pauses of
@@ -72,7 +73,7 @@ export interface Tensor {
   data: TensorArray;
   /**
    * Only on a feed: `data` is not the tensor but the 8-bit pixels it is made of, and the worker makes the tensor
-   * (expandPixels, the same arithmetic in inference-worker.ts). A quarter of the bytes cross to the worker.
+   * (tensor-kernels.ts expandPixelPlanes, run there and here). A quarter of the bytes cross to the worker.
    */
   pixels?: PixelExpansion;
 }
@@ -92,21 +93,7 @@ export interface PixelExpansion {
 
 /** The tensor a pixel feed stands for (what the worker makes of it; for readers on this side, like the bench). */
 export function expandPixels(t: Tensor): Float32Array {
-  if (!t.pixels) return t.data as Float32Array;
-  const { width: w, height: h, order, scale, offset } = t.pixels;
-  const [, C, H, W] = t.dims as [number, number, number, number];
-  const plane = W * H;
-  const out = new Float32Array(C * plane);
-  const data = t.data;
-  for (let c = 0; c < C; c++) {
-    const s = scale[c]!, o = offset[c]!, b = order[c]!;
-    for (let y = 0; y < h; y++) {
-      let i = y * w * C + b;
-      const end = c * plane + y * W + w;
-      for (let k = c * plane + y * W; k < end; k++, i += C) out[k] = (data[i] as number) * s - o;
-    }
-  }
-  return out;
+  return t.pixels ? expandPixelPlanes(t.data as Uint8Array, t.dims, t.pixels) : (t.data as Float32Array);
 }
 
 export type Feeds = Record<string, Tensor>;

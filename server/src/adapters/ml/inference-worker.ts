@@ -24,19 +24,21 @@
  * Reductions: a run may ask for its first output to be reduced here, where the tensor is made, so that only what
  * its reader needs crosses back (the copy through a child's IPC channel, and the garbage it leaves on both sides,
  * scale with the bytes). `ctc-greedy` (the OCR recogniser, [N, T, C] with C = 6625): per time step the first most
- * likely class, its probability, and the probability of class `space` (features/ocr/ctc-decode.ts: ctcSteps is
- * the same loop, and decodeSteps reads the result); 12 bytes a step instead of 26.5 kB. `if-above` (the OCR
+ * likely class, its probability, and the probability of class `space` (tensor-kernels.ts ctcGreedySteps, which
+ * features/ocr/ctc-decode.ts ctcSteps also runs; decodeSteps reads the result); 12 bytes a step instead of 26.5 kB. `if-above` (the OCR
  * detector's probability map, 4 bytes a pixel of the photo at 800 px): the outputs as they are when some value of
  * the first is above `threshold`, else only `none_above` (no text region can be found in such a map).
  *
  * Feeds made of pixels: a feed with `pixels` (inference-pool.ts: PixelExpansion) carries the 8-bit pixels its
- * float tensor is made of, expanded here; a quarter of the bytes cross (the OCR detector's input).
+ * float tensor is made of, expanded here (tensor-kernels.ts expandPixelPlanes); a quarter of the bytes cross (the OCR detector's input).
  *
  * Messages in:  {op: 'run', id, model: {id, file, bytes, sha256}, feeds: {name: {type, dims, data, pixels?}}, reduce?}
  *               {op: 'release'}
  * Messages out: {id, ok: true, outputs, ms, load: {ms} | null} | {id, ok: false, phase, error, refused?}
  *               {op: 'released', sessions}
  */
+import { ctcGreedySteps, expandPixelPlanes } from './tensor-kernels.ts';
+
 export const INFERENCE_WORKER_SOURCE = `
 const threads = require('node:worker_threads');
 // A child process (the pool's way, see inference-pool.ts) talks over its IPC channel and reads its settings
@@ -50,6 +52,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const ort = require(workerData.onnxruntime);
 const sessions = new Map();
+// The kernels shared with the server's own thread (tensor-kernels.ts), bound to names of their own.
+const expandPixelPlanes = ${expandPixelPlanes.toString()};
+const ctcGreedySteps = ${ctcGreedySteps.toString()};
 
 function sessionOptions() {
   return {
@@ -76,32 +81,13 @@ async function load(model) {
 
 // [N, T, C] → best (int32 [N, T]), best_p and space_p (float32 [N, T]), classes (int32 [1]: C).
 function ctcGreedy(t, reduce) {
-  const [n, steps, classes] = t.dims;
-  const data = t.data;
-  const space = reduce.space;
-  const best = new Int32Array(n * steps);
-  const bestP = new Float32Array(n * steps);
-  const spaceP = new Float32Array(n * steps);
-  for (let s = 0; s < n * steps; s++) {
-    const base = s * classes;
-    let b = 0;
-    let p = data[base];
-    for (let c = 1; c < classes; c++) {
-      if (data[base + c] > p) {
-        p = data[base + c];
-        b = c;
-      }
-    }
-    best[s] = b;
-    bestP[s] = p;
-    spaceP[s] = space >= 0 && space < classes ? data[base + space] : 0;
-  }
-  const dims = [n, steps];
+  const r = ctcGreedySteps(t.data, t.dims, reduce.space);
+  const dims = [t.dims[0], t.dims[1]];
   return {
-    best: { type: 'int32', dims, data: best },
-    best_p: { type: 'float32', dims, data: bestP },
-    space_p: { type: 'float32', dims, data: spaceP },
-    classes: { type: 'int32', dims: [1], data: Int32Array.of(classes) },
+    best: { type: 'int32', dims, data: r.best },
+    best_p: { type: 'float32', dims, data: r.bestP },
+    space_p: { type: 'float32', dims, data: r.spaceP },
+    classes: { type: 'int32', dims: [1], data: Int32Array.of(t.dims[2]) },
   };
 }
 
@@ -113,24 +99,6 @@ function ifAbove(t, reduce) {
 }
 
 const REDUCTIONS = { 'ctc-greedy': ctcGreedy, 'if-above': ifAbove };
-
-// A feed sent as its 8-bit pixels (inference-pool.ts: PixelExpansion; expandPixels there is the same loop).
-function expandPixels(t) {
-  const { width: w, height: h, order, scale, offset } = t.pixels;
-  const [, C, H, W] = t.dims;
-  const plane = W * H;
-  const out = new Float32Array(C * plane);
-  const data = t.data;
-  for (let c = 0; c < C; c++) {
-    const s = scale[c], o = offset[c], b = order[c];
-    for (let y = 0; y < h; y++) {
-      let i = y * w * C + b;
-      const end = c * plane + y * W + w;
-      for (let k = c * plane + y * W; k < end; k++, i += C) out[k] = data[i] * s - o;
-    }
-  }
-  return out;
-}
 
 function transferable(data, transfer) {
   if (data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength || !(data.buffer instanceof ArrayBuffer)) data = data.slice();
@@ -153,7 +121,7 @@ async function run(m) {
   }
   try {
     const feeds = {};
-    for (const [name, t] of Object.entries(m.feeds)) feeds[name] = new ort.Tensor(t.type, t.pixels ? expandPixels(t) : t.data, t.dims);
+    for (const [name, t] of Object.entries(m.feeds)) feeds[name] = new ort.Tensor(t.type, t.pixels ? expandPixelPlanes(t.data, t.dims, t.pixels) : t.data, t.dims);
     const t0 = performance.now();
     const result = await entry.session.run(feeds);
     const ms = performance.now() - t0;

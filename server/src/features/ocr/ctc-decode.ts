@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs';
 import type { Tensor } from './types.ts';
+import { ctcGreedySteps } from '../../adapters/ml/index.ts';
 
 /** Index → character: blank first, then the dictionary's lines, then the space. */
 export type Charset = readonly string[];
@@ -50,28 +51,10 @@ export function spaceIndex(charset: Charset): number {
   return charset.at(-1) === ' ' ? charset.length - 1 : -1;
 }
 
-/** `[N, T, C]` probabilities → CtcSteps, on this thread (the worker's reduction does the same where it runs). */
+/** `[N, T, C]` probabilities → CtcSteps, on this thread (the worker's `ctc-greedy` reduction runs the same kernel). */
 export function ctcSteps(output: Tensor, space: number): CtcSteps {
   const [n, steps, classes] = output.dims as [number, number, number];
-  const best = new Int32Array(n * steps);
-  const bestP = new Float32Array(n * steps);
-  const spaceP = new Float32Array(n * steps);
-  const data = output.data;
-  for (let s = 0; s < n * steps; s++) {
-    const base = s * classes;
-    let b = 0;
-    let p = data[base]!;
-    for (let c = 1; c < classes; c++) {
-      if (data[base + c]! > p) {
-        p = data[base + c]!;
-        b = c;
-      }
-    }
-    best[s] = b;
-    bestP[s] = p;
-    spaceP[s] = space >= 0 && space < classes ? data[base + space]! : 0;
-  }
-  return { dims: [n, steps, classes], best, bestP, spaceP };
+  return { dims: [n, steps, classes], ...ctcGreedySteps(output.data as ArrayLike<number>, output.dims, space) };
 }
 
 /** Han, kana, Hangul and CJK punctuation: scripts written without spaces between words. */
