@@ -4,7 +4,7 @@ import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
 import { useToast } from '../../components/Toast';
-import { libraryKeys, type GalleryItem } from '../library/library-api';
+import { libraryKeys, type GalleryItem } from '../../photos/library-api';
 
 export type Album = components['schemas']['Album'];
 export type AlbumAsset = components['schemas']['AlbumAsset'];

@@ -14,7 +14,7 @@ import { Icon } from '../../components/Icon';
 import { FILTER_KEYS, chipsOf, filterFromParams, type FilterKey } from './filter-params';
 import { FilterPanel } from './FilterPanel';
 import { usePersonName } from '../sharing/SharedBySelect';
-import type { AssetFilter, StackMode } from './library-api';
+import type { AssetFilter, StackMode } from '../../photos/library-api';
 import './filters.css';
 
 /** The filter the URL asks for, or undefined when none; `active`: how many filters are set. */

@@ -32,7 +32,7 @@ import { RebuildPeople } from './RebuildPeople';
 import { useFaceProgress } from './use-face-progress';
 import { usePersonDrag } from './use-person-drag';
 import '../albums/albums.css';
-import '../library/library.css';
+import '../../photos/library.css';
 import './people.css';
 import { LoadError } from '../../components/LoadError';
 

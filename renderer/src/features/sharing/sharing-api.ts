@@ -9,7 +9,7 @@ import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
 import { albumKeys } from '../albums/albums-api';
-import { libraryKeys } from '../library/library-api';
+import { libraryKeys } from '../../photos/library-api';
 
 export type HouseholdMember = components['schemas']['HouseholdMember'];
 export type AlbumMember = NonNullable<components['schemas']['AlbumMember']>;
