@@ -16,7 +16,7 @@ import { EVENTS_PATH } from '../features/photo-events/events-path';
 import { PEOPLE_PATH } from '../features/people/people-path';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from '../lib/lazy-page';
-import { NotFoundPage } from './NotFoundPage';
+import { NotFoundPage } from '../components/NotFoundPage';
 import { PHONE_TABS, TabBar } from './TabBar';
 
 // Every page is its own script, fetched when first shown (lazy-page.ts); the map, administration and

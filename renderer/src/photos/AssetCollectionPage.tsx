@@ -14,7 +14,6 @@ import { request } from '../api/problem';
 import { EmptyState } from '../components/EmptyState';
 import type { IconName } from '../components/Icon';
 import { PageHeader } from '../components/PageHeader';
-import { useUploadSettled } from '../features/upload/use-upload-settled';
 import { flattenPages, libraryKeys, useAssetList, type AssetFilter, type SortBy, type StackMode } from './library-api';
 import { RoutedViewer } from './RoutedViewer';
 import { Timeline } from './Timeline';
@@ -22,14 +21,14 @@ import { ThumbnailSizeSlider } from './ThumbnailSizeSlider';
 import { useThumbnailSize } from './thumbnail-size';
 import { useSelection } from './use-selection';
 import { useViewerRoute } from './viewer-route';
-import { lazyPage } from '../lib/lazy-page';
 import { LoadMoreStatus } from './LoadMoreStatus';
 import { useLoadMore, useOpenAt } from './grid-paging';
 import './library.css';
 import { LoadError } from '../components/LoadError';
 
 // The bulk actions (albums, tags, stacks, zip) load with the first selection, not with the grid.
-const SelectionBar = lazyPage(() => import('./SelectionBar').then((m) => m.SelectionBar));
+import { LazySelectionBar as SelectionBar } from './lazy-parts';
+import { gridSlots } from './viewer-slots';
 
 export interface CollectionProps {
   name: string;
@@ -84,7 +83,7 @@ export function AssetCollectionPage({ name, title, listLabel, describe, filter, 
     staleTime: 60_000,
   });
 
-  useUploadSettled(useCallback(() => void queryClient.invalidateQueries({ queryKey: libraryKeys.all }), [queryClient]));
+  gridSlots().useUploadSettled(useCallback(() => void queryClient.invalidateQueries({ queryKey: libraryKeys.all }), [queryClient]));
 
   const loadMore = useLoadMore(list);
 

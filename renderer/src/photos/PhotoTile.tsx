@@ -9,7 +9,7 @@
  * member shows the stack sign alone, so it is clear it belongs to one.
  * A live photo shows "Live" and plays its motion while the mouse rests on it (LiveMotion.tsx); an item
  * with a RAW file shows "RAW" (the viewer gives access to the RAW itself).
- * A search result (an item with `match`) shows why it matched (search/TileWhy.tsx).
+ * A search result (an item with `match`) shows why it matched (search/TileWhy.tsx, through viewer-slots.tsx).
  *
  * A file that could not be processed (a damaged photo: cut short, unreadable) tells one story, the
  * same wherever it shows (the owner's grid, a partner's timeline that shows the owner's library, an
@@ -23,7 +23,6 @@
 import { useEffect } from 'react';
 import { Icon } from '../components/Icon';
 import { formatDuration } from '../lib/format';
-import { OwnerChip } from '../features/sharing/OwnerChip';
 import { StackIcon } from './StackIcon';
 import { LiveMotionClip, useHoverIntent } from './LiveMotion';
 import { hasRaw, isLive } from './media-item';
@@ -32,7 +31,7 @@ import type { GalleryItem } from './library-api';
 import { failedThumbnails } from './failed-thumbnails';
 import { Thumbnail } from './Thumbnail';
 import { matchOf, whyLine } from './match';
-import { TileWhy } from '../features/search/TileWhy';
+import { gridSlots } from './viewer-slots';
 import { useLongPress } from '../lib/use-long-press';
 
 interface PhotoTileProps {
@@ -75,6 +74,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
   // A partner's photo, or (in a shared album) who added it: their initials on the tile.
   const owner = item.media_item.owner;
   const match = matchOf(item);
+  const { OwnerChip, TileWhy } = gridSlots();
   const label = [
     asset.original_filename,
     owner ? `from ${owner.display_name}` : null,
@@ -161,7 +161,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
             {stackSize > 1 ? stackSize : null}
           </span>
         )}
-        {owner && <OwnerChip person={owner} belowStack={stackSize > 1 || memberOf > 1} />}
+        {owner && OwnerChip && <OwnerChip person={owner} belowStack={stackSize > 1 || memberOf > 1} />}
       </button>
       {onToggleSelect && (
         <input
@@ -174,7 +174,7 @@ export function PhotoTile({ item, onOpen, selected = false, selecting = false, o
           onChange={(e) => onToggleSelect((e.nativeEvent as MouseEvent).shiftKey ?? false)}
         />
       )}
-      {match && <TileWhy match={match} name={asset.original_filename} />}
+      {match && TileWhy && <TileWhy match={match} name={asset.original_filename} />}
     </div>
   );
 }

@@ -8,17 +8,13 @@
  * photo that is not in this list at all and that would load the whole library to find out.
  */
 import { Suspense, useMemo } from 'react';
-import { lazyPage } from '../lib/lazy-page';
 import { messageOf } from '../api/problem';
-import type { AlbumAsset } from '../features/albums/albums-api';
-import { albumAssetToItem } from '../features/albums/albums-api';
+import { assetToItem } from './library-api';
 import { useAssetDetail } from './asset-detail';
 import type { GalleryItem } from './library-api';
+import { LazyViewer as Viewer } from './lazy-parts';
 import { useViewerRoute } from './viewer-route';
 
-// The viewer (zoom, swipe, details, video) is its own script, fetched when a photo is first opened:
-// the grid is the first screen and does not need it.
-const Viewer = lazyPage(() => import('./Viewer').then((m) => m.Viewer));
 
 interface RoutedViewerProps {
   items: readonly GalleryItem[];
@@ -63,7 +59,7 @@ function RoutedViewerIn({ items, trash = false, onNearEnd }: RoutedViewerProps) 
       />
     );
   }
-  if (alone.data) return <Viewer item={albumAssetToItem(alone.data as unknown as AlbumAsset)} trash={trash || alone.data.deleted_at !== null} onClose={close} />;
+  if (alone.data) return <Viewer item={assetToItem(alone.data)} trash={trash || alone.data.deleted_at !== null} onClose={close} />;
   if (alone.isError) {
     // A malformed id is as absent as an unknown one (or another member's: the server answers 404).
     const status = (alone.error as { status?: number }).status ?? 0;

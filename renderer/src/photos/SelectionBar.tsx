@@ -1,6 +1,7 @@
 /**
  * What can be done to a selection: favourite, add to an album, tag, adjust the dates, set the place,
- * stack, trash or restore, download as a zip, make a public link (features/sharing).
+ * stack, trash or restore, download as a zip, make a public link (features/sharing). The albums',
+ * sharing's and stacks' parts come through viewer-slots.tsx.
  *
  * On a phone the bar takes the place of the top bar (library.css) and keeps one line: clear, the
  * count, "Add to album", Download and Move to trash (as icons with their names for assistive
@@ -15,15 +16,17 @@ import { useState } from 'react';
 import { messageOf } from '../api/problem';
 import { Button } from '../components/Button';
 import { Icon } from '../components/Icon';
-import { AddToAlbumMenu } from '../features/albums/AddToAlbumMenu';
-import { SelectionLinkButton } from '../features/sharing/SelectionLinkButton';
-import { useCreateStack } from '../features/stacks/stacks-api';
 import { useDownloadZip, useRestoreWithUndo, useSetLikedWithUndo, useTrashWithUndo } from './asset-actions-api';
 import { DeletePermanentlyButton } from './TrashActions';
 import { useBulkTag } from './bulk-tag';
 import { BulkTagMenu } from './BulkTagMenu';
 import { AdjustDateMenu, SetPlaceMenu } from './SelectionCorrections';
 import type { GalleryItem } from './library-api';
+import { viewerSlots, type SelectionMutation } from './viewer-slots';
+
+/** Without the stacks feature there is no "Stack" (a mutation that never runs). */
+const idle: SelectionMutation = { mutate: () => {}, isPending: false, error: null };
+const useNoStack = () => idle;
 
 interface SelectionBarProps {
   /** Selected asset ids, in the order they were picked. */
@@ -51,7 +54,9 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
   const { run: moveToTrash, mutation: remove } = useTrashWithUndo();
   const { run: putBack, mutation: restore } = useRestoreWithUndo();
   const download = useDownloadZip();
-  const stack = useCreateStack();
+  const { AddToAlbum, LinkButton, useCreateStack } = viewerSlots().selection;
+  // The slots are fixed once loaded (lazy-parts.ts), so the same hook runs on every render.
+  const stack = (useCreateStack ?? useNoStack)();
   const tagging = useBulkTag();
   const error = like.error ?? remove.error ?? restore.error ?? download.error ?? stack.error;
   const busy = like.isPending || remove.isPending || restore.isPending || download.isPending || stack.isPending || (tagging.run?.running ?? false);
@@ -77,7 +82,7 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
         </>
       ) : (
         <>
-          <AddToAlbumMenu assetIds={ids} onDone={onDone} />
+          {AddToAlbum && <AddToAlbum assetIds={ids} onDone={onDone} />}
           <Button variant="secondary" className="selection-bar__icon" aria-label="Download" title="Download as a zip" busy={download.isPending} busyLabel="Preparing zip…" disabled={busy} onClick={() => download.mutate(ids)}>
             <Icon name="download" />
             <span className="selection-bar__label">Download</span>
@@ -97,8 +102,8 @@ export function SelectionBar({ ids, items = [], trash, onDone }: SelectionBarPro
             <BulkTagMenu ids={ids} names={names} tagging={tagging} disabled={busy} onDone={onDone} />
             <AdjustDateMenu ids={ids} disabled={busy} onDone={onDone} />
             <SetPlaceMenu ids={ids} disabled={busy} onDone={onDone} />
-            <SelectionLinkButton ids={ids} disabled={busy} />
-            {n >= 2 && (
+            {LinkButton && <LinkButton ids={ids} disabled={busy} />}
+            {n >= 2 && useCreateStack && (
               <Button
                 variant="secondary"
                 busy={stack.isPending}

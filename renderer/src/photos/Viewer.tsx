@@ -17,6 +17,8 @@
  * An item in a stack shows the stack's members in a strip below: picking one shows it here (it may
  * not be a row of the list when stacks are collapsed, so it is fetched on its own).
  *
+ * The parts below come from other features through viewer-slots.tsx (filled in app/photo-slots.ts).
+ *
  * Search (features/search): "Find similar" opens the search for photos that look like this one; a
  * video found by one of its frames (a search result's `match.frame_ts_ms`) starts at that frame; a
  * line of the photo's text chosen in the details is boxed over the photo.
@@ -34,21 +36,19 @@ import { formatDuration } from '../lib/format';
 import { formatCaptureTimeShort } from '../lib/capture-time';
 import { ToastHost } from '../components/Toast';
 import { useRestoreWithUndo, useSetLikedWithUndo, useSetRating, useTrashWithUndo } from './asset-actions-api';
-import { StackStrip } from '../features/stacks/StackStrip';
 import { useAssetDetail } from './asset-detail';
 import { useReprocessAsset, type GalleryItem } from './library-api';
 import { mediaUrl, useMediaToken } from './media-token';
 import { Thumbnail } from './Thumbnail';
 import { ExportPanel } from './ExportDialog';
 import { ViewerInfo } from './ViewerInfo';
-import { FaceBoxes } from '../features/people/FaceBoxes';
 import { ZoomablePhoto } from './ZoomablePhoto';
 import { LiveButton, LiveMotionClip } from './LiveMotion';
 import { hasRaw, isLive, useMediaItemFiles } from './media-item';
 import { useViewerSwipe } from './use-viewer-swipe';
 import { matchOf, startSeconds } from './match';
 import type { Quad } from './picture-geometry';
-import { searchHref } from '../features/search/search-url';
+import { viewerSlots } from './viewer-slots';
 // Its own styles, whichever page opened it: a page that does not load library.css (Duplicates) showed
 // the viewer unstyled and see-through.
 import './library.css';
@@ -68,6 +68,9 @@ const isPhone = () => typeof window !== 'undefined' && window.matchMedia(PHONE_Q
 const typingIn = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
 
 export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: ViewerProps) {
+  const { overlays, actions } = viewerSlots();
+  const { Faces } = overlays;
+  const { StackStrip, similarHref } = actions;
   const dialog = useRef<HTMLDialogElement>(null);
   const token = useMediaToken();
   const reprocess = useReprocessAsset();
@@ -103,8 +106,8 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
   const [ocrLine, setOcrLine] = useState<Quad | null>(null);
   // A search result found by one of its video frames opens at that frame (the row's own asset only).
   const startAt = showingRow ? startSeconds(matchOf(item)) : 0;
-  const canFindSimilar = !trash && (asset.type === 'PHOTO' || asset.type === 'VIDEO') && asset.state === 'ready';
-  const findSimilar = () => void navigate(searchHref({ kind: 'similar', assetId: asset.asset_id }));
+  const canFindSimilar = similarHref !== null && !trash && (asset.type === 'PHOTO' || asset.type === 'VIDEO') && asset.state === 'ready';
+  const findSimilar = () => similarHref && void navigate(similarHref(asset.asset_id));
   // The photo's own clock (its offset is in the details); an undated file says so rather than showing its upload time.
   const when = formatCaptureTimeShort(asset) || 'No date';
   // Someone else's photo (a partner's, or added to a shared album by another member) is read-only:
@@ -216,7 +219,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
     media = (
       <ZoomablePhoto key={asset.asset_id} assetId={asset.asset_id} alt={asset.original_filename} onZoomedChange={onZoomedChange} highlight={ocrLine}>
         {/* The faces are boxed while the details are open (people/FaceBoxes.tsx); only the owner's photos have their people. */}
-        {showInfo && mine && !trash && <FaceBoxes assetId={asset.asset_id} />}
+        {showInfo && mine && !trash && Faces && <Faces assetId={asset.asset_id} />}
       </ZoomablePhoto>
     );
   } else {
@@ -375,7 +378,7 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
         )}
         {showInfo && !exporting && <ViewerInfo assetId={asset.asset_id} rating={rating} onRate={trash ? undefined : setStars} onOcrLine={setOcrLine} />}
       </div>
-      {inStack && (
+      {inStack && StackStrip && (
         <StackStrip
           assetId={rowAsset.asset_id}
           shownId={pickedId ?? rowAsset.asset_id}

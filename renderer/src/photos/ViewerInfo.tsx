@@ -1,6 +1,6 @@
 /**
  * The viewer's details panel: when, where, which camera, albums, tags, description and rating, and
- * the text read in a photo (search/OcrText.tsx; a line's box is drawn over the photo by the viewer).
+ * the text read in a photo (search/OcrText.tsx, through viewer-slots.tsx; a line's box is drawn over the photo by the viewer).
  */
 import { useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -8,15 +8,13 @@ import { Link } from 'react-router';
 import { api } from '../api/client';
 import { messageOf, request } from '../api/problem';
 import { Button } from '../components/Button';
-import { formatBytes, formatDateTime } from '../lib/format';
+import { formatBytes, formatDateTime, placeLine } from '../lib/format';
 import { formatCaptureTime } from '../lib/capture-time';
 import { assetKeys } from './asset-actions-api';
 import { useAssetDetail } from './asset-detail';
 import { RatingStars } from './RatingStars';
-import { OcrText } from '../features/search/OcrText';
 import type { Quad } from './picture-geometry';
-import { placeLine } from '../features/people/people-facts';
-import { ViewerPeople } from '../features/people/ViewerPeople';
+import { viewerSlots } from './viewer-slots';
 import { CaptureEdits } from './CaptureEdits';
 
 type Meta = Record<string, unknown>;
@@ -41,6 +39,7 @@ interface ViewerInfoProps {
 }
 
 export function ViewerInfo({ assetId, rating, onRate, onOcrLine }: ViewerInfoProps) {
+  const { People, Text } = viewerSlots().infoSections;
   const queryClient = useQueryClient();
   const detail = useAssetDetail(assetId);
   const refresh = () => queryClient.invalidateQueries({ queryKey: assetKeys.detail(assetId) });
@@ -123,7 +122,7 @@ export function ViewerInfo({ assetId, rating, onRate, onOcrLine }: ViewerInfoPro
 
       <CaptureEdits asset={a} />
 
-      <ViewerPeople assetId={assetId} />
+      {People && <People assetId={assetId} />}
 
       {onRate && (
         <section>
@@ -179,7 +178,7 @@ export function ViewerInfo({ assetId, rating, onRate, onOcrLine }: ViewerInfoPro
         {(addTag.isError || removeTag.isError) && <p className="field__error">{messageOf(addTag.error ?? removeTag.error)}</p>}
       </section>
 
-      {a.type === 'PHOTO' && onOcrLine && <OcrText assetId={assetId} onHighlight={onOcrLine} />}
+      {a.type === 'PHOTO' && onOcrLine && Text && <Text assetId={assetId} onHighlight={onOcrLine} />}
 
       {(a.albums ?? []).length > 0 && (
         <section>

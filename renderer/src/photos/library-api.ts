@@ -76,3 +76,23 @@ export function useReprocessAsset() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: libraryKeys.all }),
   });
 }
+
+/**
+ * A lone asset as a grid item (an album member, a duplicate, a photo opened by its link). The album listing gives assets in album order (not gallery items
+ * of the unified query), so each is shown as a single-file item of its own. Any asset will do.
+ */
+export function assetToItem(a: components['schemas']['Asset']): GalleryItem {
+  return {
+    id: `asset:${a.asset_id}`,
+    type: 'media_item',
+    best_ts_ms: Date.parse(a.taken_time ?? a.upload_time),
+    media_item: {
+      media_item_id: a.asset_id,
+      media_kind: a.type.toLowerCase(),
+      primary_asset: a,
+      composition: { component_count: 1, has_edited: false, has_jpeg: false, has_live_motion: false, has_raw: false },
+      stack: null,
+    },
+    stack: null,
+  } as unknown as GalleryItem;
+}

@@ -3,7 +3,9 @@
  * show it when the item came from a search, and nothing otherwise.
  */
 import type { GalleryItem } from './library-api';
-import type { SearchMatch } from '../features/search/search-api';
+import type { components } from '../api/schema';
+
+export type SearchMatch = components['schemas']['SearchMatch'];
 
 export function matchOf(item: GalleryItem): SearchMatch | undefined {
   const m = (item as GalleryItem & { match?: SearchMatch | null }).match;

@@ -13,7 +13,7 @@ import { request } from '../../api/problem';
 import { Icon } from '../../components/Icon';
 import { FILTER_KEYS, chipsOf, filterFromParams, type FilterKey } from './filter-params';
 import { FilterPanel } from './FilterPanel';
-import { usePersonName } from '../sharing/SharedBySelect';
+import { usePersonName } from '../sharing';
 import type { AssetFilter, StackMode } from '../../photos/library-api';
 import './filters.css';
 

@@ -24,7 +24,7 @@ import { useViewerRoute } from '../../photos/viewer-route';
 import '../../photos/library.css';
 import { clusterPoints, useMapPoints, type Cluster } from './map-api';
 import { clusterName, photoCount, usePlaceCells } from './place-names';
-import { PLACES_PATH, placePath } from '../places/places-path';
+import { PLACES_PATH, placePath } from '../places';
 import './map.css';
 import { TOUCH_ONLY, useMediaQuery } from '../../lib/use-media-query';
 import { DETAIL_ZOOM, WORLD, countryPaths, detailedCountryPaths, project, type CountryPath } from '../../lib/world';

@@ -5,15 +5,15 @@
  * library's viewer at `/people/<id>/photos/<asset>`, stepping through this person's photos.
  * An unknown id, or another member's person, is the not-found page (the server answers 404 for both).
  */
+import { LazySelectionBar as SelectionBar } from '../../photos/lazy-parts';
 import { Suspense, useMemo } from 'react';
 import { Link, useParams } from 'react-router';
 import { messageOf } from '../../api/problem';
-import { NotFoundPage } from '../../app/NotFoundPage';
-import { lazyPage } from '../../lib/lazy-page';
+import { NotFoundPage } from '../../components/NotFoundPage';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { EditableText } from '../albums/EditableText';
+import { EditableText } from '../albums';
 import { flattenPages } from '../../photos/library-api';
 import { LoadMoreStatus } from '../../photos/LoadMoreStatus';
 import { RoutedViewer } from '../../photos/RoutedViewer';
@@ -26,12 +26,11 @@ import { personLabel, photoCount } from './people-facts';
 import { PEOPLE_PATH } from './people-path';
 import { NAME_MAX, nameError } from './PersonCard';
 import { PersonCover } from './PersonCover';
-import '../albums/albums.css';
 import '../../photos/library.css';
 import './people.css';
 import { LoadError } from '../../components/LoadError';
 
-const SelectionBar = lazyPage(() => import('../../photos/SelectionBar').then((m) => m.SelectionBar));
+
 
 export function PersonPage() {
   const id = Number(useParams().personId);

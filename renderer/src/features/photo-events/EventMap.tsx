@@ -8,7 +8,8 @@
  */
 import { useMemo } from 'react';
 import { countryPaths, project, WORLD } from '../../lib/world';
-import '../map/map.css';
+// The map's canvas styles, which come with its public surface.
+import '../map';
 import type { GalleryItem } from '../../photos/library-api';
 import { CELLS_ACROSS, frameOf, groupDots, type Dot } from './map-frame';
 

@@ -8,6 +8,7 @@
  * Search by image: drop an image anywhere on the page, or pick one. The image is sent, embedded and
  * discarded by the server; here it lives in memory only (image-queries.ts).
  */
+import { LazySelectionBar as SelectionBar } from '../../photos/lazy-parts';
 import { Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../api/problem';
@@ -15,7 +16,6 @@ import { useMe } from '../../api/use-me';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { lazyPage } from '../../lib/lazy-page';
 import { RoutedViewer } from '../../photos/RoutedViewer';
 import { Timeline } from '../../photos/Timeline';
 import { useSelection } from '../../photos/use-selection';
@@ -35,7 +35,7 @@ import '../../photos/library.css';
 import './search.css';
 import { LoadError } from '../../components/LoadError';
 
-const SelectionBar = lazyPage(() => import('../../photos/SelectionBar').then((m) => m.SelectionBar));
+
 
 function inputOf(state: SearchState): SearchInput | null | 'image-gone' {
   if (state.kind === 'text') return { kind: 'text', query: state.query, ignoreParsed: state.ignore, reading: state.reading };

@@ -9,10 +9,8 @@ import { useNavigate } from 'react-router';
 import { messageOf } from '../../../api/problem';
 import { Button } from '../../../components/Button';
 import type { Album } from '../albums-api';
-import { fieldError, formError } from '../../sharing/field-errors';
-import { ROLE_HELP, RoleSelect } from '../../sharing/RoleSelect';
-import { SharingDialog } from '../../sharing/SharingDialog';
-import { useAddAlbumMember, useAlbumMembers, useHouseholdMembers, useRemoveAlbumMember, useUpdateAlbumMember, type AlbumRole } from '../../sharing/sharing-api';
+import { fieldError, formError, ROLE_HELP, RoleSelect, SharingDialog, useHouseholdMembers, type AlbumRole } from '../../sharing';
+import { useAddAlbumMember, useAlbumMembers, useRemoveAlbumMember, useUpdateAlbumMember } from './album-members-api';
 
 export function AlbumMembersDialog({ album, myUserId, onClose }: { album: Album; myUserId: number; onClose: () => void }) {
   const isOwner = album.role === 'owner';

@@ -8,7 +8,7 @@ import { useMe } from '../../../api/use-me';
 import { Button } from '../../../components/Button';
 import type { Album } from '../albums-api';
 import { AlbumMembersDialog } from './AlbumMembersDialog';
-import { ShareLinkDialog } from '../../sharing/ShareLinkDialog';
+import { ShareLinkDialog } from '../../sharing';
 
 export function AlbumShareButtons({ album }: { album: Album }) {
   const me = useMe();

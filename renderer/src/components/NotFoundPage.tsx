@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { PageHeader } from '../components/PageHeader';
+import { PageHeader } from './PageHeader';
 
 export function NotFoundPage() {
   return (
