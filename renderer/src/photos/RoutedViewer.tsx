@@ -9,7 +9,7 @@
  */
 import { Suspense, useMemo } from 'react';
 import { messageOf } from '../api/problem';
-import { assetToItem } from './library-api';
+import { assetToItem, type Asset } from './library-api';
 import { useAssetDetail } from './asset-detail';
 import type { GalleryItem } from './library-api';
 import { LazyViewer as Viewer } from './lazy-parts';
@@ -59,7 +59,7 @@ function RoutedViewerIn({ items, trash = false, onNearEnd }: RoutedViewerProps) 
       />
     );
   }
-  if (alone.data) return <Viewer item={assetToItem(alone.data)} trash={trash || alone.data.deleted_at !== null} onClose={close} />;
+  if (alone.data) return <Viewer item={assetToItem(alone.data as unknown as Asset)} trash={trash || alone.data.deleted_at !== null} onClose={close} />;
   if (alone.isError) {
     // A malformed id is as absent as an unknown one (or another member's: the server answers 404).
     const status = (alone.error as { status?: number }).status ?? 0;
