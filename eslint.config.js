@@ -12,7 +12,13 @@
  *   `index.ts` (its public surface) — or listens to its changes (the change bus);
  * - the composition root (container.ts, app.ts, api.ts, main.ts, jobs.ts, warm-up.ts) wires everything.
  * The renderer imports only itself: it reaches the server through the generated client in
- * renderer/src/api (schema.d.ts from `npm run api:gen`), never through server code.
+ * renderer/src/api (schema.d.ts from `npm run api:gen`), never through server code. Inside it, the
+ * same shape as the server's features:
+ * - shared code (photos/, components/, lib/, api/, styles/) imports no feature: where a feature adds
+ *   its part to the shared grid or viewer, photos/viewer-slots.tsx names the place and the app fills it;
+ * - a feature (features/<f>) imports shared code, and another feature only through that feature's
+ *   `index.ts` (stylesheets too: a feature's styles come with its index.ts);
+ * - the app (app/, and main.tsx with the rest of renderer/) wires everything and may import any file.
  * Tests and scripts get the TypeScript rules but no layer rules: they may reach into anything.
  */
 import js from '@eslint/js';
@@ -22,6 +28,7 @@ import tseslint from 'typescript-eslint';
 // The composition root: files, not a folder, so they are classified as files (an element is a folder).
 const ROOT_FILES = ['container', 'app', 'api', 'main', 'jobs', 'warm-up'].map((f) => `server/src/${f}.ts`);
 const ANY_LAYER = ['platform', 'config', 'adapter', 'feature'];
+const ANY_RENDERER = ['renderer-app', 'renderer-shared', 'renderer-feature', 'renderer'];
 
 /** Layer elements, most specific first (a file belongs to the first element it matches). */
 const elements = [
@@ -29,6 +36,11 @@ const elements = [
   { type: 'config', pattern: 'server/src/config' },
   { type: 'adapter', pattern: 'server/src/adapters/*', capture: ['adapter'] },
   { type: 'feature', pattern: 'server/src/features/*', capture: ['feature'] },
+  // The renderer: its app, its shared layer, its features; then the rest of it (main.tsx, vite.config.ts),
+  // which like the app may import any of it.
+  { type: 'renderer-app', pattern: 'renderer/src/app' },
+  { type: 'renderer-shared', pattern: 'renderer/src/{photos,components,lib,api,styles}' },
+  { type: 'renderer-feature', pattern: 'renderer/src/features/*', capture: ['feature'] },
   { type: 'renderer', pattern: 'renderer' },
   // Anything else under server/ (openapi.json, build output): known, so the renderer cannot import it.
   { type: 'server-other', pattern: 'server' },
@@ -161,7 +173,15 @@ export default tseslint.config(
               message: "Import another feature only through its index.ts (its public surface), or listen to its changes (the change bus).",
             },
             { from: { file: { categories: 'root' } }, allow: [{ to: { element: { type: ANY_LAYER } } }, { to: { file: { categories: 'root' } } }] },
-            { from: { element: { type: 'renderer' } }, allow: { to: { element: { type: 'renderer' } } } },
+            { from: { element: { type: ['renderer-app', 'renderer'] } }, allow: { to: { element: { type: ANY_RENDERER } } } },
+            { from: { element: { type: 'renderer-shared' } }, allow: { to: { element: { type: 'renderer-shared' } } } },
+            { from: { element: { type: 'renderer-feature' } }, allow: { to: { element: { type: ['renderer-shared', 'renderer-feature'] } } } },
+            // As on the server: inside one feature anything goes; between two features only index.ts.
+            {
+              from: { element: { type: 'renderer-feature' } },
+              disallow: { to: { element: { type: 'renderer-feature', fileInternalPath: '!index.ts' } } },
+              message: "Import another feature only through its index.ts (its public surface); shared parts live in photos/ or components/, and a feature's part of the grid or viewer goes in a slot (photos/viewer-slots.tsx).",
+            },
           ],
         },
       ],

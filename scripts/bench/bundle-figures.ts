@@ -4,7 +4,7 @@
  * test/renderer/bundle-budget.test.ts (which fails above the budget).
  *
  * A first screen is the entry script with everything it imports statically, plus the route chunks
- * the app loads before anything is shown (React.lazy pages, app/lazy-page.ts) with their static
+ * the app loads before anything is shown (React.lazy pages, lib/lazy-page.ts) with their static
  * imports. Vite adds a <link rel=modulepreload> for each static import, so this is exactly the set
  * the browser fetches. Sizes are the bytes on disk (raw) and gzipped at level 9 (what a compressing
  * proxy would send; the Hearth server sends them as they are).

@@ -53,7 +53,7 @@ test('the build holds no React runtime, only Preact in its place', () => {
 });
 
 test('the heavy pages are left out of both first screens', () => {
-  const heavy = ['src/features/map/MapPage.tsx', 'src/features/admin/AdminPage.tsx', 'src/features/upload/UploadPage.tsx', 'src/features/upload/upload-queue.ts', 'src/features/library/Viewer.tsx', 'src/features/library/SelectionBar.tsx'];
+  const heavy = ['src/features/map/MapPage.tsx', 'src/features/admin/AdminPage.tsx', 'src/features/upload/UploadPage.tsx', 'src/features/upload/upload-queue.ts', 'src/photos/Viewer.tsx', 'src/photos/SelectionBar.tsx'];
   for (const source of heavy) {
     const chunk = manifest[source];
     assert.ok(chunk, `${source} is a chunk of its own`);

@@ -9,8 +9,8 @@ process.env.TZ = 'Asia/Tokyo'; // far from the photos' zones: a conversion into 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCaptureTime, formatCaptureTimeShort, formatOffset, wallClockMs } from '../../renderer/src/lib/capture-time.ts';
-import { dayLabel, layoutTimeline, NO_DATE, type LayoutOptions } from '../../renderer/src/features/library/timeline-layout.ts';
-import { GALLERY_ENTRY, type DatedItem } from '../../renderer/src/features/library/timeline-entry.ts';
+import { dayLabel, layoutTimeline, NO_DATE, type LayoutOptions } from '../../renderer/src/photos/timeline-layout.ts';
+import { GALLERY_ENTRY, type DatedItem } from '../../renderer/src/photos/timeline-entry.ts';
 
 /** What the server answers for a row (browse.service.ts): best_ts_ms is taken_time, else upload_time. */
 function item(id: string, taken: string | null, offset: number | null, uploaded = '2025-06-01T09:00:00.000Z'): DatedItem {

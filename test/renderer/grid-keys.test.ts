@@ -1,13 +1,13 @@
 /**
- * Where the grid's keys move the focus (renderer/src/features/library/use-grid-keys.ts, `targetOf`),
+ * Where the grid's keys move the focus (renderer/src/photos/use-grid-keys.ts, `targetOf`),
  * on layouts made by the timeline's own layout code (justified rows, days flowing inside rows, a
  * month header): by photo, by row to the photo nearest the same place across (the month header
  * passed over, a shorter row's nearest photo), by a screenful, to the ends, and never outside.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { layoutTimeline, type TimelineEntry } from '../../renderer/src/features/library/timeline-layout.ts';
-import { targetOf } from '../../renderer/src/features/library/grid-moves.ts';
+import { layoutTimeline, type TimelineEntry } from '../../renderer/src/photos/timeline-layout.ts';
+import { targetOf } from '../../renderer/src/photos/grid-moves.ts';
 
 /** Day 1: 7 square photos, day 2: 2, day 3: 5 (newest first), in a 320 px grid aiming at 100 px rows. */
 function grid(groupByDay: boolean) {

@@ -16,7 +16,7 @@ import { describe, test } from 'node:test';
 import { readSearchState, searchHref } from '../../renderer/src/features/search/search-url.ts';
 import { MAX_RECENT, forgetRecent, readRecent, rememberSearch } from '../../renderer/src/features/search/recent-searches.ts';
 import { buildSuggestions, MAX_SUGGESTIONS } from '../../renderer/src/features/search/suggestions.ts';
-import { containedRect, polygonPoints } from '../../renderer/src/features/search/ocr-geometry.ts';
+import { containedRect, polygonPoints } from '../../renderer/src/photos/picture-geometry.ts';
 import { pendingOf } from '../../renderer/src/features/search/indexing-progress.ts';
 
 class MemoryStore {

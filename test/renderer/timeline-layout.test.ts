@@ -1,5 +1,5 @@
 /**
- * The timeline's layout (renderer/src/features/library/timeline-layout.ts): justified rows with each
+ * The timeline's layout (renderer/src/photos/timeline-layout.ts): justified rows with each
  * photo's aspect ratio, days flowing inside rows with a label over their first tile, a month header
  * where a month that fills a row begins, small months flowing on in the rows before them (issue 24),
  * the last row before a header not stretched; days grouped by the photos' own
@@ -19,7 +19,7 @@ import {
   type TimelineEntry,
   type TimelineLayout,
   type TimelineRow,
-} from '../../renderer/src/features/library/timeline-layout.ts';
+} from '../../renderer/src/photos/timeline-layout.ts';
 import { seededRandom } from '../shared/seeded-random.ts';
 
 type Tiles = Extract<TimelineRow, { kind: 'tiles' }>;
@@ -320,7 +320,7 @@ test('firstRowAt finds the first row reaching below a position; rowOfItem the ro
 });
 
 test('a day label in pieces joins to the label; the weekday and year are pieces of their own', async () => {
-  const { dayLabel, dayLabelParts } = await import('../../renderer/src/features/library/timeline-layout.ts');
+  const { dayLabel, dayLabelParts } = await import('../../renderer/src/photos/timeline-layout.ts');
   const now = new Date(2025, 5, 1, 12);
   for (const ts of [Date.UTC(2024, 11, 31, 10), Date.UTC(2025, 2, 3, 10), null, Date.UTC(2025, 5, 1, 8)]) {
     const parts = dayLabelParts(ts, now, 'en-US');

@@ -76,6 +76,34 @@ describe('layer rules (eslint.config.js)', () => {
     assert.deepEqual(client, []);
   });
 
+  test("a renderer feature importing another feature's internals fails; through its index.ts it passes (stylesheets too)", async () => {
+    const file = 'renderer/src/features/people/PersonCard.tsx';
+    const internal = await ruleIdsFor(file, "import { EditableText } from '../albums/EditableText';\nexport const e = EditableText;\n");
+    assert.deepEqual(internal, [LAYER]);
+    const css = await ruleIdsFor(file, "import '../albums/albums.css';\nexport const x = 1;\n");
+    assert.deepEqual(css, [LAYER], "another feature's stylesheet is one of its internals");
+    const publicSurface = await ruleIdsFor(file, "import { EditableText } from '../albums/index.ts';\nexport const e = EditableText;\n");
+    assert.deepEqual(publicSurface, []);
+    const sameFeature = await ruleIdsFor(file, "import { PersonCover } from './PersonCover';\nexport const c = PersonCover;\n");
+    assert.deepEqual(sameFeature, [], 'inside one feature any file may import any other');
+  });
+
+  test('renderer shared code (photos, components, lib, api, styles) imports no feature, not even its index.ts', async () => {
+    for (const file of ['renderer/src/photos/Viewer.tsx', 'renderer/src/components/Button.tsx', 'renderer/src/lib/format.ts']) {
+      for (const target of ['../features/people/FaceBoxes', '../features/people/index.ts', '../features/search/search.css', '../app/photo-slots']) {
+        const ids = await ruleIdsFor(file, `import * as m from '${target}';\nexport const x = m;\n`);
+        assert.deepEqual(ids, [LAYER], `${file} → ${target}`);
+      }
+    }
+    const shared = await ruleIdsFor('renderer/src/photos/Viewer.tsx', "import { Button } from '../components/Button';\nexport const b = Button;\n");
+    assert.deepEqual(shared, []);
+  });
+
+  test('the renderer app may import any file of any feature (it fills the slots and routes the pages)', async () => {
+    const ids = await ruleIdsFor('renderer/src/app/photo-slots.ts', "import { FaceBoxes } from '../features/people/FaceBoxes';\nexport const f = FaceBoxes;\n");
+    assert.deepEqual(ids, []);
+  });
+
   test('tests may reach into any layer (no layer rules there)', async () => {
     const ids = await ruleIdsFor('test/server/platform.test.ts', "import { AssetsStore } from '../../server/src/features/assets/assets.store.ts';\nexport const s = AssetsStore;\n");
     assert.deepEqual(ids, []);

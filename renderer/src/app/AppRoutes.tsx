@@ -11,7 +11,7 @@ import { messageOf } from '../api/problem';
 import { Button } from '../components/Button';
 import { Splash } from '../components/Splash';
 import { useBootstrapStatus } from '../features/auth/auth-api';
-import { lazyPage } from './lazy-page';
+import { lazyPage } from '../lib/lazy-page';
 
 const SignedInApp = lazyPage(() => import('./SignedInApp').then((m) => m.SignedInApp));
 const SignedOutApp = lazyPage(() => import('./SignedOutApp').then((m) => m.SignedOutApp));

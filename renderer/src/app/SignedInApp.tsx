@@ -7,7 +7,7 @@ import { AppLayout } from '../components/Layout/AppLayout';
 import { ToastProvider } from '../components/Toast';
 import { LibrarySectionPage } from '../features/library/LibrarySectionPage';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
-import { PHOTO_ROUTE } from '../features/library/viewer-route';
+import { PHOTO_ROUTE } from '../photos/viewer-route';
 import { SearchField } from '../features/search/SearchField';
 import { SEARCH_PAGE } from '../features/search/search-url';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
@@ -15,8 +15,8 @@ import { PLACES_PATH } from '../features/places/places-path';
 import { EVENTS_PATH } from '../features/photo-events/events-path';
 import { PEOPLE_PATH } from '../features/people/people-path';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
-import { lazyPage } from './lazy-page';
-import { NotFoundPage } from './NotFoundPage';
+import { lazyPage } from '../lib/lazy-page';
+import { NotFoundPage } from '../components/NotFoundPage';
 import { PHONE_TABS, TabBar } from './TabBar';
 
 // Every page is its own script, fetched when first shown (lazy-page.ts); the map, administration and

@@ -2,7 +2,7 @@
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import type { BootstrapStatus } from '../api/types';
 import { SignInPage } from '../features/auth/SignInPage';
-import { lazyPage } from './lazy-page';
+import { lazyPage } from '../lib/lazy-page';
 
 // The sign-in page comes with this script (it is the first screen); the rarer pages load when shown.
 const ChoosePasswordPage = lazyPage(() => import('../features/auth/ChoosePasswordPage').then((m) => m.ChoosePasswordPage));

@@ -9,7 +9,7 @@
 import { Link, useLocation } from 'react-router';
 import { Icon } from '../components/Icon';
 import type { NavItem } from '../components/Layout/AppLayout';
-import { listPathOf } from '../features/library/viewer-route';
+import { listPathOf } from '../photos/viewer-route';
 
 export const PHONE_TABS: NavItem[] = [
   { to: '/', label: 'Photos', icon: 'photos' },

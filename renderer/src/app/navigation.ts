@@ -1,14 +1,12 @@
 import type { NavGroup } from '../components/Layout/AppLayout';
+import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH } from '../features/admin/admin-paths';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { EVENTS_PATH } from '../features/photo-events/events-path';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { PLACES_PATH } from '../features/places/places-path';
 import { PEOPLE_PATH } from '../features/people/people-path';
 
-export const ADMIN_PATH = '/admin';
-export const ADMIN_REPOSITORIES_PATH = '/admin/repositories';
-export const ADMIN_JOBS_PATH = '/admin/jobs';
-export const ADMIN_MODELS_PATH = '/admin/models';
+export { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH };
 
 /** The navigation for a signed-in person; administration only for administrators. */
 export function navigationFor(isAdmin: boolean): NavGroup[] {

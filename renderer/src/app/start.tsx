@@ -7,11 +7,14 @@ import { StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
 import { session } from '../api/session';
 import { App } from './App';
+import { fillAppPhotoSlots } from './photo-slots';
 
 export function startApp(root: Root) {
   // Start restoring the session before React renders, in parallel with the bootstrap status
   // request the first render makes.
   void session.restore();
+  // The features' parts of the shared grid and viewer, before the first render reads them.
+  fillAppPhotoSlots();
   root.render(
     <StrictMode>
       <App />

@@ -50,3 +50,9 @@ export function formatMs(ms: number | null | undefined): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${(ms / 60_000).toFixed(1)} min`;
 }
+
+/** "Lisbon, Lisbon, Portugal": the place's names as the gazetteer gives them, town first; null without a place. */
+export function placeLine(place: { city: string | null; region: string | null; country: string } | null | undefined): string | null {
+  if (!place) return null;
+  return [place.city, place.region, place.country].filter(Boolean).join(', ');
+}

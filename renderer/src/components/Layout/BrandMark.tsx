@@ -1,6 +1,6 @@
 /**
  * The flame is drawn here rather than through Icon: the splash and sign-in screens show this mark
- * first, and Icon's whole set of paths would otherwise come with their script (see app/lazy-page.ts).
+ * first, and Icon's whole set of paths would otherwise come with their script (see lib/lazy-page.ts).
  */
 const FLAME = 'M12 3c1.3 3.6 5.5 5.6 5.5 10.5a5.5 5.5 0 0 1-11 0c0-2.4 1.1-4 2.4-5.2.2 1.7 1 2.8 2.1 3.1C10.5 9 10.7 6 12 3z';
 

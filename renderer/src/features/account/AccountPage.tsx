@@ -1,8 +1,7 @@
 import { useMe } from '../../api/use-me';
 import { PageHeader } from '../../components/PageHeader';
 import { ROLE_LABEL } from '../../lib/roles';
-import { PartnerSharingSection } from '../sharing/PartnerSharingSection';
-import { ShareLinksSection } from '../sharing/ShareLinksSection';
+import { PartnerSharingSection, ShareLinksSection } from '../sharing';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
 

@@ -8,8 +8,8 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
-import { libraryKeys } from '../library/library-api';
-import { PhotoPickerDialog } from '../library/PhotoPickerDialog';
+import { libraryKeys } from '../../photos/library-api';
+import { PhotoPickerDialog } from '../../photos/PhotoPickerDialog';
 import { albumKeys } from './albums-api';
 
 interface AddPhotosDialogProps {

@@ -9,7 +9,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import type { Album } from './albums-api';
 import { useUpdateAlbum } from './albums-api';
 import { EditableText } from './EditableText';
-import { sharedAlbumNote } from '../sharing/AlbumShareButtons';
+import { sharedAlbumNote } from './sharing/AlbumShareButtons';
 
 /** The server's limits (albums.routes.ts). */
 const NAME_MAX = 200;

@@ -13,23 +13,24 @@
  * shared with the caller, a viewer changes nothing; a contributor adds and takes out their own photos
  * (the server refuses the rest). Who added each photo shows on its tile (shared-album-items.ts).
  */
+import { assetToItem } from '../../photos/library-api';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
-import { NotFoundPage } from '../../app/NotFoundPage';
-import { RoutedViewer } from '../library/RoutedViewer';
-import { Timeline } from '../library/Timeline';
-import { useSelection } from '../library/use-selection';
-import { useViewerRoute } from '../library/viewer-route';
-import { AlbumShareButtons } from '../sharing/AlbumShareButtons';
-import { withAddedBy } from '../sharing/shared-album-items';
-import '../library/library.css';
+import { NotFoundPage } from '../../components/NotFoundPage';
+import { RoutedViewer } from '../../photos/RoutedViewer';
+import { Timeline } from '../../photos/Timeline';
+import { useSelection } from '../../photos/use-selection';
+import { useViewerRoute } from '../../photos/viewer-route';
+import { AlbumShareButtons } from './sharing/AlbumShareButtons';
+import { withAddedBy } from './sharing/shared-album-items';
+import '../../photos/library.css';
 import { AddPhotosDialog } from './AddPhotosDialog';
 import { AlbumHeader } from './AlbumHeader';
-import { albumAssetToItem, useAlbum, useAlbumAssets, useDeleteAlbum, useRemoveFromAlbumWithUndo, useUpdateAlbum, type AlbumAsset } from './albums-api';
+import { useAlbum, useAlbumAssets, useDeleteAlbum, useRemoveFromAlbumWithUndo, useUpdateAlbum, type AlbumAsset } from './albums-api';
 import { ReorderGrid } from './ReorderGrid';
 import { Slideshow } from './Slideshow';
 import { useAlbumOrder } from './use-album-order';
@@ -46,7 +47,7 @@ export function AlbumPage() {
     return reorder.order.flatMap((assetId) => byId.get(assetId) ?? []);
   }, [members.data, reorder.order]);
   const shared = album.data?.shared ?? false;
-  const items = useMemo(() => withAddedBy(ordered.map(albumAssetToItem), ordered, shared), [ordered, shared]);
+  const items = useMemo(() => withAddedBy(ordered.map(assetToItem), ordered, shared), [ordered, shared]);
   const selection = useSelection(items);
   const { selected } = selection;
   const viewer = useViewerRoute();

@@ -11,8 +11,8 @@ import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { TextField } from '../../components/TextField';
-import { Thumbnail } from '../library/Thumbnail';
-import { AlbumSharedNote } from '../sharing/AlbumSharedNote';
+import { Thumbnail } from '../../photos/Thumbnail';
+import { AlbumSharedNote } from './sharing/AlbumSharedNote';
 import { ownAlbumsNamed, useAlbums, useCreateAlbum, type Album } from './albums-api';
 import './albums.css';
 

@@ -10,7 +10,7 @@
  * thumbnails load as they scroll into view.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Thumbnail } from '../library/Thumbnail';
+import { Thumbnail } from '../../photos/Thumbnail';
 import type { AlbumAsset } from './albums-api';
 import { arrayMove } from './use-album-order';
 import { useReorderDrag } from './use-reorder-drag';

@@ -17,9 +17,9 @@
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon';
-import type { Asset } from '../library/library-api';
-import { mediaUrl, useMediaToken } from '../library/media-token';
-import { useViewerSwipe } from '../library/use-viewer-swipe';
+import type { Asset } from '../../photos/library-api';
+import { mediaUrl, useMediaToken } from '../../photos/media-token';
+import { useViewerSwipe } from '../../photos/use-viewer-swipe';
 
 /** How long a photo stays (ms). */
 export const SLIDE_MS = 5_000;

@@ -4,7 +4,7 @@ import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
 import { useToast } from '../../components/Toast';
-import { libraryKeys, type GalleryItem } from '../library/library-api';
+import { libraryKeys } from '../../photos/library-api';
 
 export type Album = components['schemas']['Album'];
 export type AlbumAsset = components['schemas']['AlbumAsset'];
@@ -51,27 +51,6 @@ export function useAlbumAssets(id: number) {
     queryKey: albumKeys.assets(id),
     queryFn: ({ signal }) => request(api.GET('/api/v1/albums/{id}/assets', { params: { path: { id } }, signal })),
   });
-}
-
-/**
- * An album member as a grid item. The album listing gives assets in album order (not gallery items
- * of the unified query), so each is shown as a single-file item of its own. Any asset will do (the
- * duplicates' photos open in the viewer the same way).
- */
-export function albumAssetToItem(a: components['schemas']['Asset']): GalleryItem {
-  return {
-    id: `asset:${a.asset_id}`,
-    type: 'media_item',
-    best_ts_ms: Date.parse(a.taken_time ?? a.upload_time),
-    media_item: {
-      media_item_id: a.asset_id,
-      media_kind: a.type.toLowerCase(),
-      primary_asset: a,
-      composition: { component_count: 1, has_edited: false, has_jpeg: false, has_live_motion: false, has_raw: false },
-      stack: null,
-    },
-    stack: null,
-  } as unknown as GalleryItem;
 }
 
 /** After any change to albums: what shows albums, assets' album lists and the library are read again. */

@@ -17,7 +17,7 @@ import { useCallback, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { ApiError, request } from '../../api/problem';
-import { libraryKeys } from '../library/library-api';
+import { libraryKeys } from '../../photos/library-api';
 import { albumKeys, type AlbumAsset } from './albums-api';
 
 interface Move {

@@ -7,7 +7,7 @@
 import { Icon } from '../../components/Icon';
 import { formatCaptureTimeShort } from '../../lib/capture-time';
 import { formatBytes, formatDateTime } from '../../lib/format';
-import { Thumbnail } from '../library/Thumbnail';
+import { Thumbnail } from '../../photos/Thumbnail';
 import { resolutionOf, type DuplicateMember } from './group-facts';
 
 interface DuplicatePhotoProps {

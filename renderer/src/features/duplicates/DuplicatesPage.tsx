@@ -18,9 +18,9 @@ import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { formatRelative } from '../../lib/format';
-import { albumAssetToItem } from '../albums/albums-api';
-import { RoutedViewer } from '../library/RoutedViewer';
-import { useViewerRoute } from '../library/viewer-route';
+import { assetToItem } from '../../photos/library-api';
+import { RoutedViewer } from '../../photos/RoutedViewer';
+import { useViewerRoute } from '../../photos/viewer-route';
 import { DuplicateGroupCard } from './DuplicateGroupCard';
 import { useDuplicateSummary, usePendingGroups } from './duplicates-api';
 import { flattenGroups } from './group-pages';
@@ -33,7 +33,7 @@ export function DuplicatesPage() {
   const summary = useDuplicateSummary();
   const list = usePendingGroups();
   const groups = useMemo(() => flattenGroups(list.data?.pages), [list.data?.pages]);
-  const items = useMemo(() => groups.flatMap((g) => g.assets.map((m) => albumAssetToItem(m.asset))), [groups]);
+  const items = useMemo(() => groups.flatMap((g) => g.assets.map((m) => assetToItem(m.asset))), [groups]);
   const { open } = useViewerRoute();
   const [lastResult, setLastResult] = useState<string | null>(null);
 

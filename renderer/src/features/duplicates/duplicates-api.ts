@@ -10,7 +10,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { ApiError, messageOf, request } from '../../api/problem';
-import { libraryKeys } from '../library/library-api';
+import { libraryKeys } from '../../photos/library-api';
 import { DETECTION_RUNNING, type RepositoryDetection } from './detection-outcome';
 import { nextGroupOffset, withoutGroup, type GroupPage } from './group-pages';
 

@@ -8,8 +8,8 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { messageOf, request } from '../../api/problem';
 import { PageHeader } from '../../components/PageHeader';
-import { AssetCollectionPage } from '../library/AssetCollectionPage';
-import { Thumbnail } from '../library/Thumbnail';
+import { AssetCollectionPage } from '../../photos/AssetCollectionPage';
+import { Thumbnail } from '../../photos/Thumbnail';
 import './folders.css';
 
 const folderUrl = (repo: string, path: string) => `/folders?${new URLSearchParams({ repo, path }).toString()}`;

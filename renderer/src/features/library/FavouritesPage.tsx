@@ -1,5 +1,5 @@
 /** Favourites: everything marked with the heart, by the day it was taken. */
-import { AssetCollectionPage } from './AssetCollectionPage';
+import { AssetCollectionPage } from '../../photos/AssetCollectionPage';
 
 const FILTER = { liked: true };
 

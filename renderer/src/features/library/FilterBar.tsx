@@ -13,8 +13,8 @@ import { request } from '../../api/problem';
 import { Icon } from '../../components/Icon';
 import { FILTER_KEYS, chipsOf, filterFromParams, type FilterKey } from './filter-params';
 import { FilterPanel } from './FilterPanel';
-import { usePersonName } from '../sharing/SharedBySelect';
-import type { AssetFilter, StackMode } from './library-api';
+import { usePersonName } from '../sharing';
+import type { AssetFilter, StackMode } from '../../photos/library-api';
 import './filters.css';
 
 /** The filter the URL asks for, or undefined when none; `active`: how many filters are set. */

@@ -9,8 +9,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { paths } from '../../api/schema';
 import { Button } from '../../components/Button';
-import { FolderPicker } from '../folders/FolderPicker';
-import { SharedBySelect } from '../sharing/SharedBySelect';
+import { FolderPicker } from '../folders';
+import { SharedBySelect } from '../sharing';
 import type { FilterKey } from './filter-params';
 
 type FilterOptions = paths['/api/v1/assets/filter-options']['get']['responses'][200]['content']['application/json'];

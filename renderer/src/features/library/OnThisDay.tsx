@@ -14,7 +14,7 @@ import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import { wallClockMs } from '../../lib/capture-time';
-import { Thumbnail } from './Thumbnail';
+import { Thumbnail } from '../../photos/Thumbnail';
 import './memories.css';
 
 /** The viewer's today as YYYY-MM-DD, in the viewer's zone. */

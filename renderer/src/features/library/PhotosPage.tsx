@@ -1,7 +1,7 @@
 /** Photos: the whole library as a timeline, newest capture first, grouped by day, with filters and "On this day" memories. */
 import { Link } from 'react-router';
-import { SharedWithYouNotice } from '../sharing/SharedWithYouNotice';
-import { AssetCollectionPage } from './AssetCollectionPage';
+import { SharedWithYouNotice } from '../sharing';
+import { AssetCollectionPage } from '../../photos/AssetCollectionPage';
 import { FilterBar, useUrlFilter, useUrlStackMode } from './FilterBar';
 import { OnThisDay } from './OnThisDay';
 

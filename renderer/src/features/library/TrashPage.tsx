@@ -4,8 +4,8 @@
  * good, after a confirmation (TrashActions.tsx). Items also go by themselves after the household's
  * retention period, which the page states.
  */
-import { AssetCollectionPage } from './AssetCollectionPage';
-import { TrashToolbar } from './TrashActions';
+import { AssetCollectionPage } from '../../photos/AssetCollectionPage';
+import { TrashToolbar } from '../../photos/TrashActions';
 
 const FILTER = { is_deleted: true };
 

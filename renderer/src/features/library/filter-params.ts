@@ -8,7 +8,7 @@
  * it is a way of looking rather than a filter: clearing the filters keeps it.
  */
 import { formatDate } from '../../lib/dates';
-import type { AssetFilter } from './library-api';
+import type { AssetFilter } from '../../photos/library-api';
 
 export const FILTER_KEYS = ['make', 'camera', 'lens', 'from', 'to', 'type', 'rating', 'tag', 'folder', 'repo', 'owner'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];

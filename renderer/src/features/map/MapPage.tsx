@@ -18,16 +18,16 @@ import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { Thumbnail } from '../library/Thumbnail';
-import { RoutedViewer } from '../library/RoutedViewer';
-import { useViewerRoute } from '../library/viewer-route';
-import '../library/library.css';
+import { Thumbnail } from '../../photos/Thumbnail';
+import { RoutedViewer } from '../../photos/RoutedViewer';
+import { useViewerRoute } from '../../photos/viewer-route';
+import '../../photos/library.css';
 import { clusterPoints, useMapPoints, type Cluster } from './map-api';
 import { clusterName, photoCount, usePlaceCells } from './place-names';
-import { PLACES_PATH, placePath } from '../places/places-path';
+import { PLACES_PATH, placePath } from '../places';
 import './map.css';
 import { TOUCH_ONLY, useMediaQuery } from '../../lib/use-media-query';
-import { DETAIL_ZOOM, WORLD, countryPaths, detailedCountryPaths, project, type CountryPath } from './world';
+import { DETAIL_ZOOM, WORLD, countryPaths, detailedCountryPaths, project, type CountryPath } from '../../lib/world';
 
 const MAX_ZOOM = 64;
 /** A cluster this small (or any at full zoom) opens its list instead of zooming further. */

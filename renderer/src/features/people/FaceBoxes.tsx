@@ -8,7 +8,7 @@
  * "This is…". A press on a box is the box's own: it neither pans the photo nor swipes to the next one.
  */
 import { useRef, useState } from 'react';
-import { usePictureRect } from '../library/use-picture-rect';
+import { usePictureRect } from '../../photos/use-picture-rect';
 import { FaceMenu } from './FaceMenu';
 import { useAssetFaces } from './people-api';
 import { faceName } from './people-facts';

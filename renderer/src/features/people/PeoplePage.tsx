@@ -19,7 +19,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useMe } from '../../api/use-me';
-import { ADMIN_MODELS_PATH } from '../../app/navigation';
+import { ADMIN_MODELS_PATH } from '../admin';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
@@ -31,8 +31,9 @@ import { PersonCover } from './PersonCover';
 import { RebuildPeople } from './RebuildPeople';
 import { useFaceProgress } from './use-face-progress';
 import { usePersonDrag } from './use-person-drag';
-import '../albums/albums.css';
-import '../library/library.css';
+// The albums' styles (the in-place editor), which come with their public surface.
+import '../albums';
+import '../../photos/library.css';
 import './people.css';
 import { LoadError } from '../../components/LoadError';
 

@@ -7,7 +7,7 @@
  */
 import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../api/problem';
-import { EditableText } from '../albums/EditableText';
+import { EditableText } from '../albums';
 import { useUpdatePerson } from './people-api';
 import { personLabel, photoCount, type Person } from './people-facts';
 import { PersonCover } from './PersonCover';

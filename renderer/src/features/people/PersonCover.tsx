@@ -4,7 +4,7 @@
  * browser kept. A person with no face to show, or an image that does not load, shows their initial.
  */
 import { useState } from 'react';
-import { useMediaToken } from '../library/media-token';
+import { useMediaToken } from '../../photos/media-token';
 import type { Person } from './people-api';
 
 export function coverUrl(person: Pick<Person, 'person_id' | 'updated_at'>, token: string): string {

@@ -5,33 +5,32 @@
  * library's viewer at `/people/<id>/photos/<asset>`, stepping through this person's photos.
  * An unknown id, or another member's person, is the not-found page (the server answers 404 for both).
  */
+import { LazySelectionBar as SelectionBar } from '../../photos/lazy-parts';
 import { Suspense, useMemo } from 'react';
 import { Link, useParams } from 'react-router';
 import { messageOf } from '../../api/problem';
-import { NotFoundPage } from '../../app/NotFoundPage';
-import { lazyPage } from '../../app/lazy-page';
+import { NotFoundPage } from '../../components/NotFoundPage';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { EditableText } from '../albums/EditableText';
-import { flattenPages } from '../library/library-api';
-import { LoadMoreStatus } from '../library/LoadMoreStatus';
-import { RoutedViewer } from '../library/RoutedViewer';
-import { Timeline } from '../library/Timeline';
-import { useLoadMore, useOpenAt } from '../library/grid-paging';
-import { useSelection } from '../library/use-selection';
-import { useViewerRoute } from '../library/viewer-route';
+import { EditableText } from '../albums';
+import { flattenPages } from '../../photos/library-api';
+import { LoadMoreStatus } from '../../photos/LoadMoreStatus';
+import { RoutedViewer } from '../../photos/RoutedViewer';
+import { Timeline } from '../../photos/Timeline';
+import { useLoadMore, useOpenAt } from '../../photos/grid-paging';
+import { useSelection } from '../../photos/use-selection';
+import { useViewerRoute } from '../../photos/viewer-route';
 import { usePerson, usePersonAssets, useUpdatePerson } from './people-api';
 import { personLabel, photoCount } from './people-facts';
 import { PEOPLE_PATH } from './people-path';
 import { NAME_MAX, nameError } from './PersonCard';
 import { PersonCover } from './PersonCover';
-import '../albums/albums.css';
-import '../library/library.css';
+import '../../photos/library.css';
 import './people.css';
 import { LoadError } from '../../components/LoadError';
 
-const SelectionBar = lazyPage(() => import('../library/SelectionBar').then((m) => m.SelectionBar));
+
 
 export function PersonPage() {
   const id = Number(useParams().personId);

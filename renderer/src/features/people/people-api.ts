@@ -12,8 +12,8 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
-import { assetKeys } from '../library/asset-actions-api';
-import { libraryKeys, NEXT_PAGE_SIZE, PAGE_SIZE } from '../library/library-api';
+import { assetKeys } from '../../photos/asset-actions-api';
+import { libraryKeys, NEXT_PAGE_SIZE, PAGE_SIZE } from '../../photos/library-api';
 
 export type { Face, Person } from './people-facts';
 export type PeoplePage = components['schemas']['PeoplePage'];

@@ -47,8 +47,5 @@ export function peopleIn(faces: readonly Face[]): Named[] {
   return [...seen.values()];
 }
 
-/** "Lisbon, Lisbon, Portugal": the place's names as the gazetteer gives them, town first; null without a place. */
-export function placeLine(place: { city: string | null; region: string | null; country: string } | null | undefined): string | null {
-  if (!place) return null;
-  return [place.city, place.region, place.country].filter(Boolean).join(', ');
-}
+/** The place line is shared with the viewer's details (lib/format.ts). */
+export { placeLine } from '../../lib/format';

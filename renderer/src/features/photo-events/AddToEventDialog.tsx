@@ -4,7 +4,7 @@
  * event held them and stay through rebuilds. A refusal keeps the choice, with the reason.
  */
 import { useState } from 'react';
-import { PhotoPickerDialog } from '../library/PhotoPickerDialog';
+import { PhotoPickerDialog } from '../../photos/PhotoPickerDialog';
 import { useAddToEvent } from './events-api';
 
 /** The API's most per request. */

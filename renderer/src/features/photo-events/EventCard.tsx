@@ -4,7 +4,7 @@
  * card comes near the screen (use-seen.ts).
  */
 import { Link } from 'react-router';
-import { Thumbnail } from '../library/Thumbnail';
+import { Thumbnail } from '../../photos/Thumbnail';
 import { dateRange, photoCount } from './event-dates';
 import { peopleLine, peopleOf } from './event-facts';
 import { usePlaceOf } from './EventPlace';

@@ -5,7 +5,7 @@
  */
 import { ApiError, messageOf } from '../../api/problem';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { EditableText } from '../albums/EditableText';
+import { EditableText } from '../albums';
 import { dateRange, photoCount } from './event-dates';
 import { usePlaceOf } from './EventPlace';
 import { useUpdateEvent, type PhotoEventDetail } from './events-api';

@@ -7,9 +7,10 @@
  * Nothing is drawn when no photo of the event has a position.
  */
 import { useMemo } from 'react';
-import { countryPaths, project, WORLD } from '../map/world';
-import '../map/map.css';
-import type { GalleryItem } from '../library/library-api';
+import { countryPaths, project, WORLD } from '../../lib/world';
+// The map's canvas styles, which come with its public surface.
+import '../map';
+import type { GalleryItem } from '../../photos/library-api';
 import { CELLS_ACROSS, frameOf, groupDots, type Dot } from './map-frame';
 
 export function EventMap({ items, onOpen }: { items: readonly GalleryItem[]; onOpen: (assetId: string) => void }) {

@@ -3,7 +3,7 @@
  * (the offline gazetteer). Decision: one photo stands for the place, the one the person sees on the
  * card, so the card and its words agree; an event without a geotagged cover shows no place.
  */
-import { useAssetDetail } from '../library/asset-detail';
+import { useAssetDetail } from '../../photos/asset-detail';
 
 export function placeWords(place: { city: string | null; region: string | null; country: string } | null | undefined): string | null {
   if (!place) return null;

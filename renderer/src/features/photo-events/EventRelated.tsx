@@ -4,7 +4,7 @@
  * "Someone" with how many photos they are in, so they can be opened and named.
  */
 import { Link } from 'react-router';
-import { useAlbums } from '../albums/albums-api';
+import { useAlbums } from '../albums';
 import { albumIdsOf, peopleOf } from './event-facts';
 import { useEventRelations, usePeopleNames } from './events-api';
 

@@ -12,7 +12,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
-import { libraryKeys, type GalleryItem } from '../library/library-api';
+import { libraryKeys, type GalleryItem } from '../../photos/library-api';
 
 export type PhotoEvent = components['schemas']['PhotoEvent'];
 export type PhotoEventDetail = components['schemas']['PhotoEventDetail'];

@@ -9,7 +9,7 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/problem';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { AssetCollectionPage } from '../library/AssetCollectionPage';
+import { AssetCollectionPage } from '../../photos/AssetCollectionPage';
 import { photosText, usePlace } from './places-api';
 import { PLACES_PATH } from './places-path';
 import './places.css';

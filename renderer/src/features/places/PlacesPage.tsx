@@ -8,7 +8,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { Thumbnail } from '../library/Thumbnail';
+import { Thumbnail } from '../../photos/Thumbnail';
 import { photosText, usePlaces, type PlaceLevel } from './places-api';
 import { placePath } from './places-path';
 import './places.css';

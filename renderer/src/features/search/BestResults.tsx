@@ -3,7 +3,7 @@
  * they do not fit), with the same tiles as the grid below. Opening one opens the viewer among the
  * full results.
  */
-import { PhotoTile } from '../library/PhotoTile';
+import { PhotoTile } from '../../photos/PhotoTile';
 import type { SearchItem } from './search-api';
 
 export function BestResults({ items, onOpen }: { items: readonly SearchItem[]; onOpen: (assetId: string) => void }) {

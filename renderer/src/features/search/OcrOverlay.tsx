@@ -5,8 +5,8 @@
  * Re-measured when the image loads and whenever its element changes size (window, details panel).
  */
 import { useRef } from 'react';
-import { usePictureRect } from '../library/use-picture-rect';
-import { polygonPoints, type Quad } from './ocr-geometry';
+import { usePictureRect } from '../../photos/use-picture-rect';
+import { polygonPoints, type Quad } from '../../photos/picture-geometry';
 
 export function OcrOverlay({ quad }: { quad: Quad | null }) {
   const ref = useRef<SVGSVGElement>(null);

@@ -11,8 +11,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import { copyText } from '../../lib/clipboard';
-import { assetKeys } from '../library/asset-actions-api';
-import type { Quad } from './ocr-geometry';
+import { assetKeys } from '../../photos/asset-actions-api';
+import type { Quad } from '../../photos/picture-geometry';
 
 export function useAssetOcr(assetId: string) {
   return useQuery({

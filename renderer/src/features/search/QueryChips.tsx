@@ -4,7 +4,7 @@
  * image / the photo whose look is searched for, shown as the query's chip.
  */
 import { useEffect, useState } from 'react';
-import { Thumbnail } from '../library/Thumbnail';
+import { Thumbnail } from '../../photos/Thumbnail';
 import type { ParsedChip } from './search-api';
 
 export function ParsedChips({ chips, onRemove }: { chips: readonly ParsedChip[]; onRemove: (chip: ParsedChip) => void }) {

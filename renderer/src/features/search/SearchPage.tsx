@@ -8,6 +8,7 @@
  * Search by image: drop an image anywhere on the page, or pick one. The image is sent, embedded and
  * discarded by the server; here it lives in memory only (image-queries.ts).
  */
+import { LazySelectionBar as SelectionBar } from '../../photos/lazy-parts';
 import { Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../api/problem';
@@ -15,12 +16,11 @@ import { useMe } from '../../api/use-me';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { lazyPage } from '../../app/lazy-page';
-import { RoutedViewer } from '../library/RoutedViewer';
-import { Timeline } from '../library/Timeline';
-import { useSelection } from '../library/use-selection';
-import { useThumbnailSize } from '../library/thumbnail-size';
-import { useViewerRoute } from '../library/viewer-route';
+import { RoutedViewer } from '../../photos/RoutedViewer';
+import { Timeline } from '../../photos/Timeline';
+import { useSelection } from '../../photos/use-selection';
+import { useThumbnailSize } from '../../photos/thumbnail-size';
+import { useViewerRoute } from '../../photos/viewer-route';
 import { BestResults } from './BestResults';
 import { queryImage } from './image-queries';
 import { ImageChip, ParsedChips, SimilarChip } from './QueryChips';
@@ -29,13 +29,13 @@ import { readSearchState, searchHref, SEARCH_PAGE, type SearchState } from './se
 import { DegradedNotice, IndexingNote, ReadingNote, WeakMatchNote } from './SearchNotices';
 import { ImageFileInput } from './ImageFileInput';
 import { dragHasFiles, firstFile, useImageSearch } from './use-image-search';
-import { LoadMoreStatus } from '../library/LoadMoreStatus';
-import { useLoadMore, useOpenAt } from '../library/grid-paging';
-import '../library/library.css';
+import { LoadMoreStatus } from '../../photos/LoadMoreStatus';
+import { useLoadMore, useOpenAt } from '../../photos/grid-paging';
+import '../../photos/library.css';
 import './search.css';
 import { LoadError } from '../../components/LoadError';
 
-const SelectionBar = lazyPage(() => import('../library/SelectionBar').then((m) => m.SelectionBar));
+
 
 function inputOf(state: SearchState): SearchInput | null | 'image-gone' {
   if (state.kind === 'text') return { kind: 'text', query: state.query, ignoreParsed: state.ignore, reading: state.reading };

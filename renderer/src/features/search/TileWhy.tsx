@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { SearchMatch } from './search-api';
-import { whyLine } from './match';
+import { whyLine } from '../../photos/match';
 
 export function TileWhy({ match, name }: { match: SearchMatch; name: string }) {
   const [open, setOpen] = useState(false);

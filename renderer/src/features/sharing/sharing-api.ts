@@ -1,6 +1,7 @@
 /**
- * Server state of sharing for a signed-in member: the household's members to pick from, an album's
- * members, partner shares and public links (operations in server/operations.extensions.md).
+ * Server state of sharing for a signed-in member: the household's members to pick from, partner
+ * shares and public links (operations in server/operations.extensions.md). An album's members are
+ * the albums feature's (albums/sharing/album-members-api.ts).
  * The public link page does not use this file: it has its own client without a session
  * (public/public-api.ts).
  */
@@ -8,8 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
-import { albumKeys } from '../albums/albums-api';
-import { libraryKeys } from '../library/library-api';
+import { libraryKeys } from '../../photos/library-api';
 
 export type HouseholdMember = components['schemas']['HouseholdMember'];
 export type AlbumMember = NonNullable<components['schemas']['AlbumMember']>;
@@ -32,44 +32,6 @@ export function useHouseholdMembers() {
     queryFn: ({ signal }) => request(api.GET('/api/v1/sharing/members', { signal })),
     staleTime: 60_000,
   });
-}
-
-export function useAlbumMembers(albumId: number) {
-  return useQuery({
-    queryKey: sharingKeys.albumMembers(albumId),
-    queryFn: ({ signal }) => request(api.GET('/api/v1/albums/{id}/members', { params: { path: { id: albumId } }, signal })),
-  });
-}
-
-/** A change to an album's members: the album (role, member count) and the lists show it. */
-function useAlbumMembersMutation<T>(albumId: number, fn: (arg: T) => Promise<unknown>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: sharingKeys.albumMembers(albumId) });
-      await queryClient.invalidateQueries({ queryKey: albumKeys.all });
-    },
-  });
-}
-
-export function useAddAlbumMember(albumId: number) {
-  return useAlbumMembersMutation(albumId, (body: { user_id: number; role: AlbumRole }) =>
-    request(api.POST('/api/v1/albums/{id}/members', { params: { path: { id: albumId } }, body })),
-  );
-}
-
-export function useUpdateAlbumMember(albumId: number) {
-  return useAlbumMembersMutation(albumId, ({ userId, role }: { userId: number; role: AlbumRole }) =>
-    request(api.PUT('/api/v1/albums/{id}/members/{userId}', { params: { path: { id: albumId, userId } }, body: { role } })),
-  );
-}
-
-/** The owner removes a member; a member removes themselves (leaving the album). */
-export function useRemoveAlbumMember(albumId: number) {
-  return useAlbumMembersMutation(albumId, (userId: number) =>
-    request(api.DELETE('/api/v1/albums/{id}/members/{userId}', { params: { path: { id: albumId, userId } } })),
-  );
 }
 
 export function usePartnerShares() {

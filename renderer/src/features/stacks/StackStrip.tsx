@@ -5,8 +5,8 @@
  */
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
-import { Thumbnail } from '../library/Thumbnail';
-import { StackIcon } from './StackIcon';
+import { Thumbnail } from '../../photos/Thumbnail';
+import { StackIcon } from '../../photos/StackIcon';
 import { useAssetStack, useRemoveFromStack } from './stacks-api';
 import './stacks.css';
 

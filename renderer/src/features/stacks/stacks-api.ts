@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
-import { libraryKeys } from '../library/library-api';
+import { libraryKeys } from '../../photos/library-api';
 
 export type Stack = components['schemas']['Stack'];
 

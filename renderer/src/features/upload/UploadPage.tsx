@@ -15,7 +15,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes } from '../../lib/format';
 import { TOUCH_ONLY, useMediaQuery } from '../../lib/use-media-query';
-import { libraryKeys } from '../library/library-api';
+import { libraryKeys } from '../../photos/library-api';
 import { filesFromDrop, filterFolderFiles } from './pick-files';
 import { isFinished, type UploadItem } from './upload-queue';
 import { UploadRow } from './UploadRow';

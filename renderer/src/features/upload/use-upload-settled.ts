@@ -1,7 +1,7 @@
 /**
  * `useUploadSettled` for pages that only want to hear of finished uploads (the timeline refreshes).
  * The upload queue is fetched as its own script after the page shows (it is a large module and the
- * Photos page is the first screen; see app/lazy-page.ts), then created as before, so uploads left
+ * Photos page is the first screen; see lib/lazy-page.ts), then created as before, so uploads left
  * unfinished by a closed tab still resume when Photos opens.
  */
 import { useEffect } from 'react';

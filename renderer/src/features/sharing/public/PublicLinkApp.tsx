@@ -14,7 +14,7 @@ import { PublicGrid } from './PublicGrid';
 import { PublicViewer } from './PublicViewer';
 import { describeLink, keptTokens, linkUrls, listLinkPhotos } from './public-api';
 import { usePhotoInHistory } from './use-photo-in-history';
-import '../../library/library.css';
+import '../../../photos/library.css';
 import './public.css';
 
 export default function PublicLinkApp({ linkKey }: { linkKey: string }) {

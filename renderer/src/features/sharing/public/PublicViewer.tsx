@@ -7,8 +7,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Icon } from '../../../components/Icon';
 import { formatCaptureTimeShort } from '../../../lib/capture-time';
-import { useViewerSwipe } from '../../library/use-viewer-swipe';
-import { ZoomableImage } from '../../library/ZoomableImage';
+import { useViewerSwipe } from '../../../photos/use-viewer-swipe';
+import { ZoomableImage } from '../../../photos/ZoomableImage';
 import { linkUrls, type SharedPhoto } from './public-api';
 
 interface PublicViewerProps {

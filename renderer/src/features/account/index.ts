@@ -1,0 +1,2 @@
+/** The account feature's public surface: its page (routed by the app); no other feature uses it. */
+export { AccountPage } from './AccountPage';
