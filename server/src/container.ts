@@ -24,8 +24,8 @@ import { NetworkService } from './features/system/network.service.ts';
 import { CAPABILITY_MODELS, ClipEncoder, MlRuntime } from './adapters/ml/index.ts';
 import { RepositoriesService } from './features/repositories/repositories.service.ts';
 import { buildJobRegistry } from './jobs.ts';
-import { IngestService } from './features/assets/ingest/ingest.service.ts';
-import type { Ingest } from './features/assets/ingest/ingest.contract.ts';
+import { CatalogWriter, type Ingest } from './features/assets/index.ts';
+import { RepositoriesStore } from './features/repositories/repositories.store.ts';
 import { AssetPipeline } from './features/assets/pipeline/pipeline.ts';
 import { settleAssetsWithTheirJobs, settleInterruptedAssets } from './features/assets/pipeline/interrupted-assets.ts';
 import { MediaToolsService } from './features/assets/media-tools/media-tools.service.ts';
@@ -40,7 +40,7 @@ import { TrashStore } from './features/assets/trash/trash.store.ts';
 import { PermanentDeletion } from './features/assets/trash/permanent-deletion.ts';
 import { purgeExpiredTrash } from './features/assets/trash/trash.jobs.ts';
 import { AssetErrorRedactor, AssetNames, nameAssets } from './features/assets/asset-references.ts';
-import { Intake } from './features/intake/index.ts';
+import { Intake, IntakeCommits, IntakeDoor } from './features/intake/index.ts';
 import { UploadsService } from './features/uploads/uploads.service.ts';
 import { uploadLimitsFromEnv } from './features/uploads/uploads.config.ts';
 import { cleanStaging } from './features/uploads/uploads.jobs.ts';
@@ -116,8 +116,10 @@ export interface Container {
   repositories: RepositoriesService;
   /** Staging, hashing, content detection and the no-overwrite commit, shared by uploads, scans and the watcher. */
   intake: Intake;
-  /** Where files enter the catalog (uploads, watching, scans). */
-  ingest: IngestService;
+  /** The one door into the catalog: every source (uploads, watching, scans, next the importers) calls it. */
+  door: IntakeDoor;
+  /** @deprecated The door's older face (`indexFile`), for tests and benches. */
+  ingest: Ingest;
   /** The per-asset media pipeline run by the `assets.process-asset` job. */
   pipeline: AssetPipeline;
   derivatives: DerivativePaths;
@@ -250,11 +252,19 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const invites = new InvitesService(db, (origin) => network.linkOrigins(origin), log.child({ module: 'invites' }));
   const auth = new AuthService(db, access, keys, settings, setupCode, invites, log.child({ module: 'auth' }));
   const users = new UsersService(db, access, log.child({ module: 'users' }));
-  // Watches and scans repositories into the catalog through `ingest` (built below: hence the getter).
+  // The one door into the catalog, built before its sources (repositories, uploads): the catalog writer claims the
+  // intake's commit records in its transaction; the door looks repositories up in their store.
+  const intake = new Intake();
+  const intakeCommits = new IntakeCommits(db, Date.now);
+  const repositoryRows = new RepositoriesStore(db);
+  const catalogWriter = new CatalogWriter(db, repositoryRows, jobs, assetChanges, log.child({ module: 'ingest' }), intakeCommits);
+  const door = new IntakeDoor(catalogWriter, intakeCommits, intake, repositoryRows, log.child({ module: 'intake' }));
+  const ingest = door.asIngest();
+  // Watches and scans repositories into the catalog through the door.
   const repositories = new RepositoriesService(db, p.storage, log.child({ module: 'repositories' }), {
     jobs,
     settings,
-    ingest: (): Ingest => ingest,
+    door,
     dataDir: config.dataDir,
   });
   // Indexers are registered below once their models are verified; until then (or without models) jobs wait.
@@ -333,8 +343,6 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       indexers.registering(enableSemantic().catch((e: unknown) => log.warn({ err: e }, 'the CLIP models could not be checked: semantic indexing is off')));
     }
   });
-  const intake = new Intake();
-  const ingest = new IngestService(db, repositories, jobs, assetChanges, log.child({ module: 'ingest' }), intake);
   const pipeline = new AssetPipeline(db, repositories, derivatives, assetChanges, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, assetChanges, path.join(p.tmp, 'exports'));
   const corrections = new CorrectionsService(db, access, assetChanges);
@@ -427,14 +435,20 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     access,
     log: log.child({ module: 'uploads' }),
     jobs,
-    ingest: () => ingest,
+    door,
+    commits: intakeCommits,
     intake,
     primaryRepositoryId: () => repositories.primary()?.repository_id,
     limits: uploadLimitsFromEnv(),
   });
 
-  // Every indexing (upload, watch, scan) gives a committed upload to its uploader.
-  ingest.useCommittedUploads(uploads.commitIntents);
+  // A committed upload catalogued (by its own commit, the watcher, a scan or start-up recovery): its receipt follows
+  // its asset, in the catalog write's transaction (the writer names the commit it claimed; it never calls uploads).
+  const settleUploadReceipt = (c: { asset_id: string; commit?: { source: string; ref: string } }) => {
+    if (c.commit?.source === 'upload') uploads.settleReceipt(c.commit.ref, c.asset_id);
+  };
+  assetChanges.on('asset.ingested', 'upload receipts', settleUploadReceipt);
+  assetChanges.on('asset.moved', 'upload receipts', settleUploadReceipt);
 
   repositories.ensurePrimary();
   setupCode.ensure(auth.users.count() > 0);
@@ -469,6 +483,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     network,
     repositories,
     intake,
+    door,
     ingest,
     pipeline,
     derivatives,
@@ -537,6 +552,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   if (duplicates.phashes.pending()) jobs.enqueue(backfillPhashesJob, {});
   // Uploads a crash left committed but not catalogued go to their uploaders (scans would do the same).
   void uploads.catalogueCommittedUploads();
+  // The same for files other sources (importers) committed: they go to their committers.
+  void door.recoverCommitted();
   // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.
   repositories.start();
   return container;

@@ -121,12 +121,14 @@ for (const variant of ['A', 'B'] as const) {
           return fs.promises.readdir(abs, { withFileTypes: true });
         },
       };
-      const ingest = container.ingest;
-      const indexFile = ingest.indexFile.bind(ingest);
+      // Scans hand files to the one door into the catalog (features/intake/door.ts).
+      const door = container.door;
+      const admit = door.admit.bind(door);
       const unreadable = new Set([holidayPath, 'family/new-arrival.jpg']);
-      ingest.indexFile = (req) => {
-        if (unreadable.has(req.relPath)) throw new Error(`EIO: i/o error, read '${path.join(root, req.relPath)}'`);
-        return indexFile(req);
+      door.admit = (a) => {
+        const relPath = a.file.kind === 'in-place' ? a.file.relPath : '';
+        if (unreadable.has(relPath)) throw new Error(`EIO: i/o error, read '${path.join(root, relPath)}'`);
+        return admit(a);
       };
       try {
         const r = await admin.post(`${V1}/repositories/${primary.repository_id}/scans`, { force: true });
@@ -138,7 +140,7 @@ for (const variant of ['A', 'B'] as const) {
         });
       } finally {
         container.repositories.walkFs = undefined;
-        ingest.indexFile = indexFile;
+        door.admit = admit;
       }
       const read = async (c: Client) => {
         const latest = data(c, await c.get(`${V1}/repositories/${primary.repository_id}/scans/latest`)).scan;

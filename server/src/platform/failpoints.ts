@@ -10,7 +10,7 @@
 const ARMED = process.env.HEARTH_FAILPOINT ?? '';
 
 /** Names of the points (one place to read where the tests crash the server). */
-export type FailpointName = 'upload.after-commit' | 'asset.process' | 'semantic.stored';
+export type FailpointName = 'intake.after-commit' | 'upload.after-commit' | 'asset.process' | 'semantic.stored';
 
 export function failpoint(name: FailpointName): void {
   if (ARMED === name) process.kill(process.pid, 'SIGKILL');

@@ -73,7 +73,7 @@ test('an upload committed but not catalogued when the server died is its uploade
         receiptIds.push(receipt);
       }
       assert.equal(receiptIds[1], sessionReceipt);
-      assert.equal(db.prepare('SELECT count(*) FROM upload_commits').pluck().get(), 0, 'no commit left unsettled');
+      assert.equal(db.prepare('SELECT count(*) FROM intake_commits').pluck().get(), 0, 'no commit left unsettled');
 
       for (const variant of ['A', 'B'] as const) {
         const c = new Client(srv.url, variant);

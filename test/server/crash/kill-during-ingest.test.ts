@@ -240,7 +240,7 @@ test(`kill -9 at random moments of ingest (${ROUNDS} rounds): every upload and c
     assert.equal(count('SELECT count(*) FROM assets'), uploads.length + copies.length, 'no other asset (no copy of a file twice)');
     assert.equal(count(`SELECT count(*) FROM assets WHERE state IN ('pending', 'processing')`), 0, 'no asset left processing');
     assert.equal(count(`SELECT count(*) FROM upload_receipts WHERE status = 'uploading'`), 0, 'no receipt left uploading');
-    assert.equal(count(`SELECT count(*) FROM upload_commits`), 0, 'no commit left unsettled');
+    assert.equal(count(`SELECT count(*) FROM intake_commits`), 0, 'no commit left unsettled');
     const failed = db.prepare(`SELECT original_filename, last_error FROM assets WHERE state = 'failed'`).all();
     db.close();
     await stopChild(child);

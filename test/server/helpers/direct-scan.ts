@@ -17,7 +17,7 @@ export function scanDirectly(c: Container, ownerId: number, extra: Partial<ScanI
     root: repo.path,
     ownerId,
     force: false,
-    ingest: c.ingest,
+    door: c.door,
     lane: new SerialLane(),
     catalog: () => store.catalog(repo.repository_id),
     isReachable: () => true,

@@ -2,6 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/**
+ * Hearth's hidden folder inside every repository (staging, sidecars): never indexed. Here, below the features, so
+ * that the intake's staging and the repositories both name it without importing each other.
+ */
+export const SYSTEM_DIR = '.hearth';
+
 /** True when `child` is `parent` itself or lies below it (both absolute, already normalised). */
 export function isSameOrInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);

@@ -278,3 +278,8 @@ export async function detect(filePath: string): Promise<DetectedType | null> {
     await fh.close();
   }
 }
+
+/** A type detected earlier is still the file's when the catalog row says the same MIME type. */
+export function stillDetected(type: DetectedType | null | undefined, mime: string | null | undefined): DetectedType | null {
+  return type && mime && type.mime === mime ? type : null;
+}

@@ -10,6 +10,15 @@
 import type { ChangeBus } from '../../platform/change-bus/index.ts';
 import type { IngestSource } from './ingest/ingest.contract.ts';
 
+/**
+ * The source's commit this change catalogued (the door's record, features/intake/commits.ts), when there was one:
+ * the source follows its own records from here (uploads settle their receipt), in the same transaction.
+ */
+export interface CommitRef {
+  source: IngestSource;
+  ref: string;
+}
+
 interface AssetRef {
   asset_id: string;
   owner_id: number;
@@ -18,7 +27,7 @@ interface AssetRef {
 
 export interface AssetChanges {
   /** A file entered the catalog as a new asset, or an asset's file got new content; processing is queued. */
-  'asset.ingested': AssetRef & { source: IngestSource; replaced: boolean };
+  'asset.ingested': AssetRef & { source: IngestSource; replaced: boolean; commit?: CommitRef };
   /** Metadata and thumbnails are done (the pipeline finished): the asset can be shown and indexed. */
   'asset.ready': AssetRef & { media_item_id: string | null };
   /** Moved to the Trash by its owner (`user`) or because its file disappeared (`missing`). */
@@ -31,7 +40,7 @@ export interface AssetChanges {
    */
   'asset.corrected': AssetRef & { what: 'time' | 'place' };
   /** Its file was moved or renamed inside its repository; the asset id stays. */
-  'asset.moved': AssetRef & { from: string; to: string };
+  'asset.moved': AssetRef & { from: string; to: string; commit?: CommitRef };
   /**
    * Deleted for good from the Trash, with its file: by its owner (`user`: emptying the Trash or
    * "Delete permanently") or by the retention period (`retention`). Emitted in the transaction that

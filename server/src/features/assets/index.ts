@@ -3,7 +3,7 @@
  * internal to features/assets (the lint's layer rule enforces it; see eslint.config.js).
  *
  * Layout, by responsibility:
- * - `ingest/`: how a file already in a repository enters the catalog (uploads, watching, scans call it);
+ * - `ingest/`: the catalog writer, the one writer of asset rows for files entering the catalog (the intake's door calls it);
  * - `pipeline/`: the per-asset processing job (metadata, thumbnails, media items) and start-up repair;
  * - `api/`: the asset operations members call (detail, files, edits, Trash, export, download, sidecar);
  * - here: what all three share (the store, the view, derivative paths, the asset events).
@@ -15,14 +15,17 @@ export { assetLabel } from './asset-references.ts';
 // The asset events, for features that change assets the way the asset API does (duplicates' merge trashes).
 export { assetRef, type AssetChangeBus } from './asset-changes.ts';
 export { MarksStore, withReaderMarks, type Mark } from './marks.ts';
-// The ingest contract scans, watching and uploads hand files to.
+// The catalog writer the intake's door hands files to (features/intake/door.ts), and its contract.
+export { CatalogWriter, ContentHolders, type CatalogEntry, type RepositoryPlace } from './ingest/catalog-writer.ts';
 export {
   FileChangingError,
-  type CommittedUpload,
-  type CommittedUploads,
+  type ClaimedCommit,
+  type CommitClaims,
   type FileModified,
+  type IndexFileRequest,
   type IndexOutcome,
   type Ingest,
+  type IngestSource,
 } from './ingest/ingest.contract.ts';
 export { resolveInRepository } from './ingest/ingest.service.ts';
 // ffmpeg/ffprobe and the files waiting for them, for the runtime diagnostics (features/system).

@@ -19,7 +19,7 @@ export function numberedName(name: string, n: number): string {
 const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK']);
 
 /**
- * Durable record of where a staged file is about to go (commit-intents.ts): `reserve(rel)` is called
+ * Durable record of where a staged file is about to go (commits.ts, the door's commit records): `reserve(rel)` is called
  * before each name is tried (false: another upload holds it, try the next), `release(rel)` when the
  * name turned out to be taken on disk.
  */

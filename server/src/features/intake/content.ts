@@ -5,7 +5,7 @@
  */
 import { detect, detectBytes, type DetectedType } from '../../adapters/media/detect.ts';
 
-export type { DetectedType } from '../../adapters/media/detect.ts';
+export { stillDetected, type DetectedType } from '../../adapters/media/detect.ts';
 
 /** From bytes already in memory (a staged upload's head); `name` tells TIFF-based RAWs apart. */
 export function detectContent(head: Uint8Array, name: string): DetectedType | null {
@@ -15,9 +15,4 @@ export function detectContent(head: Uint8Array, name: string): DetectedType | nu
 /** From a file on disk (its first 4 KiB; the path's extension tells TIFF-based RAWs apart). */
 export function detectFileContent(abs: string): Promise<DetectedType | null> {
   return detect(abs);
-}
-
-/** A type detected earlier is still the file's when the catalog row says the same MIME type. */
-export function stillDetected(type: DetectedType | null | undefined, mime: string | null | undefined): DetectedType | null {
-  return type && mime && type.mime === mime ? type : null;
 }

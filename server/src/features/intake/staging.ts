@@ -23,7 +23,7 @@ import type { Readable } from 'node:stream';
 import { BadRequest } from '../../platform/http/errors.ts';
 import type { Digest } from './file-hasher.ts';
 import { StagingSink, type SinkOptions } from './sink.ts';
-import { SYSTEM_DIR } from '../repositories/index.ts';
+import { SYSTEM_DIR } from '../../adapters/fs/paths.ts';
 import { displayFileName } from '../../platform/http/display-names.ts';
 
 export const STAGING_DIR = path.join(SYSTEM_DIR, 'staging');

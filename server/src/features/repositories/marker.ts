@@ -14,9 +14,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { SYSTEM_DIR } from '../../adapters/fs/paths.ts';
 
+export { SYSTEM_DIR };
 export const MARKER_FILE = '.hearth-repo';
-export const SYSTEM_DIR = '.hearth';
 
 export const MarkerSchema = z.object({
   format: z.literal('hearth-repository'),

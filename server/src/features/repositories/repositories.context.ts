@@ -6,14 +6,14 @@ import type { SettingsStore } from '../../config/settings.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { Ingest } from '../assets/index.ts';
+import type { CatalogDoor } from '../intake/index.ts';
 import type { RepositoriesStore } from './repositories.store.ts';
 
 export interface RepositoriesDeps {
   jobs: JobQueue;
   settings: Pick<SettingsStore, 'section'>;
-  /** The catalog's entry point (built after this service: hence a getter). */
-  ingest: () => Ingest | undefined;
+  /** The one door into the catalog (features/intake/door.ts), built before this service. */
+  door: CatalogDoor;
   /** The data folder: no repository may be registered inside it (outside the storage root). */
   dataDir?: string;
 }

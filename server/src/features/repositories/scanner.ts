@@ -4,7 +4,7 @@
  * 1. Walk (skipping `.hearth/`, hidden files and partial downloads, see ignore.ts). Any folder or
  *    file that cannot be read makes the walk incomplete.
  * 2. Index new files, and catalogued files whose size or mtime differ. `force` re-checks every file
- *    with the ingest service instead of trusting size and mtime (and re-tries files remembered as
+ *    with the door instead of trusting size and mtime (and re-tries files remembered as
  *    not media). Files trashed in the catalog are left alone unless their content changed, so a
  *    scan never undoes a user's delete. A file written moments ago (or that changes while it is
  *    read) may still be being copied: it is set aside and indexed once it is quiet, so no half
@@ -16,7 +16,7 @@
  *    Trash. Before marking, the scan waits for the folder watcher to report what is being written
  *    (a move under way), so the watcher's half of a move is in the lane first.
  *
- * Every catalog write goes through `Ingest` and through the repository's serial lane, shared with
+ * Every catalog write goes through the door (features/intake) and through the repository's serial lane, shared with
  * the watcher, so that a watch event and a scan never index the same repository at the same time.
  * The walk and the watcher dedupe through the catalog: a path indexed by both is unchanged the
  * second time.
@@ -25,7 +25,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { walkTree, type WalkOptions } from '../../adapters/fs/walk.ts';
 import { waitForQuietFile, recentlyWritten } from '../../adapters/fs/write-settled.ts';
-import { FileChangingError, type Ingest, type IndexOutcome } from '../assets/index.ts';
+import { FileChangingError } from '../assets/index.ts';
+import type { AdmissionResult, CatalogDoor } from '../intake/index.ts';
 import { isIgnoredRel } from './ignore.ts';
 import type { CatalogEntry, ScanCounts } from './repositories.store.ts';
 import type { SerialLane } from './watcher.ts';
@@ -37,7 +38,7 @@ export interface ScanInput {
   root: string;
   ownerId: number;
   force: boolean;
-  ingest: Ingest;
+  door: CatalogDoor;
   lane: SerialLane;
   /** The repository's catalogued files (read in slices: repositories.store.ts). */
   catalog: () => Promise<CatalogEntry[]>;
@@ -77,7 +78,7 @@ export function emptyCounts(): ScanCounts {
 }
 
 export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome> {
-  const { repositoryId, root, ingest, lane, signal } = input;
+  const { repositoryId, root, door, lane, signal } = input;
   const counts = emptyCounts();
   const problems = emptyProblems();
   const scrub = (text: string) => text.split(root).join('');
@@ -125,7 +126,7 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
     else counts.skipped++;
   }
   const todo = [...fresh, ...changed];
-  const tally = (out: IndexOutcome, rel: string, size: number, mtimeMs: number) => {
+  const tally = (out: AdmissionResult, rel: string, size: number, mtimeMs: number) => {
     switch (out.outcome) {
       case 'created':
         counts.added++;
@@ -148,7 +149,7 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
   /** Indexes one file; false when it changed while it was read (still being written). */
   const indexOne = async (rel: string, size: number, mtimeMs: number): Promise<boolean> => {
     try {
-      const out = await lane.run(() => ingest.indexFile({ repositoryId, repository, relPath: rel, ownerId: input.ownerId, source: 'scan' }));
+      const out = await lane.run(() => door.admit({ source: 'scan', ownerId: input.ownerId, repository, file: { kind: 'in-place', relPath: rel } }));
       tally(out, rel, size, mtimeMs);
     } catch (e) {
       if (e instanceof FileChangingError) return false;
@@ -215,7 +216,7 @@ export async function scanRepositoryTree(input: ScanInput): Promise<ScanOutcome>
         await lane.run(() => {
           // Appeared after the walk (the watcher may have indexed it meanwhile): not missing.
           if (fs.existsSync(path.join(root, ...e.storage_path.split('/')))) return;
-          if (ingest.markMissing(repositoryId, e.storage_path)) markedMissing++;
+          if (door.missing(repositoryId, e.storage_path)) markedMissing++;
         });
       }
     }

@@ -81,8 +81,8 @@ export class RepositoryScans {
     this.ctx.store.markRunning(args.scan_id, this.ctx.now());
     const reach = this.scheduler.refresh(repo);
     if (reach.status !== 'active') return fail(`Not scanned: ${reach.message}`);
-    const ingest = this.ctx.deps?.ingest();
-    if (!ingest) return fail('Not scanned: the catalog ingest service is not available.');
+    const door = this.ctx.deps?.door;
+    if (!door) return fail('Not scanned: the catalog ingest service is not available.');
     const ownerId = this.registry.ownerFor(repo);
     if (ownerId === undefined) return fail('Not scanned: there is no administrator account yet to own the files.');
 
@@ -103,7 +103,7 @@ export class RepositoryScans {
         root: repo.path,
         ownerId,
         force: args.force,
-        ingest,
+        door,
         lane: this.watching.lane(repo.repository_id),
         catalog: () => this.ctx.store.catalog(repo.repository_id),
         isReachable: () => this.scheduler.checkReachability(repo.repository_id)?.status === 'active',

@@ -2,10 +2,10 @@
  * Folder watching for one repository: file changes reach the catalog within seconds, between scans.
  *
  * - add / change (reported once the file has stopped changing, see adapters/fs/watch.ts) →
- *   `ingest.indexFile({source: 'watch'})`. A new path whose content is that of a catalogued file
- *   whose own path is gone is a move: the ingest keeps the asset (id, albums, likes) and takes the
+ *   the door (`door.admit`, source `watch`). A new path whose content is that of a catalogued file
+ *   whose own path is gone is a move: the catalog writer keeps the asset (id, albums, likes) and takes the
  *   new path, and the new name when the file itself was renamed.
- * - unlink → held, and applied (`ingest.markMissing`, the Trash with reason `missing`) only once
+ * - unlink → held, and applied (`door.missing`, the Trash with reason `missing`) only once
  *   no unlink came for `unlinkGraceMs` AND no write is in flight anywhere in the tree (bounded by
  *   MAX_UNLINK_WAIT_MS). A move shows up as unlink(old) and add(new) in either order, the add only
  *   once the new file is quiet; waiting for the tree to be quiet means the add is indexed (and the
@@ -24,7 +24,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { watchTree, type TreeEvent, type TreeWatcher } from '../../adapters/fs/watch.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { FileChangingError, type Ingest } from '../assets/index.ts';
+import { FileChangingError } from '../assets/index.ts';
+import type { CatalogDoor } from '../intake/index.ts';
 import { isIgnoredRel } from './ignore.ts';
 
 /** Runs async tasks one after another, in the order they were given. */
@@ -56,7 +57,7 @@ export interface RepositoryWatcherOptions {
   repositoryId: string;
   root: string;
   lane: SerialLane;
-  ingest: () => Ingest | undefined;
+  door: CatalogDoor | undefined;
   /** Owner of new assets; undefined while the installation has no administrator. */
   ownerId: () => number | undefined;
   /** Re-checks the repository folder; false when it is gone or unreadable. */
@@ -189,12 +190,12 @@ export class RepositoryWatcher {
       this.o.log.warn({ files: rels.length }, 'repository unreachable: removals seen by the watcher are ignored');
       return;
     }
-    const ingest = this.o.ingest();
-    if (!ingest) return;
+    const door = this.o.door;
+    if (!door) return;
     for (const rel of rels) {
       if (fs.existsSync(path.join(this.o.root, ...rel.split('/')))) continue; // back already
       try {
-        if (ingest.markMissing(this.o.repositoryId, rel)) this.o.log.info({ path: rel }, 'file removed from a watched repository');
+        if (door.missing(this.o.repositoryId, rel)) this.o.log.info({ path: rel }, 'file removed from a watched repository');
       } catch (err) {
         this.o.log.warn({ err, path: rel }, 'marking a removed file missing failed');
       }
@@ -203,14 +204,14 @@ export class RepositoryWatcher {
 
   private async index(rel: string): Promise<void> {
     if (this.closed) return;
-    const ingest = this.o.ingest();
+    const door = this.o.door;
     const ownerId = this.o.ownerId();
-    if (!ingest || ownerId === undefined) {
-      this.o.log.debug({ path: rel }, 'file change not indexed: no ingest service or no owner yet (the next scan will)');
+    if (!door || ownerId === undefined) {
+      this.o.log.debug({ path: rel }, 'file change not indexed: no catalog door or no owner yet (the next scan will)');
       return;
     }
     try {
-      const out = await ingest.indexFile({ repositoryId: this.o.repositoryId, repository: { repository_id: this.o.repositoryId, path: this.o.root }, relPath: rel, ownerId, source: 'watch' });
+      const out = await door.admit({ source: 'watch', ownerId, repository: { repository_id: this.o.repositoryId, path: this.o.root }, file: { kind: 'in-place', relPath: rel } });
       this.o.log.debug({ path: rel, outcome: out.outcome }, 'watched file indexed');
     } catch (err) {
       if (err instanceof FileChangingError) {

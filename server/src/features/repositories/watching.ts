@@ -49,7 +49,7 @@ export class RepositoryWatching {
       repositoryId: id,
       root: row.path,
       lane: this.lane(id),
-      ingest: () => this.ctx.deps?.ingest(),
+      door: this.ctx.deps?.door,
       ownerId: () => {
         const current = this.ctx.store.byId(id);
         return current ? this.parts.ownerFor(current) : undefined;

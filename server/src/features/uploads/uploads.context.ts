@@ -9,8 +9,7 @@ import type { Access } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { Ingest } from '../assets/index.ts';
-import type { Intake } from '../intake/index.ts';
+import type { CatalogDoor, Intake, IntakeCommits } from '../intake/index.ts';
 import { TooLargeError } from '../intake/index.ts';
 import type { UploadLimits } from './uploads.config.ts';
 import type { StoredProblem, UploadsStore } from './uploads.store.ts';
@@ -21,8 +20,10 @@ export interface UploadsDeps {
   access: Access;
   log: Logger;
   jobs: JobQueue;
-  /** The catalog entry point; a getter so the container may build it in any order. */
-  ingest: () => Ingest;
+  /** The one door into the catalog (features/intake/door.ts). */
+  door: CatalogDoor;
+  /** The door's commit records: uploads settle their own at start-up (startup-recovery.ts). */
+  commits: IntakeCommits;
   /** Staging, hashing, content detection and the no-overwrite commit (features/intake). */
   intake: Intake;
   primaryRepositoryId: () => string | undefined;

@@ -1,7 +1,7 @@
 /**
  * Uploads: files stream into the target repository's staging folder, are hashed (BLAKE3) on the
- * way, and are committed into the repository without ever overwriting, then handed to the ingest
- * (`Ingest.indexFile`), which catalogues them and queues their processing.
+ * way, and are handed to the one door into the catalog (features/intake/door.ts), which commits them
+ * into the repository without ever overwriting, catalogues them and queues their processing.
  *
  * This class is the feature's face (the router, the container and the jobs use it): it admits
  * requests (a server-wide cap on uploads in flight, and a share of it per member) and hands each operation to the part that
@@ -11,13 +11,12 @@
  *   chunk-sessions.ts      chunked sessions: chunks written at their offsets in one data file,
  *                          resumable after a dropped connection or a restart (chunk-layout.ts),
  *                          flushed to disk behind their answers (chunk-sync.ts)
- *   commit.ts              the last step of all paths: checks, duplicates, commit, ingest
+ *   commit.ts              the last step of all paths: checks, the door, the receipt
  *   receipts.ts            receipts, their SSE stream, the precheck
  *   staging-cleanup.ts     the cleanup job (idle sessions, orphan staging files)
- *   commit-intents.ts      who committed which file (so a crash never loses an upload's owner)
  *   startup-recovery.ts    what a crash left (staging, receipts, committed uploads), settled at start
- * Staging, the write sink, BLAKE3, content detection and the no-overwrite commit are the intake's
- * (features/intake), shared with folder scans and the watcher.
+ * Staging, the write sink, BLAKE3, content detection, the no-overwrite commit and its crash-safety record
+ * are the intake's (features/intake), shared with folder scans, the watcher and the next sources.
  *
  * Nothing is written outside `.hearth/staging/` before the commit; every failure removes the
  * staging files it made.
@@ -30,8 +29,7 @@ import type { Actor } from '../../platform/http/context.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ChunkSessions } from './chunk-sessions.ts';
 import { Committer } from './commit.ts';
-import { CommitIntents } from './commit-intents.ts';
-import { catalogueCommitted, settleInterruptedUploads, type UploadsRecovery } from './startup-recovery.ts';
+import { catalogueCommitted, settleInterruptedUploads, settleReceipt, type UploadsRecovery } from './startup-recovery.ts';
 import { Receipts } from './receipts.ts';
 import { cleanupStaging } from './staging-cleanup.ts';
 import { tuningForMemory, type ClientTuning, type UploadLimits } from './uploads.config.ts';
@@ -71,8 +69,6 @@ function sweepArrayBuffersInline(log: Logger): void {
 export class UploadsService {
   readonly store: UploadsStore;
   readonly limits: UploadLimits;
-  /** Who committed which upload; the ingest consults it (CommittedUploads) in every indexing. */
-  readonly commitIntents: CommitIntents;
   private readonly ctx: UploadsContext;
   private readonly recovered: UploadsRecovery;
   private readonly log: Logger;
@@ -89,8 +85,7 @@ export class UploadsService {
     this.limits = deps.limits;
     this.log = deps.log;
     this.ctx = { deps, store: this.store, limits: deps.limits, log: deps.log, now: deps.now ?? Date.now };
-    this.commitIntents = new CommitIntents(deps.db, this.ctx.now);
-    const committer = new Committer(this.ctx, this.commitIntents);
+    const committer = new Committer(this.ctx, deps.door);
     this.sessions = new ChunkSessions(this.ctx, committer);
     this.wholeFiles = new WholeFileUploads(this.ctx, committer, this.sessions);
     this.receiptsOf = new Receipts(this.ctx);
@@ -101,7 +96,7 @@ export class UploadsService {
     const lost = this.sessions.dropUnflushedOfOtherBoots();
     if (lost) this.log.warn({ chunks: lost }, 'chunks not flushed to disk before the machine went down are asked for again');
     // Built at start, before any request: what the last stop left in staging belongs to no request.
-    this.recovered = settleInterruptedUploads(this.ctx, this.commitIntents);
+    this.recovered = settleInterruptedUploads(this.ctx, deps.commits);
   }
 
   /**
@@ -110,7 +105,15 @@ export class UploadsService {
    */
   catalogueCommittedUploads(): Promise<void> {
     const committed = this.recovered.committed.splice(0);
-    return committed.length ? catalogueCommitted(this.ctx, this.commitIntents, committed) : Promise.resolve();
+    return committed.length ? catalogueCommitted(this.ctx, this.ctx.deps.commits, committed) : Promise.resolve();
+  }
+
+  /**
+   * A committed upload is now the asset `assetId` (the catalog write that claimed its commit record, in that
+   * transaction): its receipt follows its asset from here.
+   */
+  settleReceipt(receiptId: string, assetId: string): void {
+    settleReceipt(this.ctx, receiptId, assetId);
   }
 
   /** Poll and heartbeat intervals of the receipt stream (tests shorten them). */

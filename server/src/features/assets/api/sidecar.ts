@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from '@hono/zod-openapi';
-import { SYSTEM_DIR } from '../../repositories/index.ts';
+import { SYSTEM_DIR } from '../../../adapters/fs/paths.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shape

@@ -1,6 +1,6 @@
 /**
- * How files enter the catalog: the one entry point that uploads, folder watching and scans call.
- * Implemented by IngestService (ingest.service.ts); other features depend on this interface only.
+ * How files enter the catalog: the rules the catalog writer (catalog-writer.ts) keeps for the one door
+ * (features/intake/door.ts) that every source calls; `Ingest` is the door's deprecated older face.
  *
  * Rules:
  * - A file is identified by (repository, repository-relative path). Indexing the same path again
@@ -16,18 +16,19 @@
  *   FileChangingError, and the caller indexes it again once it is quiet. A catalogued file whose
  *   content changes is processed again, even when its processing is running at that moment.
  * - Duplicates are per owner: the same bytes may be catalogued once per member (each member's
- *   copy is their own asset at its own path; uploads store it once on disk, see uploads/commit.ts).
+ *   copy is their own asset at its own path; the door stores it once on disk, see features/intake/door.ts).
  *   Scans and the watcher catalogue a new path for the repository's default owner as always.
  * - Unsupported files (by content, not extension) are skipped and reported, never catalogued.
  * - Indexing is cheap (stat, detect, hash: the intake's, features/intake, native BLAKE3 off the main
  *   thread); the content type is detected once and handed to the processing job; the heavy work (metadata, thumbnails, transcodes) is
  *   the `assets.process` job, queued in the same transaction that creates the asset.
  * - A missing file soft-deletes its asset (is_deleted, deleted_at): nothing is ever purged here.
- * - A file an upload committed belongs to its uploader, whoever indexes it (CommittedUploads).
+ * - A file a source committed belongs to its committer, whoever indexes it (CommitClaims).
  */
-import type { DetectedType } from '../../intake/index.ts';
+import type { DetectedType } from '../../../adapters/media/detect.ts';
 
-export type IngestSource = 'upload' | 'scan' | 'watch';
+/** Who hands the file in: an upload, a scan, the watcher, an importer, a folder a member had the home machine open. */
+export type IngestSource = 'upload' | 'scan' | 'watch' | 'import' | 'host-folder';
 
 export type IndexOutcome =
   | { outcome: 'created' | 'updated' | 'unchanged' | 'moved' | 'restored'; asset_id: string }
@@ -73,41 +74,32 @@ export class FileChangingError extends Error {
   }
 }
 
-/** An upload committed at a path and not catalogued yet (features/uploads/commit-intents.ts). */
-export interface CommittedUpload {
+/**
+ * A commit recorded before its file appeared at its name (features/intake: the door's crash-safety record, table
+ * intake_commits), as the catalog write takes it: the file is its committer's, under the name the source gave.
+ */
+export interface ClaimedCommit {
+  source: IngestSource;
+  /** The source's reference of the commit (an upload's receipt id). */
+  ref: string;
   ownerId: number;
-  receiptId: string;
   originalFilename: string;
 }
 
 /**
- * Who committed a file, when an upload did: consulted inside the catalog transaction of every
- * indexing (upload, watch or scan), so a committed upload always becomes its uploader's asset,
- * whichever path catalogues it first, also after a crash.
+ * The commit records, as the catalog writer sees them: consulted inside the catalog transaction of every indexing
+ * (upload, watch, scan, import), so a committed file always becomes its committer's asset, whichever path catalogues
+ * it first, also after a crash. Implemented by the intake (features/intake/commits.ts), handed to the writer by the
+ * composition root: assets never calls a source.
  */
-export interface CommittedUploads {
-  /** The upload committed at relPath with exactly this content, if any. */
-  claim(repositoryId: string, relPath: string, hash: string, size: number): CommittedUpload | undefined;
-  /** The claimed upload is now the asset `assetId` (same transaction). */
-  settle(receiptId: string, assetId: string): void;
+export interface CommitClaims {
+  /** Takes (removes) the record of a commit at relPath with exactly this content, if any (same transaction). */
+  claim(repositoryId: string, relPath: string, hash: string, size: number): ClaimedCommit | undefined;
 }
 
+/** @deprecated The door (features/intake/door.ts, `CatalogDoor.admit`) is the way in; kept for tests and benches. */
 export interface Ingest {
   indexFile(req: IndexFileRequest): Promise<IndexOutcome>;
   /** The file at relPath is gone: soft-delete its asset. Returns whether an asset was affected. */
   markMissing(repositoryId: string, relPath: string): boolean;
-  /**
-   * The owner's own asset with this content in the repository: a live one first, else one in the
-   * Trash whose file is still in its folder (it can be restored). Never another member's.
-   */
-  ownCopy(repositoryId: string, ownerId: number, hash: string, size: number): { asset_id: string; in_trash: boolean } | undefined;
-  /** Who owns the asset catalogued at this path (its file may be gone), if any. */
-  ownerOfPath(repositoryId: string, relPath: string): number | undefined;
-  /** Brings an asset out of the Trash; false when it is not there or its file is gone. */
-  restoreFromTrash(assetId: string): boolean;
-  /**
-   * A file of the repository (anyone's) that holds this content as it was catalogued (size and
-   * modification time unchanged since it was hashed): absolute path, or undefined.
-   */
-  fileWithContent(repositoryId: string, hash: string, size: number): string | undefined;
 }

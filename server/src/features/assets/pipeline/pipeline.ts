@@ -21,7 +21,7 @@ import { geohashFields } from '../../places/index.ts';
 import { forSystem } from '../../../platform/access/index.ts';
 import fs from 'node:fs';
 import { detect, type DetectedType } from '../../../adapters/media/detect.ts';
-import { stillDetected } from '../../intake/index.ts';
+import { stillDetected } from '../../../adapters/media/detect.ts';
 import { MediaDamagedError, MediaDecodeError, MediaToolMissingError } from '../../../adapters/media/errors.ts';
 import { asDamage, assertIntactContainer, photoDecodeFailure, unreadableRawReason } from '../../../adapters/media/damage.ts';
 import { writePlaceholderThumbnails } from '../../../adapters/media/placeholder.ts';

@@ -1,0 +1,70 @@
+/**
+ * The one door into the catalog: every way a file becomes an asset is a *source* (uploads single and chunked, scans,
+ * the watcher, next the importers and approved host folders) that calls `CatalogDoor.admit`. The door owns per-owner
+ * deduplication, the no-overwrite commit, crash safety (commits.ts) and the asset row written with its processing job
+ * in one transaction (the assets feature's CatalogWriter). A source never touches the assets feature's tables.
+ */
+import type { DetectedType } from '../../adapters/media/detect.ts';
+import type { IngestSource } from '../assets/index.ts';
+
+/** What the source says of the file: all optional, absent = the source does not say. */
+export interface SourceFacts {
+  capturedAt?: { time: number; offsetMinutes: number | null };
+  /** null = "no place". */
+  gps?: { latitude: number; longitude: number } | null;
+  description?: string;
+  favorite?: boolean;
+  rating?: 0 | 1 | 2 | 3 | 4 | 5;
+  albumNames?: string[];
+  /** The name to show, search and download; the stored file may be `name (1).ext`. */
+  originalName?: string;
+  /**
+   * The file's own modification time as the source knew it (the capture time of last resort). null: the source
+   * could not say, and the stored copy's time (its arrival) must not be used either.
+   */
+  fileModified?: { time: number; offsetMinutes: number | null } | null;
+  /** The source's own id of the item, for re-runs. */
+  sourceRef?: { source: string; id: string; version?: string };
+}
+
+/** A repository as the door needs it. */
+export interface RepositoryRef {
+  repository_id: string;
+  path: string;
+}
+
+export type IntakeFile =
+  /**
+   * A file the source received into the repository's staging folder (platform of staging: features/intake/staging.ts),
+   * hashed on the way. `head`: its first bytes, for content detection; `type`: already detected by the source.
+   */
+  | { kind: 'staged'; path: string; hash: string; size: number; head: Buffer; type?: DetectedType | null }
+  /** A file already at its place in the repository (scans, the watcher, start-up recovery); `hash`: already computed. */
+  | { kind: 'in-place'; relPath: string; hash?: string; type?: DetectedType | null };
+
+export interface Admission {
+  source: IngestSource;
+  /** Owner of a new asset: the member the source acts for (the repository's default owner for scans). */
+  ownerId: number;
+  repository: RepositoryRef;
+  file: IntakeFile;
+  facts?: SourceFacts;
+  /** The source's reference of this admission (an upload's receipt id): named on the commit record and the changes. */
+  ref?: string;
+}
+
+export type AdmissionResult =
+  | { outcome: 'created' | 'updated' | 'moved' | 'restored' | 'unchanged'; assetId: string; relPath: string }
+  /** Only for uploads: the uploader already has this content (`restoredFromTrash`: it was in their Trash, now back). */
+  | { outcome: 'duplicate'; assetId: string; restoredFromTrash: boolean }
+  | { outcome: 'unsupported'; reason: string };
+
+export interface CatalogDoor {
+  /**
+   * Brings one file in. Throws FileChangingError (features/assets) when an in-place file changed while it was read:
+   * admit it again once it is quiet.
+   */
+  admit(a: Admission): Promise<AdmissionResult>;
+  /** The file at relPath is gone: its asset goes to the Trash (reason `missing`). Whether an asset was affected. */
+  missing(repositoryId: string, relPath: string): boolean;
+}
