@@ -48,4 +48,4 @@ export function peopleIn(faces: readonly Face[]): Named[] {
 }
 
 /** The place line is shared with the viewer's details (lib/format.ts). */
-export { placeLine } from '../../lib/format';
+export { placeLine } from '../../lib/format.ts';
