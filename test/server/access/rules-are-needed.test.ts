@@ -6,6 +6,7 @@
  * elsewhere still backs up would leave the judge silent here, and this test would fail.
  */
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Access } from '../../../server/src/platform/access/index.ts';
 import type { AccessKind } from '../../../server/src/platform/access/permitted.ts';
@@ -43,7 +44,8 @@ describe('the owner-only rules are needed', () => {
     const catalog = catalogOf(db);
     const assetIds = [0, 1].map(() => catalog.asset({ owner_id: ownerId, repository_id: repositoryId }));
     const seeds = seedOwnedKinds(db, { userId: ownerId, assetIds, repositoryId, mark: 'olive-private' });
-    ids = { byKind: { asset: assetIds, repository: [repositoryId], ...seeds }, file: Buffer.alloc(0), hash: '0'.repeat(64) };
+    // `item`: a media item id for a split's body, so the body is valid and the event's rule is what answers.
+    ids = { byKind: { asset: assetIds, repository: [repositoryId], item: [crypto.randomUUID()], ...seeds }, file: Buffer.alloc(0), hash: '0'.repeat(64) };
   });
   after(() => srv.stop({ removeData: true }));
 
