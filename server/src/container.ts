@@ -347,7 +347,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, assetChanges, path.join(p.tmp, 'exports'));
   const corrections = new CorrectionsService(db, access, assetChanges);
   // A cover is cut from the photo's medium thumbnail, or from its original while it has none.
-  const people = new PeopleService(db, faces, jobs, (assetId) => {
+  const people = new PeopleService(db, access, faces, jobs, (assetId) => {
     const a = db.prepare('SELECT repository_id, storage_path FROM assets WHERE asset_id = ?').get(assetId) as { repository_id: string; storage_path: string } | undefined;
     const repo = a ? repositories.byId(a.repository_id) : undefined;
     return { medium: derivatives.thumbnail(assetId, 'medium'), original: a && repo ? resolveInRepository(repo.path, a.storage_path) : null };

@@ -1,7 +1,8 @@
 /**
  * The permission matrix: every operation of the SERVED OpenAPI document, called as anonymous, as another
  * member, as an administrator and as the owner, with the owner's real ids (assets, album, tag, upload
- * session, receipts, the repository, a job, a user) put into paths, queries and bodies (requests.ts).
+ * session, receipts, the repository, a job, a user, and the people, faces, photo event, duplicate group
+ * and place owned-seeds.ts writes) put into paths, queries and bodies (requests.ts).
  * Each answer is checked against what the operation declares (`x-hearth-access` on the operation,
  * `x-hearth-owner-scoped` on a path parameter):
  * - no answer is a 500, and every error is a problem with a `code`: application/problem+json in response
@@ -10,8 +11,11 @@
  *   are enveloped too (`code: 0`);
  * - anonymous gets 401 from everything but the public operations;
  * - members get 403 `admin_only` from administrators' operations;
- * - another member and the administrator get 404 `<resource>_not_found` for the owner's asset or album
- *   (so its existence does not leak), while the owner is not told it is missing (the ids are real);
+ * - another member and the administrator get 404 `<resource>_not_found` for every owner-scoped resource
+ *   of the owner's (router.ts OWNED_RESOURCES: asset, album, person, face, photo event, duplicate group,
+ *   place) named in the path, and a refusal naming the resource (404 or 422 `<resource>_not_found`) for
+ *   one named only in a marked body field, so its existence does not leak, while the owner is not told
+ *   it is missing (the ids are real);
  * - no answer to someone else names the owner's assets, album, upload session or receipts;
  * - what the owner reads of their own data is the same after everyone else's calls.
  * Calls that end the caller's session run last in each role; the others' turns come before the
@@ -28,7 +32,10 @@ import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { addMember, registerAdmin, V1 } from '../helpers/api.ts';
 import { CORPUS } from '../media/corpus.ts';
+import { OWNED_RESOURCES } from '../../../server/src/platform/http/router.ts';
 import { buildRequest, operationsOf, type BuiltRequest, type DocOperation, type Ids } from './requests.ts';
+import { seedOwnedKinds } from './owned-seeds.ts';
+import { foreignRefusal, notFoundCode } from './judge.ts';
 
 type Role = 'anonymous' | 'other member' | 'administrator' | 'owner';
 const ROLES: Role[] = ['anonymous', 'other member', 'administrator', 'owner'];
@@ -66,7 +73,7 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
     const admin = new Client(srv.url);
     await registerAdmin(admin);
     const owner = new Client(srv.url);
-    await addMember(admin, owner, 'olive');
+    const olive = await addMember(admin, owner, 'olive');
     const other = new Client(srv.url);
     await addMember(admin, other, 'mallory');
     // A throwaway account for the operations that take a user id (reset access revokes its sessions).
@@ -102,6 +109,11 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
     const job = ok(await admin.get(`${V1}/jobs?limit=1`)).jobs[0];
     assert.ok(job, 'the uploads queued jobs');
 
+    // People and faces (no face model runs here), an event, a duplicate group and a place: owned-seeds.ts.
+    const repositoryId = srv.container.repositories.primary()!.repository_id;
+    const seeds = seedOwnedKinds(srv.container.db, { userId: olive.session.user.user_id, assetIds, repositoryId, mark: SECRET });
+    for (const id of [...seeds.photo_event, ...seeds.duplicate_group]) secrets.add(id);
+
     for (const id of assetIds) secrets.add(id);
     for (const a of assetIds) secrets.add(ok(await owner.get(`${V1}/assets/${a}`)).media_item_id);
     secrets.add(stack.stack_id);
@@ -112,11 +124,14 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
         asset: assetIds,
         album: [album.album_id],
         tag: [tag.tag_id],
-        repository: [srv.container.repositories.primary()!.repository_id],
+        repository: [repositoryId],
         job: [job.id],
         user: [tess.session.user.user_id],
         session: [session.session_id],
         receipt: [uploads[0].receipt_id],
+        ...seeds,
+        // Media items (`at_media_item_id`, `{mediaItemId}`): the owner's photos', so a split or a removal is real.
+        item: assetIds.map((id) => srv.container.db.prepare('SELECT media_item_id FROM assets WHERE asset_id = ?').pluck().get(id) as string),
       },
       file: photos[0]!,
       hash: uploads[0].content_hash,
@@ -128,12 +143,18 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
     assert.ok(ops.length > 50, `${ops.length} operations`);
     for (const o of ops) {
       assert.ok(['public', 'user', 'admin', 'media'].includes(o.op['x-hearth-access']), `${o.op.operationId} declares no access`);
-      // A parameter named after a private resource (…/assets/{id}) must say it is owner-scoped.
+      // A parameter named after a private resource (…/assets/{id}, /people/{id}) must say it is owner-scoped.
       for (const [name, kind] of o.kinds) {
-        if (['asset', 'album'].includes(kind) && o.op['x-hearth-access'] !== 'admin') {
+        if ((OWNED_RESOURCES as readonly string[]).includes(kind) && o.op['x-hearth-access'] !== 'admin') {
           assert.equal(o.owned.get(name), kind, `${o.op.operationId}: path parameter ${name} names a ${kind}; declare it with ownedPathParam`);
         }
       }
+    }
+    // Every owner-scoped kind is declared somewhere, and the matrix holds a real id of it to substitute.
+    const declared = new Set(ops.flatMap((o) => [...o.owned.values(), ...o.ownedBody.values()]));
+    for (const kind of OWNED_RESOURCES) {
+      assert.ok(declared.has(kind), `no operation declares a ${kind} id owner-scoped`);
+      assert.ok(ids.byKind[kind]?.length, `the matrix has no ${kind} of the owner's to try`);
     }
   });
 
@@ -190,12 +211,12 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
     if (access === 'public') return f;
     // Other 403s are answers about the request (a wrong current password), not about who asks.
     if (a.status === 401 || (a.status === 403 && code === 'admin_only')) f.push('a signed-in member was refused');
-    const notFound = [...new Set(o.owned.values())].map((k) => `${k}_not_found`);
     if (role === 'owner') {
-      if (a.status === 404 && notFound.includes(code!)) f.push("the owner's own resource was not found: the matrix used a wrong id");
+      const notFound = [...new Set([...o.owned.values(), ...o.ownedBody.values()])].map(notFoundCode);
+      if ([404, 422].includes(a.status) && notFound.includes(code!)) f.push("the owner's own resource was not found: the matrix used a wrong id");
       return f;
     }
-    if (o.owned.size > 0 && (a.status !== 404 || !notFound.includes(code!))) f.push(`someone else must get 404 ${notFound.join(' or ')}`);
+    f.push(...foreignRefusal(o, a.status, code));
     if (a.status < 400) f.push(...leaks(a, req));
     return f;
   }

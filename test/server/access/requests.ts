@@ -3,8 +3,10 @@
  * with its path parameters, required query parameters and a minimal valid body built from the
  * declared schemas. Values that name a resource (`{id}` after `/assets`, `asset_ids`, `receipt_ids`,
  * `chunk_{session_id}_…`) are taken from a table of real ids, so an operation added tomorrow is called
- * with the owner's resources without new code here. OVERRIDES holds the few values a schema alone
- * cannot make meaningful.
+ * with the owner's resources without new code here. A path parameter or body field marked
+ * `x-hearth-owner-scoped` (router.ts ownedPathParam, ownedBodyField) names its kind itself; others are
+ * read from the path or the field's name. OVERRIDES holds the few values a schema alone cannot make
+ * meaningful.
  */
 import crypto from 'node:crypto';
 
@@ -25,6 +27,8 @@ export interface DocOperation {
   op: Operation;
   /** Path parameters that name one of the caller's own resources: parameter → resource kind. */
   owned: Map<string, string>;
+  /** Body fields (dotted paths) marked as naming the caller's own resources: field → resource kind. */
+  ownedBody: Map<string, string>;
   /** Every path parameter with the resource kind it names (declared, or read from the path). */
   kinds: Map<string, string>;
   /** The answer is a server-sent event stream (it never ends by itself). */
@@ -63,17 +67,36 @@ export function operationsOf(doc: Doc): DocOperation[] {
         kinds.set(prm.name, prm['x-hearth-owner-scoped'] ?? pathKind(p, prm.name));
       }
       const streams = Object.values(op.responses).some((r) => r.content && 'text/event-stream' in r.content);
-      out.push({ method: method.toUpperCase(), path: p, op, owned, kinds, streams });
+      const ownedBody = new Map<string, string>();
+      const json = op.requestBody?.content['application/json']?.schema;
+      if (json) markedFields(doc, json, 'body', ownedBody, 0);
+      out.push({ method: method.toUpperCase(), path: p, op, owned, ownedBody, kinds, streams });
     }
   }
   return out;
 }
 
+/** The body fields marked `x-hearth-owner-scoped`, by dotted path (an array's marking is on the array). */
+function markedFields(doc: Doc, schema: Schema, at: string, out: Map<string, string>, depth: number): void {
+  const s = resolve(doc, schema);
+  if (!s || depth > 6) return;
+  if (typeof s['x-hearth-owner-scoped'] === 'string') out.set(at, s['x-hearth-owner-scoped']);
+  for (const x of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) markedFields(doc, x, at, out, depth + 1);
+  for (const [k, prop] of Object.entries<Schema>(s.properties ?? {})) markedFields(doc, prop, `${at}.${k}`, out, depth + 1);
+}
+
+/**
+ * The words a path uses for kinds that are named otherwise: `/people/{id}` is a person, `/events/{id}` a
+ * photo event, `/duplicates/groups/{id}` a duplicate group.
+ */
+const PATH_WORDS: Record<string, string> = { people: 'person', events: 'photo_event', 'duplicates/groups': 'duplicate_group' };
+
 /** `/albums/{id}/assets/{assetId}`: `id` names an album, `assetId` an asset (the segment before, singular). */
 export function pathKind(p: string, name: string): string {
   const segs = p.split('/');
   const i = segs.indexOf(`{${name}}`);
-  return singular(segs[i - 1] ?? name);
+  const word = segs[i - 1] ?? name;
+  return PATH_WORDS[`${segs[i - 2]}/${word}`] ?? PATH_WORDS[word] ?? singular(word);
 }
 
 function singular(word: string): string {
@@ -175,7 +198,7 @@ function multipart(doc: Doc, schema: Schema, ids: Ids, boundary: string): Buffer
 export function valueFor(doc: Doc, schema: Schema, name: string, ids: Ids, example?: unknown): unknown {
   const s = resolve(doc, schema);
   if (name in OVERRIDES) return OVERRIDES[name]!(ids);
-  const kind = fieldKind(name);
+  const kind = markedKind(s) ?? fieldKind(name);
   const known = kind ? ids.byKind[kind] : undefined;
   if (known?.length) return s?.type === 'array' ? known.slice(0, Math.max(1, s.minItems ?? 0)) : known[0];
   if (!s) return undefined;
@@ -191,7 +214,7 @@ export function valueFor(doc: Doc, schema: Schema, name: string, ids: Ids, examp
       const out: Record<string, unknown> = {};
       const required = new Set<string>(s.required ?? []);
       for (const [k, prop] of Object.entries<Schema>(s.properties ?? {})) {
-        const pk = fieldKind(k);
+        const pk = markedKind(resolve(doc, prop)) ?? fieldKind(k);
         if (!required.has(k) && one(ids, pk) === undefined) continue;
         const v = valueFor(doc, prop, k, ids);
         if (v !== undefined) out[k] = v;
@@ -212,6 +235,12 @@ export function valueFor(doc: Doc, schema: Schema, name: string, ids: Ids, examp
     default:
       return undefined;
   }
+}
+
+/** The kind a schema's `x-hearth-owner-scoped` marking names (router.ts ownedBodyField), if any. */
+function markedKind(s: Schema): string | undefined {
+  const m = s?.['x-hearth-owner-scoped'];
+  return typeof m === 'string' ? m : undefined;
 }
 
 function stringFor(s: Schema): string {

@@ -14,13 +14,13 @@
  * duplicates.service.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
 import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { pageParams } from '../../platform/http/pagination.ts';
 import { AssetSchema } from '../assets/index.ts';
 
 const TAG = 'Duplicates';
-const GroupParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, description: 'Duplicate group id' }) });
+const GroupParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'duplicate_group'), description: 'Duplicate group id' }) });
 const Message = z.object({ message: z.string() }).openapi('Message');
 const Status = z.enum(['pending', 'merged', 'dismissed']);
 

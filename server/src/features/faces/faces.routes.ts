@@ -17,7 +17,7 @@
  * The rules and the decisions taken where the contract is silent are in people.service.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses, ownedBodyField, ownedPathParam } from '../../platform/http/router.ts';
 import { fileResponse, jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { singleLine } from '../../platform/http/text.ts';
 import { optionalPageParams } from '../../platform/http/pagination.ts';
@@ -26,8 +26,9 @@ import { FaceSchema, PersonSchema } from './faces.schemas.ts';
 
 const TAG = 'People';
 const Id = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
-const PersonParam = z.object({ id: Id.openapi({ param: { name: 'id', in: 'path' }, example: 1 }) });
-const FaceParam = z.object({ faceId: Id.openapi({ param: { name: 'faceId', in: 'path' }, example: 1 }) });
+const PersonParam = z.object({ id: Id.openapi({ param: ownedPathParam('id', 'person'), example: 1 }) });
+const FaceParam = z.object({ faceId: Id.openapi({ param: ownedPathParam('faceId', 'face'), example: 1 }) });
+const BodyId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 export const listPeople = defineRoute('user', {
   method: 'get',
@@ -74,7 +75,7 @@ export const updatePerson = defineRoute('user', {
         .strictObject({
           name: singleLine(z.string().trim().min(1).max(100)).nullable().optional(),
           is_hidden: z.boolean().optional(),
-          cover_face_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+          cover_face_id: BodyId.nullable().optional().openapi(ownedBodyField('face')),
         })
         .openapi('PersonUpdate'),
     ),
@@ -135,7 +136,7 @@ export const mergePeople = defineRoute('user', {
   tags: [TAG],
   request: {
     params: PersonParam,
-    body: jsonBody(z.strictObject({ person_ids: z.array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).min(1).max(100) }).openapi('MergePeopleRequest')),
+    body: jsonBody(z.strictObject({ person_ids: z.array(BodyId).min(1).max(100).openapi(ownedBodyField('person')) }).openapi('MergePeopleRequest')),
   },
   responses: { 200: jsonResponse(PersonSchema), ...errorResponses(404, 422) },
 });
@@ -149,7 +150,7 @@ export const assignFace = defineRoute('user', {
   tags: [TAG],
   request: {
     params: FaceParam,
-    body: jsonBody(z.strictObject({ person_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable() }).openapi('AssignFaceRequest')),
+    body: jsonBody(z.strictObject({ person_id: BodyId.nullable().openapi(ownedBodyField('person')) }).openapi('AssignFaceRequest')),
   },
   responses: { 200: jsonResponse(FaceSchema), ...errorResponses(404, 422) },
 });

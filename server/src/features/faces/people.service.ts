@@ -27,6 +27,7 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { openImage } from '../../adapters/media/image-source.ts';
+import type { Access, Permission, PermittedFaceId, PermittedPersonId } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import { Conflict, Invalid, NotFound } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
@@ -61,6 +62,8 @@ type PersonStats = PersonRow & { member_count: number; asset_count: number; best
 export class PeopleService {
   constructor(
     private readonly db: Db,
+    /** Whose people and faces these are (platform/access rules.ts: the owner's only). */
+    private readonly access: Access,
     private readonly store: FacesStore,
     private readonly jobs: JobQueue,
     /** Where an asset's original and medium thumbnail are (the cover is cut from them). */
@@ -93,11 +96,13 @@ export class PeopleService {
     };
   }
 
-  /** The caller's person, or 404 (unknown, or another member's). */
-  private own(actor: Actor, personId: number): PersonStats {
-    const p = this.db.prepare(this.statsSql('p.person_id = @id AND p.owner_id = @owner')).get({ id: personId, owner: actor.userId }) as PersonStats | undefined;
-    if (!p) throw new NotFound('No such person.', 'person_not_found');
-    return p;
+  /** The caller's person, or 404 `person_not_found` (unknown, or another member's: the access layer's rule). */
+  private own(actor: Actor, personId: number, permission: Permission = 'read'): PersonStats {
+    return this.stats(this.access.require(actor, 'person', personId, permission));
+  }
+
+  private stats(id: PermittedPersonId): PersonStats {
+    return this.db.prepare(this.statsSql('p.person_id = @id')).get({ id }) as PersonStats;
   }
 
   list(actor: Actor, q: { include_hidden?: boolean; limit?: number; offset?: number; repository_id?: string }) {
@@ -119,13 +124,15 @@ export class PeopleService {
   }
 
   update(actor: Actor, personId: number, body: { name?: string | null; is_hidden?: boolean; cover_face_id?: number | null }): PersonView {
-    this.own(actor, personId);
+    this.own(actor, personId, 'change');
     if (body.name === undefined && body.is_hidden === undefined && body.cover_face_id === undefined) {
       throw new Invalid('Nothing to change: give name, is_hidden or cover_face_id.', [{ field: 'body', message: 'at least one of name, is_hidden, cover_face_id' }], 'empty_update');
     }
     if (body.cover_face_id != null) {
-      const face = this.db.prepare('SELECT person_id, owner_id FROM faces WHERE face_id = ?').get(body.cover_face_id) as { person_id: number | null; owner_id: number } | undefined;
-      if (!face || face.owner_id !== actor.userId || face.person_id !== personId) {
+      // Another member's face is refused like a face of another person (422, as documented), not 404.
+      const [faceId] = this.access.permitted(actor, 'face', [body.cover_face_id], 'change');
+      const face = faceId === undefined ? undefined : (this.db.prepare('SELECT person_id FROM faces WHERE face_id = ?').get(faceId) as { person_id: number | null });
+      if (!face || face.person_id !== personId) {
         throw new Invalid('The cover must be one of this person’s faces.', [{ field: 'body.cover_face_id', message: 'not a face of this person' }], 'cover_face_not_member');
       }
     }
@@ -212,13 +219,10 @@ export class PeopleService {
   }
 
   merge(actor: Actor, targetId: number, others: number[]): PersonView {
-    this.own(actor, targetId);
-    const ids = [...new Set(others)];
-    if (ids.includes(targetId)) throw new Invalid('A person cannot be merged into itself.', [{ field: 'body.person_ids', message: 'must not contain the target' }], 'merge_into_self');
-    ids.forEach((id, i) => {
-      const row = this.db.prepare('SELECT owner_id FROM people WHERE person_id = ?').get(id) as { owner_id: number } | undefined;
-      if (!row || row.owner_id !== actor.userId) throw new Invalid('No such person.', [{ field: `body.person_ids.${i}`, message: 'unknown person' }], 'person_not_found');
-    });
+    this.own(actor, targetId, 'change');
+    const unique = [...new Set(others)];
+    if (unique.includes(targetId)) throw new Invalid('A person cannot be merged into itself.', [{ field: 'body.person_ids', message: 'must not contain the target' }], 'merge_into_self');
+    const ids = this.requirePeople(actor, unique, (i) => `body.person_ids.${i}`);
     this.db
       .transaction(() => {
         const now = Date.now();
@@ -237,20 +241,32 @@ export class PeopleService {
     return this.get(actor, targetId);
   }
 
-  /** The caller's face, or 404. */
+  /** The caller's face, or 404 `face_not_found` (unknown, or another member's: the access layer's rule). */
   private ownFace(actor: Actor, faceId: number): FaceRow {
-    const f = this.db.prepare('SELECT * FROM faces WHERE face_id = ?').get(faceId) as FaceRow | undefined;
-    if (!f || f.owner_id !== actor.userId) throw new NotFound('No such face.', 'face_not_found');
-    return f;
+    return this.face(this.access.require(actor, 'face', faceId, 'change'));
+  }
+
+  private face(id: PermittedFaceId): FaceRow {
+    return this.db.prepare('SELECT * FROM faces WHERE face_id = ?').get(id) as FaceRow;
+  }
+
+  /**
+   * People named in a body, all the caller's, or 422 `person_not_found` naming the first that is not
+   * (unknown, or another member's: the access layer decides). 422, not 404: the path's resource exists;
+   * a wrong id in the body is invalid input, as operations.extensions.md documents for mergePeople and
+   * assignFace.
+   */
+  private requirePeople(actor: Actor, ids: readonly number[], fieldOf: (index: number) => string): PermittedPersonId[] {
+    const ok = this.access.permitted(actor, 'person', ids, 'change');
+    const i = ids.findIndex((id) => !ok.includes(id as PermittedPersonId));
+    if (i >= 0) throw new Invalid('No such person.', [{ field: fieldOf(i), message: 'unknown person' }], 'person_not_found');
+    return ok;
   }
 
   /** Moves a face to a person (or to a new person when `personId` is null), pinned there. */
   assign(actor: Actor, faceId: number, personId: number | null): FaceView {
     const face = this.ownFace(actor, faceId);
-    if (personId != null) {
-      const row = this.db.prepare('SELECT owner_id FROM people WHERE person_id = ?').get(personId) as { owner_id: number } | undefined;
-      if (!row || row.owner_id !== actor.userId) throw new Invalid('No such person.', [{ field: 'body.person_id', message: 'unknown person' }], 'person_not_found');
-    }
+    if (personId != null) this.requirePeople(actor, [personId], () => 'body.person_id');
     this.db
       .transaction(() => {
         const now = Date.now();

@@ -16,12 +16,12 @@
  * | resetEvent              | POST   /api/v1/events/{id}/reset                  |
  */
 import { z } from '@hono/zod-openapi';
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses, ownedBodyField, ownedPathParam } from '../../platform/http/router.ts';
 import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { cursorParam, limitParam } from '../../platform/http/pagination.ts';
 
 const TAG = 'Photo events';
-const IdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, description: 'Event id (a retired id answers with its successor).' }) });
+const IdParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'photo_event'), description: 'Event id (a retired id answers with its successor).' }) });
 const RepoQuery = z.uuid().optional().openapi({ description: 'Only events with photos in this repository.' });
 const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
@@ -126,7 +126,7 @@ export const updateEvent = defineRoute('user', {
         .strictObject({
           title_override: z.string().max(200).nullable().optional(),
           is_hidden: z.boolean().optional(),
-          cover_asset_id: z.uuid().nullable().optional(),
+          cover_asset_id: z.uuid().nullable().optional().openapi(ownedBodyField('asset')),
         })
         .openapi('PhotoEventChange'),
     ),
@@ -163,7 +163,7 @@ export const addEventAssets = defineRoute('user', {
   summary: 'Add photos to an event',
   description: 'Their media items move here from any other event and stay here through rebuilds. Another member’s asset: 404; in the Trash: 409 `asset_in_trash`.',
   tags: [TAG],
-  request: { params: IdParam, body: jsonBody(z.strictObject({ asset_ids: z.array(z.uuid()).min(1).max(500) }).openapi('PhotoEventAddAssets')) },
+  request: { params: IdParam, body: jsonBody(z.strictObject({ asset_ids: z.array(z.uuid()).min(1).max(500).openapi(ownedBodyField('asset')) }).openapi('PhotoEventAddAssets')) },
   responses: { 200: jsonResponse(EventChangeResult), ...errorResponses(404, 409) },
 });
 

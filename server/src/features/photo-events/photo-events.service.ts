@@ -219,7 +219,9 @@ export class PhotoEventsService {
       if (body.cover_asset_id !== undefined) {
         if (body.cover_asset_id === null) f.cover_media_item_id = null;
         else {
-          const item = this.db.prepare('SELECT media_item_id FROM assets WHERE asset_id = ? AND owner_id = ? AND is_deleted = 0').pluck().get(body.cover_asset_id, actor.userId) as string | null | undefined;
+          // Another member's photo (even one shared with the caller) is no photo of the caller's event: 422 as documented.
+          const [cover] = this.access.permitted(actor, 'asset', [body.cover_asset_id], 'change');
+          const item = cover === undefined ? undefined : (this.db.prepare('SELECT media_item_id FROM assets WHERE asset_id = ? AND is_deleted = 0').pluck().get(cover) as string | null | undefined);
           if (!item || this.store.eventOfItem(item) !== row.event_id) {
             throw new Invalid('The cover must be a photo of this event.', [{ field: 'body.cover_asset_id', message: 'is not a photo of this event', code: 'cover_not_member' }], 'cover_not_member');
           }
@@ -233,11 +235,11 @@ export class PhotoEventsService {
 
   addAssets(actor: Actor, eventId: string, assetIds: string[]): { event: EventDetail; pending_rebuild: boolean } {
     return this.correct(actor, eventId, (row, now) => {
+      // `change` on an asset is its owner's alone (rules.ts): a partner's photo is 403, another's 404.
       const permitted = this.access.requireAll(actor, 'asset', assetIds, 'change', (i) => `body.asset_ids.${i}`);
       const assets = this.assets.byIds(permitted);
       const items: string[] = [];
       for (const a of assets) {
-        if (a.owner_id !== actor.userId) throw new NotFound('No such asset.', 'asset_not_found');
         if (a.is_deleted) throw new Conflict(`Asset ${a.asset_id} is in the Trash; restore it first.`, 'asset_in_trash');
         if (!a.media_item_id) throw new Conflict(`Asset ${a.asset_id} is not processed yet.`, 'asset_not_ready');
         if (!items.includes(a.media_item_id)) items.push(a.media_item_id);
@@ -492,10 +494,13 @@ export class PhotoEventsService {
     return this.store.candidates(ownerId, members).sort(byTimeThenId);
   }
 
-  /** The caller's event by id, following a redirect (one hop) to its successor; 404 otherwise. */
+  /**
+   * The caller's event by id (404 `event_not_found` when unknown or another member's: the access layer's
+   * rule), following a redirect (one hop) to its successor, which is the same owner's.
+   */
   private resolveOwn(actor: Actor, eventId: string): { row: EventRow; from: string | null } {
-    const row = this.store.byId(eventId);
-    if (!row || row.owner_id !== actor.userId) throw new NotFound('No such event.', 'event_not_found');
+    const row = this.store.byId(this.access.require(actor, 'photo_event', eventId, 'read'));
+    if (!row) throw new NotFound('No such event.', 'event_not_found');
     if (row.status === 'active') return { row, from: null };
     const next = row.redirect_to ? this.store.byId(row.redirect_to) : undefined;
     if (row.status === 'redirected' && next?.status === 'active') return { row: next, from: row.event_id };

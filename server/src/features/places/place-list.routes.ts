@@ -10,7 +10,7 @@
  * Decisions: see place-list.service.ts and place-id.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses, ownedPathParam } from '../../platform/http/router.ts';
 import { jsonResponse } from '../../platform/http/responses.ts';
 import { pageParams } from '../../platform/http/pagination.ts';
 import { PLACE_LEVELS } from './place-id.ts';
@@ -95,7 +95,7 @@ export const getPlace = defineRoute('user', {
     'A malformed id is 422 `invalid_place_id`; a place where you have no photos (not yet, no longer, or never: another member’s) is 404 `place_not_found`.',
   ].join('\n\n'),
   tags: [TAG],
-  request: { params: z.object({ place_id: z.string().max(1000).openapi({ param: { name: 'place_id', in: 'path' } }) }) },
+  request: { params: z.object({ place_id: z.string().max(1000).openapi({ param: ownedPathParam('place_id', 'place') }) }) },
   responses: {
     200: jsonResponse(PlaceSchema),
     ...errorResponses(404),

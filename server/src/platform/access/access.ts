@@ -24,6 +24,9 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   share_link: { code: 'share_link_not_found', noun: 'share link' },
   duplicate_group: { code: 'duplicate_group_not_found', noun: 'duplicate group' },
   asset_correction: { code: 'asset_correction_not_found', noun: 'correction' },
+  person: { code: 'person_not_found', noun: 'person' },
+  face: { code: 'face_not_found', noun: 'face' },
+  photo_event: { code: 'event_not_found', noun: 'event' },
 };
 
 /**
@@ -39,6 +42,10 @@ const READ_ONLY: Record<AccessKind, { code: string; message: string }> = {
   upload_receipt: { code: 'upload_receipt_read_only', message: 'Only the owner of this upload can change it.' },
   duplicate_group: { code: 'duplicate_group_read_only', message: 'Only the owner of these photos can resolve their duplicates.' },
   asset_correction: { code: 'asset_correction_read_only', message: 'Only the owner of these photos can undo their correction.' },
+  // Owner-only kinds: nobody else may read them, so these are never answered (rules.ts); named for completeness.
+  person: { code: 'person_read_only', message: 'Only the owner of these photos can change their people.' },
+  face: { code: 'face_read_only', message: 'Only the owner of these photos can change their faces.' },
+  photo_event: { code: 'event_read_only', message: 'Only the owner of these photos can change their events.' },
 };
 
 export class Access {
@@ -142,12 +149,13 @@ export class Access {
     return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(kind === 'link' ? { ids: '[]', maker: 0, album: null, link: 0 } : { ids: '[]', access_user: 0 }) as { detail: string }[]).map((r) => r.detail);
   }
 
+  /** Kept by its SQL text, so a rule swapped by a test (rules.ts swapRuleForTest) is the one that runs. */
   private statement(kind: AccessKind, permission: Permission): Statement {
-    const key = `${kind}:${permission}`;
-    let s = this.statements.get(key);
+    const sql = idsSql(kind, permission);
+    let s = this.statements.get(sql);
     if (!s) {
-      s = this.db.prepare(idsSql(kind, permission));
-      this.statements.set(key, s);
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
     }
     return s;
   }

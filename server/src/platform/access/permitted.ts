@@ -15,6 +15,9 @@ export interface AccessKinds {
   share_link: number;
   duplicate_group: string;
   asset_correction: string;
+  person: number;
+  face: number;
+  photo_event: string;
 }
 export type AccessKind = keyof AccessKinds;
 
@@ -32,6 +35,9 @@ export type PermittedAssetId = Permitted<'asset'>;
 export type PermittedAlbumId = Permitted<'album'>;
 export type PermittedUploadSessionId = Permitted<'upload_session'>;
 export type PermittedReceiptId = Permitted<'upload_receipt'>;
+export type PermittedPersonId = Permitted<'person'>;
+export type PermittedFaceId = Permitted<'face'>;
+export type PermittedPhotoEventId = Permitted<'photo_event'>;
 
 /**
  * The rows of one kind an actor may see, as a condition for a store's list query (lists that are not

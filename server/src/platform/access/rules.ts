@@ -16,6 +16,19 @@
  *   own assets, take out what they added). Only the owner changes, shares or deletes it.
  * - Upload sessions, upload receipts, share links, duplicate groups and corrections of capture times and
  *   places: their owner (maker) only.
+ * - People (face clusters) and faces: their owner only. Sharing a photo shares the photo, not what the
+ *   owner's library made of it: a partner or a shared album's viewer sees the picture (and its owner's
+ *   face boxes are not in it: the faces of an asset are listed for its owner only), never the owner's
+ *   clusters or the names the owner gave them. The reader's own faces in the same photo (a partner who
+ *   also holds a copy) are the reader's, in the reader's own copy. A name is something one member wrote
+ *   about someone; showing it to another would publish it.
+ * - Duplicate groups: their owner only, though the photos may be shared: resolving duplicates trashes
+ *   files, which only their owner does.
+ * - Photo events: their owner only. An event is the owner's library cut into days and trips; a partner
+ *   who sees the photos builds their own events from what they see, and a shared album is its own story.
+ * - Places are not a kind here: a place is geography (place-id.ts), and what a member sees of one is a
+ *   query over the reader's own photos (place-list.service.ts), so another member's place answers 404
+ *   `place_not_found` because the reader has no photo there, not because of a rule.
  * - Partner shares: both sides read and change them (which side may change what: features/sharing).
  * - A public link's holder reads the link's assets that are still its maker's and not in the Trash:
  *   for an album link, the maker's own assets in the album (contributors shared theirs with the
@@ -77,7 +90,24 @@ export const RULES: Record<AccessKind, Rule> = {
   share_link: { table: 'share_links', idColumn: 'link_id', where: { read: madeBy, contribute: madeBy, change: madeBy, own: madeBy } },
   duplicate_group: owned('duplicate_groups', 'group_id'),
   asset_correction: owned('asset_corrections', 'correction_id'),
+  person: owned('people', 'person_id'),
+  face: owned('faces', 'face_id'),
+  photo_event: owned('photo_events', 'event_id'),
 };
+
+/**
+ * For test/server/access/rules-are-needed.test.ts only: puts `where` in place of a kind's rule for every
+ * permission (the test passes `() => '1=1'` to show that the matrix's judge then lets a foreign member
+ * through) and gives back the call that restores it. Access prepares its statements by their SQL, so the
+ * swap takes effect at the next check. Not exported by the access layer's index: no feature can reach it.
+ */
+export function swapRuleForTest(kind: AccessKind, where: (alias: string) => string): () => void {
+  const before = RULES[kind];
+  RULES[kind] = { ...before, where: { read: where, contribute: where, change: where, own: where } };
+  return () => {
+    RULES[kind] = before;
+  };
+}
 
 /** Selects `id` among `json_each(@ids)` permitted to `@access_user`. */
 export function idsSql(kind: AccessKind, permission: Permission): string {

@@ -103,9 +103,11 @@ export function requireAccess(access: RouteAccess): MiddlewareHandler<AppEnv> {
 /**
  * The resources a signed-in caller owns privately: another member (administrators included) gets 404
  * for them, so their existence does not leak. Shared resources (repositories, tag names) and
- * administrators' resources (users, jobs) are not listed.
+ * administrators' resources (users, jobs) are not listed. Each has its rule in platform/access
+ * (rules.ts), except `place`, which is a query over the reader's own photos (place-list.service.ts).
  */
-export type OwnedResource = 'asset' | 'album';
+export const OWNED_RESOURCES = ['asset', 'album', 'person', 'face', 'photo_event', 'duplicate_group', 'place'] as const;
+export type OwnedResource = (typeof OWNED_RESOURCES)[number];
 
 /**
  * A path parameter that names one of the caller's own resources. The OpenAPI document carries it as
@@ -114,6 +116,16 @@ export type OwnedResource = 'asset' | 'album';
  */
 export function ownedPathParam<const N extends string>(name: N, resource: OwnedResource) {
   return { name, in: 'path' as const, 'x-hearth-owner-scoped': resource };
+}
+
+/**
+ * A body field (an id, or an array of ids) that names the caller's own resources, for `.openapi()` on the
+ * field's schema. The document carries `x-hearth-owner-scoped: <resource>` on the field, and the
+ * permission matrix puts the owner's real ids there (test/server/access/requests.ts), so an owner's call
+ * reaches past validation and another member's call is refused for the resource, not for the shape.
+ */
+export function ownedBodyField(resource: OwnedResource) {
+  return { 'x-hearth-owner-scoped': resource } as const;
 }
 
 type RoutedWithAccess<R extends RouteConfig> = R & { 'x-access': RouteAccess };
