@@ -9,7 +9,7 @@ import { SettingsStore } from './config/settings.ts';
 import { openDatabase, type Db } from './platform/db/connection.ts';
 import { WalCheckpointer } from './platform/db/checkpointer.ts';
 import { migrate, type MigrateResult } from './platform/db/migrate.ts';
-import { Access } from './platform/access/index.ts';
+import { Access, forSystem } from './platform/access/index.ts';
 import { ChangeBus } from './platform/change-bus/index.ts';
 import { giveBackMemory } from './platform/cache/give-back-memory.ts';
 import type { AssetChangeBus, AssetChanges } from './features/assets/asset-changes.ts';
@@ -346,12 +346,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const pipeline = new AssetPipeline(db, repositories, derivatives, assetChanges, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, assetChanges, path.join(p.tmp, 'exports'));
   const corrections = new CorrectionsService(db, access, assetChanges);
-  // A cover is cut from the photo's medium thumbnail, or from its original while it has none.
-  const people = new PeopleService(db, access, faces, jobs, (assetId) => {
-    const a = db.prepare('SELECT repository_id, storage_path FROM assets WHERE asset_id = ?').get(assetId) as { repository_id: string; storage_path: string } | undefined;
-    const repo = a ? repositories.byId(a.repository_id) : undefined;
-    return { medium: derivatives.thumbnail(assetId, 'medium'), original: a && repo ? resolveInRepository(repo.path, a.storage_path) : null };
-  });
+  // A cover is cut from the photo's medium thumbnail (made if missing), the same picture whoever asked first.
+  const people = new PeopleService(db, access, faces, jobs, (assetId) => assets.faceCropSource(forSystem('asset', assetId)));
   const trashStore = new TrashStore(db);
   const trashLog = log.child({ module: 'trash' });
   const deletion = new PermanentDeletion(db, trashStore, repositories, derivatives, assetChanges, trashLog);

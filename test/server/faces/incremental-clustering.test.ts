@@ -87,7 +87,7 @@ describe('people found as photos arrive are the people a rebuild gives', { timeo
   const h = harness([rebuildPeople]);
   after(() => h.cleanup());
   const store = new FacesStore(h.db);
-  const people = new PeopleService(h.db, new Access(h.db), store, h.queue, () => ({ medium: '', original: null }));
+  const people = new PeopleService(h.db, new Access(h.db), store, h.queue, async () => null);
   const factory = catalogOf(h.db);
   const repo = factory.repository({ name: 'synthetic', path: '/nonexistent', status: 'offline' });
   let users = 0;
@@ -194,7 +194,7 @@ describe('people found as photos arrive are the people a rebuild gives', { timeo
     ingest(id, photos);
     const want = partition(id);
     // The same store code allowed no pair at all: every pass that has a face to compare is "too large".
-    const smallPeople = new PeopleService(h.db, new Access(h.db), new FacesStore(h.db), h.queue, () => ({ medium: '', original: null }));
+    const smallPeople = new PeopleService(h.db, new Access(h.db), new FacesStore(h.db), h.queue, async () => null);
     const small = new FacesStore(h.db, { budget: 0, onDeferred: (owner) => smallPeople.queueRebuild(owner) });
     const { id: other } = member();
     const queued = () => h.db.prepare("SELECT count(*) AS n FROM jobs WHERE kind = ? AND json_extract(args, '$.owner_id') = ? AND state IN ('available', 'scheduled')").pluck().get(rebuildPeople.kind, other) as number;

@@ -24,7 +24,6 @@
  *   is 409 `people_rebuild_running`. `getPeopleRebuild` (extension) says whether it still does, so a member's
  *   People screen knows when to read the people again (getJob, which would say, is for administrators).
  */
-import fs from 'node:fs';
 import sharp from 'sharp';
 import { openImage } from '../../adapters/media/image-source.ts';
 import type { Access, Permission, PermittedFaceId, PermittedPersonId } from '../../platform/access/index.ts';
@@ -66,8 +65,8 @@ export class PeopleService {
     private readonly access: Access,
     private readonly store: FacesStore,
     private readonly jobs: JobQueue,
-    /** Where an asset's original and medium thumbnail are (the cover is cut from them). */
-    private readonly sources: (assetId: string) => { medium: string; original: string | null },
+    /** The picture a face of this asset is cut from (the medium thumbnail, made if missing: AssetsService.faceCropSource). */
+    private readonly cropSource: (assetId: string) => Promise<string | null>,
   ) {}
 
   private statsSql(where: string): string {
@@ -161,8 +160,7 @@ export class PeopleService {
     const p = this.own(actor, personId);
     if (p.best_face == null) throw new NotFound('This person has no face to show.', 'person_cover_missing');
     const f = this.db.prepare('SELECT * FROM faces WHERE face_id = ?').get(p.best_face) as FaceRow;
-    const { medium, original } = this.sources(f.asset_id);
-    const file = [medium, original].find((x): x is string => !!x && fs.existsSync(x));
+    const file = await this.cropSource(f.asset_id);
     if (!file) throw new NotFound('The photo of this face is not there.', 'person_cover_missing');
     const { pipeline } = await openImage(file);
     const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });

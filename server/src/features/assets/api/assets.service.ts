@@ -181,6 +181,20 @@ export class AssetsService {
     return { path: p, contentType: 'image/webp', etag: `${a.hash}-${served}-${a.updated_at}`, name: `${a.asset_id}-${served}.webp` };
   }
 
+  /**
+   * The picture a face's crop is cut from (people's covers): the asset's medium thumbnail, made now if it is
+   * missing, so that a cover is the same picture whether or not someone opened the photo before; the original
+   * only while no medium size can be made (the asset is not ready, or its file is unreadable). The caller has
+   * already been allowed the face (platform/access: `face`), hence a system read of its asset.
+   */
+  async faceCropSource(assetId: PermittedAssetId): Promise<string | null> {
+    const a = this.store.byId(assetId);
+    if (!a) return null;
+    if (await this.lazyThumbnails.ensure(a, 'medium')) return this.derivatives.thumbnail(a.asset_id, 'medium');
+    const file = this.filePath(a);
+    return file && fs.existsSync(file) ? file : null;
+  }
+
   original(actor: Actor, assetId: string): FileRef {
     return this.originalFor(this.own(actor, assetId));
   }
