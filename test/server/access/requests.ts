@@ -91,8 +91,12 @@ function markedFields(doc: Doc, schema: Schema, at: string, out: Map<string, str
  */
 const PATH_WORDS: Record<string, string> = { people: 'person', events: 'photo_event', 'duplicates/groups': 'duplicate_group' };
 
+/** Parameters whose segment before does not name their kind: `/events/{id}/members/{mediaItemId}` is a media item. */
+const PARAM_KINDS: Record<string, string> = { mediaItemId: 'item' };
+
 /** `/albums/{id}/assets/{assetId}`: `id` names an album, `assetId` an asset (the segment before, singular). */
 export function pathKind(p: string, name: string): string {
+  if (PARAM_KINDS[name]) return PARAM_KINDS[name];
   const segs = p.split('/');
   const i = segs.indexOf(`{${name}}`);
   const word = segs[i - 1] ?? name;
