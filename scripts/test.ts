@@ -147,6 +147,7 @@ async function serverTests(): Promise<void> {
     pipeline(toTap.compose(tapReporter as (source: AsyncIterable<unknown>) => AsyncGenerator<string>), fs.createWriteStream(tap)),
   ]);
   reportFileTimes(seconds);
+  lastRunSeconds = seconds;
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
   const pass = Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
   const fail = Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0);
@@ -158,6 +159,8 @@ async function serverTests(): Promise<void> {
 }
 
 const TIMES = path.join(tmp, 'server-test-times.json');
+/** This run's seconds per server file (for the closing summary). */
+let lastRunSeconds = new Map<string, number>();
 
 /**
  * Seconds per file in a full run on the shared 2-core machine (2025-11, load 6–12): the files over
@@ -207,8 +210,10 @@ function reportFileTimes(seconds: Map<string, number>): void {
   for (const [f, s] of slowest) console.log(`  ${s.toFixed(1).padStart(6)} s  ${f}`);
 }
 
+const E2E_REPORT = path.join(tmp, 'e2e-report.json');
+
 function e2eTests(): void {
-  const report = path.join(tmp, 'e2e-report.json');
+  const report = E2E_REPORT;
   fs.rmSync(report, { force: true });
   const status = run('npx', ['playwright', 'test', '--reporter=list,json'], {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
@@ -224,19 +229,89 @@ function e2eTests(): void {
   if (status !== 0 && stats.unexpected === 0) step('browser test run', false);
 }
 
-ensureSystemPackages();
+/** Wall seconds per phase, in the order they ran: printed at the end and kept in .tmp/test-phases.json. */
+const phases: { phase: string; seconds: number }[] = [];
+async function phase<T>(name: string, work: () => T | Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    phases.push({ phase: name, seconds: (performance.now() - started) / 1000 });
+  }
+}
+
+const runStarted = performance.now();
+await phase('packages', ensureSystemPackages);
 if (only === 'all') {
   // Early and on its own: a broken layer boundary fails the run even when every test passes.
   // Side by side: each is one single-threaded process of about 50 s of CPU, so together they take
   // the time of one on two cores. Each one's output is printed whole when it ends.
-  const [lint, typecheck] = await Promise.all([runCaptured('npm', ['run', '--silent', 'lint']), runCaptured('npm', ['run', '--silent', 'typecheck'])]);
+  const [lint, typecheck] = await phase('lint ∥ typecheck', () =>
+    Promise.all([runCaptured('npm', ['run', '--silent', 'lint']), runCaptured('npm', ['run', '--silent', 'typecheck'])]),
+  );
   step('lint', lint === 0);
   step('typecheck', typecheck === 0);
 }
-step('build web UI', run('npm', ['run', '--silent', 'build:ui']) === 0);
-if (only !== 'e2e') await serverTests();
-if (only !== 'server') e2eTests();
+await phase('UI build', () => step('build web UI', run('npm', ['run', '--silent', 'build:ui']) === 0));
+if (only !== 'e2e') await phase('server suites', serverTests);
+if (only !== 'server') await phase('e2e', e2eTests);
+reportPhases();
 
 if (failures.length) console.log(`\nfailed: ${failures.join('; ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
+
+/**
+ * Where this run's time went: each phase's wall time, the slowest server files and browser specs. The
+ * same figures go to .tmp/test-phases.json, so two runs can be compared without reading their logs.
+ */
+function reportPhases(): void {
+  const total = (performance.now() - runStarted) / 1000;
+  const servers = slowest(lastRunSeconds, 10);
+  const specs = slowest(specSeconds(), 10);
+  console.log('\nphases (wall):');
+  for (const p of phases) console.log(`  ${p.seconds.toFixed(1).padStart(7)} s  ${p.phase}`);
+  console.log(`  ${total.toFixed(1).padStart(7)} s  total`);
+  if (servers.length) {
+    console.log('slowest server files:');
+    for (const [f, s] of servers) console.log(`  ${s.toFixed(1).padStart(7)} s  ${f}`);
+  }
+  if (specs.length) {
+    console.log('slowest browser specs:');
+    for (const [f, s] of specs) console.log(`  ${s.toFixed(1).padStart(7)} s  ${f}`);
+  }
+  const record = { at: new Date().toISOString(), only, picked, total, phases, slowestServerFiles: Object.fromEntries(servers), slowestSpecs: Object.fromEntries(specs) };
+  fs.writeFileSync(path.join(tmp, 'test-phases.json'), JSON.stringify(record, null, 1));
+}
+
+function slowest(seconds: Map<string, number>, n: number): [string, number][] {
+  return [...seconds].sort((a, b) => b[1] - a[1]).slice(0, n);
+}
+
+/**
+ * Seconds per spec file from this run's Playwright JSON report: the sum of its tests' durations (every
+ * attempt), which is the spec's share of the workers' time, its own server's start included
+ * (withOwnServer starts it in a beforeAll, which Playwright counts in the first test).
+ */
+function specSeconds(): Map<string, number> {
+  const out = new Map<string, number>();
+  if (only === 'server' || !fs.existsSync(E2E_REPORT)) return out;
+  interface Suite {
+    file?: string;
+    suites?: Suite[];
+    specs?: { file: string; tests: { results: { duration: number }[] }[] }[];
+  }
+  const walk = (s: Suite): void => {
+    for (const sp of s.specs ?? []) {
+      const ms = sp.tests.flatMap((t) => t.results).reduce((a, r) => a + r.duration, 0);
+      out.set(sp.file, (out.get(sp.file) ?? 0) + ms / 1000);
+    }
+    for (const child of s.suites ?? []) walk(child);
+  };
+  try {
+    for (const s of (JSON.parse(fs.readFileSync(E2E_REPORT, 'utf8')) as { suites?: Suite[] }).suites ?? []) walk(s);
+  } catch {
+    // an unreadable report is already counted as a failure by e2eTests()
+  }
+  return out;
+}
