@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/e2e/chromium.ts';
+import { TEST_PASSWORDS } from './test/e2e/child-server.ts';
 
 // A port picked once per run (workers inherit it): two runs on one machine must not collide.
 process.env.HEARTH_E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
@@ -70,6 +71,7 @@ export default defineConfig({
       // Not the default on purpose: the UI asks for variant A on every request, so it must work
       // on an installation that made variant B (enveloped responses, no cookie) its default.
       HEARTH_API_VARIANT: 'B',
+      ...TEST_PASSWORDS,
     },
   },
 });

@@ -253,6 +253,11 @@ if (only === 'all') {
   step('typecheck', typecheck === 0);
 }
 await phase('UI build', () => step('build web UI', run('npm', ['run', '--silent', 'build:ui']) === 0));
+// From here on every test process and the servers they start hash passwords at scrypt's lowest cost
+// (platform/crypto/passwords.ts); the tests of hashing itself set their own. After the UI build on
+// purpose: NODE_ENV=test would change what Vite builds.
+process.env.NODE_ENV = 'test';
+process.env.HEARTH_TEST_CHEAP_PASSWORDS = '1';
 if (only !== 'e2e') await phase('server suites', serverTests);
 if (only !== 'server') await phase('e2e', e2eTests);
 reportPhases();

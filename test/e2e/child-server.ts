@@ -8,11 +8,14 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** Password hashes at scrypt's lowest cost: the specs sign up an account each (server/src/platform/crypto/passwords.ts). */
+export const TEST_PASSWORDS = { NODE_ENV: 'test', HEARTH_TEST_CHEAP_PASSWORDS: '1' };
+
 /** Starts the server and resolves once it prints HEARTH_READY, with its URL. `env` adds settings (a models folder, a mirror). */
 export async function startChildServer(dataDir: string, apiVariant: 'A' | 'B', env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', HEARTH_API_VARIANT: apiVariant, HEARTH_ML_DEFAULT_ON: env.HEARTH_MODELS_DIR ? 'true' : 'false', ...env },
+    env: { ...process.env, HEARTH_PORT: '0', HEARTH_HOST: '', HEARTH_DATA_DIR: dataDir, HEARTH_LOG_LEVEL: 'warn', HEARTH_API_VARIANT: apiVariant, HEARTH_ML_DEFAULT_ON: env.HEARTH_MODELS_DIR ? 'true' : 'false', ...TEST_PASSWORDS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -12,6 +12,7 @@ import { createContainer, type Container } from '../../../server/src/container.t
 import { createApp } from '../../../server/src/app.ts';
 import { createLogger } from '../../../server/src/platform/logger.ts';
 import { HttpListener } from '../../../server/src/platform/http/listener.ts';
+import { setScryptCost, TEST_SCRYPT_N } from '../../../server/src/platform/crypto/passwords.ts';
 import { responseSchemasFor } from './response-schemas.ts';
 
 export interface TestServer {
@@ -36,8 +37,12 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     // ML indexing off unless the test names a models folder (a test about ML) or sets it: OCR is installed from its
     // npm package, and running it on every photo every test uploads would cost the suite minutes of CPU.
     HEARTH_ML_DEFAULT_ON: opts.env?.HEARTH_MODELS_DIR ? 'true' : 'false',
+    // Cheap password hashes when the runner asks (scripts/test.ts sets both): like main.ts, refused outside tests.
+    NODE_ENV: process.env.NODE_ENV,
+    HEARTH_TEST_CHEAP_PASSWORDS: process.env.HEARTH_TEST_CHEAP_PASSWORDS,
     ...opts.env,
   });
+  if (config.testCheapPasswords) setScryptCost(TEST_SCRYPT_N);
   const container = createContainer(config, createLogger(config.logLevel));
   const app = createApp(container);
   // Listens like main.ts: where HEARTH_HOST or the network setting says (127.0.0.1 on a fresh folder),
