@@ -14,12 +14,17 @@ import { createLogger } from '../../../server/src/platform/logger.ts';
 import { HttpListener } from '../../../server/src/platform/http/listener.ts';
 import { setScryptCost, TEST_SCRYPT_N } from '../../../server/src/platform/crypto/passwords.ts';
 import { responseSchemasFor } from './response-schemas.ts';
+import type { TemplateManifest } from '../../template/build.ts';
+import { login } from './api.ts';
+import type { Recipe } from '../../template/recipes.ts';
 
 export interface TestServer {
   url: string;
   dataDir: string;
   container: Container;
   config: AppConfig;
+  /** Started from a template (`startServer({ template })`): its users (ids, signed-in tokens) and asset ids. */
+  template: TemplateManifest | null;
   /** Stops the server; keeps the data folder unless `removeData`. */
   stop(opts?: { removeData?: boolean }): Promise<void>;
 }
@@ -28,8 +33,22 @@ export function tempDataDir(prefix = 'hearth-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+/**
+ * `template`: the data folder starts as a copy of that recipe's template (test/template/build.ts): its
+ * household signed up and its corpus files ingested by the real pipeline once per run, instead of by
+ * this test file. For tests whose subject is not ingest.
+ */
+export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; template?: Recipe } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
+  let template: TemplateManifest | null = null;
+  if (opts.template) {
+    // Imported when asked: build.ts imports this file to build a template (and runs as a script).
+    const { copyTemplate, ensureTemplate } = await import('../../template/build.ts');
+    const built = await ensureTemplate(opts.template);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    copyTemplate(built.dir, built.manifest, dataDir);
+    template = built.manifest;
+  }
   const config = loadConfig({
     HEARTH_DATA_DIR: dataDir,
     HEARTH_PORT: '0',
@@ -55,12 +74,24 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     dataDir,
     container,
     config,
+    template,
     async stop({ removeData = false } = {}) {
       await listener.close({ force: true });
       await container.close();
       if (removeData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A client signed in (with the helpers' password, as registerAdmin and addMember made the accounts) as
+ * `user` of the server's template: alice, or a member the recipe names.
+ */
+export async function templateClient(srv: TestServer, user: string, variant: 'A' | 'B' = 'A'): Promise<Client> {
+  if (!srv.template?.users[user]) throw new Error(`the server's template has no user ${user}`);
+  const c = new Client(srv.url, variant);
+  await login(c, user);
+  return c;
 }
 
 export interface HttpResult<T = any> {
