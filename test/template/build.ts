@@ -93,7 +93,7 @@ export async function ensureTemplate(recipe: Recipe): Promise<{ dir: string; man
  * running on it yet.
  */
 export function copyTemplate(dir: string, manifest: TemplateManifest, dest: string): void {
-  fs.cpSync(dir, dest, { recursive: true });
+  fs.cpSync(dir, dest, { recursive: true, preserveTimestamps: true });
   fs.rmSync(path.join(dest, 'manifest.json'));
   const db = new Database(path.join(dest, 'catalog.sqlite3'));
   try {
@@ -139,11 +139,17 @@ async function build(recipe: Recipe, dir: string): Promise<void> {
     fs.rmSync(path.join(work, 'tmp'), { recursive: true, force: true });
     // Whole or not at all: another lane may be building the same recipe.
     const staged = `${dir}.${process.pid}`;
-    fs.cpSync(work, staged, { recursive: true });
+    fs.cpSync(work, staged, { recursive: true, preserveTimestamps: true });
     try {
       fs.renameSync(staged, dir);
     } catch {
       fs.rmSync(staged, { recursive: true, force: true }); // the other lane's copy won; it is the same
+    }
+    // Older builds of this recipe (made from other sources) are never used again.
+    for (const old of fs.readdirSync(CACHE)) {
+      if (old.startsWith(`${recipe.name}-`) && /^[0-9a-f]{16}$/.test(old.slice(recipe.name.length + 1)) && path.join(CACHE, old) !== dir) {
+        fs.rmSync(path.join(CACHE, old), { recursive: true, force: true });
+      }
     }
   } finally {
     if (running) await srv.stop();
