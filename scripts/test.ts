@@ -4,10 +4,15 @@
  *   2. lint (eslint.config.js: the TypeScript rules and the layer rules that keep features apart)
  *      and 3. type check (server, scripts, tests, renderer), side by side
  *   4. build the web UI (the server and the browser tests serve it)
- *   5. server tests: node:test over real HTTP, real SQLite (test/server), and the web UI's pure
+ *   5. template data folders: the data-only server tests' household and corpus media, ingested once
+ *      (test/template/build.ts, cached in .tmp/template)
+ *   6. server tests: node:test over real HTTP, real SQLite (test/server), and the web UI's pure
  *      modules (test/renderer), two files at a time, the longest first
- *   6. browser tests: Playwright in Debian chromium (test/e2e)
- * Ends with one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part; paths
+ *   7. the server bundle (server/dist, when server/src changed), which the browser tests' servers run
+ *   8. browser tests: Playwright in Debian chromium (test/e2e)
+ * Every test process and server hashes passwords at scrypt's lowest cost (HEARTH_TEST_CHEAP_PASSWORDS).
+ * Ends with each phase's wall time, the 10 slowest server files and browser specs (also written to
+ * .tmp/test-phases.json), then one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part; paths
  * after it pick server test files by prefix (`npm run test:server -- test/server/media`).
  *
  * Where the time went (measured 2026-11, issue 11 follow-up; the 2-core machine was shared, load 9–16,
@@ -258,8 +263,19 @@ await phase('UI build', () => step('build web UI', run('npm', ['run', '--silent'
 // purpose: NODE_ENV=test would change what Vite builds.
 process.env.NODE_ENV = 'test';
 process.env.HEARTH_TEST_CHEAP_PASSWORDS = '1';
-if (only !== 'e2e') await phase('server suites', serverTests);
-if (only !== 'server') await phase('e2e', e2eTests);
+if (only !== 'e2e') {
+  // The data-only tests' household and corpus media, ingested once (test/template/build.ts; cached in
+  // .tmp/template while its sources do not change).
+  await phase('template', () => step('template data folders', run('npx', ['tsx', 'test/template/build.ts']) === 0));
+  await phase('server suites', serverTests);
+}
+if (only !== 'server') {
+  // The browser specs' servers run the bundle (test/e2e/child-server.ts): built when server/src changed.
+  const bundled = await phase('server build', () => run('npm', ['run', '--silent', 'build:server', '--', '--if-changed']) === 0);
+  step('build server', bundled);
+  if (bundled) process.env.HEARTH_E2E_BUNDLE = '1';
+  await phase('e2e', e2eTests);
+}
 reportPhases();
 
 if (failures.length) console.log(`\nfailed: ${failures.join('; ')}`);
