@@ -30,4 +30,36 @@ export const RECIPES = {
       video: ['video/with-gps.mp4', 'video/with-gps.mp4'],
     },
   }),
+  /**
+   * browse/camera-make.test.ts and browse/rating-min.test.ts: four of alice's cameras and one of bob's
+   * (neither file asserts a file name, so both use these keys and paths).
+   */
+  cameras: recipe({
+    name: 'cameras',
+    members: ['bob'],
+    files: {
+      canon40d: ['exif/Canon_40D.jpg', 'cams/canon40d.jpg'],
+      canonG9: ['exif/Canon_PowerShot_G9.jpg', 'cams/canonG9.jpg'],
+      nikon: ['exif/Nikon_D70.jpg', 'cams/nikon.jpg'],
+      olympus: ['exif/Olympus_E-P3.jpg', 'cams/olympusTrashed.jpg'],
+      bobsCanon: ['exif/Canon_DIGITAL_IXUS_400.jpg', 'cams/bobsCanon.jpg', 'bob'],
+    },
+  }),
+  /** folders/folders.test.ts: a tree of folders in the primary repository, alice's and bob's. */
+  folders: recipe({
+    name: 'folders',
+    members: ['bob'],
+    files: {
+      canon: ['gps/Canon_600D_gps.jpg', 'holidays/2015/yosemite/canon.jpg'],
+      clip: ['video/with-gps.mp4', 'holidays/2015/yosemite/clip.mp4'],
+      broken: ['exif/corrupted.jpg', 'holidays/2015/broken.jpg'],
+      canon40d: ['exif/Canon_40D.jpg', 'holidays/2008/canon40d.jpg'],
+      trashed: ['exif/Canon_DIGITAL_IXUS_400.jpg', 'holidays/2008/trashed.jpg'],
+      nikon: ['exif/Nikon_D70.jpg', 'holidays/nikon.jpg'],
+      inbox: ['exif/no_exif.jpg', 'inbox/no_exif.jpg'],
+      root: ['exif/Pentax_K10D.jpg', 'root.jpg'],
+      bob1: ['gps/DSCN0010.jpg', 'holidays/2015/bob.jpg', 'bob'],
+      bob2: ['gps/DSCN0012.jpg', 'bobonly/x.jpg', 'bob'],
+    },
+  }),
 } as const satisfies Record<string, Recipe>;
