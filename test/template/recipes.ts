@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 /**
  * What each template holds (build.ts): the household's members besides alice (the administrator) and
  * the corpus files, by the test's own keys: `key: [corpus path, repository path, owner]` (owner alice
@@ -10,6 +13,10 @@ export interface Recipe {
   members: readonly string[];
   files: Readonly<Record<string, readonly [corpus: string, rel: string, owner?: string]>>;
 }
+
+const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus');
+/** Every geotagged-or-not JPEG of the corpus's gps folder (places.test.ts checks each one's place). */
+export const GPS_FILES = fs.readdirSync(path.join(CORPUS, 'gps')).filter((f) => f.endsWith('.jpg')).sort();
 
 function recipe<const R extends Recipe>(r: R): R {
   return r;
@@ -60,6 +67,33 @@ export const RECIPES = {
       root: ['exif/Pentax_K10D.jpg', 'root.jpg'],
       bob1: ['gps/DSCN0010.jpg', 'holidays/2015/bob.jpg', 'bob'],
       bob2: ['gps/DSCN0012.jpg', 'bobonly/x.jpg', 'bob'],
+    },
+  }),
+  /** places/places.test.ts: every photo of the corpus's gps folder (alice's, keyed by file name), and two of bob's. */
+  places: recipe({
+    name: 'places',
+    members: ['bob'],
+    files: {
+      ...Object.fromEntries(GPS_FILES.map((f) => [f, [`gps/${f}`, `alice/${f}`] as const])),
+      helsinki: ['gps/HMD_Nokia_8.3_5G.jpg', 'bob/helsinki.jpg', 'bob'],
+      sydney: ['gps/sydney_opera_house.jpg', 'bob/sydney.jpg', 'bob'],
+    },
+  }),
+  /** places/map-points.test.ts: geotagged photos and videos, one without GPS, an empty GPS block, one of bob's. */
+  mapPoints: recipe({
+    name: 'map-points',
+    members: ['bob'],
+    files: {
+      canon: ['gps/Canon_600D_gps.jpg', 'map/Canon_600D_gps.jpg'],
+      bigben: ['gps/big_ben.jpg', 'map/big_ben.jpg'],
+      sydney: ['gps/sydney_opera_house.jpg', 'map/sydney_opera_house.jpg'],
+      kenya: ['gps/Kodak_CX7530_kenya.jpg', 'map/Kodak_CX7530_kenya.jpg'],
+      video: ['video/with-gps.mp4', 'map/with-gps.mp4'],
+      zeroVideo: ['video/ftyp3gp5.mp4', 'map/ftyp3gp5.mp4'],
+      noGps: ['exif/Canon_40D.jpg', 'map/Canon_40D.jpg'],
+      emptyGps: ['gps/empty_gps.jpg', 'map/empty_gps.jpg'],
+      trashed: ['gps/thompson-springs.jpg', 'map/thompson-springs.jpg'],
+      bob: ['gps/DSCN0010.jpg', 'map/DSCN0010.jpg', 'bob'],
     },
   }),
 } as const satisfies Record<string, Recipe>;
