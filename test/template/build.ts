@@ -82,9 +82,17 @@ function cacheDir(recipe: Recipe): string {
 
 /** The built template of `recipe` (built now when missing): its folder and manifest. */
 export async function ensureTemplate(recipe: Recipe): Promise<{ dir: string; manifest: TemplateManifest }> {
+  const built = builtTemplate(recipe);
+  if (built) return built;
+  await build(recipe, cacheDir(recipe));
+  return builtTemplate(recipe)!;
+}
+
+/** The template of `recipe` when it is built for today's sources, else null. */
+export function builtTemplate(recipe: Recipe): { dir: string; manifest: TemplateManifest } | null {
   const dir = cacheDir(recipe);
-  if (!fs.existsSync(path.join(dir, 'manifest.json'))) await build(recipe, dir);
-  return { dir, manifest: JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as TemplateManifest };
+  const file = path.join(dir, 'manifest.json');
+  return fs.existsSync(file) ? { dir, manifest: JSON.parse(fs.readFileSync(file, 'utf8')) as TemplateManifest } : null;
 }
 
 /**
@@ -111,7 +119,7 @@ export function copyTemplate(dir: string, manifest: TemplateManifest, dest: stri
 async function build(recipe: Recipe, dir: string): Promise<void> {
   // Imported here: the builder needs the server, a test that only copies does not load it twice.
   const { startServer, Client } = await import('../server/helpers/server.ts');
-  const { registerAdmin, addMember } = await import('../server/helpers/api.ts');
+  const { registerAdmin, addMember, data, V1 } = await import('../server/helpers/api.ts');
   const { indexCorpus } = await import('../server/helpers/corpus-assets.ts');
   fs.mkdirSync(CACHE, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `hearth-template-${recipe.name}-`));
@@ -119,15 +127,20 @@ async function build(recipe: Recipe, dir: string): Promise<void> {
   let running = true;
   try {
     const admin = new Client(srv.url);
-    const users: TemplateManifest['users'] = { alice: { id: (await registerAdmin(admin)).session.user.user_id } };
+    const adminName = recipe.admin?.username ?? 'alice';
+    const signedUp = recipe.admin
+      ? await admin.post(`${V1}/auth/register`, recipe.admin).then((r) => (r.status === 201 ? data(admin, r) : Promise.reject(new Error(r.text))))
+      : (await registerAdmin(admin)).session;
+    if (recipe.admin) admin.token = signedUp.token;
+    const users: TemplateManifest['users'] = { [adminName]: { id: signedUp.user.user_id } };
     for (const name of recipe.members) {
       const c = new Client(srv.url);
       users[name] = { id: (await addMember(admin, c, name)).session.user.user_id };
     }
     const assets: Record<string, string> = {};
     // One indexCorpus per owner, in the recipe's order of owners, as the tests did it.
-    for (const owner of ['alice', ...recipe.members]) {
-      const mine = Object.fromEntries(Object.entries(recipe.files).filter(([, f]) => (f[2] ?? 'alice') === owner).map(([k, f]) => [k, [f[0], f[1]] as const]));
+    for (const owner of [adminName, ...recipe.members]) {
+      const mine = Object.fromEntries(Object.entries(recipe.files).filter(([, f]) => (f[2] ?? adminName) === owner).map(([k, f]) => [k, [f[0], f[1]] as const]));
       if (Object.keys(mine).length) Object.assign(assets, await indexCorpus(srv, users[owner]!.id, mine));
     }
     await srv.container.jobRunner.whenIdle();
@@ -157,9 +170,12 @@ async function build(recipe: Recipe, dir: string): Promise<void> {
   }
 }
 
-// `tsx test/template/build.ts`: builds every recipe (the "template" phase of `npm test`).
+// `tsx test/template/build.ts [name…]`: builds every recipe, or those named (the "template" phase of
+// `npm test`; own-server.ts for a spec's recipe).
 if (import.meta.filename === process.argv[1]) {
-  for (const recipe of Object.values(RECIPES)) {
+  const named = process.argv.slice(2);
+  for (const recipe of Object.values(RECIPES) as Recipe[]) {
+    if (named.length && !named.includes(recipe.name)) continue;
     const started = performance.now();
     const { dir } = await ensureTemplate(recipe);
     console.log(`template ${path.relative(ROOT, dir)} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -3,13 +3,18 @@ import path from 'node:path';
 
 /**
  * What each template holds (build.ts): the household's members besides alice (the administrator) and
- * the corpus files, by the test's own keys: `key: [corpus path, repository path, owner]` (owner alice
- * when left out). A recipe is the data of the test files that use it, exactly as they ingested it
+ * the corpus files, by the test's own keys: `key: [corpus path, repository path, owner]` (owner the
+ * administrator when left out). A recipe is the data of the test files that use it, exactly as they ingested it
  * themselves before, so every assertion sees the same catalog; two files that need the same data share
  * one recipe (and one build).
  */
 export interface Recipe {
   name: string;
+  /**
+   * The administrator as a browser spec signs up (its own name and password, shown in its pages);
+   * left out: alice, as registerAdmin makes her (the server tests' helpers).
+   */
+  admin?: { username: string; password: string; display_name: string };
   members: readonly string[];
   files: Readonly<Record<string, readonly [corpus: string, rel: string, owner?: string]>>;
 }
@@ -94,6 +99,22 @@ export const RECIPES = {
       emptyGps: ['gps/empty_gps.jpg', 'map/empty_gps.jpg'],
       trashed: ['gps/thompson-springs.jpg', 'map/thompson-springs.jpg'],
       bob: ['gps/DSCN0010.jpg', 'map/DSCN0010.jpg', 'bob'],
+    },
+  }),
+  /**
+   * e2e/browse.spec.ts: photos taken on different days, plus a video, as its administrator's, in a dated
+   * folder like the one uploads land in (`uploads/YYYY/MM/`: its Folders test walks down into it).
+   */
+  e2eBrowse: recipe({
+    name: 'e2e-browse',
+    admin: { username: 'demeter', password: 'harvest-of-the-year', display_name: 'Demeter' },
+    members: [],
+    files: {
+      DSCN0010: ['gps/DSCN0010.jpg', 'uploads/2026/01/DSCN0010.jpg'],
+      big_ben: ['gps/big_ben.jpg', 'uploads/2026/01/big_ben.jpg'],
+      Canon_40D: ['exif/Canon_40D.jpg', 'uploads/2026/01/Canon_40D.jpg'],
+      Canon_600D_gps: ['gps/Canon_600D_gps.jpg', 'uploads/2026/01/Canon_600D_gps.jpg'],
+      with_gps: ['video/with-gps.mp4', 'uploads/2026/01/with-gps.mp4'],
     },
   }),
 } as const satisfies Record<string, Recipe>;
