@@ -43,6 +43,25 @@
  * - Not done: the browser tests beside the server suite (both load the two cores fully; the e2e
  *   timeouts were not made for that), `--experimental-test-isolation=none` (tests set process.env
  *   for their own server: FFPROBE_PATH, HEARTH_UPLOAD_IDLE_TIMEOUT_S).
+ *
+ * Issue 26 (measured 2026-11 on the shared 2-core machine, load 8–15; CPU figures are the firm ones):
+ * - Password hashes: scrypt N=2^15 costs ~182 ms of CPU a hash, N=2^10 ~4.5 ms. The suite signs up or
+ *   changes a password ~230 times in server files and ~80 in the specs' servers: ~55 s of CPU, now ~1.5.
+ *   On for every test process and server (HEARTH_TEST_CHEAP_PASSWORDS); passwords.test.ts keeps the real cost.
+ * - A spec's server from the bundle: ~4.3 s to HEARTH_READY against ~9.9 s under tsx (4 starts each,
+ *   alternating, load ~14); ~21 starts a run.
+ * - Templates (test/template): a recipe of 5–21 JPEGs builds in ~5 s, with HEIC, MOV, RAW and MP4 in
+ *   ~17–20 s; side by side, a migrated file ran 3–7 s quicker than its original (camera-make 28 / 34 s,
+ *   folders 34 / 38 s) or no quicker (places 59 / 57, map-points 77 / 76): in these files the queries and
+ *   the geocoder, not the ingest, take the time. One build serves every file of a recipe and every later
+ *   run until a source changes.
+ * - Measured, not adopted: NODE_COMPILE_CACHE for the test processes saves ~0.25 s of CPU of the ~3.5 s
+ *   that loading the server graph under tsx costs (~7%, inside the noise of one run): ~45 s of CPU over
+ *   185 files. Merging the 52 files under 5 s (104 s together) into about 8 would save ~44 starts of
+ *   ~3.5 s CPU: ~150 s of CPU, ~75 s of wall on two lanes, at the price of files that no longer stand
+ *   alone. Running the browser tests beside the server suite's tail: the two lanes, longest first, end
+ *   within a second of each other (945 / 945 s over the last full run's times), so there is no idle
+ *   tail to fill; both phases already keep both cores busy.
  */
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
