@@ -1,12 +1,14 @@
 /**
  * Password hashing at its real cost (the suite's runner lowers it for every other test: see
  * server/src/platform/crypto/passwords.ts): the stored format, verification, and the test-only cheap
- * setting refused where it could weaken real accounts.
+ * setting refused where it could weaken real accounts, and honoured by a test server that asks for it.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../server/src/config/env.ts';
 import { DEFAULT_SCRYPT_N, hashPassword, setScryptCost, TEST_SCRYPT_N, verifyPassword } from '../../server/src/platform/crypto/passwords.ts';
+import { login, registerAdmin } from './helpers/api.ts';
+import { Client, startServer } from './helpers/server.ts';
 
 test('a new hash carries scrypt N=2^15, r=8, p=1, a 16-byte salt and a 32-byte key', async () => {
   const stored = await hashPassword('correct horse battery staple');
@@ -54,4 +56,19 @@ test('HEARTH_TEST_CHEAP_PASSWORDS is refused outside NODE_ENV=test, with its nam
   }
   assert.equal(loadConfig({ HEARTH_DATA_DIR: '/tmp/unused', HEARTH_TEST_CHEAP_PASSWORDS: '1', NODE_ENV: 'test' }).testCheapPasswords, true);
   assert.equal(loadConfig({ HEARTH_DATA_DIR: '/tmp/unused', NODE_ENV: 'production' }).testCheapPasswords, false);
+});
+
+test('a test server asked for cheap hashes stores N=2^10 and still signs in; the cost is put back after', async () => {
+  const srv = await startServer({ env: { NODE_ENV: 'test', HEARTH_TEST_CHEAP_PASSWORDS: '1' } });
+  try {
+    const c = new Client(srv.url);
+    await registerAdmin(c);
+    const stored = srv.container.db.prepare('SELECT password_hash FROM users').pluck().get() as string;
+    assert.match(stored, /^scrypt\$1024\$8\$1\$/);
+    assert.equal((await login(new Client(srv.url), 'alice')).session.user.username, 'alice');
+  } finally {
+    await srv.stop({ removeData: true });
+    setScryptCost(DEFAULT_SCRYPT_N);
+  }
+  assert.match(await hashPassword('pw'), /^scrypt\$32768\$/);
 });
