@@ -284,8 +284,9 @@ process.env.NODE_ENV = 'test';
 process.env.HEARTH_TEST_CHEAP_PASSWORDS = '1';
 if (only !== 'e2e') {
   // The data-only tests' household and corpus media, ingested once (test/template/build.ts; cached in
-  // .tmp/template while its sources do not change).
-  await phase('template', () => step('template data folders', run('npx', ['tsx', 'test/template/build.ts']) === 0));
+  // .tmp/template while its sources do not change). A run of picked files skips it: a test builds the
+  // template it needs on first use.
+  if (picked.length === 0) await phase('template', () => step('template data folders', run('npx', ['tsx', 'test/template/build.ts']) === 0));
   await phase('server suites', serverTests);
 }
 if (only !== 'server') {
