@@ -3,13 +3,24 @@
  * starts at the first-run page). The UI must be built first: the test command does it; by hand, run
  * `npx vite build --config renderer/vite.config.ts` before `npx playwright test`.
  *
+ * Two workers: every spec but first-run brings its own server and data folder (own-server.ts), so
+ * two spec files share nothing and run side by side. Three projects:
+ * - `first-run`: the one spec on the shared server below, whose empty folder it turns into a
+ *   household: one worker, so its serial steps keep their order and nothing else signs up there.
+ * - `parallel`: the other specs, two files at a time.
+ * - `heavy`: timeline-100k (100,000 rows written and scrolled) and a11y (every screen at two sizes,
+ *   timed against axe): after `parallel`, one at a time, so their timings are not taken beside another
+ *   spec on a two-core machine. A failure in `parallel` skips them (and the run fails either way).
+ *
  * Chromium is the system one (/usr/bin/chromium): this machine cannot download Playwright's browsers.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { SERVER_MALLOC_ENV } from './server/src/config/process-launch.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/e2e/chromium.ts';
+import { serverArgs, TEST_PASSWORDS, usesBundle } from './test/e2e/child-server.ts';
 
 // A port picked once per run (workers inherit it): two runs on one machine must not collide.
 process.env.HEARTH_E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
@@ -29,11 +40,19 @@ if (!process.env.HEARTH_E2E_DATA_DIR) {
 }
 const dataDir = process.env.HEARTH_E2E_DATA_DIR;
 
+/** Specs that run after the others, alone (see the header). */
+const HEAVY = [/timeline-100k\.spec\.ts$/, /a11y\.spec\.ts$/];
+
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e',
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
+  projects: [
+    { name: 'first-run', testMatch: /first-run\.spec\.ts$/, workers: 1 },
+    { name: 'parallel', testIgnore: [/first-run\.spec\.ts$/, ...HEAVY] },
+    { name: 'heavy', testMatch: HEAVY, workers: 1, dependencies: ['parallel'] },
+  ],
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: 'list',
@@ -53,7 +72,8 @@ export default defineConfig({
     actionTimeout: 45_000,
   },
   webServer: {
-    command: 'npx tsx server/src/main.ts',
+    // The bundle when the test command built it for this run, as own servers do (test/e2e/child-server.ts).
+    command: usesBundle() ? `node ${serverArgs().join(' ')}` : 'npx tsx server/src/main.ts',
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -70,6 +90,8 @@ export default defineConfig({
       // Not the default on purpose: the UI asks for variant A on every request, so it must work
       // on an installation that made variant B (enveloped responses, no cookie) its default.
       HEARTH_API_VARIANT: 'B',
+      ...TEST_PASSWORDS,
+      ...(usesBundle() ? SERVER_MALLOC_ENV : {}),
     },
   },
 });

@@ -4,10 +4,15 @@
  *   2. lint (eslint.config.js: the TypeScript rules and the layer rules that keep features apart)
  *      and 3. type check (server, scripts, tests, renderer), side by side
  *   4. build the web UI (the server and the browser tests serve it)
- *   5. server tests: node:test over real HTTP, real SQLite (test/server), and the web UI's pure
+ *   5. template data folders: the data-only server tests' household and corpus media, ingested once
+ *      (test/template/build.ts, cached in .tmp/template)
+ *   6. server tests: node:test over real HTTP, real SQLite (test/server), and the web UI's pure
  *      modules (test/renderer), two files at a time, the longest first
- *   6. browser tests: Playwright in Debian chromium (test/e2e)
- * Ends with one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part; paths
+ *   7. the server bundle (server/dist, when server/src changed), which the browser tests' servers run
+ *   8. browser tests: Playwright in Debian chromium (test/e2e)
+ * Every test process and server hashes passwords at scrypt's lowest cost (HEARTH_TEST_CHEAP_PASSWORDS).
+ * Ends with each phase's wall time, the 10 slowest server files and browser specs (also written to
+ * .tmp/test-phases.json), then one line `N passed, N failed` for CI. `--server` or `--e2e` runs only that part; paths
  * after it pick server test files by prefix (`npm run test:server -- test/server/media`).
  *
  * Where the time went (measured 2026-11, issue 11 follow-up; the 2-core machine was shared, load 9–16,
@@ -38,6 +43,25 @@
  * - Not done: the browser tests beside the server suite (both load the two cores fully; the e2e
  *   timeouts were not made for that), `--experimental-test-isolation=none` (tests set process.env
  *   for their own server: FFPROBE_PATH, HEARTH_UPLOAD_IDLE_TIMEOUT_S).
+ *
+ * Issue 26 (measured 2026-11 on the shared 2-core machine, load 8–15; CPU figures are the firm ones):
+ * - Password hashes: scrypt N=2^15 costs ~182 ms of CPU a hash, N=2^10 ~4.5 ms. The suite signs up or
+ *   changes a password ~230 times in server files and ~80 in the specs' servers: ~55 s of CPU, now ~1.5.
+ *   On for every test process and server (HEARTH_TEST_CHEAP_PASSWORDS); passwords.test.ts keeps the real cost.
+ * - A spec's server from the bundle: ~4.3 s to HEARTH_READY against ~9.9 s under tsx (4 starts each,
+ *   alternating, load ~14); ~21 starts a run.
+ * - Templates (test/template): a recipe of 5–21 JPEGs builds in ~5 s, with HEIC, MOV, RAW and MP4 in
+ *   ~17–20 s; side by side, a migrated file ran 3–7 s quicker than its original (camera-make 28 / 34 s,
+ *   folders 34 / 38 s) or no quicker (places 59 / 57, map-points 77 / 76): in these files the queries and
+ *   the geocoder, not the ingest, take the time. One build serves every file of a recipe and every later
+ *   run until a source changes.
+ * - Measured, not adopted: NODE_COMPILE_CACHE for the test processes saves ~0.25 s of CPU of the ~3.5 s
+ *   that loading the server graph under tsx costs (~7%, inside the noise of one run): ~45 s of CPU over
+ *   185 files. Merging the 52 files under 5 s (104 s together) into about 8 would save ~44 starts of
+ *   ~3.5 s CPU: ~150 s of CPU, ~75 s of wall on two lanes, at the price of files that no longer stand
+ *   alone. Running the browser tests beside the server suite's tail: the two lanes, longest first, end
+ *   within a second of each other (945 / 945 s over the last full run's times), so there is no idle
+ *   tail to fill; both phases already keep both cores busy.
  */
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
@@ -147,6 +171,7 @@ async function serverTests(): Promise<void> {
     pipeline(toTap.compose(tapReporter as (source: AsyncIterable<unknown>) => AsyncGenerator<string>), fs.createWriteStream(tap)),
   ]);
   reportFileTimes(seconds);
+  lastRunSeconds = seconds;
   const text = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
   const pass = Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
   const fail = Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0);
@@ -158,6 +183,8 @@ async function serverTests(): Promise<void> {
 }
 
 const TIMES = path.join(tmp, 'server-test-times.json');
+/** This run's seconds per server file (for the closing summary). */
+let lastRunSeconds = new Map<string, number>();
 
 /**
  * Seconds per file in a full run on the shared 2-core machine (2025-11, load 6–12): the files over
@@ -207,8 +234,10 @@ function reportFileTimes(seconds: Map<string, number>): void {
   for (const [f, s] of slowest) console.log(`  ${s.toFixed(1).padStart(6)} s  ${f}`);
 }
 
+const E2E_REPORT = path.join(tmp, 'e2e-report.json');
+
 function e2eTests(): void {
-  const report = path.join(tmp, 'e2e-report.json');
+  const report = E2E_REPORT;
   fs.rmSync(report, { force: true });
   const status = run('npx', ['playwright', 'test', '--reporter=list,json'], {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
@@ -224,19 +253,106 @@ function e2eTests(): void {
   if (status !== 0 && stats.unexpected === 0) step('browser test run', false);
 }
 
-ensureSystemPackages();
+/** Wall seconds per phase, in the order they ran: printed at the end and kept in .tmp/test-phases.json. */
+const phases: { phase: string; seconds: number }[] = [];
+async function phase<T>(name: string, work: () => T | Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    phases.push({ phase: name, seconds: (performance.now() - started) / 1000 });
+  }
+}
+
+const runStarted = performance.now();
+await phase('packages', ensureSystemPackages);
 if (only === 'all') {
   // Early and on its own: a broken layer boundary fails the run even when every test passes.
   // Side by side: each is one single-threaded process of about 50 s of CPU, so together they take
   // the time of one on two cores. Each one's output is printed whole when it ends.
-  const [lint, typecheck] = await Promise.all([runCaptured('npm', ['run', '--silent', 'lint']), runCaptured('npm', ['run', '--silent', 'typecheck'])]);
+  const [lint, typecheck] = await phase('lint ∥ typecheck', () =>
+    Promise.all([runCaptured('npm', ['run', '--silent', 'lint']), runCaptured('npm', ['run', '--silent', 'typecheck'])]),
+  );
   step('lint', lint === 0);
   step('typecheck', typecheck === 0);
 }
-step('build web UI', run('npm', ['run', '--silent', 'build:ui']) === 0);
-if (only !== 'e2e') await serverTests();
-if (only !== 'server') e2eTests();
+await phase('UI build', () => step('build web UI', run('npm', ['run', '--silent', 'build:ui']) === 0));
+// From here on every test process and the servers they start hash passwords at scrypt's lowest cost
+// (platform/crypto/passwords.ts); the tests of hashing itself set their own. After the UI build on
+// purpose: NODE_ENV=test would change what Vite builds.
+process.env.NODE_ENV = 'test';
+process.env.HEARTH_TEST_CHEAP_PASSWORDS = '1';
+if (only !== 'e2e') {
+  // The data-only tests' household and corpus media, ingested once (test/template/build.ts; cached in
+  // .tmp/template while its sources do not change). A run of picked files skips it: a test builds the
+  // template it needs on first use.
+  if (picked.length === 0) await phase('template', () => step('template data folders', run('npx', ['tsx', 'test/template/build.ts']) === 0));
+  await phase('server suites', serverTests);
+}
+if (only !== 'server') {
+  // The browser specs' servers run the bundle (test/e2e/child-server.ts): built when server/src changed.
+  const bundled = await phase('server build', () => run('npm', ['run', '--silent', 'build:server', '--', '--if-changed']) === 0);
+  step('build server', bundled);
+  if (bundled) process.env.HEARTH_E2E_BUNDLE = '1';
+  await phase('e2e', e2eTests);
+}
+reportPhases();
 
 if (failures.length) console.log(`\nfailed: ${failures.join('; ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
+
+/**
+ * Where this run's time went: each phase's wall time, the slowest server files and browser specs. The
+ * same figures go to .tmp/test-phases.json, so two runs can be compared without reading their logs.
+ */
+function reportPhases(): void {
+  const total = (performance.now() - runStarted) / 1000;
+  const servers = slowest(lastRunSeconds, 10);
+  const specs = slowest(specSeconds(), 10);
+  console.log('\nphases (wall):');
+  for (const p of phases) console.log(`  ${p.seconds.toFixed(1).padStart(7)} s  ${p.phase}`);
+  console.log(`  ${total.toFixed(1).padStart(7)} s  total`);
+  if (servers.length) {
+    console.log('slowest server files:');
+    for (const [f, s] of servers) console.log(`  ${s.toFixed(1).padStart(7)} s  ${f}`);
+  }
+  if (specs.length) {
+    console.log('slowest browser specs:');
+    for (const [f, s] of specs) console.log(`  ${s.toFixed(1).padStart(7)} s  ${f}`);
+  }
+  const record = { at: new Date().toISOString(), only, picked, total, phases, slowestServerFiles: Object.fromEntries(servers), slowestSpecs: Object.fromEntries(specs) };
+  fs.writeFileSync(path.join(tmp, 'test-phases.json'), JSON.stringify(record, null, 1));
+}
+
+function slowest(seconds: Map<string, number>, n: number): [string, number][] {
+  return [...seconds].sort((a, b) => b[1] - a[1]).slice(0, n);
+}
+
+/**
+ * Seconds per spec file from this run's Playwright JSON report: the sum of its tests' durations (every
+ * attempt), which is the spec's share of the workers' time, its own server's start included
+ * (withOwnServer starts it in a beforeAll, which Playwright counts in the first test).
+ */
+function specSeconds(): Map<string, number> {
+  const out = new Map<string, number>();
+  if (only === 'server' || !fs.existsSync(E2E_REPORT)) return out;
+  interface Suite {
+    file?: string;
+    suites?: Suite[];
+    specs?: { file: string; tests: { results: { duration: number }[] }[] }[];
+  }
+  const walk = (s: Suite): void => {
+    for (const sp of s.specs ?? []) {
+      const ms = sp.tests.flatMap((t) => t.results).reduce((a, r) => a + r.duration, 0);
+      out.set(sp.file, (out.get(sp.file) ?? 0) + ms / 1000);
+    }
+    for (const child of s.suites ?? []) walk(child);
+  };
+  try {
+    for (const s of (JSON.parse(fs.readFileSync(E2E_REPORT, 'utf8')) as { suites?: Suite[] }).suites ?? []) walk(s);
+  } catch {
+    // an unreadable report is already counted as a failure by e2eTests()
+  }
+  return out;
+}

@@ -10,6 +10,7 @@ import { createApp } from './app.ts';
 import { createLogger } from './platform/logger.ts';
 import { HttpListener } from './platform/http/listener.ts';
 import { warmLibraryCaches } from './warm-up.ts';
+import { setScryptCost, TEST_SCRYPT_N } from './platform/crypto/passwords.ts';
 
 function start(): void {
   let config;
@@ -23,6 +24,10 @@ function start(): void {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  if (config.testCheapPasswords) {
+    setScryptCost(TEST_SCRYPT_N);
+    log.warn('test setting: new password hashes use the lowest scrypt cost (HEARTH_TEST_CHEAP_PASSWORDS)');
+  }
   let container;
   try {
     container = createContainer(config, log);

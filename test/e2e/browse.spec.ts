@@ -1,6 +1,6 @@
 /**
- * Browsing and organising end to end, on a server of its own seeded through the API (register the
- * administrator, upload corpus files, wait until processed): the timeline grouped by day, the viewer
+ * Browsing and organising end to end, on a server of its own seeded from a template (its administrator
+ * and corpus files, processed: RECIPES.e2eBrowse; uploading is library.spec's subject): the timeline grouped by day, the viewer
  * stepped with the keyboard, like and rate, favourites, multi-select to the trash and restore,
  * a zip download of a selection, and the timeline and viewer at phone width.
  * Screenshots are kept as artifacts under test-results/e2e.
@@ -8,15 +8,16 @@
 import { execFileSync } from 'node:child_process';
 import { expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { call, signIn as signInAs, uploadAndWait } from './household.ts';
+import { signIn as signInAs } from './household.ts';
 import { withOwnServer } from './own-server.ts';
+import { RECIPES } from '../template/recipes.ts';
 
-const ADMIN = { username: 'demeter', password: 'harvest-of-the-year' };
+const ADMIN = RECIPES.e2eBrowse.admin;
 const PHONE = { width: 390, height: 844 };
 /** Photos taken on different days, plus a video. */
 const FILES = ['gps/DSCN0010.jpg', 'gps/big_ben.jpg', 'exif/Canon_40D.jpg', 'gps/Canon_600D_gps.jpg', 'video/with-gps.mp4'];
 
-const test = withOwnServer('browse', FILES);
+const test = withOwnServer('browse', FILES, { template: RECIPES.e2eBrowse });
 test.describe.configure({ mode: 'serial' });
 
 
@@ -31,14 +32,6 @@ async function go(page: Page, link: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: link, exact: true })).toBeVisible();
 }
-
-test.beforeAll(async ({ playwright, hearth }) => {
-  const req = await playwright.request.newContext({ baseURL: hearth.url });
-  const session = await call(req, 'post', '/api/v1/auth/register', null, { data: { ...ADMIN, display_name: 'Demeter' } });
-  const token = session.token as string;
-  await uploadAndWait(req, token, hearth.files, FILES);
-  await req.dispose();
-});
 
 test('timeline by day, viewer with keys, like and rate, favourites', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 860 });

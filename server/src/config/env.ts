@@ -110,6 +110,7 @@ export const envSchema = z.object({
     .default('info'),
   HEARTH_UI_DIR: z.string().min(1).default('renderer/dist'),
   HEARTH_TRUST_PROXY: bool.default(false),
+  HEARTH_TEST_CHEAP_PASSWORDS: bool.default(false),
 });
 
 export interface AppConfig {
@@ -137,6 +138,12 @@ export interface AppConfig {
   apiVariant: 'A' | 'B';
   logLevel: z.infer<typeof envSchema>['HEARTH_LOG_LEVEL'];
   trustProxy: boolean;
+  /**
+   * Test only: new password hashes use scrypt's lowest cost (HEARTH_TEST_CHEAP_PASSWORDS), so the suite's
+   * hundreds of sign-ups cost milliseconds. Refused unless NODE_ENV=test: a real installation must never
+   * store hashes that are cheap to guess.
+   */
+  testCheapPasswords: boolean;
 }
 
 export class ConfigError extends Error {
@@ -161,6 +168,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     );
   }
   const e = parsed.data;
+  if (e.HEARTH_TEST_CHEAP_PASSWORDS && env.NODE_ENV !== 'test') {
+    throw new ConfigError([
+      `HEARTH_TEST_CHEAP_PASSWORDS=${JSON.stringify(env.HEARTH_TEST_CHEAP_PASSWORDS)}: only for the test suite (with NODE_ENV=test); it makes stored passwords cheap to guess`,
+    ]);
+  }
   return {
     port: e.HEARTH_PORT,
     host: e.HEARTH_HOST,
@@ -178,5 +190,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     apiVariant: e.HEARTH_API_VARIANT,
     logLevel: e.HEARTH_LOG_LEVEL,
     trustProxy: e.HEARTH_TRUST_PROXY,
+    testCheapPasswords: e.HEARTH_TEST_CHEAP_PASSWORDS,
   };
 }

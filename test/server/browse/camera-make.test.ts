@@ -5,13 +5,11 @@
  * ("Nikon D70", not "NIKON CORPORATION NIKON D70"); both response variants.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client, startServer, type TestServer } from '../helpers/server.ts';
-import { V1, addMember, data, registerAdmin } from '../helpers/api.ts';
-import { corpusFile } from '../repositories/helpers.ts';
+import { startServer, templateClient, type Client, type TestServer } from '../helpers/server.ts';
+import { V1, data } from '../helpers/api.ts';
 import { inBothVariants } from '../helpers/corpus-assets.ts';
+import { RECIPES } from '../../template/recipes.ts';
 
 describe('queryAssets: camera make', () => {
   let srv: TestServer;
@@ -19,27 +17,13 @@ describe('queryAssets: camera make', () => {
   const clients: Record<'alice' | 'bob', Record<'A' | 'B', Client>> = {} as never;
 
   before(async () => {
-    srv = await startServer();
-    const alice = new Client(srv.url);
-    const bob = new Client(srv.url);
-    const aliceId = (await registerAdmin(alice)).session.user.user_id;
-    const bobId = (await addMember(alice, bob, 'bob')).session.user.user_id;
+    // Four of alice's cameras and one of bob's, from the template (RECIPES.cameras).
+    srv = await startServer({ template: RECIPES.cameras });
+    const alice = await templateClient(srv, 'alice');
+    const bob = await templateClient(srv, 'bob');
     Object.assign(clients, { alice: inBothVariants(alice), bob: inBothVariants(bob) });
-    const repo = srv.container.repositories.primary()!;
-    const index = async (key: string, from: string, ownerId: number) => {
-      const rel = `cams/${key}.jpg`;
-      fs.mkdirSync(path.join(repo.path, 'cams'), { recursive: true });
-      fs.copyFileSync(corpusFile(from), path.join(repo.path, rel));
-      const r = await srv.container.ingest.indexFile({ repositoryId: repo.repository_id, relPath: rel, ownerId, source: 'scan' });
-      assert.equal(r.outcome, 'created', JSON.stringify(r));
-      ids[key] = (r as { asset_id: string }).asset_id;
-    };
-    await index('canon40d', 'exif/Canon_40D.jpg', aliceId);
-    await index('canonG9', 'exif/Canon_PowerShot_G9.jpg', aliceId);
-    await index('nikon', 'exif/Nikon_D70.jpg', aliceId);
-    await index('olympusTrashed', 'exif/Olympus_E-P3.jpg', aliceId);
-    await index('bobsCanon', 'exif/Canon_DIGITAL_IXUS_400.jpg', bobId);
-    await srv.container.jobRunner.whenIdle();
+    const t = srv.template!.assets;
+    Object.assign(ids, { canon40d: t.canon40d, canonG9: t.canonG9, nikon: t.nikon, olympusTrashed: t.olympus, bobsCanon: t.bobsCanon });
     // Put in the Trash by its owner (a person's deletion: watching and scanning leave it there).
     srv.container.db.prepare("UPDATE assets SET is_deleted = 1, deleted_at = ?, deleted_reason = 'user' WHERE asset_id = ?").run(Date.now(), ids.olympusTrashed);
   });

@@ -6,9 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client, startServer, type TestServer } from '../helpers/server.ts';
-import { V1, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
-import { inBothVariants, indexCorpus, listedKeys } from '../helpers/corpus-assets.ts';
+import { startServer, templateClient, type Client, type TestServer } from '../helpers/server.ts';
+import { V1, data, problem } from '../helpers/api.ts';
+import { inBothVariants, listedKeys } from '../helpers/corpus-assets.ts';
+import { RECIPES } from '../../template/recipes.ts';
 
 describe('queryAssets: rating_min', () => {
   let srv: TestServer;
@@ -16,21 +17,13 @@ describe('queryAssets: rating_min', () => {
   const clients = {} as Record<'alice' | 'bob', Record<'A' | 'B', Client>>;
 
   before(async () => {
-    srv = await startServer();
-    const alice = new Client(srv.url);
-    const bob = new Client(srv.url);
-    const aliceId = (await registerAdmin(alice)).session.user.user_id;
-    const bobId = (await addMember(alice, bob, 'bob')).session.user.user_id;
+    // Four of alice's cameras and one of bob's, from the template (RECIPES.cameras).
+    srv = await startServer({ template: RECIPES.cameras });
+    const alice = await templateClient(srv, 'alice');
+    const bob = await templateClient(srv, 'bob');
     Object.assign(clients, { alice: inBothVariants(alice), bob: inBothVariants(bob) });
-    ids = {
-      ...(await indexCorpus(srv, aliceId, {
-        five: ['exif/Canon_40D.jpg', 'rated/five.jpg'],
-        four: ['exif/Canon_PowerShot_G9.jpg', 'rated/four.jpg'],
-        two: ['exif/Nikon_D70.jpg', 'rated/two.jpg'],
-        unrated: ['exif/Olympus_E-P3.jpg', 'rated/unrated.jpg'],
-      })),
-      ...(await indexCorpus(srv, bobId, { bobsFive: ['exif/Canon_DIGITAL_IXUS_400.jpg', 'rated/bobs-five.jpg'] })),
-    };
+    const t = srv.template!.assets;
+    ids = { five: t.canon40d!, four: t.canonG9!, two: t.nikon!, unrated: t.olympus!, bobsFive: t.bobsCanon! };
     const rate = async (who: 'alice' | 'bob', key: string, rating: number) => {
       const r = await clients[who].A.put(`${V1}/assets/${ids[key]}/rating`, { rating });
       assert.equal(r.status, 200, r.text);
@@ -40,7 +33,7 @@ describe('queryAssets: rating_min', () => {
     await rate('alice', 'two', 2);
     await rate('bob', 'bobsFive', 5);
     // Alice shares her library with Bob, who shows it in his timeline: her stars are still hers.
-    const share = await clients.alice.A.post(`${V1}/partner-shares`, { partner_user_id: bobId });
+    const share = await clients.alice.A.post(`${V1}/partner-shares`, { partner_user_id: srv.template!.users.bob!.id });
     assert.equal(share.status, 201, share.text);
     const shown = await clients.bob.A.put(`${V1}/partner-shares/${data(clients.alice.A, share).share_id}`, { show_in_timeline: true });
     assert.equal(shown.status, 200, shown.text);

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '../helpers/server.ts';
 import { V1, data, problem } from '../helpers/api.ts';
-import { indexCorpus, insertAsset, setup, utc, type World } from '../statistics/catalog.ts';
+import { insertAsset, setup, utc, type World } from '../statistics/catalog.ts';
+import { RECIPES } from '../../template/recipes.ts';
 
 type Summary = {
   asset_count: number;
@@ -52,18 +53,9 @@ describe('folders', { timeout: 300_000 }, () => {
   };
 
   before(async () => {
-    w = await setup();
-    const a = w.aliceId;
-    ids.canon = await indexCorpus(w, 'gps/Canon_600D_gps.jpg', 'holidays/2015/yosemite/canon.jpg', a);
-    ids.clip = await indexCorpus(w, 'video/with-gps.mp4', 'holidays/2015/yosemite/clip.mp4', a);
-    ids.broken = await indexCorpus(w, 'exif/corrupted.jpg', 'holidays/2015/broken.jpg', a);
-    ids.canon40d = await indexCorpus(w, 'exif/Canon_40D.jpg', 'holidays/2008/canon40d.jpg', a);
-    ids.trashed = await indexCorpus(w, 'exif/Canon_DIGITAL_IXUS_400.jpg', 'holidays/2008/trashed.jpg', a);
-    ids.nikon = await indexCorpus(w, 'exif/Nikon_D70.jpg', 'holidays/nikon.jpg', a);
-    ids.inbox = await indexCorpus(w, 'exif/no_exif.jpg', 'inbox/no_exif.jpg', a);
-    ids.root = await indexCorpus(w, 'exif/Pentax_K10D.jpg', 'root.jpg', a);
-    ids.bob1 = await indexCorpus(w, 'gps/DSCN0010.jpg', 'holidays/2015/bob.jpg', w.bobId);
-    ids.bob2 = await indexCorpus(w, 'gps/DSCN0012.jpg', 'bobonly/x.jpg', w.bobId);
+    // The folder tree (alice's and bob's photos and a video) comes from the template: RECIPES.folders.
+    w = await setup({ template: RECIPES.folders });
+    Object.assign(ids, w.srv.template!.assets);
     await w.srv.container.jobRunner.whenIdle();
     const del = await w.alice.req('DELETE', `${V1}/assets/${ids.trashed}`);
     assert.equal(del.status, 200, del.text);

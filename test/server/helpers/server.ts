@@ -12,13 +12,19 @@ import { createContainer, type Container } from '../../../server/src/container.t
 import { createApp } from '../../../server/src/app.ts';
 import { createLogger } from '../../../server/src/platform/logger.ts';
 import { HttpListener } from '../../../server/src/platform/http/listener.ts';
+import { setScryptCost, TEST_SCRYPT_N } from '../../../server/src/platform/crypto/passwords.ts';
 import { responseSchemasFor } from './response-schemas.ts';
+import type { TemplateManifest } from '../../template/build.ts';
+import { login } from './api.ts';
+import type { Recipe } from '../../template/recipes.ts';
 
 export interface TestServer {
   url: string;
   dataDir: string;
   container: Container;
   config: AppConfig;
+  /** Started from a template (`startServer({ template })`): its users (ids, signed-in tokens) and asset ids. */
+  template: TemplateManifest | null;
   /** Stops the server; keeps the data folder unless `removeData`. */
   stop(opts?: { removeData?: boolean }): Promise<void>;
 }
@@ -27,8 +33,22 @@ export function tempDataDir(prefix = 'hearth-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+/**
+ * `template`: the data folder starts as a copy of that recipe's template (test/template/build.ts): its
+ * household signed up and its corpus files ingested by the real pipeline once per run, instead of by
+ * this test file. For tests whose subject is not ingest.
+ */
+export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; template?: Recipe } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
+  let template: TemplateManifest | null = null;
+  if (opts.template) {
+    // Imported when asked: build.ts imports this file to build a template (and runs as a script).
+    const { copyTemplate, ensureTemplate } = await import('../../template/build.ts');
+    const built = await ensureTemplate(opts.template);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    copyTemplate(built.dir, built.manifest, dataDir);
+    template = built.manifest;
+  }
   const config = loadConfig({
     HEARTH_DATA_DIR: dataDir,
     HEARTH_PORT: '0',
@@ -36,8 +56,12 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     // ML indexing off unless the test names a models folder (a test about ML) or sets it: OCR is installed from its
     // npm package, and running it on every photo every test uploads would cost the suite minutes of CPU.
     HEARTH_ML_DEFAULT_ON: opts.env?.HEARTH_MODELS_DIR ? 'true' : 'false',
+    // Cheap password hashes when the runner asks (scripts/test.ts sets both): like main.ts, refused outside tests.
+    NODE_ENV: process.env.NODE_ENV,
+    HEARTH_TEST_CHEAP_PASSWORDS: process.env.HEARTH_TEST_CHEAP_PASSWORDS,
     ...opts.env,
   });
+  if (config.testCheapPasswords) setScryptCost(TEST_SCRYPT_N);
   const container = createContainer(config, createLogger(config.logLevel));
   const app = createApp(container);
   // Listens like main.ts: where HEARTH_HOST or the network setting says (127.0.0.1 on a fresh folder),
@@ -50,12 +74,24 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     dataDir,
     container,
     config,
+    template,
     async stop({ removeData = false } = {}) {
       await listener.close({ force: true });
       await container.close();
       if (removeData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A client signed in (with the helpers' password, as registerAdmin and addMember made the accounts) as
+ * `user` of the server's template: alice, or a member the recipe names.
+ */
+export async function templateClient(srv: TestServer, user: string, variant: 'A' | 'B' = 'A'): Promise<Client> {
+  if (!srv.template?.users[user]) throw new Error(`the server's template has no user ${user}`);
+  const c = new Client(srv.url, variant);
+  await login(c, user);
+  return c;
 }
 
 export interface HttpResult<T = any> {

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '../helpers/server.ts';
 import { V1, data, problem } from '../helpers/api.ts';
-import { indexCorpus, insertAsset, linkItem, setup, utc, type World } from '../statistics/catalog.ts';
+import { insertAsset, linkItem, setup, utc, type World } from '../statistics/catalog.ts';
+import { RECIPES } from '../../template/recipes.ts';
 
 type Point = { asset_id: string; gps_latitude: number; gps_longitude: number; original_filename: string; taken_time: string | null; upload_time: string };
 type Points = { limit: number; offset: number; points: Point[]; total: number };
@@ -27,18 +28,9 @@ describe('getMapPoints', { timeout: 300_000 }, () => {
   const names = (p: Points) => p.points.map((x) => x.original_filename).sort();
 
   before(async () => {
-    w = await setup();
-    const a = w.aliceId;
-    ids.canon = await indexCorpus(w, 'gps/Canon_600D_gps.jpg', 'map/Canon_600D_gps.jpg', a);
-    ids.bigben = await indexCorpus(w, 'gps/big_ben.jpg', 'map/big_ben.jpg', a);
-    ids.sydney = await indexCorpus(w, 'gps/sydney_opera_house.jpg', 'map/sydney_opera_house.jpg', a);
-    ids.kenya = await indexCorpus(w, 'gps/Kodak_CX7530_kenya.jpg', 'map/Kodak_CX7530_kenya.jpg', a);
-    ids.video = await indexCorpus(w, 'video/with-gps.mp4', 'map/with-gps.mp4', a);
-    ids.zeroVideo = await indexCorpus(w, 'video/ftyp3gp5.mp4', 'map/ftyp3gp5.mp4', a);
-    ids.noGps = await indexCorpus(w, 'exif/Canon_40D.jpg', 'map/Canon_40D.jpg', a);
-    ids.emptyGps = await indexCorpus(w, 'gps/empty_gps.jpg', 'map/empty_gps.jpg', a);
-    ids.trashed = await indexCorpus(w, 'gps/thompson-springs.jpg', 'map/thompson-springs.jpg', a);
-    ids.bob = await indexCorpus(w, 'gps/DSCN0010.jpg', 'map/DSCN0010.jpg', w.bobId);
+    // Geotagged photos and videos (alice's) and one of bob's, from the template: RECIPES.mapPoints.
+    w = await setup({ template: RECIPES.mapPoints });
+    Object.assign(ids, w.srv.template!.assets);
     await w.srv.container.jobRunner.whenIdle();
     assert.equal((await w.alice.req('DELETE', `${V1}/assets/${ids.trashed}`)).status, 200);
   });

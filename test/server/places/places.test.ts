@@ -5,16 +5,14 @@
  * older catalog, (0, 0)) caught up by the sync job, and bad input. Both response variants.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { Client, startServer, type TestServer } from '../helpers/server.ts';
-import { V1, addMember, data, login, problem, registerAdmin } from '../helpers/api.ts';
-import { inBothVariants, indexCorpus } from '../helpers/corpus-assets.ts';
-import { corpusFile } from '../repositories/helpers.ts';
+import { Client, startServer, templateClient, type TestServer } from '../helpers/server.ts';
+import { V1, data, login, problem } from '../helpers/api.ts';
+import { inBothVariants } from '../helpers/corpus-assets.ts';
+import { GPS_FILES, RECIPES } from '../../template/recipes.ts';
 import { rebuildLocationClustersJob } from '../../../server/src/features/places/places.jobs.ts';
 import { CORPUS_PLACES } from './corpus-places.ts';
 
-const GPS_FILES = fs.readdirSync(corpusFile('gps')).filter((f) => f.endsWith('.jpg'));
 
 type Place = { city: string | null; region: string | null; country: string; country_code: string; geohash: string } | null;
 type Cluster = { cluster_id: string; geohash: string; photo_count: number; label: string | null; city: string | null; region: string | null; country: string | null; provider: string; geocode_status: string; precision: number; centroid_latitude: number };
@@ -29,15 +27,17 @@ describe('places: names, clusters, ownership', { timeout: 900_000 }, () => {
   let bobIds: Record<string, string> = {};
 
   before(async () => {
-    srv = await startServer();
-    const a = new Client(srv.url);
-    aliceId = (await registerAdmin(a)).session.user.user_id;
-    const b = new Client(srv.url);
-    bobId = (await addMember(a, b, 'bob')).session.user.user_id;
+    // Every photo of the corpus's gps folder (alice's) and two of bob's, from the template: RECIPES.places.
+    srv = await startServer({ template: RECIPES.places });
+    const a = await templateClient(srv, 'alice');
+    const b = await templateClient(srv, 'bob');
+    aliceId = srv.template!.users.alice!.id;
+    bobId = srv.template!.users.bob!.id;
     alice = inBothVariants(a);
     bob = inBothVariants(b);
-    ids = await indexCorpus(srv, aliceId, Object.fromEntries(GPS_FILES.map((f) => [f, [`gps/${f}`, `alice/${f}`] as const])));
-    bobIds = await indexCorpus(srv, bobId, { helsinki: ['gps/HMD_Nokia_8.3_5G.jpg', 'bob/helsinki.jpg'], sydney: ['gps/sydney_opera_house.jpg', 'bob/sydney.jpg'] });
+    const { helsinki, sydney, ...mine } = srv.template!.assets;
+    ids = mine;
+    bobIds = { helsinki: helsinki!, sydney: sydney! };
   });
   after(() => srv.stop({ removeData: true }));
 

@@ -6,21 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client, startServer, type TestServer } from '../helpers/server.ts';
-import { V1, data, registerAdmin } from '../helpers/api.ts';
-import { inBothVariants, indexCorpus, listedKeys } from '../helpers/corpus-assets.ts';
+import { startServer, templateClient, type Client, type TestServer } from '../helpers/server.ts';
+import { RECIPES } from '../../template/recipes.ts';
+import { V1, data } from '../helpers/api.ts';
+import { inBothVariants, listedKeys } from '../helpers/corpus-assets.ts';
 import { parseQuery, type QueryContext } from '../../../server/src/features/search/query-language/index.ts';
 
-const FILES = {
-  canon: ['gps/Canon_600D_gps.jpg', 'trips/Canon_600D_gps.jpg'], // Canon EOS 600D + EF-S15-85mm, 12 June 2015
-  dscn10: ['gps/DSCN0010.jpg', 'trips/DSCN0010.jpg'], // NIKON COOLPIX P6000, 22 October 2008
-  jpeg: ['raw/RAW_NIKON_D1.JPG', 'raw/RAW_NIKON_D1.JPG'], // RAW+JPEG pair, 19 November 2000
-  raw: ['raw/RAW_NIKON_D1.NEF', 'raw/RAW_NIKON_D1.NEF'],
-  still: ['live/IMG_7943.HEIC', 'live/IMG_7943.HEIC'], // live photo
-  motion: ['live/IMG_7943_HEVC.MOV', 'live/IMG_7943_HEVC.MOV'],
-  video: ['video/with-gps.mp4', 'video/with-gps.mp4'],
-} as const;
-type Key = keyof typeof FILES;
+// The photos (cameras, dates, a RAW+JPEG pair, a live photo, a video) are the template's: RECIPES.queryLanguage.
+type Key = keyof typeof RECIPES.queryLanguage.files;
 
 describe('parsed queries list the photos they name', { timeout: 600_000 }, () => {
   let srv: TestServer;
@@ -28,11 +21,10 @@ describe('parsed queries list the photos they name', { timeout: 600_000 }, () =>
   let clients = {} as Record<'A' | 'B', Client>;
 
   before(async () => {
-    srv = await startServer();
-    const a = new Client(srv.url);
-    const ownerId = (await registerAdmin(a)).session.user.user_id;
+    srv = await startServer({ template: RECIPES.queryLanguage });
+    const a = await templateClient(srv, 'alice');
     clients = inBothVariants(a);
-    ids = await indexCorpus(srv, ownerId, FILES);
+    ids = srv.template!.assets as Record<Key, string>;
     for (const [key, rating] of [['canon', 5], ['dscn10', 4]] as const) assert.equal((await a.put(`${V1}/assets/${ids[key]}/rating`, { rating })).status, 200);
     assert.equal((await a.put(`${V1}/assets/${ids.dscn10}/like`, { liked: true })).status, 200);
   });

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client, startServer, type TestServer } from '../helpers/server.ts';
+import { Client, startServer, templateClient, type TestServer } from '../helpers/server.ts';
+import type { Recipe } from '../../template/recipes.ts';
 import { addMember, registerAdmin } from '../helpers/api.ts';
 import { CORPUS } from '../media/corpus.ts';
 import { catalogOf } from '../helpers/factories.ts';
@@ -26,12 +27,22 @@ export interface World {
   synth: { repository_id: string; name: string };
 }
 
-export async function setup(): Promise<World> {
-  const srv = await startServer();
-  const alice = new Client(srv.url);
-  const me = await registerAdmin(alice);
-  const bob = new Client(srv.url);
-  const b = await addMember(alice, bob, 'bob');
+/**
+ * `template`: the household and its corpus files come from that recipe's template (test/template),
+ * ingested once per run instead of by the test file: its asset ids are `srv.template.assets`.
+ */
+export async function setup(opts: { template?: Recipe } = {}): Promise<World> {
+  const srv = await startServer({ template: opts.template });
+  let alice: Client, bob: Client, aliceId: number, bobId: number;
+  if (srv.template) {
+    [alice, bob] = [await templateClient(srv, 'alice'), await templateClient(srv, 'bob')];
+    [aliceId, bobId] = [srv.template.users.alice!.id, srv.template.users.bob!.id];
+  } else {
+    alice = new Client(srv.url);
+    aliceId = (await registerAdmin(alice)).session.user.user_id;
+    bob = new Client(srv.url);
+    bobId = (await addMember(alice, bob, 'bob')).session.user.user_id;
+  }
   await srv.container.jobRunner.whenIdle();
   const primary = srv.container.repositories.primary()!;
   const synth = { repository_id: crypto.randomUUID(), name: 'Archive NAS' };
@@ -42,8 +53,8 @@ export async function setup(): Promise<World> {
     srv,
     alice,
     bob,
-    aliceId: me.session.user.user_id,
-    bobId: b.session.user.user_id,
+    aliceId,
+    bobId,
     primary: { repository_id: primary.repository_id, name: primary.name },
     synth,
   };

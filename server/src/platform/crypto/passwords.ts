@@ -3,6 +3,12 @@
  * Format: `scrypt$N$r$p$salt_b64$hash_b64`, so parameters can be raised later and old hashes still
  * verify. N=2^15, r=8 uses 32 MiB per hash: about 0.1 s here, expensive enough for an attacker with a
  * stolen catalog, cheap enough for a household's logins.
+ *
+ * The test suite signs up a few hundred accounts; at 0.1 s each that is tens of seconds of CPU spent on
+ * nothing a test asserts. `setScryptCost` lowers N for new hashes, only when the suite asks for it
+ * (HEARTH_TEST_CHEAP_PASSWORDS=1 with NODE_ENV=test, refused otherwise by config/env.ts). Verification
+ * reads N from the stored hash, so it is the same code either way; test/server/passwords.test.ts checks
+ * the real cost.
  */
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
@@ -14,11 +20,24 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-const N = 2 ** 15;
+/** N for every new hash outside the test suite. */
+export const DEFAULT_SCRYPT_N = 2 ** 15;
+/** The lowest N setScryptCost accepts (1 MiB per hash at r=8), and the one the test suite uses. */
+export const TEST_SCRYPT_N = 2 ** 10;
+let N = DEFAULT_SCRYPT_N;
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
 const MAXMEM = 64 * 1024 * 1024;
+
+/** Sets N for the hashes made from now on: a power of two, at least TEST_SCRYPT_N. */
+export function setScryptCost(n: number): void {
+  if (!Number.isInteger(n) || n < TEST_SCRYPT_N || (n & (n - 1)) !== 0) {
+    throw new RangeError(`scrypt cost must be a power of two of at least ${TEST_SCRYPT_N}, not ${n}`);
+  }
+  N = n;
+  dummy = null; // the dummy hash must cost what a real account's does
+}
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
