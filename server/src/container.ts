@@ -33,7 +33,6 @@ import { INSTALL_HINT, mediaToolsReport, resumeWaitingAssets, waitingAssetCount 
 import { DerivativePaths } from './features/assets/derivatives.ts';
 import { AssetsService } from './features/assets/api/assets.service.ts';
 import { CorrectionsService } from './features/assets/corrections/corrections.service.ts';
-import { resolveInRepository } from './features/assets/index.ts';
 import { AssetsStore } from './features/assets/assets.store.ts';
 import { TrashService } from './features/assets/trash/trash.service.ts';
 import { TrashStore } from './features/assets/trash/trash.store.ts';
