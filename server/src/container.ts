@@ -348,13 +348,13 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const trashLog = log.child({ module: 'trash' });
   const deletion = new PermanentDeletion(db, trashStore, repositories, derivatives, assetChanges, trashLog);
   const trash = new TrashService(new AssetsStore(db), trashStore, access, settings, deletion, trashLog);
-  const albums = new AlbumsService(db, access, jobs, settings, indexers);
+  const albums = new AlbumsService(db, access, jobs, settings, indexers, repositories);
   const albumMembers = new AlbumMembersService(db, access);
   const partnerShares = new PartnerSharesService(db, access);
   const shareLinks = new ShareLinksService(db, access, assets, keys.key('share-link'));
   const tags = new TagsService(db, access);
-  const stacks = new StacksService(db, access, jobs);
-  const duplicates = new DuplicatesService(db, access, jobs, assetChanges);
+  const stacks = new StacksService(db, access, jobs, repositories);
+  const duplicates = new DuplicatesService(db, access, jobs, assetChanges, repositories);
   duplicates.phashes = new PhashBackfill(db, (assetId) => derivatives.thumbnail(assetId, 'small'));
   // Merging exact copies keeps who is in the photo (features/faces/face-links.ts).
   duplicates.setFacesHook({ reparentFaces: (keeper, copies) => carryFacesOnMerge(db, keeper, copies) });
@@ -364,7 +364,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     (lat, lon) => placeNameAt(reverseGeocoder, lat, lon),
     () => (reverseGeocoder.isLoaded ? null : reverseGeocoder.loadAsync()),
   );
-  const featured = new FeaturedService(db);
+  const featured = new FeaturedService(db, repositories);
   const species = new SpeciesService(new SpeciesStore(db), new INaturalistClient(config.species), log.child({ module: 'species' }));
   const assetNames = new AssetNames(db, access);
   const jobReports = new JobsService(
@@ -391,9 +391,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const listReader = SnapshotWorker.for(db);
   const browse = new BrowseService(db, catalog, caches.create('lists', LIST_CACHE_BYTES, listBytes), listReader);
   const mapIndex = new MapIndex(db, catalog, caches.create('map_points', MAP_CACHE_BYTES, (p: Points) => p.bytes()));
-  const places = new PlacesService(db, mapIndex);
+  const places = new PlacesService(db, mapIndex, repositories);
   const placeNames = new PlaceNames(db, reverseGeocoder);
-  const locationClusters = new LocationClustersService(db, jobs, placeNames);
+  const locationClusters = new LocationClustersService(db, jobs, placeNames, repositories);
   // A new position gets its place name from a job (the gazetteer loads there, not in the pipeline's transaction).
   assetChanges.on('asset.ready', 'places', (e) => {
     if (placeNames.pendingFor(e.asset_id)) jobs.enqueue(syncPlaces, {});
@@ -404,9 +404,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   });
   const ownerFacts = new OwnerFacts(db, catalog, caches.create('statistics_facts', FACTS_CACHE_BYTES, (f: Facts) => f.bytes()));
   const memo = new CatalogMemo(db, catalog, caches.create('memo', MEMO_CACHE_BYTES, memoBytes));
-  const statistics = new StatisticsService(db, ownerFacts, memo);
+  const statistics = new StatisticsService(db, ownerFacts, memo, repositories);
   const folderTotals = new FolderTotals(db, catalog, caches.create('folder_totals', FOLDER_CACHE_BYTES, foldersBytes));
-  const folders = new FoldersService(db, folderTotals);
+  const folders = new FoldersService(db, folderTotals, repositories);
   // The parser knows the caller's cameras and lenses by the names getFilterOptions lists.
   // The semantic channel reads the in-memory vector index of the model it searches (built in the background at
   // start from semantic_vectors, following the store since); until it is built, the exact scan answers.

@@ -51,6 +51,7 @@ import { DETECTION_VERSION, detectDuplicateGroups, type DetectionItem } from './
 import { detectRepositoryDuplicatesJob } from './duplicates.jobs.ts';
 import type { PhashBackfill, PhashBackfillResult } from './phash.backfill.ts';
 import { DuplicatesStore, memberKey, type GroupFilter, type GroupRow } from './duplicates.store.ts';
+import type { RepositoryLookup } from '../repositories/index.ts';
 
 /** Filled by the faces feature: moves the duplicates' faces (and their people) onto the keeper. */
 export interface DuplicateFacesHook {
@@ -106,6 +107,7 @@ export class DuplicatesService {
     private readonly access: Access,
     private readonly jobs: JobQueue,
     private readonly changes: AssetChangeBus,
+    private readonly repositories: RepositoryLookup,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new DuplicatesStore(db);
@@ -121,9 +123,7 @@ export class DuplicatesService {
 
   /** On demand: administrators over every owner, members over their own assets. */
   async detect(actor: Actor, repositoryId: string): Promise<DetectionCounts> {
-    if (!this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(repositoryId)) {
-      throw new DomainError(404, 'repository_not_found', 'No such repository.', { errors: [{ field: 'body.repository_id', message: 'not found' }] });
-    }
+    this.repositories.require(repositoryId, 'body.repository_id');
     if (this.running.has(repositoryId)) {
       throw new DomainError(409, 'duplicate_detection_running', 'Duplicates are being detected in this repository right now; try again when it is done.', {
         errors: [{ field: 'body.repository_id', message: 'a detection is running' }],
@@ -161,7 +161,7 @@ export class DuplicatesService {
 
   /** The job: waits while the repository's photos are processing (or a detection runs), then detects for every owner. */
   async runDetectionJob(repositoryId: string, queuedAt: number): Promise<DetectionCounts | { skipped: string }> {
-    if (!this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(repositoryId)) return { skipped: 'the repository is gone' };
+    if (!this.repositories.exists(repositoryId)) return { skipped: 'the repository is gone' };
     if (this.running.has(repositoryId)) throw new SnoozeError(WAIT_STEP_MS, 'a detection is running for this repository');
     const busy = this.db
       .prepare("SELECT count(*) FROM assets WHERE repository_id = ? AND type = 'PHOTO' AND is_deleted = 0 AND state IN ('pending', 'processing')")
