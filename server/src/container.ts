@@ -338,6 +338,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const pipeline = new AssetPipeline(db, repositories, derivatives, assetChanges, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, assetChanges, path.join(p.tmp, 'exports'));
   const corrections = new CorrectionsService(db, access, assetChanges);
+  // The assets table's store, for the features that keep columns of it (geohashes, pHashes) and the Trash.
+  const assetsStore = new AssetsStore(db);
   // A cover is cut from the photo's medium thumbnail, or from its original while it has none.
   const people = new PeopleService(db, faces, jobs, (assetId) => {
     const a = db.prepare('SELECT repository_id, storage_path FROM assets WHERE asset_id = ?').get(assetId) as { repository_id: string; storage_path: string } | undefined;
@@ -347,7 +349,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const trashStore = new TrashStore(db);
   const trashLog = log.child({ module: 'trash' });
   const deletion = new PermanentDeletion(db, trashStore, repositories, derivatives, assetChanges, trashLog);
-  const trash = new TrashService(new AssetsStore(db), trashStore, access, settings, deletion, trashLog);
+  const trash = new TrashService(assetsStore, trashStore, access, settings, deletion, trashLog);
   const albums = new AlbumsService(db, access, jobs, settings, indexers, repositories);
   const albumMembers = new AlbumMembersService(db, access);
   const partnerShares = new PartnerSharesService(db, access);
@@ -355,7 +357,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs, repositories);
   const duplicates = new DuplicatesService(db, access, jobs, assetChanges, repositories);
-  duplicates.phashes = new PhashBackfill(db, (assetId) => derivatives.thumbnail(assetId, 'small'));
+  duplicates.phashes = new PhashBackfill(db, assetsStore, (assetId) => derivatives.thumbnail(assetId, 'small'));
   // Merging exact copies keeps who is in the photo (features/faces/face-links.ts).
   duplicates.setFacesHook({ reparentFaces: (keeper, copies) => carryFacesOnMerge(db, keeper, copies) });
   const photoEvents = new PhotoEventsService(db, access, jobs);
@@ -392,7 +394,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const browse = new BrowseService(db, catalog, caches.create('lists', LIST_CACHE_BYTES, listBytes), listReader);
   const mapIndex = new MapIndex(db, catalog, caches.create('map_points', MAP_CACHE_BYTES, (p: Points) => p.bytes()));
   const places = new PlacesService(db, mapIndex, repositories);
-  const placeNames = new PlaceNames(db, reverseGeocoder);
+  const placeNames = new PlaceNames(db, reverseGeocoder, assetsStore);
   const locationClusters = new LocationClustersService(db, jobs, placeNames, repositories);
   // A new position gets its place name from a job (the gazetteer loads there, not in the pipeline's transaction).
   assetChanges.on('asset.ready', 'places', (e) => {
