@@ -146,7 +146,7 @@ export interface Container {
   duplicates: DuplicatesService;
   /**
    * Photo events (features/photo-events). Titles take their place names from the offline reverse geocoder
-   * (features/places, `usePlaceNames`); relations take people from faces (`usePeople`, face-links.ts).
+   * (features/places, option `placeNames`); relations take people from faces (option `people`, face-links.ts).
    */
   photoEvents: PhotoEventsService;
   /** Every cache of the server (their counters go to the runtime diagnostics). */
@@ -356,16 +356,19 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const shareLinks = new ShareLinksService(db, access, assets, keys.key('share-link'));
   const tags = new TagsService(db, access);
   const stacks = new StacksService(db, access, jobs, repositories);
-  const duplicates = new DuplicatesService(db, access, jobs, assetChanges, repositories);
-  duplicates.phashes = new PhashBackfill(db, assetsStore, (assetId) => derivatives.thumbnail(assetId, 'small'));
-  // Merging exact copies keeps who is in the photo (features/faces/face-links.ts).
-  duplicates.setFacesHook({ reparentFaces: (keeper, copies) => carryFacesOnMerge(db, keeper, copies) });
-  const photoEvents = new PhotoEventsService(db, access, jobs);
-  photoEvents.usePeople((ownerId, items) => peopleOfItems(db, ownerId, items));
-  photoEvents.usePlaceNames(
-    (lat, lon) => placeNameAt(reverseGeocoder, lat, lon),
-    () => (reverseGeocoder.isLoaded ? null : reverseGeocoder.loadAsync()),
-  );
+  const duplicates = new DuplicatesService(db, access, jobs, assetChanges, {
+    repositories,
+    phashes: new PhashBackfill(db, assetsStore, (assetId) => derivatives.thumbnail(assetId, 'small')),
+    // Merging exact copies keeps who is in the photo (features/faces/face-links.ts).
+    faces: { reparentFaces: (keeper, copies) => carryFacesOnMerge(db, keeper, copies) },
+  });
+  const photoEvents = new PhotoEventsService(db, access, jobs, {
+    people: (ownerId, items) => peopleOfItems(db, ownerId, items),
+    placeNames: {
+      at: (lat, lon) => placeNameAt(reverseGeocoder, lat, lon),
+      ready: () => (reverseGeocoder.isLoaded ? null : reverseGeocoder.loadAsync()),
+    },
+  });
   const featured = new FeaturedService(db, repositories);
   const species = new SpeciesService(new SpeciesStore(db), new INaturalistClient(config.species), log.child({ module: 'species' }));
   const assetNames = new AssetNames(db, access);

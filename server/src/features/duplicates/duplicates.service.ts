@@ -36,8 +36,8 @@
  * - A pending group is listed (and counted in the summary) while at least two of its photos are in the
  *   library: a copy sent to the Trash by hand leaves nothing to merge. getDuplicateGroup still answers it.
  * - Faces: moved only when `policy.faces` is true and the group's method is `exact` (the same bytes, so
- *   the same face boxes). The faces feature fills the hook `DuplicateFacesHook` (setFacesHook); until it
- *   exists the flag is recorded in the group's merge policy and nothing is moved.
+ *   the same face boxes). The composition root gives the faces feature's `DuplicateFacesHook` at construction; without
+ *   one the flag is recorded in the group's merge policy and nothing is moved.
  */
 import type { Access } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
@@ -93,30 +93,38 @@ const READ_PAGE = 20_000;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/** What duplicates works with beyond the catalog, given by the composition root (container.ts). */
+export interface DuplicatesParts {
+  repositories: RepositoryLookup;
+  /** The pHash backfill (phash.backfill.ts), run by its job. */
+  phashes: PhashBackfill;
+  /** How faces follow a merge of exact copies (features/faces); null: the flag is recorded, nothing moves. */
+  faces: DuplicateFacesHook | null;
+}
+
 export class DuplicatesService {
   readonly store: DuplicatesStore;
   private readonly assets: AssetsStore;
   /** Repositories a detection is running for (on demand or the job). */
   private readonly running = new Set<string>();
-  private faces: DuplicateFacesHook | null = null;
-  /** pHashes of an older recipe, and window pHashes of photos catalogued before them (set by the container). */
-  phashes!: PhashBackfill;
+  private readonly repositories: RepositoryLookup;
+  private readonly faces: DuplicateFacesHook | null;
+  /** pHashes of an older recipe, and window pHashes of photos catalogued before them. */
+  readonly phashes: PhashBackfill;
 
   constructor(
     private readonly db: Db,
     private readonly access: Access,
     private readonly jobs: JobQueue,
     private readonly changes: AssetChangeBus,
-    private readonly repositories: RepositoryLookup,
+    parts: DuplicatesParts,
     private readonly now: () => number = Date.now,
   ) {
+    this.repositories = parts.repositories;
+    this.phashes = parts.phashes;
+    this.faces = parts.faces;
     this.store = new DuplicatesStore(db);
     this.assets = new AssetsStore(db);
-  }
-
-  /** The faces feature registers how faces follow a merge of exact copies (see DuplicateFacesHook). */
-  setFacesHook(hook: DuplicateFacesHook | null): void {
-    this.faces = hook;
   }
 
   // ------------------------------------------------------------------ detection
