@@ -228,7 +228,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const jobRegistry = buildJobRegistry();
   jobRegistry.assertHandlersFor(db);
   const jobs = new JobQueue(db, jobRegistry);
-  // Handlers reach services through ctx.deps: the container, complete by the time a job runs.
+  // Each job's handler is given the services its job declares (`uses`), picked from the container when it runs.
   let container!: Container;
   const jobErrors = new AssetErrorRedactor(db);
   const jobRunner = new JobRunner({
