@@ -147,7 +147,7 @@ export interface Container {
   duplicates: DuplicatesService;
   /**
    * Photo events (features/photo-events). Titles take their place names from the offline reverse geocoder
-   * (features/places, `usePlaceNames`); relations take people from faces (`usePeople`, face-links.ts).
+   * (features/places, option `placeNames`); relations take people from faces (option `people`, face-links.ts).
    */
   photoEvents: PhotoEventsService;
   /** Every cache of the server (their counters go to the runtime diagnostics). */
@@ -229,7 +229,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const jobRegistry = buildJobRegistry();
   jobRegistry.assertHandlersFor(db);
   const jobs = new JobQueue(db, jobRegistry);
-  // Handlers reach services through ctx.deps: the container, complete by the time a job runs.
+  // Each job's handler is given the services its job declares (`uses`), picked from the container when it runs.
   let container!: Container;
   const jobErrors = new AssetErrorRedactor(db);
   const jobRunner = new JobRunner({
@@ -345,29 +345,34 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const pipeline = new AssetPipeline(db, repositories, derivatives, assetChanges, log.child({ module: 'pipeline' }));
   const assets = new AssetsService(db, access, repositories, derivatives, jobs, assetChanges, path.join(p.tmp, 'exports'));
   const corrections = new CorrectionsService(db, access, assetChanges);
+  // The assets table's store, for the features that keep columns of it (geohashes, pHashes) and the Trash.
+  const assetsStore = new AssetsStore(db);
   // A cover is cut from the photo's medium thumbnail (made if missing), the same picture whoever asked first.
   const people = new PeopleService(db, access, faces, jobs, (assetId) => assets.faceCropSource(forSystem('asset', assetId)));
   const trashStore = new TrashStore(db);
   const trashLog = log.child({ module: 'trash' });
   const deletion = new PermanentDeletion(db, trashStore, repositories, derivatives, assetChanges, trashLog);
-  const trash = new TrashService(new AssetsStore(db), trashStore, access, settings, deletion, trashLog);
-  const albums = new AlbumsService(db, access, jobs, settings, indexers);
+  const trash = new TrashService(assetsStore, trashStore, access, settings, deletion, trashLog);
+  const albums = new AlbumsService(db, access, jobs, settings, indexers, repositories);
   const albumMembers = new AlbumMembersService(db, access);
   const partnerShares = new PartnerSharesService(db, access);
   const shareLinks = new ShareLinksService(db, access, assets, keys.key('share-link'));
   const tags = new TagsService(db, access);
-  const stacks = new StacksService(db, access, jobs);
-  const duplicates = new DuplicatesService(db, access, jobs, assetChanges);
-  duplicates.phashes = new PhashBackfill(db, (assetId) => derivatives.thumbnail(assetId, 'small'));
-  // Merging exact copies keeps who is in the photo (features/faces/face-links.ts).
-  duplicates.setFacesHook({ reparentFaces: (keeper, copies) => carryFacesOnMerge(db, keeper, copies) });
-  const photoEvents = new PhotoEventsService(db, access, jobs);
-  photoEvents.usePeople((ownerId, items) => peopleOfItems(db, ownerId, items));
-  photoEvents.usePlaceNames(
-    (lat, lon) => placeNameAt(reverseGeocoder, lat, lon),
-    () => (reverseGeocoder.isLoaded ? null : reverseGeocoder.loadAsync()),
-  );
-  const featured = new FeaturedService(db);
+  const stacks = new StacksService(db, access, jobs, repositories);
+  const duplicates = new DuplicatesService(db, access, jobs, assetChanges, {
+    repositories,
+    phashes: new PhashBackfill(db, assetsStore, (assetId) => derivatives.thumbnail(assetId, 'small')),
+    // Merging exact copies keeps who is in the photo (features/faces/face-links.ts).
+    faces: { reparentFaces: (keeper, copies) => carryFacesOnMerge(db, keeper, copies) },
+  });
+  const photoEvents = new PhotoEventsService(db, access, jobs, {
+    people: (ownerId, items) => peopleOfItems(db, ownerId, items),
+    placeNames: {
+      at: (lat, lon) => placeNameAt(reverseGeocoder, lat, lon),
+      ready: () => (reverseGeocoder.isLoaded ? null : reverseGeocoder.loadAsync()),
+    },
+  });
+  const featured = new FeaturedService(db, repositories);
   const species = new SpeciesService(new SpeciesStore(db), new INaturalistClient(config.species), log.child({ module: 'species' }));
   const assetNames = new AssetNames(db, access);
   const jobReports = new JobsService(
@@ -394,9 +399,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const listReader = SnapshotWorker.for(db);
   const browse = new BrowseService(db, catalog, caches.create('lists', LIST_CACHE_BYTES, listBytes), listReader);
   const mapIndex = new MapIndex(db, catalog, caches.create('map_points', MAP_CACHE_BYTES, (p: Points) => p.bytes()));
-  const places = new PlacesService(db, mapIndex);
-  const placeNames = new PlaceNames(db, reverseGeocoder);
-  const locationClusters = new LocationClustersService(db, jobs, placeNames);
+  const places = new PlacesService(db, mapIndex, repositories);
+  const placeNames = new PlaceNames(db, reverseGeocoder, assetsStore);
+  const locationClusters = new LocationClustersService(db, jobs, placeNames, repositories);
   // A new position gets its place name from a job (the gazetteer loads there, not in the pipeline's transaction).
   assetChanges.on('asset.ready', 'places', (e) => {
     if (placeNames.pendingFor(e.asset_id)) jobs.enqueue(syncPlaces, {});
@@ -407,9 +412,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   });
   const ownerFacts = new OwnerFacts(db, catalog, caches.create('statistics_facts', FACTS_CACHE_BYTES, (f: Facts) => f.bytes()));
   const memo = new CatalogMemo(db, catalog, caches.create('memo', MEMO_CACHE_BYTES, memoBytes));
-  const statistics = new StatisticsService(db, ownerFacts, memo);
+  const statistics = new StatisticsService(db, ownerFacts, memo, repositories);
   const folderTotals = new FolderTotals(db, catalog, caches.create('folder_totals', FOLDER_CACHE_BYTES, foldersBytes));
-  const folders = new FoldersService(db, folderTotals);
+  const folders = new FoldersService(db, folderTotals, repositories);
   // The parser knows the caller's cameras and lenses by the names getFilterOptions lists.
   // The semantic channel reads the in-memory vector index of the model it searches (built in the background at
   // start from semantic_vectors, following the store since); until it is built, the exact scan answers.

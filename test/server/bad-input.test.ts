@@ -89,6 +89,38 @@ for (const variant of ['A', 'B'] as const) {
       assert.equal(problem(c, r).code, 'route_not_found');
     });
 
+    test('an unknown repository gets one answer everywhere (404 repository_not_found, "No such repository.")', async () => {
+      const gone = '00000000-0000-7000-8000-00000000dead';
+      // [method, path, body, the field the answer names (the operations whose answers always named it)]
+      const asks: [string, string, unknown, string | undefined][] = [
+        ['GET', `/assets/map-points?repository_id=${gone}`, undefined, undefined],
+        ['GET', `/assets/folders?repository_id=${gone}`, undefined, undefined],
+        ['GET', `/assets/folders/summary?repository_id=${gone}`, undefined, undefined],
+        ['GET', `/stats/available-years?repository_id=${gone}`, undefined, undefined],
+        ['GET', `/assets/featured?repository_id=${gone}`, undefined, undefined],
+        ['GET', `/assets/indexing/stats?repository_id=${gone}`, undefined, undefined],
+        ['POST', `/repositories/${gone}/stacks/detect`, undefined, undefined],
+        ['GET', `/albums?repository_id=${gone}`, undefined, 'query.repository_id'],
+        ['POST', '/duplicates/detect', { repository_id: gone }, 'body.repository_id'],
+      ];
+      for (const [method, path, body, field] of asks) {
+        const r = await c.req(method, `${V1}${path}`, body === undefined ? {} : { json: body });
+        assert.equal(r.status, 404, `${method} ${path}: ${r.text}`);
+        const p = problem(c, r);
+        assert.equal(p.code, 'repository_not_found', path);
+        assert.equal(p.detail, 'No such repository.', path);
+        assert.deepEqual(p.errors?.map((e) => e.field), field === undefined ? undefined : [field], path);
+      }
+      // The named exceptions (RepositoriesService.require): an unknown repository in these bodies stays 422.
+      for (const [path, body] of [['/assets/indexing/rebuild', { repository_id: gone }], ['/location-clusters/rebuild', { repository_id: gone }]] as const) {
+        const r = await c.post(`${V1}${path}`, body);
+        assert.equal(r.status, 422, `${path}: ${r.text}`);
+        const p = problem(c, r);
+        assert.equal(p.code, 'repository_not_found', path);
+        assert.equal(p.errors?.[0]?.field, 'body.repository_id', path);
+      }
+    });
+
     test('a bad X-Api-Variant header is refused naming the header', async () => {
       const r = await c.get(`${V1}/health`, { headers: { 'x-api-variant': 'C' } });
       assert.equal(r.status, 422);

@@ -91,7 +91,7 @@ describe('folder summaries follow every change', { timeout: 300_000 }, () => {
       for (let i = 0; i < n; i++) changes[rnd(changes.length)]!();
       // A service with nothing kept counts the whole catalog again: the reference answer.
       // (It counts each repository with one grouped query, not in slices as the server does.)
-      const fresh = new FoldersService(db, new CountAtOnce(db, new CatalogTracker(db), new CacheRegistry().create('reference', 1 << 30, () => 0)));
+      const fresh = new FoldersService(db, new CountAtOnce(db, new CatalogTracker(db), new CacheRegistry().create('reference', 1 << 30, () => 0)), w.srv.container.repositories);
       for (const [actor, client] of actors) {
         for (const parent of ['', 'a', 'a/b', '2020', '2021/07']) {
           for (const repo of [...repos, undefined]) {

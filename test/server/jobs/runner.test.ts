@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { defineJob, PermanentError, SnoozeError, type JobContext } from '../../../server/src/platform/jobs/registry.ts';
 import { CRASH_INTERRUPTION, exponentialBackoff, JobCancelledError, JobTimeoutError, MAX_CRASH_INTERRUPTIONS, RunnerStoppingError } from '../../../server/src/platform/jobs/runner.ts';
 import { deferred, harness, until, type Harness } from './harness.ts';
+import type { AppServices } from '../../../server/src/platform/http/context.ts';
 
 const N = z.object({ n: z.number().int() });
 
@@ -440,5 +441,33 @@ describe('start and stop', () => {
     assert.equal(after.state, 'completed');
     assert.equal(after.attempt, 1);
     assert.equal(after.result, 'second run');
+  });
+});
+
+describe('what a job is given', () => {
+  test('a handler gets the services its job declares in `uses`, and no others (a type error, undefined at run time)', async () => {
+    // Two of the application's services, as named in the container (values only need to be told apart).
+    const services = { stacks: { name: 'stacks' }, assets: { name: 'assets' } } as unknown as AppServices;
+    const def = defineJob({
+      kind: 'test.use-stacks',
+      queue: 'work',
+      args: N,
+      maxAttempts: 1,
+      timeoutMs: 5000,
+      uses: ['stacks'],
+      handler: (_a, ctx) => {
+        const given = ctx.deps.stacks as unknown as { name: string };
+        // @ts-expect-error -- `assets` is not in this job's `uses`: reaching it does not type-check.
+        const undeclared: unknown = ctx.deps.assets;
+        return { keys: Object.keys(ctx.deps), given: given.name, undeclared: undeclared === undefined };
+      },
+    });
+    const h = setup([def], { work: { concurrency: 1 } });
+    h.runner({ deps: () => services, pollIntervalMs: 3_600_000 }).start();
+    const { job: queued } = h.queue.enqueue(def, { n: 1 });
+    await until(() => h.queue.get(queued.id)!.state === 'completed', 2000, 'the job to complete');
+    assert.deepEqual(h.queue.get(queued.id)!.result, { keys: ['stacks'], given: 'stacks', undeclared: true });
+    // A job that declares nothing is given nothing.
+    assert.deepEqual(job(() => undefined).uses, []);
   });
 });

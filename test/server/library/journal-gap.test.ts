@@ -101,8 +101,8 @@ for (const variant of ['A', 'B'] as const) {
       const tracker = new CatalogTracker(db);
       const cache = <K, V>() => new CacheRegistry().create<K, V>('reference', 1 << 30, () => 0);
       const browse = new BrowseService(db, tracker, cache());
-      const places = new PlacesService(db, new MapIndex(db, tracker, cache()));
-      const stats = new StatisticsService(db, new OwnerFacts(db, tracker, cache()), new CatalogMemo(db, tracker, cache()));
+      const places = new PlacesService(db, new MapIndex(db, tracker, cache()), srv.container.repositories);
+      const stats = new StatisticsService(db, new OwnerFacts(db, tracker, cache()), new CatalogMemo(db, tracker, cache()), srv.container.repositories);
       try {
         const json = <T>(x: T): T => JSON.parse(JSON.stringify(x));
         return {

@@ -58,6 +58,7 @@ import { MembersStore } from '../users/index.ts';
 import { isTaskEnabled, type IndexerRegistry, indexAsset } from '../indexing/index.ts';
 import { AlbumsStore, type AlbumRow, type AlbumType } from './albums.store.ts';
 import { toAlbum, toAlbumAsset, toAlbumOfAsset, type Album } from './albums.view.ts';
+import type { RepositoryLookup } from '../repositories/index.ts';
 
 export interface NewAlbum {
   album_name: string;
@@ -103,6 +104,7 @@ export class AlbumsService {
     private readonly jobs: JobQueue,
     private readonly settings: Pick<SettingsStore, 'section'>,
     private readonly indexers: Pick<IndexerRegistry, 'available'>,
+    private readonly repositories: RepositoryLookup,
   ) {
     this.store = new AlbumsStore(db);
     this.assetsStore = new AssetsStore(db);
@@ -306,7 +308,7 @@ export class AlbumsService {
 
   private repo(repositoryId: string | undefined): string | null {
     if (repositoryId === undefined) return null;
-    if (!this.store.repositoryExists(repositoryId)) throw notFound('No such repository.', 'repository_not_found', 'query.repository_id');
+    this.repositories.require(repositoryId, 'query.repository_id');
     return repositoryId;
   }
 

@@ -68,10 +68,6 @@ const RANKED = `SELECT asset_id, added_at, added_by, row_number() OVER (ORDER BY
 export class AlbumsStore {
   constructor(private readonly db: Db) {}
 
-  repositoryExists(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(id) !== undefined;
-  }
-
   byId(albumId: PermittedAlbumId): AlbumRow | undefined {
     return this.db.prepare('SELECT * FROM albums WHERE album_id = ?').get(albumId) as AlbumRow | undefined;
   }

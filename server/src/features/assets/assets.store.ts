@@ -251,4 +251,43 @@ export class AssetsStore {
   setReceipt(receiptId: string, fields: { status: string; asset_id?: string | null; problem?: string | null }, now: number): void {
     prepared(this.db, 'UPDATE upload_receipts SET status = @status, asset_id = coalesce(@asset_id, asset_id), problem = @problem, updated_at = @now WHERE receipt_id = @id').run({ status: fields.status, asset_id: fields.asset_id ?? null, problem: fields.problem ?? null, now, id: receiptId });
   }
+
+  // ------------------------------------------------------------------ columns other features compute
+
+  /**
+   * Geohashes computed by features/places (place-names.ts), in one transaction. Each is set only while the
+   * row still has the position it was computed from and no geohash, so a position changed meanwhile is not
+   * given the old one's. Returns how many rows took theirs.
+   */
+  setGeohashes(rows: readonly { rowid: number; lat: number; lon: number; geohash5: string | null; geohash7: string | null }[]): number {
+    const set = prepared(
+      this.db,
+      'UPDATE assets SET geohash5 = @geohash5, geohash7 = @geohash7 WHERE rowid = @rowid AND gps_latitude IS @lat AND gps_longitude IS @lon AND geohash7 IS NULL',
+    );
+    let changed = 0;
+    this.db.transaction(() => {
+      for (const r of rows) changed += set.run(r).changes;
+    })();
+    return changed;
+  }
+
+  /**
+   * pHashes recomputed at recipe `version` by features/duplicates (phash.backfill.ts), set only while the row
+   * still has the recipe `was` they replace (ingest may have processed it again meanwhile). True when set.
+   */
+  setPhashes(assetId: string, hashes: { phash: string; windows: string | null }, version: number, was: number): boolean {
+    return (
+      prepared(this.db, 'UPDATE assets SET phash = @phash, phash_windows = @windows, phash_version = @version WHERE asset_id = @id AND phash_version = @was').run({
+        ...hashes,
+        version,
+        id: assetId,
+        was,
+      }).changes > 0
+    );
+  }
+
+  /** A photo's window pHashes, added where its whole-frame pHash is of recipe `version` and it has none yet. */
+  addPhashWindows(assetId: string, windows: string, version: number): boolean {
+    return prepared(this.db, 'UPDATE assets SET phash_windows = ? WHERE asset_id = ? AND phash_windows IS NULL AND phash_version = ?').run(windows, assetId, version).changes > 0;
+  }
 }

@@ -14,6 +14,7 @@ export const detectRepositoryDuplicatesJob = defineJob({
   maxAttempts: 3,
   timeoutMs: 30 * 60_000,
   uniqueKey: (a) => `repo:${a.repository_id}`,
+  uses: ['duplicates'],
   handler: (args, ctx) => ctx.deps.duplicates.runDetectionJob(args.repository_id, ctx.job.created_at),
 });
 
@@ -29,6 +30,7 @@ export const backfillPhashesJob = defineJob({
   maxAttempts: 3,
   timeoutMs: 6 * 60 * 60_000,
   uniqueKey: () => 'window-hashes',
+  uses: ['duplicates'],
   handler: (_args, ctx) => ctx.deps.duplicates.runPhashBackfill(ctx.signal, ctx.progress),
 });
 

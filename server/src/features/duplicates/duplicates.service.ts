@@ -36,8 +36,8 @@
  * - A pending group is listed (and counted in the summary) while at least two of its photos are in the
  *   library: a copy sent to the Trash by hand leaves nothing to merge. getDuplicateGroup still answers it.
  * - Faces: moved only when `policy.faces` is true and the group's method is `exact` (the same bytes, so
- *   the same face boxes). The faces feature fills the hook `DuplicateFacesHook` (setFacesHook); until it
- *   exists the flag is recorded in the group's merge policy and nothing is moved.
+ *   the same face boxes). The composition root gives the faces feature's `DuplicateFacesHook` at construction; without
+ *   one the flag is recorded in the group's merge policy and nothing is moved.
  */
 import type { Access } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
@@ -51,6 +51,7 @@ import { DETECTION_VERSION, detectDuplicateGroups, type DetectionItem } from './
 import { detectRepositoryDuplicatesJob } from './duplicates.jobs.ts';
 import type { PhashBackfill, PhashBackfillResult } from './phash.backfill.ts';
 import { DuplicatesStore, memberKey, type GroupFilter, type GroupRow } from './duplicates.store.ts';
+import type { RepositoryLookup } from '../repositories/index.ts';
 
 /** Filled by the faces feature: moves the duplicates' faces (and their people) onto the keeper. */
 export interface DuplicateFacesHook {
@@ -92,38 +93,45 @@ const READ_PAGE = 20_000;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/** What duplicates works with beyond the catalog, given by the composition root (container.ts). */
+export interface DuplicatesParts {
+  repositories: RepositoryLookup;
+  /** The pHash backfill (phash.backfill.ts), run by its job. */
+  phashes: PhashBackfill;
+  /** How faces follow a merge of exact copies (features/faces); null: the flag is recorded, nothing moves. */
+  faces: DuplicateFacesHook | null;
+}
+
 export class DuplicatesService {
   readonly store: DuplicatesStore;
   private readonly assets: AssetsStore;
   /** Repositories a detection is running for (on demand or the job). */
   private readonly running = new Set<string>();
-  private faces: DuplicateFacesHook | null = null;
-  /** pHashes of an older recipe, and window pHashes of photos catalogued before them (set by the container). */
-  phashes!: PhashBackfill;
+  private readonly repositories: RepositoryLookup;
+  private readonly faces: DuplicateFacesHook | null;
+  /** pHashes of an older recipe, and window pHashes of photos catalogued before them. */
+  readonly phashes: PhashBackfill;
 
   constructor(
     private readonly db: Db,
     private readonly access: Access,
     private readonly jobs: JobQueue,
     private readonly changes: AssetChangeBus,
+    parts: DuplicatesParts,
     private readonly now: () => number = Date.now,
   ) {
+    this.repositories = parts.repositories;
+    this.phashes = parts.phashes;
+    this.faces = parts.faces;
     this.store = new DuplicatesStore(db);
     this.assets = new AssetsStore(db);
-  }
-
-  /** The faces feature registers how faces follow a merge of exact copies (see DuplicateFacesHook). */
-  setFacesHook(hook: DuplicateFacesHook | null): void {
-    this.faces = hook;
   }
 
   // ------------------------------------------------------------------ detection
 
   /** On demand: administrators over every owner, members over their own assets. */
   async detect(actor: Actor, repositoryId: string): Promise<DetectionCounts> {
-    if (!this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(repositoryId)) {
-      throw new DomainError(404, 'repository_not_found', 'No such repository.', { errors: [{ field: 'body.repository_id', message: 'not found' }] });
-    }
+    this.repositories.require(repositoryId, 'body.repository_id');
     if (this.running.has(repositoryId)) {
       throw new DomainError(409, 'duplicate_detection_running', 'Duplicates are being detected in this repository right now; try again when it is done.', {
         errors: [{ field: 'body.repository_id', message: 'a detection is running' }],
@@ -161,7 +169,7 @@ export class DuplicatesService {
 
   /** The job: waits while the repository's photos are processing (or a detection runs), then detects for every owner. */
   async runDetectionJob(repositoryId: string, queuedAt: number): Promise<DetectionCounts | { skipped: string }> {
-    if (!this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(repositoryId)) return { skipped: 'the repository is gone' };
+    if (!this.repositories.exists(repositoryId)) return { skipped: 'the repository is gone' };
     if (this.running.has(repositoryId)) throw new SnoozeError(WAIT_STEP_MS, 'a detection is running for this repository');
     const busy = this.db
       .prepare("SELECT count(*) FROM assets WHERE repository_id = ? AND type = 'PHOTO' AND is_deleted = 0 AND state IN ('pending', 'processing')")

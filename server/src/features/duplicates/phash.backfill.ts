@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { PHASH_VERSION, phashesFromRaw } from '../../adapters/media/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import type { AssetsStore } from '../assets/index.ts';
 
 const PAGE = 200;
 // The two cases, each matching its partial index (migrations 0028 and 0029): one query with OR between them
@@ -44,6 +45,8 @@ interface Row {
 export class PhashBackfill {
   constructor(
     private readonly db: Db,
+    /** The hashes are columns of the assets table: written by its store. */
+    private readonly assets: Pick<AssetsStore, 'setPhashes' | 'addPhashWindows'>,
     private readonly smallThumbnail: (assetId: string) => string,
   ) {}
 
@@ -68,10 +71,6 @@ export class PhashBackfill {
       (after) => noWindows.all(after?.rowid ?? 0) as Row[],
     ];
     // Each write checks that the row is still what was read: ingest may have re-processed it meanwhile.
-    const recompute = this.db.prepare(
-      `UPDATE assets SET phash = @phash, phash_windows = @windows, phash_version = ${PHASH_VERSION} WHERE asset_id = @id AND phash_version = @was`,
-    );
-    const addWindows = this.db.prepare(`UPDATE assets SET phash_windows = ? WHERE asset_id = ? AND phash_windows IS NULL AND phash_version = ${PHASH_VERSION}`);
     for (const page of pages) {
       for (let rows = page(null); rows.length; rows = page(rows[rows.length - 1]!)) {
         for (const r of rows) {
@@ -80,10 +79,10 @@ export class PhashBackfill {
           if (!hashes) skipped++;
           else if (r.phash_version !== PHASH_VERSION) {
             const windows = r.type === 'PHOTO' ? hashes.windows : null;
-            if (recompute.run({ phash: hashes.phash, windows, id: r.asset_id, was: r.phash_version }).changes) repositories.add(r.repository_id);
+            if (this.assets.setPhashes(r.asset_id, { phash: hashes.phash, windows }, PHASH_VERSION, r.phash_version)) repositories.add(r.repository_id);
             computed++;
           } else {
-            addWindows.run(hashes.windows, r.asset_id);
+            this.assets.addPhashWindows(r.asset_id, hashes.windows, PHASH_VERSION);
             computed++;
           }
           if ((computed + skipped) % 20 === 0) progress?.((computed + skipped) / Math.max(1, total), `${computed + skipped} of ${total} pHashes`);

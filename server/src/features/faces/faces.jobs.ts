@@ -9,6 +9,7 @@ export const rebuildPeople = defineJob({
   args: z.object({ owner_id: z.number().int() }),
   maxAttempts: 2,
   timeoutMs: 30 * 60_000,
+  uses: ['people'],
   handler: (args, ctx) => ctx.deps.people.runRebuild(args.owner_id),
 });
 

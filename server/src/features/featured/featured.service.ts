@@ -20,12 +20,12 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
-import { NotFound } from '../../platform/http/errors.ts';
 import { toAsset } from '../assets/index.ts';
 import { nonHeadRowids } from '../statistics/index.ts';
 import { FeaturedStore, type CandidateRow } from './featured.store.ts';
 import { STRATEGY, selectFeatured, type FeaturedCandidate } from './weighted-aes.ts';
 import type { FeaturedPhotos, FeaturedQuery } from './featured.routes.ts';
+import type { RepositoryLookup } from '../repositories/index.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -67,13 +67,14 @@ export class FeaturedService {
 
   constructor(
     private readonly db: Db,
+    private readonly repositories: RepositoryLookup,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new FeaturedStore(db);
   }
 
   featured(actor: Actor, q: FeaturedQuery): FeaturedPhotos {
-    if (q.repository_id !== undefined && !this.store.repositoryExists(q.repository_id)) throw new NotFound('Repository not found.', 'repository_not_found');
+    if (q.repository_id !== undefined) this.repositories.require(q.repository_id);
     const now = this.now();
     const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
     const seed = q.seed ?? new Date(now).toISOString().slice(0, 10);

@@ -53,8 +53,4 @@ export class FeaturedStore {
     }
     return out;
   }
-
-  repositoryExists(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(id) !== undefined;
-  }
 }

@@ -26,6 +26,7 @@
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { NotFound } from '../../platform/http/errors.ts';
+import type { RepositoryLookup } from '../repositories/index.ts';
 import type { FolderTotals } from './folder-totals.ts';
 import { FoldersStore, type FolderAggRow, type RepositoryName } from './folders.store.ts';
 import type { FolderList, FolderSummary } from './folders.routes.ts';
@@ -80,6 +81,7 @@ export class FoldersService {
   constructor(
     private readonly db: Db,
     totals: FolderTotals,
+    private readonly repositories: RepositoryLookup,
   ) {
     this.store = new FoldersStore(db);
     this.totals = totals;
@@ -135,9 +137,7 @@ export class FoldersService {
   }
 
   private repository(id: string): RepositoryName {
-    const repo = this.store.repository(id);
-    if (!repo) throw new NotFound('Repository not found.', 'repository_not_found');
-    return repo;
+    return this.repositories.require(id);
   }
 
   private summary(repo: RepositoryName, ownerId: number, acc: Acc): FolderSummary {

@@ -70,10 +70,6 @@ export class FoldersStore {
     return this.db.prepare('SELECT repository_id, name FROM repositories ORDER BY name, repository_id').all() as RepositoryName[];
   }
 
-  repository(id: string): RepositoryName | undefined {
-    return this.db.prepare('SELECT repository_id, name FROM repositories WHERE repository_id = ?').get(id) as RepositoryName | undefined;
-  }
-
   /** One row per folder in the range holding at least one of the owner's live assets. */
   folders(repositoryId: string, ownerId: number, range: FolderRange): FolderAggRow[] {
     const r = rangeSql(range);

@@ -19,6 +19,7 @@ export const rebuildIndex = defineJob({
   args: RebuildArgsSchema,
   maxAttempts: 3,
   timeoutMs: 10 * 60_000,
+  uses: ['indexing'],
   handler: (args, ctx) => ctx.deps.indexing.runRebuild(args, ctx),
 });
 
@@ -30,6 +31,7 @@ export const indexAsset = defineJob({
   maxAttempts: 3,
   timeoutMs: 10 * 60_000,
   uniqueKey: (a) => `${a.task}:${a.asset_id}`,
+  uses: ['indexing'],
   handler: (args, ctx) => ctx.deps.indexing.runIndexAsset(args, ctx),
 });
 

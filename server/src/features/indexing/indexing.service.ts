@@ -19,12 +19,12 @@
  */
 import type { SettingsStore } from '../../config/settings.ts';
 import type { Db } from '../../platform/db/connection.ts';
-import { Conflict, Invalid, NotFound } from '../../platform/http/errors.ts';
+import { Conflict, Invalid } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { ACTIVE_STATES, SnoozeError, sqlList, type JobContext } from '../../platform/jobs/registry.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { resolveInRepository } from '../assets/index.ts';
-import type { RepositoriesService } from '../repositories/index.ts';
+import type { RepositoriesService, RepositoryLookup } from '../repositories/index.ts';
 import { INDEX_TASKS, INDEX_TASK_INFO, SEMANTIC_TASKS, isTaskEnabled, type IndexTask } from './index-tasks.ts';
 import type { IndexerRegistry } from './indexers.ts';
 import { indexAsset, rebuildIndex, type RebuildArgs } from './indexing.jobs.ts';
@@ -46,7 +46,7 @@ export class IndexingService {
     private readonly db: Db,
     private readonly jobs: JobQueue,
     private readonly settings: Pick<SettingsStore, 'section'>,
-    private readonly repositories: Pick<RepositoriesService, 'byId'>,
+    private readonly repositories: RepositoryLookup & Pick<RepositoriesService, 'byId'>,
     readonly indexers: IndexerRegistry,
   ) {}
 
@@ -62,7 +62,8 @@ export class IndexingService {
         { field: 'body.tasks', message: 'must include "semantic" when reset_semantic is true' },
       ], 'semantic_reset_needs_semantic');
     }
-    if (req.repository_id && !this.repositories.byId(req.repository_id)) {
+    // A named exception to RepositoryLookup.require: an unknown repository in this body answered 422 and still does.
+    if (req.repository_id && !this.repositories.exists(req.repository_id)) {
       throw new Invalid('No such repository.', [{ field: 'body.repository_id', message: 'unknown repository' }], 'repository_not_found');
     }
     const disabled = requested.filter((t) => !isTaskEnabled(this.settings, t));
@@ -183,7 +184,7 @@ export class IndexingService {
   }
 
   stats(actor: Actor, repositoryId: string | undefined) {
-    if (repositoryId && !this.repositories.byId(repositoryId)) throw new NotFound('No such repository.', 'repository_not_found');
+    if (repositoryId) this.repositories.require(repositoryId);
     const scope = ['a.is_deleted = 0'];
     if (actor.role !== 'admin') scope.push('a.owner_id = @owner');
     if (repositoryId) scope.push('a.repository_id = @repo');

@@ -13,6 +13,7 @@ export const rebuildOwnerEventsJob = defineJob({
   maxAttempts: 5,
   timeoutMs: 10 * 60_000,
   uniqueKey: (a) => `owner:${a.owner_id}`,
+  uses: ['photoEvents'],
   handler: (args, ctx) => ctx.deps.photoEvents.runRebuildJob(args.owner_id, args.manual, String(ctx.job.id)),
 });
 

@@ -86,6 +86,14 @@ export interface EventsOptions {
   /** How often the sweep looks for owners with changes and no rebuild queued. */
   sweepMs?: number;
   now?: () => number;
+  /**
+   * Place names for titles (features/places): `at` names a position; `ready` loads what the names come from
+   * before a rebuild (the gazetteer, read asynchronously; null when loaded), so a rebuild never parses it on the
+   * event loop (a title changed by a person may load it at first use). Absent: titles without places.
+   */
+  placeNames?: { at: PlaceNameAt; ready?: () => Promise<unknown> | null };
+  /** The people in a set of items (features/faces), for relations between events. Absent: no people. */
+  people?: PeopleOfItems;
 }
 
 const LEASE_MS = 30_000;
@@ -94,9 +102,9 @@ const RANGES_SHOWN = 100;
 export class PhotoEventsService {
   readonly store: PhotoEventsStore;
   private readonly assets: AssetsStore;
-  private placeNameAt: PlaceNameAt | null = null;
-  private placeNamesReady: (() => Promise<unknown> | null) | null = null;
-  private people: PeopleOfItems | null = null;
+  private readonly placeNameAt: PlaceNameAt | null;
+  private readonly placeNamesReady: (() => Promise<unknown> | null) | null;
+  private readonly people: PeopleOfItems | null;
   private readonly debounceMs: number;
   private readonly now: () => number;
   private sweep: NodeJS.Timeout | null = null;
@@ -111,24 +119,14 @@ export class PhotoEventsService {
     this.assets = new AssetsStore(db);
     this.debounceMs = opts.debounceMs ?? 60_000;
     this.now = opts.now ?? Date.now;
+    this.placeNameAt = opts.placeNames?.at ?? null;
+    this.placeNamesReady = opts.placeNames?.ready ?? null;
+    this.people = opts.people ?? null;
     const sweepMs = opts.sweepMs ?? 60_000;
     if (sweepMs > 0) {
       this.sweep = setInterval(() => this.enqueueWaiting(), sweepMs);
       this.sweep.unref();
     }
-  }
-
-  /**
-   * Extension points the composition root wires: place names (features/places) and people (faces).
-   * `ready` loads what the names come from before a rebuild (the gazetteer, read asynchronously; null when
-   * loaded), so a rebuild never parses it on the event loop; a title changed by a person may load it at first use.
-   */
-  usePlaceNames(fn: PlaceNameAt | null, ready: (() => Promise<unknown> | null) | null = null): void {
-    this.placeNameAt = fn;
-    this.placeNamesReady = ready;
-  }
-  usePeople(fn: PeopleOfItems | null): void {
-    this.people = fn;
   }
 
   stop(): void {

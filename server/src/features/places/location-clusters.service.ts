@@ -23,6 +23,7 @@ import type { Actor } from '../../platform/http/context.ts';
 import { Conflict, Invalid } from '../../platform/http/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import type { RepositoryLookup } from '../repositories/index.ts';
 import { LocationClustersStore, type ClusterRow } from './location-clusters.store.ts';
 import type { PlaceNames } from './place-names.ts';
 import { rebuildLocationClustersJob } from './places.jobs.ts';
@@ -40,6 +41,7 @@ export class LocationClustersService {
     db: Db,
     private readonly jobs: JobQueue,
     private readonly names: PlaceNames,
+    private readonly repositories: RepositoryLookup,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new LocationClustersStore(db);
@@ -51,7 +53,8 @@ export class LocationClustersService {
   }
 
   requestRebuild(actor: Actor, repositoryId: string | null) {
-    if (repositoryId !== null && !this.store.repositoryExists(repositoryId)) {
+    // A named exception to RepositoryLookup.require: this operation answered 422 for an unknown repository and still does.
+    if (repositoryId !== null && !this.repositories.exists(repositoryId)) {
       throw new Invalid('No such repository.', [{ field: 'body.repository_id', message: 'unknown repository', code: 'repository_not_found' }], 'repository_not_found');
     }
     const { job, inserted } = this.jobs.enqueue(rebuildLocationClustersJob, { owner_id: actor.userId, repository_id: repositoryId }, { ownerId: actor.userId });

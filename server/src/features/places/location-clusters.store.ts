@@ -73,8 +73,4 @@ export class LocationClustersStore {
       .all(args) as ClusterRow[];
     return { total, rows };
   }
-
-  repositoryExists(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(id) !== undefined;
-  }
 }

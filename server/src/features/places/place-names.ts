@@ -13,6 +13,7 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import { prepared } from '../../platform/db/prepared.ts';
+import type { AssetsStore } from '../assets/index.ts';
 import { geohashCenter, geohashFields } from './geohash.ts';
 import { GEOCODER_PROVIDER, type ReverseGeocoder } from './geocoder/reverse-geocoder.ts';
 
@@ -27,6 +28,8 @@ export class PlaceNames {
   constructor(
     private readonly db: Db,
     private readonly geocoder: ReverseGeocoder,
+    /** Geohashes are columns of the assets table: written by its store. */
+    private readonly assets: Pick<AssetsStore, 'setGeohashes'>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -57,17 +60,11 @@ export class PlaceNames {
   sync(): SyncCounts {
     let geohashed = 0;
     const pick = this.db.prepare(`SELECT rowid, gps_latitude, gps_longitude FROM assets INDEXED BY assets_geohash_pending ${PENDING} LIMIT ${BATCH}`).raw();
-    // Set with the position read, so a position changed meanwhile is not given the old one's geohash.
-    const set = this.db.prepare(
-      'UPDATE assets SET geohash5 = @geohash5, geohash7 = @geohash7 WHERE rowid = @rowid AND gps_latitude IS @lat AND gps_longitude IS @lon AND geohash7 IS NULL',
-    );
+    // Set with the position read (AssetsStore.setGeohashes), so a position changed meanwhile is not given the old one's geohash.
     for (;;) {
       const rows = pick.all() as [number, number, number][];
       if (!rows.length) break;
-      let changed = 0;
-      this.db.transaction(() => {
-        for (const [rowid, lat, lon] of rows) changed += set.run({ rowid, lat, lon, ...geohashFields(lat, lon) }).changes;
-      })();
+      const changed = this.assets.setGeohashes(rows.map(([rowid, lat, lon]) => ({ rowid, lat, lon, ...geohashFields(lat, lon) })));
       geohashed += changed;
       if (changed === 0) break; // every row moved under us: the next run takes them
     }

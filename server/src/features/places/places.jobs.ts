@@ -10,6 +10,7 @@ export const syncPlaces = defineJob({
   maxAttempts: 3,
   timeoutMs: 30 * 60_000,
   uniqueKey: () => 'places-sync',
+  uses: ['placeNames'],
   handler: (_args, ctx) => ctx.deps.placeNames.syncAsync(),
 });
 
@@ -21,6 +22,7 @@ export const rebuildLocationClustersJob = defineJob({
   maxAttempts: 3,
   timeoutMs: 30 * 60_000,
   uniqueKey: (a) => `owner:${a.owner_id}`,
+  uses: ['locationClusters'],
   handler: (args, ctx) => ctx.deps.locationClusters.runRebuild(args),
 });
 

@@ -17,16 +17,16 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
-import { Invalid, NotFound } from '../../platform/http/errors.ts';
+import { Invalid } from '../../platform/http/errors.ts';
+import type { RepositoryLookup } from '../repositories/index.ts';
 import type { MapIndex } from './map-index.ts';
-import { PlacesStore, type Viewport } from './places.store.ts';
+import type { Viewport } from './places.store.ts';
 import type { MapPointsQuery } from './places.routes.ts';
 import { PlaceListService } from './place-list.service.ts';
 
 const BOUNDS = ['south', 'north', 'west', 'east'] as const;
 
 export class PlacesService {
-  private readonly store: PlacesStore;
   /** listPlaces and listPlaceCells: the caller's cities, regions and countries (place-list.service.ts). */
   readonly placeList: PlaceListService;
 
@@ -34,8 +34,8 @@ export class PlacesService {
   constructor(
     private readonly db: Db,
     private readonly index: MapIndex,
+    private readonly repositories: RepositoryLookup,
   ) {
-    this.store = new PlacesStore(db);
     this.placeList = new PlaceListService(db);
   }
 
@@ -57,9 +57,7 @@ export class PlacesService {
         throw new Invalid('south must not be greater than north.', [{ field: 'query.south', message: 'must be less than or equal to north' }], 'bounds_inverted');
       }
     }
-    if (q.repository_id !== undefined && !this.store.repositoryExists(q.repository_id)) {
-      throw new NotFound('Repository not found.', 'repository_not_found');
-    }
+    if (q.repository_id !== undefined) this.repositories.require(q.repository_id);
     // The index reads the change journal and the rows read again in one snapshot.
     const { total, points } = await this.index.matchJson(actor.userId, box, q.repository_id, q.limit, q.offset);
     // Written here rather than by c.json: the points are kept written (map-index.ts pointJson).

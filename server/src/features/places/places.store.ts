@@ -1,7 +1,6 @@
 /**
- * SQL of map points beyond the map index (map-index.ts reads the points themselves).
+ * The map points' row and viewport types (map-index.ts reads the points themselves).
  */
-import type { Db } from '../../platform/db/connection.ts';
 
 export interface Viewport {
   south: number;
@@ -17,12 +16,4 @@ export interface PointRow {
   original_filename: string;
   taken_time: number | null;
   upload_time: number;
-}
-
-export class PlacesStore {
-  constructor(private readonly db: Db) {}
-
-  repositoryExists(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(id) !== undefined;
-  }
 }

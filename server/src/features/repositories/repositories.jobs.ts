@@ -24,6 +24,7 @@ export const scanRepository = defineJob({
   // Hashing every file of a first scan of a large library takes a while.
   timeoutMs: 12 * 3_600_000,
   uniqueKey: (a) => `repository:${a.repository_id}`,
+  uses: ['repositories'],
   handler: (args, ctx) => ctx.deps.repositories.runScan(args, ctx),
 });
 

@@ -24,6 +24,7 @@
 import type { WalkOptions } from '../../adapters/fs/walk.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { Actor } from '../../platform/http/context.ts';
+import { DomainError, NotFound } from '../../platform/http/errors.ts';
 import type { JobContext } from '../../platform/jobs/registry.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Reachability } from './reachability.ts';
@@ -40,6 +41,12 @@ export type { RepositoryRow } from './repositories.store.ts';
 export type { CreateRepositoryInput } from './registration.ts';
 export type { RepositoriesDeps, RepositoriesOptions } from './repositories.context.ts';
 export type { ScanRequestResult } from './scanning.ts';
+
+/**
+ * What another feature needs to ask of repositories: does one exist, and the one answer when it does not.
+ * Features take this (not the whole service) so the question is asked one way everywhere.
+ */
+export type RepositoryLookup = Pick<RepositoriesService, 'require' | 'exists'>;
 
 export class RepositoriesService {
   private readonly ctx: RepositoriesContext;
@@ -81,6 +88,26 @@ export class RepositoriesService {
 
   byId(id: string): RepositoryRow | undefined {
     return this.registry.byId(id);
+  }
+  /** Whether the repository is registered (a job whose repository went away skips its work). */
+  exists(id: string): boolean {
+    return this.registry.byId(id) !== undefined;
+  }
+  /**
+   * The one lookup of a repository a caller names, with the one answer when there is none: 404
+   * `repository_not_found`, 'No such repository.'. `field` (`query.repository_id`, `body.repository_id`)
+   * adds a field error naming where the id came from, for the operations whose answers always named it.
+   *
+   * Named exceptions (they answer 422 `repository_not_found` and keep it, since clients see that answer):
+   * - requestIndexRebuild (features/indexing: an unknown repository in the body is a bad request there);
+   * - rebuildLocationClusters (features/places/location-clusters.service.ts, the same reason).
+   * Both ask `exists` and throw their own Invalid.
+   */
+  require(id: string, field?: string): RepositoryRow {
+    const row = this.registry.byId(id);
+    if (row) return row;
+    if (field === undefined) throw new NotFound('No such repository.', 'repository_not_found');
+    throw new DomainError(404, 'repository_not_found', 'No such repository.', { errors: [{ field, message: 'not found' }] });
   }
   primary(): RepositoryRow | undefined {
     return this.registry.primary();

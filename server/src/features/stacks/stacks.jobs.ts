@@ -14,6 +14,7 @@ export const detectRepositoryStacksJob = defineJob({
   maxAttempts: 3,
   timeoutMs: 10 * 60_000,
   uniqueKey: (a) => `repo:${a.repository_id}`,
+  uses: ['stacks'],
   handler: (args, ctx) => ctx.deps.stacks.runDetectionJob(args.repository_id, ctx.job.created_at),
 });
 

@@ -36,6 +36,7 @@ import { AssetsStore, type AssetRow } from '../assets/index.ts';
 import { detectStacks, type DetectCounts } from './detect.ts';
 import { detectRepositoryStacksJob } from './stacks.jobs.ts';
 import { StacksStore, type StackRef } from './stacks.store.ts';
+import type { RepositoryLookup } from '../repositories/index.ts';
 
 export interface StackView {
   stack_id: string;
@@ -57,6 +58,7 @@ export class StacksService {
     private readonly db: Db,
     private readonly access: Access,
     private readonly jobs: JobQueue,
+    private readonly repositories: RepositoryLookup,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new StacksStore(db);
@@ -126,9 +128,7 @@ export class StacksService {
 
   /** Synchronous detection over a repository (admins: every owner; members: their own assets). */
   detect(actor: Actor, repositoryId: string): DetectCounts {
-    if (!this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(repositoryId)) {
-      throw new NotFound('No such repository.', 'repository_not_found');
-    }
+    this.repositories.require(repositoryId);
     const owner = actor.role === 'admin' ? null : actor.userId;
     return this.db.transaction(() => detectStacks(this.db, repositoryId, owner, this.now())).immediate();
   }
@@ -147,7 +147,7 @@ export class StacksService {
 
   /** The job: waits while the repository's photos are processing, then detects for every owner. */
   runDetectionJob(repositoryId: string, queuedAt: number): DetectCounts | { skipped: string } {
-    if (!this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(repositoryId)) return { skipped: 'the repository is gone' };
+    if (!this.repositories.exists(repositoryId)) return { skipped: 'the repository is gone' };
     const busy = this.db
       .prepare("SELECT count(*) FROM assets WHERE repository_id = ? AND type = 'PHOTO' AND is_deleted = 0 AND state IN ('pending', 'processing')")
       .pluck()

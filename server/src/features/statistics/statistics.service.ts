@@ -31,12 +31,13 @@
 import type { Db } from '../../platform/db/connection.ts';
 import type { Dep } from '../../platform/cache/change-journal.ts';
 import type { Actor } from '../../platform/http/context.ts';
-import { Invalid, NotFound } from '../../platform/http/errors.ts';
+import { Invalid } from '../../platform/http/errors.ts';
 import { ASSET_TYPES, FORMATS } from './asset-types.ts';
 import { cameraName } from './camera-names.ts';
 import type { CatalogMemo } from './memo.ts';
 import type { OwnerFacts, Counted } from './owner-facts.ts';
 import { StatisticsStore } from './statistics.store.ts';
+import type { RepositoryLookup } from '../repositories/index.ts';
 import type {
   ActivityHeatmap,
   ActivityQuery,
@@ -69,6 +70,7 @@ export class StatisticsService {
     private readonly db: Db,
     private readonly facts: OwnerFacts,
     private readonly memos: CatalogMemo,
+    private readonly repositories: RepositoryLookup,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new StatisticsStore(db);
@@ -85,7 +87,7 @@ export class StatisticsService {
 
   /** The caller's files the statistics count (one per media item, live), in one repository or all. */
   private async counted(actor: Actor, repositoryId: string | undefined): Promise<Counted> {
-    if (repositoryId !== undefined && !this.store.repositoryExists(repositoryId)) throw new NotFound('Repository not found.', 'repository_not_found');
+    if (repositoryId !== undefined) this.repositories.require(repositoryId);
     return this.facts.counted(actor.userId, repositoryId);
   }
 

@@ -41,8 +41,4 @@ export class StatisticsStore {
       .pluck();
     return new Map(models.map((model) => [model, (stmt.get({ owner: ownerId, model }) as string | undefined) ?? null]));
   }
-
-  repositoryExists(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM repositories WHERE repository_id = ?').get(id) !== undefined;
-  }
 }

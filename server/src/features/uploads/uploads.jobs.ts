@@ -14,6 +14,7 @@ export const cleanStaging = defineJob({
   maxAttempts: 3,
   timeoutMs: 10 * 60_000,
   uniqueKey: () => 'staging',
+  uses: ['uploads'],
   handler: (_args, ctx) => ctx.deps.uploads.cleanupStaging(),
 });
 

@@ -8,6 +8,7 @@
  *     maxAttempts: 5,
  *     timeoutMs: 60_000,
  *     uniqueKey: (a) => a.asset_id,             // optional: one non-final job per key
+ *     uses: ['assets'],                         // the services the handler is given, and only these
  *     handler: (args, ctx) => ctx.deps.assets.extractMetadata(args.asset_id, ctx.signal),
  *   });
  *
@@ -62,12 +63,17 @@ export interface Job {
   owner_id: number | null;
 }
 
+/** A service's name in the application's services (the container's members). */
+export type ServiceName = keyof AppServices;
+
 /**
  * What the runner hands a handler besides its arguments.
- * `deps` is the application container (set by whoever starts the runner), so handlers defined at
- * module level can reach the services: `ctx.deps.assets.extractMetadata(...)`.
+ * `deps` holds the services the job declared in `uses` and nothing else (the runner picks them from the
+ * application's services when the job runs): `ctx.deps.assets.extractMetadata(...)`. Reaching a service the
+ * job did not declare is a type error, and undefined at run time. Services that take a job's context (its
+ * signal, progress, row) take `JobContext`, which says nothing of deps.
  */
-export interface JobContext {
+export interface JobContext<D = unknown> {
   readonly job: Job;
   /** 1 on the first run. */
   readonly attempt: number;
@@ -76,12 +82,12 @@ export interface JobContext {
   /** Reports progress (0..1, clamped) with an optional message; written to the job row, throttled. */
   progress(fraction: number, message?: string): void;
   readonly log: Logger;
-  readonly deps: AppServices;
+  readonly deps: D;
 }
 
-export type JobHandler<A> = (args: A, ctx: JobContext) => unknown;
+export type JobHandler<A, D = unknown> = (args: A, ctx: JobContext<D>) => unknown;
 
-export interface JobSpec<S extends z.ZodType> {
+export interface JobSpec<S extends z.ZodType, U extends ServiceName = never> {
   kind: string;
   queue: string;
   /** Arguments schema; the parsed output is stored (JSON) and handed to the handler. */
@@ -93,28 +99,33 @@ export interface JobSpec<S extends z.ZodType> {
   priority?: number;
   /** Uniqueness key derived from the arguments: at most one non-final job per (kind, key). */
   uniqueKey?: (args: z.output<S>) => string | null | undefined;
+  /** The services the handler uses (container members): `ctx.deps` holds these and only these. None when absent. */
+  uses?: readonly U[];
   /** Runs one attempt. What it returns (when JSON-serialisable and not undefined) is kept as the job's result. */
-  handler: JobHandler<z.output<S>>;
+  handler: JobHandler<z.output<S>, Pick<AppServices, U>>;
 }
 
-export interface JobDefinition<S extends z.ZodType = z.ZodType> extends JobSpec<S> {
+// The default service set is every service, so a definition of any `uses` fits where `JobDefinition<S>` is asked
+// for (the queue's enqueue): its handler takes fewer services than that.
+export interface JobDefinition<S extends z.ZodType = z.ZodType, U extends ServiceName = ServiceName> extends JobSpec<S, U> {
   readonly priority: number;
+  readonly uses: readonly U[];
 }
 
 // A definition of any argument type, as the registry and the runner see it.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each definition's handler takes its own argument type, so no single schema type is a supertype of them all (the handler parameter is contravariant)
-export type AnyJobDefinition = JobDefinition<any>;
+export type AnyJobDefinition = JobDefinition<any, any>;
 
 const KIND = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/;
 const QUEUE = /^[a-z][a-z0-9_-]{0,62}$/;
 
 /** Declares a kind of job. Throws at module load on a malformed declaration. */
-export function defineJob<S extends z.ZodType>(spec: JobSpec<S>): JobDefinition<S> {
+export function defineJob<S extends z.ZodType, U extends ServiceName = never>(spec: JobSpec<S, U>): JobDefinition<S, U> {
   if (!KIND.test(spec.kind)) throw new Error(`job kind "${spec.kind}" must be <feature>.<verb-noun>, for example assets.extract-metadata`);
   if (!QUEUE.test(spec.queue)) throw new Error(`job ${spec.kind}: queue "${spec.queue}" must be lower-case letters, digits, - or _`);
   if (!Number.isInteger(spec.maxAttempts) || spec.maxAttempts < 1) throw new Error(`job ${spec.kind}: maxAttempts must be a positive integer`);
   if (!(spec.timeoutMs > 0)) throw new Error(`job ${spec.kind}: timeoutMs must be positive`);
-  return Object.freeze({ ...spec, priority: spec.priority ?? 0 });
+  return Object.freeze({ ...spec, priority: spec.priority ?? 0, uses: Object.freeze([...(spec.uses ?? [])]) });
 }
 
 /** Thrown by a handler: the job is discarded at once, whatever attempts remain. */

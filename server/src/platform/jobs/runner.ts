@@ -31,6 +31,7 @@ import {
   type AnyJobDefinition,
   type Job,
   type JobContext,
+  type ServiceName,
   type JobErrorEntry,
   type JobRegistry,
 } from './registry.ts';
@@ -69,8 +70,9 @@ export interface JobRunnerOptions {
   queue: JobQueue;
   log: Logger;
   /**
-   * Handed to handlers as `ctx.deps` (the application container). A function is called when a
-   * handler first asks, so the runner can be built before the container object exists.
+   * The application's services, of which each handler is given the ones its job declares (`uses`) as
+   * `ctx.deps`. A function is called when a handler first asks, so the runner can be built before the
+   * container object exists.
    */
   deps?: AppServices | (() => AppServices);
   /** Only these queues (default: every queue the registry knows when start() runs). */
@@ -428,7 +430,7 @@ export class JobRunner {
     if (!parsed.success) return this.fail(exec, new PermanentError(`stored arguments do not fit ${job.kind}: ${parsed.error.message}`), log);
 
     const started = performance.now();
-    const ctx = this.context(exec, log);
+    const ctx = this.context(exec, def.uses, log);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), def.timeoutMs);
@@ -463,16 +465,21 @@ export class JobRunner {
     return this.fail(exec, error, log, def);
   }
 
-  private context(exec: Execution, log: Logger): JobContext {
+  private context(exec: Execution, uses: readonly ServiceName[], log: Logger): JobContext<Partial<AppServices>> {
     const deps = this.deps;
+    let picked: Partial<AppServices> | undefined;
     return {
       job: exec.job,
       attempt: exec.job.attempt,
       signal: exec.controller.signal,
       log,
-      get deps(): AppServices {
+      // Only the services the job declared: a handler cannot reach the rest of the application.
+      get deps(): Partial<AppServices> {
+        if (picked) return picked;
         if (!deps) throw new Error('this job runner was started without dependencies (deps)');
-        return typeof deps === 'function' ? deps() : deps;
+        const all = typeof deps === 'function' ? deps() : deps;
+        picked = Object.freeze(Object.fromEntries(uses.map((name) => [name, all[name]]))) as Partial<AppServices>;
+        return picked;
       },
       progress: (fraction: number, message?: string) => {
         exec.progress = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));

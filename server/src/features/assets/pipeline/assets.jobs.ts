@@ -18,6 +18,7 @@ export const processAsset = defineJob({
   maxAttempts: 3,
   // Long videos transcode for a while; the transcoder has its own duration-based timeout.
   timeoutMs: 6 * 3600_000,
+  uses: ['pipeline'],
   handler: (args, ctx) => ctx.deps.pipeline.process(args.asset_id, args.receipt_id, ctx, args.content),
 });
 

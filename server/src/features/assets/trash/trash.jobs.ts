@@ -13,6 +13,7 @@ export const purgeExpiredTrash = defineJob({
   maxAttempts: 3,
   timeoutMs: 30 * 60_000,
   uniqueKey: () => 'trash-retention',
+  uses: ['trash'],
   handler: (_args, ctx) => ctx.deps.trash.purgeExpired(),
 });
 
