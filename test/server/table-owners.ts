@@ -43,7 +43,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   stack_members: 'features/stacks',
   species_predictions: 'features/species',
   // 0009_crash_recovery
-  upload_commits: 'features/uploads',
+  // 0009_crash_recovery's upload_commits, renamed by 0030_intake_commits: the door's crash-safety record for every source
+  intake_commits: 'features/intake',
   // 0012_change_journal
   change_journal: 'platform/cache',
   // 0013_invites
@@ -114,11 +115,9 @@ export const WRITE_EXCEPTIONS: readonly Departure[] = [
   { table: 'asset_index_entries', file: 'features/indexing/indexing.service.ts', reason: 'to move into an indexing store' },
   { table: 'upload_sessions', file: 'features/uploads/chunk-sync.ts', reason: 'to move into uploads.store.ts (part A)' },
   { table: 'upload_sessions', file: 'features/uploads/startup-recovery.ts', reason: 'to move into uploads.store.ts (part A)' },
-  { table: 'upload_receipts', file: 'features/uploads/commit-intents.ts', reason: 'to go with commit-intents.ts (part A)' },
   { table: 'upload_receipts', file: 'features/uploads/startup-recovery.ts', reason: 'to move into uploads.store.ts (part A)' },
   { table: 'upload_receipts', file: 'features/assets/assets.store.ts', reason: 'to go (part B): receipts follow the pipeline’s events instead' },
   { table: 'upload_receipts', file: 'features/assets/pipeline/interrupted-assets.ts', reason: 'to go (part B): receipts follow the pipeline’s events instead' },
-  { table: 'upload_commits', file: 'features/uploads/commit-intents.ts', reason: 'to go with commit-intents.ts (part A: intake_commits)' },
   { table: 'albums', file: 'features/duplicates/duplicates.store.ts', reason: 'a merge of exact copies moves the copies’ album places to the keeper in its own transaction' },
   { table: 'album_assets', file: 'features/duplicates/duplicates.store.ts', reason: 'a merge of exact copies moves the copies’ album places to the keeper in its own transaction' },
   { table: 'asset_tags', file: 'features/duplicates/duplicates.store.ts', reason: 'a merge of exact copies moves the copies’ tags to the keeper in its own transaction' },
@@ -184,22 +183,21 @@ export const READ_MODELS: Readonly<Record<string, ReadModel>> = {
 export const READ_EXCEPTIONS: readonly Departure[] = [
   { table: 'users', file: 'warm-up.ts', reason: 'the start warms the pages of the tables the first requests read' },
   { table: 'assets', file: 'warm-up.ts', reason: 'the start warms the pages of the tables the first requests read' },
-  { table: 'assets', file: 'container.ts', reason: 'to move: a person’s cover reads its photo’s path (it belongs behind AssetsStore)' },
   { table: 'tags', file: 'features/semantic/zero-shot/zeroshot-tags.store.ts', reason: 'zero-shot labels are tags of their own source, read back with their vectors (see WRITE_EXCEPTIONS)' },
   { table: 'asset_tags', file: 'features/semantic/zero-shot/zeroshot-tags.store.ts', reason: 'zero-shot labels are tags of their own source, read back with their vectors (see WRITE_EXCEPTIONS)' },
   { table: 'repositories', file: 'features/assets/asset-references.ts', reason: 'job errors name files by repository path for administrators' },
   { table: 'repositories', file: 'features/folders/folders.store.ts', reason: 'folder lists are ordered by repository name (RepositoriesService.all() orders the primary first)' },
   { table: 'repositories', file: 'features/uploads/uploads.store.ts', reason: 'to go with part A: an upload’s repository is the door’s to look up' },
-  { table: 'upload_receipts', file: 'features/assets/ingest/ingest.service.ts', reason: 'to go with part A (the door claims its intent without reading receipts)' },
+  { table: 'intake_commits', file: 'features/uploads/startup-recovery.ts', reason: 'receipts nobody continues fail in one start-up UPDATE that skips those whose commit the door still holds (a statement across both tables)' },
+  { table: 'upload_receipts', file: 'features/assets/ingest/catalog-writer.ts', reason: 'to move (part B): whether an asset came from an upload (its uploader’s name is kept) becomes a fact of its source' },
 ];
 
 /** `prepare(`/`prepared(` per file outside `*.store.ts` at issue 26; may only fall. */
 export const PREPARE_BASELINE: Readonly<Record<string, number>> = {
   'config/settings.ts': 4,
-  'container.ts': 1,
   'features/assets/asset-references.ts': 4,
   'features/assets/corrections/corrections.service.ts': 1,
-  'features/assets/ingest/ingest.service.ts': 1,
+  'features/assets/ingest/catalog-writer.ts': 1,
   'features/assets/marks.ts': 2,
   'features/assets/pipeline/interrupted-assets.ts': 8,
   'features/assets/pipeline/media-items.ts': 13,
@@ -237,7 +235,6 @@ export const PREPARE_BASELINE: Readonly<Record<string, number>> = {
   'features/statistics/scope.ts': 1,
   'features/system/system.service.ts': 1,
   'features/uploads/chunk-sync.ts': 6,
-  'features/uploads/commit-intents.ts': 7,
   'features/uploads/startup-recovery.ts': 3,
   'features/users/members.ts': 3,
   'platform/access/access.ts': 3,

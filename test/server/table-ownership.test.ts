@@ -87,8 +87,13 @@ function serverSources(): SourceFile[] {
 
 function migrationTables(): string[] {
   const tables = new Set<string>();
-  for (const f of fs.readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql'))) {
-    for (const m of fs.readFileSync(path.join(MIGRATIONS, f), 'utf8').matchAll(/CREATE\s+(?:VIRTUAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi)) tables.add(m[1]!);
+  // In migration order: a table renamed later (`ALTER TABLE a RENAME TO b`) is known by its new name only.
+  for (const f of fs.readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort()) {
+    const sql = fs.readFileSync(path.join(MIGRATIONS, f), 'utf8');
+    for (const m of sql.matchAll(/CREATE\s+(?:VIRTUAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)|ALTER\s+TABLE\s+(\w+)\s+RENAME\s+TO\s+(\w+)/gi)) {
+      if (m[1]) tables.add(m[1]);
+      else if (tables.delete(m[2]!)) tables.add(m[3]!);
+    }
   }
   return [...tables];
 }

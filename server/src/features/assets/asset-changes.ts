@@ -11,7 +11,7 @@ import type { ChangeBus } from '../../platform/change-bus/index.ts';
 import type { IngestSource } from './ingest/ingest.contract.ts';
 
 /**
- * The source's commit this change catalogued (the door's record, features/intake/commits.ts), when there was one:
+ * The source's commit this change catalogued (the door's record, features/intake/commits.store.ts), when there was one:
  * the source follows its own records from here (uploads settle their receipt), in the same transaction.
  */
 export interface CommitRef {

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { failpoint } from '../../platform/failpoints.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { FileChangingError, resolveInRepository, type CatalogWriter, type ContentHolders, type IndexFileRequest, type IndexOutcome, type Ingest } from '../assets/index.ts';
-import type { IntakeCommits } from './commits.ts';
+import type { IntakeCommits } from './commits.store.ts';
 import { commitAsCopyOf, commitStaged } from './commit-file.ts';
 import { detectContent, detectFileContent } from './content.ts';
 import type { Admission, AdmissionResult, CatalogDoor, IntakeFile, RepositoryRef, SourceFacts } from './door.contract.ts';

@@ -4,7 +4,7 @@
  */
 export { IntakeDoor } from './door.ts';
 export type { Admission, AdmissionResult, CatalogDoor, IntakeFile, RepositoryRef, SourceFacts } from './door.contract.ts';
-export { IntakeCommits, type CommitRecord } from './commits.ts';
+export { IntakeCommits, type CommitRecord } from './commits.store.ts';
 export { Intake, type HashedFile, type IntakeStats } from './intake.ts';
 export { blake3Backend, nativeBlake3Error, type Blake3Backend } from './blake3.ts';
 export type { Digest, FileHasher } from './file-hasher.ts';

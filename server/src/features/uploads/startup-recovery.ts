@@ -7,7 +7,7 @@
  * itself went down (another boot) stop counting (chunk-sync.ts): their clients send them again.
  *
  * In order (all synchronous, at construction of the uploads feature):
- *   1. commit records of uploads (features/intake/commits.ts): an upload whose file is at its name with its size was
+ *   1. commit records of uploads (features/intake/commits.store.ts): an upload whose file is at its name with its size was
  *      committed: it is catalogued for its uploader (step 5, after start). One whose file never got
  *      there is forgotten (its receipt fails in step 4, or its session goes on).
  *      A committed chunk session is completed: it must not be resumed into a second copy.
@@ -159,10 +159,8 @@ export async function catalogueCommitted(ctx: UploadsContext, intents: IntakeCom
  * a terminal one stays as it is. Called in the catalog write's transaction (the change `commit` of asset.ingested or
  * asset.moved, wired in the composition root) and by start-up recovery.
  */
-export function settleReceipt(ctx: Pick<UploadsContext, 'deps' | 'now'>, receiptId: string, assetId: string): void {
-  ctx.deps.db
-    .prepare(`UPDATE upload_receipts SET status = 'processing', asset_id = ?, problem = NULL, updated_at = ? WHERE receipt_id = ? AND status = 'uploading'`)
-    .run(assetId, ctx.now(), receiptId);
+export function settleReceipt(ctx: Pick<UploadsContext, 'store' | 'now'>, receiptId: string, assetId: string): void {
+  ctx.store.settleReceipt(receiptId, assetId, ctx.now());
 }
 
 function statOrNull(p: string): fs.Stats | null {

@@ -97,6 +97,13 @@ export class UploadsStore {
       });
   }
 
+  /** A receipt still `uploading` whose file became the asset `assetId`: from now on it follows its asset. */
+  settleReceipt(receiptId: string, assetId: string, now: number): void {
+    this.db
+      .prepare(`UPDATE upload_receipts SET status = 'processing', asset_id = ?, problem = NULL, updated_at = ? WHERE receipt_id = ? AND status = 'uploading'`)
+      .run(assetId, now, receiptId);
+  }
+
   /** The receipts of these ids (checked by the access layer; unknown ones are not there to find). */
   receipts(ids: readonly PermittedReceiptId[]): ReceiptRow[] {
     if (ids.length === 0) return [];

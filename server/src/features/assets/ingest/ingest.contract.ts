@@ -89,7 +89,7 @@ export interface ClaimedCommit {
 /**
  * The commit records, as the catalog writer sees them: consulted inside the catalog transaction of every indexing
  * (upload, watch, scan, import), so a committed file always becomes its committer's asset, whichever path catalogues
- * it first, also after a crash. Implemented by the intake (features/intake/commits.ts), handed to the writer by the
+ * it first, also after a crash. Implemented by the intake (features/intake/commits.store.ts), handed to the writer by the
  * composition root: assets never calls a source.
  */
 export interface CommitClaims {
