@@ -55,7 +55,7 @@ test('one upload: route → door → catalog row → first thumbnail, with one c
     const fromAssets = uploadsCalls.filter((c) => c.stack.includes('/features/assets/') && !c.stack.includes('/change-bus/'));
     assert.deepEqual(fromAssets.map((c) => c.name), [], 'no call from assets into uploads');
     const followed = uploadsCalls.filter((c) => c.stack.includes('/change-bus/'));
-    assert.deepEqual(followed.map((c) => c.name), ['uploads.settleReceipt'], 'the receipt followed the catalog write’s change');
+    assert.deepEqual(followed.map((c) => c.name), ['uploads.settleReceipt', 'uploads.store.settleReceipt'], 'the receipt followed the catalog write’s change (uploads writes it through its own store)');
 
     const thumb = await until('the first thumbnail', async () => {
       const t = await fetch(`${srv.url}${V1}/assets/${assetId}/thumbnail?size=small`, { headers: { authorization: `Bearer ${alice.token}` } });
