@@ -13,7 +13,7 @@
  * - Place: a position, or a place name looked up in the offline gazetteer (features/places: the best match,
  *   see place-search.ts; 422 `place_not_found` when none), or none at all (cleared: a person's "no place" also
  *   wins over the file's GPS).
- * - The person's values win over every other source and survive re-processing (capture-sources.ts); the
+ * - The person's values win over every other source and survive re-processing (fact-precedence.ts); the
  *   file is never rewritten. "Restore" puts the file's values back.
  * - Every save (a correction, a restore) is one correction, answered with its `correction_id`;
  *   undoAssetCorrection puts back what each asset had before it, except on assets a later correction of the
@@ -31,7 +31,7 @@ import { parseWallClock, toTakenTime } from '../../../adapters/media/capture-tim
 import { geohashFields, reverseGeocoder, searchPlaceNames } from '../../places/index.ts';
 import { assetRef, type AssetChangeBus } from '../asset-changes.ts';
 import { AssetsStore, type AssetRow } from '../assets.store.ts';
-import { filePlace, fileTime } from '../capture-sources.ts';
+import { filePlace, fileTime } from '../fact-precedence.ts';
 import { CorrectionsStore, type CorrectionKind } from './corrections.store.ts';
 
 const TIME_COLUMNS = ['taken_time', 'capture_offset_minutes', 'time_source'] as const;
