@@ -10,7 +10,6 @@ import { settleFacts, type KeptFacts, type ReadCapture, type SourceFacts } from 
 const EXIF_TIME = Date.UTC(2008, 9, 22, 16, 29, 49);
 const MTIME = Date.UTC(2020, 0, 2, 3, 4, 5);
 const SOURCE_TIME = Date.UTC(1999, 11, 31, 23, 59, 0);
-const USER_TIME = Date.UTC(2001, 5, 6, 7, 8, 9);
 
 const exif: ReadCapture = { taken_time: EXIF_TIME, capture_offset_minutes: 120, gps_latitude: 43.46, gps_longitude: 11.88, description: 'embedded caption', rating: 3 };
 const bare: ReadCapture = { taken_time: null, capture_offset_minutes: null, gps_latitude: null, gps_longitude: null };
