@@ -148,6 +148,9 @@ test('the folder source’s facts by the one precedence rule: its time and GPS b
     assert.equal(after.taken_time, Date.UTC(2010, 6, 4, 12, 0, 0));
     assert.deepEqual([after.gps_latitude, after.place_source], [48.8584, 'file'], 'the source’s place stands where nobody corrected it');
     assert.equal(after.liked, 0, 'a favourite the person took back is not given back by a re-run');
+    // Taking the correction back goes to the next in the rule: the source's time, not the EXIF date.
+    data(alice, await alice.req('DELETE', `${V1}/assets/${lake}/capture-time`));
+    assert.deepEqual([row(lake!).taken_time, row(lake!).time_source], [sourceTime, 'source'], 'restored to the source’s time');
   } finally {
     await srv.stop({ removeData: true });
   }

@@ -158,7 +158,20 @@ function sourcePlace(f: SourceFacts): Fields | null {
   return { gps_latitude: f.gps.latitude, gps_longitude: f.gps.longitude, place_source: 'file' };
 }
 
-/** The effective time columns when the file's values stand (a restore, or no correction). */
+/**
+ * The effective time columns once a person's correction is taken back (restoreAssetCaptureTime): the next in the
+ * rule, the source's capture time, else the file's.
+ */
+export function uncorrectedTime(row: Pick<Fields, 'file_taken_time' | 'file_capture_offset_minutes' | 'file_time_source'>, kept: KeptFacts | null): Fields {
+  return (kept && sourceTime(kept.facts)) ?? fileTime(row);
+}
+
+/** The effective place columns once a person's correction is taken back (restoreAssetLocation): the source's, else the file's. */
+export function uncorrectedPlace(row: Pick<Fields, 'file_gps_latitude' | 'file_gps_longitude'>, kept: KeptFacts | null): Fields {
+  return (kept && sourcePlace(kept.facts)) ?? filePlace(row);
+}
+
+/** The effective time columns when the file's values stand (no correction, no source time). */
 export function fileTime(f: Pick<Fields, 'file_taken_time' | 'file_capture_offset_minutes' | 'file_time_source'>): Fields {
   return { taken_time: f.file_taken_time ?? null, capture_offset_minutes: f.file_capture_offset_minutes ?? null, time_source: f.file_time_source ?? null };
 }

@@ -31,7 +31,7 @@ import { parseWallClock, toTakenTime } from '../../../adapters/media/capture-tim
 import { geohashFields, reverseGeocoder, searchPlaceNames } from '../../places/index.ts';
 import { assetRef, type AssetChangeBus } from '../asset-changes.ts';
 import { AssetsStore, type AssetRow } from '../assets.store.ts';
-import { filePlace, fileTime } from '../fact-precedence.ts';
+import { uncorrectedPlace, uncorrectedTime } from '../fact-precedence.ts';
 import { CorrectionsStore, type CorrectionKind } from './corrections.store.ts';
 
 const TIME_COLUMNS = ['taken_time', 'capture_offset_minutes', 'time_source'] as const;
@@ -109,10 +109,10 @@ export class CorrectionsService {
     return this.apply(actor, 'time', changes, skipped, `${changes.length} ${changes.length === 1 ? 'date' : 'dates'} ${what || 'unchanged'}.`);
   }
 
-  /** restoreAssetCaptureTime: the file's own date again. */
+  /** restoreAssetCaptureTime: the file's own date again (the source's, where a source gave one: fact-precedence.ts). */
   restoreTime(actor: Actor, assetId: string): CorrectionResult {
     const [row] = this.editable(actor, [assetId], () => 'path.id');
-    return this.apply(actor, 'time', [{ row: row!, next: fileTime(row!) }], [], "The file's date is back.");
+    return this.apply(actor, 'time', [{ row: row!, next: uncorrectedTime(row!, this.assets.sourceFacts(row!.asset_id)) }], [], "The file's date is back.");
   }
 
   /** updateAssetLocation / updateAssetsLocation: a position, a place name, or none. */
@@ -125,10 +125,10 @@ export class CorrectionsService {
     return this.apply(actor, 'place', rows.map((row) => ({ row, next })), [], message);
   }
 
-  /** restoreAssetLocation: the file's own position again (or none when it has none). */
+  /** restoreAssetLocation: the file's own position again (or none when it has none; the source's where it gave one). */
   restorePlace(actor: Actor, assetId: string): CorrectionResult {
     const [row] = this.editable(actor, [assetId], () => 'path.id');
-    return this.apply(actor, 'place', [{ row: row!, next: filePlace(row!) }], [], "The file's place is back.");
+    return this.apply(actor, 'place', [{ row: row!, next: uncorrectedPlace(row!, this.assets.sourceFacts(row!.asset_id)) }], [], "The file's place is back.");
   }
 
   /** undoAssetCorrection. */
