@@ -446,7 +446,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
 
   // Upload receipts follow their asset's changes, in the transaction of each change (uploads/receipt-follower.ts):
   // only uploads writes receipts; the assets feature never calls uploads.
-  followAssetChanges(assetChanges, new UploadsStore(db));
+  followAssetChanges(assetChanges, uploads, new UploadsStore(db));
 
   repositories.ensurePrimary();
   setupCode.ensure(auth.users.count() > 0);

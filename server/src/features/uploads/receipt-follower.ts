@@ -18,13 +18,16 @@
  */
 import type { AssetChangeBus } from '../assets/index.ts';
 import type { ReceiptStatus, StoredProblem, UploadsStore } from './uploads.store.ts';
-import { settleReceipt } from './startup-recovery.ts';
 
 const NOT_TERMINAL: readonly ReceiptStatus[] = ['uploading', 'processing', 'queued'];
 
-export function followAssetChanges(changes: AssetChangeBus, store: UploadsStore, now: () => number = Date.now): void {
+/**
+ * `uploads`: the uploads service, which settles a committed upload's receipt (the same call start-up recovery makes);
+ * `store`: the receipts' SQL for the processing outcomes.
+ */
+export function followAssetChanges(changes: AssetChangeBus, uploads: { settleReceipt(receiptId: string, assetId: string): void }, store: UploadsStore, now: () => number = Date.now): void {
   const settle = (c: { asset_id: string; commit?: { source: string; ref: string } }) => {
-    if (c.commit?.source === 'upload') settleReceipt({ store, now }, c.commit.ref, c.asset_id);
+    if (c.commit?.source === 'upload') uploads.settleReceipt(c.commit.ref, c.asset_id);
   };
   changes.on('asset.ingested', 'upload receipts', settle);
   changes.on('asset.moved', 'upload receipts', settle);
