@@ -28,6 +28,8 @@ import { CatalogWriter, type Ingest } from './features/assets/index.ts';
 import { RepositoriesStore } from './features/repositories/repositories.store.ts';
 import { AssetPipeline } from './features/assets/pipeline/pipeline.ts';
 import { settleAssetsWithTheirJobs, settleInterruptedAssets } from './features/assets/pipeline/interrupted-assets.ts';
+import { followAssetChanges } from './features/uploads/receipt-follower.ts';
+import { UploadsStore } from './features/uploads/uploads.store.ts';
 import { MediaToolsService } from './features/assets/media-tools/media-tools.service.ts';
 import { INSTALL_HINT, mediaToolsReport, resumeWaitingAssets, waitingAssetCount } from './features/assets/pipeline/waiting-for-tools.ts';
 import { DerivativePaths } from './features/assets/derivatives.ts';
@@ -442,25 +444,21 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     limits: uploadLimitsFromEnv(),
   });
 
-  // A committed upload catalogued (by its own commit, the watcher, a scan or start-up recovery): its receipt follows
-  // its asset, in the catalog write's transaction (the writer names the commit it claimed; it never calls uploads).
-  const settleUploadReceipt = (c: { asset_id: string; commit?: { source: string; ref: string } }) => {
-    if (c.commit?.source === 'upload') uploads.settleReceipt(c.commit.ref, c.asset_id);
-  };
-  assetChanges.on('asset.ingested', 'upload receipts', settleUploadReceipt);
-  assetChanges.on('asset.moved', 'upload receipts', settleUploadReceipt);
+  // Upload receipts follow their asset's changes, in the transaction of each change (uploads/receipt-follower.ts):
+  // only uploads writes receipts; the assets feature never calls uploads.
+  followAssetChanges(assetChanges, uploads, new UploadsStore(db));
 
   repositories.ensurePrimary();
   setupCode.ensure(auth.users.count() > 0);
   auth.store.prune(Date.now());
 
   // A processing job given up or run again by any route settles its asset in the same transaction.
-  settleAssetsWithTheirJobs(db, jobs);
+  settleAssetsWithTheirJobs(db, jobs, assetChanges);
   // Jobs left running by a crash go back to the queue before the workers start.
   const recovered = jobRunner.recoverOnStart();
   if (recovered.requeued || recovered.discarded) log.warn(recovered, 'jobs interrupted by the last stop were recovered');
   // …and every asset is then ready, failed or queued: none stays `processing` for a job that is gone.
-  const assetsSettled = settleInterruptedAssets(db, jobs, Date.now());
+  const assetsSettled = settleInterruptedAssets(db, jobs, assetChanges, Date.now());
   if (assetsSettled.failed || assetsSettled.requeued || assetsSettled.queued) log.warn(assetsSettled, 'assets interrupted by the last stop were settled');
   // Files that waited for ffprobe/ffmpeg go again once the tools are installed (waiting-for-tools.ts).
   const resumed = resumeWaitingAssets(db, jobs);

@@ -90,6 +90,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   // 0026_capture_sources
   asset_corrections: 'features/assets',
   asset_correction_items: 'features/assets',
+  // 0031_asset_source_facts: what a source said of a file, for the precedence rule (fact-precedence.ts)
+  asset_source_facts: 'features/assets',
 };
 
 export interface Departure {
@@ -116,8 +118,6 @@ export const WRITE_EXCEPTIONS: readonly Departure[] = [
   { table: 'upload_sessions', file: 'features/uploads/chunk-sync.ts', reason: 'to move into uploads.store.ts (part A)' },
   { table: 'upload_sessions', file: 'features/uploads/startup-recovery.ts', reason: 'to move into uploads.store.ts (part A)' },
   { table: 'upload_receipts', file: 'features/uploads/startup-recovery.ts', reason: 'to move into uploads.store.ts (part A)' },
-  { table: 'upload_receipts', file: 'features/assets/assets.store.ts', reason: 'to go (part B): receipts follow the pipeline’s events instead' },
-  { table: 'upload_receipts', file: 'features/assets/pipeline/interrupted-assets.ts', reason: 'to go (part B): receipts follow the pipeline’s events instead' },
   { table: 'albums', file: 'features/duplicates/duplicates.store.ts', reason: 'a merge of exact copies moves the copies’ album places to the keeper in its own transaction' },
   { table: 'album_assets', file: 'features/duplicates/duplicates.store.ts', reason: 'a merge of exact copies moves the copies’ album places to the keeper in its own transaction' },
   { table: 'asset_tags', file: 'features/duplicates/duplicates.store.ts', reason: 'a merge of exact copies moves the copies’ tags to the keeper in its own transaction' },
@@ -189,7 +189,6 @@ export const READ_EXCEPTIONS: readonly Departure[] = [
   { table: 'repositories', file: 'features/folders/folders.store.ts', reason: 'folder lists are ordered by repository name (RepositoriesService.all() orders the primary first)' },
   { table: 'repositories', file: 'features/uploads/uploads.store.ts', reason: 'to go with part A: an upload’s repository is the door’s to look up' },
   { table: 'intake_commits', file: 'features/uploads/startup-recovery.ts', reason: 'receipts nobody continues fail in one start-up UPDATE that skips those whose commit the door still holds (a statement across both tables)' },
-  { table: 'upload_receipts', file: 'features/assets/ingest/catalog-writer.ts', reason: 'to move (part B): whether an asset came from an upload (its uploader’s name is kept) becomes a fact of its source' },
 ];
 
 /** `prepare(`/`prepared(` per file outside `*.store.ts` at issue 26; may only fall. */
@@ -197,9 +196,8 @@ export const PREPARE_BASELINE: Readonly<Record<string, number>> = {
   'config/settings.ts': 4,
   'features/assets/asset-references.ts': 4,
   'features/assets/corrections/corrections.service.ts': 1,
-  'features/assets/ingest/catalog-writer.ts': 1,
   'features/assets/marks.ts': 2,
-  'features/assets/pipeline/interrupted-assets.ts': 8,
+  'features/assets/pipeline/interrupted-assets.ts': 6,
   'features/assets/pipeline/media-items.ts': 13,
   'features/assets/pipeline/pipeline.ts': 2,
   'features/assets/pipeline/waiting-for-tools.ts': 2,

@@ -3236,7 +3236,7 @@ export interface components {
             original_filename: string;
             owner_id: number;
             /**
-             * @description Where the position comes from: `file` (its GPS) or `user` (a person set it, or cleared it when the position is null); null without a position.
+             * @description Where the position comes from: `file` (its GPS, or the position the source that brought the file gave) or `user` (a person set it, or cleared it when the position is null); null without a position.
              * @enum {string|null}
              */
             place_source: "file" | "user" | null;
@@ -3254,10 +3254,10 @@ export interface components {
             status: number[];
             taken_time: string | null;
             /**
-             * @description Where taken_time comes from: `file` (a photo's EXIF/XMP), `container` (a video's or audio file's container), `file_modified` (the file's modification time: a guess to check), `user` (a person's correction, which wins over every other source); null without a date.
+             * @description Where taken_time comes from: `source` (what the source that brought the file said, e.g. an importer's record: shown only where a source gave a capture time), `file` (a photo's EXIF/XMP), `container` (a video's or audio file's container), `file_modified` (the file's modification time: a guess to check), `user` (a person's correction, which wins over every other source); null without a date.
              * @enum {string|null}
              */
-            time_source: "file" | "container" | "file_modified" | "user" | null;
+            time_source: "file" | "container" | "file_modified" | "user" | "source" | null;
             /** @enum {string} */
             type: "PHOTO" | "VIDEO" | "AUDIO";
             upload_time: string;
@@ -3332,7 +3332,7 @@ export interface components {
             owner_id: number;
             place: components["schemas"]["AssetPlace"];
             /**
-             * @description Where the position comes from: `file` (its GPS) or `user` (a person set it, or cleared it when the position is null); null without a position.
+             * @description Where the position comes from: `file` (its GPS, or the position the source that brought the file gave) or `user` (a person set it, or cleared it when the position is null); null without a position.
              * @enum {string|null}
              */
             place_source: "file" | "user" | null;
@@ -3358,10 +3358,10 @@ export interface components {
             taken_time: string | null;
             thumbnails?: components["schemas"]["ThumbnailRef"][];
             /**
-             * @description Where taken_time comes from: `file` (a photo's EXIF/XMP), `container` (a video's or audio file's container), `file_modified` (the file's modification time: a guess to check), `user` (a person's correction, which wins over every other source); null without a date.
+             * @description Where taken_time comes from: `source` (what the source that brought the file said, e.g. an importer's record: shown only where a source gave a capture time), `file` (a photo's EXIF/XMP), `container` (a video's or audio file's container), `file_modified` (the file's modification time: a guess to check), `user` (a person's correction, which wins over every other source); null without a date.
              * @enum {string|null}
              */
-            time_source: "file" | "container" | "file_modified" | "user" | null;
+            time_source: "file" | "container" | "file_modified" | "user" | "source" | null;
             /** @enum {string} */
             type: "PHOTO" | "VIDEO" | "AUDIO";
             upload_time: string;

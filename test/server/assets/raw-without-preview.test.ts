@@ -144,7 +144,7 @@ describe('RAW without a usable preview keeps its metadata and shows a placeholde
         assert.equal(a.specific_metadata.camera_make, e.make, name);
         assert.equal(a.specific_metadata.camera_model, e.model, name);
         if (e.local === null) {
-          // No date in the file's tags: the file's modification time stands in, marked as such (capture-sources.ts).
+          // No date in the file's tags: the file's modification time stands in, marked as such (fact-precedence.ts).
           assert.equal(a.time_source, 'file_modified', name);
         } else {
           const local = new Date(Date.parse(a.taken_time) + (a.capture_offset_minutes ?? 0) * 60_000).toISOString().slice(0, 19);

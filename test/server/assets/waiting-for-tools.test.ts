@@ -21,7 +21,7 @@ const KEYS = ['-movflags', 'use_metadata_tags'];
 /** name → how it is made, and what its boxes say: [width, height, duration, taken_time, offset, latitude, longitude] */
 type Expected = [number, number, number, string | typeof MODIFIED, number | null, number | null, number | null];
 
-/** The boxes give no date: the asset takes its file's modification time, marked as such (capture-sources.ts). */
+/** The boxes give no date: the asset takes its file's modification time, marked as such (fact-precedence.ts). */
 const MODIFIED = Symbol('the file modification time');
 
 /** [width, height, duration?, taken_time, offset] of an asset as the test compares them; MODIFIED by its source. */

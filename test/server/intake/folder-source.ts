@@ -18,6 +18,8 @@ export async function runFolderSource(door: CatalogDoor, intake: Intake, reposit
     const file = path.join(folder, name);
     const sidecar = `${file}.json`;
     const facts: SourceFacts = fs.existsSync(sidecar) ? (JSON.parse(fs.readFileSync(sidecar, 'utf8')) as SourceFacts) : {};
+    // The file's own date, the capture time of last resort (the staged copy's is only its arrival).
+    const fileModified = { time: Math.floor(fs.statSync(file).mtimeMs), offsetMinutes: null };
     const staged = newStagingFile(repository.path);
     fs.mkdirSync(path.dirname(staged), { recursive: true });
     const got = await intake.receive(fs.createReadStream(file), staged, Number.MAX_SAFE_INTEGER);
@@ -26,7 +28,7 @@ export async function runFolderSource(door: CatalogDoor, intake: Intake, reposit
       ownerId,
       repository,
       file: { kind: 'staged', path: staged, hash: got.hash, size: got.size, head: got.head },
-      facts: { originalName: name, sourceRef: { source: 'folder', id: name }, ...facts },
+      facts: { originalName: name, fileModified, sourceRef: { source: 'folder', id: name }, ...facts },
     });
     runs.push({ name, result });
   }

@@ -30,6 +30,19 @@ export interface AssetChanges {
   'asset.ingested': AssetRef & { source: IngestSource; replaced: boolean; commit?: CommitRef };
   /** Metadata and thumbnails are done (the pipeline finished): the asset can be shown and indexed. */
   'asset.ready': AssetRef & { media_item_id: string | null };
+  /**
+   * Processing gave up on it (the pipeline's failure path, or its job given up: cancelled, discarded, interrupted):
+   * the asset is `failed` with `reason` (members read it: no server paths); `retryable` when running it again may
+   * help (a tool or the machine failed, not the file).
+   */
+  'asset.failed': AssetRef & { reason: string; retryable: boolean };
+  /**
+   * Processed as far as the machine allows: a media tool is not installed (`tool`), so it waits for it, `pending`
+   * with what could be read (features/assets/pipeline/waiting-for-tools.ts). The file is safe in the library.
+   */
+  'asset.waiting': AssetRef & { tool: string; reason: string };
+  /** A failed or interrupted asset was queued for processing again by hand (its job run again). */
+  'asset.requeued': AssetRef;
   /** Moved to the Trash by its owner (`user`) or because its file disappeared (`missing`). */
   'asset.trashed': AssetRef & { reason: 'user' | 'missing' };
   /** Back from the Trash (by its owner, an upload of the same file, or its file coming back). */

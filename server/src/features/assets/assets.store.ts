@@ -1,10 +1,10 @@
 /** SQL for assets and media items. No rules here. */
 import type { Db } from '../../platform/db/connection.ts';
 import { prepared } from '../../platform/db/prepared.ts';
-import type { CaptureColumns } from './capture-sources.ts';
+import type { CaptureColumns, KeptFacts, SourceFacts } from './fact-precedence.ts';
 import type { PermittedAssetId } from '../../platform/access/index.ts';
 
-/** An asset's row; the capture columns of migration 0026 are described in capture-sources.ts. */
+/** An asset's row; the capture columns of migration 0026 are described in fact-precedence.ts. */
 export interface AssetRow extends CaptureColumns {
   asset_id: string;
   owner_id: number;
@@ -248,8 +248,34 @@ export class AssetsStore {
     return { item, components };
   }
 
-  setReceipt(receiptId: string, fields: { status: string; asset_id?: string | null; problem?: string | null }, now: number): void {
-    prepared(this.db, 'UPDATE upload_receipts SET status = @status, asset_id = coalesce(@asset_id, asset_id), problem = @problem, updated_at = @now WHERE receipt_id = @id').run({ status: fields.status, asset_id: fields.asset_id ?? null, problem: fields.problem ?? null, now, id: receiptId });
+  // ------------------------------------------------------------------ source facts (fact-precedence.ts)
+
+  /** The source's facts kept for an asset (migration 0031), or null when no source said anything of it. */
+  sourceFacts(assetId: string): KeptFacts | null {
+    const r = prepared(this.db, 'SELECT facts, applied_at FROM asset_source_facts WHERE asset_id = ?').get(assetId) as { facts: string; applied_at: number | null } | undefined;
+    return r ? { facts: JSON.parse(r.facts) as SourceFacts, fresh: r.applied_at === null } : null;
+  }
+
+  /**
+   * Keeps what a source said of an asset (in the catalog write's transaction). The same facts again (a re-read, a
+   * re-run with the same source ref and version) change nothing, so one-shot facts already applied stay applied;
+   * different ones replace them and are new.
+   */
+  keepSourceFacts(assetId: string, source: string, facts: SourceFacts, now: number): void {
+    const json = JSON.stringify(facts);
+    prepared(
+      this.db,
+      `INSERT INTO asset_source_facts (asset_id, source, source_id, version, facts, applied_at, updated_at)
+       VALUES (@asset_id, @source, @source_id, @version, @facts, NULL, @now)
+       ON CONFLICT (asset_id) DO UPDATE SET source = excluded.source, source_id = excluded.source_id, version = excluded.version,
+         facts = excluded.facts, applied_at = NULL, updated_at = excluded.updated_at
+       WHERE facts IS NOT excluded.facts OR source IS NOT excluded.source OR source_id IS NOT excluded.source_id OR version IS NOT excluded.version`,
+    ).run({ asset_id: assetId, source: facts.sourceRef?.source ?? source, source_id: facts.sourceRef?.id ?? null, version: facts.sourceRef?.version ?? null, facts: json, now });
+  }
+
+  /** The one-shot facts (favourite, rating, description) were applied by the pipeline: never again for these facts. */
+  factsApplied(assetId: string, now: number): void {
+    prepared(this.db, 'UPDATE asset_source_facts SET applied_at = ? WHERE asset_id = ? AND applied_at IS NULL').run(now, assetId);
   }
 
   // ------------------------------------------------------------------ columns other features compute

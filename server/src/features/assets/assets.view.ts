@@ -40,12 +40,12 @@ export const AssetSchema = z
     duration: z.number().nullable(),
     taken_time: z.string().nullable(),
     capture_offset_minutes: z.number().int().nullable(),
-    time_source: z.enum(['file', 'container', 'file_modified', 'user']).nullable().openapi({
+    time_source: z.enum(['file', 'container', 'file_modified', 'user', 'source']).nullable().openapi({
       description:
-        'Where taken_time comes from: `file` (a photo\'s EXIF/XMP), `container` (a video\'s or audio file\'s container), `file_modified` (the file\'s modification time: a guess to check), `user` (a person\'s correction, which wins over every other source); null without a date.',
+        'Where taken_time comes from: `source` (what the source that brought the file said, e.g. an importer\'s record: shown only where a source gave a capture time), `file` (a photo\'s EXIF/XMP), `container` (a video\'s or audio file\'s container), `file_modified` (the file\'s modification time: a guess to check), `user` (a person\'s correction, which wins over every other source); null without a date.',
     }),
     place_source: z.enum(['file', 'user']).nullable().openapi({
-      description: 'Where the position comes from: `file` (its GPS) or `user` (a person set it, or cleared it when the position is null); null without a position.',
+      description: 'Where the position comes from: `file` (its GPS, or the position the source that brought the file gave) or `user` (a person set it, or cleared it when the position is null); null without a position.',
     }),
     upload_time: z.string(),
     gps_latitude: z.number().nullable(),
@@ -153,7 +153,7 @@ export const AssetPlaceSchema = z
   .openapi('AssetPlace');
 export type AssetPlace = z.infer<typeof AssetPlaceSchema>;
 
-/** What the file itself says of when and where (features/assets/capture-sources.ts): what a restore brings back. */
+/** What the file itself says of when and where (features/assets/fact-precedence.ts): what a restore brings back. */
 export const FileCaptureSchema = z
   .object({
     taken_time: z.string().nullable(),

@@ -14,7 +14,7 @@
  */
 import type { Db } from '../../platform/db/connection.ts';
 import { prepared } from '../../platform/db/prepared.ts';
-import type { ClaimedCommit, CommitClaims, IngestSource } from '../assets/index.ts';
+import type { ClaimedCommit, CommitClaims, IngestSource, SourceFacts } from '../assets/index.ts';
 
 export interface CommitRecord {
   ref: string;
@@ -76,6 +76,6 @@ export class IntakeCommits implements CommitClaims {
     // Another file at that name (the link never happened and someone else's file is there): not ours.
     if (!row || row.content_hash !== hash || row.size !== size) return undefined;
     prepared(this.db, 'DELETE FROM intake_commits WHERE ref = ?').run(row.ref);
-    return { source: row.source, ref: row.ref, ownerId: row.owner_id, originalFilename: row.original_filename };
+    return { source: row.source, ref: row.ref, ownerId: row.owner_id, originalFilename: row.original_filename, ...(row.facts ? { facts: JSON.parse(row.facts) as SourceFacts } : {}) };
   }
 }

@@ -5,27 +5,10 @@
  * in one transaction (the assets feature's CatalogWriter). A source never touches the assets feature's tables.
  */
 import type { DetectedType } from '../../adapters/media/detect.ts';
-import type { IngestSource } from '../assets/index.ts';
+import type { IngestSource, SourceFacts } from '../assets/index.ts';
 
-/** What the source says of the file: all optional, absent = the source does not say. */
-export interface SourceFacts {
-  capturedAt?: { time: number; offsetMinutes: number | null };
-  /** null = "no place". */
-  gps?: { latitude: number; longitude: number } | null;
-  description?: string;
-  favorite?: boolean;
-  rating?: 0 | 1 | 2 | 3 | 4 | 5;
-  albumNames?: string[];
-  /** The name to show, search and download; the stored file may be `name (1).ext`. */
-  originalName?: string;
-  /**
-   * The file's own modification time as the source knew it (the capture time of last resort). null: the source
-   * could not say, and the stored copy's time (its arrival) must not be used either.
-   */
-  fileModified?: { time: number; offsetMinutes: number | null } | null;
-  /** The source's own id of the item, for re-runs. */
-  sourceRef?: { source: string; id: string; version?: string };
-}
+/** What the source says of the file (all optional): defined with the rule that decides between it and the file, features/assets/fact-precedence.ts. */
+export type { SourceFacts } from '../assets/index.ts';
 
 /** A repository as the door needs it. */
 export interface RepositoryRef {

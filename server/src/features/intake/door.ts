@@ -253,6 +253,7 @@ export class IntakeDoor implements CatalogDoor {
       ...(facts?.originalName !== undefined ? { originalFilename: facts.originalName } : {}),
       ...(facts && 'fileModified' in facts ? { fileModified: facts.fileModified ?? null } : {}),
       ...(a.source === 'upload' && a.ref ? { receiptId: a.ref } : {}),
+      ...(facts ? { facts } : {}),
       ...(known?.content ? { content: known.content } : {}),
     });
     return toAdmission(out, relPath);

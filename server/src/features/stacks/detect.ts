@@ -60,7 +60,7 @@ interface Candidate {
 
 /**
  * The capture time as evidence that two files were taken together: a date of last resort (the file's
- * modification time, features/assets/capture-sources.ts) is not; files copied at once share it.
+ * modification time, features/assets/fact-precedence.ts) is not; files copied at once share it.
  */
 const CAPTURED = "CASE WHEN time_source IS 'file_modified' THEN NULL ELSE taken_time END AS taken_time";
 

@@ -1,6 +1,6 @@
 /**
  * When the uploaded file was last modified, as the client says (issue 24): the capture time of last resort
- * for a photo or video with no date inside (features/assets/capture-sources.ts). Browsers know it
+ * for a photo or video with no date inside (features/assets/fact-precedence.ts). Browsers know it
  * (`File.lastModified`) and nothing else would: the stored copy's own time is only when it arrived.
  *
  * Decisions (the contract is silent):

@@ -1,5 +1,6 @@
 /** SQL of the upload feature: sessions, receipts, and the read-only look-ups it needs elsewhere. */
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import type { Problem } from '../../platform/http/problem.ts';
 import type { AccessScope, PermittedReceiptId, PermittedUploadSessionId } from '../../platform/access/index.ts';
 
@@ -102,6 +103,18 @@ export class UploadsStore {
     this.db
       .prepare(`UPDATE upload_receipts SET status = 'processing', asset_id = ?, problem = NULL, updated_at = ? WHERE receipt_id = ? AND status = 'uploading'`)
       .run(assetId, now, receiptId);
+  }
+
+  /**
+   * The receipts of one asset in one of the `from` states take the state its processing reached (receipt-follower.ts):
+   * a receipt that is already terminal otherwise (a duplicate, or settled before) stays as it is.
+   */
+  followAsset(assetId: string, from: readonly ReceiptStatus[], to: { status: ReceiptStatus; problem: StoredProblem | null }, now: number): void {
+    prepared(
+      this.db,
+      `UPDATE upload_receipts SET status = @status, problem = @problem, updated_at = @now
+       WHERE asset_id = @asset AND status IN (SELECT value FROM json_each(@from))`,
+    ).run({ status: to.status, problem: to.problem ? JSON.stringify(to.problem) : null, now, asset: assetId, from: JSON.stringify(from) });
   }
 
   /** The receipts of these ids (checked by the access layer; unknown ones are not there to find). */

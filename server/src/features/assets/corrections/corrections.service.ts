@@ -13,7 +13,7 @@
  * - Place: a position, or a place name looked up in the offline gazetteer (features/places: the best match,
  *   see place-search.ts; 422 `place_not_found` when none), or none at all (cleared: a person's "no place" also
  *   wins over the file's GPS).
- * - The person's values win over every other source and survive re-processing (capture-sources.ts); the
+ * - The person's values win over every other source and survive re-processing (fact-precedence.ts); the
  *   file is never rewritten. "Restore" puts the file's values back.
  * - Every save (a correction, a restore) is one correction, answered with its `correction_id`;
  *   undoAssetCorrection puts back what each asset had before it, except on assets a later correction of the
@@ -31,7 +31,7 @@ import { parseWallClock, toTakenTime } from '../../../adapters/media/capture-tim
 import { geohashFields, reverseGeocoder, searchPlaceNames } from '../../places/index.ts';
 import { assetRef, type AssetChangeBus } from '../asset-changes.ts';
 import { AssetsStore, type AssetRow } from '../assets.store.ts';
-import { filePlace, fileTime } from '../capture-sources.ts';
+import { uncorrectedPlace, uncorrectedTime } from '../fact-precedence.ts';
 import { CorrectionsStore, type CorrectionKind } from './corrections.store.ts';
 
 const TIME_COLUMNS = ['taken_time', 'capture_offset_minutes', 'time_source'] as const;
@@ -109,10 +109,10 @@ export class CorrectionsService {
     return this.apply(actor, 'time', changes, skipped, `${changes.length} ${changes.length === 1 ? 'date' : 'dates'} ${what || 'unchanged'}.`);
   }
 
-  /** restoreAssetCaptureTime: the file's own date again. */
+  /** restoreAssetCaptureTime: the file's own date again (the source's, where a source gave one: fact-precedence.ts). */
   restoreTime(actor: Actor, assetId: string): CorrectionResult {
     const [row] = this.editable(actor, [assetId], () => 'path.id');
-    return this.apply(actor, 'time', [{ row: row!, next: fileTime(row!) }], [], "The file's date is back.");
+    return this.apply(actor, 'time', [{ row: row!, next: uncorrectedTime(row!, this.assets.sourceFacts(row!.asset_id)) }], [], "The file's date is back.");
   }
 
   /** updateAssetLocation / updateAssetsLocation: a position, a place name, or none. */
@@ -125,10 +125,10 @@ export class CorrectionsService {
     return this.apply(actor, 'place', rows.map((row) => ({ row, next })), [], message);
   }
 
-  /** restoreAssetLocation: the file's own position again (or none when it has none). */
+  /** restoreAssetLocation: the file's own position again (or none when it has none; the source's where it gave one). */
   restorePlace(actor: Actor, assetId: string): CorrectionResult {
     const [row] = this.editable(actor, [assetId], () => 'path.id');
-    return this.apply(actor, 'place', [{ row: row!, next: filePlace(row!) }], [], "The file's place is back.");
+    return this.apply(actor, 'place', [{ row: row!, next: uncorrectedPlace(row!, this.assets.sourceFacts(row!.asset_id)) }], [], "The file's place is back.");
   }
 
   /** undoAssetCorrection. */

@@ -25,6 +25,7 @@ import { assetRef, type AssetChangeBus, type CommitRef } from '../asset-changes.
 import { processAsset } from '../pipeline/assets.jobs.ts';
 import { resolveInRepository } from './ingest.service.ts';
 import type { CommitClaims, FileModified, IndexOutcome, IngestSource } from './ingest.contract.ts';
+import { factsWorthKeeping, type SourceFacts } from '../fact-precedence.ts';
 
 const TYPE_OF = { photo: 'PHOTO', video: 'VIDEO', audio: 'AUDIO' } as const;
 
@@ -55,6 +56,8 @@ export interface CatalogEntry {
   receiptId?: string;
   /** The rows holding this content as the door read them (`byContent`): not looked up again. */
   content?: ContentHolders;
+  /** What the source said of the file: kept with the asset for the pipeline's precedence rule (fact-precedence.ts). */
+  facts?: SourceFacts;
 }
 
 /** Every row of one repository holding one content (hash and size), and what the door decides from them. */
@@ -168,7 +171,14 @@ export class CatalogWriter {
       // after a crash (its disk time is its arrival, which says nothing about the photo).
       const modified = e.fileModified !== undefined ? e.fileModified : claimed ? null : { time: mtime, offsetMinutes: null };
       const modifiedFields = { file_modified_time: modified?.time ?? null, file_modified_offset_minutes: modified?.offsetMinutes ?? null };
+      // What the source said is kept with the asset (fact-precedence.ts), in this transaction.
+      const keepFacts = (assetId: string) => {
+        const facts = e.facts ?? claimed?.facts;
+        if (factsWorthKeeping(facts)) this.store.keepSourceFacts(assetId, claimed?.source ?? e.source, facts, now);
+      };
       const enqueue = (assetId: string) => {
+        // The source's facts are kept before the job is queued, in the same transaction: the run applies them.
+        keepFacts(assetId);
         const content = { kind: type.kind, mime: type.mime, ext: type.ext, isRaw: type.isRaw };
         const first = this.jobs.enqueue(processAsset, { asset_id: assetId, receipt_id: receiptId, content }, { uniqueKey: `process:${assetId}`, ownerId });
         if (!first.inserted && first.job.state === 'running') {
@@ -237,6 +247,7 @@ export class CatalogWriter {
           },
           now,
         );
+        if (fromSource) keepFacts(moved.asset_id);
         if (moved.is_deleted === 1 && !keepTrashed) this.changes.emit('asset.restored', assetRef(moved));
         this.changes.emit('asset.moved', { ...assetRef(moved), from: moved.storage_path, to: relPath, ...(commit ? { commit } : {}) });
         this.log.info({ asset_id: moved.asset_id, from: moved.storage_path, to: relPath }, 'asset moved');
@@ -299,10 +310,8 @@ export class CatalogWriter {
   private repairDiskName(row: AssetRow, relPath: string): void {
     const onDisk = path.posix.basename(relPath);
     if (row.original_filename === onDisk) return;
-    const uploaded = this.db
-      .prepare("SELECT 1 FROM upload_receipts WHERE asset_id = ? AND status <> 'duplicate' LIMIT 1")
-      .get(row.asset_id);
-    if (uploaded) return;
+    // A name a source gave (an upload's, an import's) is kept with its facts (fact-precedence.ts).
+    if (this.store.sourceFacts(row.asset_id)?.facts.originalName !== undefined) return;
     this.store.update(row.asset_id, { original_filename: onDisk }, this.now());
     this.log.info({ asset_id: row.asset_id, path: relPath }, 'asset name set to the name of its file');
   }

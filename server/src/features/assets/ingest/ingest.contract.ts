@@ -26,6 +26,7 @@
  * - A file a source committed belongs to its committer, whoever indexes it (CommitClaims).
  */
 import type { DetectedType } from '../../../adapters/media/detect.ts';
+import type { SourceFacts } from '../fact-precedence.ts';
 
 /** Who hands the file in: an upload, a scan, the watcher, an importer, a folder a member had the home machine open. */
 export type IngestSource = 'upload' | 'scan' | 'watch' | 'import' | 'host-folder';
@@ -53,7 +54,7 @@ export interface IndexFileRequest {
   /** Upload receipt to complete when the pipeline finishes. */
   receiptId?: string;
   /**
-   * The file's own modification time, the capture time of last resort (features/assets/capture-sources.ts).
+   * The file's own modification time, the capture time of last resort (features/assets/fact-precedence.ts).
    * Absent: the file system's (scans, watching). Uploads pass the uploading device's (`last_modified`), or null
    * when it did not say: the stored copy's time is only when it arrived.
    */
@@ -84,6 +85,8 @@ export interface ClaimedCommit {
   ref: string;
   ownerId: number;
   originalFilename: string;
+  /** What the source said of the file (kept with the asset, fact-precedence.ts). */
+  facts?: SourceFacts;
 }
 
 /**

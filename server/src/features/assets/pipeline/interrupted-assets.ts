@@ -15,7 +15,10 @@
 import type { Db } from '../../../platform/db/connection.ts';
 import type { JobQueue } from '../../../platform/jobs/queue.ts';
 import { ACTIVE_STATES, sqlList, type Job } from '../../../platform/jobs/registry.ts';
+import { assetRef, type AssetChangeBus } from '../asset-changes.ts';
 import { processAsset } from './assets.jobs.ts';
+
+type AssetKey = { asset_id: string; owner_id: number; repository_id: string };
 import { STATUS } from './status-codes.ts';
 import { WAITS_FOR_TOOL } from './waiting-for-tools.ts';
 
@@ -23,28 +26,22 @@ const ACTIVE = sqlList(ACTIVE_STATES);
 const HAS_UNFINISHED_JOB = `EXISTS (SELECT 1 FROM jobs WHERE kind = @kind AND unique_key = 'process:' || a.asset_id AND state IN (${ACTIVE}))`;
 
 /** Every processing job given up or put back while Hearth runs settles its asset in the same transaction. */
-export function settleAssetsWithTheirJobs(db: Db, jobs: JobQueue, now: () => number = Date.now): void {
+export function settleAssetsWithTheirJobs(db: Db, jobs: JobQueue, changes: AssetChangeBus, now: () => number = Date.now): void {
   const assetOf = (job: Job) => (job.args as { asset_id?: unknown } | null)?.asset_id;
   jobs.onOutcome(processAsset.kind, {
     givenUp: (job) => {
       const id = assetOf(job);
-      if (typeof id === 'string') settleAsset(db, jobs, id, now());
+      if (typeof id === 'string') settleAsset(db, jobs, changes, id, now());
     },
-    // Run again by hand: the asset is queued again (and its upload receipt processing) until the run settles it.
+    // Run again by hand: the asset is queued again (`asset.requeued`: an upload's receipt is processing again) until
+    // the run settles it.
     revived: (job) => {
       const id = assetOf(job);
       if (typeof id !== 'string') return;
-      const t = now();
-      const changed = db
-        .prepare(`UPDATE assets SET state = 'pending', last_error = NULL, updated_at = @now WHERE asset_id = @id AND state IN ('failed', 'processing')`)
-        .run({ now: t, id }).changes;
-      const receipt = (job.args as { receipt_id?: unknown }).receipt_id;
-      if (changed && typeof receipt === 'string') {
-        db.prepare(`UPDATE upload_receipts SET status = 'processing', problem = NULL, updated_at = @now WHERE receipt_id = @id AND status = 'failed'`).run({
-          now: t,
-          id: receipt,
-        });
-      }
+      const row = db
+        .prepare(`UPDATE assets SET state = 'pending', last_error = NULL, updated_at = @now WHERE asset_id = @id AND state IN ('failed', 'processing') RETURNING asset_id, owner_id, repository_id`)
+        .get({ now: now(), id }) as AssetKey | undefined;
+      if (row) changes.emit('asset.requeued', assetRef(row));
     },
   });
 }
@@ -54,16 +51,16 @@ export function settleAssetsWithTheirJobs(db: Db, jobs: JobQueue, now: () => num
  * left alone): its last job was discarded or cancelled → `failed` with that job's reason (and its
  * receipt); no job at all (or one that completed without settling it) → a new processing job.
  */
-function settleAsset(db: Db, jobs: JobQueue, assetId: string, now: number): 'failed' | 'requeued' | null {
+function settleAsset(db: Db, jobs: JobQueue, changes: AssetChangeBus, assetId: string, now: number): 'failed' | 'requeued' | null {
   const o = db
     .prepare(
-      `SELECT a.asset_id, a.owner_id,
+      `SELECT a.asset_id, a.owner_id, a.repository_id,
          (SELECT json_object('state', j.state, 'last_error', j.last_error, 'receipt_id', json_extract(j.args, '$.receipt_id'))
           FROM jobs j WHERE j.kind = @kind AND j.unique_key = 'process:' || a.asset_id ORDER BY j.id DESC LIMIT 1) AS last_job
        FROM assets a
        WHERE a.asset_id = @id AND a.state IN ('pending', 'processing') AND NOT ${HAS_UNFINISHED_JOB}`,
     )
-    .get({ kind: processAsset.kind, id: assetId }) as { asset_id: string; owner_id: number; last_job: string | null } | undefined;
+    .get({ kind: processAsset.kind, id: assetId }) as (AssetKey & { last_job: string | null }) | undefined;
   if (!o) return null;
   const last = o.last_job ? (JSON.parse(o.last_job) as { state: string; last_error: string | null; receipt_id: string | null }) : null;
   if (last && (last.state === 'discarded' || last.state === 'cancelled')) {
@@ -74,13 +71,7 @@ function settleAsset(db: Db, jobs: JobQueue, assetId: string, now: number): 'fai
       now,
       id: o.asset_id,
     });
-    if (last.receipt_id) {
-      const problem = { type: 'urn:hearth:problem:processing_failed', title: 'Processing failed', status: 422, detail: reason, code: 'processing_failed', retryable: true };
-      db.prepare(
-        `UPDATE upload_receipts SET status = 'failed', asset_id = @asset, problem = @problem, updated_at = @now
-         WHERE receipt_id = @id AND status NOT IN ('completed', 'duplicate', 'failed')`,
-      ).run({ asset: o.asset_id, problem: JSON.stringify(problem), now, id: last.receipt_id });
-    }
+    changes.emit('asset.failed', { ...assetRef(o), reason, retryable: true });
     return 'failed';
   }
   db.prepare(`UPDATE assets SET state = 'pending', updated_at = @now WHERE asset_id = @id`).run({ now, id: o.asset_id });
@@ -92,7 +83,7 @@ function settleAsset(db: Db, jobs: JobQueue, assetId: string, now: number): 'fai
  * At start: `processing` with a job waiting → `pending` (nothing runs at start: it is queued, not
  * running); `pending`/`processing` with no unfinished job → settled as `settleAsset` says.
  */
-export function settleInterruptedAssets(db: Db, jobs: JobQueue, now: number): { queued: number; failed: number; requeued: number } {
+export function settleInterruptedAssets(db: Db, jobs: JobQueue, changes: AssetChangeBus, now: number): { queued: number; failed: number; requeued: number } {
   return db
     .transaction(() => {
       const queued = db
@@ -106,7 +97,7 @@ export function settleInterruptedAssets(db: Db, jobs: JobQueue, now: number): { 
       let failed = 0;
       let requeued = 0;
       for (const id of orphans) {
-        const outcome = settleAsset(db, jobs, id, now);
+        const outcome = settleAsset(db, jobs, changes, id, now);
         if (outcome === 'failed') failed++;
         else if (outcome === 'requeued') requeued++;
       }

@@ -45,7 +45,7 @@ import { linkMediaItem } from './media-items.ts';
 import { assetRef, type AssetChangeBus } from '../asset-changes.ts';
 import { STATUS } from './status-codes.ts';
 import { keepPersonEdits } from '../api/asset-updates.ts';
-import { captureFields } from '../capture-sources.ts';
+import { settleFacts, type KeptFacts } from '../fact-precedence.ts';
 import { LAZY_SIZES } from '../api/lazy-thumbnails.ts';
 import { waitingReason } from './waiting-for-tools.ts';
 
@@ -70,7 +70,7 @@ export class AssetPipeline {
     this.store = new AssetsStore(db);
   }
 
-  async process(assetId: string, receiptId: string | null, ctx: Pick<JobContext, 'attempt' | 'signal' | 'progress' | 'job'>, detected: DetectedType | null = null): Promise<{ state: string }> {
+  async process(assetId: string, ctx: Pick<JobContext, 'attempt' | 'signal' | 'progress' | 'job'>, detected: DetectedType | null = null): Promise<{ state: string }> {
     // The pipeline works for the catalog, not for a member: the job names the asset.
     const id = forSystem('asset', assetId);
     const asset = this.store.byId(id);
@@ -83,10 +83,8 @@ export class AssetPipeline {
     if (this.otherRunOf(assetId, ctx.job.id)) throw new SnoozeError(500, 'waiting for the previous run on this file to finish');
     this.store.update(assetId, { state: 'processing' }, this.now());
     // The file was replaced while this run read it: the run queued for the new content writes the result.
-    const superseded = () => {
-      const now = this.store.byId(id);
-      return !now || now.hash !== asset.hash || now.file_size !== asset.file_size;
-    };
+    const replaced = (now: AssetRow | undefined): now is undefined => !now || now.hash !== asset.hash || now.file_size !== asset.file_size;
+    const superseded = () => replaced(this.store.byId(id));
     failpoint('asset.process');
     const fields: Fields = {};
     const done: number[] = [STATUS.indexed];
@@ -103,17 +101,17 @@ export class AssetPipeline {
 
       const now = this.now();
       const mediaItemId = this.db.transaction(() => {
-        if (superseded()) return null;
-        // What a person corrected stays as they left it; the rest is what the file says now.
-        if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
-        this.settleCapture(fields, this.store.byId(id) ?? asset);
+        // The row is read once here (and once at the start): the rest of the transaction works from it.
+        const current = this.store.byId(id);
+        if (replaced(current)) return null;
+        const written = this.settle(fields, current, now);
         // The status names the media item step already: linking happens in this transaction, so a failure
         // there rolls the status back with everything else. One UPDATE of the asset instead of two (each
         // fires its change-journal and search triggers).
         done.push(STATUS.mediaItem);
-        this.store.update(assetId, { ...fields, state: 'ready', last_error: null, status: JSON.stringify(done) }, now);
-        const itemId = linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
-        if (receiptId) this.store.setReceipt(receiptId, { status: 'completed', asset_id: assetId }, now);
+        const final = { ...fields, state: 'ready' as const, last_error: null, status: JSON.stringify(done) };
+        this.store.update(assetId, final, now);
+        const itemId = linkMediaItem(this.db, this.store, { ...written, ...final, updated_at: now }, now);
         this.changes.emit('asset.ready', { ...assetRef(asset), media_item_id: itemId });
         return itemId;
       }).immediate();
@@ -122,7 +120,7 @@ export class AssetPipeline {
       return { state: `ready (${mediaItemId})` };
     } catch (err) {
       if (superseded()) return { state: 'superseded: the file changed; processed again' };
-      if (err instanceof MediaToolMissingError && this.stillRunning(ctx.job)) return this.waitForTool(asset, err, fields, done, receiptId, superseded);
+      if (err instanceof MediaToolMissingError && this.stillRunning(ctx.job)) return this.waitForTool(asset, err, fields, done, replaced);
       // Cancelled or taken back while it ran: whoever did that settled the asset (interrupted-assets.ts)
       // in the same transaction; this run's abort error must not overwrite it.
       if (!this.stillRunning(ctx.job)) throw err;
@@ -135,7 +133,7 @@ export class AssetPipeline {
         const raw = err instanceof MediaDamagedError ? err.reason : (err as Error).message;
         const reason = raw.split(file).join(asset.storage_path).split(repo.path).join('');
         if (err instanceof MediaDamagedError) this.log.info({ asset_id: asset.asset_id, detail: err.detail.split(file).join(asset.storage_path) }, 'damaged input');
-        this.fail(asset, code, reason, receiptId);
+        this.fail(asset, code, reason);
         throw new PermanentError(reason, { cause: err });
       }
       this.store.update(assetId, { state: 'pending', last_error: (err as Error).message }, this.now());
@@ -144,15 +142,29 @@ export class AssetPipeline {
   }
 
   /**
-   * The capture columns to write from what was read: the file's date (else its modification time) and place,
-   * while a person's correction stays (capture-sources.ts); the geohashes are written with the position they
-   * come from (features/places), so they are never stale.
+   * Turns what was read into the columns to write, in the commit transaction, from the row as it is now: a person's
+   * metadata edits stay as they left them (`keepPersonEdits`); capture time and zone, place, description, favourite
+   * and rating by the one precedence rule (fact-precedence.ts: a person's edit > the source's facts > the file's
+   * metadata > the file's own dates); the geohashes are written with the position they come from (features/places),
+   * so they are never stale. Returns the row as it will be once `fields` are written.
    */
-  private settleCapture(fields: Fields, row: AssetRow): void {
-    const read = { taken_time: fields.taken_time ?? null, capture_offset_minutes: fields.capture_offset_minutes ?? null, gps_latitude: fields.gps_latitude ?? null, gps_longitude: fields.gps_longitude ?? null };
+  private settle(fields: Fields, row: AssetRow, now: number): AssetRow {
+    if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(row.specific_metadata, fields.specific_metadata);
+    const read = {
+      taken_time: fields.taken_time ?? null,
+      capture_offset_minutes: fields.capture_offset_minutes ?? null,
+      gps_latitude: fields.gps_latitude ?? null,
+      gps_longitude: fields.gps_longitude ?? null,
+      description: fields.description ?? null,
+      rating: fields.rating ?? null,
+    };
     for (const k of Object.keys(read)) delete fields[k as keyof typeof read];
-    Object.assign(fields, captureFields(row, read));
+    const kept: KeptFacts | null = this.store.sourceFacts(row.asset_id);
+    Object.assign(fields, settleFacts(row, read, kept));
     if ('gps_latitude' in fields) Object.assign(fields, geohashFields(fields.gps_latitude ?? null, fields.gps_longitude ?? null));
+    // The one-shot facts (favourite, rating, description) had their turn.
+    if (kept?.fresh) this.store.factsApplied(row.asset_id, now);
+    return { ...row, ...fields };
   }
 
   /** Whether this attempt of the job is still the one the queue counts as running. */
@@ -168,10 +180,10 @@ export class AssetPipeline {
   /**
    * A tool is not installed: not the file's fault, so never `failed`. The asset keeps what was read (the
    * container's boxes), shows placeholder thumbnails, joins its media item and stays `pending` with status 930
-   * and the install hint in `last_error`; its upload receipt is completed (the file is safe in the library).
+   * and the install hint in `last_error` (`asset.waiting`: an upload's receipt is completed, the file is safe in the library).
    * The job ends completed: nothing retries until the tool is there (waiting-for-tools.ts queues it again).
    */
-  private async waitForTool(asset: AssetRow, err: MediaToolMissingError, fields: Fields, done: number[], receiptId: string | null, superseded: () => boolean) {
+  private async waitForTool(asset: AssetRow, err: MediaToolMissingError, fields: Fields, done: number[], superseded: (now: AssetRow | undefined) => now is undefined) {
     const reason = waitingReason(err.tool);
     const steps: number[] = done.filter((c) => c === STATUS.indexed || c === STATUS.metadata);
     // A video's tile in the timeline until its poster can be made (a sound file has no picture).
@@ -182,18 +194,15 @@ export class AssetPipeline {
     const now = this.now();
     const id = forSystem('asset', asset.asset_id);
     const written = this.db.transaction(() => {
-      if (superseded()) return false;
-      if (typeof fields.specific_metadata === 'string') fields.specific_metadata = keepPersonEdits(this.store.byId(id)?.specific_metadata ?? null, fields.specific_metadata);
+      const current = this.store.byId(id);
+      if (superseded(current)) return false;
       // What the boxes said, by the same rules as a finished run: the modification time where they give no
       // date, and a person's correction stays.
-      this.settleCapture(fields, this.store.byId(id) ?? asset);
-      const status = [...steps, STATUS.waitingForTool];
-      this.store.update(asset.asset_id, { ...fields, state: 'pending', status: JSON.stringify(status), last_error: reason }, now);
-      linkMediaItem(this.db, this.store, this.store.byId(id)!, now);
-      if (receiptId) {
-        const problem = { type: 'urn:hearth:problem:tool_missing', title: 'Waiting for a tool', status: 503, detail: reason, code: 'tool_missing', tool: err.tool, retryable: true };
-        this.store.setReceipt(receiptId, { status: 'completed', asset_id: asset.asset_id, problem: JSON.stringify(problem) }, now);
-      }
+      const settled = this.settle(fields, current, now);
+      const final = { ...fields, state: 'pending' as const, status: JSON.stringify([...steps, STATUS.waitingForTool]), last_error: reason };
+      this.store.update(asset.asset_id, final, now);
+      linkMediaItem(this.db, this.store, { ...settled, ...final, updated_at: now }, now);
+      this.changes.emit('asset.waiting', { ...assetRef(asset), tool: err.tool, reason });
       return true;
     }).immediate();
     if (!written) return { state: 'superseded: the file changed; processed again' };
@@ -201,14 +210,11 @@ export class AssetPipeline {
     return { state: `waiting for ${err.tool}` };
   }
 
-  private fail(asset: AssetRow, code: number, reason: string, receiptId: string | null): void {
+  private fail(asset: AssetRow, code: number, reason: string): void {
     const now = this.now();
     this.db.transaction(() => {
       this.store.update(asset.asset_id, { state: 'failed', status: JSON.stringify([STATUS.indexed, code]), last_error: reason }, now);
-      if (receiptId) {
-        const problem = { type: 'urn:hearth:problem:processing_failed', title: 'Processing failed', status: 422, detail: reason, code: 'processing_failed', retryable: code === STATUS.failedTool };
-        this.store.setReceipt(receiptId, { status: 'failed', asset_id: asset.asset_id, problem: JSON.stringify(problem) }, now);
-      }
+      this.changes.emit('asset.failed', { ...assetRef(asset), reason, retryable: code === STATUS.failedTool });
     }).immediate();
     this.log.warn({ asset_id: asset.asset_id, path: asset.storage_path, reason }, 'asset processing failed');
   }
@@ -283,8 +289,9 @@ export class AssetPipeline {
         ...(motion ? { motion_photo: motion } : {}),
       }),
     } satisfies Fields);
-    if (m.description && !asset.description) fields.description = m.description;
-    if (m.rating && !asset.rating) fields.rating = Math.max(0, Math.min(5, Math.round(m.rating)));
+    // The embedded caption and rating: the precedence rule decides in the commit (fact-precedence.ts).
+    fields.description = m.description ?? null;
+    if (m.rating) fields.rating = m.rating;
   }
 
   /**
