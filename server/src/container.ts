@@ -53,6 +53,8 @@ import { FacesStore, PeopleService, carryFacesOnMerge, createFaceIndexer, people
 import { SemanticStore, VectorIndexes, createSemanticIndexers } from './features/semantic/index.ts';
 import { AlbumsService } from './features/albums/albums.service.ts';
 import { AlbumMembersService } from './features/albums/members.service.ts';
+import { AlbumsStore } from './features/albums/albums.store.ts';
+import { followSourceAlbums } from './features/albums/source-albums.ts';
 import { PartnerSharesService } from './features/sharing/partners.service.ts';
 import { ShareLinksService } from './features/sharing/links.service.ts';
 import { TagsService } from './features/tags/tags.service.ts';
@@ -393,6 +395,12 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   for (const kind of ['asset.ready', 'asset.trashed', 'asset.restored', 'asset.deleted', 'asset.corrected'] as const) {
     assetChanges.on(kind, 'photo-events', (e) => photoEvents.afterAssetChange(e.owner_id));
   }
+  // A source's new facts moved the time or place of an asset it had already (a re-run whose item changed).
+  assetChanges.on('asset.sourced', 'photo-events', (e) => {
+    if (e.settled.length) photoEvents.afterAssetChange(e.owner_id);
+  });
+  // The album names a source gives put the asset into its owner's albums of those names (albums/source-albums.ts).
+  followSourceAlbums(assetChanges, new AlbumsStore(db));
 
   // The library's read side: one tracker of the change journal, one cache each, one service each.
   const caches = new CacheRegistry();
@@ -411,6 +419,10 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   // A place a person set is named the same way.
   assetChanges.on('asset.corrected', 'places', (e) => {
     if (e.what === 'place' && placeNames.pendingFor(e.asset_id)) jobs.enqueue(syncPlaces, {});
+  });
+  // …and a place a source's new facts gave.
+  assetChanges.on('asset.sourced', 'places', (e) => {
+    if (e.settled.includes('place') && placeNames.pendingFor(e.asset_id)) jobs.enqueue(syncPlaces, {});
   });
   const ownerFacts = new OwnerFacts(db, catalog, caches.create('statistics_facts', FACTS_CACHE_BYTES, (f: Facts) => f.bytes()));
   const memo = new CatalogMemo(db, catalog, caches.create('memo', MEMO_CACHE_BYTES, memoBytes));

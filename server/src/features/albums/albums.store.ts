@@ -95,6 +95,11 @@ export class AlbumsStore {
     return { rows, total };
   }
 
+  /** The albums a user owns (not those shared with them), oldest first: their names, for albums named by a source. */
+  owned(ownerId: number): Pick<AlbumRow, 'album_id' | 'album_name'>[] {
+    return this.db.prepare('SELECT album_id, album_name FROM albums WHERE owner_id = ? ORDER BY album_id').all(ownerId) as Pick<AlbumRow, 'album_id' | 'album_name'>[];
+  }
+
   insert(a: { owner_id: number; album_name: string; album_type: AlbumType; description: string | null }, now: number): number {
     const r = this.db
       .prepare(

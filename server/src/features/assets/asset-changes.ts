@@ -43,6 +43,14 @@ export interface AssetChanges {
   'asset.waiting': AssetRef & { tool: string; reason: string };
   /** A failed or interrupted asset was queued for processing again by hand (its job run again). */
   'asset.requeued': AssetRef;
+  /**
+   * A source handed facts for the asset that the catalog had not kept yet (features/assets/fact-precedence.ts): at its
+   * admission, or a re-run whose item changed, or another item of the source with the same content (the door's
+   * duplicate). `album_names`: the album names none of its kept facts named before (to apply once, features/albums);
+   * `settled`: what of the effective capture time and place moved when the new facts were settled without a new read
+   * of the file (photo events and places follow; at an admission the pipeline's run settles them, so it is empty).
+   */
+  'asset.sourced': AssetRef & { album_names: string[]; settled: ('time' | 'place')[] };
   /** Moved to the Trash by its owner (`user`) or because its file disappeared (`missing`). */
   'asset.trashed': AssetRef & { reason: 'user' | 'missing' };
   /** Back from the Trash (by its owner, an upload of the same file, or its file coming back). */

@@ -259,18 +259,19 @@ export class AssetsStore {
   /**
    * Keeps what a source said of an asset (in the catalog write's transaction). The same facts again (a re-read, a
    * re-run with the same source ref and version) change nothing, so one-shot facts already applied stay applied;
-   * different ones replace them and are new.
+   * different ones replace them, and are new unless `fresh` is false (only values other than the one-shot ones
+   * changed: those stay applied, fact-precedence.ts `mergeFacts`).
    */
-  keepSourceFacts(assetId: string, source: string, facts: SourceFacts, now: number): void {
+  keepSourceFacts(assetId: string, source: string, facts: SourceFacts, now: number, fresh = true): void {
     const json = JSON.stringify(facts);
     prepared(
       this.db,
       `INSERT INTO asset_source_facts (asset_id, source, source_id, version, facts, applied_at, updated_at)
        VALUES (@asset_id, @source, @source_id, @version, @facts, NULL, @now)
        ON CONFLICT (asset_id) DO UPDATE SET source = excluded.source, source_id = excluded.source_id, version = excluded.version,
-         facts = excluded.facts, applied_at = NULL, updated_at = excluded.updated_at
+         facts = excluded.facts, applied_at = CASE WHEN @fresh THEN NULL ELSE applied_at END, updated_at = excluded.updated_at
        WHERE facts IS NOT excluded.facts OR source IS NOT excluded.source OR source_id IS NOT excluded.source_id OR version IS NOT excluded.version`,
-    ).run({ asset_id: assetId, source: facts.sourceRef?.source ?? source, source_id: facts.sourceRef?.id ?? null, version: facts.sourceRef?.version ?? null, facts: json, now });
+    ).run({ asset_id: assetId, source: facts.sourceRef?.source ?? source, source_id: facts.sourceRef?.id ?? null, version: facts.sourceRef?.version ?? null, facts: json, now, fresh: fresh ? 1 : 0 });
   }
 
   /** The one-shot facts (favourite, rating, description) were applied by the pipeline: never again for these facts. */

@@ -23,8 +23,23 @@
  *   only while its facts are new (not yet applied, `fresh`), so a person who cleared a like or a caption the
  *   source gave does not get it back from a re-run. The embedded caption and rating fill an empty field on any run
  *   (as before source facts existed).
- * - Album names (SourceFacts.albumNames) are not a field of the asset: they are kept with the facts for the albums
- *   feature to act on.
+ * - Album names (SourceFacts.albumNames) are not a field of the asset: they are kept with the facts, and the names
+ *   not named before go out on the `asset.sourced` change for the albums feature to act on
+ *   (features/albums/source-albums.ts). The kept names are the union of every name the asset's sources named, so they
+ *   are also the names already applied: each name is applied once (a person who took the photo out of an album does
+ *   not get it put back by a re-run of the same facts), and a re-run whose facts name a NEW album adds it.
+ *   Names are compared trimmed and case-insensitively (`albumKey`).
+ *
+ * Re-runs (`mergeFacts`): a source handing content the owner already has, with facts, is heard again
+ * (features/intake/door.ts answers `updated` when the kept facts change, `unchanged` when they do not):
+ * - the same item of the source (same `sourceRef` source and id, or no item named when the facts were kept): its new
+ *   facts replace the kept ones (a new `version`, or different values), the album names joined to those kept, and the
+ *   effective values are settled again from the kept `file_*` columns and the new facts (`resettleFacts`, no new read
+ *   of the file). The one-shot facts are fresh again only when one of their values changed: a new version that moved
+ *   the time does not give back a favourite the person cleared;
+ * - another item holding the same content (Google Takeout puts a photo in "Photos from 2020" and in each album's
+ *   folder): the kept facts stand (the first item's time and place), only its album names join the kept ones.
+ * An upload (the person's own file again) is a duplicate and says nothing new: its facts are not merged.
  *
  * The effective values live in the columns every reader already uses (taken_time, capture_offset_minutes,
  * gps_latitude, gps_longitude, description, liked, rating), so the timeline, map, places, events and search follow
@@ -77,6 +92,49 @@ export function factsWorthKeeping(f: SourceFacts | undefined): f is SourceFacts 
   return !!f && (f.sourceRef !== undefined || f.originalName !== undefined || PRECEDENCE_FACTS.some((k) => f[k] !== undefined));
 }
 
+/** How two album names are compared: trimmed, case-insensitively ("Trip " and "trip" are one album). */
+export function albumKey(name: string): string {
+  return name.normalize('NFC').trim().toLowerCase();
+}
+
+/** What keeping a source's facts for an asset that may already have some does (the rule's "Re-runs" above). */
+export interface FactsMerge {
+  /** The facts to keep. */
+  facts: SourceFacts;
+  /** Whether they differ from the kept ones (nothing to write when not). */
+  changed: boolean;
+  /** Whether a one-shot fact (description, favourite, rating) changed: they are fresh again. */
+  oneShotChanged: boolean;
+  /** Album names none of the kept facts named (as given, trimmed; one per key): to apply. */
+  newAlbumNames: string[];
+}
+
+const ONE_SHOT = ['description', 'favorite', 'rating'] as const;
+
+/** The facts to keep when a source hands `given` for an asset whose kept facts are `kept` (null: none yet). */
+export function mergeFacts(kept: SourceFacts | null, given: SourceFacts): FactsMerge {
+  const keys = new Set((kept?.albumNames ?? []).map(albumKey));
+  const newAlbumNames: string[] = [];
+  for (const name of given.albumNames ?? []) {
+    const key = albumKey(name);
+    if (key === '' || keys.has(key)) continue;
+    keys.add(key);
+    newAlbumNames.push(name.trim());
+  }
+  const albumNames = [...(kept?.albumNames ?? []), ...newAlbumNames];
+  const sameItem = !kept?.sourceRef || (given.sourceRef?.source === kept.sourceRef.source && given.sourceRef.id === kept.sourceRef.id);
+  const base: SourceFacts = !kept ? given : sameItem ? { ...(kept.originalName !== undefined ? { originalName: kept.originalName } : {}), ...given } : kept;
+  const { albumNames: _dropped, ...rest } = base;
+  const facts: SourceFacts = albumNames.length ? { ...rest, albumNames } : rest;
+  const oneShotChanged = !kept || ONE_SHOT.some((k) => canonical(kept[k]) !== canonical(facts[k]));
+  return { facts, changed: !kept || canonical(kept) !== canonical(facts), oneShotChanged, newAlbumNames };
+}
+
+/** JSON with object keys sorted: two facts are the same whatever order their source wrote the keys in. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x)) ?? 'undefined';
+}
+
 /** The capture columns of migration 0026 on an asset row. */
 export interface CaptureColumns {
   file_modified_time: number | null;
@@ -127,12 +185,26 @@ export function settleFacts(row: Row, read: ReadCapture, kept: KeptFacts | null 
     file_gps_latitude: read.gps_latitude,
     file_gps_longitude: read.gps_longitude,
   };
-  const out: Fields = { ...file };
+  return { ...file, ...effective(row, file, facts, kept?.fresh ?? false, read) };
+}
+
+/**
+ * The effective columns again after a source handed new facts for a file the catalog holds (a re-run whose item
+ * changed, features/intake/door.ts), without reading the file: from the file's values kept in `file_*` and the new
+ * facts, by the same rule (a person's time or place still wins; the one-shot facts fill empty fields while fresh).
+ * The embedded caption and rating had their turn when the file was read.
+ */
+export function resettleFacts(row: Row & Partial<Pick<AssetRow, 'taken_time' | 'capture_offset_minutes' | 'gps_latitude' | 'gps_longitude'>>, kept: KeptFacts): Fields {
+  return effective(row, row, kept.facts, kept.fresh, {});
+}
+
+/** The effective values by the rule, from the file's values (`file`) and the source's facts. */
+function effective(row: Row, file: Fields, facts: SourceFacts, fresh: boolean, read: Pick<ReadCapture, 'description' | 'rating'>): Fields {
+  const out: Fields = {};
   if (row.time_source !== 'user') Object.assign(out, sourceTime(facts) ?? fileTime(file));
   if (row.place_source !== 'user') Object.assign(out, sourcePlace(facts) ?? filePlace(file));
 
   const empty = (v: string | null | undefined) => v === null || v === undefined || v.trim() === '';
-  const fresh = kept?.fresh ?? false;
   if (empty(row.description)) {
     const caption = fresh && !empty(facts.description) ? facts.description : !empty(read.description) ? read.description : undefined;
     if (caption !== undefined && caption !== null) out.description = caption;

@@ -29,7 +29,7 @@ export {
 } from './ingest/ingest.contract.ts';
 export { resolveInRepository } from './ingest/ingest.service.ts';
 // What a source may say of a file, and the one rule that decides between a person, the source and the file.
-export type { SourceFacts } from './fact-precedence.ts';
+export { albumKey, type SourceFacts } from './fact-precedence.ts';
 // ffmpeg/ffprobe and the files waiting for them, for the runtime diagnostics (features/system).
 export { MediaToolsSchema } from './media-tools/media-tools.routes.ts';
 export type { MediaToolsReport } from './pipeline/waiting-for-tools.ts';

@@ -3,12 +3,15 @@
  *
  * - a staged file (uploads, importers): under a lock per (repository, content), ONE content lookup
  *   (`CatalogWriter.byContent`) decides: the owner's own copy → `duplicate` for an upload (a trashed own copy is
- *   brought back: the member asked for the file), `unchanged` for any other source (a re-run brings nothing new, and
- *   a person's deletion stands); else the file is committed under a free name without ever overwriting (as another
+ *   brought back: the member asked for the file); for any other source its facts are heard again
+ *   (`CatalogWriter.refreshFacts`, fact-precedence.ts "Re-runs": a re-run whose item changed, or another item of the
+ *   source with the same content) → `updated` when they were new, `unchanged` when they were not (a re-run of the
+ *   same facts writes nothing, and a person's deletion stands: a copy in the Trash is not touched); else the file is committed under a free name without ever overwriting (as another
  *   name of a file already holding these bytes when one is there: stored once), recorded first with its owner and
  *   facts (commits.ts) so a crash keeps it theirs, then written by the catalog writer;
  * - an in-place file (scans, the watcher, start-up recovery): under a lock per (repository, path): stat, detect,
- *   hash, then the writer.
+ *   hash, then the writer. A file that is as catalogued is `unchanged`, unless its source (not an upload) handed
+ *   new facts for it: `updated`, as above.
  *
  * Duplicates are per owner: another member's copy of the bytes never makes an upload a duplicate (nothing in the
  * answer hints at it); the uploader gets an asset of their own at its own path.
@@ -125,7 +128,8 @@ export class IntakeDoor implements CatalogDoor {
       const own = holders.ownCopy(a.ownerId);
       if (own && a.source !== 'upload') {
         await rm(file.path);
-        return { outcome: 'unchanged', assetId: own.row.asset_id, relPath: own.row.storage_path };
+        const heard = !own.inTrash && a.facts !== undefined && this.writer.refreshFacts(own.row.asset_id, a.ownerId, a.source, a.facts);
+        return { outcome: heard ? 'updated' : 'unchanged', assetId: own.row.asset_id, relPath: own.row.storage_path };
       }
       if (own && (!own.inTrash || this.writer.restore(own.row.asset_id))) {
         await rm(file.path);
@@ -227,7 +231,10 @@ export class IntakeDoor implements CatalogDoor {
     if (!stat.isFile()) return { outcome: 'unsupported', reason: 'not a regular file' };
     const mtime = Math.floor(stat.mtimeMs);
     const unchanged = this.writer.unchanged(repo.repository_id, relPath, stat.size, mtime, a.source);
-    if (unchanged) return { outcome: 'unchanged', assetId: unchanged, relPath };
+    if (unchanged) {
+      const heard = a.source !== 'upload' && a.facts !== undefined && this.writer.refreshFacts(unchanged, a.ownerId, a.source, a.facts);
+      return { outcome: heard ? 'updated' : 'unchanged', assetId: unchanged, relPath };
+    }
     if (stat.size === 0) return { outcome: 'unsupported', reason: 'the file is empty' };
     const given = known?.type ?? knownType ?? (a.file.kind === 'in-place' ? a.file.type : undefined);
     const type = given ?? (await detectFileContent(abs));

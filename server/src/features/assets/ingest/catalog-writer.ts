@@ -11,6 +11,10 @@
  * Crash safety: a committed file's record (CommitClaims, the intake's) is claimed inside the write's transaction, so
  * the file is its committer's whoever catalogues it first. Assets never calls a source: the claim's reference goes out
  * on the change (`commit` of asset.ingested / asset.moved) and the source follows it.
+ *
+ * Source facts: kept with the asset by the rule's merge (fact-precedence.ts), in the write's transaction; album names
+ * no kept facts named go out on `asset.sourced` (the albums feature acts on them). A re-run of content the owner
+ * already has hands its facts to `refreshFacts`, which settles the effective values again without reading the file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,7 +29,8 @@ import { assetRef, type AssetChangeBus, type CommitRef } from '../asset-changes.
 import { processAsset } from '../pipeline/assets.jobs.ts';
 import { resolveInRepository } from './ingest.service.ts';
 import type { CommitClaims, FileModified, IndexOutcome, IngestSource } from './ingest.contract.ts';
-import { factsWorthKeeping, type SourceFacts } from '../fact-precedence.ts';
+import { factsWorthKeeping, mergeFacts, resettleFacts, type FactsMerge, type SourceFacts } from '../fact-precedence.ts';
+import { geohashFields } from '../../places/index.ts';
 
 const TYPE_OF = { photo: 'PHOTO', video: 'VIDEO', audio: 'AUDIO' } as const;
 
@@ -171,10 +176,14 @@ export class CatalogWriter {
       // after a crash (its disk time is its arrival, which says nothing about the photo).
       const modified = e.fileModified !== undefined ? e.fileModified : claimed ? null : { time: mtime, offsetMinutes: null };
       const modifiedFields = { file_modified_time: modified?.time ?? null, file_modified_offset_minutes: modified?.offsetMinutes ?? null };
-      // What the source said is kept with the asset (fact-precedence.ts), in this transaction.
+      // What the source said is kept with the asset (fact-precedence.ts), in this transaction; its new album names
+      // go out once the asset's own change is out (`sourced`).
+      let albumNames: string[] = [];
       const keepFacts = (assetId: string) => {
-        const facts = e.facts ?? claimed?.facts;
-        if (factsWorthKeeping(facts)) this.store.keepSourceFacts(assetId, claimed?.source ?? e.source, facts, now);
+        albumNames = this.keepFacts(assetId, claimed?.source ?? e.source, e.facts ?? claimed?.facts, now)?.newAlbumNames ?? [];
+      };
+      const sourced = (ref: { asset_id: string; owner_id: number; repository_id: string }) => {
+        if (albumNames.length) this.changes.emit('asset.sourced', { ...assetRef(ref), album_names: albumNames, settled: [] });
       };
       const enqueue = (assetId: string) => {
         // The source's facts are kept before the job is queued, in the same transaction: the run applies them.
@@ -215,6 +224,7 @@ export class CatalogWriter {
         enqueue(existing.asset_id);
         if (restored) this.changes.emit('asset.restored', assetRef(existing));
         this.changes.emit('asset.ingested', { ...assetRef(existing), source: e.source, replaced: true, ...(commit ? { commit } : {}) });
+        sourced(existing);
         return { outcome: restored ? 'restored' : 'updated', asset_id: existing.asset_id };
       }
 
@@ -250,6 +260,7 @@ export class CatalogWriter {
         if (fromSource) keepFacts(moved.asset_id);
         if (moved.is_deleted === 1 && !keepTrashed) this.changes.emit('asset.restored', assetRef(moved));
         this.changes.emit('asset.moved', { ...assetRef(moved), from: moved.storage_path, to: relPath, ...(commit ? { commit } : {}) });
+        sourced(moved);
         this.log.info({ asset_id: moved.asset_id, from: moved.storage_path, to: relPath }, 'asset moved');
         return { outcome: 'moved', asset_id: moved.asset_id };
       }
@@ -273,8 +284,53 @@ export class CatalogWriter {
       );
       enqueue(assetId);
       this.changes.emit('asset.ingested', { asset_id: assetId, owner_id: ownerId, repository_id: repo.repository_id, source: e.source, replaced: false, ...(commit ? { commit } : {}) });
+      sourced({ asset_id: assetId, owner_id: ownerId, repository_id: repo.repository_id });
       return { outcome: 'created', asset_id: assetId };
     });
+  }
+
+  /**
+   * A source handed content the owner already has (its live asset `assetId`) with these facts: a re-run of the same
+   * item, or another item holding the same content (fact-precedence.ts, "Re-runs"). New facts are kept and the
+   * effective capture time, place, description, favourite and rating settled again from the kept `file_*` columns
+   * (no new read of the file; a person's time or place still wins); what moved goes out on `asset.sourced`, with the
+   * album names not named before. Returns whether anything was kept (false: the same facts again, nothing written;
+   * or the asset is in the Trash, where a person's deletion stands and a re-run touches nothing; or it is not
+   * `ownerId`'s: a source speaks only for the member it acts for).
+   */
+  refreshFacts(assetId: string, ownerId: number, source: IngestSource, facts: SourceFacts): boolean {
+    const now = this.now();
+    return tx(this.db, () => {
+      const row = this.store.byId(forSystem('asset', assetId));
+      if (!row || row.is_deleted || row.owner_id !== ownerId) return false;
+      const merged = this.keepFacts(assetId, source, facts, now);
+      if (!merged) return false;
+      const kept = this.store.sourceFacts(assetId)!;
+      const next = resettleFacts(row, kept);
+      const fields = Object.fromEntries(Object.entries(next).filter(([k, v]) => row[k as keyof AssetRow] !== v)) as typeof next;
+      const settled: ('time' | 'place')[] = [];
+      if (['taken_time', 'capture_offset_minutes', 'time_source'].some((k) => k in fields)) settled.push('time');
+      if (['gps_latitude', 'gps_longitude', 'place_source'].some((k) => k in fields)) {
+        settled.push('place');
+        // The geohashes go with the position (features/places), so the map and places never see a stale cell.
+        Object.assign(fields, geohashFields(next.gps_latitude ?? null, next.gps_longitude ?? null));
+      }
+      if (Object.keys(fields).length) this.store.update(assetId, fields, now);
+      // The one-shot facts had their turn here (the pipeline's next run does not apply them again).
+      if (kept.fresh) this.store.factsApplied(assetId, now);
+      if (merged.newAlbumNames.length || settled.length) this.changes.emit('asset.sourced', { ...assetRef(row), album_names: merged.newAlbumNames, settled });
+      this.log.info({ asset_id: assetId, source, settled, album_names: merged.newAlbumNames.length }, 'a source’s new facts kept for an asset it had already');
+      return true;
+    });
+  }
+
+  /** Keeps a source's facts by the rule's merge (fact-precedence.ts); null when there was nothing new to keep. */
+  private keepFacts(assetId: string, source: IngestSource, facts: SourceFacts | undefined, now: number): FactsMerge | null {
+    if (!factsWorthKeeping(facts)) return null;
+    const merged = mergeFacts(this.store.sourceFacts(assetId)?.facts ?? null, facts);
+    if (!merged.changed) return null;
+    this.store.keepSourceFacts(assetId, source, merged.facts, now, merged.oneShotChanged);
+    return merged;
   }
 
   /** The file at relPath is gone: soft-delete its asset (never purged here). Returns whether an asset was affected. */
