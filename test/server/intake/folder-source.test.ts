@@ -12,10 +12,11 @@ import { test } from 'node:test';
 import { hashFile } from '../../../server/src/adapters/media/hash.ts';
 import { Client, startServer, tempDataDir } from '../helpers/server.ts';
 import sharp from 'sharp';
-import { V1, addMember, data, registerAdmin } from '../helpers/api.ts';
+import { V1, addMember, data, login, registerAdmin } from '../helpers/api.ts';
 import { CORPUS } from '../uploads/helpers.ts';
 import { ROOT, until } from '../crash/child.ts';
 import { runFolderSource } from './folder-source.ts';
+import { geohashFields } from '../../../server/src/features/places/index.ts';
 
 const FILES = ['gps/DSCN0025.jpg', 'exif/Nikon_D70.jpg'];
 
@@ -162,4 +163,102 @@ test('the folder source imports nothing from the assets feature (it reaches the 
   assert.ok(imports.length >= 3, `the scan found the imports: ${imports.join(', ')}`);
   assert.deepEqual(imports.filter((i) => /features\/(?!intake\/index\.ts$)/.test(i)), [], 'only the intake’s public face among the features');
   assert.ok(!/\bassets\b/i.test(src.replace(/features\/assets/g, 'X').replace(/^ \*.*$/gm, '')), 'no SQL on the assets table either');
+});
+
+test('the folder source’s album names and re-runs: albums made or matched, one asset in every album folder, changed facts moved (updated), a person’s removal and time kept', { timeout: 240_000 }, async () => {
+  const srv = await startServer();
+  try {
+    const alice = new Client(srv.url);
+    await registerAdmin(alice);
+    const bob = new Client(srv.url);
+    const bobId = (await addMember(alice, bob, 'bob')).session.user.user_id as number;
+    const aliceB = new Client(srv.url, 'B');
+    await login(aliceB, 'alice');
+    const db = srv.container.db;
+    const aliceId = db.prepare(`SELECT user_id FROM users WHERE username = 'alice'`).pluck().get() as number;
+    const repo = srv.container.repositories.primary()!;
+    const run = (folder: string, owner = aliceId) => runFolderSource(srv.container.door, srv.container.intake, repo, owner, folder);
+    const outcomes = (runs: Awaited<ReturnType<typeof run>>) => runs.map((r) => r.result.outcome);
+    const idOf = (runs: Awaited<ReturnType<typeof run>>) => (runs[0]!.result as { assetId: string }).assetId;
+    const albumsOf = async (c: Client, id: string) => (data(c, await c.get(`${V1}/assets/${id}/albums`)).albums as { album_id: number; album_name: string; user_id: number }[]).map((a) => `${a.album_name}#${a.album_id}`).sort();
+    const folderWith = (file: string, facts: object) => {
+      const dir = fs.mkdtempSync(path.join(tempDataDir('hearth-folder-albums-'), 'src-'));
+      fs.copyFileSync(path.join(CORPUS, file), path.join(dir, path.basename(file)));
+      fs.writeFileSync(path.join(dir, `${path.basename(file)}.json`), JSON.stringify(facts));
+      return dir;
+    };
+    const sidecar = (dir: string, facts: object) => fs.writeFileSync(path.join(dir, fs.readdirSync(dir).find((n) => n.endsWith('.json'))!), JSON.stringify(facts));
+
+    // Alice has an album "BEACH" already; Bob shares his "Trip 2008" with her: only albums she owns are matched.
+    const beach = data(alice, await alice.post(`${V1}/albums`, { album_name: 'BEACH' })).album_id as number;
+    const bobsTrip = data(bob, await bob.post(`${V1}/albums`, { album_name: 'Trip 2008' })).album_id as number;
+    data(bob, await bob.post(`${V1}/albums/${bobsTrip}/members`, { user_id: aliceId, role: 'contributor' }));
+
+    // 1. Album names: a new album for a name she has none of (as given), hers of the same name in another case reused.
+    const ref = { source: 'folder', id: 'lake' };
+    const lakeDir = folderWith('gps/DSCN0025.jpg', { albumNames: ['Trip 2008', ' beach ', 'Trip 2008'], sourceRef: { ...ref, version: '1' } });
+    const first = await run(lakeDir);
+    assert.deepEqual(outcomes(first), ['created']);
+    const lake = idOf(first);
+    const trip = db.prepare('SELECT album_id FROM albums WHERE owner_id = ? AND album_name = ?').pluck().get(aliceId, 'Trip 2008') as number;
+    assert.ok(trip && trip !== bobsTrip, 'a "Trip 2008" of her own was made');
+    assert.deepEqual(await albumsOf(alice, lake), [`BEACH#${beach}`, `Trip 2008#${trip}`], 'in her own albums of those names, her "BEACH" reused');
+    assert.deepEqual(await albumsOf(aliceB, lake), [`BEACH#${beach}`, `Trip 2008#${trip}`], 'the same in variant B');
+    assert.equal(db.prepare('SELECT count(*) FROM album_assets WHERE album_id = ?').pluck().get(bobsTrip), 0, 'nothing put into the album shared with her');
+    const row = (id: string) => db.prepare('SELECT * FROM assets WHERE asset_id = ?').get(id) as { state: string; taken_time: number | null; time_source: string | null; gps_latitude: number | null; gps_longitude: number | null; geohash7: string | null; updated_at: number };
+    await until('processed', () => row(lake).state === 'ready');
+
+    // 2. Google Takeout: the same photo in "Photos from 2005" and in two album folders: one asset, in both albums.
+    const year = folderWith('exif/Nikon_D70.jpg', { sourceRef: { source: 'takeout', id: 'Photos from 2005/Nikon_D70.jpg' } });
+    const camping = folderWith('exif/Nikon_D70.jpg', { albumNames: ['Camping'], sourceRef: { source: 'takeout', id: 'Camping/Nikon_D70.jpg' } });
+    const friends = folderWith('exif/Nikon_D70.jpg', { albumNames: ['Friends', 'camping'], sourceRef: { source: 'takeout', id: 'Friends/Nikon_D70.jpg' } });
+    const takeout = [await run(year), await run(camping), await run(friends)];
+    assert.deepEqual(takeout.map(outcomes), [['created'], ['updated'], ['updated']], 'the album folders’ copies are duplicates whose album names are heard');
+    const nikon = idOf(takeout[0]!);
+    assert.deepEqual(takeout.map(idOf), [nikon, nikon, nikon], 'one asset');
+    const named = (name: string) => db.prepare('SELECT album_id FROM albums WHERE owner_id = ? AND album_name = ?').pluck().get(aliceId, name) as number;
+    assert.deepEqual(await albumsOf(alice, nikon), [`Camping#${named('Camping')}`, `Friends#${named('Friends')}`]);
+    const takeoutAgain = [await run(year), await run(camping), await run(friends)];
+    assert.deepEqual(takeoutAgain.map(outcomes), [['unchanged'], ['unchanged'], ['unchanged']], 'a re-run of the whole export brings nothing new');
+    // Bob's import of the same export: his own asset and albums, none of hers touched.
+    const bobs = idOf(await run(camping, bobId));
+    assert.notEqual(bobs, nikon);
+    assert.deepEqual((await albumsOf(bob, bobs)).map((a) => a.split('#')[0]), ['Camping']);
+    assert.equal(db.prepare('SELECT count(*) FROM album_assets WHERE album_id = ?').pluck().get(named('Camping')), 1, 'her Camping holds only her photo');
+
+    // 3. A person's removal from an album stands: the same facts again are unchanged and write nothing.
+    data(alice, await alice.req('DELETE', `${V1}/albums/${beach}/assets/${lake}`));
+    const factsBefore = db.prepare('SELECT updated_at FROM asset_source_facts WHERE asset_id = ?').pluck().get(lake);
+    const rowBefore = row(lake).updated_at;
+    assert.deepEqual(outcomes(await run(lakeDir)), ['unchanged']);
+    assert.deepEqual(await albumsOf(alice, lake), [`Trip 2008#${trip}`], 'not put back into BEACH');
+    assert.deepEqual([db.prepare('SELECT updated_at FROM asset_source_facts WHERE asset_id = ?').pluck().get(lake), row(lake).updated_at], [factsBefore, rowBefore], 'nothing written');
+
+    // 4. A re-run whose record changed (a new version: a new capture time, a new place, a new album): the time and place
+    //    move without reading the file again, the new album is added, BEACH (named before) is still not.
+    const newTime = Date.UTC(2008, 9, 23, 9, 15, 0);
+    sidecar(lakeDir, { albumNames: ['Trip 2008', 'beach', 'Tuscany'], capturedAt: { time: newTime, offsetMinutes: 120 }, gps: { latitude: 43.7696, longitude: 11.2558 }, sourceRef: { ...ref, version: '2' } });
+    const jobsBefore = db.prepare(`SELECT count(*) FROM jobs WHERE kind = 'assets.process-asset'`).pluck().get();
+    assert.deepEqual(outcomes(await run(lakeDir)), ['updated']);
+    const moved = row(lake);
+    assert.deepEqual([moved.taken_time, moved.time_source, moved.gps_latitude, moved.gps_longitude], [newTime, 'source', 43.7696, 11.2558], 'time and place from the new facts');
+    assert.equal(moved.geohash7, geohashFields(43.7696, 11.2558).geohash7, 'the geohash follows the place');
+    assert.equal(db.prepare(`SELECT count(*) FROM jobs WHERE kind = 'assets.process-asset'`).pluck().get(), jobsBefore, 'the file is not processed again');
+    for (const c of [alice, aliceB]) {
+      const view = data(c, await c.get(`${V1}/assets/${lake}`));
+      assert.deepEqual([view.taken_time, view.time_source], [new Date(newTime).toISOString(), 'source'], `the client sees the new time (variant ${c.variant})`);
+    }
+    assert.deepEqual(await albumsOf(alice, lake), [`Trip 2008#${trip}`, `Tuscany#${named('Tuscany')}`], 'the new album added; BEACH not put back');
+
+    // 5. A person's time correction still wins after a re-run with a new time; taking it back gives the newest source time.
+    data(alice, await alice.put(`${V1}/assets/${lake}/capture-time`, { local_time: '2010-07-04T12:00:00', offset_minutes: 0 }));
+    const newest = Date.UTC(2008, 9, 24, 8, 0, 0);
+    sidecar(lakeDir, { albumNames: ['Trip 2008'], capturedAt: { time: newest, offsetMinutes: 120 }, gps: { latitude: 43.7696, longitude: 11.2558 }, sourceRef: { ...ref, version: '3' } });
+    assert.deepEqual(outcomes(await run(lakeDir)), ['updated']);
+    assert.deepEqual([row(lake).taken_time, row(lake).time_source], [Date.UTC(2010, 6, 4, 12, 0, 0), 'user'], 'the person’s time wins');
+    data(alice, await alice.req('DELETE', `${V1}/assets/${lake}/capture-time`));
+    assert.deepEqual([row(lake).taken_time, row(lake).time_source], [newest, 'source'], 'taken back: the newest source time');
+  } finally {
+    await srv.stop({ removeData: true });
+  }
 });
