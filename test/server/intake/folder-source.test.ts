@@ -17,6 +17,7 @@ import { CORPUS } from '../uploads/helpers.ts';
 import { ROOT, until } from '../crash/child.ts';
 import { runFolderSource } from './folder-source.ts';
 import { geohashFields } from '../../../server/src/features/places/index.ts';
+import { mergeFacts, type SourceFacts } from '../../../server/src/features/assets/fact-precedence.ts';
 
 const FILES = ['gps/DSCN0025.jpg', 'exif/Nikon_D70.jpg'];
 
@@ -261,4 +262,18 @@ test('the folder source’s album names and re-runs: albums made or matched, one
   } finally {
     await srv.stop({ removeData: true });
   }
+});
+
+test('re-runs by the rule’s merge (fact-precedence.ts): the same item’s new facts replace the kept ones, another item adds only its album names, each name once', () => {
+  const v1: SourceFacts = { capturedAt: { time: 1, offsetMinutes: 0 }, favorite: true, albumNames: ['Trip'], sourceRef: { source: 's', id: 'a', version: '1' } };
+  const first = mergeFacts(null, v1);
+  assert.deepEqual([first.changed, first.oneShotChanged, first.newAlbumNames], [true, true, ['Trip']], 'nothing kept yet: all new');
+  const reordered = JSON.parse(JSON.stringify({ sourceRef: v1.sourceRef, albumNames: [' trip '], favorite: true, capturedAt: v1.capturedAt })) as SourceFacts;
+  assert.deepEqual([mergeFacts(v1, reordered).changed, mergeFacts(v1, reordered).newAlbumNames], [false, []], 'the same facts in another key order and name case: nothing new');
+  const v2 = mergeFacts(v1, { ...v1, capturedAt: { time: 2, offsetMinutes: 0 }, albumNames: ['Beach'], sourceRef: { source: 's', id: 'a', version: '2' } });
+  assert.deepEqual([v2.changed, v2.oneShotChanged, v2.newAlbumNames, v2.facts.capturedAt?.time, v2.facts.albumNames], [true, false, ['Beach'], 2, ['Trip', 'Beach']], 'a new version replaces; its names join the kept ones; the one-shot facts stay applied');
+  assert.equal(mergeFacts(v1, { ...v1, favorite: false, sourceRef: { source: 's', id: 'a', version: '2' } }).oneShotChanged, true, 'a changed favourite is fresh again');
+  const other = mergeFacts(v1, { capturedAt: { time: 9, offsetMinutes: 0 }, albumNames: ['Friends', '  ', 'friends'], sourceRef: { source: 's', id: 'b' } });
+  assert.deepEqual([other.changed, other.oneShotChanged, other.newAlbumNames, other.facts.capturedAt?.time, other.facts.sourceRef?.id], [true, false, ['Friends'], 1, 'a'], 'another item: only its album names (blank and repeated ones dropped) join');
+  assert.equal(mergeFacts(other.facts, { albumNames: ['FRIENDS'], sourceRef: { source: 's', id: 'b' } }).changed, false, 'a name kept is not new in another case');
 });
