@@ -250,6 +250,7 @@ test('the folder source’s album names and re-runs: albums made or matched, one
       assert.deepEqual([view.taken_time, view.time_source], [new Date(newTime).toISOString(), 'source'], `the client sees the new time (variant ${c.variant})`);
     }
     assert.deepEqual(await albumsOf(alice, lake), [`Trip 2008#${trip}`, `Tuscany#${named('Tuscany')}`], 'the new album added; BEACH not put back');
+    assert.deepEqual(srv.container.assetChanges.listeners()['asset.sourced'], ['photo-events', 'albums', 'places'], 'photo events, albums and place names follow a source’s new facts');
 
     // 5. A person's time correction still wins after a re-run with a new time; taking it back gives the newest source time.
     data(alice, await alice.put(`${V1}/assets/${lake}/capture-time`, { local_time: '2010-07-04T12:00:00', offset_minutes: 0 }));
