@@ -1,7 +1,8 @@
 /**
  * The API: every feature router under `/api/v1`, plus the security schemes of the OpenAPI document.
- * Built without a container so that `scripts/gen-api.ts` can produce the document offline; handlers
- * reach their services through `c.get('container')`, set by app.ts for every request.
+ * Built without a container so that `scripts/gen-api.ts` can produce the document offline; each router
+ * declares the services its handlers use (`routerUsing`, platform/http/router.ts) and reaches them per
+ * request through the sealed handle app.ts puts on every request.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './platform/http/context.ts';

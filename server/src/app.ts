@@ -21,6 +21,7 @@ import { makeProblem, problemResponse, PROBLEM_CONTENT_TYPE } from './platform/h
 import { openApiDocument } from './platform/http/openapi.ts';
 import { renderDocsPage } from './platform/http/docs-page.ts';
 import { envelopeVariantB } from './platform/http/variant.ts';
+import { sealServices } from './platform/http/services.ts';
 
 /** JSON bodies of ordinary operations; uploads (their own routes) stream and have their own limits. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -50,6 +51,10 @@ export function createApp(container: Container) {
   let doc: ReturnType<typeof openApiDocument> | null = null;
   let docsHtml: string | null = null;
   const document = () => (doc ??= openApiDocument(api));
+  // Requests carry the services sealed: routers open only the ones they declare (routerUsing, router.ts).
+  // This file's own middleware (request log, client address, variant, bearer auth, errors) is the
+  // composition's and uses the container it is given directly.
+  const services = sealServices(container);
 
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id');
@@ -58,7 +63,7 @@ export function createApp(container: Container) {
     const { ip, isLocal } = clientAddress(c, container.config.trustProxy);
     c.set('requestId', requestId);
     c.set('log', log);
-    c.set('container', container);
+    c.set('container', services);
     c.set('actor', null);
     c.set('rawRoute', false);
     c.set('clientIp', ip);

@@ -86,7 +86,8 @@ import { ExactVectorScan, SearchService } from './features/search/index.ts';
 import { INaturalistClient, SpeciesService, SpeciesStore } from './features/species/index.ts';
 
 declare module './platform/http/context.ts' {
-  // The platform's view of the services (routers' `c.get('container')`, jobs' `ctx.deps`) is this Container.
+  // The platform's view of the services is this Container: routers and jobs each get only the members they
+  // declare (routerUsing's `services(c)`, jobs' `ctx.deps`).
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
   interface AppServices extends Container {}
 }

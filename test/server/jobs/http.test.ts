@@ -16,6 +16,7 @@ import { DomainError } from '../../../server/src/platform/http/errors.ts';
 import { openApiDocument } from '../../../server/src/platform/http/openapi.ts';
 import { makeProblem, problemResponse } from '../../../server/src/platform/http/problem.ts';
 import { createRouter } from '../../../server/src/platform/http/router.ts';
+import { sealServices } from '../../../server/src/platform/http/services.ts';
 import { ALL, Echo, MakeThumbnail, QUEUES } from './defs.ts';
 import { harness, type Harness } from './harness.ts';
 
@@ -27,7 +28,7 @@ let app: Hono<AppEnv>;
 function buildApp(container: Partial<Container>) {
   const a = new Hono<AppEnv>();
   a.use('*', async (c, next) => {
-    c.set('container', container as Container);
+    c.set('container', sealServices(container as Container));
     const role = c.req.header('x-test-role') as Role | undefined;
     c.set('actor', role ? { userId: 1, username: 'ann', role, sessionId: 's', via: 'bearer' } : null);
     return next();

@@ -1,12 +1,12 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './albums.routes.ts';
 import * as m from './members.routes.ts';
 
 export function albumsRouter() {
-  const app = createRouter();
-  const svc = (c: Context<AppEnv>) => c.get('container').albums;
+  const { app, services } = routerUsing(['albums', 'albumMembers']);
+  const svc = (c: Context<AppEnv>) => services(c).albums;
 
   app.openapi(r.listAlbums, (c) => c.json(svc(c).list(c.get('actor')!, c.req.valid('query')), 200));
   app.openapi(r.createAlbum, (c) => c.json(svc(c).create(c.get('actor')!, c.req.valid('json')), 201));
@@ -33,7 +33,7 @@ export function albumsRouter() {
     return c.json(svc(c).addAsset(c.get('actor')!, albumId, id, undefined, { album: 'path.albumId', asset: 'path.id' }), 200);
   });
 
-  const members = (c: Context<AppEnv>) => c.get('container').albumMembers;
+  const members = (c: Context<AppEnv>) => services(c).albumMembers;
   app.openapi(m.listAlbumMembers, (c) => c.json(members(c).list(c.get('actor')!, c.req.valid('param').id), 200));
   app.openapi(m.addAlbumMember, (c) => {
     const body = c.req.valid('json');

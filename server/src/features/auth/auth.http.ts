@@ -15,9 +15,10 @@ export function clientOf(c: Context<AppEnv>): ClientInfo {
   return { ip: c.get('clientIp'), isLocal: c.get('isLocalRequest'), userAgent: c.req.header('user-agent') ?? null };
 }
 
-function isHttps(c: Context<AppEnv>): boolean {
+/** `trustProxy` (the config's): behind a proxy this machine trusts, its `X-Forwarded-Proto` says whether the browser used HTTPS. */
+function isHttps(c: Context<AppEnv>, trustProxy: boolean): boolean {
   if (new URL(c.req.url).protocol === 'https:') return true;
-  return c.get('container').config.trustProxy && c.req.header('x-forwarded-proto') === 'https';
+  return trustProxy && c.req.header('x-forwarded-proto') === 'https';
 }
 
 export function readRefreshCookie(c: Context<AppEnv>): string | undefined {
@@ -28,13 +29,13 @@ export function readRefreshCookie(c: Context<AppEnv>): string | undefined {
  * Variant A keeps the refresh token in an HttpOnly, SameSite=Strict cookie scoped to the auth path
  * (Secure on HTTPS). Variant B never sets a cookie: the client keeps the token from the body.
  */
-export function sessionBody(c: Context<AppEnv>, s: IssuedSession) {
+export function sessionBody(c: Context<AppEnv>, s: IssuedSession, trustProxy: boolean) {
   const variantB = c.get('variant') === 'B';
   if (!variantB) {
     setCookie(c, REFRESH_COOKIE, s.refreshToken, {
       httpOnly: true,
       sameSite: 'Strict',
-      secure: isHttps(c),
+      secure: isHttps(c, trustProxy),
       path: COOKIE_PATH,
       maxAge: Math.floor(REFRESH_TTL_MS / 1000),
     });
@@ -71,8 +72,8 @@ export function passwordChangeBody(p: PasswordChangeRequired) {
   };
 }
 
-export function clearRefreshCookie(c: Context<AppEnv>): void {
-  deleteCookie(c, REFRESH_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'Strict', secure: isHttps(c) });
+export function clearRefreshCookie(c: Context<AppEnv>, trustProxy: boolean): void {
+  deleteCookie(c, REFRESH_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'Strict', secure: isHttps(c, trustProxy) });
 }
 
 /** The refresh token of this request: the cookie in variant A, the body field in variant B. */

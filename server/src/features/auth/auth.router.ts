@@ -1,15 +1,17 @@
 /** Handlers of the authentication and account operations: HTTP in, service call, HTTP out. */
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import { Unauthorized } from '../../platform/http/errors.ts';
 import * as r from './auth.routes.ts';
 import * as inv from './invites.routes.ts';
 import { clearRefreshCookie, clientOf, passwordChangeBody, presentedRefreshToken, readRefreshCookie, sessionBody } from './auth.http.ts';
 
 export function authRouter() {
-  const app = createRouter();
-  const svc = (c: Context<AppEnv>) => c.get('container').auth;
+  const { app, services } = routerUsing(['auth', 'invites', 'config']);
+  const svc = (c: Context<AppEnv>) => services(c).auth;
+  // Whether the refresh cookie is marked Secure behind a proxy (auth.http.ts).
+  const trustProxy = (c: Context<AppEnv>) => services(c).config.trustProxy;
 
   app.openapi(r.getBrowserAuthCapabilities, (c) => {
     const url = new URL(c.req.url);
@@ -23,12 +25,12 @@ export function authRouter() {
   });
 
   app.openapi(inv.createInvite, async (c) => {
-    const made = await c.get('container').invites.create(c.get('actor')!.userId, c.req.valid('json'), new URL(c.req.url).origin);
+    const made = await services(c).invites.create(c.get('actor')!.userId, c.req.valid('json'), new URL(c.req.url).origin);
     return c.json(made, 201);
   });
-  app.openapi(inv.listInvites, (c) => c.json(c.get('container').invites.list(), 200));
+  app.openapi(inv.listInvites, (c) => c.json(services(c).invites.list(), 200));
   app.openapi(inv.deleteInvite, (c) => {
-    c.get('container').invites.delete(c.req.valid('param').id);
+    services(c).invites.delete(c.req.valid('param').id);
     return c.json({ message: 'The invite link was withdrawn.' }, 200);
   });
 
@@ -36,27 +38,27 @@ export function authRouter() {
 
   app.openapi(r.register, async (c) => {
     const session = await svc(c).register(c.req.valid('json'), clientOf(c));
-    return c.json(sessionBody(c, session), 201);
+    return c.json(sessionBody(c, session, trustProxy(c)), 201);
   });
 
   app.openapi(r.login, async (c) => {
     const previous = c.get('variant') === 'A' ? readRefreshCookie(c) : undefined;
     const result = await svc(c).login(c.req.valid('json'), clientOf(c), previous);
-    return c.json('passwordChangeToken' in result ? passwordChangeBody(result) : sessionBody(c, result), 200);
+    return c.json('passwordChangeToken' in result ? passwordChangeBody(result) : sessionBody(c, result, trustProxy(c)), 200);
   });
 
   app.openapi(r.getLoginOptions, (c) => c.json(svc(c).loginOptions(c.req.valid('json').username, clientOf(c)), 200));
 
   app.openapi(r.completePasswordChange, async (c) => {
     const session = await svc(c).completePasswordChange(c.req.valid('json'), clientOf(c));
-    return c.json(sessionBody(c, session), 200);
+    return c.json(sessionBody(c, session, trustProxy(c)), 200);
   });
 
   app.openapi(r.getCsrfToken, (c) => {
     const cookie = readRefreshCookie(c);
     const csrfToken = svc(c).csrfForCookie(cookie);
     // A cookie whose session ended is of no more use: the browser forgets it.
-    if (cookie && csrfToken === null) clearRefreshCookie(c);
+    if (cookie && csrfToken === null) clearRefreshCookie(c, trustProxy(c));
     return c.json({ csrfToken }, 200);
   });
 
@@ -65,9 +67,9 @@ export function authRouter() {
     const token = presentedRefreshToken(c, body);
     if (c.get('variant') === 'A' && token) svc(c).checkCsrf(token, c.req.valid('header')['x-csrf-token']);
     try {
-      return c.json(sessionBody(c, svc(c).refresh(token, clientOf(c))), 200);
+      return c.json(sessionBody(c, svc(c).refresh(token, clientOf(c)), trustProxy(c)), 200);
     } catch (e) {
-      if (e instanceof Unauthorized && c.get('variant') === 'A') clearRefreshCookie(c);
+      if (e instanceof Unauthorized && c.get('variant') === 'A') clearRefreshCookie(c, trustProxy(c));
       throw e;
     }
   });
@@ -77,7 +79,7 @@ export function authRouter() {
     const token = presentedRefreshToken(c, body);
     if (c.get('variant') === 'A' && token) svc(c).checkCsrf(token, c.req.valid('header')['x-csrf-token']);
     svc(c).logout(token, c.get('actor'));
-    if (c.get('variant') === 'A') clearRefreshCookie(c);
+    if (c.get('variant') === 'A') clearRefreshCookie(c, trustProxy(c));
     return c.json({ message: 'Signed out.' }, 200);
   });
 
@@ -86,7 +88,7 @@ export function authRouter() {
 
   app.openapi(r.changeMyPassword, async (c) => {
     const session = await svc(c).changeMyPassword(c.get('actor')!, c.req.valid('json'), clientOf(c));
-    return c.json(sessionBody(c, session), 200);
+    return c.json(sessionBody(c, session, trustProxy(c)), 200);
   });
 
   app.openapi(r.updateMyProfile, (c) => c.json(svc(c).updateMyProfile(c.get('actor')!, c.req.valid('json')), 200));

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './duplicates.routes.ts';
 
 export function duplicatesRouter() {
-  const app = createRouter();
-  const svc = (c: Context<AppEnv>) => c.get('container').duplicates;
+  const { app, services } = routerUsing(['duplicates']);
+  const svc = (c: Context<AppEnv>) => services(c).duplicates;
 
   app.openapi(r.getDuplicateSummary, (c) => c.json(svc(c).summary(c.get('actor')!, c.req.valid('query').repository_id ?? null), 200));
   app.openapi(r.listDuplicateGroups, (c) => {

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './faces.routes.ts';
 
 export function facesRouter() {
-  const app = createRouter();
-  const svc = (c: Context<AppEnv>) => c.get('container').people;
+  const { app, services } = routerUsing(['people', 'browse']);
+  const svc = (c: Context<AppEnv>) => services(c).people;
 
   app.openapi(r.listPeople, (c) => c.json(svc(c).list(c.get('actor')!, c.req.valid('query')), 200));
   app.openapi(r.rebuildPeopleClusters, (c) => c.json(svc(c).rebuild(c.get('actor')!), 202));
@@ -18,7 +18,7 @@ export function facesRouter() {
     const actor = c.get('actor')!;
     svc(c).checkOwn(actor, id);
     const q = c.req.valid('json');
-    return c.json(await c.get('container').browse.query(actor, { ...q, filter: { ...q.filter, person_id: id } }), 200);
+    return c.json(await services(c).browse.query(actor, { ...q, filter: { ...q.filter, person_id: id } }), 200);
   });
   app.openapi(r.getPersonCover, async (c) => {
     const jpeg = await svc(c).cover(c.get('actor')!, c.req.valid('param').id);

@@ -1,9 +1,9 @@
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './folders.routes.ts';
 
 export function foldersRouter() {
-  const app = createRouter();
-  app.openapi(r.listFolders, async (c) => c.json(await c.get('container').folders.list(c.get('actor')!, c.req.valid('query')), 200));
-  app.openapi(r.getFolder, async (c) => c.json(await c.get('container').folders.get(c.get('actor')!, c.req.valid('query')), 200));
+  const { app, services } = routerUsing(['folders']);
+  app.openapi(r.listFolders, async (c) => c.json(await services(c).folders.list(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(r.getFolder, async (c) => c.json(await services(c).folders.get(c.get('actor')!, c.req.valid('query')), 200));
   return app;
 }

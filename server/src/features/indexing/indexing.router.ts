@@ -1,11 +1,11 @@
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './indexing.routes.ts';
 
 export function indexingRouter() {
-  const app = createRouter();
+  const { app, services } = routerUsing(['indexing']);
   app.openapi(r.rebuildAssetIndex, (c) => {
     const body = c.req.valid('json') ?? { limit: 200, missing_only: false, reset_semantic: false };
-    const result = c.get('container').indexing.requestRebuild(c.get('actor')!, {
+    const result = services(c).indexing.requestRebuild(c.get('actor')!, {
       limit: body.limit ?? 200,
       missing_only: body.missing_only ?? false,
       reset_semantic: body.reset_semantic ?? false,
@@ -14,6 +14,6 @@ export function indexingRouter() {
     });
     return c.json(result, 200);
   });
-  app.openapi(r.getIndexingStats, (c) => c.json(c.get('container').indexing.stats(c.get('actor')!, c.req.valid('query').repository_id), 200));
+  app.openapi(r.getIndexingStats, (c) => c.json(services(c).indexing.stats(c.get('actor')!, c.req.valid('query').repository_id), 200));
   return app;
 }

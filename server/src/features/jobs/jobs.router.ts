@@ -1,13 +1,12 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './jobs.routes.ts';
 import type { JobsService } from './jobs.service.ts';
 
-const jobs = (c: Context<AppEnv>): JobsService => c.get('container').jobReports;
-
 export function jobsRouter() {
-  const app = createRouter();
+  const { app, services } = routerUsing(['jobReports']);
+  const jobs = (c: Context<AppEnv>): JobsService => services(c).jobReports;
   app.openapi(r.getQueueSummaries, (c) => c.json(jobs(c).summaries(c.get('actor')!, c.req.valid('query').error_limit), 200));
   app.openapi(r.listQueues, (c) => c.json(jobs(c).listQueues(c.get('actor')!, c.req.valid('query').limit), 200));
   // Before /jobs/{id}, which would take "stats" for an id.

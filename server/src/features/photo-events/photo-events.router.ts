@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './photo-events.routes.ts';
 
 export function photoEventsRouter() {
-  const app = createRouter();
-  const svc = (c: Context<AppEnv>) => c.get('container').photoEvents;
+  const { app, services } = routerUsing(['photoEvents']);
+  const svc = (c: Context<AppEnv>) => services(c).photoEvents;
 
   app.openapi(r.listEvents, (c) => c.json(svc(c).list(c.get('actor')!, c.req.valid('query')), 200));
   app.openapi(r.getEventRebuildState, (c) => c.json(svc(c).rebuildState(c.get('actor')!), 200));

@@ -1,13 +1,13 @@
-import { createRouter, zodIssuesToFieldErrors } from '../../platform/http/router.ts';
+import { routerUsing, zodIssuesToFieldErrors } from '../../platform/http/router.ts';
 import { BadRequest, Invalid, type FieldError } from '../../platform/http/errors.ts';
 import { AssetFilterSchema, type AssetFilter } from '../browse/index.ts';
 import * as r from './search.routes.ts';
 import { reduceQueryImage } from './query-image.ts';
 
 export function searchRouter() {
-  const app = createRouter();
-  app.openapi(r.searchAssets, async (c) => c.json(await c.get('container').search.search(c.get('actor')!, c.req.valid('json')), 200));
-  app.openapi(r.previewClassifier, async (c) => c.json(await c.get('container').search.previewClassifier(c.get('actor')!, c.req.valid('json')), 200));
+  const { app, services } = routerUsing(['search']);
+  app.openapi(r.searchAssets, async (c) => c.json(await services(c).search.search(c.get('actor')!, c.req.valid('json')), 200));
+  app.openapi(r.previewClassifier, async (c) => c.json(await services(c).search.previewClassifier(c.get('actor')!, c.req.valid('json')), 200));
   app.openapi(r.searchAssetsByImage, async (c) => {
     let form: FormData;
     try {
@@ -19,7 +19,7 @@ export function searchRouter() {
     const fields = byImageFields(form);
     const image = Buffer.from(await fields.image.arrayBuffer());
     const reduced = await reduceQueryImage(image, fields.image instanceof File ? fields.image.name : undefined);
-    return c.json(await c.get('container').search.searchByImage(c.get('actor')!, reduced, fields), 200);
+    return c.json(await services(c).search.searchByImage(c.get('actor')!, reduced, fields), 200);
   });
   return app;
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import { contentDisposition, sendFile } from '../../platform/http/send-file.ts';
 import * as h from './household.routes.ts';
 import * as l from './links.routes.ts';
@@ -21,9 +21,9 @@ async function file(c: Context<AppEnv>, ref: () => FileRefLike | Promise<FileRef
 }
 
 export function sharingRouter() {
-  const app = createRouter();
-  const partners = (c: Context<AppEnv>) => c.get('container').partnerShares;
-  const links = (c: Context<AppEnv>) => c.get('container').shareLinks;
+  const { app, services } = routerUsing(['partnerShares', 'shareLinks']);
+  const partners = (c: Context<AppEnv>) => services(c).partnerShares;
+  const links = (c: Context<AppEnv>) => services(c).shareLinks;
 
   app.openapi(h.listHouseholdMembers, (c) => c.json(partners(c).members(c.get('actor')!), 200));
   app.openapi(p.listPartnerShares, (c) => c.json(partners(c).list(c.get('actor')!), 200));

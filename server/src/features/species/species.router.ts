@@ -1,8 +1,8 @@
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './species.routes.ts';
 
 export function speciesRouter() {
-  const app = createRouter();
-  app.openapi(r.getSpeciesReference, async (c) => c.json(await c.get('container').species.reference(c.req.valid('query')), 200));
+  const { app, services } = routerUsing(['species']);
+  app.openapi(r.getSpeciesReference, async (c) => c.json(await services(c).species.reference(c.req.valid('query')), 200));
   return app;
 }

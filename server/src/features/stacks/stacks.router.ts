@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './stacks.routes.ts';
 
 export function stacksRouter() {
-  const app = createRouter();
-  const svc = (c: Context<AppEnv>) => c.get('container').stacks;
+  const { app, services } = routerUsing(['stacks']);
+  const svc = (c: Context<AppEnv>) => services(c).stacks;
 
   app.openapi(r.createStack, (c) => c.json(svc(c).create(c.get('actor')!, c.req.valid('json').asset_ids), 201));
   app.openapi(r.getAssetStack, (c) => c.json(svc(c).getForAsset(c.get('actor')!, c.req.valid('param').id), 200));

@@ -1,12 +1,11 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './statistics.routes.ts';
 
-const stats = (c: Context<AppEnv>) => c.get('container').statistics;
-
 export function statisticsRouter() {
-  const app = createRouter();
+  const { app, services } = routerUsing(['statistics']);
+  const stats = (c: Context<AppEnv>) => services(c).statistics;
   app.openapi(r.getFilterOptions, async (c) => c.json(await stats(c).filterOptions(c.get('actor')!), 200));
   app.openapi(r.getAssetTypes, (c) => c.json(stats(c).assetTypes(), 200));
   app.openapi(r.getStatsYears, async (c) => c.json(await stats(c).years(c.get('actor')!, c.req.valid('query').repository_id), 200));

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { createRouter } from '../../platform/http/router.ts';
+import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './tags.routes.ts';
 
 export function tagsRouter() {
-  const app = createRouter();
-  const svc = (c: Context<AppEnv>) => c.get('container').tags;
+  const { app, services } = routerUsing(['tags']);
+  const svc = (c: Context<AppEnv>) => services(c).tags;
 
   app.openapi(r.searchTags, (c) => c.json(svc(c).search(c.get('actor')!, c.req.valid('query')), 200));
   app.openapi(r.listTagSummaries, (c) => c.json(svc(c).summaries(c.get('actor')!, c.req.valid('query')), 200));

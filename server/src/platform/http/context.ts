@@ -2,12 +2,27 @@
 import type { Logger } from '../logger.ts';
 
 /**
- * The application's services, as routers and jobs see them. The platform layer knows no feature: this
+ * The application's services (the container's members). The platform layer knows no feature: this
  * interface is empty here and filled by the composition root (container.ts augments it with the
- * Container), so `c.get('container').albums` is typed without the platform importing the app.
+ * Container), so a router's `services(c).albums` is typed without the platform importing the app.
+ * Nobody is handed all of it: a router declares the ones it uses (`routerUsing`, router.ts), a job
+ * likewise (`uses`, platform/jobs/registry.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging in container.ts
 export interface AppServices {}
+
+/** A service's name: one of the container's members. */
+export type ServiceName = keyof AppServices;
+
+declare const sealed: unique symbol;
+/**
+ * The application's services as they ride on a request (`c.get('container')`): sealed. The handle has no
+ * members, so `c.get('container').albums` does not type-check (and is undefined at run time); only
+ * services.ts opens it, for the services a router or middleware declared (`servicesOf`).
+ */
+export interface ServiceHandle {
+  readonly [sealed]: 'sealed application services';
+}
 
 export type Role = 'admin' | 'user';
 
@@ -27,7 +42,8 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     log: Logger;
-    container: AppServices;
+    /** Sealed: reach services through `routerUsing`/`servicesOf` (services.ts), never through the handle. */
+    container: ServiceHandle;
     variant: ApiVariant;
     actor: Actor | null;
     /** File and stream routes: never enveloped in variant B, errors stay problem+json. */

@@ -9,9 +9,10 @@
  */
 import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { Actor, AppEnv } from './context.ts';
+import type { Actor, AppEnv, ServiceName } from './context.ts';
 import { Forbidden, Invalid, Unauthorized, type FieldError } from './errors.ts';
 import { PROBLEM_CONTENT_TYPE, ProblemSchema } from './problem.ts';
+import { servicesOf } from './services.ts';
 
 /**
  * Who may call an operation.
@@ -58,6 +59,16 @@ export function createRouter(): OpenAPIHono<AppEnv> {
   });
 }
 
+/**
+ * A feature router and the services its handlers use, declared like a job's `uses`:
+ * `const { app, services } = routerUsing(['albums', 'albumMembers'])`, then `services(c).albums` in a
+ * handler. `services(c)` holds the declared services and nothing else (services.ts); the whole container
+ * is not reachable from a handler. Keep the list to what the handlers call.
+ */
+export function routerUsing<const U extends ServiceName>(uses: readonly U[]) {
+  return { app: createRouter(), services: servicesOf(uses) };
+}
+
 function problemContent(description: string) {
   return { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } } };
 }
@@ -85,13 +96,16 @@ export function errorResponses(...statuses: number[]) {
   ) as Record<number, ReturnType<typeof problemContent>>;
 }
 
+/** The access check reads media tokens (`?mt=`) through the auth service, and needs nothing else. */
+const accessServices = servicesOf(['auth']);
+
 export function requireAccess(access: RouteAccess): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (access === 'public') return next();
     let actor: Actor | null = c.get('actor');
     if (!actor && access === 'media') {
       const mt = c.req.query('mt');
-      if (mt) actor = await c.get('container').auth.authenticateMediaToken(mt);
+      if (mt) actor = await accessServices(c).auth.authenticateMediaToken(mt);
       if (actor) c.set('actor', actor);
     }
     if (!actor || (actor.via === 'media_token' && access !== 'media')) throw new Unauthorized();

@@ -18,7 +18,7 @@
  * jobs of a kind this build cannot run (a renamed or removed job), instead of leaving them stuck.
  */
 import type { z } from 'zod';
-import type { AppServices } from '../http/context.ts';
+import type { AppServices, ServiceName } from '../http/context.ts';
 import type { Db } from '../db/connection.ts';
 import type { Logger } from '../logger.ts';
 
@@ -63,8 +63,8 @@ export interface Job {
   owner_id: number | null;
 }
 
-/** A service's name in the application's services (the container's members). */
-export type ServiceName = keyof AppServices;
+// A service's name (the container's members): one word for jobs' `uses` and routers' `routerUsing`.
+export type { ServiceName };
 
 /**
  * What the runner hands a handler besides its arguments.

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { createRouter } from '../../../platform/http/router.ts';
+import { routerUsing } from '../../../platform/http/router.ts';
 import type { AppEnv } from '../../../platform/http/context.ts';
 import { contentDisposition, sendFile } from '../../../platform/http/send-file.ts';
 import type { FileRef, StreamedDownload } from './assets.service.ts';
@@ -31,8 +31,8 @@ function download(c: Context<AppEnv>, d: StreamedDownload) {
 }
 
 export function assetsRouter() {
-  const app = createRouter();
-  const svc = (c: Context<AppEnv>) => c.get('container').assets;
+  const { app, services } = routerUsing(['assets']);
+  const svc = (c: Context<AppEnv>) => services(c).assets;
 
   app.openapi(x.downloadAssets, (c) => {
     const log = c.get('log');

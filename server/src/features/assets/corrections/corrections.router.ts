@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
-import { createRouter } from '../../../platform/http/router.ts';
+import { routerUsing } from '../../../platform/http/router.ts';
 import type { AppEnv } from '../../../platform/http/context.ts';
 import * as r from './corrections.routes.ts';
 
 export function correctionsRouter() {
-  const app = createRouter();
-  const svc = (c: Context<AppEnv>) => c.get('container').corrections;
+  const { app, services } = routerUsing(['corrections']);
+  const svc = (c: Context<AppEnv>) => services(c).corrections;
   app.openapi(r.updateAssetCaptureTime, (c) => c.json(svc(c).setTime(c.get('actor')!, c.req.valid('param').id, c.req.valid('json')), 200));
   app.openapi(r.restoreAssetCaptureTime, (c) => c.json(svc(c).restoreTime(c.get('actor')!, c.req.valid('param').id), 200));
   app.openapi(r.updateAssetsCaptureTime, (c) => c.json(svc(c).shiftTimes(c.get('actor')!, c.req.valid('json')), 200));
