@@ -21,6 +21,16 @@ import { mergeFacts, type SourceFacts } from '../../../server/src/features/asset
 
 const FILES = ['gps/DSCN0025.jpg', 'exif/Nikon_D70.jpg'];
 
+/** The household every test here starts with: alice (the administrator) and bob, signed in, with their ids. */
+async function household(srv: Awaited<ReturnType<typeof startServer>>) {
+  const alice = new Client(srv.url);
+  await registerAdmin(alice);
+  const bob = new Client(srv.url);
+  const bobId = (await addMember(alice, bob, 'bob')).session.user.user_id as number;
+  const aliceId = srv.container.db.prepare(`SELECT user_id FROM users WHERE username = 'alice'`).pluck().get() as number;
+  return { alice, bob, aliceId, bobId, repo: srv.container.repositories.primary()! };
+}
+
 function sourceFolder(): string {
   const dir = fs.mkdtempSync(path.join(tempDataDir('hearth-folder-source-'), 'src-'));
   for (const f of FILES) fs.copyFileSync(path.join(CORPUS, f), path.join(dir, path.basename(f)));
@@ -32,12 +42,7 @@ function sourceFolder(): string {
 test('the folder source: a re-run is unchanged, another member gets their own asset, the source’s name is kept', async () => {
   const srv = await startServer();
   try {
-    const alice = new Client(srv.url);
-    await registerAdmin(alice);
-    const bob = new Client(srv.url);
-    const bobId = (await addMember(alice, bob, 'bob')).session.user.user_id as number;
-    const aliceId = srv.container.db.prepare(`SELECT user_id FROM users WHERE username = 'alice'`).pluck().get() as number;
-    const repo = srv.container.repositories.primary()!;
+    const { aliceId, bobId, repo } = await household(srv);
     const folder = sourceFolder();
     const run = (owner: number) => runFolderSource(srv.container.door, srv.container.intake, repo, owner, folder);
 
@@ -169,15 +174,10 @@ test('the folder source imports nothing from the assets feature (it reaches the 
 test('the folder source’s album names and re-runs: albums made or matched, one asset in every album folder, changed facts moved (updated), a person’s removal and time kept', { timeout: 240_000 }, async () => {
   const srv = await startServer();
   try {
-    const alice = new Client(srv.url);
-    await registerAdmin(alice);
-    const bob = new Client(srv.url);
-    const bobId = (await addMember(alice, bob, 'bob')).session.user.user_id as number;
+    const { alice, bob, aliceId, bobId, repo } = await household(srv);
     const aliceB = new Client(srv.url, 'B');
     await login(aliceB, 'alice');
     const db = srv.container.db;
-    const aliceId = db.prepare(`SELECT user_id FROM users WHERE username = 'alice'`).pluck().get() as number;
-    const repo = srv.container.repositories.primary()!;
     const run = (folder: string, owner = aliceId) => runFolderSource(srv.container.door, srv.container.intake, repo, owner, folder);
     const outcomes = (runs: Awaited<ReturnType<typeof run>>) => runs.map((r) => r.result.outcome);
     const idOf = (runs: Awaited<ReturnType<typeof run>>) => (runs[0]!.result as { assetId: string }).assetId;
