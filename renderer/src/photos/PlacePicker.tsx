@@ -1,6 +1,6 @@
 /**
  * A small offline map to pick where a photo was taken with a click or a tap (the viewer's "Edit place",
- * CaptureEdits.tsx): the map page's country outlines (features/map/world.ts, no tile server), zoomed with
+ * CaptureEdits.tsx): the map page's country outlines (lib/world.ts, no tile server), zoomed with
  * buttons (a tap must stay a tap on a phone: no drag, no pinch here), centred on the photo's place or the
  * last pick. The pick is shown as a pin and given to `onPick`; saving is the caller's.
  */

@@ -1,6 +1,6 @@
 /**
  * The second skip link: "Skip to photos" while a page shows a photo grid. The grid registers how to
- * focus itself (features/library/use-grid-keys.ts) and the frame (AppLayout) shows the link only
+ * focus itself (photos/use-grid-keys.ts) and the frame (AppLayout) shows the link only
  * while one is registered, so there is never a link that leads nowhere. With it, the first photo is
  * three key presses from the top of any page: Tab, Tab, Enter.
  */

@@ -1,5 +1,5 @@
 /**
- * "Add photos" from inside an album, in the library's photo picker (features/library/PhotoPickerDialog.tsx).
+ * "Add photos" from inside an album, in the library's photo picker (photos/PhotoPickerDialog.tsx).
  * The chosen ones are added at the end of the album in the order they were picked (decision: the picking
  * order is the one the person had in mind; "Reorder" changes it after), one request each with the progress
  * shown. If one is refused the rest stay picked, with the reason, so trying again adds only what is missing.

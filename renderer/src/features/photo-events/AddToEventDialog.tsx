@@ -1,5 +1,5 @@
 /**
- * "Add photos" from inside an event, in the library's photo picker (features/library/PhotoPickerDialog.tsx).
+ * "Add photos" from inside an event, in the library's photo picker (photos/PhotoPickerDialog.tsx).
  * The chosen ones are added in one request (addEventAssets takes up to 500); they move here from whatever
  * event held them and stay through rebuilds. A refusal keeps the choice, with the reason.
  */
