@@ -36,7 +36,7 @@ import { openImage, type OpenImageOptions } from './image-source.ts';
 /**
  * The recipe's version, stored beside every pHash (assets.phash_version, migration 0029). Hashes of two
  * versions are never compared (features/duplicates/detect.ts); the duplicates feature's recompute job brings
- * hashes of an older version to this one (features/duplicates/phash-recompute.backfill.ts).
+ * hashes of an older version to this one (features/duplicates/phash.backfill.ts).
  * - 1: libvips (sharp): greyscale, then shrink + lanczos3 reduce of the frame and of each window to 32×32.
  * - 2: this file, in JavaScript: grey once, then an area average of the frame and of each window.
  */

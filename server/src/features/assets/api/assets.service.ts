@@ -74,7 +74,7 @@ const message = (text: string) => ({ message: text });
 /**
  * How long a browser may keep the 404 of a failed asset's thumbnail. Its URL carries the media token
  * (renewed every ~9 minutes), so this only spares the requests of one token's lifetime; the web UI
- * also remembers failures itself (renderer/src/features/library/failed-thumbnails.ts). Decision: five
+ * also remembers failures itself (renderer/src/photos/failed-thumbnails.ts). Decision: five
  * minutes, so a failed photo that is processed again and then succeeds shows its thumbnail within
  * that time even if the same token is still in use.
  */
