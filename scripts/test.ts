@@ -62,6 +62,21 @@
  *   alone. Running the browser tests beside the server suite's tail: the two lanes, longest first, end
  *   within a second of each other (945 / 945 s over the last full run's times), so there is no idle
  *   tail to fill; both phases already keep both cores busy.
+ *
+ * Issue 26, second round (2026-11-30, same machine, loaded by other work: CPU seconds are the firm figures):
+ * - The whole `.ci/run` (npm ci, lint, type check, UI build, templates, 1,201 server and 104 browser tests) used
+ *   3,146 s of CPU (user+sys of the whole process tree): on two cores no run can take less than ~26 min
+ *   until the tests' own work shrinks. The levers of this file (templates, cheap hashes, bundle, two workers,
+ *   forceExit) take the start-up and the runner's waste; what is left is the tests' work itself (real ingest,
+ *   transcodes, crash rounds, chromium rendering every screen a spec walks).
+ * - Browser: a failure trace's screencast cost ~1.5 s of CPU a test (trash.spec: 22-26 s with it, 18-19 s
+ *   without): traces keep DOM snapshots, not frames. timeline-100k and a11y now run side by side after the rest.
+ * - Measured, not adopted: signing in through the API instead of the sign-in page, and starting six more specs
+ *   from templates (branch i26/i): within the noise (±4-8 s of CPU a spec) except live-raw (33 → 23 s), whose files
+ *   go through HEIF decoding and transcodes; and a template only moves that ingest into the serial template phase.
+ *   `prefers-reduced-motion` for every spec: no difference (60.2 / 59.9 s of CPU over trash + albums-edit).
+ *   The test client reading the committed OpenAPI document instead of asking each server for it (~0.5 s of CPU
+ *   a server to generate): no difference visible over four files. TMPDIR on tmpfs (no fsync): none visible.
  */
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
