@@ -65,8 +65,8 @@
  *
  * Issue 26, second round (2026-11-30, same machine, loaded by other work: CPU seconds are the firm figures):
  * - The whole `.ci/run` (npm ci, lint, type check, UI build, templates, 1,201 server and 104 browser tests) used
- *   3,146 s of CPU (user+sys of the whole process tree): on two cores no run can take less than ~26 min
- *   until the tests' own work shrinks. The levers of this file (templates, cheap hashes, bundle, two workers,
+ *   3,146 s of CPU (user+sys of the whole process tree), 2,842 s on a quiet machine: on two cores no run can
+ *   take less than ~24 min until the tests' own work shrinks. The levers of this file (templates, cheap hashes, bundle, two workers,
  *   forceExit) take the start-up and the runner's waste; what is left is the tests' work itself (real ingest,
  *   transcodes, crash rounds, chromium rendering every screen a spec walks).
  * - Browser: a failure trace's screencast cost ~1.5 s of CPU a test (trash.spec: 22-26 s with it, 18-19 s
