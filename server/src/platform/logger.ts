@@ -1,9 +1,10 @@
 /** pino logging: one root logger, child loggers per module, request and job. */
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-export function createLogger(level: string): Logger {
+/** `destination`: where lines go (stdout by default); tests read the log through it. */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino({
     level,
     base: { app: 'hearth' },
@@ -17,10 +18,19 @@ export function createLogger(level: string): Logger {
         'current_password',
         'refresh_token',
         '*.refresh_token',
+        // Second factors (features/auth/mfa.service.ts): seeds, codes and their one-time tokens.
+        'secret',
+        '*.secret',
+        'recovery_code',
+        '*.recovery_code',
+        'recovery_codes',
+        'mfa_token',
+        'setup_token',
+        'security_token',
         'req.headers.authorization',
         'req.headers.cookie',
       ],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }

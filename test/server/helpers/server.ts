@@ -36,9 +36,12 @@ export function tempDataDir(prefix = 'hearth-test-'): string {
 /**
  * `template`: the data folder starts as a copy of that recipe's template (test/template/build.ts): its
  * household signed up and its corpus files ingested by the real pipeline once per run, instead of by
- * this test file. For tests whose subject is not ingest.
+ * this test file. For tests whose subject is not ingest. `logTo`: the server's log lines go there
+ * instead of stdout (a test that reads the log).
  */
-export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; template?: Recipe } = {}): Promise<TestServer> {
+export async function startServer(
+  opts: { dataDir?: string; env?: Record<string, string>; template?: Recipe; logTo?: { write(line: string): void } } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   let template: TemplateManifest | null = null;
   if (opts.template) {
@@ -62,7 +65,7 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     ...opts.env,
   });
   if (config.testCheapPasswords) setScryptCost(TEST_SCRYPT_N);
-  const container = createContainer(config, createLogger(config.logLevel));
+  const container = createContainer(config, createLogger(config.logLevel, opts.logTo));
   const app = createApp(container);
   // Listens like main.ts: where HEARTH_HOST or the network setting says (127.0.0.1 on a fresh folder),
   // so the listener can move while a test runs. HEARTH_PORT from `env` is honoured (a restart on the same port).
