@@ -18,6 +18,7 @@ import type { Logger } from './platform/logger.ts';
 import { AuthService } from './features/auth/auth.service.ts';
 import { SetupCode } from './features/auth/setup-code.ts';
 import { InvitesService } from './features/auth/invites.service.ts';
+import { MfaService } from './features/auth/mfa.service.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
 import { NetworkService } from './features/system/network.service.ts';
@@ -102,6 +103,8 @@ export interface Container {
   settings: SettingsStore;
   setupCode: SetupCode;
   auth: AuthService;
+  /** The second factor: TOTP, recovery codes, the sign-in's second step and step-up proofs. */
+  mfa: MfaService;
   /** Single-use invite links that open the sign-up page with their code filled in. */
   invites: InvitesService;
   users: UsersService;
@@ -255,6 +258,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const setupCode = new SetupCode(p.setupCode);
   const invites = new InvitesService(db, (origin) => network.linkOrigins(origin), log.child({ module: 'invites' }));
   const auth = new AuthService(db, access, keys, settings, setupCode, invites, log.child({ module: 'auth' }));
+  const mfa = new MfaService(db, auth, keys, log.child({ module: 'mfa' }));
   const users = new UsersService(db, access, log.child({ module: 'users' }));
   // The one door into the catalog, built before its sources (repositories, uploads): the catalog writer claims the
   // intake's commit records in its transaction; the door looks repositories up in their store.
@@ -464,6 +468,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   repositories.ensurePrimary();
   setupCode.ensure(auth.users.count() > 0);
   auth.store.prune(Date.now());
+  mfa.store.prune(Date.now());
 
   // A processing job given up or run again by any route settles its asset in the same transaction.
   settleAssetsWithTheirJobs(db, jobs, assetChanges);
@@ -486,6 +491,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     settings,
     setupCode,
     auth,
+    mfa,
     invites,
     users,
     system,

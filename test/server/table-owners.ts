@@ -92,6 +92,12 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   asset_correction_items: 'features/assets',
   // 0031_asset_source_facts: what a source said of a file, for the precedence rule (fact-precedence.ts)
   asset_source_facts: 'features/assets',
+  // 0032_account_security: the second factor, its sign-in challenges and step-up proofs (mfa.store.ts)
+  totp_credentials: 'features/auth',
+  totp_setups: 'features/auth',
+  recovery_codes: 'features/auth',
+  mfa_challenges: 'features/auth',
+  security_proofs: 'features/auth',
 };
 
 export interface Departure {

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { REFRESH_TTL_MS, type ClientInfo, type IssuedSession, type PasswordChangeRequired } from './auth.service.ts';
+import { REFRESH_TTL_MS, type ClientInfo, type IssuedSession, type MfaChallenge, type PasswordChangeRequired } from './auth.service.ts';
 
 export const REFRESH_COOKIE = 'hearth_refresh';
 /** The cookie only travels to the auth endpoints that need it. */
@@ -70,6 +70,30 @@ export function passwordChangeBody(p: PasswordChangeRequired) {
     password_change_token: p.passwordChangeToken,
     password_change_reason: p.reason,
   };
+}
+
+/** The second step of a sign-in: no token, no cookie; only the `mfa_token` that verifyMfa takes. */
+export function mfaChallengeBody(m: MfaChallenge) {
+  return {
+    token: null,
+    expiresAt: m.expiresAt,
+    csrfToken: null,
+    user: m.user,
+    bootstrap_admin: false,
+    requires_mfa: true,
+    mfa_token: m.mfaToken,
+    mfa_methods: m.methods,
+    requires_password_change: false,
+    password_change_token: null,
+    password_change_reason: null,
+  };
+}
+
+/** Whichever answer a sign-in step gave: a session, a required password change, or the MFA step. */
+export function signInBody(c: Context<AppEnv>, r: IssuedSession | PasswordChangeRequired | MfaChallenge, trustProxy: boolean) {
+  if ('mfaToken' in r) return mfaChallengeBody(r);
+  if ('passwordChangeToken' in r) return passwordChangeBody(r);
+  return sessionBody(c, r, trustProxy);
 }
 
 export function clearRefreshCookie(c: Context<AppEnv>, trustProxy: boolean): void {

@@ -5,7 +5,7 @@ import { routerUsing } from '../../platform/http/router.ts';
 import { Unauthorized } from '../../platform/http/errors.ts';
 import * as r from './auth.routes.ts';
 import * as inv from './invites.routes.ts';
-import { clearRefreshCookie, clientOf, passwordChangeBody, presentedRefreshToken, readRefreshCookie, sessionBody } from './auth.http.ts';
+import { clearRefreshCookie, clientOf, presentedRefreshToken, readRefreshCookie, sessionBody, signInBody } from './auth.http.ts';
 
 export function authRouter() {
   const { app, services } = routerUsing(['auth', 'invites', 'config']);
@@ -44,7 +44,7 @@ export function authRouter() {
   app.openapi(r.login, async (c) => {
     const previous = c.get('variant') === 'A' ? readRefreshCookie(c) : undefined;
     const result = await svc(c).login(c.req.valid('json'), clientOf(c), previous);
-    return c.json('passwordChangeToken' in result ? passwordChangeBody(result) : sessionBody(c, result, trustProxy(c)), 200);
+    return c.json(signInBody(c, result, trustProxy(c)), 200);
   });
 
   app.openapi(r.getLoginOptions, (c) => c.json(svc(c).loginOptions(c.req.valid('json').username, clientOf(c)), 200));

@@ -9,6 +9,9 @@
  *   already-used token is treated as theft: every session of that user is revoked.
  * - media token: HS256 JWT with its own key, 10 minutes, only accepted on media URLs (`?mt=`).
  * - CSRF token (variant A): HMAC of the refresh cookie, so it is bound to that cookie session.
+ * - MFA token (`mfa_token`): 32 random bytes, stored hashed, 5 minutes, single use, one account. It is
+ *   what a correct password gets when the account has a second factor: it opens verifyMfa and nothing
+ *   else (it is no JWT and no refresh token, so no other check accepts it). mfa.service.ts verifies it.
  */
 import crypto from 'node:crypto';
 import type { SettingsStore } from '../../config/settings.ts';
@@ -25,11 +28,16 @@ import { UsersStore, type UserRow, checkAvatar, toUser, type User } from '../use
 import { AuthStore } from './auth.store.ts';
 import type { SetupCode } from './setup-code.ts';
 import type { InvitesService } from './invites.service.ts';
+import { MfaStore } from './mfa.store.ts';
 
 export const ACCESS_TTL_MS = 15 * 60_000;
 export const REFRESH_TTL_MS = 30 * 24 * 3600_000;
 export const MEDIA_TTL_MS = 10 * 60_000;
 export const PASSWORD_CHANGE_TTL_MS = 10 * 60_000;
+export const MFA_CHALLENGE_TTL_MS = 5 * 60_000;
+
+/** How a session was signed in, kept on the session (getMfaStatus shows it). */
+export type AuthMethod = 'password' | 'totp' | 'recovery_code';
 
 /** Where a request came from, for rate limits and the bootstrap rule. */
 export interface ClientInfo {
@@ -41,6 +49,7 @@ export interface ClientInfo {
 /** A signed-in result. `refreshToken` is set into the cookie (A) or returned in the body (B). */
 export interface IssuedSession {
   user: User;
+  sessionId: string;
   token: string;
   expiresAt: string;
   refreshToken: string;
@@ -57,6 +66,14 @@ export interface IssuedSession {
  */
 export type PasswordChangeReason = 'first_password' | 'access_reset';
 
+/** A correct password on an account with a second factor: the second step, and no session yet. */
+export interface MfaChallenge {
+  user: User;
+  mfaToken: string;
+  expiresAt: string;
+  methods: string[];
+}
+
 export interface PasswordChangeRequired {
   user: User;
   reason: PasswordChangeReason;
@@ -67,6 +84,7 @@ export interface PasswordChangeRequired {
 export class AuthService {
   readonly users: UsersStore;
   readonly store: AuthStore;
+  private readonly mfa: MfaStore;
   private readonly accessKey: Buffer;
   private readonly mediaKey: Buffer;
   private readonly csrfKey: Buffer;
@@ -90,6 +108,7 @@ export class AuthService {
   ) {
     this.users = new UsersStore(db);
     this.store = new AuthStore(db);
+    this.mfa = new MfaStore(db);
     this.accessKey = keys.key('access');
     this.mediaKey = keys.key('media');
     this.csrfKey = keys.key('csrf');
@@ -189,7 +208,7 @@ export class AuthService {
     input: { username: string; password: string },
     client: ClientInfo,
     replacesRefreshToken?: string,
-  ): Promise<IssuedSession | PasswordChangeRequired> {
+  ): Promise<IssuedSession | PasswordChangeRequired | MfaChallenge> {
     this.limits.login.check(client.ip, input.username);
     const user = this.users.byUsername(input.username);
     const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash()));
@@ -200,11 +219,23 @@ export class AuthService {
     this.limits.login.succeed(input.username);
     if (!user.is_active) throw new Forbidden('This account is disabled. Ask the administrator.', 'account_disabled');
     if (replacesRefreshToken) this.revokeByRefreshToken(replacesRefreshToken, 'replaced_by_login');
+    // The second factor comes before a required password change: the change's token signs in too.
+    if (this.mfa.totp(user.user_id)) return this.mfaChallenge(user);
     if (user.must_change_password) return this.passwordChangeRequired(user);
     return this.issueSession(user, client, false);
   }
 
-  private passwordChangeRequired(user: UserRow): PasswordChangeRequired {
+  private mfaChallenge(user: UserRow): MfaChallenge {
+    const token = randomToken();
+    const now = this.now();
+    const expiresAt = now + MFA_CHALLENGE_TTL_MS;
+    this.mfa.insertChallenge(sha256(token), user.user_id, now, expiresAt);
+    const methods = ['totp'];
+    if (this.mfa.recoveryCodeSummary(user.user_id).remaining > 0) methods.push('recovery_code');
+    return { user: toUser(user), mfaToken: token, expiresAt: new Date(expiresAt).toISOString(), methods };
+  }
+
+  passwordChangeRequired(user: UserRow): PasswordChangeRequired {
     const token = randomToken();
     const expiresAt = this.now() + PASSWORD_CHANGE_TTL_MS;
     this.store.insertPasswordChangeToken(sha256(token), user.user_id, expiresAt);
@@ -231,7 +262,8 @@ export class AuthService {
 
   // ---------------------------------------------------------------- sessions
 
-  private issueSession(user: UserRow, client: ClientInfo, bootstrapAdmin: boolean): IssuedSession {
+  /** A new session (refresh token + access token) for a user who proved who they are by `methods`. */
+  issueSession(user: UserRow, client: ClientInfo, bootstrapAdmin: boolean, methods: readonly AuthMethod[] = ['password']): IssuedSession {
     const now = this.now();
     const sessionId = crypto.randomUUID();
     const refreshToken = randomToken();
@@ -243,6 +275,7 @@ export class AuthService {
         expires_at: now + REFRESH_TTL_MS,
         user_agent: client.userAgent?.slice(0, 300) ?? null,
         ip: client.ip,
+        auth_methods: methods,
       });
       this.store.insertRefresh({ token_hash: sha256(refreshToken), session_id: sessionId, now, expires_at: now + REFRESH_TTL_MS });
       this.users.update(user.user_id, { last_login_at: now }, now);
@@ -263,6 +296,7 @@ export class AuthService {
     });
     return {
       user: toUser(user),
+      sessionId,
       token,
       expiresAt: new Date(Math.floor(exp / 1000) * 1000).toISOString(),
       refreshToken,
@@ -403,7 +437,14 @@ export class AuthService {
       this.store.revokeAllSessions(user.user_id, 'password_changed', now);
     });
     this.log.info({ user_id: user.user_id }, 'password changed; all sessions revoked');
-    return this.issueSession(this.users.byId(user.user_id)!, client, false);
+    // This device keeps what it proved: a session opened with a second factor stays one.
+    return this.issueSession(this.users.byId(user.user_id)!, client, false, this.sessionMethods(actor.sessionId));
+  }
+
+  /** How a session was signed in (sessions older than migration 0032: by password). */
+  sessionMethods(sessionId: string): AuthMethod[] {
+    const raw = this.store.session(sessionId)?.auth_methods;
+    return raw ? (JSON.parse(raw) as AuthMethod[]) : ['password'];
   }
 
   updateMyProfile(actor: Actor, input: { display_name?: string | undefined; avatar_asset_id?: string | null | undefined }): User {

@@ -9,6 +9,8 @@ export interface SessionRow {
   expires_at: number;
   revoked_at: number | null;
   revoke_reason: string | null;
+  /** JSON array of how the session was signed in (`password`, `totp`, `recovery_code`); null before migration 0032. */
+  auth_methods: string | null;
 }
 
 export interface RefreshRow {
@@ -22,13 +24,21 @@ export interface RefreshRow {
 export class AuthStore {
   constructor(private readonly db: Db) {}
 
-  createSession(s: { session_id: string; user_id: number; now: number; expires_at: number; user_agent: string | null; ip: string | null }): void {
+  createSession(s: {
+    session_id: string;
+    user_id: number;
+    now: number;
+    expires_at: number;
+    user_agent: string | null;
+    ip: string | null;
+    auth_methods: readonly string[];
+  }): void {
     this.db
       .prepare(
-        `INSERT INTO sessions (session_id, user_id, created_at, last_used_at, expires_at, user_agent, ip)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sessions (session_id, user_id, created_at, last_used_at, expires_at, user_agent, ip, auth_methods)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(s.session_id, s.user_id, s.now, s.now, s.expires_at, s.user_agent, s.ip);
+      .run(s.session_id, s.user_id, s.now, s.now, s.expires_at, s.user_agent, s.ip, JSON.stringify(s.auth_methods));
   }
 
   session(id: string): SessionRow | undefined {

@@ -56,7 +56,7 @@ export const resetUserAccess = defineRoute('admin', {
   method: 'post',
   path: '/users/{id}/reset-access',
   operationId: 'resetUserAccess',
-  summary: 'Give an account a temporary password and end its sessions',
+  summary: 'Give an account a temporary password, end its sessions and clear its second factors',
   tags: [TAG],
   request: { params: IdParam },
   responses: {

@@ -15,7 +15,7 @@ import { hashPassword } from '../../platform/crypto/passwords.ts';
 import type { Actor, Role } from '../../platform/http/context.ts';
 import { Conflict, NotFound } from '../../platform/http/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { AuthStore } from '../auth/index.ts';
+import { AuthStore, MfaStore } from '../auth/index.ts';
 import { UsersStore } from './users.store.ts';
 import { checkAvatar, toUser } from './users.view.ts';
 
@@ -30,6 +30,7 @@ function temporaryPassword(): string {
 export class UsersService {
   private readonly users: UsersStore;
   private readonly auth: AuthStore;
+  private readonly mfa: MfaStore;
 
   constructor(
     private readonly db: Db,
@@ -39,6 +40,7 @@ export class UsersService {
   ) {
     this.users = new UsersStore(db);
     this.auth = new AuthStore(db);
+    this.mfa = new MfaStore(db);
   }
 
   list(_actor: Actor, limit: number, offset: number) {
@@ -112,8 +114,11 @@ export class UsersService {
   }
 
   /**
-   * Gives a user a temporary password and ends all their sessions. Signing in with it only opens the
-   * password change (login answers `requires_password_change`, `password_change_reason` `access_reset`).
+   * Gives a user a temporary password, ends all their sessions and forgets their second factors (TOTP,
+   * recovery codes; passkeys too once they exist: MfaStore.clearSecondFactors), as the contract says:
+   * a member who lost their phone gets back in with the temporary password and enrols again. Signing
+   * in with it only opens the password change (login answers `requires_password_change`,
+   * `password_change_reason` `access_reset`).
    */
   async resetAccess(actor: Actor, userId: number) {
     if (userId === actor.userId) {
@@ -127,6 +132,7 @@ export class UsersService {
     tx(this.db, () => {
       this.users.update(userId, { password_hash: hash, must_change_password: 1, bumpAuthVersion: true }, now);
       this.auth.revokeAllSessions(userId, 'access_reset', now);
+      this.mfa.clearSecondFactors(userId);
     });
     this.log.warn({ by: actor.userId, user_id: userId }, 'user access reset');
     return { user: toUser(this.users.byId(userId)!), temporary_password: temporary };
