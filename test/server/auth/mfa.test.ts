@@ -199,6 +199,12 @@ describe('two-step sign-in', () => {
         // Variant A: no CSRF token can be made for it (403); variant B: no such session (401).
         assert.ok(['csrf_invalid', 'session_ended'].includes(problem(out, asRefresh).code));
 
+        const asProof = await c.post(`${V1}/auth/mfa/totp/disable`, { security_token: s.mfa_token });
+        assert.equal(problem(c, asProof).code, 'security_token_invalid');
+        // The login options probe does not tell that this account has TOTP on.
+        const probe = (name: string) => out.post(`${V1}/auth/login/options`, { username: name });
+        assert.deepEqual(data(out, await probe(username)), data(out, await probe('nobody-here')));
+
         const missing = await verify(out, { mfa_token: s.mfa_token });
         assert.equal(missing.status, 422);
         const done = await verify(out, { mfa_token: s.mfa_token, code: await codeAt(secret, 0) });
@@ -210,6 +216,7 @@ describe('two-step sign-in', () => {
         const me = await out.get(`${V1}/auth/me`);
         assert.equal(data(out, me).username, username);
         assert.deepEqual(data(out, await out.get(`${V1}/auth/mfa`)).session.methods, ['password', 'totp']);
+        assertNothingShown((await admin.get(`${V1}/users`)).text, "the administrator's user list");
 
         const twice = await verify(out, { mfa_token: s.mfa_token, code: await codeAt(secret, 1) });
         assert.equal(problem(out, twice).code, 'mfa_token_invalid');
