@@ -246,6 +246,27 @@ describe('two-step sign-in', () => {
         assert.equal(problem(c, await verify(c, { mfa_token: third.s.mfa_token, code: await codeAt(secret, 1) })).code, 'mfa_code_reused');
       });
 
+      test('the same code sent twice at once signs in once; a code one step behind the server clock is accepted', async () => {
+        await awayFromStepEdge();
+        const { c, username } = await member();
+        const { secret } = await enrol(c);
+        const { s } = await challenge(c, username);
+        const code = await codeAt(secret, 0);
+        const both = await Promise.all([verify(c, { mfa_token: s.mfa_token, code }), verify(c, { mfa_token: s.mfa_token, code })]);
+        assert.deepEqual(both.map((r) => r.status).sort(), [200, 401]);
+        const refused = both.find((r) => r.status === 401)!;
+        assert.ok(['mfa_code_reused', 'mfa_token_invalid'].includes(problem(c, refused).code));
+
+        // The server's clock one minute on (two steps): this step's code is two steps behind it (refused),
+        // the next step's one step behind (accepted).
+        const later = new MfaService(srv.container.db, srv.container.auth, KeyRing.fromFile(path.join(srv.dataDir, 'secret.key')), createLogger('silent'), () => Date.now() + 60_000);
+        const next = await challenge(c, username);
+        const client = { ip: address, isLocal: false, userAgent: null };
+        await assert.rejects(later.verifyMfa({ mfa_token: next.s.mfa_token, code: await codeAt(secret, 0) }, client), (e: { code?: string }) => e.code === 'mfa_code_invalid');
+        const signed = await later.verifyMfa({ mfa_token: next.s.mfa_token, code: await codeAt(secret, 1) }, client);
+        assert.ok('token' in signed && signed.token);
+      });
+
       test('a recovery code signs in once, typed in any case; the count left goes down', async () => {
         const { c, username } = await member();
         const { codes } = await enrol(c);
