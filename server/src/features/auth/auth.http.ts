@@ -72,7 +72,11 @@ export function passwordChangeBody(p: PasswordChangeRequired) {
   };
 }
 
-/** The second step of a sign-in: no token, no cookie; only the `mfa_token` that verifyMfa takes. */
+/**
+ * The second step of a sign-in: no token, no cookie; only the `mfa_token` that verifyMfa takes. `user`
+ * is there as in the password-change answer (the schema's, and the password was right), so the
+ * second-step screen can greet the member by name.
+ */
 export function mfaChallengeBody(m: MfaChallenge) {
   return {
     token: null,
