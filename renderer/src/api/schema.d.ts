@@ -5741,6 +5741,8 @@ export interface components {
             expires_at: string;
             issuer: string;
             otpauth_uri: string;
+            /** @description Beyond the contract: `otpauth_uri` as a QR code (SVG text), drawn by the server so the key goes to no QR service. */
+            qr_svg: string;
             secret: string;
             setup_token: string;
         };
@@ -20101,6 +20103,8 @@ export interface operations {
                         users: (components["schemas"]["User"] & {
                             stats: {
                                 active_sessions: number;
+                                /** @description Beyond the contract: the second factors the account has (`totp`; `passkey` once passkeys exist), never their secrets. Empty: the password alone signs in. */
+                                second_factors: ("totp" | "passkey")[];
                             };
                         })[];
                     };

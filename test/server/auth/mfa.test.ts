@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generate } from 'otplib';
+import { qrSvg } from '../../../server/src/adapters/qr/index.ts';
 import { KeyRing } from '../../../server/src/platform/crypto/keys.ts';
 import { createLogger } from '../../../server/src/platform/logger.ts';
 import { MfaService } from '../../../server/src/features/auth/mfa.service.ts';
@@ -91,6 +92,8 @@ describe('two-step sign-in', () => {
         const setup = data(c, await c.post(`${V1}/auth/mfa/totp/setup`, { security_token: proof }));
         shown.add(setup.secret);
         shown.add(setup.setup_token);
+        // The QR code is the otpauth URI's, drawn by the server (no QR service sees the key).
+        assert.equal(setup.qr_svg, await qrSvg(setup.otpauth_uri));
         const r = await c.post(`${V1}/auth/mfa/totp/enable`, { setup_token: setup.setup_token, code: await codeAt(setup.secret, -1) });
         assert.equal(r.status, 200, r.text);
         const enabled = data(c, r);
@@ -216,7 +219,11 @@ describe('two-step sign-in', () => {
         const me = await out.get(`${V1}/auth/me`);
         assert.equal(data(out, me).username, username);
         assert.deepEqual(data(out, await out.get(`${V1}/auth/mfa`)).session.methods, ['password', 'totp']);
-        assertNothingShown((await admin.get(`${V1}/users`)).text, "the administrator's user list");
+        const list = await admin.get(`${V1}/users?limit=100`);
+        assertNothingShown(list.text, "the administrator's user list");
+        // It tells the administrator which accounts have a second factor, and nothing more.
+        const listed = (data(admin, list).users as { username: string; stats: { second_factors: string[] } }[]).find((u) => u.username === username);
+        assert.deepEqual(listed?.stats.second_factors, ['totp']);
 
         const twice = await verify(out, { mfa_token: s.mfa_token, code: await codeAt(secret, 1) });
         assert.equal(problem(out, twice).code, 'mfa_token_invalid');

@@ -17,7 +17,7 @@ export function mfaRouter() {
 
   app.openapi(r.verifyRecentSecurity, async (c) => c.json(await svc(c).verifyRecentSecurity(actor(c), c.req.valid('json'), clientOf(c)), 200));
 
-  app.openapi(r.beginTotpSetup, (c) => c.json(svc(c).beginTotpSetup(actor(c), c.req.valid('json')), 200));
+  app.openapi(r.beginTotpSetup, async (c) => c.json(await svc(c).beginTotpSetup(actor(c), c.req.valid('json')), 200));
 
   app.openapi(r.enableTotp, async (c) => c.json(withSession(c, await svc(c).enableTotp(actor(c), c.req.valid('json'), clientOf(c))), 200));
 

@@ -81,7 +81,15 @@ export const beginTotpSetup = defineRoute('user', {
   responses: {
     200: jsonResponse(
       z
-        .object({ account_name: z.string(), issuer: z.string(), otpauth_uri: z.string(), secret: z.string(), setup_token: z.string(), expires_at: z.string() })
+        .object({
+          account_name: z.string(),
+          issuer: z.string(),
+          otpauth_uri: z.string(),
+          qr_svg: z.string().openapi({ description: 'Beyond the contract: `otpauth_uri` as a QR code (SVG text), drawn by the server so the key goes to no QR service.' }),
+          secret: z.string(),
+          setup_token: z.string(),
+          expires_at: z.string(),
+        })
         .openapi('TotpSetup'),
     ),
     ...errorResponses(403, 409),

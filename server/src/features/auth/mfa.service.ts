@@ -28,6 +28,7 @@
  * - Passkeys (issue 27, point 2) join as another method in `secondFactors`, `available_methods`,
  *   `passkey_count`, the `delete_passkey` action, and MfaStore.clearSecondFactors.
  */
+import { qrSvg } from '../../adapters/qr/index.ts';
 import { tx, type Db } from '../../platform/db/connection.ts';
 import { randomToken, sha256, type KeyRing } from '../../platform/crypto/keys.ts';
 import { verifyPassword } from '../../platform/crypto/passwords.ts';
@@ -117,7 +118,7 @@ export class MfaService {
 
   // ---------------------------------------------------------------- enrolment
 
-  beginTotpSetup(actor: Actor, input: { security_token: string }) {
+  async beginTotpSetup(actor: Actor, input: { security_token: string }) {
     const secret = newTotpSecret();
     const setupToken = randomToken();
     const expiresAt = this.now() + SETUP_TTL_MS;
@@ -128,10 +129,13 @@ export class MfaService {
       this.spendProof(actor, input.security_token, 'begin_totp_setup');
       this.store.putSetup({ token_hash: sha256(setupToken), user_id: actor.userId, secret: this.sealSecret(actor.userId, secret), expires_at: expiresAt });
     });
+    const uri = totpUri(secret, actor.username);
     return {
       account_name: actor.username,
       issuer: TOTP_ISSUER,
-      otpauth_uri: totpUri(secret, actor.username),
+      otpauth_uri: uri,
+      // Drawn here, on the home machine: the key never goes to a QR service, and the page needs no encoder.
+      qr_svg: await qrSvg(uri),
       secret,
       setup_token: setupToken,
       expires_at: iso(expiresAt),

@@ -18,6 +18,9 @@ export interface TotpSetupRow {
   expires_at: number;
 }
 
+/** The kinds of second factor an account can have (passkeys: issue 27, point 2). */
+export type SecondFactorKind = 'totp' | 'passkey';
+
 export class MfaStore {
   constructor(private readonly db: Db) {}
 
@@ -25,6 +28,17 @@ export class MfaStore {
 
   totp(userId: number): TotpRow | undefined {
     return this.db.prepare('SELECT * FROM totp_credentials WHERE user_id = ?').get(userId) as TotpRow | undefined;
+  }
+
+  /** Which of `userIds` have a second factor, and which: for the administrator's list of accounts. */
+  secondFactorsOf(userIds: readonly number[]): Map<number, SecondFactorKind[]> {
+    const out = new Map<number, SecondFactorKind[]>();
+    if (!userIds.length) return out;
+    const rows = this.db
+      .prepare(`SELECT user_id FROM totp_credentials WHERE user_id IN (${userIds.map(() => '?').join(',')})`)
+      .all(...userIds) as { user_id: number }[];
+    for (const r of rows) out.set(r.user_id, ['totp']);
+    return out;
   }
 
   insertTotp(userId: number, sealedSecret: string, step: number, now: number): void {

@@ -22,7 +22,16 @@ export const listUsers = defineRoute('admin', {
   responses: {
     200: jsonResponse(
       z.object({
-        users: z.array(UserSchema.extend({ stats: z.object({ active_sessions: z.number().int() }) })),
+        users: z.array(
+          UserSchema.extend({
+            stats: z.object({
+              active_sessions: z.number().int(),
+              second_factors: z.array(z.enum(['totp', 'passkey'])).openapi({
+                description: 'Beyond the contract: the second factors the account has (`totp`; `passkey` once passkeys exist), never their secrets. Empty: the password alone signs in.',
+              }),
+            }),
+          }),
+        ),
         limit: z.number().int(),
         offset: z.number().int(),
         total: z.number().int(),

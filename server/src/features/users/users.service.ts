@@ -45,8 +45,9 @@ export class UsersService {
 
   list(_actor: Actor, limit: number, offset: number) {
     const { rows, total } = this.users.list(limit, offset);
+    const factors = this.mfa.secondFactorsOf(rows.map((r) => r.user_id));
     return {
-      users: rows.map((r) => ({ ...toUser(r), stats: { active_sessions: r.active_sessions } })),
+      users: rows.map((r) => ({ ...toUser(r), stats: { active_sessions: r.active_sessions, second_factors: factors.get(r.user_id) ?? [] } })),
       limit,
       offset,
       total,
