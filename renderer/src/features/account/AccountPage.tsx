@@ -4,6 +4,7 @@ import { ROLE_LABEL } from '../../lib/roles';
 import { PartnerSharingSection, ShareLinksSection } from '../sharing';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
+import { SecuritySection } from './security/SecuritySection';
 
 export function AccountPage() {
   const me = useMe();
@@ -19,6 +20,7 @@ export function AccountPage() {
         {/* Keyed by user so the form starts from the right name if someone else signs in in another tab. */}
         <ProfileForm key={me.user_id} user={me} />
         <PasswordForm />
+        <SecuritySection />
         <PartnerSharingSection />
         <ShareLinksSection />
       </div>

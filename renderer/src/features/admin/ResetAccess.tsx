@@ -34,6 +34,7 @@ export function ResetAccess({ user }: { user: AdminUser }) {
       <div className="reset-confirm" role="group" aria-label={`Confirm resetting access for ${name}`}>
         <p>
           Reset access for <strong>{name}</strong>? They are signed out everywhere and get a temporary password.
+          {user.stats.second_factors.length > 0 && ' Their two-step sign-in is turned off and their recovery codes stop working: they can turn it on again after signing in.'}
         </p>
         <FormError message={reset.error ? messageOf(reset.error) : null} />
         <div className="button-row">

@@ -35,6 +35,8 @@ export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
             @{user.username} · {user.last_login ? `last signed in ${formatDateTime(user.last_login)}` : 'never signed in'}
             {' · '}
             {user.stats.active_sessions === 1 ? '1 active session' : `${user.stats.active_sessions} active sessions`}
+            {' · '}
+            {user.stats.second_factors.length ? 'two-step sign-in on' : 'password only'}
           </p>
           {isSelf && <p className="user-row__note">That is you: change your own password on your Account page.</p>}
         </div>

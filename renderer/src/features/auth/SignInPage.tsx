@@ -1,8 +1,9 @@
 /**
  * Sign-in. A password reset by the administrator answers with a password change token instead of a
- * session; the person then continues on "Choose a new password".
+ * session; the person then continues on "Choose a new password". An account with two-step sign-in
+ * answers with a challenge: the page goes on to its second step (SecondStepForm.tsx) for a code.
  */
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { session } from '../../api/session';
@@ -16,6 +17,8 @@ import { checkRequired, onlyProblems } from '../../lib/validation';
 import { login } from './auth-api';
 import { AuthLayout } from './AuthLayout';
 import { passwordChangeTicket } from './password-change-ticket';
+import { SecondStepForm, type MfaChallenge } from './SecondStepForm';
+import type { Session } from '../../api/types';
 
 const SERVER_FIELDS = { username: 'username', password: 'password' };
 
@@ -24,16 +27,28 @@ export function SignInPage() {
   const { notice } = useSession();
   const form = useForm({ username: '', password: '' });
   const { values } = form;
+  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
+  const [restartNotice, setRestartNotice] = useState<string | null>(null);
+
+  const signedIn = (result: Session) => {
+    if (result.requires_password_change && result.password_change_token) {
+      passwordChangeTicket.set({ token: result.password_change_token, user: result.user, reason: result.password_change_reason ?? 'access_reset' });
+      void navigate('/choose-password');
+      return;
+    }
+    session.signedIn(result);
+  };
 
   const mutation = useMutation({
     mutationFn: login,
     onSuccess: (result) => {
-      if (result.requires_password_change && result.password_change_token) {
-        passwordChangeTicket.set({ token: result.password_change_token, user: result.user, reason: result.password_change_reason ?? 'access_reset' });
-        void navigate('/choose-password');
+      if (result.requires_mfa && result.mfa_token) {
+        form.setValues((v) => ({ ...v, password: '' }));
+        setRestartNotice(null);
+        setChallenge({ token: result.mfa_token });
         return;
       }
-      session.signedIn(result);
+      signedIn(result);
     },
     onError: (error) => {
       form.setValues((v) => ({ ...v, password: '' }));
@@ -52,11 +67,27 @@ export function SignInPage() {
     mutation.mutate({ username: values.username.trim(), password: values.password });
   };
 
+  if (challenge) {
+    return (
+      <AuthLayout title="Two-step sign-in" intro={<p>Your password was right. Now confirm it is you with your authenticator app.</p>}>
+        <SecondStepForm
+          challenge={challenge}
+          onSignedIn={signedIn}
+          onRestart={(why) => {
+            setChallenge(null);
+            setRestartNotice(why);
+          }}
+        />
+      </AuthLayout>
+    );
+  }
+
+  const shownNotice = restartNotice ?? notice;
   return (
     <AuthLayout title="Sign in" intro={<p>Sign in to see your photos and videos.</p>}>
-      {notice && !form.feedback.summary && (
+      {shownNotice && !form.feedback.summary && (
         <div className="notice notice--info" role="status">
-          {notice}
+          {shownNotice}
         </div>
       )}
       <form ref={form.formRef} className="form" onSubmit={submit} noValidate aria-label="Sign in">
