@@ -98,6 +98,9 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   recovery_codes: 'features/auth',
   mfa_challenges: 'features/auth',
   security_proofs: 'features/auth',
+  // 0033_passkeys
+  passkeys: 'features/auth',
+  webauthn_ceremonies: 'features/auth',
 };
 
 export interface Departure {

@@ -44,6 +44,9 @@
  * | HEARTH_UI_DIR         | renderer/dist  | built web UI served at /                                       |
  * | HEARTH_TRUST_PROXY    | false          | true: take the client address from X-Forwarded-For (only when  |
  * |                       |                | a reverse proxy you run sits in front)                         |
+ * | HEARTH_PUBLIC_ORIGIN  | (each request) | the one address passkeys are made for, e.g.                    |
+ * |                       |                | https://photos.example.org; unset: the address each request    |
+ * |                       |                | came to (features/auth/relying-party.ts)                       |
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -110,6 +113,12 @@ export const envSchema = z.object({
     .default('info'),
   HEARTH_UI_DIR: z.string().min(1).default('renderer/dist'),
   HEARTH_TRUST_PROXY: bool.default(false),
+  HEARTH_PUBLIC_ORIGIN: z
+    .string()
+    .url()
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), 'an http(s) address')
+    .transform((u) => new URL(u).origin)
+    .optional(),
   HEARTH_TEST_CHEAP_PASSWORDS: bool.default(false),
 });
 
@@ -138,6 +147,8 @@ export interface AppConfig {
   apiVariant: 'A' | 'B';
   logLevel: z.infer<typeof envSchema>['HEARTH_LOG_LEVEL'];
   trustProxy: boolean;
+  /** The fixed origin passkeys are made for (HEARTH_PUBLIC_ORIGIN), or null: each request's own. */
+  publicOrigin: string | null;
   /**
    * Test only: new password hashes use scrypt's lowest cost (HEARTH_TEST_CHEAP_PASSWORDS), so the suite's
    * hundreds of sign-ups cost milliseconds. Refused unless NODE_ENV=test: a real installation must never
@@ -190,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     apiVariant: e.HEARTH_API_VARIANT,
     logLevel: e.HEARTH_LOG_LEVEL,
     trustProxy: e.HEARTH_TRUST_PROXY,
+    publicOrigin: e.HEARTH_PUBLIC_ORIGIN ?? null,
     testCheapPasswords: e.HEARTH_TEST_CHEAP_PASSWORDS,
   };
 }

@@ -4,6 +4,7 @@ import type { AppEnv } from '../../platform/http/context.ts';
 import { routerUsing } from '../../platform/http/router.ts';
 import { Unauthorized } from '../../platform/http/errors.ts';
 import * as r from './auth.routes.ts';
+import { relyingPartyAt, requestOrigin } from './relying-party.ts';
 import * as inv from './invites.routes.ts';
 import { clearRefreshCookie, clientOf, presentedRefreshToken, readRefreshCookie, sessionBody, signInBody } from './auth.http.ts';
 
@@ -14,12 +15,15 @@ export function authRouter() {
   const trustProxy = (c: Context<AppEnv>) => services(c).config.trustProxy;
 
   app.openapi(r.getBrowserAuthCapabilities, (c) => {
-    const url = new URL(c.req.url);
-    const origin = c.req.header('origin') ?? url.origin;
-    const host = new URL(origin).hostname;
-    const secure = origin.startsWith('https:') || host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+    const { config } = services(c);
+    const party = relyingPartyAt(requestOrigin(c, config.trustProxy, config.publicOrigin));
     return c.json(
-      { current_origin: origin, insecure_transport: !secure, passkey_available: false, passkey_unavailable_reason: 'disabled' },
+      {
+        current_origin: party.origin,
+        insecure_transport: party.insecureTransport,
+        passkey_available: party.unavailableReason === null,
+        passkey_unavailable_reason: party.unavailableReason,
+      },
       200,
     );
   });

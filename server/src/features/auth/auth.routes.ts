@@ -45,7 +45,10 @@ export const getBrowserAuthCapabilities = defineRoute('public', {
         current_origin: z.string(),
         insecure_transport: z.boolean(),
         passkey_available: z.boolean(),
-        passkey_unavailable_reason: z.string().nullable(),
+        passkey_unavailable_reason: z.string().nullable().openapi({
+          description:
+            'Why passkeys cannot work at this address: `insecure_transport` (plain HTTP to something other than localhost), `ip_address` (an IP address is no relying party: open Hearth by a name); null when they can.',
+        }),
       }),
     ),
   },

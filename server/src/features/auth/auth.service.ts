@@ -37,7 +37,7 @@ export const PASSWORD_CHANGE_TTL_MS = 10 * 60_000;
 export const MFA_CHALLENGE_TTL_MS = 5 * 60_000;
 
 /** How a session was signed in, kept on the session (getMfaStatus shows it). */
-export type AuthMethod = 'password' | 'totp' | 'recovery_code';
+export type AuthMethod = 'password' | 'totp' | 'recovery_code' | 'passkey';
 
 /** Where a request came from, for rate limits and the bootstrap rule. */
 export interface ClientInfo {
@@ -201,7 +201,10 @@ export class AuthService {
   loginOptions(username: string, client: ClientInfo): { password: boolean; passkey: boolean } {
     this.limits.loginOptions.check(client.ip);
     this.limits.loginOptions.fail(client.ip); // counts probes, not just failures
-    return { password: true, passkey: false };
+    // As the contract says: passkey true only for an active account with a passkey; never a word on TOTP,
+    // and an unknown or inactive name gets the password-only answer.
+    const user = this.users.byUsername(username);
+    return { password: true, passkey: !!user?.is_active && this.mfa.passkeyCount(user.user_id) > 0 };
   }
 
   async login(
@@ -232,6 +235,8 @@ export class AuthService {
     this.mfa.insertChallenge(sha256(token), user.user_id, now, expiresAt);
     const methods = ['totp'];
     if (this.mfa.recoveryCodeSummary(user.user_id).remaining > 0) methods.push('recovery_code');
+    // A passkey completes the second step too (passkeys.service.ts: beginPasskeyLogin with the mfa_token).
+    if (this.mfa.passkeyCount(user.user_id) > 0) methods.push('passkey');
     return { user: toUser(user), mfaToken: token, expiresAt: new Date(expiresAt).toISOString(), methods };
   }
 

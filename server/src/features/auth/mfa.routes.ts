@@ -4,6 +4,7 @@ import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { SessionSchema } from './auth.routes.ts';
 import { SECURITY_ACTIONS } from './mfa.service.ts';
+import { PasskeyAnswer } from './webauthn.schemas.ts';
 
 const TAG = 'Authentication and account';
 const body = <T extends z.ZodType>(schema: T) => ({ body: jsonBody(schema) });
@@ -13,7 +14,7 @@ const TotpCode = z.string().min(1).max(64).openapi({ description: 'The 6 digits 
 const RecoveryCode = z.string().min(1).max(64).openapi({ description: 'One of the recovery codes (`xxxxx-xxxxx`; case, spaces and the dash ignored).' });
 const SecurityToken = z.string().min(1).max(200).openapi({ description: 'A `security_token` from verifyRecentSecurity made for this operation’s `action`.' });
 
-const MfaStatusSchema = z
+export const MfaStatusSchema = z
   .object({
     totp_enabled: z.boolean(),
     available_methods: z.array(z.string()).openapi({
@@ -54,15 +55,16 @@ export const verifyRecentSecurity = defineRoute('user', {
   operationId: 'verifyRecentSecurity',
   summary: 'Prove it is you again, for one sensitive change → a one-time security token',
   description:
-    'Exactly one of `code` (TOTP), `recovery_code` (spent) or `password` (only for an account without a second factor: with one it answers 403 `second_factor_required`; without one a code answers 409 `no_second_factor`). The token is valid for 5 minutes, for this account and this `action` only, and is spent by that operation. Wrong codes and passwords count in the sign-in rate limits (429).',
+    'Exactly one of `code` (TOTP), `recovery_code` (spent), `passkey` (the answer to beginSecurityPasskey) or `password` (only for an account without a second factor: with one it answers 403 `second_factor_required`; without one a code answers 409 `no_second_factor`). The token is valid for 5 minutes, for this account and this `action` only, and is spent by that operation. Wrong codes and passwords count in the sign-in rate limits (429).',
   tags: [TAG],
   request: body(
     z
       .strictObject({
-        action: z.enum(SECURITY_ACTIONS).openapi({ description: 'The operation the token is for: `begin_totp_setup` (beginTotpSetup), `disable_totp`, `regenerate_recovery_codes`.' }),
+        action: z.enum(SECURITY_ACTIONS).openapi({ description: 'The operation the token is for: `begin_totp_setup` (beginTotpSetup), `disable_totp`, `regenerate_recovery_codes`, `delete_passkey`.' }),
         code: TotpCode.optional(),
         recovery_code: RecoveryCode.optional(),
         password: z.string().min(1).max(256).optional(),
+        passkey: PasskeyAnswer.optional().openapi({ description: 'The answer to a beginSecurityPasskey ceremony.' }),
       })
       .openapi('SecurityVerification'),
   ),

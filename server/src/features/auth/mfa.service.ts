@@ -25,8 +25,8 @@
  *   account answers 429 without checking the code. A step-up by password counts on the login limiter.
  * - Problems: sign-in (public) answers 401 for a bad `mfa_token` or code; signed-in operations answer
  *   403 for a bad code, proof or setup token (401 there would read as "signed out" to a client).
- * - Passkeys (issue 27, point 2) join as another method in `secondFactors`, `available_methods`,
- *   `passkey_count`, the `delete_passkey` action, and MfaStore.clearSecondFactors.
+ * - Passkeys (passkeys.service.ts) are another way to make a proof (`passkey`: a step-up ceremony's
+ *   answer), whether or not TOTP is on; they show in `available_methods` and `passkey_count`.
  */
 import { qrSvg } from '../../adapters/qr/index.ts';
 import { tx, type Db } from '../../platform/db/connection.ts';
@@ -47,13 +47,18 @@ export const SETUP_TTL_MS = 10 * 60_000;
 export const PROOF_TTL_MS = 5 * 60_000;
 
 /** What a `security_token` can be spent on (one action each). */
-export const SECURITY_ACTIONS = ['begin_totp_setup', 'disable_totp', 'regenerate_recovery_codes'] as const;
+export const SECURITY_ACTIONS = ['begin_totp_setup', 'disable_totp', 'regenerate_recovery_codes', 'delete_passkey'] as const;
 export type SecurityAction = (typeof SECURITY_ACTIONS)[number];
 
 /** A second factor as presented: a TOTP code or a recovery code. */
 export interface FactorInput {
   code?: string | undefined;
   recovery_code?: string | undefined;
+}
+
+/** Checks a passkey step-up answer (PasskeysService.checkStepUp), given after construction. */
+export interface PasskeyStepUp {
+  checkStepUp(actor: Actor, input: { challenge_token: string; credential: never }, client: ClientInfo): Promise<void>;
 }
 
 export interface MfaStatus {
@@ -81,6 +86,7 @@ export class MfaService {
   readonly limiter: FailureLimiter;
   private readonly secretKey: Buffer;
   private readonly codeKey: Buffer;
+  private passkeys: PasskeyStepUp | null = null;
 
   constructor(
     private readonly db: Db,
@@ -95,6 +101,11 @@ export class MfaService {
     this.codeKey = keys.key('recovery-code');
   }
 
+  /** Lets step-up proofs be made with a passkey (the container wires PasskeysService here). */
+  usePasskeys(passkeys: PasskeyStepUp): void {
+    this.passkeys = passkeys;
+  }
+
   // ---------------------------------------------------------------- status
 
   status(actor: Actor): MfaStatus {
@@ -104,12 +115,13 @@ export class MfaService {
   private statusOf(userId: number, sessionId: string): MfaStatus {
     const totp = this.store.totp(userId) !== undefined;
     const codes = this.store.recoveryCodeSummary(userId);
+    const passkeys = this.store.passkeyCount(userId);
     const session = this.auth.store.session(sessionId);
     return {
       totp_enabled: totp,
       // What verifyRecentSecurity (and, signed out, verifyMfa) accepts from this account.
-      available_methods: totp ? (codes.remaining > 0 ? ['totp', 'recovery_code'] : ['totp']) : ['password'],
-      passkey_count: 0, // passkeys come with issue 27, point 2
+      available_methods: [...(totp ? (codes.remaining > 0 ? ['totp', 'recovery_code'] : ['totp']) : ['password']), ...(passkeys > 0 ? ['passkey'] : [])],
+      passkey_count: passkeys,
       recovery_codes_remaining: codes.remaining,
       recovery_codes_generated_at: codes.generated_at === null ? null : iso(codes.generated_at),
       session: { signed_in_at: iso(session?.created_at ?? this.now()), methods: this.auth.sessionMethods(sessionId) },
@@ -126,7 +138,7 @@ export class MfaService {
       if (this.store.totp(actor.userId)) {
         throw new Conflict('Two-step sign-in is already on. Turn it off first to move it to another authenticator.', 'totp_already_enabled');
       }
-      this.spendProof(actor, input.security_token, 'begin_totp_setup');
+      this.spendSecurityProof(actor, input.security_token, 'begin_totp_setup');
       this.store.putSetup({ token_hash: sha256(setupToken), user_id: actor.userId, secret: this.sealSecret(actor.userId, secret), expires_at: expiresAt });
     });
     const uri = totpUri(secret, actor.username);
@@ -172,7 +184,7 @@ export class MfaService {
   disableTotp(actor: Actor, input: { security_token: string }): MfaStatus {
     tx(this.db, () => {
       if (!this.store.totp(actor.userId)) throw new Conflict('Two-step sign-in is not on.', 'totp_not_enabled');
-      this.spendProof(actor, input.security_token, 'disable_totp');
+      this.spendSecurityProof(actor, input.security_token, 'disable_totp');
       this.store.deleteTotp(actor.userId);
       this.store.deleteSetups(actor.userId);
       this.store.deleteRecoveryCodes(actor.userId);
@@ -186,7 +198,7 @@ export class MfaService {
     const codes = newRecoveryCodes();
     tx(this.db, () => {
       if (!this.store.totp(actor.userId)) throw new Conflict('Recovery codes come with two-step sign-in: turn it on first.', 'totp_not_enabled');
-      this.spendProof(actor, input.security_token, 'regenerate_recovery_codes');
+      this.spendSecurityProof(actor, input.security_token, 'regenerate_recovery_codes');
       this.storeCodes(actor.userId, codes, now);
       this.auth.store.revokeAllSessions(actor.userId, 'recovery_codes_regenerated', now);
     });
@@ -205,14 +217,19 @@ export class MfaService {
 
   async verifyRecentSecurity(
     actor: Actor,
-    input: FactorInput & { action: SecurityAction; password?: string | undefined },
+    input: FactorInput & { action: SecurityAction; password?: string | undefined; passkey?: { challenge_token: string; credential: unknown } | undefined },
     client: ClientInfo,
   ): Promise<{ security_token: string; expires_at: string }> {
-    const given = [input.code, input.recovery_code, input.password].filter((v) => v !== undefined).length;
+    const given = [input.code, input.recovery_code, input.password, input.passkey].filter((v) => v !== undefined).length;
     if (given !== 1) {
-      throw new Invalid('Give exactly one of code, recovery_code or password.', [{ field: 'body', message: 'needs exactly one of code, recovery_code, password', code: 'one_proof' }]);
+      throw new Invalid('Give exactly one of code, recovery_code, password or passkey.', [
+        { field: 'body', message: 'needs exactly one of code, recovery_code, password, passkey', code: 'one_proof' },
+      ]);
     }
-    if (this.store.totp(actor.userId)) {
+    if (input.passkey !== undefined) {
+      if (!this.passkeys) throw new Conflict('Passkeys are not available here.', 'passkey_unavailable');
+      await this.passkeys.checkStepUp(actor, input.passkey as { challenge_token: string; credential: never }, client);
+    } else if (this.store.totp(actor.userId)) {
       if (input.password !== undefined) {
         throw new Forbidden('This account has two-step sign-in: confirm with a code from your authenticator or a recovery code.', 'second_factor_required');
       }
@@ -240,7 +257,8 @@ export class MfaService {
     return { security_token: token, expires_at: iso(now + PROOF_TTL_MS) };
   }
 
-  private spendProof(actor: Actor, token: string, action: SecurityAction): void {
+  /** Spends a `security_token` made for `action` by this account, or answers 403 `security_token_invalid`. */
+  spendSecurityProof(actor: Actor, token: string, action: SecurityAction): void {
     if (!this.store.spendProof(sha256(token), actor.userId, action, this.now())) {
       throw new Forbidden('Confirm it is you again: this confirmation has expired, was used, or was made for something else.', 'security_token_invalid');
     }

@@ -34,11 +34,20 @@ export class MfaStore {
   secondFactorsOf(userIds: readonly number[]): Map<number, SecondFactorKind[]> {
     const out = new Map<number, SecondFactorKind[]>();
     if (!userIds.length) return out;
+    const marks = userIds.map(() => '?').join(',');
     const rows = this.db
-      .prepare(`SELECT user_id FROM totp_credentials WHERE user_id IN (${userIds.map(() => '?').join(',')})`)
-      .all(...userIds) as { user_id: number }[];
-    for (const r of rows) out.set(r.user_id, ['totp']);
+      .prepare(
+        `SELECT user_id, 'totp' AS kind FROM totp_credentials WHERE user_id IN (${marks})
+         UNION ALL SELECT DISTINCT user_id, 'passkey' FROM passkeys WHERE user_id IN (${marks})`,
+      )
+      .all(...userIds, ...userIds) as { user_id: number; kind: SecondFactorKind }[];
+    for (const r of rows) out.set(r.user_id, [...(out.get(r.user_id) ?? []), r.kind]);
     return out;
+  }
+
+  /** How many passkeys the account has (the passkeys table is PasskeysStore's; this is the count MFA needs). */
+  passkeyCount(userId: number): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM passkeys WHERE user_id = ?').get(userId) as { n: number }).n;
   }
 
   insertTotp(userId: number, sealedSecret: string, step: number, now: number): void {
@@ -148,8 +157,7 @@ export class MfaStore {
 
   /**
    * Forgets every second factor of an account and what was under way with them (an administrator's
-   * access reset). Passkeys (issue 27, point 2) are deleted here too when they come, so the reset
-   * keeps calling this one method.
+   * access reset), passkeys included.
    */
   clearSecondFactors(userId: number): void {
     this.deleteTotp(userId);
@@ -157,6 +165,8 @@ export class MfaStore {
     this.deleteRecoveryCodes(userId);
     this.db.prepare('DELETE FROM mfa_challenges WHERE user_id = ?').run(userId);
     this.db.prepare('DELETE FROM security_proofs WHERE user_id = ?').run(userId);
+    this.db.prepare('DELETE FROM passkeys WHERE user_id = ?').run(userId);
+    this.db.prepare('DELETE FROM webauthn_ceremonies WHERE user_id = ?').run(userId);
   }
 
   /** Housekeeping: rows that can no longer be used. */
