@@ -8,7 +8,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { ApiError } from '../../api/problem';
+import { cancelledMessage, signInWithPasskey, useBrowserAuthCapabilities } from '../../api/passkeys';
+import { ApiError, messageOf } from '../../api/problem';
 import type { Session } from '../../api/types';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
@@ -20,6 +21,8 @@ import { verifyMfa } from './auth-api';
 
 export interface MfaChallenge {
   token: string;
+  /** What the second step accepts: `totp`, `recovery_code`, `passkey`. */
+  methods: string[];
 }
 
 interface SecondStepFormProps {
@@ -35,6 +38,16 @@ export function SecondStepForm({ challenge, onSignedIn, onRestart }: SecondStepF
   const form = useForm({ code: '', recovery: '' });
   const { values } = form;
   const field = useRecovery ? 'recovery' : 'code';
+
+  const caps = useBrowserAuthCapabilities();
+  const passkey = useMutation({
+    mutationFn: () => signInWithPasskey({ mfa_token: challenge.token }),
+    onSuccess: onSignedIn,
+    onError: (error) => {
+      if (error instanceof ApiError && error.code === 'mfa_token_invalid') return onRestart(error.detail);
+      form.setFeedback({ summary: cancelledMessage(error) ?? messageOf(error), fields: {} });
+    },
+  });
 
   const mutation = useMutation({
     mutationFn: verifyMfa,
@@ -101,6 +114,11 @@ export function SecondStepForm({ challenge, onSignedIn, onRestart }: SecondStepF
       <Button type="submit" busy={mutation.isPending} busyLabel="Checking…">
         Verify
       </Button>
+      {challenge.methods.includes('passkey') && caps.data?.passkey_available && (
+        <Button variant="secondary" busy={passkey.isPending} busyLabel="Waiting for the passkey…" onClick={() => passkey.mutate()}>
+          Use a passkey instead
+        </Button>
+      )}
       <div className="form__actions">
         {/* Always offered: whether codes remain is not told before the second step is passed. */}
         <Button variant="quiet" onClick={() => switchTo(!useRecovery)}>

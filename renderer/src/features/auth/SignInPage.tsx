@@ -14,6 +14,8 @@ import { TextField } from '../../components/TextField';
 import { feedbackFrom, feedbackFromChecks } from '../../lib/form-feedback';
 import { useForm } from '../../lib/use-form';
 import { checkRequired, onlyProblems } from '../../lib/validation';
+import { cancelledMessage, passkeyUnavailableText, signInWithPasskey, useBrowserAuthCapabilities } from '../../api/passkeys';
+import { messageOf } from '../../api/problem';
 import { login } from './auth-api';
 import { AuthLayout } from './AuthLayout';
 import { passwordChangeTicket } from './password-change-ticket';
@@ -45,7 +47,7 @@ export function SignInPage() {
       if (result.requires_mfa && result.mfa_token) {
         form.setValues((v) => ({ ...v, password: '' }));
         setRestartNotice(null);
-        setChallenge({ token: result.mfa_token });
+        setChallenge({ token: result.mfa_token, methods: result.mfa_methods });
         return;
       }
       signedIn(result);
@@ -54,6 +56,13 @@ export function SignInPage() {
       form.setValues((v) => ({ ...v, password: '' }));
       form.setFeedback(feedbackFrom(error, SERVER_FIELDS));
     },
+  });
+
+  const caps = useBrowserAuthCapabilities();
+  const passkey = useMutation({
+    mutationFn: () => signInWithPasskey(values.username.trim() ? { username: values.username.trim() } : {}),
+    onSuccess: signedIn,
+    onError: (error) => form.setFeedback({ summary: cancelledMessage(error) ?? messageOf(error), fields: {} }),
   });
 
   const submit = (e: FormEvent) => {
@@ -97,7 +106,17 @@ export function SignInPage() {
         <Button type="submit" busy={mutation.isPending} busyLabel="Signing in…">
           Sign in
         </Button>
+        {caps.data?.passkey_available && (
+          <Button variant="secondary" busy={passkey.isPending} busyLabel="Waiting for the passkey…" onClick={() => passkey.mutate()}>
+            Sign in with a passkey
+          </Button>
+        )}
       </form>
+      {caps.data && !caps.data.passkey_available && (
+        <p className="auth__aside" role="note">
+          {passkeyUnavailableText(caps.data.passkey_unavailable_reason, caps.data.current_origin)}
+        </p>
+      )}
       <p className="auth__aside">
         New here? <Link to="/create-account">Create an account</Link> with the invite code from your administrator.
       </p>

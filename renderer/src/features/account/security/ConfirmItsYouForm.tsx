@@ -12,12 +12,15 @@ import { TextField } from '../../../components/TextField';
 import { feedbackFrom, feedbackFromChecks } from '../../../lib/form-feedback';
 import { useForm } from '../../../lib/use-form';
 import { checkRequired, onlyProblems } from '../../../lib/validation';
+import { cancelledMessage, passkeyProofAnswer } from '../../../api/passkeys';
 import { verifyRecentSecurity, type Proof, type SecurityAction } from './security-api';
 
 interface ConfirmItsYouFormProps {
   action: SecurityAction;
-  /** Whether the account has a second factor (then the password is not enough). */
+  /** Whether the account has two-step sign-in (then the password is not enough). */
   hasSecondFactor: boolean;
+  /** Whether a passkey of the account can be used at this address (offered as one more way). */
+  canUsePasskey?: boolean;
   /** What the confirmed change does, on its button ("Turn off two-step sign-in"). */
   submitLabel: string;
   busyLabel: string;
@@ -28,14 +31,17 @@ interface ConfirmItsYouFormProps {
 
 type Way = 'code' | 'recovery' | 'password';
 
-export function ConfirmItsYouForm({ action, hasSecondFactor, submitLabel, busyLabel, onConfirmed, onCancel }: ConfirmItsYouFormProps) {
+export function ConfirmItsYouForm({ action, hasSecondFactor, canUsePasskey = false, submitLabel, busyLabel, onConfirmed, onCancel }: ConfirmItsYouFormProps) {
   const [way, setWay] = useState<Way>(hasSecondFactor ? 'code' : 'password');
   const form = useForm({ code: '', recovery: '', password: '' });
   const { values } = form;
 
   const mutation = useMutation({
-    mutationFn: async (proof: Proof) => onConfirmed((await verifyRecentSecurity(action, proof)).security_token),
+    mutationFn: async (proof: Proof | 'passkey') =>
+      onConfirmed((await verifyRecentSecurity(action, proof === 'passkey' ? { passkey: await passkeyProofAnswer() } : proof)).security_token),
     onError: (error) => {
+      const cancelled = cancelledMessage(error);
+      if (cancelled) return form.setFeedback({ summary: cancelled, fields: {} });
       form.setValues((v) => ({ ...v, [way]: '' }));
       const feedback = feedbackFrom(error, {});
       if (error instanceof ApiError && ['mfa_code_invalid', 'mfa_code_reused', 'wrong_password'].includes(error.code)) {
@@ -89,6 +95,11 @@ export function ConfirmItsYouForm({ action, hasSecondFactor, submitLabel, busyLa
             }}
           >
             {way === 'code' ? 'Use a recovery code instead' : 'Use a code from the app instead'}
+          </Button>
+        )}
+        {canUsePasskey && (
+          <Button variant="secondary" busy={mutation.isPending} onClick={() => mutation.mutate('passkey')}>
+            Use a passkey
           </Button>
         )}
         <Button variant="secondary" onClick={onCancel}>

@@ -10,6 +10,7 @@
  */
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useBrowserAuthCapabilities } from '../../../api/passkeys';
 import { session } from '../../../api/session';
 import { useMe } from '../../../api/use-me';
 import { Button } from '../../../components/Button';
@@ -29,6 +30,7 @@ import {
   type SecurityAction,
   type TotpSetup,
 } from './security-api';
+import { PasskeysSection } from './PasskeysSection';
 import { TotpEnrolment } from './TotpEnrolment';
 import './security.css';
 
@@ -42,6 +44,7 @@ export function SecuritySection() {
   const me = useMe();
   const queryClient = useQueryClient();
   const status = useQuery({ queryKey: mfaStatusKey, queryFn: getMfaStatus });
+  const caps = useBrowserAuthCapabilities();
   const [view, setView] = useState<View>({ kind: 'status' });
 
   const setStatus = (next: MfaStatus) => queryClient.setQueryData(mfaStatusKey, next);
@@ -64,6 +67,7 @@ export function SecuritySection() {
     begin_totp_setup: ['Continue', 'Checking…'],
     regenerate_recovery_codes: ['Make new recovery codes', 'Making codes…'],
     disable_totp: ['Turn off two-step sign-in', 'Turning off…'],
+    delete_passkey: ['Remove the passkey', 'Removing…'],
   };
 
   const body = () => {
@@ -77,6 +81,7 @@ export function SecuritySection() {
           <ConfirmItsYouForm
             action={view.action}
             hasSecondFactor={s.totp_enabled}
+            canUsePasskey={s.passkey_count > 0 && caps.data?.passkey_available === true}
             submitLabel={label}
             busyLabel={busy}
             onConfirmed={(token) => confirmed(view.action, token)}
@@ -144,11 +149,14 @@ export function SecuritySection() {
   };
 
   return (
-    <section className="card" aria-labelledby="security-heading">
-      <h2 className="card__title" id="security-heading">
-        Two-step sign-in
-      </h2>
-      {body()}
-    </section>
+    <>
+      <section className="card" aria-labelledby="security-heading">
+        <h2 className="card__title" id="security-heading">
+          Two-step sign-in
+        </h2>
+        {body()}
+      </section>
+      {status.data && <PasskeysSection status={status.data} />}
+    </>
   );
 }

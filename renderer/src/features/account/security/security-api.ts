@@ -11,8 +11,8 @@ export type MfaStatus = components['schemas']['MfaStatus'];
 export type TotpSetup = components['schemas']['TotpSetup'];
 export type RecoveryCodesIssued = components['schemas']['RecoveryCodesIssued'];
 export type SecurityAction = components['schemas']['SecurityVerification']['action'];
-/** One proof: a TOTP code, a recovery code, or (for an account without a second factor) the password. */
-export type Proof = { code: string } | { recovery_code: string } | { password: string };
+/** One proof: a TOTP code, a recovery code, a passkey's answer, or (for an account without TOTP) the password. */
+export type Proof = { code: string } | { recovery_code: string } | { password: string } | { passkey: { challenge_token: string; credential: never } };
 
 export const mfaStatusKey = ['auth', 'mfa'] as const;
 
@@ -29,3 +29,11 @@ export const disableTotp = (security_token: string) => request(api.POST('/api/v1
 
 export const regenerateRecoveryCodes = (security_token: string) =>
   request(api.POST('/api/v1/auth/mfa/recovery-codes', { body: { security_token } }));
+
+export const passkeysKey = ['auth', 'passkeys'] as const;
+export type Passkey = components['schemas']['Passkey'];
+
+export const listPasskeys = () => request(api.GET('/api/v1/auth/passkeys'));
+
+export const deletePasskey = (id: number, security_token: string) =>
+  request(api.DELETE('/api/v1/auth/passkeys/{id}', { params: { path: { id } }, body: { security_token } }));
