@@ -9,6 +9,7 @@ import type { AppEnv } from './platform/http/context.ts';
 import { createRouter } from './platform/http/router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
 import { mfaRouter } from './features/auth/mfa.router.ts';
+import { sessionsRouter } from './features/auth/sessions.router.ts';
 import { usersRouter } from './features/users/users.router.ts';
 import { settingsRouter } from './features/settings/settings.router.ts';
 import { systemRouter } from './features/system/system.router.ts';
@@ -56,6 +57,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, modelsRouter());
   api.route(API_BASE, authRouter());
   api.route(API_BASE, mfaRouter());
+  api.route(API_BASE, sessionsRouter());
   api.route(API_BASE, usersRouter());
   api.route(API_BASE, settingsRouter());
   api.route(API_BASE, jobsRouter());

@@ -19,6 +19,7 @@ import { AuthService } from './features/auth/auth.service.ts';
 import { SetupCode } from './features/auth/setup-code.ts';
 import { InvitesService } from './features/auth/invites.service.ts';
 import { MfaService } from './features/auth/mfa.service.ts';
+import { SessionsService } from './features/auth/sessions.service.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
 import { NetworkService } from './features/system/network.service.ts';
@@ -105,6 +106,8 @@ export interface Container {
   auth: AuthService;
   /** The second factor: TOTP, recovery codes, the sign-in's second step and step-up proofs. */
   mfa: MfaService;
+  /** Signed-in devices: a member's (or, for an administrator, any member's) live sessions, signed out one or all. */
+  sessions: SessionsService;
   /** Single-use invite links that open the sign-up page with their code filled in. */
   invites: InvitesService;
   users: UsersService;
@@ -259,6 +262,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const invites = new InvitesService(db, (origin) => network.linkOrigins(origin), log.child({ module: 'invites' }));
   const auth = new AuthService(db, access, keys, settings, setupCode, invites, log.child({ module: 'auth' }));
   const mfa = new MfaService(db, auth, keys, log.child({ module: 'mfa' }));
+  const sessions = new SessionsService(db, log.child({ module: 'sessions' }));
   const users = new UsersService(db, access, log.child({ module: 'users' }));
   // The one door into the catalog, built before its sources (repositories, uploads): the catalog writer claims the
   // intake's commit records in its transaction; the door looks repositories up in their store.
@@ -492,6 +496,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     setupCode,
     auth,
     mfa,
+    sessions,
     invites,
     users,
     system,
