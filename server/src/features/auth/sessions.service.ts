@@ -64,7 +64,7 @@ export class SessionsService {
 
   revokeOneFor(actor: Actor, userId: number, sessionId: string) {
     this.requireUser(userId);
-    if (sessionId === actor.sessionId) throw new Conflict('This is the device you are using: sign out instead.', 'current_session');
+    if (userId === actor.userId && sessionId === actor.sessionId) throw new Conflict('This is the device you are using: sign out instead.', 'current_session');
     this.revokeOne(userId, sessionId, REVOKED_BY_ADMIN);
     this.log.warn({ by: actor.userId, user_id: userId, session_id: sessionId }, 'session signed out by an administrator');
     return { revoked: 1 };
