@@ -20,6 +20,7 @@ import { SetupCode } from './features/auth/setup-code.ts';
 import { InvitesService } from './features/auth/invites.service.ts';
 import { MfaService } from './features/auth/mfa.service.ts';
 import { PasskeysService } from './features/auth/passkeys.service.ts';
+import { SessionsService } from './features/auth/sessions.service.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
 import { NetworkService } from './features/system/network.service.ts';
@@ -108,6 +109,8 @@ export interface Container {
   mfa: MfaService;
   /** Passkeys (WebAuthn): enrolment, sign-in, step-up proofs. */
   passkeys: PasskeysService;
+  /** Signed-in devices: a member's (or, for an administrator, any member's) live sessions, signed out one or all. */
+  sessions: SessionsService;
   /** Single-use invite links that open the sign-up page with their code filled in. */
   invites: InvitesService;
   users: UsersService;
@@ -264,6 +267,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const mfa = new MfaService(db, auth, keys, log.child({ module: 'mfa' }));
   const passkeys = new PasskeysService(db, auth, mfa, mfa.limiter, log.child({ module: 'passkeys' }));
   mfa.usePasskeys(passkeys);
+  const sessions = new SessionsService(db, log.child({ module: 'sessions' }));
   const users = new UsersService(db, access, log.child({ module: 'users' }));
   // The one door into the catalog, built before its sources (repositories, uploads): the catalog writer claims the
   // intake's commit records in its transaction; the door looks repositories up in their store.
@@ -499,6 +503,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     auth,
     mfa,
     passkeys,
+    sessions,
     invites,
     users,
     system,

@@ -5,6 +5,7 @@ import { PartnerSharingSection, ShareLinksSection } from '../sharing';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
 import { SecuritySection } from './security/SecuritySection';
+import { SignedInDevicesSection } from './sessions/SignedInDevicesSection';
 
 export function AccountPage() {
   const me = useMe();
@@ -21,6 +22,7 @@ export function AccountPage() {
         <ProfileForm key={me.user_id} user={me} />
         <PasswordForm />
         <SecuritySection />
+        <SignedInDevicesSection />
         <PartnerSharingSection />
         <ShareLinksSection />
       </div>

@@ -11,6 +11,7 @@ import { FormError } from '../../components/FormError';
 import { initialsOf, ROLE_LABEL } from '../../lib/roles';
 import { useUpdateUser, type AdminUser } from './admin-api';
 import { ResetAccess } from './ResetAccess';
+import { SignOutEverywhere } from './SignOutEverywhere';
 
 
 export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
@@ -72,6 +73,7 @@ export function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
             Can sign in<span className="visually-hidden"> ({name})</span>
           </label>
         </div>
+        {!isSelf && <SignOutEverywhere user={user} />}
         {!isSelf && <ResetAccess user={user} />}
       </div>
       <FormError message={update.error ? messageOf(update.error) : null} />

@@ -62,6 +62,13 @@ export class AuthStore {
       .run(now, reason, userId).changes;
   }
 
+  /** Revokes every live session of a user but `keep` (signing out the other devices). */
+  revokeOtherSessions(userId: number, keep: string, reason: string, now: number): number {
+    return this.db
+      .prepare('UPDATE sessions SET revoked_at = ?, revoke_reason = ? WHERE user_id = ? AND session_id <> ? AND revoked_at IS NULL')
+      .run(now, reason, userId, keep).changes;
+  }
+
   insertRefresh(r: { token_hash: string; session_id: string; now: number; expires_at: number }): void {
     this.db
       .prepare('INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at) VALUES (?, ?, ?, ?)')
