@@ -10,6 +10,7 @@ import { createRouter } from './platform/http/router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
 import { mfaRouter } from './features/auth/mfa.router.ts';
 import { passkeysRouter } from './features/auth/passkeys.router.ts';
+import { stagedRegistrationRouter } from './features/auth/staged-registration.router.ts';
 import { sessionsRouter } from './features/auth/sessions.router.ts';
 import { usersRouter } from './features/users/users.router.ts';
 import { settingsRouter } from './features/settings/settings.router.ts';
@@ -59,6 +60,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, authRouter());
   api.route(API_BASE, mfaRouter());
   api.route(API_BASE, passkeysRouter());
+  api.route(API_BASE, stagedRegistrationRouter());
   api.route(API_BASE, sessionsRouter());
   api.route(API_BASE, usersRouter());
   api.route(API_BASE, settingsRouter());

@@ -20,6 +20,7 @@ import { SetupCode } from './features/auth/setup-code.ts';
 import { InvitesService } from './features/auth/invites.service.ts';
 import { MfaService } from './features/auth/mfa.service.ts';
 import { PasskeysService } from './features/auth/passkeys.service.ts';
+import { StagedRegistrationService } from './features/auth/staged-registration.service.ts';
 import { SessionsService } from './features/auth/sessions.service.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
@@ -109,6 +110,8 @@ export interface Container {
   mfa: MfaService;
   /** Passkeys (WebAuthn): enrolment, sign-in, step-up proofs. */
   passkeys: PasskeysService;
+  /** Accounts made only with their second factor (registration.require_second_factor). */
+  stagedRegistration: StagedRegistrationService;
   /** Signed-in devices: a member's (or, for an administrator, any member's) live sessions, signed out one or all. */
   sessions: SessionsService;
   /** Single-use invite links that open the sign-up page with their code filled in. */
@@ -267,6 +270,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const mfa = new MfaService(db, auth, keys, log.child({ module: 'mfa' }));
   const passkeys = new PasskeysService(db, auth, mfa, mfa.limiter, log.child({ module: 'passkeys' }));
   mfa.usePasskeys(passkeys);
+  const stagedRegistration = new StagedRegistrationService(db, auth, mfa, passkeys, keys, log.child({ module: 'registration' }));
   const sessions = new SessionsService(db, log.child({ module: 'sessions' }));
   const users = new UsersService(db, access, log.child({ module: 'users' }));
   // The one door into the catalog, built before its sources (repositories, uploads): the catalog writer claims the
@@ -479,6 +483,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   auth.store.prune(Date.now());
   mfa.store.prune(Date.now());
   passkeys.store.prune(Date.now());
+  stagedRegistration.store.prune(Date.now());
 
   // A processing job given up or run again by any route settles its asset in the same transaction.
   settleAssetsWithTheirJobs(db, jobs, assetChanges);
@@ -503,6 +508,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     auth,
     mfa,
     passkeys,
+    stagedRegistration,
     sessions,
     invites,
     users,

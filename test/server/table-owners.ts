@@ -101,6 +101,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   // 0033_passkeys
   passkeys: 'features/auth',
   webauthn_ceremonies: 'features/auth',
+  registration_stages: 'features/auth',
 };
 
 export interface Departure {

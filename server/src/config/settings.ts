@@ -18,6 +18,13 @@ export const RegistrationSettings = z.object({
    * an invite code. `invite_code`: anyone who knows the administrator's invite code can register.
    */
   mode: z.enum(['closed', 'invite_code']),
+  /**
+   * New accounts (not the first) are created only once their second factor (an authenticator app or a
+   * passkey) is enrolled: staged registration (features/auth/staged-registration.service.ts).
+   */
+  require_second_factor: z.boolean().openapi({
+    description: 'New accounts (not the first) need a second factor: registration is staged and the account exists only once an authenticator app or a passkey is enrolled.',
+  }),
 });
 export const LlmSettings = z.object({
   agent_enabled: z.boolean(),
@@ -76,7 +83,7 @@ const SECTIONS = {
 type Sections = { [K in keyof typeof SECTIONS]: z.infer<(typeof SECTIONS)[K]> };
 
 const DEFAULTS: Sections = {
-  registration: { mode: 'closed' },
+  registration: { mode: 'closed', require_second_factor: false },
   llm: { agent_enabled: false, provider: 'none', base_url: null, model_name: null },
   ml: {
     semantic_enabled: true,

@@ -76,25 +76,25 @@ export const getBootstrapStatus = defineRoute('public', {
   },
 });
 
+export const RegisterRequest = z
+  .strictObject({
+    username: Username,
+    password: NewPassword,
+    display_name: DisplayName.optional(),
+    setup_code: z.string().max(64).optional(),
+    invite_code: z.string().max(500).optional(),
+  })
+  .openapi('RegisterRequest');
+
 export const register = defineRoute('public', {
   method: 'post',
   path: '/auth/register',
   operationId: 'register',
   summary: 'Create an account and sign in',
   description:
-    'The first account becomes the administrator; it can only be created from the Hearth machine itself or with the one-time `setup_code` printed at start. Later accounts need the administrator\'s `invite_code` (registration is closed without one).',
+    'The first account becomes the administrator; it can only be created from the Hearth machine itself or with the one-time `setup_code` printed at start. Later accounts need the administrator\'s `invite_code` (registration is closed without one). With `registration.require_second_factor` on, later accounts answer 403 `second_factor_required`: they are made by staged registration (startStagedRegistration).',
   tags: [TAG],
-  request: body(
-    z
-      .strictObject({
-        username: Username,
-        password: NewPassword,
-        display_name: DisplayName.optional(),
-        setup_code: z.string().max(64).optional(),
-        invite_code: z.string().max(500).optional(),
-      })
-      .openapi('RegisterRequest'),
-  ),
+  request: body(RegisterRequest),
   responses: { 201: jsonResponse(SessionSchema, 'Registered and signed in'), ...errorResponses(403, 409, 429) },
 });
 

@@ -67,6 +67,15 @@ export interface IssuedSession {
 export type PasswordChangeReason = 'first_password' | 'access_reset';
 
 /** A correct password on an account with a second factor: the second step, and no session yet. */
+/** What creating an account takes (register, startStagedRegistration). */
+export interface RegistrationInput {
+  username: string;
+  password: string;
+  display_name?: string | undefined;
+  setup_code?: string | undefined;
+  invite_code?: string | undefined;
+}
+
 export interface MfaChallenge {
   user: User;
   mfaToken: string;
@@ -138,61 +147,85 @@ export class AuthService {
    * is closed otherwise).
    */
   async register(
-    input: { username: string; password: string; display_name?: string | undefined; setup_code?: string | undefined; invite_code?: string | undefined },
+    input: RegistrationInput,
     client: ClientInfo,
   ): Promise<IssuedSession> {
     this.limits.register.check(client.ip);
     const passwordHash = await hashPassword(input.password);
-    const now = this.now();
-    const { user, bootstrapAdmin } = tx(this.db, () => {
-      const bootstrap = this.users.count() === 0;
-      if (bootstrap) {
-        if (!client.isLocal && !(input.setup_code && this.setupCode.matches(input.setup_code))) {
-          this.limits.register.fail(client.ip);
-          throw new Forbidden(
-            'The first account can only be created on the Hearth machine itself, or with the setup code it printed at start.',
-            'setup_code_required',
-          );
-        }
-      }
-      const invite = !bootstrap && input.invite_code ? this.invites.find(input.invite_code) : null;
-      if (invite && invite.state !== 'pending') {
+    const { user, bootstrapAdmin } = tx(this.db, () => this.admit(input, passwordHash, client, this.now(), false));
+    return this.issueSession(user!, client, bootstrapAdmin);
+  }
+
+  /**
+   * Checks that these details may create an account now and creates it, inside the caller's transaction:
+   * the first account (on this machine or with the setup code), an invite link (used up here), or the
+   * household's invite code; a free name. With `registration.require_second_factor` on, a later account is
+   * created only by staged registration (`staged`), whose `alsoInTx` enrols the second factor in the same
+   * transaction. `dryRun`: the checks only (startStagedRegistration), nothing written.
+   */
+  admit(
+    input: RegistrationInput,
+    passwordHash: string,
+    client: ClientInfo,
+    now: number,
+    staged: boolean,
+    alsoInTx?: (user: UserRow) => void,
+    dryRun = false,
+  ): { user: UserRow | null; bootstrapAdmin: boolean } {
+    const bootstrap = this.users.count() === 0;
+    if (bootstrap) {
+      if (!client.isLocal && !(input.setup_code && this.setupCode.matches(input.setup_code))) {
         this.limits.register.fail(client.ip);
         throw new Forbidden(
-          invite.state === 'used'
-            ? 'This invite link was already used. Ask the administrator for a new one.'
-            : 'This invite link has expired. Ask the administrator for a new one.',
-          'invite_expired',
+          'The first account can only be created on the Hearth machine itself, or with the setup code it printed at start.',
+          'setup_code_required',
         );
       }
-      if (!bootstrap && !invite) {
-        const reg = this.settings.section('registration');
-        const code = this.settings.secret('registration.invite_code');
-        if (reg.mode !== 'invite_code' || code === null) {
-          throw new Forbidden('Registration is closed. Ask the administrator for an invite code.', 'registration_closed');
-        }
-        if (!input.invite_code || !safeEqual(sha256(input.invite_code), sha256(code))) {
-          this.limits.register.fail(client.ip);
-          throw new Forbidden('That invite code is not right.', 'invite_code_invalid');
-        }
+    }
+    const invite = !bootstrap && input.invite_code ? this.invites.find(input.invite_code) : null;
+    if (invite && invite.state !== 'pending') {
+      this.limits.register.fail(client.ip);
+      throw new Forbidden(
+        invite.state === 'used'
+          ? 'This invite link was already used. Ask the administrator for a new one.'
+          : 'This invite link has expired. Ask the administrator for a new one.',
+        'invite_expired',
+      );
+    }
+    if (!bootstrap && !invite) {
+      const reg = this.settings.section('registration');
+      const code = this.settings.secret('registration.invite_code');
+      if (reg.mode !== 'invite_code' || code === null) {
+        throw new Forbidden('Registration is closed. Ask the administrator for an invite code.', 'registration_closed');
       }
-      if (this.users.byUsername(input.username)) throw new Conflict('That user name is taken.', 'username_taken');
-      const row = this.users.insert({
-        username: input.username,
-        display_name: input.display_name ?? input.username,
-        password_hash: passwordHash,
-        role: bootstrap ? 'admin' : 'user',
-        now,
-      });
-      // In the same transaction: two people opening the same link at once cannot both join.
-      if (invite && !this.invites.store.markUsed(invite.row.invite_id, row.user_id, now)) {
-        throw new Forbidden('This invite link was already used. Ask the administrator for a new one.', 'invite_expired');
+      if (!input.invite_code || !safeEqual(sha256(input.invite_code), sha256(code))) {
+        this.limits.register.fail(client.ip);
+        throw new Forbidden('That invite code is not right.', 'invite_code_invalid');
       }
-      return { user: row, bootstrapAdmin: bootstrap };
+    }
+    if (!bootstrap && !staged && this.settings.section('registration').require_second_factor) {
+      throw new Forbidden(
+        'This household asks every new account for a second factor: an authenticator app or a passkey. Continue with the staged registration.',
+        'second_factor_required',
+      );
+    }
+    if (this.users.byUsername(input.username)) throw new Conflict('That user name is taken.', 'username_taken');
+    if (dryRun) return { user: null, bootstrapAdmin: bootstrap };
+    const row = this.users.insert({
+      username: input.username,
+      display_name: input.display_name ?? input.username,
+      password_hash: passwordHash,
+      role: bootstrap ? 'admin' : 'user',
+      now,
     });
-    if (bootstrapAdmin) this.setupCode.consume();
-    this.log.info({ user_id: user.user_id, role: user.role }, 'account registered');
-    return this.issueSession(user, client, bootstrapAdmin);
+    // In the same transaction: two people opening the same link at once cannot both join.
+    if (invite && !this.invites.store.markUsed(invite.row.invite_id, row.user_id, now)) {
+      throw new Forbidden('This invite link was already used. Ask the administrator for a new one.', 'invite_expired');
+    }
+    alsoInTx?.(row);
+    if (bootstrap) this.setupCode.consume();
+    this.log.info({ user_id: row.user_id, role: row.role, staged }, 'account registered');
+    return { user: row, bootstrapAdmin: bootstrap };
   }
 
   // ---------------------------------------------------------------- sign-in

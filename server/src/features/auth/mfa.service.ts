@@ -325,6 +325,28 @@ export class MfaService {
     this.store.replaceRecoveryCodes(userId, codes.map((c) => recoveryCodeHash(this.codeKey, userId, normalizeRecoveryCode(c)!)), now);
   }
 
+  // ---------------------------------------------------------------- staged registration
+
+  /** A new TOTP seed for a registration stage, sealed and bound to that stage (staged-registration.service.ts). */
+  newStagedSecret(stageHash: string): { secret: string; sealed: string } {
+    const secret = newTotpSecret();
+    return { secret, sealed: seal(this.secretKey, secret, `stage:${stageHash}`) };
+  }
+
+  /** The step the code matches for a stage's sealed seed, or null. */
+  async matchStagedCode(stageHash: string, sealed: string, code: string): Promise<{ secret: string; step: number | null }> {
+    const secret = unseal(this.secretKey, sealed, `stage:${stageHash}`);
+    return { secret, step: await matchTotpStep(secret, code, this.now()) };
+  }
+
+  /** Turns TOTP on for a new account (its stage's seed and first code's step) with ten recovery codes; inside the caller's transaction. */
+  enrolNewAccount(userId: number, secret: string, step: number, now: number): string[] {
+    this.store.insertTotp(userId, this.sealSecret(userId, secret), step, now);
+    const codes = newRecoveryCodes();
+    this.storeCodes(userId, codes, now);
+    return codes;
+  }
+
   private sealSecret(userId: number, secret: string): string {
     return seal(this.secretKey, secret, `totp:${userId}`);
   }

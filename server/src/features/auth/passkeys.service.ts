@@ -53,6 +53,14 @@ export interface Passkey {
   rp_id: string;
 }
 
+/** A passkey whose creation was checked, ready to store. */
+export interface MadePasskey {
+  info: VerifiedRegistration['registrationInfo'];
+  rpId: string;
+  transports: string[];
+}
+type VerifiedRegistration = Extract<Awaited<ReturnType<typeof verifyRegistrationResponse>>, { verified: true }>;
+
 /** A browser's answer to a ceremony, with the token that began it. */
 export interface CeremonyAnswer<T> {
   challenge_token: string;
@@ -66,7 +74,7 @@ export interface SecurityProofs {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-function toPasskey(r: PasskeyRow): Passkey {
+export function toPasskey(r: PasskeyRow): Passkey {
   return {
     passkey_id: r.passkey_id,
     label: r.label,
@@ -124,45 +132,74 @@ export class PasskeysService {
   async verifyEnrolment(actor: Actor, input: CeremonyAnswer<RegistrationResponseJSON> & { label?: string | undefined }, client: ClientInfo): Promise<{ credential: Passkey; session: IssuedSession }> {
     this.limiter.check(client.ip, actor.username);
     const ceremony = this.takeCeremony(input.challenge_token, 'enrol', actor.userId);
+    const made = await this.checkCreation(ceremony, input.credential, client, actor.username);
+    const passkeyId = tx(this.db, () => this.insertMade(actor.userId, made, input.label, client, this.now()));
+    this.log.info({ user_id: actor.userId, passkey_id: passkeyId, rp_id: ceremony.rp_id }, 'passkey added');
+    const session = this.renewSession(actor, client, false);
+    const row = this.store.ofUser(actor.userId).find((p) => p.passkey_id === passkeyId)!;
+    return { credential: toPasskey(row), session };
+  }
+
+  // ---------------------------------------------------------------- staged registration
+
+  /** Options to make the first passkey of an account not created yet (its registration stage). */
+  async beginStagedEnrolment(party: RelyingParty, stage: { token_hash: string; username: string; display_name: string }) {
+    this.requireAvailable(party);
+    const options = await generateRegistrationOptions({
+      rpName: RP_NAME,
+      rpID: party.rpId,
+      userName: stage.username,
+      userDisplayName: stage.display_name,
+      attestationType: 'none',
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    });
+    return { challenge_token: this.startCeremony('register', party, options.challenge, null, null, stage.token_hash), options };
+  }
+
+  /** Checks the answer to a stage's passkey ceremony: the stage it belongs to and the passkey made. */
+  async checkStagedEnrolment(input: CeremonyAnswer<RegistrationResponseJSON>, client: ClientInfo): Promise<{ stageHash: string; made: MadePasskey }> {
+    this.limiter.check(client.ip);
+    const ceremony = this.takeCeremony(input.challenge_token, 'register', null);
+    return { stageHash: ceremony.stage!, made: await this.checkCreation(ceremony, input.credential, client, undefined) };
+  }
+
+  /** Stores a checked passkey for an account, inside the caller's transaction (a new account's too). */
+  insertMade(userId: number, made: MadePasskey, label: string | undefined, client: ClientInfo, now: number): number {
+    const info = made.info;
+    if (this.store.byCredentialId(info.credential.id)) throw new Conflict('This passkey is already added.', 'passkey_exists');
+    return this.store.insert({
+      user_id: userId,
+      credential_id: info.credential.id,
+      public_key: Buffer.from(info.credential.publicKey),
+      sign_count: info.credential.counter,
+      transports: JSON.stringify(info.credential.transports ?? made.transports ?? []),
+      label: label?.trim() || defaultLabel(client.userAgent),
+      rp_id: made.rpId,
+      backed_up: info.credentialBackedUp ? 1 : 0,
+      created_at: now,
+    });
+  }
+
+  private async checkCreation(ceremony: CeremonyRow, credential: RegistrationResponseJSON, client: ClientInfo, subject: string | undefined): Promise<MadePasskey> {
     let verified;
     try {
       verified = await verifyRegistrationResponse({
-        response: input.credential,
+        response: credential,
         expectedChallenge: ceremony.challenge,
         expectedOrigin: ceremony.origin,
         expectedRPID: ceremony.rp_id,
         requireUserVerification: true,
       });
     } catch (e) {
-      this.limiter.fail(client.ip, actor.username);
+      this.limiter.fail(client.ip, subject);
       throw new Forbidden(`The passkey could not be added: ${(e as Error).message}`, 'passkey_invalid');
     }
     if (!verified.verified) {
-      this.limiter.fail(client.ip, actor.username);
+      this.limiter.fail(client.ip, subject);
       throw new Forbidden('The passkey could not be added: the authenticator’s answer did not verify.', 'passkey_invalid');
     }
-    const info = verified.registrationInfo;
-    const now = this.now();
-    const label = input.label?.trim() || defaultLabel(client.userAgent);
-    const passkeyId = tx(this.db, () => {
-      if (this.store.byCredentialId(info.credential.id)) throw new Conflict('This passkey is already added.', 'passkey_exists');
-      return this.store.insert({
-        user_id: actor.userId,
-        credential_id: info.credential.id,
-        public_key: Buffer.from(info.credential.publicKey),
-        sign_count: info.credential.counter,
-        transports: JSON.stringify(info.credential.transports ?? input.credential.response.transports ?? []),
-        label,
-        rp_id: ceremony.rp_id,
-        backed_up: info.credentialBackedUp ? 1 : 0,
-        created_at: now,
-      });
-    });
-    this.limiter.succeed(actor.username);
-    this.log.info({ user_id: actor.userId, passkey_id: passkeyId, rp_id: ceremony.rp_id }, 'passkey added');
-    const session = this.renewSession(actor, client, false);
-    const row = this.store.ofUser(actor.userId).find((p) => p.passkey_id === passkeyId)!;
-    return { credential: toPasskey(row), session };
+    if (subject) this.limiter.succeed(subject);
+    return { info: verified.registrationInfo, rpId: ceremony.rp_id, transports: credential.response.transports ?? [] };
   }
 
   /** Removes a passkey (spends a `delete_passkey` proof); every other session ends, this one is signed in anew. */
@@ -248,11 +285,18 @@ export class PasskeysService {
     }
   }
 
-  private startCeremony(purpose: CeremonyRow['purpose'], party: RelyingParty, challenge: string, userId: number | null, mfaChallenge: string | null = null): string {
+  private startCeremony(
+    purpose: CeremonyRow['purpose'],
+    party: RelyingParty,
+    challenge: string,
+    userId: number | null,
+    mfaChallenge: string | null = null,
+    stage: string | null = null,
+  ): string {
     const token = randomToken();
     const now = this.now();
     this.store.insertCeremony(
-      { token_hash: sha256(token), purpose, user_id: userId, mfa_challenge: mfaChallenge, challenge, origin: party.origin, rp_id: party.rpId, expires_at: now + CEREMONY_TTL_MS },
+      { token_hash: sha256(token), purpose, user_id: userId, mfa_challenge: mfaChallenge, stage, challenge, origin: party.origin, rp_id: party.rpId, expires_at: now + CEREMONY_TTL_MS },
       now,
     );
     return token;

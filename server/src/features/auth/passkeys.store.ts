@@ -15,13 +15,15 @@ export interface PasskeyRow {
   last_used_at: number | null;
 }
 
-export type CeremonyPurpose = 'login' | 'enrol' | 'step_up';
+export type CeremonyPurpose = 'login' | 'enrol' | 'step_up' | 'register';
 
 export interface CeremonyRow {
   token_hash: string;
   purpose: CeremonyPurpose;
   user_id: number | null;
   mfa_challenge: string | null;
+  /** The registration stage (its token's hash) a `register` ceremony belongs to. */
+  stage: string | null;
   challenge: string;
   origin: string;
   rp_id: string;
@@ -87,10 +89,10 @@ export class PasskeysStore {
   insertCeremony(row: CeremonyRow, now: number): void {
     this.db
       .prepare(
-        `INSERT INTO webauthn_ceremonies (token_hash, purpose, user_id, mfa_challenge, challenge, origin, rp_id, created_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO webauthn_ceremonies (token_hash, purpose, user_id, mfa_challenge, stage, challenge, origin, rp_id, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(row.token_hash, row.purpose, row.user_id, row.mfa_challenge, row.challenge, row.origin, row.rp_id, now, row.expires_at);
+      .run(row.token_hash, row.purpose, row.user_id, row.mfa_challenge, row.stage, row.challenge, row.origin, row.rp_id, now, row.expires_at);
   }
 
   /** Takes a live ceremony of `purpose` for good: it answers once, right or wrong. */

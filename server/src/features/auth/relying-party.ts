@@ -8,7 +8,7 @@
  * origin is refused for ceremonies (a page elsewhere cannot start one for this one).
  *
  * Browsers allow WebAuthn only in a secure context with a domain name: HTTPS, or `localhost` over plain
- * HTTP. A LAN address over HTTP (http://192.168.1.20:8080) and any IP address (even over HTTPS, an IP is
+ * HTTP (127.0.0.1 is a secure context too, but an address, so no passkeys there). A LAN address over HTTP (http://192.168.1.20:8080) and any IP address (even over HTTPS, an IP is
  * no relying party id) cannot use passkeys: `unavailableReason` says which, for
  * getBrowserAuthCapabilities and the UI to explain in words. README.md says how to give Hearth a name
  * with HTTPS on the LAN.
@@ -27,14 +27,15 @@ export interface RelyingParty {
   unavailableReason: PasskeyUnavailableReason | null;
 }
 
-const isLocalhost = (host: string) => host === 'localhost' || host.endsWith('.localhost');
+/** Loopback names and addresses: browsers count plain HTTP to them as a secure context. */
+const isLoopback = (host: string) => host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]';
 const isIpAddress = (host: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[') || host.includes(':');
 
 /** The relying party for `origin` (scheme://host[:port]). */
 export function relyingPartyAt(origin: string): RelyingParty {
   const url = new URL(origin);
   const host = url.hostname.toLowerCase();
-  const insecureTransport = url.protocol !== 'https:' && !isLocalhost(host);
+  const insecureTransport = url.protocol !== 'https:' && !isLoopback(host);
   const unavailableReason: PasskeyUnavailableReason | null = isIpAddress(host) ? 'ip_address' : insecureTransport ? 'insecure_transport' : null;
   return { origin: url.origin, rpId: host, insecureTransport, unavailableReason };
 }

@@ -21,12 +21,14 @@ CREATE INDEX passkeys_user ON passkeys (user_id);
 
 -- A ceremony under way (`challenge_token`, stored hashed): what it is for, for whom, the challenge the
 -- authenticator must sign, and the origin and relying party id it began at (the answer must come from
--- the same). Single use, a few minutes. `mfa_challenge` ties a passkey second step to its sign-in.
+-- the same). Single use, a few minutes. `mfa_challenge` ties a passkey second step to its sign-in;
+-- `stage` ties a registration's passkey to its stage (registration_stages).
 CREATE TABLE webauthn_ceremonies (
   token_hash    TEXT    PRIMARY KEY,
-  purpose       TEXT    NOT NULL CHECK (purpose IN ('login', 'enrol', 'step_up')),
+  purpose       TEXT    NOT NULL CHECK (purpose IN ('login', 'enrol', 'step_up', 'register')),
   user_id       INTEGER REFERENCES users (user_id) ON DELETE CASCADE,
   mfa_challenge TEXT,
+  stage         TEXT,
   challenge     TEXT    NOT NULL,
   origin        TEXT    NOT NULL,
   rp_id         TEXT    NOT NULL,
@@ -35,3 +37,19 @@ CREATE TABLE webauthn_ceremonies (
   used_at       INTEGER
 ) STRICT;
 CREATE INDEX webauthn_ceremonies_user ON webauthn_ceremonies (user_id);
+
+-- A registration under way where the household asks every new account for a second factor (staged
+-- registration): the account is created only when its second factor is enrolled. Until then nothing
+-- else holds the name or the password; an abandoned stage expires and is pruned. `totp_secret` is the
+-- TOTP seed shown by beginStagedTotpSetup, sealed with the install's key and bound to this stage.
+CREATE TABLE registration_stages (
+  token_hash    TEXT    PRIMARY KEY,
+  username      TEXT    NOT NULL,
+  display_name  TEXT    NOT NULL,
+  password_hash TEXT    NOT NULL,
+  invite_code   TEXT,
+  setup_code    TEXT,
+  totp_secret   TEXT,
+  created_at    INTEGER NOT NULL,
+  expires_at    INTEGER NOT NULL
+) STRICT;
