@@ -13,9 +13,17 @@ const ADMIN = { username: 'vesta', password: 'keeper-of-the-flame', display_name
 
 const test = withOwnServer('passkeys', []);
 
+const INVITE = 'hearth-passkey-invite';
+
 test.beforeAll(async ({ playwright, hearth }) => {
   const req = await playwright.request.newContext({ baseURL: hearth.url });
-  await call(req, 'post', '/api/v1/auth/register', null, { data: ADMIN });
+  const admin = await call(req, 'post', '/api/v1/auth/register', null, { data: ADMIN });
+  // New accounts need a second factor (staged registration), by invite code.
+  const r = await req.patch('/api/v1/settings/system', {
+    data: { registration: { mode: 'invite_code', invite_code: INVITE, require_second_factor: true } },
+    headers: { Authorization: `Bearer ${admin.token as string}` },
+  });
+  expect(r.ok(), await r.text()).toBeTruthy();
   await req.dispose();
 });
 
@@ -55,7 +63,7 @@ test('at localhost: add a passkey, sign out, sign in with it, remove it', async 
   await expect(list.getByText('works at localhost', { exact: false })).toBeVisible();
   expect(await authenticator.credentials()).toHaveLength(1);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   // No name typed: the browser offers the passkey it holds for this address.
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
@@ -85,5 +93,27 @@ test('at a numeric address over HTTP: the sign-in page says why passkeys are not
   await expect(photos(page)).toBeVisible();
   await page.goto('/account');
   await expect(page.getByRole('region', { name: 'Passkeys' }).getByRole('note')).toContainText('numeric address');
+  await context.close();
+});
+
+test('at localhost, where new accounts need a second factor: an account is made with a passkey, and signs in with it', async ({ browser, hearth }) => {
+  const localhost = hearth.url.replace('127.0.0.1', 'localhost');
+  const context = await browser.newContext({ baseURL: localhost, viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const authenticator = await addVirtualAuthenticator(page);
+  await page.goto('/create-account');
+  await page.getByLabel('Invite code').fill(INVITE);
+  await page.getByLabel('User name').fill('janus2');
+  await page.getByLabel('Password', { exact: true }).fill('a-door-with-two-faces');
+  await page.getByLabel('Confirm password').fill('a-door-with-two-faces');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Set up your second factor' })).toBeVisible();
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(photos(page)).toBeVisible();
+  expect(await authenticator.credentials()).toHaveLength(1);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('User name').fill('janus2');
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(photos(page)).toBeVisible();
   await context.close();
 });

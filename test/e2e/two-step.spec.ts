@@ -214,3 +214,46 @@ test('phone 390×844 with touch: turn on, sign in on another phone with a code; 
     await phone.context().close();
   });
 });
+
+test('phone 390×844 with touch: where the household asks for a second factor, a new account is made with its authenticator app', async ({ browser, hearth }) => {
+  test.setTimeout(120_000);
+  const INVITE = 'staged-invite-2026';
+  const NEWCOMER = { username: 'hebe', password: 'cupbearer-of-olympus' };
+  const admin = await openDevice(browser, hearth.url, DESKTOP);
+  await signInWithPassword(admin, ADMIN);
+  await expect(photos(admin)).toBeVisible();
+  await admin.goto('/admin');
+  await admin.getByRole('radio', { name: /People with the invite code/ }).check();
+  await admin.getByRole('textbox', { name: /invite code/i }).first().fill(INVITE);
+  await admin.getByRole('checkbox', { name: /New accounts need a second factor/ }).check();
+  await admin.getByRole('button', { name: 'Save registration settings' }).click();
+  await expect(admin.getByText('New accounts need an authenticator app or a passkey.', { exact: false })).toBeVisible();
+  await admin.context().close();
+
+  const phone = await openDevice(browser, hearth.url, PHONE);
+  await phone.goto('/create-account');
+  await phone.getByLabel('Invite code').fill(INVITE);
+  await phone.getByLabel('User name').fill(NEWCOMER.username);
+  await phone.getByLabel('Password', { exact: true }).fill(NEWCOMER.password);
+  await phone.getByLabel('Confirm password').fill(NEWCOMER.password);
+  await phone.getByRole('button', { name: 'Create account' }).tap();
+  await expect(phone.getByRole('heading', { level: 1, name: 'Set up your second factor' })).toBeVisible();
+  // Passkeys cannot work at this numeric address: the page says so and offers the app.
+  await expect(phone.getByText('Passkeys are not available here', { exact: false })).toBeVisible();
+  await phone.getByRole('button', { name: 'Use an authenticator app' }).tap();
+  await expect(phone.getByRole('img', { name: /^QR code to add Hearth \(hebe\)/ })).toBeVisible();
+  const secret = (await phone.getByLabel('Key').inputValue()).replace(/\s/g, '');
+  await phone.getByLabel('Code from your authenticator app').fill(await codeAt(secret));
+  await phone.getByRole('button', { name: 'Create account' }).tap();
+  await expect(phone.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+  await expectFits(phone);
+  await phone.getByRole('button', { name: 'I have saved them' }).tap();
+  await expect(photos(phone)).toBeVisible();
+  await phone.context().close();
+
+  // The new account has two-step sign-in from its first minute.
+  const again = await openDevice(browser, hearth.url, PHONE);
+  await signInWithPassword(again, NEWCOMER);
+  await expect(again.getByRole('heading', { level: 1, name: 'Two-step sign-in' })).toBeVisible();
+  await again.context().close();
+});

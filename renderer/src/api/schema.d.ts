@@ -4067,6 +4067,8 @@ export interface components {
             /** @enum {string} */
             next_role: "admin" | "user";
             registration_open: boolean;
+            /** @description Beyond the contract: the next account needs a second factor (staged registration: startStagedRegistration), as the household’s setting says. */
+            second_factor_required: boolean;
             setup_code_required: boolean;
         };
         CacheCounters: {

@@ -38,6 +38,7 @@ function RegistrationForm({ registration }: { registration: SystemSettings['regi
   const update = useUpdateSystemSettings();
   const [mode, setMode] = useState<Mode>(registration.mode);
   const [code, setCode] = useState('');
+  const [secondFactor, setSecondFactor] = useState(registration.require_second_factor);
   const [feedback, setFeedback] = useState<FormFeedback>(NO_FEEDBACK);
   const [result, setResult] = useState<{ message: string; shareCode: string | null } | null>(null);
   const configured = registration.invite_code_configured;
@@ -52,12 +53,14 @@ function RegistrationForm({ registration }: { registration: SystemSettings['regi
     }
     setFeedback(NO_FEEDBACK);
     update.mutate(
-      { registration: { mode, ...(mode === 'invite_code' && typed ? { invite_code: typed } : {}) } },
+      { registration: { mode, require_second_factor: secondFactor, ...(mode === 'invite_code' && typed ? { invite_code: typed } : {}) } },
       {
         onSuccess: () => {
           setCode('');
           setResult({
-            message: mode === 'closed' ? 'Registration is closed.' : 'Registration with an invite code is open.',
+            message:
+              (mode === 'closed' ? 'Registration is closed.' : 'Registration with an invite code is open.') +
+              (secondFactor ? ' New accounts need an authenticator app or a passkey.' : ''),
             shareCode: mode === 'invite_code' && typed ? typed : null,
           });
         },
@@ -104,6 +107,13 @@ function RegistrationForm({ registration }: { registration: SystemSettings['regi
           </span>
         </label>
       </fieldset>
+
+      <label className="choice">
+        <input type="checkbox" checked={secondFactor} onChange={(e) => setSecondFactor(e.target.checked)} />
+        <span>
+          <strong>New accounts need a second factor</strong> (an authenticator app or a passkey, set up while creating the account; invite links too)
+        </span>
+      </label>
 
       {mode === 'invite_code' && (
         <div className="invite-code">

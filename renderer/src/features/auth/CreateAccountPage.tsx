@@ -4,7 +4,7 @@
  * With registration closed and no invite in the address, the page says so and who can change that,
  * instead of a form bound to fail.
  */
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/problem';
@@ -18,7 +18,8 @@ import { feedbackFrom, feedbackFromChecks } from '../../lib/form-feedback';
 import { useForm } from '../../lib/use-form';
 import { checkRequired, onlyProblems } from '../../lib/validation';
 import { NewAccountFields, newAccountBody, newAccountChecks } from './new-account';
-import { register } from './auth-api';
+import { register, startStagedRegistration } from './auth-api';
+import { StagedSecondFactor } from './StagedSecondFactor';
 import { AuthLayout } from './AuthLayout';
 
 const SERVER_FIELDS = { username: 'username', password: 'password', display_name: 'displayName', invite_code: 'inviteCode' };
@@ -31,12 +32,24 @@ export function CreateAccountPage({ status }: { status: BootstrapStatus }) {
   const form = useForm({ inviteCode: invited, username: '', displayName: '', password: '', confirm: '' });
   const { values } = form;
 
+  const [stage, setStage] = useState<{ token: string; username: string } | null>(null);
+  const [stageNotice, setStageNotice] = useState<string | null>(null);
+
   const mutation = useMutation({
-    mutationFn: register,
-    onSuccess: (created) => {
+    // With the household's setting on, the account is made only with its second factor (StagedSecondFactor.tsx).
+    mutationFn: async (body: Parameters<typeof register>[0]) =>
+      status.second_factor_required
+        ? { kind: 'staged' as const, stage: await startStagedRegistration(body), username: body.username }
+        : { kind: 'created' as const, session: await register(body) },
+    onSuccess: (result) => {
+      if (result.kind === 'staged') {
+        setStageNotice(null);
+        setStage({ token: result.stage.stage_token, username: result.username });
+        return;
+      }
       // Signed in, the sign-up address (/join?invite=…, /create-account) means nothing: start at Photos.
       void navigate('/', { replace: true });
-      session.signedIn(created);
+      session.signedIn(result.session);
     },
     onError: (error) => {
       const feedback = feedbackFrom(error, SERVER_FIELDS);
@@ -61,6 +74,21 @@ export function CreateAccountPage({ status }: { status: BootstrapStatus }) {
     );
   }
 
+  if (stage) {
+    return (
+      <AuthLayout title="Set up your second factor" intro={<p>Almost there, {stage.username}.</p>}>
+        <StagedSecondFactor
+          stageToken={stage.token}
+          username={stage.username}
+          onRestart={(why) => {
+            setStage(null);
+            setStageNotice(why);
+          }}
+        />
+      </AuthLayout>
+    );
+  }
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const problems = onlyProblems({
@@ -81,7 +109,7 @@ export function CreateAccountPage({ status }: { status: BootstrapStatus }) {
       intro={<p>{invited ? 'You were invited to this Hearth: choose your user name and password.' : 'Your administrator gives you the invite code.'}</p>}
     >
       <form ref={form.formRef} className="form" onSubmit={submit} noValidate aria-label="Create an account">
-        <FormError message={form.feedback.summary} />
+        <FormError message={form.feedback.summary ?? stageNotice} />
         <TextField label="Invite code" autoComplete="off" autoCapitalize="none" spellCheck={false} {...form.field('inviteCode')} />
         <NewAccountFields field={form.field} />
         <Button type="submit" busy={mutation.isPending} busyLabel="Creating account…">

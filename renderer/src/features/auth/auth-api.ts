@@ -20,6 +20,7 @@ export type MfaVerifyInput = JsonBody<'/api/v1/auth/mfa/verify', 'post'>;
 export type CompletePasswordChangeInput = JsonBody<'/api/v1/auth/password-change/complete', 'post'>;
 
 export const register = (body: RegisterInput) => request(bareClient.POST('/api/v1/auth/register', { body }));
+export const startStagedRegistration = (body: RegisterInput) => request(bareClient.POST('/api/v1/auth/register/staged', { body }));
 export const login = (body: LoginInput) => request(bareClient.POST('/api/v1/auth/login', { body }));
 /** The second step of a sign-in (public: its 401s are a wrong code or an expired challenge, for the form). */
 export const verifyMfa = (body: MfaVerifyInput) => request(bareClient.POST('/api/v1/auth/mfa/verify', { body }));

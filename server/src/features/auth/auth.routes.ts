@@ -70,6 +70,9 @@ export const getBootstrapStatus = defineRoute('public', {
           invite_code_required: z.boolean(),
           setup_code_required: z.boolean(),
           local_request: z.boolean(),
+          second_factor_required: z.boolean().openapi({
+            description: 'Beyond the contract: the next account needs a second factor (staged registration: startStagedRegistration), as the household’s setting says.',
+          }),
         })
         .openapi('BootstrapStatus'),
     ),

@@ -136,6 +136,7 @@ export class AuthService {
       invite_code_required: !bootstrap,
       setup_code_required: bootstrap && !client.isLocal,
       local_request: client.isLocal,
+      second_factor_required: !bootstrap && reg.require_second_factor,
     };
   }
 
