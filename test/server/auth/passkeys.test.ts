@@ -14,13 +14,10 @@ import { generate } from 'otplib';
 import { relyingPartyAt } from '../../../server/src/features/auth/relying-party.ts';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { PASSWORD, V1, adopt, addMember, data, problem, registerAdmin } from '../helpers/api.ts';
-import { SoftPasskey } from '../helpers/soft-authenticator.ts';
+import { SoftPasskey, openAt } from '../helpers/soft-authenticator.ts';
 
 const ORIGIN = 'http://localhost:8080';
-const at = (origin: string) => {
-  const u = new URL(origin);
-  return { 'x-forwarded-proto': u.protocol.replace(':', ''), 'x-forwarded-host': u.host };
-};
+const at = openAt;
 
 describe('passkeys', () => {
   let srv: TestServer;
@@ -141,6 +138,10 @@ describe('passkeys', () => {
     const behind = await beginLogin(out, { username });
     const r = await verifyLogin(out, behind.challenge_token, key.get(behind.options, { counter: 9 }));
     assert.equal(problem(out, r).code, 'passkey_counter');
+    // An expired ceremony opens nothing, however right the answer.
+    const stale = await beginLogin(out, { username });
+    srv.container.db.prepare('UPDATE webauthn_ceremonies SET expires_at = 1 WHERE used_at IS NULL').run();
+    assert.equal(problem(out, await verifyLogin(out, stale.challenge_token, key.get(stale.options))).code, 'challenge_invalid');
     // Malformed answers are 4xx, never a 500.
     const junk = await beginLogin(out, { username });
     const bad = await verifyLogin(out, junk.challenge_token, { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: '!!' } });

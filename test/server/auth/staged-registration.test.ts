@@ -9,14 +9,11 @@ import { after, before, describe, test } from 'node:test';
 import { generate } from 'otplib';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { PASSWORD, V1, adopt, data, problem, registerAdmin } from '../helpers/api.ts';
-import { SoftPasskey } from '../helpers/soft-authenticator.ts';
+import { SoftPasskey, openAt } from '../helpers/soft-authenticator.ts';
 
 const ORIGIN = 'http://localhost:8080';
 const INVITE = 'staged-family-2026';
-const at = (origin: string) => {
-  const u = new URL(origin);
-  return { 'x-forwarded-proto': u.protocol.replace(':', ''), 'x-forwarded-host': u.host };
-};
+const at = openAt;
 
 describe('staged registration', () => {
   let srv: TestServer;

@@ -8,6 +8,12 @@
 import crypto from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 
+/** Headers a trusted reverse proxy sends for a browser that has `origin` open (the server runs with HEARTH_TRUST_PROXY). */
+export function openAt(origin: string): Record<string, string> {
+  const u = new URL(origin);
+  return { 'x-forwarded-proto': u.protocol.replace(':', ''), 'x-forwarded-host': u.host };
+}
+
 const b64url = (b: Uint8Array | Buffer) => Buffer.from(b).toString('base64url');
 const sha256 = (b: Uint8Array | Buffer | string) => crypto.createHash('sha256').update(b).digest();
 
