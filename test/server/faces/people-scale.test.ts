@@ -156,10 +156,13 @@ describe('people at scale', { timeout: 600_000 }, () => {
     assert.ok(mostInOneTurn < toPlace, `no turn wrote every face: at most ${mostInOneTurn} of ${toPlace} in one turn`);
     const after = db.prepare('SELECT person_id, assigned_by FROM faces WHERE face_id = ?').get(corrected) as { person_id: number; assigned_by: string };
     assert.deepEqual(after, { person_id: own.person_id, assigned_by: 'user' }, 'the correction made during the rebuild stays');
-    // Nothing else of the rule changed: the rebuild afterwards (nothing running meanwhile) writes nothing more.
-    const end = journalEnd.get() as number;
+    // Nothing else of the rule changed: the rebuild afterwards writes no face. Read from the faces themselves,
+    // not the journal's length: other work of the server (an events job the faces' changes queued) may add
+    // its own entries meanwhile (CI, 2026-11-30: one entry more, no face changed).
+    const faces = db.prepare('SELECT face_id, person_id, assigned_by FROM faces ORDER BY face_id');
+    const before = faces.all();
     await srv.container.people.runRebuild(owner);
-    assert.equal(journalEnd.get(), end, 'a rebuild of unchanged faces changes no face');
+    assert.deepEqual(faces.all(), before, 'a rebuild of unchanged faces changes no face');
   });
 
   test('the clustering runs on a thread of its own: when it dies the rebuild fails having written nothing, and the next one works', async () => {
