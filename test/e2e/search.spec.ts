@@ -407,8 +407,10 @@ test.describe('on a desktop', () => {
     await viewer(page).getByRole('button', { name: 'Find similar' }).click();
     await expect(page).toHaveURL(new RegExp(`/search\\?similar=${ids['red-a.jpg']}$`));
     await expect(page.getByRole('img', { name: 'The photo searched for' })).toBeVisible();
-    const names = await page
-      .getByRole('list', { name: 'Best results' })
+    // The results come after the photo searched for shows: wait for them before reading the list.
+    const best = page.getByRole('list', { name: 'Best results' });
+    await expect(best.getByRole('listitem').first()).toBeVisible();
+    const names = await best
       .getByRole('listitem')
       .evaluateAll((els: unknown[]) => els.map((e) => (e as { querySelector(s: string): { getAttribute(n: string): string | null } | null }).querySelector('button')?.getAttribute('aria-label') ?? ''));
     // The stand-in sees colour only: the all-red clip is as near as the other red photo. Among the
