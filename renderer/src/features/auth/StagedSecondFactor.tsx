@@ -16,7 +16,7 @@ import { Button } from '../../components/Button';
 import { CopyableSecret } from '../../components/CopyableSecret';
 import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
-import { RecoveryCodesShown } from '../account';
+import { RecoveryCodesShown, TotpQrImage, groupedKey } from '../account';
 
 interface StagedSecondFactorProps {
   stageToken: string;
@@ -79,14 +79,8 @@ export function StagedSecondFactor({ stageToken, username, onRestart }: StagedSe
       <form className="form" onSubmit={submit} noValidate aria-label="Set up the authenticator app">
         <FormError message={error} />
         <p>In an authenticator app on your phone, add an account and scan this code, or type the key below.</p>
-        <img
-          className="qr-code"
-          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qr_svg)}`}
-          alt={`QR code to add ${setup.issuer} (${setup.account_name}) to an authenticator app`}
-          width={192}
-          height={192}
-        />
-        <CopyableSecret label="Key" value={setup.secret.replace(/(.{4})(?=.)/g, '$1 ')} />
+        <TotpQrImage setup={setup} />
+        <CopyableSecret label="Key" value={groupedKey(setup.secret)} />
         <TextField label="Code from your authenticator app" inputMode="numeric" autoComplete="one-time-code" maxLength={12} value={code} onChange={setCode} />
         <Button type="submit" busy={finishApp.isPending} busyLabel="Creating account…">
           Create account

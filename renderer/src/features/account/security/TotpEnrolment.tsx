@@ -13,6 +13,7 @@ import { TextField } from '../../../components/TextField';
 import { feedbackFrom, feedbackFromChecks } from '../../../lib/form-feedback';
 import { useForm } from '../../../lib/use-form';
 import { checkRequired, onlyProblems } from '../../../lib/validation';
+import { TotpQrImage, groupedKey } from './TotpQrImage';
 import { enableTotp, type RecoveryCodesIssued, type TotpSetup } from './security-api';
 
 interface TotpEnrolmentProps {
@@ -21,8 +22,6 @@ interface TotpEnrolmentProps {
   onCancel: () => void;
 }
 
-/** The key in groups of four, easier to type from one screen into another. */
-const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
 export function TotpEnrolment({ setup, onEnabled, onCancel }: TotpEnrolmentProps) {
   const form = useForm({ code: '' });
@@ -53,17 +52,11 @@ export function TotpEnrolment({ setup, onEnabled, onCancel }: TotpEnrolmentProps
       <ol className="totp-setup__steps">
         <li>
           In an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password, Aegis, …), add an account and scan this code.
-          <img
-            className="qr-code totp-setup__qr"
-            src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qr_svg)}`}
-            alt={`QR code to add ${setup.issuer} (${setup.account_name}) to an authenticator app`}
-            width={192}
-            height={192}
-          />
+          <TotpQrImage setup={setup} className="qr-code totp-setup__qr" />
         </li>
         <li>
           Cannot scan it (this is the phone)? Type this key in the app instead, as a time-based key:
-          <CopyableSecret label="Key" value={grouped(setup.secret)} />
+          <CopyableSecret label="Key" value={groupedKey(setup.secret)} />
         </li>
         <li>Type the 6-digit code the app now shows for Hearth.</li>
       </ol>
