@@ -88,6 +88,8 @@ import { FOLDER_CACHE_BYTES, FolderTotals, foldersBytes } from './features/folde
 import { FoldersService } from './features/folders/folders.service.ts';
 import { ExactVectorScan, SearchService } from './features/search/index.ts';
 import { INaturalistClient, SpeciesService, SpeciesStore } from './features/species/index.ts';
+import { CloudImportService } from './features/cloud-import/index.ts';
+import type { CloudProvider } from './adapters/cloud/provider.ts';
 
 declare module './platform/http/context.ts' {
   // The platform's view of the services is this Container: routers and jobs each get only the members they
@@ -130,6 +132,8 @@ export interface Container {
   /** Where the listener listens (the network setting) and the addresses phones should open. */
   network: NetworkService;
   repositories: RepositoriesService;
+  /** Cloud import: members' connections to providers (WebDAV, iCloud), import runs and the sources bound to repositories. */
+  cloudImport: CloudImportService;
   /** Staging, hashing, content detection and the no-overwrite commit, shared by uploads, scans and the watcher. */
   intake: Intake;
   /** The one door into the catalog: every source (uploads, watching, scans, next the importers) calls it. */
@@ -474,6 +478,19 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     limits: uploadLimitsFromEnv(),
   });
 
+  // The import providers members can connect to (adapters/cloud).
+  const cloudProviders: CloudProvider[] = [];
+  const cloudImport = new CloudImportService({
+    db,
+    access,
+    jobs,
+    door,
+    intake,
+    providers: cloudProviders,
+    sealKey: keys.key('cloud-credential'),
+    log: log.child({ module: 'cloud-import' }),
+  });
+
   // Upload receipts follow their asset's changes, in the transaction of each change (uploads/receipt-follower.ts):
   // only uploads writes receipts; the assets feature never calls uploads.
   followAssetChanges(assetChanges, uploads, new UploadsStore(db));
@@ -487,6 +504,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
 
   // A processing job given up or run again by any route settles its asset in the same transaction.
   settleAssetsWithTheirJobs(db, jobs, assetChanges);
+  // Import runs a stop left running are interrupted (resumable), before their jobs are put back and find them so.
+  cloudImport.runs.settleInterrupted();
   // Jobs left running by a crash go back to the queue before the workers start.
   const recovered = jobRunner.recoverOnStart();
   if (recovered.requeued || recovered.discarded) log.warn(recovered, 'jobs interrupted by the last stop were recovered');
@@ -517,6 +536,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     semantic: { store: semanticStore, encoder: clip, enable: enableSemantic },
     network,
     repositories,
+    cloudImport,
     intake,
     door,
     ingest,
@@ -589,6 +609,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   void uploads.catalogueCommittedUploads();
   // The same for files other sources (importers) committed: they go to their committers.
   void door.recoverCommitted();
+  // Staging that finished import runs left behind (a stop between their end and their clean-up).
+  void cloudImport.runs.tidyStaging();
   // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.
   repositories.start();
   return container;

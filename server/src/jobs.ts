@@ -22,6 +22,7 @@ import { TRASH_JOBS } from './features/assets/trash/trash.jobs.ts';
 import { DUPLICATES_JOBS } from './features/duplicates/duplicates.jobs.ts';
 import { PHOTO_EVENTS_JOBS } from './features/photo-events/photo-events.jobs.ts';
 import { PLACES_JOBS } from './features/places/places.jobs.ts';
+import { CLOUD_IMPORT_JOBS } from './features/cloud-import/index.ts';
 
 /** Queue name → concurrency. Queues not listed run one job at a time. */
 export function jobQueues(cpus = os.availableParallelism()): Record<string, QueueConfig> {
@@ -34,11 +35,13 @@ export function jobQueues(cpus = os.availableParallelism()): Record<string, Queu
     // photo; the pool's lanes, not this number, decide how many inferences run at once. A photo's face and OCR
     // jobs, queued together, run side by side and share one decode (features/indexing/photo-pixels.ts).
     ml: { concurrency: Math.max(2, cpus + 1) },
+    // Import runs wait on the network, not the CPU: two at once (each fetches a few files at a time, run-executor.ts).
+    imports: { concurrency: 2 },
   };
 }
 
 /** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/pipeline/assets.jobs.ts. */
-export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...FACES_JOBS, ...STACKS_JOBS, ...TRASH_JOBS, ...DUPLICATES_JOBS, ...PHOTO_EVENTS_JOBS, ...PLACES_JOBS];
+export const JOB_DEFINITIONS: AnyJobDefinition[] = [...ASSETS_JOBS, ...repositoriesJobs, ...UPLOADS_JOBS, ...INDEXING_JOBS, ...FACES_JOBS, ...STACKS_JOBS, ...TRASH_JOBS, ...DUPLICATES_JOBS, ...PHOTO_EVENTS_JOBS, ...PLACES_JOBS, ...CLOUD_IMPORT_JOBS];
 
 export function buildJobRegistry(): JobRegistry {
   return new JobRegistry(jobQueues()).register(...JOB_DEFINITIONS);

@@ -11,6 +11,7 @@ import type { Db } from '../../../server/src/platform/db/connection.ts';
 import { FACE_MODEL_ID } from '../../../server/src/features/faces/index.ts';
 import { geohashFields } from '../../../server/src/features/places/index.ts';
 import { encodePlaceId } from '../../../server/src/features/places/place-id.ts';
+import { seal } from '../../../server/src/platform/crypto/sealed.ts';
 
 export interface OwnedSeeds {
   person: number[];
@@ -18,10 +19,12 @@ export interface OwnedSeeds {
   photo_event: string[];
   duplicate_group: string[];
   place: string[];
+  cloud_credential: string[];
+  import_run: string[];
 }
 
 /** Two people (named with `mark`) with a face each, one event of the photos, one duplicate group of them and their place. */
-export function seedOwnedKinds(db: Db, owner: { userId: number; assetIds: readonly string[]; repositoryId: string; mark: string }): OwnedSeeds {
+export function seedOwnedKinds(db: Db, owner: { userId: number; assetIds: readonly string[]; repositoryId: string; mark: string; sealKey: Buffer }): OwnedSeeds {
   const now = Date.now();
   const [first, second] = owner.assetIds;
   if (!first || !second) throw new Error('two photos are needed');
@@ -79,5 +82,24 @@ export function seedOwnedKinds(db: Db, owner: { userId: number; assetIds: readon
   db.prepare("INSERT OR REPLACE INTO place_cells (geohash7, city, region, country, country_code, distance_km, provider, geocoded_at) VALUES (?, 'Lisbon', 'Lisbon', 'Portugal', 'PT', 0.5, 'matrix', ?)").run(geohash7, now);
   const place = encodePlaceId({ level: 'city', country_code: 'PT', region: 'Lisbon', city: 'Lisbon' });
 
-  return { person, face, photo_event: [eventId], duplicate_group: [groupId], place: [place] };
+  // A cloud connection (a WebDAV account, its secrets sealed as the service seals them) and a finished import run.
+  const credentialId = crypto.randomUUID();
+  const sealed = seal(owner.sealKey, JSON.stringify({ identity: `https://nas.invalid/dav\n${owner.mark}`, secrets: { password: owner.mark }, session: null }), credentialId);
+  db.prepare(
+    `INSERT INTO cloud_credentials (credential_id, owner_id, provider, identity_hash, display_name, status, public_config, sealed_state, created_at, updated_at)
+     VALUES (?, ?, 'webdav', ?, ?, 'connected', ?, ?, ?, ?)`,
+  ).run(credentialId, owner.userId, crypto.randomBytes(16).toString('hex'), 'Family NAS', JSON.stringify({ url: 'https://nas.invalid/dav', username: 'family' }), sealed, now, now);
+  const sourceId = crypto.randomUUID();
+  db.prepare(
+    `INSERT INTO cloud_sources (source_id, repository_id, credential_id, owner_id, provider, remote_scope, scope_key, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'webdav', '{"folder":""}', '{"folder":""}', ?, ?)`,
+  ).run(sourceId, owner.repositoryId, credentialId, owner.userId, now, now);
+  const runId = crypto.randomUUID();
+  db.prepare(
+    `INSERT INTO import_runs (run_id, source_key, source_id, credential_id, repository_id, owner_id, provider, status, total_seen, skipped_count, created_at, started_at, finished_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'webdav', 'completed', 1, 1, ?, ?, ?, ?)`,
+  ).run(runId, sourceId, sourceId, credentialId, owner.repositoryId, owner.userId, now, now, now, now);
+  db.prepare("INSERT INTO import_run_files (run_id, remote_id, name, folder, outcome, reason_code, reason, at) VALUES (?, ?, ?, '', 'skipped', 'not_media', 'Not a photo', ?)").run(runId, `${owner.mark}.txt`, `${owner.mark}.txt`, now);
+
+  return { person, face, photo_event: [eventId], duplicate_group: [groupId], place: [place], cloud_credential: [credentialId], import_run: [runId] };
 }

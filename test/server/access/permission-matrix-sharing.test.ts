@@ -27,6 +27,7 @@ import { CORPUS } from '../media/corpus.ts';
 import { indexFiles } from '../albums/helpers.ts';
 import { buildRequest, operationsOf, type BuiltRequest, type DocOperation, type Ids } from './requests.ts';
 import { seedOwnedKinds } from './owned-seeds.ts';
+import { KeyRing } from '../../../server/src/platform/crypto/keys.ts';
 import { notFoundCode } from './judge.ts';
 
 type Role = 'album viewer' | 'album contributor' | 'partner' | 'link holder';
@@ -98,7 +99,7 @@ describe('permission matrix: sharing roles', () => {
     // The owner's people, faces, photo event, duplicate group and place (owned-seeds.ts), and their events as the
     // events job makes them now (not mid-run, from the debounced rebuild the indexing queued): all owner-only.
     const repositoryId = srv.container.repositories.primary()!.repository_id;
-    const seeds = seedOwnedKinds(srv.container.db, { userId: oliveId, assetIds: [assets.o1!, assets.o2!], repositoryId, mark: 'olive-private' });
+    const seeds = seedOwnedKinds(srv.container.db, { userId: oliveId, assetIds: [assets.o1!, assets.o2!], repositoryId, mark: 'olive-private', sealKey: KeyRing.fromFile(path.join(srv.container.config.dataDir, 'secret.key')).key('cloud-credential') });
     await ok(owner.patch(`${V1}/events/rebuild-state`, { rebuild: true }));
     await srv.container.jobRunner.whenIdle();
     seeds.photo_event = srv.container.db.prepare("SELECT event_id FROM photo_events WHERE owner_id = ? AND status = 'active' ORDER BY start_at").pluck().all(oliveId) as string[];

@@ -35,6 +35,7 @@ import { CORPUS } from '../media/corpus.ts';
 import { OWNED_RESOURCES } from '../../../server/src/platform/http/router.ts';
 import { buildRequest, operationsOf, type BuiltRequest, type DocOperation, type Ids } from './requests.ts';
 import { seedOwnedKinds } from './owned-seeds.ts';
+import { KeyRing } from '../../../server/src/platform/crypto/keys.ts';
 import { foreignRefusal, notFoundCode } from './judge.ts';
 
 type Role = 'anonymous' | 'other member' | 'administrator' | 'owner';
@@ -111,7 +112,7 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
 
     // People and faces (no face model runs here), an event, a duplicate group and a place: owned-seeds.ts.
     const repositoryId = srv.container.repositories.primary()!.repository_id;
-    const seeds = seedOwnedKinds(srv.container.db, { userId: olive.session.user.user_id, assetIds, repositoryId, mark: SECRET });
+    const seeds = seedOwnedKinds(srv.container.db, { userId: olive.session.user.user_id, assetIds, repositoryId, mark: SECRET, sealKey: KeyRing.fromFile(path.join(srv.container.config.dataDir, 'secret.key')).key('cloud-credential') });
     // The owner's events as the events job makes them of these photos and their seeded place, now: the debounced
     // rebuild the uploads queued would otherwise retitle the event in the middle of the other roles' turns.
     ok(await owner.patch(`${V1}/events/rebuild-state`, { rebuild: true }));

@@ -1,12 +1,13 @@
 /**
  * Each owner-only rule of the access layer is what keeps a member out of another's people, faces, photo
- * events and duplicate groups: with the rule swapped for `1=1` (rules.ts swapRuleForTest), the matrix's
+ * events, duplicate groups, cloud connections and import runs: with the rule swapped for `1=1` (rules.ts swapRuleForTest), the matrix's
  * judge (judge.ts, the same check permission-matrix.test.ts applies to every answer) finds another member
  * let through by at least one operation of that kind; with the rule back, by none. A rule a hand check
  * elsewhere still backs up would leave the judge silent here, and this test would fail.
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Access } from '../../../server/src/platform/access/index.ts';
 import type { AccessKind } from '../../../server/src/platform/access/permitted.ts';
@@ -16,9 +17,10 @@ import { addMember, registerAdmin } from '../helpers/api.ts';
 import { catalogOf } from '../helpers/factories.ts';
 import { buildRequest, operationsOf, type DocOperation, type Ids } from './requests.ts';
 import { seedOwnedKinds } from './owned-seeds.ts';
+import { KeyRing } from '../../../server/src/platform/crypto/keys.ts';
 import { foreignRefusal } from './judge.ts';
 
-const KINDS = ['person', 'face', 'photo_event', 'duplicate_group'] as const satisfies readonly AccessKind[];
+const KINDS = ['person', 'face', 'photo_event', 'duplicate_group', 'cloud_credential', 'import_run'] as const satisfies readonly AccessKind[];
 
 describe('the owner-only rules are needed', () => {
   let srv: TestServer;
@@ -43,7 +45,7 @@ describe('the owner-only rules are needed', () => {
     const ownerId = olive.session.user.user_id;
     const catalog = catalogOf(db);
     const assetIds = [0, 1].map(() => catalog.asset({ owner_id: ownerId, repository_id: repositoryId }));
-    const seeds = seedOwnedKinds(db, { userId: ownerId, assetIds, repositoryId, mark: 'olive-private' });
+    const seeds = seedOwnedKinds(db, { userId: ownerId, assetIds, repositoryId, mark: 'olive-private', sealKey: KeyRing.fromFile(path.join(srv.container.config.dataDir, 'secret.key')).key('cloud-credential') });
     // `item`: a media item id for a split's body, so the body is valid and the event's rule is what answers.
     ids = { byKind: { asset: assetIds, repository: [repositoryId], item: [crypto.randomUUID()], ...seeds }, file: Buffer.alloc(0), hash: '0'.repeat(64) };
   });

@@ -32,7 +32,8 @@ export async function cleanupStaging(ctx: UploadsContext, sessions: ChunkSession
   for (const repo of store.allRepositories()) {
     const root = stagingRoot(repo.path);
     const live = store.liveSessionIds(repo.repository_id);
-    removed += await removeOlderThan(root, cutoff, (name) => name !== 'sessions');
+    // `imports/` belongs to the import runs (features/cloud-import tidies it): a run may go on for days.
+    removed += await removeOlderThan(root, cutoff, (name) => name !== 'sessions' && name !== 'imports');
     const sessionsRoot = path.join(repo.path, SESSIONS_DIR);
     let dirs: string[] = [];
     try {

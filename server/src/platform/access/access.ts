@@ -27,6 +27,8 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   person: { code: 'person_not_found', noun: 'person' },
   face: { code: 'face_not_found', noun: 'face' },
   photo_event: { code: 'event_not_found', noun: 'event' },
+  cloud_credential: { code: 'cloud_credential_not_found', noun: 'cloud connection' },
+  import_run: { code: 'import_run_not_found', noun: 'import run' },
 };
 
 /**
@@ -46,6 +48,8 @@ const READ_ONLY: Record<AccessKind, { code: string; message: string }> = {
   person: { code: 'person_read_only', message: 'Only the owner of these photos can change their people.' },
   face: { code: 'face_read_only', message: 'Only the owner of these photos can change their faces.' },
   photo_event: { code: 'event_read_only', message: 'Only the owner of these photos can change their events.' },
+  cloud_credential: { code: 'cloud_credential_read_only', message: 'Only the member who connected this account can use it.' },
+  import_run: { code: 'import_run_read_only', message: 'Only the member who started this import can change it.' },
 };
 
 export class Access {

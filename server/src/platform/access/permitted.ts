@@ -18,6 +18,8 @@ export interface AccessKinds {
   person: number;
   face: number;
   photo_event: string;
+  cloud_credential: string;
+  import_run: string;
 }
 export type AccessKind = keyof AccessKinds;
 

@@ -26,6 +26,9 @@
  *   files, which only their owner does.
  * - Photo events: their owner only. An event is the owner's library cut into days and trips; a partner
  *   who sees the photos builds their own events from what they see, and a shared album is its own story.
+ * - Cloud connections (credentials) and import runs: their owner only, administrators included. An administrator
+ *   lists every member's connections (features/cloud-import), but a connection is the member's account at a
+ *   provider and a run's report names the member's files: neither is acted on or read by anyone else.
  * - Places are not a kind here: a place is geography (place-id.ts), and what a member sees of one is a
  *   query over the reader's own photos (place-list.service.ts), so another member's place answers 404
  *   `place_not_found` because the reader has no photo there, not because of a rule.
@@ -93,6 +96,8 @@ export const RULES: Record<AccessKind, Rule> = {
   person: owned('people', 'person_id'),
   face: owned('faces', 'face_id'),
   photo_event: owned('photo_events', 'event_id'),
+  cloud_credential: owned('cloud_credentials', 'credential_id'),
+  import_run: owned('import_runs', 'run_id'),
 };
 
 /**

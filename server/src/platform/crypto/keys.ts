@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 
-export type KeyPurpose = 'access' | 'media' | 'csrf' | 'password-change' | 'settings' | 'share-link' | 'totp-secret' | 'recovery-code' | 'registration-stage';
+export type KeyPurpose = 'access' | 'media' | 'csrf' | 'password-change' | 'settings' | 'share-link' | 'totp-secret' | 'recovery-code' | 'registration-stage' | 'cloud-credential';
 
 export class KeyRing {
   private constructor(private readonly root: Buffer) {}

@@ -1,0 +1,58 @@
+/**
+ * Cloud import's face to the container: the credentials (credentials.service.ts) and the runs with their sources
+ * (runs.service.ts), built together because each needs the other (a disconnect cancels runs; a run reads its
+ * credential's sealed state).
+ */
+import type { Access } from '../../platform/access/index.ts';
+import type { Db } from '../../platform/db/connection.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { CloudProvider } from '../../adapters/cloud/provider.ts';
+import type { CatalogDoor, Intake } from '../intake/index.ts';
+import { CredentialsService } from './credentials.service.ts';
+import { ProviderRegistry } from './providers.ts';
+import { ImportRunsService, type RunsDeps } from './runs.service.ts';
+
+export interface CloudImportDeps {
+  db: Db;
+  access: Access;
+  jobs: JobQueue;
+  door: CatalogDoor;
+  intake: Pick<Intake, 'hashFile'>;
+  providers: readonly CloudProvider[];
+  sealKey: Buffer;
+  log: Logger;
+  now?: () => number;
+  executor?: RunsDeps['executor'];
+}
+
+export class CloudImportService {
+  readonly providers: ProviderRegistry;
+  readonly credentials: CredentialsService;
+  readonly runs: ImportRunsService;
+
+  constructor(deps: CloudImportDeps) {
+    this.providers = new ProviderRegistry(deps.providers);
+    this.credentials = new CredentialsService({
+      db: deps.db,
+      access: deps.access,
+      providers: this.providers,
+      sealKey: deps.sealKey,
+      log: deps.log,
+      cancelRunsOf: (id, reason) => this.runs.cancelRunsOf(id, reason),
+      ...(deps.now ? { now: deps.now } : {}),
+    });
+    this.runs = new ImportRunsService({
+      db: deps.db,
+      access: deps.access,
+      jobs: deps.jobs,
+      credentials: this.credentials,
+      providers: this.providers,
+      door: deps.door,
+      intake: deps.intake,
+      log: deps.log,
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.executor ? { executor: deps.executor } : {}),
+    });
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * One import run at work (the `cloud-import.run` job): list the source, decide per file, fetch what is new into the
+ * repository's staging area, and hand each file with its source facts to the one door into the catalog
+ * (features/intake). The door owns deduplication, the no-overwrite commit and crash safety; this file owns the
+ * run's bookkeeping: cursors, counters, the report.
+ *
+ * Per file, in this order:
+ * 1. already handled by this run (a resumed run) → passed over, counted before;
+ * 2. a name that cannot be stored, or not a photo/video/audio name (media-names.ts) → `skipped` with its reason;
+ * 3. the source's cursor holds this version → `unchanged` (not fetched). A person's deletion stands: an item
+ *    imported before whose photo was deleted is not brought back by the next run;
+ * 4. fetched into `.hearth/staging/imports/<run>/<item>` (resumed from the bytes already there: HTTP Range),
+ *    retried with backoff on failures the provider calls retryable, then hashed and admitted:
+ *    `created`/`restored` → `imported`; content the member already has → `skipped` (`already_in_library`, its
+ *    facts heard again by the door); not a readable media file → `skipped` (`unsupported`);
+ * 5. anything else that goes wrong with one file → `failed` with its reason; the run goes on.
+ * The cursor and the run's file record are written together after the door answered, so a kill between the
+ * commit and them makes the resumed run fetch the file again and the door answer "already there" for it: every
+ * file is catalogued once.
+ *
+ * The run fails as a whole only when the source cannot be listed (signed out, unreachable): the credential then
+ * shows the provider's refusal. Counters are flushed every second and at the end. One file's bytes never sit in
+ * memory: providers stream to disk.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../../platform/db/connection.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { ProviderError, type ListingProblem, type RemoteItem, type RemoteLibrary } from '../../adapters/cloud/provider.ts';
+import { DETECT_HEAD_BYTES } from '../../adapters/media/detect.ts';
+import { STAGING_DIR, sanitizeFileName, type CatalogDoor, type Intake, type SourceFacts } from '../intake/index.ts';
+import type { CredentialsService } from './credentials.service.ts';
+import { problem, toStoredProblem, type StoredProblem } from './import-problems.ts';
+import { badRemoteName, mayBeMedia } from './media-names.ts';
+import type { ProviderRegistry } from './providers.ts';
+import type { FileOutcome, RunCounters, RunRow, RunsStore } from './runs.store.ts';
+
+/** Where a run's downloads wait inside the repository (cleared when the run ends, kept while it can resume). */
+export const IMPORT_STAGING = path.join(STAGING_DIR, 'imports');
+
+export interface ExecutorDeps {
+  db: Db;
+  runs: RunsStore;
+  credentials: CredentialsService;
+  providers: ProviderRegistry;
+  door: CatalogDoor;
+  intake: Pick<Intake, 'hashFile'>;
+  log: Logger;
+  now: () => number;
+  /** Files fetched at once (default 3: a home connection and a NAS both serve a few streams best). */
+  concurrency?: number;
+  /** Attempts per file for retryable failures (default 4) and the first backoff (default 1 s, doubling). */
+  attempts?: number;
+  backoffMs?: number;
+}
+
+export interface RunControl {
+  signal: AbortSignal;
+  progress(fraction: number, message?: string): void;
+}
+
+const FLUSH_MS = 1000;
+
+export class RunExecutor {
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  /** Runs (or resumes) the run. Returns when it is completed, failed or stopped by its signal. */
+  async execute(runId: string, ctl: RunControl): Promise<void> {
+    const { runs, now } = this.deps;
+    const run = runs.get(runId);
+    if (!run || (run.status !== 'queued' && run.status !== 'running')) return; // cancelled or interrupted meanwhile
+    runs.setStatus(runId, 'running', now(), { started: true, problem: null });
+    const work = new RunWork(this.deps, run, ctl);
+    try {
+      await work.go();
+    } finally {
+      work.flush();
+    }
+  }
+}
+
+/** The state of one execution of a run. */
+class RunWork {
+  private readonly counters: RunCounters;
+  private readonly handled: Set<string>;
+  private readonly staging: string;
+  private lastFlush = 0;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly deps: ExecutorDeps,
+    private readonly run: RunRow,
+    private readonly ctl: RunControl,
+  ) {
+    const { total_seen, downloaded_count, imported_count, unchanged_count, skipped_count, failed_count, downloaded_bytes } = run;
+    this.counters = { total_seen, downloaded_count, imported_count, unchanged_count, skipped_count, failed_count, downloaded_bytes };
+    this.handled = deps.runs.handled(run.run_id);
+    const repo = deps.credentials.store.repository(run.repository_id);
+    this.staging = repo ? path.join(repo.path, IMPORT_STAGING, run.run_id) : '';
+    this.log = deps.log.child({ run_id: run.run_id });
+  }
+
+  async go(): Promise<void> {
+    const { runs, credentials, providers, now } = this.deps;
+    const run = this.run;
+    const repo = credentials.store.repository(run.repository_id);
+    if (!repo || repo.status !== 'active') return this.fail(problem('repository_unavailable', 503, 'The repository cannot be reached right now. Resume the import when it is back.', true));
+    const cred = run.credential_id ? credentials.store.get(run.credential_id) : undefined;
+    if (!cred) return this.fail(problem('cloud_credential_not_found', 409, 'The connection this import used was removed.'));
+    if (cred.status !== 'connected') return this.fail(problem('credential_not_connected', 409, `${cred.display_name} is not connected. Reconnect it, then resume the import.`));
+    const provider = providers.find(cred.provider);
+    if (!provider) return this.fail(problem('unknown_provider', 409, `This server no longer offers ${cred.provider} imports.`));
+
+    await fs.promises.mkdir(this.staging, { recursive: true });
+    let library: RemoteLibrary | undefined;
+    try {
+      library = provider.open(credentials.stateOf(cred), JSON.parse(run.remote_scope) as Record<string, string>, (s) => credentials.saveState(cred.credential_id, s));
+      await this.pump(library);
+    } catch (e) {
+      if (this.ctl.signal.aborted) return this.stopped();
+      const p = toStoredProblem(e);
+      if (e instanceof ProviderError && (e.code === 'auth_failed' || e.code === 'session_expired' || e.code === 'web_access_off')) credentials.markFailed(cred.credential_id, p);
+      this.log.warn({ code: p.code }, 'import run failed');
+      return this.fail(p);
+    } finally {
+      await library?.close().catch(() => undefined);
+    }
+    if (this.ctl.signal.aborted) return this.stopped();
+    this.flush();
+    if (runs.transition(run.run_id, ['running'], 'completed', now(), { finished: true, problem: null })) {
+      await fs.promises.rm(this.staging, { recursive: true, force: true }).catch(() => undefined);
+      this.log.info(this.counters, 'import run completed');
+    }
+  }
+
+  /** Lists and handles files with a few at a time in flight; the listing itself is pulled by the workers. */
+  private async pump(library: RemoteLibrary): Promise<void> {
+    const it = library.list(this.ctl.signal)[Symbol.asyncIterator]();
+    const worker = async () => {
+      for (;;) {
+        if (this.ctl.signal.aborted) return;
+        const next = await it.next();
+        if (next.done) return;
+        await this.handle(library, next.value);
+      }
+    };
+    await Promise.all(Array.from({ length: this.deps.concurrency ?? 3 }, worker));
+  }
+
+  private async handle(library: RemoteLibrary, entry: RemoteItem | ListingProblem): Promise<void> {
+    if ('problem' in entry) {
+      const id = `listing:${entry.where}`;
+      if (this.handled.has(id)) return;
+      return this.record({ id, name: path.posix.basename(entry.where) || entry.where, folder: [], size: null }, 'skipped', 'listing_problem', entry.reason);
+    }
+    const item = entry;
+    if (this.handled.has(item.id)) return;
+    this.counters.total_seen++;
+    const bad = badRemoteName(item.name);
+    if (bad) return this.record(item, 'skipped', 'bad_name', bad);
+    if (!mayBeMedia(item.name)) return this.record(item, 'skipped', 'not_media', 'Not a photo, video or audio file by its name.');
+    const cursor = this.deps.runs.cursor(this.run.source_key, item.id);
+    if (cursor && cursor.version === item.version) return this.record(item, 'unchanged', null, null, cursor.asset_id);
+    try {
+      const staged = await this.fetch(library, item);
+      await this.admit(item, staged);
+    } catch (e) {
+      if (this.ctl.signal.aborted) return; // not handled: a resume does it
+      const p = toStoredProblem(e);
+      this.record(item, 'failed', p.code, p.detail);
+    }
+  }
+
+  /** Downloads into the run's staging, resuming from what is there, retrying what the provider says may pass. */
+  private async fetch(library: RemoteLibrary, item: RemoteItem): Promise<string> {
+    const dest = path.join(this.staging, crypto.createHash('sha256').update(item.id).digest('hex').slice(0, 32));
+    const attempts = this.deps.attempts ?? 4;
+    for (let attempt = 1; ; attempt++) {
+      const offset = await fs.promises.stat(dest).then((s) => s.size, () => 0);
+      try {
+        await library.download(item, dest, { offset, signal: this.ctl.signal });
+        break;
+      } catch (e) {
+        if (!(e instanceof ProviderError) || !e.retryable || attempt >= attempts || this.ctl.signal.aborted) throw e;
+        this.log.info({ item: item.id, attempt, code: e.code }, 'download failed; trying again');
+        await sleep((this.deps.backoffMs ?? 1000) * 2 ** (attempt - 1), this.ctl.signal);
+      }
+    }
+    const size = (await fs.promises.stat(dest)).size;
+    this.counters.downloaded_count++;
+    this.counters.downloaded_bytes += size;
+    return dest;
+  }
+
+  private async admit(item: RemoteItem, staged: string): Promise<void> {
+    const size = (await fs.promises.stat(staged)).size;
+    const { hash } = await this.deps.intake.hashFile(staged, size);
+    const head = await readHead(staged);
+    const repo = this.deps.credentials.store.repository(this.run.repository_id)!;
+    const out = await this.deps.door.admit({
+      source: 'import',
+      ownerId: this.run.owner_id,
+      repository: { repository_id: repo.repository_id, path: repo.path },
+      file: { kind: 'staged', path: staged, hash, size, head },
+      facts: this.factsOf(item),
+      ref: `import:${this.run.run_id}:${crypto.createHash('sha256').update(item.id).digest('hex').slice(0, 16)}`,
+    });
+    await fs.promises.rm(staged, { force: true }); // the door took it or left it; either way it is no longer ours
+    let outcome: FileOutcome;
+    let code: string | null = null;
+    let reason: string | null = null;
+    let assetId: string | null = null;
+    switch (out.outcome) {
+      case 'created':
+      case 'restored':
+      case 'moved':
+        outcome = 'imported';
+        assetId = out.assetId;
+        break;
+      case 'updated':
+      case 'unchanged':
+      case 'duplicate':
+        outcome = 'skipped';
+        code = 'already_in_library';
+        reason = 'You already have this photo or video (the same bytes): it was not stored twice.';
+        assetId = out.assetId;
+        break;
+      case 'unsupported':
+        outcome = 'skipped';
+        code = 'unsupported';
+        reason = out.reason;
+        break;
+    }
+    this.deps.db.transaction(() => {
+      this.deps.runs.saveCursor({ source_key: this.run.source_key, remote_id: item.id, version: item.version, asset_id: assetId, content_hash: hash, run_id: this.run.run_id, updated_at: this.deps.now() });
+      this.record(item, outcome, code, reason, assetId, size);
+    })();
+  }
+
+  private factsOf(item: RemoteItem): SourceFacts {
+    const f = item.facts;
+    const name = sanitizeFileName(item.name) ?? undefined;
+    return {
+      ...(f.capturedAt ? { capturedAt: f.capturedAt } : {}),
+      ...(f.gps !== undefined ? { gps: f.gps } : {}),
+      ...(f.description ? { description: f.description } : {}),
+      ...(f.favorite !== undefined ? { favorite: f.favorite } : {}),
+      ...(f.albumNames?.length ? { albumNames: f.albumNames } : {}),
+      ...(f.fileModified !== undefined ? { fileModified: f.fileModified } : {}),
+      ...(name ? { originalName: name } : {}),
+      sourceRef: { source: `${this.run.provider}:${this.run.source_key}`, id: item.id, version: item.version },
+    };
+  }
+
+  private record(item: Pick<RemoteItem, 'id' | 'name' | 'folder' | 'size'>, outcome: FileOutcome, code: string | null, reason: string | null, assetId: string | null = null, size: number | null = item.size): void {
+    const c = this.counters;
+    if (outcome === 'imported') c.imported_count++;
+    else if (outcome === 'unchanged') c.unchanged_count++;
+    else if (outcome === 'skipped') c.skipped_count++;
+    else c.failed_count++;
+    this.handled.add(item.id);
+    this.deps.runs.recordFile({ run_id: this.run.run_id, remote_id: item.id, name: item.name, folder: item.folder.join('/'), outcome, reason_code: code, reason, asset_id: assetId, size, at: this.deps.now() });
+    if (this.deps.now() - this.lastFlush >= FLUSH_MS) this.flush();
+  }
+
+  flush(): void {
+    this.lastFlush = this.deps.now();
+    this.deps.runs.flushCounters(this.run.run_id, this.counters, this.lastFlush);
+    const c = this.counters;
+    const done = c.imported_count + c.unchanged_count + c.skipped_count + c.failed_count;
+    this.ctl.progress(c.total_seen ? done / c.total_seen : 0, `${done} of ${c.total_seen} files looked at so far`);
+  }
+
+  private fail(p: StoredProblem): void {
+    this.flush();
+    this.deps.runs.transition(this.run.run_id, ['running', 'queued'], 'failed', this.deps.now(), { problem: p, finished: true });
+  }
+
+  /** The signal ended the work: a cancel already set the run's status; a shutdown leaves it to start-up (interrupted). */
+  private stopped(): void {
+    this.flush();
+  }
+}
+
+async function readHead(file: string): Promise<Buffer> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(DETECT_HEAD_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+}

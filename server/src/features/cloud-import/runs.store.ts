@@ -1,0 +1,203 @@
+/** SQL of import runs, their per-file record (the report) and the per-source cursors. No rules here (runs.service.ts). */
+import type { Db } from '../../platform/db/connection.ts';
+import type { StoredProblem } from './import-problems.ts';
+
+export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+export const ACTIVE_RUN: readonly RunStatus[] = ['queued', 'running'];
+export type FileOutcome = 'imported' | 'unchanged' | 'skipped' | 'failed';
+
+export interface RunRow {
+  run_id: string;
+  source_key: string;
+  source_id: string | null;
+  credential_id: string | null;
+  repository_id: string;
+  owner_id: number;
+  provider: string;
+  remote_scope: string;
+  status: RunStatus;
+  total_seen: number;
+  downloaded_count: number;
+  imported_count: number;
+  unchanged_count: number;
+  skipped_count: number;
+  failed_count: number;
+  downloaded_bytes: number;
+  problem: string | null;
+  job_id: number | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+}
+
+/** The counters a run flushes while it runs. */
+export type RunCounters = Pick<RunRow, 'total_seen' | 'downloaded_count' | 'imported_count' | 'unchanged_count' | 'skipped_count' | 'failed_count' | 'downloaded_bytes'>;
+
+export interface RunFileRow {
+  run_id: string;
+  remote_id: string;
+  name: string;
+  folder: string;
+  outcome: FileOutcome;
+  reason_code: string | null;
+  reason: string | null;
+  asset_id: string | null;
+  size: number | null;
+  at: number;
+}
+
+export interface CursorRow {
+  source_key: string;
+  remote_id: string;
+  version: string;
+  asset_id: string | null;
+  content_hash: string | null;
+  run_id: string;
+  updated_at: number;
+}
+
+export class RunsStore {
+  constructor(private readonly db: Db) {}
+
+  get(id: string): RunRow | undefined {
+    return this.db.prepare('SELECT * FROM import_runs WHERE run_id = ?').get(id) as RunRow | undefined;
+  }
+
+  insert(row: Omit<RunRow, keyof RunCounters | 'problem' | 'job_id' | 'started_at' | 'finished_at'>): void {
+    this.db
+      .prepare(
+        `INSERT INTO import_runs (run_id, source_key, source_id, credential_id, repository_id, owner_id, provider, remote_scope, status, created_at, updated_at)
+         VALUES (@run_id, @source_key, @source_id, @credential_id, @repository_id, @owner_id, @provider, @remote_scope, @status, @created_at, @updated_at)`,
+      )
+      .run(row);
+  }
+
+  /** The active run of a repository and source, if one is queued or running. */
+  active(repositoryId: string, sourceKey: string): RunRow | undefined {
+    return this.db.prepare("SELECT * FROM import_runs WHERE repository_id = ? AND source_key = ? AND status IN ('queued', 'running')").get(repositoryId, sourceKey) as RunRow | undefined;
+  }
+
+  activeOfCredential(credentialId: string): RunRow[] {
+    return this.db.prepare("SELECT * FROM import_runs WHERE credential_id = ? AND status IN ('queued', 'running')").all(credentialId) as RunRow[];
+  }
+
+  latestOfSource(sourceKey: string): RunRow | undefined {
+    return this.db.prepare('SELECT * FROM import_runs WHERE source_key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(sourceKey) as RunRow | undefined;
+  }
+
+  /** A member's runs (undefined: everyone's), newest first. */
+  list(ownerId: number | undefined, limit: number, offset: number): { rows: RunRow[]; total: number } {
+    const where = ownerId === undefined ? '' : 'WHERE owner_id = @owner';
+    const params = { owner: ownerId ?? null, limit, offset };
+    return {
+      rows: this.db.prepare(`SELECT * FROM import_runs ${where} ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`).all(params) as RunRow[],
+      total: (this.db.prepare(`SELECT count(*) FROM import_runs ${where}`).pluck().get(params) as number) ?? 0,
+    };
+  }
+
+  setStatus(id: string, status: RunStatus, now: number, f: { problem?: StoredProblem | null; job_id?: number | null; started?: boolean; finished?: boolean } = {}): void {
+    this.db
+      .prepare(
+        `UPDATE import_runs SET status = @status, updated_at = @now,
+           problem = CASE WHEN @set_problem THEN @problem ELSE problem END,
+           job_id = CASE WHEN @set_job THEN @job_id ELSE job_id END,
+           started_at = CASE WHEN @started THEN coalesce(started_at, @now) ELSE started_at END,
+           finished_at = CASE WHEN @finished THEN @now WHEN @status IN ('queued', 'running') THEN NULL ELSE finished_at END
+         WHERE run_id = @id`,
+      )
+      .run({
+        id,
+        status,
+        now,
+        set_problem: f.problem !== undefined ? 1 : 0,
+        problem: f.problem ? JSON.stringify(f.problem) : null,
+        set_job: f.job_id !== undefined ? 1 : 0,
+        job_id: f.job_id ?? null,
+        started: f.started ? 1 : 0,
+        finished: f.finished ? 1 : 0,
+      });
+  }
+
+  /** Moves a run from one status to another only if it is still in `from`; whether it did. */
+  transition(id: string, from: readonly RunStatus[], to: RunStatus, now: number, f: { problem?: StoredProblem | null; finished?: boolean } = {}): boolean {
+    const res = this.db
+      .prepare(
+        `UPDATE import_runs SET status = @to, updated_at = @now,
+           problem = CASE WHEN @set_problem THEN @problem ELSE problem END,
+           finished_at = CASE WHEN @finished THEN @now ELSE finished_at END
+         WHERE run_id = @id AND status IN (SELECT value FROM json_each(@from))`,
+      )
+      .run({ id, to, now, from: JSON.stringify(from), set_problem: f.problem !== undefined ? 1 : 0, problem: f.problem ? JSON.stringify(f.problem) : null, finished: f.finished ? 1 : 0 });
+    return res.changes > 0;
+  }
+
+  flushCounters(id: string, c: RunCounters, now: number): void {
+    this.db
+      .prepare(
+        `UPDATE import_runs SET total_seen = @total_seen, downloaded_count = @downloaded_count, imported_count = @imported_count,
+           unchanged_count = @unchanged_count, skipped_count = @skipped_count, failed_count = @failed_count,
+           downloaded_bytes = @downloaded_bytes, updated_at = @now WHERE run_id = @id`,
+      )
+      .run({ ...c, id, now });
+  }
+
+  /** Runs a stop left queued or running. */
+  unfinished(): RunRow[] {
+    return this.db.prepare("SELECT * FROM import_runs WHERE status IN ('queued', 'running')").all() as RunRow[];
+  }
+
+  // ------------------------------------------------------------------ the run's files
+
+  /** The remote ids this run already handled (a resumed run passes over them). */
+  handled(runId: string): Set<string> {
+    return new Set(this.db.prepare('SELECT remote_id FROM import_run_files WHERE run_id = ?').pluck().all(runId) as string[]);
+  }
+
+  recordFile(row: RunFileRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO import_run_files (run_id, remote_id, name, folder, outcome, reason_code, reason, asset_id, size, at)
+         VALUES (@run_id, @remote_id, @name, @folder, @outcome, @reason_code, @reason, @asset_id, @size, @at)
+         ON CONFLICT (run_id, remote_id) DO UPDATE SET outcome = excluded.outcome, reason_code = excluded.reason_code,
+           reason = excluded.reason, asset_id = excluded.asset_id, size = excluded.size, at = excluded.at`,
+      )
+      .run(row);
+  }
+
+  /** The report: the files of a run by outcome (default skipped and failed), in the order they were met. */
+  files(runId: string, outcomes: readonly FileOutcome[], limit: number, offset: number): { rows: RunFileRow[]; total: number } {
+    const params = { run: runId, outcomes: JSON.stringify(outcomes), limit, offset };
+    const where = 'run_id = @run AND outcome IN (SELECT value FROM json_each(@outcomes))';
+    return {
+      rows: this.db.prepare(`SELECT * FROM import_run_files WHERE ${where} ORDER BY at, remote_id LIMIT @limit OFFSET @offset`).all(params) as RunFileRow[],
+      total: this.db.prepare(`SELECT count(*) FROM import_run_files WHERE ${where}`).pluck().get(params) as number,
+    };
+  }
+
+  // ------------------------------------------------------------------ cursors
+
+  cursor(sourceKey: string, remoteId: string): CursorRow | undefined {
+    return this.db.prepare('SELECT * FROM import_cursors WHERE source_key = ? AND remote_id = ?').get(sourceKey, remoteId) as CursorRow | undefined;
+  }
+
+  saveCursor(row: CursorRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO import_cursors (source_key, remote_id, version, asset_id, content_hash, run_id, updated_at)
+         VALUES (@source_key, @remote_id, @version, @asset_id, @content_hash, @run_id, @updated_at)
+         ON CONFLICT (source_key, remote_id) DO UPDATE SET version = excluded.version, asset_id = excluded.asset_id,
+           content_hash = excluded.content_hash, run_id = excluded.run_id, updated_at = excluded.updated_at`,
+      )
+      .run(row);
+  }
+
+  /** Whether an asset still exists (in the Trash or not): an item whose asset was deleted for good is fetched again. */
+  assetExists(assetId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM assets WHERE asset_id = ?').get(assetId) !== undefined;
+  }
+
+  forgetSource(sourceKey: string): void {
+    this.db.prepare('DELETE FROM import_cursors WHERE source_key = ?').run(sourceKey);
+  }
+}
