@@ -23,7 +23,7 @@ export class WebDavProvider implements CloudProvider {
 
   constructor(private readonly opts: WebDavProviderOptions = {}) {}
 
-  signIn(inputs: Record<string, string>, signal: AbortSignal): Promise<SignInOutcome> {
+  async signIn(inputs: Record<string, string>, signal: AbortSignal): Promise<SignInOutcome> {
     return this.connect(accountFromInputs(inputs), signal, 'auth_failed');
   }
 
@@ -32,7 +32,7 @@ export class WebDavProvider implements CloudProvider {
     return Promise.reject(new ProviderError('bad_input', 'A WebDAV account has no verification step.', false, { field: 'code' }));
   }
 
-  reconnect(state: ProviderState, inputs: Record<string, string>, signal: AbortSignal): Promise<SignInOutcome> {
+  async reconnect(state: ProviderState, inputs: Record<string, string>, signal: AbortSignal): Promise<SignInOutcome> {
     // A refused stored password means "enter it again"; a refused new one is simply wrong.
     return this.connect(accountFromState(state, inputs), signal, inputs.password ? 'auth_failed' : 'session_expired');
   }
