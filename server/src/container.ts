@@ -90,6 +90,7 @@ import { ExactVectorScan, SearchService } from './features/search/index.ts';
 import { INaturalistClient, SpeciesService, SpeciesStore } from './features/species/index.ts';
 import { CloudImportService } from './features/cloud-import/index.ts';
 import type { CloudProvider } from './adapters/cloud/provider.ts';
+import { WebDavProvider } from './adapters/cloud/webdav/index.ts';
 
 declare module './platform/http/context.ts' {
   // The platform's view of the services is this Container: routers and jobs each get only the members they
@@ -479,7 +480,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   });
 
   // The import providers members can connect to (adapters/cloud).
-  const cloudProviders: CloudProvider[] = [];
+  const cloudProviders: CloudProvider[] = [new WebDavProvider()];
   const cloudImport = new CloudImportService({
     db,
     access,

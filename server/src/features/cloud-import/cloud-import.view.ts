@@ -175,11 +175,14 @@ export function runSummary(r: RunRow): string {
       return 'Waiting to start.';
     case 'running':
       return `Looked at ${n(r.total_seen, 'file')} so far${parts.length ? `: ${parts.join(', ')}` : ''}.`;
-    case 'completed':
-      if (!r.imported_count && !r.skipped_count && !r.failed_count) {
-        return r.unchanged_count ? `Nothing new: ${n(r.unchanged_count, 'file')} ${r.unchanged_count === 1 ? 'was' : 'were'} imported before.` : 'Nothing to import: the source holds no files.';
+    case 'completed': {
+      const report = r.skipped_count || r.failed_count ? ` ${[r.skipped_count ? `${r.skipped_count} skipped` : '', r.failed_count ? `${r.failed_count} failed` : ''].filter(Boolean).join(', ')}: see the report.` : '';
+      if (!r.imported_count) {
+        const before = r.unchanged_count ? `Nothing new: ${n(r.unchanged_count, 'file')} ${r.unchanged_count === 1 ? 'was' : 'were'} imported before.` : r.total_seen ? 'Nothing imported.' : 'Nothing to import: the source holds no files.';
+        return `${before}${report}`;
       }
-      return `Done: ${parts.join(', ')}${r.unchanged_count ? `; ${r.unchanged_count} unchanged since the last import` : ''}.`;
+      return `Done: ${n(r.imported_count, 'file')} imported${r.unchanged_count ? `, ${r.unchanged_count} unchanged since the last import` : ''}.${report}`;
+    }
     case 'failed':
       return `Stopped by a problem after ${n(r.total_seen, 'file')}${parts.length ? ` (${parts.join(', ')})` : ''}. Resume to go on.`;
     case 'cancelled':

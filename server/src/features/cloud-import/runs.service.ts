@@ -203,6 +203,17 @@ export class ImportRunsService {
     if (active) throw new Conflict(`An import of this source into this repository is already going on (run ${active.run_id}).`, 'import_run_active');
     const now = this.now();
     const runId = crypto.randomUUID();
+    try {
+      this.insertRun(runId, source, now);
+    } catch (e) {
+      // Two starts at the same moment: the partial unique index lets one through (migration 0034).
+      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new Conflict('An import of this source into this repository is already going on.', 'import_run_active');
+      throw e;
+    }
+    return this.store.get(runId)!;
+  }
+
+  private insertRun(runId: string, source: SourceRow, now: number): void {
     this.deps.db.transaction(() => {
       this.store.insert({
         run_id: runId,
@@ -220,7 +231,6 @@ export class ImportRunsService {
       this.deps.credentials.store.setLastRun(source.source_id, runId, now);
       this.enqueue(runId, 'queued');
     })();
-    return this.store.get(runId)!;
   }
 
   private enqueue(runId: string, status: 'queued'): void {
