@@ -93,8 +93,8 @@ class RunWork {
     private readonly run: RunRow,
     private readonly ctl: RunControl,
   ) {
-    const { total_seen, downloaded_count, imported_count, unchanged_count, skipped_count, failed_count, downloaded_bytes } = run;
-    this.counters = { total_seen, downloaded_count, imported_count, unchanged_count, skipped_count, failed_count, downloaded_bytes };
+    // Counted again from the run's file record: the flushed counters may lag behind a kill (a resumed run).
+    this.counters = { ...deps.runs.countedFiles(run.run_id), downloaded_count: run.downloaded_count, downloaded_bytes: run.downloaded_bytes };
     this.handled = deps.runs.handled(run.run_id);
     const repo = deps.credentials.store.repository(run.repository_id);
     this.staging = repo ? path.join(repo.path, IMPORT_STAGING, run.run_id) : '';
