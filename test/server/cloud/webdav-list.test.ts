@@ -138,6 +138,8 @@ function hostileAnswer(req: http.IncomingMessage, res: http.ServerResponse): voi
       return send(
         multistatus('/dav/', [
           { href: '/dav/ok.jpg', props: FILE },
+          // Some servers (IIS, some NAS boxes) answer with full addresses: the same origin is fine.
+          { href: `http://${req.headers.host}/dav/full%20address.jpg`, props: FILE },
           { href: '/dav/%2e%2e/', collection: true },
           { href: '/dav/..', props: FILE },
           { href: '/dav/..%2Fetc%2Fpasswd', props: FILE },
@@ -194,6 +196,7 @@ describe('WebDAV listing against a hostile server', () => {
       assert.deepEqual(
         items.map((i) => ({ id: i.id, version: i.version, size: i.size, folder: i.folder, modified: i.facts.fileModified?.time })),
         [
+          { id: 'full address.jpg', version: 'abc', size: 3, folder: [], modified: undefined },
           { id: 'more/deep.jpg', version: `5:${Date.parse(MODIFIED)}`, size: 5, folder: ['more'], modified: Date.parse(MODIFIED) },
           { id: 'ok.jpg', version: 'abc', size: 3, folder: [], modified: undefined },
         ],

@@ -173,6 +173,24 @@ describe('WebDAV sign-in refusals', () => {
     }
   });
 
+  test('a redirect within the origin is followed, and the account keeps the address it led to', async () => {
+    const moved = await recordingServer((req, res) => {
+      if (req.url === '/old/') return void res.writeHead(301, { location: '/dav/' }).end();
+      res.writeHead(207, { 'content-type': 'application/xml' });
+      res.end('<d:multistatus xmlns:d="DAV:"><d:response><d:href>/dav/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>');
+    });
+    try {
+      const outcome = await provider.signIn({ url: `${moved.url}old/`, username: USER, password: PASS }, signal());
+      assert.equal(outcome.state.publicConfig.url, `${moved.url}dav/`);
+      assert.deepEqual(moved.requests.map((r) => [r.method, r.url, r.headers.depth]), [
+        ['PROPFIND', '/old/', '0'],
+        ['PROPFIND', '/dav/', '0'],
+      ]);
+    } finally {
+      await moved.close();
+    }
+  });
+
   test('redirects within the origin are followed, at most five', async () => {
     const loop = await recordingServer((req, res) => res.writeHead(301, { location: `${req.url}x/` }).end());
     try {
