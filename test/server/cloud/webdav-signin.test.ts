@@ -5,13 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ProviderError, type ProviderState } from '../../../server/src/adapters/cloud/provider.ts';
 import { WebDavProvider } from '../../../server/src/adapters/cloud/webdav/index.ts';
 import { freePort, startRcloneWebdav, type RcloneWebdav } from '../helpers/rclone-webdav.ts';
-import { recordingServer } from '../helpers/webdav-peers.ts';
+import { listen, recordingServer } from '../helpers/webdav-peers.ts';
 import { CORPUS } from '../media/corpus.ts';
 
 const USER = 'anna';
@@ -134,6 +135,27 @@ describe('WebDAV sign-in refusals', () => {
     const port = await freePort();
     const error = await rejectsWith(provider.signIn({ url: `http://127.0.0.1:${port}/dav/`, username: USER, password: PASS }, signal()), 'unreachable');
     assert.equal(error.retryable, true);
+  });
+
+  test('a name that does not resolve is unreachable', async () => {
+    const error = await rejectsWith(provider.signIn({ url: 'https://hearth-test.invalid/dav/', username: USER, password: PASS }, signal()), 'unreachable');
+    assert.match(error.message, /does not resolve/);
+  });
+
+  test('a server that accepts but never answers times out as unreachable; one that resets does too', async () => {
+    const silent = await listen(net.createServer(() => undefined));
+    const resetting = await listen(net.createServer((socket) => socket.resetAndDestroy()));
+    const quick = new WebDavProvider({ idleTimeoutMs: 300 });
+    try {
+      const timedOut = await rejectsWith(quick.signIn({ url: silent.url, username: USER, password: PASS }, signal()), 'unreachable');
+      assert.match(timedOut.message, /did not answer in time/);
+      assert.equal(timedOut.retryable, true);
+      const reset = await rejectsWith(quick.signIn({ url: resetting.url, username: USER, password: PASS }, signal()), 'unreachable');
+      assert.equal(reset.retryable, true);
+    } finally {
+      await silent.close();
+      await resetting.close();
+    }
   });
 
   test('a web server that is not WebDAV is protocol', async () => {
