@@ -83,6 +83,24 @@ describe('WebDAV downloads from rclone', () => {
     }
   });
 
+  test('a name the server spells in NFD is listed as NFC and fetched with the server\'s own spelling', async () => {
+    const nfd = 'Cafe\u0301 cre\u0300me.jpg';
+    fs.copyFileSync(path.join(dir, 'top.jpg'), path.join(dir, 'Photos', nfd));
+    const library = provider.open(state, { folder: 'Photos' });
+    try {
+      let found: RemoteItem | undefined;
+      for await (const entry of library.list(signal())) if (!('problem' in entry) && entry.name.startsWith('Caf')) found = entry;
+      assert.equal(found?.id, 'Café crème.jpg'.normalize('NFC'));
+      assert.notEqual(found.id, nfd);
+      const dest = path.join(out, 'nfd.jpg');
+      await library.download(found, dest, { offset: 0, signal: signal() });
+      assert.equal(sha256(dest), sha256(path.join(dir, 'top.jpg')));
+    } finally {
+      await library.close();
+      fs.rmSync(path.join(dir, 'Photos', nfd));
+    }
+  });
+
   test('a connection cut mid-file is unreachable and retryable, and resuming from the partial size gives identical bytes', async () => {
     const item = items.get('Videos/iphone5 gps.mov')!;
     const source = path.join(dir, 'Videos', 'iphone5 gps.mov');

@@ -242,6 +242,35 @@ describe('WebDAV listing against a hostile server', () => {
     }
   });
 
+  test('no more than the configured number of folders are read at once', async () => {
+    let open = 0;
+    let most = 0;
+    const folders = Array.from({ length: 12 }, (_, i) => `f${i}`);
+    const slow = await recordingServer((req, res) => {
+      open++;
+      most = Math.max(most, open);
+      const entries = req.url === '/wide/' ? folders.map((f) => ({ href: `/wide/${f}/`, collection: true })) : [{ href: `${req.url}a.jpg`, props: FILE }];
+      setTimeout(() => {
+        open--;
+        res.writeHead(207, { 'content-type': 'application/xml' }).end(multistatus(req.url!, entries));
+      }, 40);
+    });
+    const library = new WebDavProvider({ listConcurrency: 3 }).open(
+      { identity: 'x', displayName: 'x', publicConfig: { url: `${slow.url}wide/`, username: USER }, secrets: { password: PASS }, session: null },
+      { folder: '' },
+    );
+    try {
+      const { items } = await listAll(library);
+      assert.equal(items.length, 12);
+      assert.equal(most, 3);
+      assert.equal(slow.requests.length, 13);
+      assert.ok(slow.requests.every((r) => r.method === 'PROPFIND' && r.headers.depth === '1'));
+    } finally {
+      await library.close();
+      await slow.close();
+    }
+  });
+
   test('a stopped listing stops asking: an aborted signal ends it with its reason', async () => {
     const library = provider.open(stateFor('dav'), { folder: '' });
     const controller = new AbortController();
