@@ -2,7 +2,8 @@
  * WebDAV downloads from rclone over corpus files: whole files byte for byte; a connection cut mid-file (a TCP
  * proxy in front of rclone) fails retryable with the bytes so far on disk, and the next attempt resumes with a
  * Range request to identical bytes; a file changed between attempts comes whole (If-Range), never spliced; a
- * deleted file is not_found; a stalled server times out; an abort stops the transfer.
+ * deleted file is not_found; a 403 file is not_found, a 401 session_expired; a stalled server times out; an abort
+ * stops the transfer.
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -79,6 +80,24 @@ describe('WebDAV downloads from rclone', () => {
       }
     } finally {
       await library.close();
+    }
+  });
+
+  test('a name the server spells in NFD is listed as NFC and fetched with the server\'s own spelling', async () => {
+    const nfd = 'Cafe\u0301 cre\u0300me.jpg';
+    fs.copyFileSync(path.join(dir, 'top.jpg'), path.join(dir, 'Photos', nfd));
+    const library = provider.open(state, { folder: 'Photos' });
+    try {
+      let found: RemoteItem | undefined;
+      for await (const entry of library.list(signal())) if (!('problem' in entry) && entry.name.startsWith('Caf')) found = entry;
+      assert.equal(found?.id, 'Café crème.jpg'.normalize('NFC'));
+      assert.notEqual(found.id, nfd);
+      const dest = path.join(out, 'nfd.jpg');
+      await library.download(found, dest, { offset: 0, signal: signal() });
+      assert.equal(sha256(dest), sha256(path.join(dir, 'top.jpg')));
+    } finally {
+      await library.close();
+      fs.rmSync(path.join(dir, 'Photos', nfd));
     }
   });
 
@@ -176,7 +195,28 @@ describe('WebDAV downloads from rclone', () => {
   });
 });
 
-describe('WebDAV download from a stalling server', () => {
+describe('WebDAV downloads from small loopback peers', () => {
+  test('a file this account may not read is not_found (the run goes on); a refused password is session_expired', async () => {
+    const peer = await recordingServer((req, res) => res.writeHead(req.url === '/private.jpg' ? 403 : 401).end());
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-webdav-refused-'));
+    const state: ProviderState = { identity: 'x', displayName: 'x', publicConfig: { url: peer.url, username: USER }, secrets: { password: PASS }, session: null };
+    const library = new WebDavProvider().open(state, { folder: '' });
+    const item = (id: string): RemoteItem => ({ id, version: 'v1', name: id, folder: [], size: 10, facts: {} });
+    try {
+      const forbidden = await providerError(library.download(item('private.jpg'), path.join(out, 'a'), { offset: 0, signal: signal() }));
+      assert.equal(forbidden.code, 'not_found');
+      assert.match(forbidden.message, /HTTP 403/);
+      const refused = await providerError(library.download(item('any.jpg'), path.join(out, 'b'), { offset: 0, signal: signal() }));
+      assert.equal(refused.code, 'session_expired');
+      assert.ok(!fs.existsSync(path.join(out, 'a')) && !fs.existsSync(path.join(out, 'b')), 'nothing written for a refusal');
+    } finally {
+      await library.close();
+      await peer.close();
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+
   test('no byte for the idle timeout is unreachable and retryable, with the bytes so far kept', async () => {
     const stalling = await recordingServer((_req, res) => {
       res.writeHead(200, { 'content-length': '1000' });

@@ -138,6 +138,8 @@ function hostileAnswer(req: http.IncomingMessage, res: http.ServerResponse): voi
       return send(
         multistatus('/dav/', [
           { href: '/dav/ok.jpg', props: FILE },
+          // Some servers (IIS, some NAS boxes) answer with full addresses: the same origin is fine.
+          { href: `http://${req.headers.host}/dav/full%20address.jpg`, props: FILE },
           { href: '/dav/%2e%2e/', collection: true },
           { href: '/dav/..', props: FILE },
           { href: '/dav/..%2Fetc%2Fpasswd', props: FILE },
@@ -194,6 +196,7 @@ describe('WebDAV listing against a hostile server', () => {
       assert.deepEqual(
         items.map((i) => ({ id: i.id, version: i.version, size: i.size, folder: i.folder, modified: i.facts.fileModified?.time })),
         [
+          { id: 'full address.jpg', version: 'abc', size: 3, folder: [], modified: undefined },
           { id: 'more/deep.jpg', version: `5:${Date.parse(MODIFIED)}`, size: 5, folder: ['more'], modified: Date.parse(MODIFIED) },
           { id: 'ok.jpg', version: 'abc', size: 3, folder: [], modified: undefined },
         ],
@@ -236,6 +239,35 @@ describe('WebDAV listing against a hostile server', () => {
       await assert.rejects(listAll(library), (e: unknown) => e instanceof ProviderError && e.code === 'unreachable' && e.retryable);
     } finally {
       await library.close();
+    }
+  });
+
+  test('no more than the configured number of folders are read at once', async () => {
+    let open = 0;
+    let most = 0;
+    const folders = Array.from({ length: 12 }, (_, i) => `f${i}`);
+    const slow = await recordingServer((req, res) => {
+      open++;
+      most = Math.max(most, open);
+      const entries = req.url === '/wide/' ? folders.map((f) => ({ href: `/wide/${f}/`, collection: true })) : [{ href: `${req.url}a.jpg`, props: FILE }];
+      setTimeout(() => {
+        open--;
+        res.writeHead(207, { 'content-type': 'application/xml' }).end(multistatus(req.url!, entries));
+      }, 40);
+    });
+    const library = new WebDavProvider({ listConcurrency: 3 }).open(
+      { identity: 'x', displayName: 'x', publicConfig: { url: `${slow.url}wide/`, username: USER }, secrets: { password: PASS }, session: null },
+      { folder: '' },
+    );
+    try {
+      const { items } = await listAll(library);
+      assert.equal(items.length, 12);
+      assert.equal(most, 3);
+      assert.equal(slow.requests.length, 13);
+      assert.ok(slow.requests.every((r) => r.method === 'PROPFIND' && r.headers.depth === '1'));
+    } finally {
+      await library.close();
+      await slow.close();
     }
   });
 

@@ -5,13 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ProviderError, type ProviderState } from '../../../server/src/adapters/cloud/provider.ts';
 import { WebDavProvider } from '../../../server/src/adapters/cloud/webdav/index.ts';
 import { freePort, startRcloneWebdav, type RcloneWebdav } from '../helpers/rclone-webdav.ts';
-import { recordingServer } from '../helpers/webdav-peers.ts';
+import { listen, recordingServer } from '../helpers/webdav-peers.ts';
 import { CORPUS } from '../media/corpus.ts';
 
 const USER = 'anna';
@@ -136,6 +137,27 @@ describe('WebDAV sign-in refusals', () => {
     assert.equal(error.retryable, true);
   });
 
+  test('a name that does not resolve is unreachable', async () => {
+    const error = await rejectsWith(provider.signIn({ url: 'https://hearth-test.invalid/dav/', username: USER, password: PASS }, signal()), 'unreachable');
+    assert.match(error.message, /does not resolve/);
+  });
+
+  test('a server that accepts but never answers times out as unreachable; one that resets does too', async () => {
+    const silent = await listen(net.createServer(() => undefined));
+    const resetting = await listen(net.createServer((socket) => socket.resetAndDestroy()));
+    const quick = new WebDavProvider({ idleTimeoutMs: 300 });
+    try {
+      const timedOut = await rejectsWith(quick.signIn({ url: silent.url, username: USER, password: PASS }, signal()), 'unreachable');
+      assert.match(timedOut.message, /did not answer in time/);
+      assert.equal(timedOut.retryable, true);
+      const reset = await rejectsWith(quick.signIn({ url: resetting.url, username: USER, password: PASS }, signal()), 'unreachable');
+      assert.equal(reset.retryable, true);
+    } finally {
+      await silent.close();
+      await resetting.close();
+    }
+  });
+
   test('a web server that is not WebDAV is protocol', async () => {
     const web = await recordingServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome</html>'));
     try {
@@ -170,6 +192,24 @@ describe('WebDAV sign-in refusals', () => {
     } finally {
       await redirecting.close();
       await elsewhere.close();
+    }
+  });
+
+  test('a redirect within the origin is followed, and the account keeps the address it led to', async () => {
+    const moved = await recordingServer((req, res) => {
+      if (req.url === '/old/') return void res.writeHead(301, { location: '/dav/' }).end();
+      res.writeHead(207, { 'content-type': 'application/xml' });
+      res.end('<d:multistatus xmlns:d="DAV:"><d:response><d:href>/dav/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>');
+    });
+    try {
+      const outcome = await provider.signIn({ url: `${moved.url}old/`, username: USER, password: PASS }, signal());
+      assert.equal(outcome.state.publicConfig.url, `${moved.url}dav/`);
+      assert.deepEqual(moved.requests.map((r) => [r.method, r.url, r.headers.depth]), [
+        ['PROPFIND', '/old/', '0'],
+        ['PROPFIND', '/dav/', '0'],
+      ]);
+    } finally {
+      await moved.close();
     }
   });
 

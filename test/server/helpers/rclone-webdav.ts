@@ -27,6 +27,12 @@ export interface RcloneWebdavOptions {
   tls?: { cert: string; key: string };
   /** Default: a free port. */
   port?: number;
+  /**
+   * rclone's directory cache. Default '0s': a changed or deleted file shows in the very next listing. rclone
+   * then reads a folder again for every entry it describes (about 1 s per 100 files), so a test of many
+   * unchanging files passes a longer time.
+   */
+  dirCacheTime?: string;
 }
 
 function requireRclone(): void {
@@ -62,8 +68,7 @@ export async function startRcloneWebdav(opts: RcloneWebdavOptions): Promise<Rclo
   const config = path.join(configDir, 'rclone.conf');
   fs.writeFileSync(config, '');
   const args = ['serve', 'webdav', opts.dir, '--config', config, '--addr', `127.0.0.1:${port}`, '--user', opts.user, '--pass', opts.pass];
-  // No directory cache: a changed or deleted file must show in the very next listing.
-  args.push('--dir-cache-time', '0s', '--poll-interval', '0');
+  args.push('--dir-cache-time', opts.dirCacheTime ?? '0s', '--poll-interval', '0');
   if (opts.tls) args.push('--cert', opts.tls.cert, '--key', opts.tls.key);
   const child: ChildProcess = spawn(RCLONE, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

@@ -39,8 +39,8 @@ export const webDavDescriptor: ProviderDescriptor = {
       required: true,
       autocomplete: 'current-password',
       help_text:
-        'For Nextcloud and ownCloud, create an app password (Settings → Security → Devices & sessions) and use it ' +
-        'here: you can revoke it on its own, and it works when two-factor sign-in is on.',
+        'For Nextcloud and ownCloud, create an app password, also called app token (Settings → Security → Devices & ' +
+        'sessions), and use it here: you can revoke it on its own, and it works when two-factor sign-in is on.',
     },
     {
       name: 'trusted_fingerprint',

@@ -70,7 +70,9 @@ export async function downloadFile(client: DavClient, url: URL, item: RemoteItem
     return downloadFile(client, url, item, dest, { ...opts, offset: 0 });
   } else {
     response.resume();
-    throw statusError(status, `"${item.id}"`);
+    // One file this account may not read is that file's failure, not the credential's: the run goes on.
+    if (status === 403) throw new ProviderError('not_found', `The server does not let this account read "${item.id}" (HTTP 403).`, false, { status: '403' });
+    throw statusError(status, `"${item.id}"`, 'session_expired');
   }
   const handle = await fs.open(dest, start === 0 ? 'w' : 'a');
   let total = start;

@@ -3,6 +3,9 @@
  * library would have to be held at once), a few folders in flight, files yielded as their folder answers.
  * A folder that cannot be read is a ListingProblem and the walk goes on; a refused password, an unreachable or
  * overloaded server ends it (every further folder would fail the same way).
+ *
+ * Hidden `.`-files are listed like any other: whether a file is something to import is the importer's call
+ * (it reads the bytes), not the listing's.
  */
 import { ProviderError, type ListingProblem, type RemoteItem } from '../provider.ts';
 import type { DavClient } from './dav-client.ts';

@@ -41,7 +41,7 @@ export class WebDavProvider implements CloudProvider {
     const folder = parseFolder(scope.folder);
     await this.withClient(accountFromState(state), async (client) => {
       const result = await propfind(client, urlOf(client.account.base, folder, true), '0', signal);
-      if (!('entries' in result)) throw statusError(result.status, folder.length ? `The folder "${folder.join('/')}"` : 'The address');
+      if (!('entries' in result)) throw statusError(result.status, folder.length ? `The folder "${folder.join('/')}"` : 'The address', 'session_expired');
       if (!result.entries[0]?.collection) throw new ProviderError('not_found', `"${folder.join('/')}" is a file, not a folder.`);
     });
     return { folder: folder.join('/') };
@@ -52,7 +52,7 @@ export class WebDavProvider implements CloudProvider {
     return this.withClient(accountFromState(state), async (client) => {
       const base = client.account.base;
       const result = await propfind(client, urlOf(base, segments, true), '1', signal);
-      if (!('entries' in result)) throw statusError(result.status, segments.length ? `The folder "${segments.join('/')}"` : 'The address');
+      if (!('entries' in result)) throw statusError(result.status, segments.length ? `The folder "${segments.join('/')}"` : 'The address', 'session_expired');
       // Names the listing would refuse cannot be picked either: they are left out.
       const { folders } = sortFolderEntries(result.entries, base, baseSegments(base), segments);
       return folders
