@@ -138,7 +138,8 @@ export class TakeoutLibrary implements RemoteLibrary {
     const zip = this.scanned.zips[copy.part];
     if (copy.zip && zip) return zip.extract(copy.zip, dest, opts.signal, opts.onProgress);
     for await (const entry of readTgz(this.files[copy.part]!, this.limits, opts.signal)) {
-      if (entry.type === 'file' && entry.name === copy.path) return writeCounted(entry.body(), dest, opts.signal, opts.onProgress);
+      // Awaited here: leaving the loop first would close the stream under the write.
+      if (entry.type === 'file' && entry.name === copy.path) return await writeCounted(entry.body(), dest, opts.signal, opts.onProgress);
     }
     throw new Error('entry not found again in its part');
   }
