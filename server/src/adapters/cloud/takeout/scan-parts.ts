@@ -94,14 +94,22 @@ async function scanZip(scan: Scan, file: string, part: number, summary: PartSumm
       }
     }
   } catch (e) {
-    scan.problem(summary.name, `damaged zip directory (${(e as Error).message}): entries after the ${summary.entries}th are not listed`);
+    scan.problem(summary.name, `damaged zip directory (${(e as Error).message}): reading stopped after ${summary.entries} entries`);
   }
 }
 
 async function scanTgz(scan: Scan, file: string, part: number, summary: PartSummary, signal?: AbortSignal): Promise<void> {
   scan.out.zips[part] = null;
+  // An entry counts only once the reader is past its whole body: a part that breaks inside a body (truncated,
+  // a bomb) must not offer that entry.
+  let previous: ArchiveEntry | null = null;
+  const settle = () => {
+    if (previous) scan.out.entries.push(previous);
+    previous = null;
+  };
   try {
     for await (const entry of readTgz(file, scan.limits, signal)) {
+      settle();
       summary.entries++;
       if (entry.type === 'directory' || entry.type === 'other') continue;
       if (!scan.admit(summary.name)) break;
@@ -116,19 +124,21 @@ async function scanTgz(scan: Scan, file: string, part: number, summary: PartSumm
         if (entry.size > scan.limits.maxEntryBytes) throw new Error('an entry over the size limit');
         continue;
       }
-      scan.out.entries.push({ part, path: entry.name, size: entry.size, crc32: null, zip: null });
+      previous = { part, path: entry.name, size: entry.size, crc32: null, zip: null };
       if (scan.isJson(entry.name)) {
         if (entry.size > scan.limits.maxJsonBytes) scan.out.json.set(entry.name, { unreadable: 'larger than the JSON limit' });
         else {
           const chunks: Buffer[] = [];
           for await (const chunk of entry.body()) chunks.push(chunk);
           scan.out.json.set(entry.name, { text: Buffer.concat(chunks).toString('utf8') });
+          settle();
         }
       }
     }
+    settle();
   } catch (e) {
     if (signal?.aborted) throw e;
-    scan.problem(summary.name, `damaged or refused tgz part (${(e as Error).message}): entries after the ${summary.entries}th are not listed`);
+    scan.problem(summary.name, `damaged or refused tgz part (${(e as Error).message}): reading stopped after ${summary.entries} entries`);
   }
 }
 

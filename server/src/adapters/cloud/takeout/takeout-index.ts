@@ -183,7 +183,8 @@ export function buildTakeoutIndex(entries: ArchiveEntry[], json: Map<string, Jso
       },
       kind: mediaKindOf(primary.name)!,
       copies: copies.map((c) => c.entry),
-      hasSidecar: sidecarPath !== null,
+      // A sidecar that could not be read counts as none: the file arrives with its own metadata either way.
+      hasSidecar: sidecar !== null,
     };
     items.push(indexed);
     pending.push({ indexed, primary });
