@@ -183,6 +183,7 @@ describe('Takeout sidecars that cannot be believed', () => {
       assert.match(problems.find((p) => p.where.endsWith('d.jpg'))!.reason, /"soon" is not a time/);
       // a.jpg's sidecar was unreadable: it is a file with its own metadata, like one without a sidecar.
       assert.equal(lib.preview().date_range, null);
+      assert.deepEqual(lib.preview().without_sidecar, { count: 1, examples: [`${y}/a.jpg`] });
     } finally {
       await lib.close();
     }

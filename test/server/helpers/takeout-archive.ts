@@ -329,3 +329,14 @@ export async function collectListing(lib: RemoteLibrary): Promise<Listing> {
   }
   return out;
 }
+
+/** A tgz written header by header, for names GNU tar would refuse or rewrite (`../evil.jpg`, `/abs.jpg`). */
+export async function writeRawTgz(file: string, entries: { name: string; bytes: Buffer }[]): Promise<void> {
+  const { gzipSync } = await import('node:zlib');
+  const blocks: Buffer[] = [];
+  for (const e of entries) {
+    blocks.push(tarHeader(e.name, e.bytes.length), e.bytes, Buffer.alloc((512 - (e.bytes.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  fs.writeFileSync(file, gzipSync(Buffer.concat(blocks)));
+}
