@@ -47,8 +47,6 @@ export const FOLDER_METADATA_NAMES = new Set([
   'métadonnées.json',
   'metadatos.json',
   'metadati.json',
-  'metadane.json',
-  'metadata(1).json',
 ]);
 
 /** Other JSON files Takeout writes that describe nothing in particular for import. */

@@ -27,7 +27,12 @@ export async function openTakeout(parts: string[], opts: TakeoutOptions): Promis
   const scratch = await fs.promises.mkdtemp(path.join(opts.workDir, '.takeout-'));
   try {
     const scanned = await scanParts(files, limits, opts.signal);
-    return new TakeoutLibrary(files, scanned, buildTakeoutIndex(scanned.entries, scanned.json), scratch, limits);
+    try {
+      return new TakeoutLibrary(files, scanned, buildTakeoutIndex(scanned.entries, scanned.json), scratch, limits);
+    } catch (e) {
+      for (const zip of scanned.zips) zip?.close();
+      throw e;
+    }
   } catch (e) {
     await fs.promises.rm(scratch, { recursive: true, force: true });
     throw e;

@@ -61,7 +61,7 @@ class Scan {
   }
 }
 
-async function scanZip(scan: Scan, file: string, part: number, summary: PartSummary): Promise<void> {
+async function scanZip(scan: Scan, file: string, part: number, summary: PartSummary, signal?: AbortSignal): Promise<void> {
   let zip: ZipPart;
   try {
     zip = await ZipPart.open(file);
@@ -73,6 +73,7 @@ async function scanZip(scan: Scan, file: string, part: number, summary: PartSumm
   scan.out.zips[part] = zip;
   try {
     for await (const { name, entry } of zip.entries()) {
+      signal?.throwIfAborted();
       summary.entries++;
       if (name.endsWith('/')) continue;
       if (!scan.admit(summary.name)) break;
@@ -94,6 +95,7 @@ async function scanZip(scan: Scan, file: string, part: number, summary: PartSumm
       }
     }
   } catch (e) {
+    if (signal?.aborted) throw e;
     scan.problem(summary.name, `damaged zip directory (${(e as Error).message}): reading stopped after ${summary.entries} entries`);
   }
 }
@@ -144,12 +146,17 @@ async function scanTgz(scan: Scan, file: string, part: number, summary: PartSumm
 
 export async function scanParts(files: string[], limits: TakeoutLimits, signal?: AbortSignal): Promise<ScannedParts> {
   const scan = new Scan(limits);
-  for (const [part, file] of files.entries()) {
-    signal?.throwIfAborted();
-    const summary: PartSummary = { name: path.basename(file), size: (await fs.promises.stat(file)).size, entries: 0 };
-    scan.out.parts.push(summary);
-    if (archiveFormatOf(file) === 'zip') await scanZip(scan, file, part, summary);
-    else await scanTgz(scan, file, part, summary, signal);
+  try {
+    for (const [part, file] of files.entries()) {
+      signal?.throwIfAborted();
+      const summary: PartSummary = { name: path.basename(file), size: (await fs.promises.stat(file)).size, entries: 0 };
+      scan.out.parts.push(summary);
+      if (archiveFormatOf(file) === 'zip') await scanZip(scan, file, part, summary, signal);
+      else await scanTgz(scan, file, part, summary, signal);
+    }
+  } catch (e) {
+    for (const zip of scan.out.zips) zip?.close();
+    throw e;
   }
   return scan.out;
 }

@@ -5,9 +5,10 @@
  * were silently left out reported as a problem.
  *
  * The same photo is in its year folder and in each of its albums: copies with the same name, size and CRC-32 are
- * one item. A tgz part gives no CRC before its bytes are read, so there copies are grouped by name and size; two
- * different files agreeing on both would be offered once (as one item) and the caller's content dedup cannot
- * tell; copies that differ are never merged (a mis-grouping only ever errs towards one item too many).
+ * one item. A tgz part gives no CRC before its bytes are read, so there copies are grouped by name and size alone
+ * (reading every part twice to learn the CRCs would double the import's I/O). Copies whose names differ stay apart
+ * and the caller's content dedup joins them; two different files with the same name and byte-exact size in one
+ * tgz export would be offered once, which is the price of that choice.
  */
 import path from 'node:path';
 import type { ListingProblem, RemoteFacts, RemoteItem } from '../provider.ts';
