@@ -189,3 +189,51 @@ describe('Takeout sidecars that cannot be believed', () => {
     }
   });
 });
+
+describe('Takeout Photos root', () => {
+  it('finds the Photos folder under a translated name, beside another product, and reports media outside it', async () => {
+    const dir = tempDir('takeout-root');
+    const parts = await buildTakeout(path.join(dir, 'parts'), {
+      format: 'zip',
+      root: 'Takeout/Google Fotos',
+      files: [
+        { path: 'Fotos von 2019/Canon_40D.jpg', corpus: 'exif/Canon_40D.jpg' },
+        { path: 'Fotos von 2019/Canon_40D.jpg.json', json: sidecar({ title: 'Canon_40D.jpg', taken: '2019-06-01T12:00:00Z' }) },
+        { path: 'Fotos von 2020/bee.jpg', corpus: 'duplicates/bee.jpg' },
+        { path: 'Takeout/Drive/Scans/receipt.jpg', corpus: 'exif/Nikon_D70.jpg', atTop: true },
+      ],
+    });
+    const lib = await openTakeout(parts, { workDir: path.join(dir, 'work') });
+    try {
+      const { items, problems } = await collectListing(lib);
+      assert.deepEqual(items.map((i) => [i.id, i.facts.albumNames]), [
+        ['Fotos von 2019/Canon_40D.jpg', undefined],
+        ['Fotos von 2020/bee.jpg', undefined],
+      ]);
+      assert.deepEqual(items[0]!.facts.capturedAt, at('2019-06-01T12:00:00Z'));
+      assert.deepEqual(problems, [
+        { problem: true, where: 'Takeout/Drive/Scans/receipt.jpg', reason: 'outside the Google Photos folder (Takeout/Google Fotos): not imported' },
+      ]);
+    } finally {
+      await lib.close();
+    }
+  });
+
+  it('stops listing when the signal aborts', async () => {
+    const dir = tempDir('takeout-abort');
+    const parts = await buildTakeout(path.join(dir, 'parts'), { format: 'zip', files: familyTakeout() });
+    const lib = await openTakeout(parts, { workDir: path.join(dir, 'work') });
+    try {
+      const ac = new AbortController();
+      let seen = 0;
+      await assert.rejects(async () => {
+        for await (const x of lib.list(ac.signal)) {
+          if (!('problem' in x) && ++seen === 2) ac.abort();
+        }
+      }, { name: 'AbortError' });
+      assert.equal(seen, 2);
+    } finally {
+      await lib.close();
+    }
+  });
+});
