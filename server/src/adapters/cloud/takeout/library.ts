@@ -63,17 +63,27 @@ export class TakeoutLibrary implements RemoteLibrary {
     const remaining = new Map(items.map((i) => [i.item.id, i]));
     const byCopy = new Map<string, IndexedItem>();
     for (const i of items) for (const c of i.copies) byCopy.set(copyKey(c.part, c.path), i);
-    const parts = [...new Set(items.flatMap((i) => i.copies.map((c) => c.part)))].sort((a, b) => a - b);
+    // Items still to offer that have a copy in each part: a part is read only until it has nothing left to give.
+    const waiting = new Map<number, number>();
+    const partsOf = (i: IndexedItem) => [...new Set(i.copies.map((c) => c.part))];
+    for (const i of items) for (const part of partsOf(i)) waiting.set(part, (waiting.get(part) ?? 0) + 1);
     try {
-      for (const part of parts) {
+      for (const part of [...waiting.keys()].sort((a, b) => a - b)) {
         try {
           for await (const entry of readTgz(this.files[part]!, this.limits, signal)) {
+            if (!waiting.get(part)) break;
             const indexed = entry.type === 'file' ? byCopy.get(copyKey(part, entry.name)) : undefined;
             if (!indexed || !remaining.has(indexed.item.id) || entry.size !== indexed.item.size) continue;
             const file = path.join(this.scratch, `${++this.extractions}`);
-            await writeCounted(entry.body(), file, signal);
+            try {
+              await writeCounted(entry.body(), file, signal);
+            } catch (e) {
+              await fs.promises.rm(file, { force: true });
+              throw e;
+            }
             this.pending = { id: indexed.item.id, file };
             remaining.delete(indexed.item.id);
+            for (const p of partsOf(indexed)) waiting.set(p, waiting.get(p)! - 1);
             yield structuredClone(indexed.item);
             await this.dropPending();
           }
