@@ -28,7 +28,10 @@ export async function openTakeout(parts: string[], opts: TakeoutOptions): Promis
   try {
     const scanned = await scanParts(files, limits, opts.signal);
     try {
-      return new TakeoutLibrary(files, scanned, buildTakeoutIndex(scanned.entries, scanned.json), scratch, limits);
+      const index = buildTakeoutIndex(scanned.entries, scanned.json);
+      // The sidecars' facts are on the items now; their texts would only hold memory for the whole run.
+      scanned.json.clear();
+      return new TakeoutLibrary(files, scanned, index, scratch, limits);
     } catch (e) {
       for (const zip of scanned.zips) zip?.close();
       throw e;
