@@ -95,6 +95,35 @@ describe('Takeout parts', () => {
     });
   }
 
+  it('a zip part and a tgz part of one export open together as one library', async () => {
+    const files = split(family(), 2);
+    const zipPart = await buildTakeout(path.join(dir, 'mixed'), { format: 'zip', files: files.filter((f) => f.part === 0) });
+    const tgzPart = await buildTakeout(path.join(dir, 'mixed'), {
+      format: 'tgz',
+      stem: 'takeout-20240101T000000Z-b',
+      files: files.filter((f) => f.part === 1).map((f) => ({ ...f, part: 0 })),
+    });
+    const lib = await openTakeout([...zipPart, ...tgzPart], { workDir: path.join(dir, 'work') });
+    try {
+      const listing = await collectListing(lib);
+      listing.items.sort((a, b) => (a.id < b.id ? -1 : 1));
+      const byId = new Map(whole.listing.items.map((i) => [i.id, i]));
+      assert.deepEqual(
+        listing.items.map(({ version: _, ...rest }) => rest),
+        whole.listing.items.map(({ version: _, ...rest }) => rest),
+      );
+      // An item with a copy in the zip part keeps the CRC in its version.
+      assert.equal(listing.items.find((i) => i.id === 'Photos from 2019/Canon_40D.jpg')!.version, byId.get('Photos from 2019/Canon_40D.jpg')!.version);
+      for (const item of listing.items) {
+        const dest = path.join(dir, 'mixed-dest', item.id.replaceAll('/', '_'));
+        await lib.download(item, dest, { offset: 0, signal: signal() });
+        assert.equal(fs.statSync(dest).size, item.size, item.id);
+      }
+    } finally {
+      await lib.close();
+    }
+  });
+
   it('opens a folder of parts like the parts themselves', async () => {
     const parts = await buildTakeout(path.join(dir, 'folder'), { format: 'zip', files: split(family(), 2) });
     fs.writeFileSync(path.join(dir, 'folder', 'README.txt'), 'not a part');

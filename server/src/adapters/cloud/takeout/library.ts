@@ -125,8 +125,8 @@ export class TakeoutLibrary implements RemoteLibrary {
       }
       lastError = new Error(`extracted ${size} bytes, the archive declares ${indexed.item.size}`);
     }
-    // Any copy has the same bytes: a damaged one is not the end of the item.
-    for (const copy of indexed.copies) {
+    // Any copy has the same bytes: a damaged one is not the end of the item. Zip copies first (random access).
+    for (const copy of [...indexed.copies].sort((a, b) => Number(b.zip !== null) - Number(a.zip !== null))) {
       try {
         const written = await this.extractCopy(copy, dest, opts);
         const problem = mismatch(written, copy);

@@ -119,7 +119,7 @@ export function buildTakeoutIndex(entries: ArchiveEntry[], json: Map<string, Jso
       const album = top ? albumOf.get(top) : null;
       copy.album = album ? album.name : null;
       copy.inYearFolder = !album;
-      const key = `${fold(copy.name)}\0${copy.entry.size}\0${copy.entry.crc32 ?? ''}`;
+      const key = `${fold(copy.name)}\0${copy.entry.size}`;
       const group = groups.get(key) ?? [];
       group.push(copy);
       groups.set(key, group);
@@ -151,7 +151,7 @@ export function buildTakeoutIndex(entries: ArchiveEntry[], json: Map<string, Jso
   const idOfCopy = new Map<string, string>();
   const usedIds = new Set<string>();
   const pending: { indexed: IndexedItem; primary: Copy }[] = [];
-  for (const copies of groups.values()) {
+  for (const copies of [...groups.values()].flatMap(splitByCrc)) {
     copies.sort((a, b) => Number(b.inYearFolder) - Number(a.inYearFolder) || byString(a.rel, b.rel));
     const primary = copies[0]!;
     let id = primary.rel;
@@ -176,7 +176,8 @@ export function buildTakeoutIndex(entries: ArchiveEntry[], json: Map<string, Jso
     const indexed: IndexedItem = {
       item: {
         id,
-        version: versionOf(primary.entry),
+        // A zip copy's CRC makes a stronger version than the size alone of a tgz copy.
+        version: versionOf(copies.find((c) => c.entry.crc32 !== null)?.entry ?? primary.entry),
         name: ownTitle ?? stripOriginalPrefix(primary.name),
         folder: primary.folder ? primary.folder.split('/') : [],
         size: primary.entry.size,
@@ -205,6 +206,23 @@ export function buildTakeoutIndex(entries: ArchiveEntry[], json: Map<string, Jso
   for (const { item } of items) for (const a of item.facts.albumNames ?? []) albumCounts.set(a, (albumCounts.get(a) ?? 0) + 1);
   const albums = [...albumCounts].map(([name, count]) => ({ name, count })).sort((a, b) => byString(a.name, b.name));
   return { photosRoot: root, items, problems, albums };
+}
+
+/**
+ * Copies with the same name and size split by their CRC-32 when they have one (zip): different CRCs are different
+ * files. Copies without one (tgz) join the first group, as the same name and size is all that can be known of them.
+ */
+function splitByCrc(copies: Copy[]): Copy[][] {
+  const byCrc = new Map<number, Copy[]>();
+  const unknown: Copy[] = [];
+  for (const c of copies) {
+    if (c.entry.crc32 === null) unknown.push(c);
+    else byCrc.set(c.entry.crc32, [...(byCrc.get(c.entry.crc32) ?? []), c]);
+  }
+  const groups = [...byCrc.values()];
+  if (groups.length === 0) return [unknown];
+  groups[0]!.push(...unknown);
+  return groups;
 }
 
 function joinPath(root: string, folder: string, name: string): string {
