@@ -225,3 +225,23 @@ export function toRunFile(f: RunFileRow): z.infer<typeof RunFileSchema> {
 export function scopeOf(s: SourceRow): Record<string, string> {
   return JSON.parse(s.remote_scope) as Record<string, string>;
 }
+
+export const TakeoutArchiveSetSchema = z
+  .object({
+    name: z.string().openapi({ description: 'The export’s name (`takeout-20240101T000000Z`).' }),
+    parts: z.array(z.object({ path: z.string(), size: z.number().int(), modified_at: z.string() })),
+    total_size: z.number().int(),
+  })
+  .openapi('TakeoutArchiveSet');
+
+export const TakeoutPreviewSchema = z
+  .object({
+    photos: z.number().int(),
+    videos: z.number().int(),
+    albums: z.array(z.object({ name: z.string(), count: z.number().int() })),
+    date_range: z.object({ from: z.string(), to: z.string() }).nullable(),
+    without_sidecar: z.object({ count: z.number().int(), examples: z.array(z.string()) }).openapi({ description: 'Media with no JSON sidecar: imported with their own metadata.' }),
+    problems: z.array(z.object({ where: z.string(), reason: z.string() })),
+    parts: z.array(z.object({ name: z.string(), size: z.number().int(), entries: z.number().int() })),
+  })
+  .openapi('TakeoutPreview');
