@@ -93,7 +93,8 @@ export class CloudKit {
     for (const r of records(body)) {
       if (r.recordName === '----Root-Folder----' || r.recordName === '----Project-Root-Folder----' || r.deleted) continue;
       if (r.fields.isDeleted?.value === 1 || r.fields.isDeleted?.value === true) continue;
-      const name = decodeText(r.fields.albumNameEnc);
+      // Apple stores names as the Mac typed them (decomposed: "Jo\u0308rg"); the library compares composed names.
+      const name = decodeText(r.fields.albumNameEnc)?.normalize('NFC');
       if (name) out.push({ id: r.recordName, name });
     }
     return out;
