@@ -1,10 +1,10 @@
 /**
  * SRP-6a as Apple's web sign-in speaks it (idmsa `signin/init` / `signin/complete`).
  *
- * Apple's variant is RFC 5054 (2048-bit group, SHA-256, padded k and u) with two quirks that the Python
- * `srp` package used by icloudpd/pyicloud reproduces, and which the server checks: the identity is left
- * out of x (x = H(s | H(":" | P))), and every number that is not explicitly padded is hashed in its
- * minimal big-endian form (leading zero bytes dropped), including the salt and the inner hash of x.
+ * Apple's variant is RFC 5054 (2048-bit group, SHA-256, padded k and u) as the Python `srp` package 1.0.22
+ * used by icloudpd computes it, which Apple's server accepts: the identity is left out of x
+ * (x = H(s | H(":" | P))), the salt and the inner digest of x are hashed as the bytes they are, and the
+ * numbers A, B and S in their minimal big-endian form (leading zero bytes dropped) where not padded.
  * P is not the password itself but a PBKDF2-SHA256 key derived from it (`passwordKey`).
  *
  * Plain BigInt arithmetic: no native addon, and the exponentiations are a few per sign-in.
@@ -80,10 +80,10 @@ export function multiplier(p: SrpParams): bigint {
   return bigFromBytes(hash(p.hash, bytesFromBig(p.group.N), padded(p.group.g, widthOf(p))));
 }
 
-/** x = H(s | H(I ":" P)), I empty in Apple's variant; s and the inner digest in minimal form. */
+/** x = H(s | H(I ":" P)), I empty in Apple's variant. */
 export function privateKey(p: SrpParams, salt: Uint8Array, identity: string, password: Uint8Array): bigint {
   const inner = hash(p.hash, Buffer.from(p.identityInX ? identity : '', 'utf8'), Buffer.from(':'), password);
-  return bigFromBytes(hash(p.hash, bytesFromBig(bigFromBytes(salt)), bytesFromBig(bigFromBytes(inner))));
+  return bigFromBytes(hash(p.hash, salt, inner));
 }
 
 export function verifier(p: SrpParams, x: bigint): bigint {
@@ -144,7 +144,7 @@ export function proofs(p: SrpParams, identity: string, salt: Uint8Array, A: bigi
   const hg = hash(p.hash, padded(p.group.g, widthOf(p)));
   const nXorG = Buffer.alloc(hN.length);
   for (let i = 0; i < hN.length; i++) nXorG[i] = hN[i]! ^ hg[i]!;
-  const m1 = hash(p.hash, nXorG, hash(p.hash, Buffer.from(identity, 'utf8')), bytesFromBig(bigFromBytes(salt)), bytesFromBig(A), bytesFromBig(B), K);
+  const m1 = hash(p.hash, nXorG, hash(p.hash, Buffer.from(identity, 'utf8')), salt, bytesFromBig(A), bytesFromBig(B), K);
   return { m1, m2: hash(p.hash, bytesFromBig(A), m1, K) };
 }
 
