@@ -1,12 +1,19 @@
 /**
  * The SRP-6a arithmetic of the iCloud sign-in: the RFC 5054 Appendix B vector (SHA-1, 1024-bit group, the
- * identity in x) checks the building blocks; a server side written here (S = (A·v^u)^b) checks that Apple's
+ * identity in x) checks the building blocks; a vector from the SRP library icloudpd signs in with checks
+ * Apple's variant of the proofs; a server side written here (S = (A·v^u)^b) checks that Apple's
  * variant (SHA-256, 2048-bit group, no identity in x, PBKDF2 password key) gives the proofs a server that
- * holds the verifier expects, for both password protocols, and different ones for a wrong password.
+ * holds the verifier expects, for both password protocols, and different ones for a wrong password. Then the
+ * provider signs in over HTTP to a loopback idmsa written here, which checks M1 and M2 as Apple does (the
+ * recorded exchanges cannot: their server values are sanitised).
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
+import { ICloudProvider } from '../../../server/src/adapters/cloud/icloud/index.ts';
+import { ProviderError } from '../../../server/src/adapters/cloud/provider.ts';
 import {
   APPLE_SRP,
   answerChallenge,
@@ -90,6 +97,25 @@ describe('SRP-6a: RFC 5054 Appendix B', () => {
   });
 });
 
+describe("SRP-6a: Apple's variant, a vector from icloudpd's SRP library", () => {
+  // Computed with the Python `srp` 1.0.22 that icloudpd pins (rfc5054_enable, no_username_in_x, SHA256,
+  // NG_2048), given a = 0x1f1f…1f (256 bytes), B = g^123456789 mod N, identity "Anna@Example.com", the
+  // password "pässword", 1000 PBKDF2 rounds and a salt whose first byte is zero (hashed as the bytes it is).
+  const salt = Buffer.from('00a1b2c3d4e5f60718293a4b5c6d7e8f', 'hex');
+  const a = bigFromBytes(Buffer.alloc(256, 0x1f));
+  const B = verifier(APPLE_SRP, 123456789n);
+  const expected = {
+    s2k: ['f8f8f29df4b83263d01cc99c5b24800b69fda5141f3264a1850b7bcc73de0744', '6e8c008f19a856a9f7c4d73b6d40c554ba1afb80365f566f63cffa73eca9f8dc'],
+    s2k_fo: ['fb4729e08185d29dc4a411721d8748e3a5c976352e09089e537c880457a7e591', '976e5b2cf383e3eb0cb75e805fe129ee7d23e508ec44d9eba5503388366fff5f'],
+  };
+  for (const protocol of ['s2k', 's2k_fo'] as const) {
+    test(`${protocol}: M1 and M2 are the reference implementation's`, () => {
+      const answer = answerChallenge(APPLE_SRP, startClient(APPLE_SRP, a), 'Anna@Example.com', salt, B, passwordKey('pässword', protocol, salt, 1000));
+      assert.deepEqual([answer!.m1.toString('hex'), answer!.m2.toString('hex')], expected[protocol]);
+    });
+  }
+});
+
 describe("SRP-6a: Apple's variant against a server side", () => {
   for (const protocol of ['s2k', 's2k_fo'] as const) {
     test(`${protocol}: the client's M1 and M2 are what a server holding the verifier computes`, () => {
@@ -127,4 +153,70 @@ describe("SRP-6a: Apple's variant against a server side", () => {
     assert.equal(answerChallenge(APPLE_SRP, client, 'x@example.com', Buffer.from('s'), APPLE_SRP.group.N, Buffer.alloc(32)), null);
     assert.equal(bytesFromBig(0n).length, 1);
   });
+});
+
+/** A loopback idmsa + setup that knows one account's verifier and checks the client's proofs. */
+async function appleLikeServer(identity: string, password: string, protocol: 's2k' | 's2k_fo') {
+  const salt = crypto.randomBytes(16);
+  const iterations = 2000;
+  const v = verifier(APPLE_SRP, privateKey(APPLE_SRP, salt, identity, passwordKey(password, protocol, salt, iterations)));
+  const seen: { path: string; body: string }[] = [];
+  let pending: { A: bigint; b: bigint; B: bigint } | null = null;
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      seen.push({ path, body: raw });
+      const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+        res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+      const body = (raw ? JSON.parse(raw) : {}) as Record<string, string>;
+      if (path === '/appleauth/auth/signin/init') {
+        const b = bigFromBytes(crypto.randomBytes(32));
+        const B = serverPublic(APPLE_SRP, b, v);
+        pending = { A: bigFromBytes(Buffer.from(body.a!, 'base64')), b, B };
+        return json(200, { iteration: iterations, salt: salt.toString('base64'), protocol, b: bytesFromBig(B).toString('base64'), c: 'c-1' }, { scnt: 'scnt-x' });
+      }
+      if (path === '/appleauth/auth/signin/complete' && pending) {
+        const want = proofs(APPLE_SRP, identity, salt, pending.A, pending.B, serverSecret(APPLE_SRP, pending.A, pending.B, pending.b, v));
+        const ok = body.c === 'c-1' && body.m1 === want.m1.toString('base64') && body.m2 === want.m2.toString('base64');
+        return ok ? json(200, { authType: 'non-sa' }, { 'X-Apple-Session-Token': 'session-x', 'X-Apple-ID-Account-Country': 'USA' }) : json(401, { serviceErrors: [{ code: '-20101' }] });
+      }
+      if (path === '/appleauth/auth/signin') return json(401, {});
+      if (path === '/setup/ws/1/accountLogin') {
+        return json(200, { dsInfo: { dsid: '1', hsaVersion: 1 }, hsaTrustedBrowser: true, webservices: { ckdatabasews: { url: 'http://127.0.0.1:9', status: 'active' } } });
+      }
+      json(404, {});
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    seen,
+    endpoints: { auth: { com: `${base}/appleauth/auth`, cn: `${base}/appleauth/auth` }, setup: { com: `${base}/setup/ws/1`, cn: `${base}/setup/ws/1` } },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('SRP-6a: signing in to a server that checks the proofs', () => {
+  for (const protocol of ['s2k', 's2k_fo'] as const) {
+    test(`${protocol}: the right password connects, a wrong one is auth_failed`, async () => {
+      const server = await appleLikeServer('anna@example.com', 'Zürich-2024!', protocol);
+      try {
+        const icloud = new ICloudProvider({ endpoints: server.endpoints });
+        const ok = await icloud.signIn({ username: 'anna@example.com', password: 'Zürich-2024!', domain: 'com' }, AbortSignal.timeout(20_000));
+        assert.equal(ok.status, 'connected');
+        assert.equal((ok.state.session as { auth: { sessionToken: string } }).auth.sessionToken, 'session-x');
+        assert.equal(server.seen.some((r) => r.path === '/appleauth/auth/signin'), false, 'no password fallback when SRP succeeds');
+
+        await assert.rejects(
+          icloud.signIn({ username: 'anna@example.com', password: 'zürich-2024!', domain: 'com' }, AbortSignal.timeout(20_000)),
+          (e: unknown) => e instanceof ProviderError && e.code === 'auth_failed' && !e.message.includes('zürich'),
+        );
+        assert.equal(server.seen.filter((r) => r.path === '/setup/ws/1/accountLogin').length, 1);
+      } finally {
+        await server.close();
+      }
+    });
+  }
 });
