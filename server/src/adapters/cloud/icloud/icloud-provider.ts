@@ -96,7 +96,8 @@ export class ICloudProvider implements CloudProvider {
     return { status: 'connected', state: this.stateOf(session) };
   }
 
-  async checkScope(state: ProviderState, scope: Record<string, string>): Promise<Record<string, string>> {
+  async checkScope(state: ProviderState, scope: Record<string, string>, signal: AbortSignal): Promise<Record<string, string>> {
+    signal.throwIfAborted();
     readSession(state.session);
     const unknown = Object.keys(scope).find((k) => scope[k] !== undefined && scope[k] !== '');
     if (unknown) throw new ProviderError('bad_input', 'iCloud Photos imports the whole primary library: it takes no scope.', false, { field: unknown });

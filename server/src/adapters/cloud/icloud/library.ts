@@ -15,6 +15,15 @@ import { AppleSignIn } from './sign-in.ts';
 
 export const SESSION_OVER = 'Apple no longer accepts the stored iCloud session: sign in again with the password.';
 
+/**
+ * A part of the library CloudKit answered oddly (an album, the hidden photos): reported on the run, and the
+ * listing goes on. Anything that ends the listing (session, web access, network, abort) is thrown on.
+ */
+function unreadable(e: unknown, where: string, consequence: string): ListingProblem {
+  if (!(e instanceof ProviderError) || (e.code !== 'protocol' && e.code !== 'not_found')) throw e;
+  return { problem: true, where, reason: `${e.message} (${consequence})` };
+}
+
 export class ICloudLibrary implements RemoteLibrary {
   private readonly http: AppleHttp;
   private readonly cloudKit: CloudKit;
@@ -47,12 +56,16 @@ export class ICloudLibrary implements RemoteLibrary {
     await this.cloudKit.checkIndexing(signal);
     const albumsOf = new Map<string, string[]>();
     for (const album of await this.cloudKit.albums(signal)) {
-      for await (const page of this.cloudKit.pages(ALL_ASSETS, album.id, signal)) {
-        for (const { master } of page.pairs) {
-          const names = albumsOf.get(master.recordName) ?? [];
-          if (!names.includes(album.name)) names.push(album.name);
-          albumsOf.set(master.recordName, names);
+      try {
+        for await (const page of this.cloudKit.pages(ALL_ASSETS, album.id, signal)) {
+          for (const { master } of page.pairs) {
+            const names = albumsOf.get(master.recordName) ?? [];
+            if (!names.includes(album.name)) names.push(album.name);
+            albumsOf.set(master.recordName, names);
+          }
         }
+      } catch (e) {
+        yield unreadable(e, `Album "${album.name}"`, 'its photos are imported without this album name');
       }
     }
     const seen = new Set<string>();
@@ -60,20 +73,26 @@ export class ICloudLibrary implements RemoteLibrary {
       [ALL_ASSETS, false],
       [HIDDEN_ASSETS, true],
     ] as const) {
-      for await (const page of this.cloudKit.pages(listType, null, signal)) {
-        for (const { master, asset } of page.pairs) {
-          // Pages are ranked by date: a photo added while listing can shift one into the next page twice.
-          if (seen.has(master.recordName)) continue;
-          seen.add(master.recordName);
-          for (const file of filesOf(master, asset, [...(albumsOf.get(master.recordName) ?? [])].sort(), hidden)) {
-            if ('problem' in file) {
-              yield file;
-              continue;
+      try {
+        for await (const page of this.cloudKit.pages(listType, null, signal)) {
+          for (const { master, asset } of page.pairs) {
+            // Pages are ranked by date: a photo added while listing can shift one into the next page twice.
+            if (seen.has(master.recordName)) continue;
+            seen.add(master.recordName);
+            for (const file of filesOf(master, asset, [...(albumsOf.get(master.recordName) ?? [])].sort(), hidden)) {
+              if ('problem' in file) {
+                yield file;
+                continue;
+              }
+              this.locations.set(file.item.id, file.location);
+              yield file.item;
             }
-            this.locations.set(file.item.id, file.location);
-            yield file.item;
           }
         }
+      } catch (e) {
+        // The main listing failing fails the run (it is retried); the hidden photos are reported and the run goes on.
+        if (!hidden) throw e;
+        yield unreadable(e, 'Hidden photos', 'the hidden photos were not all listed');
       }
     }
     this.onSession?.(this.session);
