@@ -261,3 +261,54 @@ describe('iCloud Photos library (recorded CloudKit answers)', () => {
     assert.match(e.message, /Access iCloud Data on the Web/);
   });
 });
+
+describe('iCloud Photos library: the parts that do not stop a run', () => {
+  test('an album or the hidden photos CloudKit cannot answer are reported, and the photos still listed', async () => {
+    const interactions = cassette({ photos: RAW[5]! });
+    // The second album's members and the hidden listing answer an error CloudKit uses for a bad query.
+    const firstMembers = interactions.findIndex((i, n) => n > 0 && interactions[n - 1] === ALBUMS[6]);
+    interactions[firstMembers + 1] = jsonInteraction('POST', QUERY, 400, { serverErrorCode: 'BAD_REQUEST', reason: 'Unknown field' });
+    interactions[interactions.length - 1] = jsonInteraction('POST', QUERY, 400, { serverErrorCode: 'BAD_REQUEST', reason: 'Unknown field' });
+    const { library, replay } = await open(interactions);
+    const { items, problems } = await listAll(library);
+    assert.deepEqual(replay.unmatched(), []);
+    assert.deepEqual(
+      problems.map((p) => p.where),
+      ['Album "Jörg"', 'Hidden photos'],
+    );
+    assert.match(problems[0]!.reason, /BAD_REQUEST/);
+    assert.ok(items.some((i) => i.id === `${RAW_ID}:resOriginal`));
+  });
+
+  test('a file listed by an earlier run is downloaded by looking its record up again', async () => {
+    const size = fs.statSync(RAW_DNG).size;
+    const photos = edited(RAW[5]!, (b) => {
+      (master(b, RAW_ID).fields.resOriginalRes!.value as { size: number }).size = size;
+    });
+    const body = bodyOf<PageBody>(photos);
+    const url = (master(body, RAW_ID).fields.resOriginalRes!.value as { downloadURL: string }).downloadURL;
+    const lookup = jsonInteraction('POST', QUERY.replace('/records/query', '/records/lookup'), 200, { records: [master(body, RAW_ID)] });
+    const interactions = [...cassette({ photos }), RAW[0]!, lookup];
+    replay = await ICloudReplay.start(interactions, { [new URL(url).pathname]: { file: RAW_DNG } });
+    const icloud = new ICloudProvider({ endpoints: replay.endpoints(), clientId: () => CLIENT_ID });
+    const outcome = await icloud.signIn({ username: 'jdoe@gmail.com', password: 'password1', domain: 'com' }, signal());
+    const earlier = await listAll(icloud.open(outcome.state, {}));
+    const item = earlier.byId.get(`${RAW_ID}:resOriginal`)!;
+    // A new run: nothing listed, the item as the feature kept it.
+    const later = icloud.open(outcome.state, {});
+    const dest = path.join(tmp, 'looked-up.dng');
+    await later.download(item, dest, { offset: 0, signal: signal() });
+    assert.ok(fs.readFileSync(dest).equals(fs.readFileSync(RAW_DNG)));
+    assert.deepEqual(JSON.parse(replay.to(new URL(lookup.request.uri).pathname)[0]!.body), { records: [{ recordName: RAW_ID }], zoneID: { zoneName: 'PrimarySync' } });
+    assert.deepEqual(replay.unmatched(), []);
+  });
+
+  test('checkScope: the whole primary library, no scope fields', async () => {
+    replay = await ICloudReplay.start(loadCassette('auth_non_2fa'));
+    const icloud = new ICloudProvider({ endpoints: replay.endpoints() });
+    const outcome = await icloud.signIn({ username: 'jdoe@gmail.com', password: 'password1', domain: 'com' }, signal());
+    assert.deepEqual(await icloud.checkScope(outcome.state, {}, signal()), { library: 'primary', title: 'iCloud Photos library' });
+    assert.equal((await rejection(icloud.checkScope(outcome.state, { folder: '/Photos' }, signal()))).code, 'bad_input');
+    assert.equal(icloud.descriptor.scope_fields.length, 0);
+  });
+});

@@ -31,8 +31,8 @@ export interface Received {
   query: string;
   headers: http.IncomingHttpHeaders;
   body: string;
-  /** Index of the interaction played, or null when nothing recorded matched (VCR would have failed). */
-  played: number | null;
+  /** Index of the interaction played, 'media' for a served file, or null when nothing matched (VCR would have failed). */
+  played: number | 'media' | null;
 }
 
 export interface MediaFile {
@@ -167,7 +167,10 @@ export class ICloudReplay {
       const entry: Received = { method: req.method ?? 'GET', host, path: url.pathname, query: url.search, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), played: null };
       this.received.push(entry);
       const media = req.method === 'GET' ? Object.entries(this.media).find(([p]) => samePath(p, url.pathname))?.[1] : undefined;
-      if (media) return this.serveMedia(media, req, res);
+      if (media) {
+        entry.played = 'media';
+        return this.serveMedia(media, req, res);
+      }
       const index = this.interactions.findIndex((i, n) => {
         if (this.played.has(n) || i.request.method !== entry.method) return false;
         const u = new URL(i.request.uri);
