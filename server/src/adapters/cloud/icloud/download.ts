@@ -4,9 +4,8 @@
  * listed. Only content hosts are contacted: a download address or redirect pointing anywhere else is
  * refused, so no request of ours goes to a host Apple did not name for content.
  */
+import { once } from 'node:events';
 import fs from 'node:fs';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { ProviderError, type DownloadOptions } from '../provider.ts';
 import { networkError, type FetchLike } from './apple-http.ts';
 import { isContentHost, type ICloudEndpoints } from './endpoints.ts';
@@ -54,8 +53,12 @@ function rangeStart(res: Response): number | null {
 }
 
 export async function downloadTo(fetchImpl: FetchLike, endpoints: ICloudEndpoints, location: ResourceLocation, dest: string, opts: DownloadOptions): Promise<void> {
-  let offset = opts.offset > 0 && location.size !== null && opts.offset <= location.size ? opts.offset : 0;
-  if (location.size !== null && offset === location.size && fs.existsSync(dest) && fs.statSync(dest).size === offset) return;
+  // Resume only from bytes that are really there (and not past the file's end).
+  const have = fs.existsSync(dest) ? fs.statSync(dest).size : 0;
+  let offset = Math.min(Math.max(0, opts.offset), have, location.size ?? Number.MAX_SAFE_INTEGER);
+  if (location.size !== null && offset === location.size && have === offset) return;
+  // Bytes past the offset are from an attempt that is not being continued: appending after them would corrupt the file.
+  if (offset > 0 && have > offset) fs.truncateSync(dest, offset);
   const stall = new AbortController();
   const signal = AbortSignal.any([opts.signal, stall.signal]);
   let res = await open(fetchImpl, endpoints, new URL(location.url), offset, signal);
@@ -75,25 +78,31 @@ export async function downloadTo(fetchImpl: FetchLike, endpoints: ICloudEndpoint
   }
   // A 200 answer to a Range request is the whole file: write it from the start.
   let written = res.status === 206 ? offset : 0;
+  if (!res.body) throw new ProviderError('protocol', "iCloud's content service answered without a body.", true);
+  const out = fs.createWriteStream(dest, { flags: written > 0 ? 'a' : 'w' });
+  let writeError: unknown = null;
+  out.on('error', (e) => (writeError ??= e));
   let timer = setTimeout(() => stall.abort(), STALL_MS);
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      written += chunk.length;
+  let failure: unknown = null;
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       clearTimeout(timer);
       timer = setTimeout(() => stall.abort(), STALL_MS);
+      if (!out.write(chunk)) await once(out, 'drain');
+      written += chunk.length;
       opts.onProgress?.(written);
-      done(null, chunk);
-    },
-  });
-  try {
-    if (!res.body) throw new ProviderError('protocol', "iCloud's content service answered without a body.", true);
-    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>), counter, fs.createWriteStream(dest, { flags: written > 0 ? 'a' : 'w' }), { signal });
+    }
   } catch (e) {
-    if (opts.signal.aborted) throw opts.signal.reason;
-    if (e instanceof ProviderError) throw e;
-    throw new ProviderError('unreachable', stall.signal.aborted ? "iCloud's content service stopped sending." : 'The download from iCloud was cut off.', true);
+    failure = e;
   } finally {
     clearTimeout(timer);
+    // What did arrive is flushed to disk, so the next attempt resumes after it instead of starting over.
+    await new Promise<void>((resolve) => out.end(() => resolve()));
+  }
+  if (writeError) throw writeError;
+  if (failure) {
+    if (opts.signal.aborted) throw opts.signal.reason;
+    throw new ProviderError('unreachable', stall.signal.aborted ? "iCloud's content service stopped sending." : 'The download from iCloud was cut off.', true);
   }
   const size = fs.statSync(dest).size;
   if (location.size !== null && size !== location.size) {
