@@ -183,8 +183,9 @@ describe('iCloud sign-in (recorded exchanges)', () => {
     const trusted = connected(await first.icloud.verifyChallenge(challenged.state, { code: '654321' }, signal()));
     await first.replay.close();
     const { icloud, replay } = await provider(loadCassette('auth_non_2fa'));
-    connected(await icloud.reconnect(trusted, { password: 'password1' }, signal()));
+    const again = connected(await icloud.reconnect(trusted, { password: 'password1' }, signal()));
     assert.deepEqual((JSON.parse(replay.to('/appleauth/auth/signin/complete')[0]!.body) as { trustTokens: string[] }).trustTokens, ['2svtoken-1234567890']);
+    assert.equal(again.sessionExpiresAt, trusted.sessionExpiresAt, 'the earlier trust still ends when it did');
   });
 
   test('web access off, and Advanced Data Protection, at accountLogin → web_access_off saying how to turn it on', async () => {

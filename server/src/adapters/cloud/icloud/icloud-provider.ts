@@ -121,6 +121,7 @@ export class ICloudProvider implements CloudProvider {
 
   private async withPassword(session: ICloudSession, password: string, signal: AbortSignal): Promise<SignInOutcome> {
     const flow = this.flow(session);
+    const trustBefore = session.auth.trustToken;
     await flow.withPassword(password, signal);
     const data = await flow.accountLogin(signal);
     if (!data) throw new ProviderError('auth_failed', 'Apple did not accept the sign-in.');
@@ -128,7 +129,9 @@ export class ICloudProvider implements CloudProvider {
       const challenge = await flow.challenge(signal);
       return { status: 'challenge_required', state: this.stateOf(session), challenge };
     }
-    session.trustedAt = this.now();
+    // Signed in on the strength of an earlier trust: that trust still ends when it did.
+    const sameTrust = trustBefore !== undefined && session.auth.trustToken === trustBefore && session.trustedAt !== undefined;
+    if (!sameTrust) session.trustedAt = this.now();
     return { status: 'connected', state: this.stateOf(session) };
   }
 
