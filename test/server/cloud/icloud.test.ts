@@ -236,6 +236,21 @@ describe('iCloud sign-in (recorded exchanges)', () => {
     assert.deepEqual(replay.unmatched(), []);
   });
 
+  test('mainland China: the .cn services and origin are used, and the state says so', async () => {
+    replay = await ICloudReplay.start(loadCassette('auth_non_2fa'));
+    const here = replay.endpoints();
+    // Only the cn addresses lead to the replay: a request to a com address would fail to connect.
+    const icloud = new ICloudProvider({
+      endpoints: { auth: { com: 'http://127.0.0.1:1/appleauth/auth', cn: here.auth!.cn }, setup: { com: 'http://127.0.0.1:1/setup/ws/1', cn: here.setup!.cn } },
+    });
+    const state = connected(await icloud.signIn({ ...JDOE, domain: 'cn' }, signal()));
+    assert.equal(state.publicConfig.domain, 'cn');
+    const init = replay.to('/appleauth/auth/signin/init')[0]!;
+    assert.equal(init.headers.origin, 'https://www.icloud.com.cn');
+    assert.equal(init.headers['x-apple-oauth-redirect-uri'], 'https://www.icloud.com.cn');
+    assert.deepEqual(replay.unmatched(), []);
+  });
+
   test('missing inputs are refused by field, before any request', async () => {
     const { icloud, replay } = await provider([]);
     assert.equal((await rejection(icloud.signIn({ username: 'a@b.c', password: '', domain: 'com' }, signal()))).details.field, 'password');
