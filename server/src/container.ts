@@ -232,6 +232,14 @@ export function dataPaths(dataDir: string) {
   };
 }
 
+/** The iCloud provider's service addresses and client id when a test points them at a replay (config/env.ts). */
+function iCloudTestOptions(config: AppConfig): ConstructorParameters<typeof ICloudProvider>[0] {
+  const t = config.testICloudEndpoints;
+  if (!t) return {};
+  const { clientId, ...endpoints } = t;
+  return { endpoints, ...(clientId ? { clientId: () => clientId } : {}) };
+}
+
 /** The member an import run acts for, as the assets and tags features take a caller (only `userId` is checked). */
 function importActor(userId: number): Actor {
   return { userId, username: '', role: 'user', sessionId: 'import', via: 'bearer' };
@@ -487,7 +495,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   });
 
   // The import providers members can connect to (adapters/cloud).
-  const cloudProviders: CloudProvider[] = [new WebDavProvider(), new ICloudProvider(config.testICloudEndpoints ? { endpoints: config.testICloudEndpoints } : {})];
+  const cloudProviders: CloudProvider[] = [new WebDavProvider(), new ICloudProvider(iCloudTestOptions(config))];
   const cloudImport = new CloudImportService({
     db,
     access,

@@ -126,7 +126,7 @@ export const envSchema = z.object({
       try {
         return iCloudEndpoints.parse(JSON.parse(text));
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'JSON of iCloud service addresses {auth, setup, home, ckdatabasews, contentHosts}' });
+        ctx.addIssue({ code: 'custom', message: 'JSON of iCloud service addresses {auth, setup, home, ckdatabasews, contentHosts, clientId}' });
         return z.NEVER;
       }
     })
@@ -136,7 +136,15 @@ export const envSchema = z.object({
 /** iCloud's service addresses as a test points them at a replay on loopback (adapters/cloud/icloud/endpoints.ts). */
 const perDomain = z.object({ com: z.string().url(), cn: z.string().url() });
 const iCloudEndpoints = z
-  .object({ auth: perDomain, setup: perDomain, home: perDomain, ckdatabasews: z.string().url().nullable(), contentHosts: z.array(z.string().min(1)) })
+  .object({
+    auth: perDomain,
+    setup: perDomain,
+    home: perDomain,
+    ckdatabasews: z.string().url().nullable(),
+    contentHosts: z.array(z.string().min(1)),
+    /** The client id Apple's web sign-in sends (a recording's own, so a replay matches its query strings). */
+    clientId: z.string().min(1),
+  })
   .partial();
 
 export interface AppConfig {
