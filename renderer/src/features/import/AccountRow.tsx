@@ -88,7 +88,7 @@ export function AccountRow({ credential: c, provider, own, importing, onImport }
         </div>
       </div>
 
-      {c.problem && c.status !== 'connected' && <p className="account__problem">{c.problem.detail}</p>}
+      {c.problem && c.status !== 'connected' && step.kind !== 'password' && <p className="account__problem">{c.problem.detail}</p>}
       {c.session_expires_soon && c.session_expires_at && (
         <p className="notice notice--info">
           The sign-in to {c.provider_title} ends on {formatDate(c.session_expires_at)}. Reconnect before then so imports keep working.

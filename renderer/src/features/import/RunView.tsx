@@ -102,7 +102,7 @@ export function RunView({ runId, sourceName, reveal, onClose }: RunViewProps) {
           <Counter label="Already imported" value={r.unchanged_count} />
           <Counter label="Skipped" value={r.skipped_count} />
           <Counter label="Failed" value={r.failed_count} />
-          <Counter label="Downloaded" value={`${r.downloaded_count} · ${formatBytes(r.downloaded_bytes)}`} />
+          <Counter label="Downloaded" value={`${r.downloaded_count} ${r.downloaded_count === 1 ? 'file' : 'files'} · ${formatBytes(r.downloaded_bytes)}`} />
         </dl>
         <p className="run__times">
           Started {formatDateTime(r.started_at ?? r.created_at)}
@@ -139,7 +139,7 @@ export function RunView({ runId, sourceName, reveal, onClose }: RunViewProps) {
   return (
     <section className="card run" aria-labelledby={headingId}>
       <h2 className="card__title run__title" id={headingId} ref={heading}>
-        Import
+        Import status
       </h2>
       {body()}
     </section>
