@@ -15,6 +15,7 @@ import { giveBackMemory } from './platform/cache/give-back-memory.ts';
 import type { AssetChangeBus, AssetChanges } from './features/assets/asset-changes.ts';
 import { KeyRing } from './platform/crypto/keys.ts';
 import type { Logger } from './platform/logger.ts';
+import type { Actor } from './platform/http/context.ts';
 import { AuthService } from './features/auth/auth.service.ts';
 import { SetupCode } from './features/auth/setup-code.ts';
 import { InvitesService } from './features/auth/invites.service.ts';
@@ -90,6 +91,8 @@ import { ExactVectorScan, SearchService } from './features/search/index.ts';
 import { INaturalistClient, SpeciesService, SpeciesStore } from './features/species/index.ts';
 import { CloudImportService } from './features/cloud-import/index.ts';
 import type { CloudProvider } from './adapters/cloud/provider.ts';
+import { WebDavProvider } from './adapters/cloud/webdav/index.ts';
+import { ICloudProvider } from './adapters/cloud/icloud/index.ts';
 
 declare module './platform/http/context.ts' {
   // The platform's view of the services is this Container: routers and jobs each get only the members they
@@ -227,6 +230,11 @@ export function dataPaths(dataDir: string) {
      */
     tmp: path.join(dataDir, 'tmp'),
   };
+}
+
+/** The member an import run acts for, as the assets and tags features take a caller (only `userId` is checked). */
+function importActor(userId: number): Actor {
+  return { userId, username: '', role: 'user', sessionId: 'import', via: 'bearer' };
 }
 
 export function createContainer(config: AppConfig, log: Logger): Container {
@@ -479,7 +487,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   });
 
   // The import providers members can connect to (adapters/cloud).
-  const cloudProviders: CloudProvider[] = [];
+  const cloudProviders: CloudProvider[] = [new WebDavProvider(), new ICloudProvider(config.testICloudEndpoints ? { endpoints: config.testICloudEndpoints } : {})];
   const cloudImport = new CloudImportService({
     db,
     access,
@@ -489,6 +497,13 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     providers: cloudProviders,
     sealKey: keys.key('cloud-credential'),
     log: log.child({ module: 'cloud-import' }),
+    // The source's trash and people, applied as the member would (their own asset; access checks as for them).
+    followUps: {
+      trash: (ownerId, assetId) => void container.assets.delete(importActor(ownerId), assetId),
+      tag: (ownerId, assetId, names) => {
+        for (const name of names) container.tags.add(importActor(ownerId), assetId, name);
+      },
+    },
   });
 
   // Upload receipts follow their asset's changes, in the transaction of each change (uploads/receipt-follower.ts):

@@ -120,7 +120,24 @@ export const envSchema = z.object({
     .transform((u) => new URL(u).origin)
     .optional(),
   HEARTH_TEST_CHEAP_PASSWORDS: bool.default(false),
+  HEARTH_TEST_ICLOUD_ENDPOINTS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return iCloudEndpoints.parse(JSON.parse(text));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'JSON of iCloud service addresses {auth, setup, home, ckdatabasews, contentHosts}' });
+        return z.NEVER;
+      }
+    })
+    .optional(),
 });
+
+/** iCloud's service addresses as a test points them at a replay on loopback (adapters/cloud/icloud/endpoints.ts). */
+const perDomain = z.object({ com: z.string().url(), cn: z.string().url() });
+const iCloudEndpoints = z
+  .object({ auth: perDomain, setup: perDomain, home: perDomain, ckdatabasews: z.string().url().nullable(), contentHosts: z.array(z.string().min(1)) })
+  .partial();
 
 export interface AppConfig {
   port: number;
@@ -155,6 +172,11 @@ export interface AppConfig {
    * store hashes that are cheap to guess.
    */
   testCheapPasswords: boolean;
+  /**
+   * Test only: iCloud's service addresses (HEARTH_TEST_ICLOUD_ENDPOINTS, JSON), pointed at a replay of recorded
+   * exchanges on loopback. Refused unless NODE_ENV=test: a real installation talks to Apple only.
+   */
+  testICloudEndpoints: z.infer<typeof iCloudEndpoints> | null;
 }
 
 export class ConfigError extends Error {
@@ -179,6 +201,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     );
   }
   const e = parsed.data;
+  if (e.HEARTH_TEST_ICLOUD_ENDPOINTS && env.NODE_ENV !== 'test') {
+    throw new ConfigError(['HEARTH_TEST_ICLOUD_ENDPOINTS: only for the test suite (with NODE_ENV=test); a real installation signs in to Apple only']);
+  }
   if (e.HEARTH_TEST_CHEAP_PASSWORDS && env.NODE_ENV !== 'test') {
     throw new ConfigError([
       `HEARTH_TEST_CHEAP_PASSWORDS=${JSON.stringify(env.HEARTH_TEST_CHEAP_PASSWORDS)}: only for the test suite (with NODE_ENV=test); it makes stored passwords cheap to guess`,
@@ -203,5 +228,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: e.HEARTH_TRUST_PROXY,
     publicOrigin: e.HEARTH_PUBLIC_ORIGIN ?? null,
     testCheapPasswords: e.HEARTH_TEST_CHEAP_PASSWORDS,
+    testICloudEndpoints: e.HEARTH_TEST_ICLOUD_ENDPOINTS ?? null,
   };
 }

@@ -32,6 +32,9 @@ export function cloudImportRouter() {
   app.openapi(r.getRepositoryCloudStatus, (c) => c.json(runs(c).repositoryStatus(actor(c), c.req.valid('param').id), 200));
   app.openapi(r.startRepositoryCloudImport, async (c) => c.json(await runs(c).start(actor(c), c.req.valid('param').id, c.req.valid('json') ?? {}), 200));
   app.openapi(r.bindRepositoryCloudSource, async (c) => c.json(await runs(c).bind(actor(c), c.req.valid('param').id, c.req.valid('json')), 200));
+  app.openapi(r.listTakeoutArchives, async (c) => c.json(await runs(c).takeoutArchives(actor(c), c.req.valid('query').repository_id), 200));
+  app.openapi(r.previewTakeoutImport, async (c) => c.json(await runs(c).takeoutPreview(actor(c), c.req.valid('json')), 200));
+  app.openapi(r.startTakeoutImport, async (c) => c.json(await runs(c).startTakeout(actor(c), c.req.valid('json')), 200));
   app.openapi(r.syncCloud, (c) => runs(c).syncCloud());
   return app;
 }

@@ -20,9 +20,13 @@
  * | getRepositoryCloudStatus        | GET    /api/v1/repositories/{id}/cloud                  |
  * | startRepositoryCloudImport      | POST   /api/v1/repositories/{id}/cloud/import           |
  * | bindRepositoryCloudSource       | POST   /api/v1/repositories/{id}/cloud/sources          |
+ * | listTakeoutArchives             | GET    /api/v1/cloud/takeout/archives (ext.)            |
+ * | previewTakeoutImport            | POST   /api/v1/cloud/takeout/preview (ext.)             |
+ * | startTakeoutImport              | POST   /api/v1/cloud/takeout/import (ext.)              |
  * | syncCloud                       | POST   /api/v1/cloud/sync (deprecated)                  |
  *
- * The rules and decisions where the contract is silent: credentials.service.ts and runs.service.ts.
+ * The rules and decisions where the contract is silent: credentials.service.ts, runs.service.ts and (Google Takeout
+ * archives) takeout-source.ts.
  */
 import { z } from '@hono/zod-openapi';
 import { defineRoute, errorResponses, ownedBodyField, ownedPathParam } from '../../platform/http/router.ts';
@@ -31,7 +35,7 @@ import { pageParams } from '../../platform/http/pagination.ts';
 import { singleLine } from '../../platform/http/text.ts';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
-import { AuthStatusSchema, ChallengeSchema, CredentialSchema, ProviderSchema, RepositoryCloudStatusSchema, RunFileSchema, RunSchema } from './cloud-import.view.ts';
+import { TakeoutArchiveSetSchema, TakeoutPreviewSchema, AuthStatusSchema, ChallengeSchema, CredentialSchema, ProviderSchema, RepositoryCloudStatusSchema, RunFileSchema, RunSchema } from './cloud-import.view.ts';
 
 const TAG = 'Cloud import';
 
@@ -264,6 +268,44 @@ export const bindRepositoryCloudSource = defineRoute('user', {
     body: jsonBody(z.strictObject({ credential_id: z.uuid().openapi(ownedBodyField('cloud_credential')), remote_scope: Scope.optional() }).openapi('CloudSourceBinding')),
   },
   responses: { 200: jsonResponse(RunAnswer), ...errorResponses(404, 409, 422, 502, 503) },
+});
+
+const Parts = z.array(z.string().min(1).max(4096)).min(1).max(200).openapi({ description: 'Archive parts (or folders of them) by their path inside the repository.' });
+
+export const listTakeoutArchives = defineRoute('user', {
+  method: 'get',
+  path: '/cloud/takeout/archives',
+  operationId: 'listTakeoutArchives',
+  summary: 'Google Takeout archives placed in a repository, grouped by export',
+  description: 'Files named `takeout-….zip|.tgz|.tar.gz` in the repository’s top folders (three levels deep), newest export first.',
+  tags: [TAG],
+  request: { query: z.object({ repository_id: z.uuid() }) },
+  responses: { 200: jsonResponse(z.object({ archives: z.array(TakeoutArchiveSetSchema) }).openapi('TakeoutArchiveList')), ...errorResponses(404, 503) },
+});
+
+export const previewTakeoutImport = defineRoute('user', {
+  method: 'post',
+  path: '/cloud/takeout/preview',
+  operationId: 'previewTakeoutImport',
+  summary: 'What importing these Takeout parts would bring: photos, videos, albums, dates, files without a sidecar',
+  description: 'The parts are read together as one export (a sidecar may be in another part than its photo). Nothing is imported. A part outside the repository: 422 `takeout_part_outside`; missing: 404 `takeout_part_not_found`.',
+  tags: [TAG],
+  request: { body: jsonBody(z.strictObject({ repository_id: z.uuid(), parts: Parts }).openapi('TakeoutPreviewRequest')) },
+  responses: { 200: jsonResponse(TakeoutPreviewSchema), ...errorResponses(404, 422, 503) },
+});
+
+export const startTakeoutImport = defineRoute('user', {
+  method: 'post',
+  path: '/cloud/takeout/import',
+  operationId: 'startTakeoutImport',
+  summary: 'Import Google Takeout parts into this repository (a run like any other import)',
+  description: [
+    'The photos and videos become yours with the sidecars’ facts: taken time, place (the album’s place when the photo has none), description, favourite; album folders become albums (Google’s "Untitled" ones only with `untitled_albums`); people named become tags; archived items get the tag "Archived"; items in Google’s trash go to your Trash. Files without a sidecar come in with their own metadata and are listed in the preview.',
+    'One run per repository and set of parts at a time: 409 `import_run_active`.',
+  ].join('\n'),
+  tags: [TAG],
+  request: { body: jsonBody(z.strictObject({ repository_id: z.uuid(), parts: Parts, untitled_albums: z.boolean().optional() }).openapi('TakeoutImportRequest')) },
+  responses: { 200: jsonResponse(RunAnswer), ...errorResponses(404, 409, 422, 503) },
 });
 
 export const syncCloud = defineRoute('user', {

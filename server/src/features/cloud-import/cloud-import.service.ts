@@ -24,6 +24,8 @@ export interface CloudImportDeps {
   log: Logger;
   now?: () => number;
   executor?: RunsDeps['executor'];
+  /** The source's trash and people, applied for the member (assets and tags features). */
+  followUps?: RunsDeps['followUps'];
 }
 
 export class CloudImportService {
@@ -53,6 +55,7 @@ export class CloudImportService {
       log: deps.log,
       ...(deps.now ? { now: deps.now } : {}),
       ...(deps.executor ? { executor: deps.executor } : {}),
+      ...(deps.followUps ? { followUps: deps.followUps } : {}),
     });
   }
 }

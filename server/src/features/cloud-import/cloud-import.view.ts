@@ -175,11 +175,14 @@ export function runSummary(r: RunRow): string {
       return 'Waiting to start.';
     case 'running':
       return `Looked at ${n(r.total_seen, 'file')} so far${parts.length ? `: ${parts.join(', ')}` : ''}.`;
-    case 'completed':
-      if (!r.imported_count && !r.skipped_count && !r.failed_count) {
-        return r.unchanged_count ? `Nothing new: ${n(r.unchanged_count, 'file')} ${r.unchanged_count === 1 ? 'was' : 'were'} imported before.` : 'Nothing to import: the source holds no files.';
+    case 'completed': {
+      const report = r.skipped_count || r.failed_count ? ` ${[r.skipped_count ? `${r.skipped_count} skipped` : '', r.failed_count ? `${r.failed_count} failed` : ''].filter(Boolean).join(', ')}: see the report.` : '';
+      if (!r.imported_count) {
+        const before = r.unchanged_count ? `Nothing new: ${n(r.unchanged_count, 'file')} ${r.unchanged_count === 1 ? 'was' : 'were'} imported before.` : r.total_seen ? 'Nothing imported.' : 'Nothing to import: the source holds no files.';
+        return `${before}${report}`;
       }
-      return `Done: ${parts.join(', ')}${r.unchanged_count ? `; ${r.unchanged_count} unchanged since the last import` : ''}.`;
+      return `Done: ${n(r.imported_count, 'file')} imported${r.unchanged_count ? `, ${r.unchanged_count} unchanged since the last import` : ''}.${report}`;
+    }
     case 'failed':
       return `Stopped by a problem after ${n(r.total_seen, 'file')}${parts.length ? ` (${parts.join(', ')})` : ''}. Resume to go on.`;
     case 'cancelled':
@@ -222,3 +225,23 @@ export function toRunFile(f: RunFileRow): z.infer<typeof RunFileSchema> {
 export function scopeOf(s: SourceRow): Record<string, string> {
   return JSON.parse(s.remote_scope) as Record<string, string>;
 }
+
+export const TakeoutArchiveSetSchema = z
+  .object({
+    name: z.string().openapi({ description: 'The export’s name (`takeout-20240101T000000Z`).' }),
+    parts: z.array(z.object({ path: z.string(), size: z.number().int(), modified_at: z.string() })),
+    total_size: z.number().int(),
+  })
+  .openapi('TakeoutArchiveSet');
+
+export const TakeoutPreviewSchema = z
+  .object({
+    photos: z.number().int(),
+    videos: z.number().int(),
+    albums: z.array(z.object({ name: z.string(), count: z.number().int() })),
+    date_range: z.object({ from: z.string(), to: z.string() }).nullable(),
+    without_sidecar: z.object({ count: z.number().int(), examples: z.array(z.string()) }).openapi({ description: 'Media with no JSON sidecar: imported with their own metadata.' }),
+    problems: z.array(z.object({ where: z.string(), reason: z.string() })),
+    parts: z.array(z.object({ name: z.string(), size: z.number().int(), entries: z.number().int() })),
+  })
+  .openapi('TakeoutPreview');

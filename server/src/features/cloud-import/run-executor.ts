@@ -35,6 +35,22 @@ import { problem, toStoredProblem, type StoredProblem } from './import-problems.
 import { badRemoteName, mayBeMedia } from './media-names.ts';
 import type { ProviderRegistry } from './providers.ts';
 import type { FileOutcome, RunCounters, RunRow, RunsStore } from './runs.store.ts';
+import { openTakeout } from '../../adapters/cloud/takeout/index.ts';
+import { TAKEOUT_PROVIDER, isUntitledAlbum, resolveParts } from './takeout-source.ts';
+
+/**
+ * What an import does for its member after a file came in, beyond the door's facts (the container builds it over
+ * the assets and tags features, acting as the member): the source's trash and its names for people.
+ */
+export interface ImportFollowUps {
+  /** Moves the member's asset to the Trash (the source had it in its trash). */
+  trash(ownerId: number, assetId: string): void;
+  /** Tags the member's asset with these names (people named at the source, "Archived"). */
+  tag(ownerId: number, assetId: string, names: readonly string[]): void;
+}
+
+/** The tag an item archived at its source gets: Hearth has no archive of its own, and the tag lets it be found. */
+export const ARCHIVED_TAG = 'Archived';
 
 /** Where a run's downloads wait inside the repository (cleared when the run ends, kept while it can resume). */
 export const IMPORT_STAGING = path.join(STAGING_DIR, 'imports');
@@ -48,6 +64,7 @@ export interface ExecutorDeps {
   intake: Pick<Intake, 'hashFile'>;
   log: Logger;
   now: () => number;
+  followUps?: ImportFollowUps;
   /** Files fetched at once (default 3: a home connection and a NAS both serve a few streams best). */
   concurrency?: number;
   /** Attempts per file for retryable failures (default 4) and the first backoff (default 1 s, doubling). */
@@ -87,18 +104,20 @@ class RunWork {
   private readonly staging: string;
   private lastFlush = 0;
   private readonly log: Logger;
+  private readonly scope: Record<string, string>;
 
   constructor(
     private readonly deps: ExecutorDeps,
     private readonly run: RunRow,
     private readonly ctl: RunControl,
   ) {
-    const { total_seen, downloaded_count, imported_count, unchanged_count, skipped_count, failed_count, downloaded_bytes } = run;
-    this.counters = { total_seen, downloaded_count, imported_count, unchanged_count, skipped_count, failed_count, downloaded_bytes };
+    // Counted again from the run's file record: the flushed counters may lag behind a kill (a resumed run).
+    this.counters = { ...deps.runs.countedFiles(run.run_id), downloaded_count: run.downloaded_count, downloaded_bytes: run.downloaded_bytes };
     this.handled = deps.runs.handled(run.run_id);
     const repo = deps.credentials.store.repository(run.repository_id);
     this.staging = repo ? path.join(repo.path, IMPORT_STAGING, run.run_id) : '';
     this.log = deps.log.child({ run_id: run.run_id });
+    this.scope = JSON.parse(run.remote_scope) as Record<string, string>;
   }
 
   async go(): Promise<void> {
@@ -106,21 +125,27 @@ class RunWork {
     const run = this.run;
     const repo = credentials.store.repository(run.repository_id);
     if (!repo || repo.status !== 'active') return this.fail(problem('repository_unavailable', 503, 'The repository cannot be reached right now. Resume the import when it is back.', true));
-    const cred = run.credential_id ? credentials.store.get(run.credential_id) : undefined;
-    if (!cred) return this.fail(problem('cloud_credential_not_found', 409, 'The connection this import used was removed.'));
-    if (cred.status !== 'connected') return this.fail(problem('credential_not_connected', 409, `${cred.display_name} is not connected. Reconnect it, then resume the import.`));
-    const provider = providers.find(cred.provider);
-    if (!provider) return this.fail(problem('unknown_provider', 409, `This server no longer offers ${cred.provider} imports.`));
-
     await fs.promises.mkdir(this.staging, { recursive: true });
     let library: RemoteLibrary | undefined;
+    let credentialId: string | null = null;
     try {
-      library = provider.open(credentials.stateOf(cred), JSON.parse(run.remote_scope) as Record<string, string>, (s) => credentials.saveState(cred.credential_id, s));
+      if (run.provider === TAKEOUT_PROVIDER) {
+        const parts = JSON.parse(this.scope.parts ?? '[]') as string[];
+        library = await openTakeout(await resolveParts(repo.path, parts), { workDir: path.join(this.staging, 'work'), signal: this.ctl.signal });
+      } else {
+        const cred = run.credential_id ? credentials.store.get(run.credential_id) : undefined;
+        if (!cred) return this.fail(problem('cloud_credential_not_found', 409, 'The connection this import used was removed.'));
+        if (cred.status !== 'connected') return this.fail(problem('credential_not_connected', 409, `${cred.display_name} is not connected. Reconnect it, then resume the import.`));
+        const provider = providers.find(cred.provider);
+        if (!provider) return this.fail(problem('unknown_provider', 409, `This server no longer offers ${cred.provider} imports.`));
+        credentialId = cred.credential_id;
+        library = provider.open(credentials.stateOf(cred), this.scope, (s) => credentials.saveState(cred.credential_id, s));
+      }
       await this.pump(library);
     } catch (e) {
       if (this.ctl.signal.aborted) return this.stopped();
       const p = toStoredProblem(e);
-      if (e instanceof ProviderError && (e.code === 'auth_failed' || e.code === 'session_expired' || e.code === 'web_access_off')) credentials.markFailed(cred.credential_id, p);
+      if (credentialId && e instanceof ProviderError && (e.code === 'auth_failed' || e.code === 'session_expired' || e.code === 'web_access_off')) credentials.markFailed(credentialId, p);
       this.log.warn({ code: p.code }, 'import run failed');
       return this.fail(p);
     } finally {
@@ -232,21 +257,38 @@ class RunWork {
         reason = out.reason;
         break;
     }
+    if (outcome === 'imported' && assetId) this.followUp(item, assetId);
     this.deps.db.transaction(() => {
       this.deps.runs.saveCursor({ source_key: this.run.source_key, remote_id: item.id, version: item.version, asset_id: assetId, content_hash: hash, run_id: this.run.run_id, updated_at: this.deps.now() });
       this.record(item, outcome, code, reason, assetId, size);
     })();
   }
 
+  /**
+   * What the source says beyond the door's facts, for a file this run brought in (never for one the member had:
+   * their Trash and tags are theirs to decide). A failure here is logged, not the file's: the photo is in.
+   */
+  private followUp(item: RemoteItem, assetId: string): void {
+    const f = item.facts;
+    const tags = [...(f.people ?? []), ...(f.archived ? [ARCHIVED_TAG] : [])];
+    try {
+      if (tags.length) this.deps.followUps?.tag(this.run.owner_id, assetId, tags);
+      if (f.trashed) this.deps.followUps?.trash(this.run.owner_id, assetId);
+    } catch (e) {
+      this.log.warn({ err: e, item: item.id }, 'applying the source’s trash or people to an imported file failed');
+    }
+  }
+
   private factsOf(item: RemoteItem): SourceFacts {
     const f = item.facts;
+    const albums = (f.albumNames ?? []).filter((a) => this.scope.untitled_albums === 'true' || !isUntitledAlbum(a));
     const name = sanitizeFileName(item.name) ?? undefined;
     return {
       ...(f.capturedAt ? { capturedAt: f.capturedAt } : {}),
       ...(f.gps !== undefined ? { gps: f.gps } : {}),
       ...(f.description ? { description: f.description } : {}),
       ...(f.favorite !== undefined ? { favorite: f.favorite } : {}),
-      ...(f.albumNames?.length ? { albumNames: f.albumNames } : {}),
+      ...(albums.length ? { albumNames: albums } : {}),
       ...(f.fileModified !== undefined ? { fileModified: f.fileModified } : {}),
       ...(name ? { originalName: name } : {}),
       sourceRef: { source: `${this.run.provider}:${this.run.source_key}`, id: item.id, version: item.version },

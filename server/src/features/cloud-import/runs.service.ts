@@ -37,9 +37,11 @@ import type { CredentialsService } from './credentials.service.ts';
 import type { SourceRow } from './credentials.store.ts';
 import { toDomainError, problem } from './import-problems.ts';
 import type { ProviderRegistry } from './providers.ts';
-import { IMPORT_STAGING, RunExecutor } from './run-executor.ts';
+import { IMPORT_STAGING, RunExecutor, type ImportFollowUps } from './run-executor.ts';
 import { RunsStore, type FileOutcome, type RunRow } from './runs.store.ts';
 import { runImportJob } from './cloud-import.jobs.ts';
+import { openTakeout, type TakeoutPreview } from '../../adapters/cloud/takeout/index.ts';
+import { TAKEOUT_PROVIDER, findTakeoutArchives, resolveParts, takeoutSourceKey, type ArchiveSet } from './takeout-source.ts';
 import { scopeOf, toRun, toRunFile, type Run } from './cloud-import.view.ts';
 
 export interface RunsDeps {
@@ -53,6 +55,7 @@ export interface RunsDeps {
   intake: Pick<Intake, 'hashFile'>;
   log: Logger;
   now?: () => number;
+  followUps?: ImportFollowUps;
   /** For tests: files in flight per run, attempts and backoff per file. */
   executor?: { concurrency?: number; attempts?: number; backoffMs?: number };
 }
@@ -71,7 +74,7 @@ export class ImportRunsService {
   constructor(private readonly deps: RunsDeps) {
     this.store = new RunsStore(deps.db);
     this.now = deps.now ?? Date.now;
-    this.executor = new RunExecutor({ db: deps.db, runs: this.store, credentials: deps.credentials, providers: deps.providers, door: deps.door, intake: deps.intake, log: deps.log, now: this.now, ...deps.executor });
+    this.executor = new RunExecutor({ db: deps.db, runs: this.store, credentials: deps.credentials, providers: deps.providers, door: deps.door, intake: deps.intake, log: deps.log, now: this.now, ...(deps.followUps ? { followUps: deps.followUps } : {}), ...deps.executor });
   }
 
   get(actor: Actor, id: string): Run {
@@ -165,6 +168,52 @@ export class ImportRunsService {
     return { run: toRun(this.startSource(actor, source)) };
   }
 
+  // ------------------------------------------------------------------ Google Takeout archives (takeout-source.ts)
+
+  async takeoutArchives(_actor: Actor, repositoryId: string): Promise<{ archives: ArchiveSet[] }> {
+    const repo = this.repository(repositoryId, true);
+    return { archives: await findTakeoutArchives(repo.path) };
+  }
+
+  /** What importing these parts would bring: counts, albums, dates, files without a sidecar, problems. */
+  async takeoutPreview(_actor: Actor, body: { repository_id: string; parts: string[] }): Promise<TakeoutPreview> {
+    const repo = this.repository(body.repository_id, true);
+    const parts = await resolveParts(repo.path, body.parts);
+    const workDir = path.join(repo.path, IMPORT_STAGING, `preview-${crypto.randomUUID()}`);
+    try {
+      const library = await openTakeout(parts, { workDir, signal: AbortSignal.timeout(10 * 60_000) }).catch((e: unknown) => {
+        throw toDomainError(e);
+      });
+      try {
+        return library.preview();
+      } finally {
+        await library.close();
+      }
+    } finally {
+      await fs.promises.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  async startTakeout(actor: Actor, body: { repository_id: string; parts: string[]; untitled_albums?: boolean | undefined }): Promise<{ run: Run }> {
+    const repo = this.repository(body.repository_id, true);
+    const abs = await resolveParts(repo.path, body.parts);
+    const root = await fs.promises.realpath(repo.path);
+    const rel = abs.map((p) => path.relative(root, p).split(path.sep).join('/'));
+    const key = takeoutSourceKey(repo.repository_id, rel);
+    const active = this.store.active(repo.repository_id, key);
+    if (active) throw new Conflict(`These archives are being imported into this repository already (run ${active.run_id}).`, 'import_run_active');
+    const run = this.newRun({
+      source_key: key,
+      source_id: null,
+      credential_id: null,
+      repository_id: repo.repository_id,
+      owner_id: actor.userId,
+      provider: TAKEOUT_PROVIDER,
+      remote_scope: JSON.stringify({ parts: JSON.stringify(rel), untitled_albums: body.untitled_albums ? 'true' : 'false' }),
+    });
+    return { run: toRun(run) };
+  }
+
   syncCloud(): never {
     throw new DomainError(410, 'sync_deprecated', 'Cloud sync is retired: import into a repository with startRepositoryCloudImport or bindRepositoryCloudSource.');
   }
@@ -201,25 +250,32 @@ export class ImportRunsService {
     this.connected(actor, source.credential_id);
     const active = this.store.active(source.repository_id, source.source_id);
     if (active) throw new Conflict(`An import of this source into this repository is already going on (run ${active.run_id}).`, 'import_run_active');
+    return this.newRun({
+      source_key: source.source_id,
+      source_id: source.source_id,
+      credential_id: source.credential_id,
+      repository_id: source.repository_id,
+      owner_id: source.owner_id,
+      provider: source.provider,
+      remote_scope: source.remote_scope,
+    });
+  }
+
+  /** Inserts a queued run with its job; a second active run of the same source answers 409. */
+  private newRun(r: Pick<RunRow, 'source_key' | 'source_id' | 'credential_id' | 'repository_id' | 'owner_id' | 'provider' | 'remote_scope'>): RunRow {
     const now = this.now();
     const runId = crypto.randomUUID();
-    this.deps.db.transaction(() => {
-      this.store.insert({
-        run_id: runId,
-        source_key: source.source_id,
-        source_id: source.source_id,
-        credential_id: source.credential_id,
-        repository_id: source.repository_id,
-        owner_id: source.owner_id,
-        provider: source.provider,
-        remote_scope: source.remote_scope,
-        status: 'queued',
-        created_at: now,
-        updated_at: now,
-      });
-      this.deps.credentials.store.setLastRun(source.source_id, runId, now);
-      this.enqueue(runId, 'queued');
-    })();
+    try {
+      this.deps.db.transaction(() => {
+        this.store.insert({ ...r, run_id: runId, status: 'queued', created_at: now, updated_at: now });
+        if (r.source_id) this.deps.credentials.store.setLastRun(r.source_id, runId, now);
+        this.enqueue(runId, 'queued');
+      })();
+    } catch (e) {
+      // Two starts at the same moment: the partial unique index lets one through (migration 0034).
+      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new Conflict('An import of this source into this repository is already going on.', 'import_run_active');
+      throw e;
+    }
     return this.store.get(runId)!;
   }
 

@@ -149,6 +149,22 @@ export class RunsStore {
 
   // ------------------------------------------------------------------ the run's files
 
+  /**
+   * The counters as the run's file record says (exact, where the flushed counters may lag a second behind a kill):
+   * a resumed run starts from these. Listing problems are not files seen.
+   */
+  countedFiles(runId: string): Pick<RunCounters, 'total_seen' | 'imported_count' | 'unchanged_count' | 'skipped_count' | 'failed_count'> {
+    const rows = this.db.prepare("SELECT outcome, count(*) AS n, sum(remote_id LIKE 'listing:%') AS listing FROM import_run_files WHERE run_id = ? GROUP BY outcome").all(runId) as { outcome: FileOutcome; n: number; listing: number }[];
+    const by = (o: FileOutcome) => rows.find((r) => r.outcome === o)?.n ?? 0;
+    return {
+      total_seen: rows.reduce((s, r) => s + r.n - r.listing, 0),
+      imported_count: by('imported'),
+      unchanged_count: by('unchanged'),
+      skipped_count: by('skipped'),
+      failed_count: by('failed'),
+    };
+  }
+
   /** The remote ids this run already handled (a resumed run passes over them). */
   handled(runId: string): Set<string> {
     return new Set(this.db.prepare('SELECT remote_id FROM import_run_files WHERE run_id = ?').pluck().all(runId) as string[]);
