@@ -94,9 +94,9 @@ export function FieldInput({ field: f, value, onChange, error, autoFocus }: Fiel
   );
 }
 
-/** Empty values for a form's fields (a checkbox starts unticked). */
+/** A form's starting values: empty, a checkbox unticked, a required choice on its first option (as the list shows it). */
 export const emptyValues = (fields: readonly FieldDescriptor[]): Record<string, string> =>
-  Object.fromEntries(fields.map((f) => [f.name, f.type === 'checkbox' ? 'false' : '']));
+  Object.fromEntries(fields.map((f) => [f.name, f.type === 'checkbox' ? 'false' : f.type === 'select' && f.required ? (f.options?.[0]?.value ?? '') : '']));
 
 /** The inputs to send: required ones always, optional ones only when filled. */
 export const filledInputs = (fields: readonly FieldDescriptor[], values: Record<string, string>): Record<string, string> =>

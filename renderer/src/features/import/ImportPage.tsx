@@ -25,6 +25,8 @@ import { RunView } from './RunView';
 import './import.css';
 
 const RUN_PARAM = 'run';
+/** Sources of runs that are no provider to connect to (archives placed in a repository). */
+const SOURCE_TITLES: Record<string, string> = { takeout: 'Google Takeout' };
 
 export function ImportPage() {
   const me = useMe();
@@ -70,7 +72,7 @@ export function ImportPage() {
 
   const sourceName = (run: ImportRun) => {
     const account = accounts.find((c) => c.id === run.credential_id);
-    const from = account?.display_name ?? providerList.find((p) => p.id === run.provider)?.title ?? run.provider;
+    const from = account?.display_name ?? providerList.find((p) => p.id === run.provider)?.title ?? SOURCE_TITLES[run.provider] ?? run.provider;
     const folder = run.remote_scope.folder;
     return folder === undefined ? from : `${from} · ${folder || 'everything'}`;
   };
