@@ -37,26 +37,24 @@ export function ImportPage() {
   const [openProvider, setOpenProvider] = useState<string | null>(null);
   const [importFrom, setImportFrom] = useState<string | null>(null);
   const [connected, setConnected] = useState<string | null>(null);
+  const [closedRun, setClosedRun] = useState<string | null>(null);
 
   const providerList = providers.data?.providers.filter((p) => p.status === 'enabled') ?? [];
   const accounts = credentials.data?.credentials ?? [];
   const importing = accounts.find((c) => c.id === importFrom && c.status === 'connected') ?? null;
   const chosenRun = params.get(RUN_PARAM);
   // The run under way is shown unless another one, or the import setup, was chosen, or it was closed.
-  const [closedRun, setClosedRun] = useState<string | null>(null);
   const runUnderWay = recent.data?.runs.find((r) => isActive(r.status))?.id ?? null;
   const runId = chosenRun ?? (importing || runUnderWay === closedRun ? null : runUnderWay);
 
   const showRun = (id: string | null) => {
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        if (id) next.set(RUN_PARAM, id);
-        else next.delete(RUN_PARAM);
-        return next;
-      },
-      { replace: false },
-    );
+    if (id === chosenRun) return;
+    setParams((p) => {
+      const next = new URLSearchParams(p);
+      if (id) next.set(RUN_PARAM, id);
+      else next.delete(RUN_PARAM);
+      return next;
+    });
   };
 
   const onConnected = (c: CloudCredential) => {
