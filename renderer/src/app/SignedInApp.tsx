@@ -14,6 +14,7 @@ import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { PLACES_PATH } from '../features/places/places-path';
 import { EVENTS_PATH } from '../features/photo-events/events-path';
 import { PEOPLE_PATH } from '../features/people/people-path';
+import { IMPORT_PATH } from '../features/import/import-path';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from '../lib/lazy-page';
 import { NotFoundPage } from '../components/NotFoundPage';
@@ -42,6 +43,7 @@ const EventsPage = lazyPage(() => import('../features/photo-events/EventsPage').
 const EventPage = lazyPage(() => import('../features/photo-events/EventPage').then((m) => m.EventPage));
 const PeoplePage = lazyPage(() => import('../features/people/PeoplePage').then((m) => m.PeoplePage));
 const PersonPage = lazyPage(() => import('../features/people/PersonPage').then((m) => m.PersonPage));
+const ImportPage = lazyPage(() => import('../features/import/ImportPage').then((m) => m.ImportPage));
 
 /** While a page's script loads: the frame stays, the page says it is coming. */
 const pageLoading = (
@@ -128,6 +130,7 @@ export function SignedInApp() {
           <Route path={`${PEOPLE_PATH}/:personId`} element={<PersonPage />}>
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
+          <Route path={IMPORT_PATH} element={<ImportPage />} />
           <Route path="/account" element={<AccountPage />} />
           <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
           <Route path={ADMIN_REPOSITORIES_PATH} element={isAdmin ? <RepositoriesPage /> : <NotFoundPage />} />

@@ -2,6 +2,7 @@ import type { NavGroup } from '../components/Layout/AppLayout';
 import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH } from '../features/admin/admin-paths';
 import { DUPLICATES_PATH } from '../features/duplicates/duplicates-path';
 import { EVENTS_PATH } from '../features/photo-events/events-path';
+import { IMPORT_PATH } from '../features/import/import-path';
 import { LIBRARY_SECTIONS } from '../features/library/sections';
 import { PLACES_PATH } from '../features/places/places-path';
 import { PEOPLE_PATH } from '../features/people/people-path';
@@ -18,6 +19,8 @@ export function navigationFor(isAdmin: boolean): NavGroup[] {
         ...LIBRARY_SECTIONS.flatMap(({ path, label, icon }) => [
           { to: path, label, icon },
           ...(path === '/map' ? [{ to: PLACES_PATH, label: 'Places', icon: 'globe' as const }] : []),
+          // Import beside Upload: both bring photos in (from this device; from a cloud or a NAS). Every member.
+          ...(path === '/upload' ? [{ to: IMPORT_PATH, label: 'Import', icon: 'download' as const }] : []),
         ]),
         // Browsed now and then, and reached from a photo's details too: the sidebar and the Menu, not a tab.
         { to: PEOPLE_PATH, label: 'People', icon: 'users' as const },

@@ -1,0 +1,53 @@
+/**
+ * Why connecting or importing failed, in words a household member understands, from the server's problem code
+ * (`cloud_auth_failed`, `cloud_unreachable`…). Codes without a sentence here keep the server's own `detail`, which is
+ * written for people too (a provider's particular refusal, a field that is malformed).
+ */
+import { ApiError, messageOf } from '../../api/problem';
+
+const WORDS: Record<string, string> = {
+  cloud_auth_failed: 'The server did not accept this user name and password. Check both and try again (for Nextcloud and ownCloud, an app password).',
+  cloud_unreachable:
+    'Hearth could not reach the server at this address. Check the address, and that the server is switched on and can be reached from the computer Hearth runs on.',
+  cloud_tls_untrusted: 'The server’s certificate is not trusted, so Hearth did not send your password to it.',
+  cloud_redirect_refused:
+    'The server sent Hearth on to another address. Hearth does not follow it, so your password never goes anywhere else: enter the address the server is reached at directly.',
+  cloud_protocol: 'Something answers at this address, but not the kind of server expected. Check the address: it should be the one the server gives for this.',
+  cloud_service_unavailable: 'The server is busy or paused for maintenance right now. Try again in a few minutes.',
+  cloud_session_expired: 'The stored sign-in is no longer accepted. Enter the password to connect again.',
+  cloud_not_found: 'This folder is not on the server (any more). Choose another one.',
+  cloud_account_changed: 'These sign-in details are for another account. Add that account as a new connection instead.',
+  credential_not_connected: 'This account is not connected. Reconnect it first.',
+  no_challenge_pending: 'This account is no longer waiting for a code. Reconnect it to get a new one.',
+  import_run_active: 'An import from this source into this repository is already under way.',
+  import_run_not_resumable: 'This import has finished. Start a new one: it fetches only what is new or changed.',
+  repository_unavailable: 'The repository cannot be reached right now (its disk may be unplugged). Try again when it is back.',
+};
+
+/** The sentence to show for a failure of the import page's calls. */
+export function importProblemWords(error: unknown): string {
+  if (error instanceof ApiError) return (Object.hasOwn(WORDS, error.code) ? WORDS[error.code] : undefined) ?? error.detail;
+  return messageOf(error);
+}
+
+export const codeOf = (error: unknown): string | null => (error instanceof ApiError ? error.code : null);
+
+/** The SHA-256 fingerprint (colon hex, as the server spells it) named in a `cloud_tls_untrusted` problem. */
+export function fingerprintIn(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.code !== 'cloud_tls_untrusted') return null;
+  return /\b[0-9A-F]{2}(?::[0-9A-F]{2}){31}\b/i.exec(error.detail)?.[0] ?? null;
+}
+
+/** The run an `import_run_active` refusal names ("… (run <id>)"), to show it instead. */
+export function activeRunIn(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.code !== 'import_run_active') return null;
+  return /\brun ([0-9a-f-]{36})\b/i.exec(error.detail)?.[1] ?? null;
+}
+
+/** Field errors of a provider's form: the server names them `inputs.<field>`. */
+export function inputErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(error.fieldErrors)) if (k.startsWith('inputs.')) out[k.slice('inputs.'.length)] = v;
+  return out;
+}
