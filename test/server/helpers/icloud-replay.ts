@@ -103,8 +103,8 @@ export class ICloudReplay {
   private readonly servers = new Map<string, { server: http.Server; base: string }>();
 
   private constructor(
-    private readonly interactions: Interaction[],
-    private readonly media: Record<string, MediaFile>,
+    private interactions: Interaction[],
+    private media: Record<string, MediaFile>,
   ) {}
 
   static async start(interactions: Interaction[], media: Record<string, MediaFile> = {}): Promise<ICloudReplay> {
@@ -117,6 +117,17 @@ export class ICloudReplay {
       replay.servers.set(host, { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
     }
     return replay;
+  }
+
+  /**
+   * Plays `interactions` (and serves `media`) from now on, forgetting what was played and received: one replay, so
+   * one set of addresses, for a server started once with them and taken through several scenarios.
+   */
+  reset(interactions: Interaction[], media: Record<string, MediaFile> = {}): void {
+    this.interactions = interactions;
+    this.media = media;
+    this.played.clear();
+    this.received.length = 0;
   }
 
   /** The loopback address standing in for an Apple host. */
