@@ -1,6 +1,6 @@
 /**
  * `npm test`: everything, in order, on a fresh machine of ours.
- *   1. system packages the tests need (Debian chromium, ffmpeg): installed when missing and we can
+ *   1. system packages the tests need (Debian chromium, ffmpeg, rclone): installed when missing and we can
  *   2. lint (eslint.config.js: the TypeScript rules and the layer rules that keep features apart)
  *      and 3. type check (server, scripts, tests, renderer), side by side
  *   4. build the web UI (the server and the browser tests serve it)
@@ -136,6 +136,8 @@ function ensureSystemPackages(): void {
   const missing = [
     ['chromium', '/usr/bin/chromium'],
     ['ffmpeg', 'ffmpeg'],
+    // The WebDAV import tests run against `rclone serve webdav` on loopback.
+    ['rclone', 'rclone'],
   ].filter(([, bin]) => (bin!.startsWith('/') ? !fs.existsSync(bin!) : !has(bin!)));
   if (missing.length === 0) return;
   const names = missing.map(([pkg]) => pkg!);
