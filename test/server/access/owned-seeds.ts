@@ -24,7 +24,7 @@ export interface OwnedSeeds {
 }
 
 /** Two people (named with `mark`) with a face each, one event of the photos, one duplicate group of them and their place. */
-export function seedOwnedKinds(db: Db, owner: { userId: number; assetIds: readonly string[]; repositoryId: string; mark: string; sealKey: Buffer }): OwnedSeeds {
+export function seedOwnedKinds(db: Db, owner: { userId: number; assetIds: readonly string[]; repositoryId: string; mark: string; sealKey: Buffer; davUrl?: string }): OwnedSeeds {
   const now = Date.now();
   const [first, second] = owner.assetIds;
   if (!first || !second) throw new Error('two photos are needed');
@@ -83,12 +83,14 @@ export function seedOwnedKinds(db: Db, owner: { userId: number; assetIds: readon
   const place = encodePlaceId({ level: 'city', country_code: 'PT', region: 'Lisbon', city: 'Lisbon' });
 
   // A cloud connection (a WebDAV account, its secrets sealed as the service seals them) and a finished import run.
+  // Its address: a WebDAV peer the test serves (so the owner's calls reach a real server), else a name that does not resolve.
+  const davUrl = owner.davUrl ?? 'https://nas.invalid/dav/';
   const credentialId = crypto.randomUUID();
-  const sealed = seal(owner.sealKey, JSON.stringify({ identity: `https://nas.invalid/dav\n${owner.mark}`, secrets: { password: owner.mark }, session: null }), credentialId);
+  const sealed = seal(owner.sealKey, JSON.stringify({ identity: `${davUrl}|family`, secrets: { password: owner.mark }, session: null }), credentialId);
   db.prepare(
     `INSERT INTO cloud_credentials (credential_id, owner_id, provider, identity_hash, display_name, status, public_config, sealed_state, created_at, updated_at)
      VALUES (?, ?, 'webdav', ?, ?, 'connected', ?, ?, ?, ?)`,
-  ).run(credentialId, owner.userId, crypto.randomBytes(16).toString('hex'), 'Family NAS', JSON.stringify({ url: 'https://nas.invalid/dav', username: 'family' }), sealed, now, now);
+  ).run(credentialId, owner.userId, crypto.randomBytes(16).toString('hex'), 'Family NAS', JSON.stringify({ url: davUrl, username: 'family' }), sealed, now, now);
   const sourceId = crypto.randomUUID();
   db.prepare(
     `INSERT INTO cloud_sources (source_id, repository_id, credential_id, owner_id, provider, remote_scope, scope_key, created_at, updated_at)

@@ -27,6 +27,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
@@ -35,6 +36,7 @@ import { CORPUS } from '../media/corpus.ts';
 import { OWNED_RESOURCES } from '../../../server/src/platform/http/router.ts';
 import { buildRequest, operationsOf, type BuiltRequest, type DocOperation, type Ids } from './requests.ts';
 import { seedOwnedKinds } from './owned-seeds.ts';
+import { startRcloneWebdav, type RcloneWebdav } from '../helpers/rclone-webdav.ts';
 import { KeyRing } from '../../../server/src/platform/crypto/keys.ts';
 import { foreignRefusal, notFoundCode } from './judge.ts';
 
@@ -59,6 +61,8 @@ interface Answer {
 
 for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant ${variant})`, () => {
   let srv: TestServer;
+  let dav: RcloneWebdav;
+  let davDir: string;
   let doc: Parameters<typeof operationsOf>[0];
   let ops: DocOperation[];
   let ids: Ids;
@@ -71,6 +75,9 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
 
   before(async () => {
     srv = await startServer();
+    // The owner's WebDAV connection (owned-seeds.ts) points at a real WebDAV server, so its calls get real answers.
+    davDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-matrix-dav-'));
+    dav = await startRcloneWebdav({ dir: davDir, user: 'family', pass: SECRET });
     const admin = new Client(srv.url);
     await registerAdmin(admin);
     const owner = new Client(srv.url);
@@ -112,7 +119,7 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
 
     // People and faces (no face model runs here), an event, a duplicate group and a place: owned-seeds.ts.
     const repositoryId = srv.container.repositories.primary()!.repository_id;
-    const seeds = seedOwnedKinds(srv.container.db, { userId: olive.session.user.user_id, assetIds, repositoryId, mark: SECRET, sealKey: KeyRing.fromFile(path.join(srv.container.config.dataDir, 'secret.key')).key('cloud-credential') });
+    const seeds = seedOwnedKinds(srv.container.db, { userId: olive.session.user.user_id, assetIds, repositoryId, mark: SECRET, sealKey: KeyRing.fromFile(path.join(srv.container.config.dataDir, 'secret.key')).key('cloud-credential'), davUrl: dav.url });
     // The owner's events as the events job makes them of these photos and their seeded place, now: the debounced
     // rebuild the uploads queued would otherwise retitle the event in the middle of the other roles' turns.
     ok(await owner.patch(`${V1}/events/rebuild-state`, { rebuild: true }));
@@ -147,7 +154,11 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
       hash: uploads[0].content_hash,
     };
   });
-  after(() => srv.stop({ removeData: true }));
+  after(async () => {
+    await srv.stop({ removeData: true });
+    await dav?.close();
+    fs.rmSync(davDir, { recursive: true, force: true });
+  });
 
   test('the served document declares the access of every operation and the owner scope of every own-resource parameter', () => {
     assert.ok(ops.length > 50, `${ops.length} operations`);
