@@ -498,6 +498,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const cloudProviders: CloudProvider[] = [new WebDavProvider(), new ICloudProvider(iCloudTestOptions(config))];
   const cloudImport = new CloudImportService({
     db,
+    repositories,
     access,
     jobs,
     door,

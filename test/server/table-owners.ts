@@ -102,6 +102,12 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   passkeys: 'features/auth',
   webauthn_ceremonies: 'features/auth',
   registration_stages: 'features/auth',
+  // 0034_cloud_import: connections, bound sources, runs, their per-file cursors and reports (features/cloud-import)
+  cloud_credentials: 'features/cloud-import',
+  cloud_sources: 'features/cloud-import',
+  import_runs: 'features/cloud-import',
+  import_cursors: 'features/cloud-import',
+  import_run_files: 'features/cloud-import',
 };
 
 export interface Departure {

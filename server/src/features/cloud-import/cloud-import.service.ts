@@ -15,6 +15,8 @@ import { ImportRunsService, type RunsDeps } from './runs.service.ts';
 
 export interface CloudImportDeps {
   db: Db;
+  /** The repositories (features/repositories): where runs import, their paths and reachability. */
+  repositories: RunsDeps['repositories'];
   access: Access;
   jobs: JobQueue;
   door: CatalogDoor;
@@ -46,6 +48,7 @@ export class CloudImportService {
     });
     this.runs = new ImportRunsService({
       db: deps.db,
+      repositories: deps.repositories,
       access: deps.access,
       jobs: deps.jobs,
       credentials: this.credentials,

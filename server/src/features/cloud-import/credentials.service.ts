@@ -162,9 +162,9 @@ export class CredentialsService {
   remove(actor: Actor, id: string): { message: string } {
     const row = this.owned(actor, id);
     this.deps.cancelRunsOf?.(id, 'The connection was removed.');
-    // Sources go with it (ON DELETE CASCADE); their cursors are dropped by the runs service's listener below.
+    // Sources go with it (ON DELETE CASCADE), their cursors first.
     this.deps.db.transaction(() => {
-      for (const s of this.store.sourcesOfCredential(id)) this.deps.db.prepare('DELETE FROM import_cursors WHERE source_key = ?').run(s.source_id);
+      this.store.forgetCursorsOf(id);
       this.store.delete(id);
     })();
     this.deps.log.info({ credential_id: id }, 'cloud credential removed');

@@ -105,7 +105,8 @@ export class CredentialsStore {
     this.db.prepare('UPDATE cloud_sources SET last_import_run_id = ?, updated_at = ? WHERE source_id = ?').run(runId, now, sourceId);
   }
 
-  repository(id: string): { repository_id: string; path: string; status: string; name: string } | undefined {
-    return this.db.prepare('SELECT repository_id, path, status, name FROM repositories WHERE repository_id = ?').get(id) as { repository_id: string; path: string; status: string; name: string } | undefined;
+  /** The cursors of every source of a credential (removed with it: a new connection of the account starts over). */
+  forgetCursorsOf(credentialId: string): void {
+    this.db.prepare('DELETE FROM import_cursors WHERE source_key IN (SELECT source_id FROM cloud_sources WHERE credential_id = ?)').run(credentialId);
   }
 }

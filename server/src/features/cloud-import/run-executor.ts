@@ -55,8 +55,15 @@ export const ARCHIVED_TAG = 'Archived';
 /** Where a run's downloads wait inside the repository (cleared when the run ends, kept while it can resume). */
 export const IMPORT_STAGING = path.join(STAGING_DIR, 'imports');
 
+/** The repositories as an import needs them (features/repositories' service). */
+export interface RepositoryLookup {
+  byId(id: string): { repository_id: string; name: string; path: string; status: string } | undefined;
+  all(): { repository_id: string; path: string }[];
+}
+
 export interface ExecutorDeps {
   db: Db;
+  repositories: RepositoryLookup;
   runs: RunsStore;
   credentials: CredentialsService;
   providers: ProviderRegistry;
@@ -114,7 +121,7 @@ class RunWork {
     // Counted again from the run's file record: the flushed counters may lag behind a kill (a resumed run).
     this.counters = { ...deps.runs.countedFiles(run.run_id), downloaded_count: run.downloaded_count, downloaded_bytes: run.downloaded_bytes };
     this.handled = deps.runs.handled(run.run_id);
-    const repo = deps.credentials.store.repository(run.repository_id);
+    const repo = deps.repositories.byId(run.repository_id);
     this.staging = repo ? path.join(repo.path, IMPORT_STAGING, run.run_id) : '';
     this.log = deps.log.child({ run_id: run.run_id });
     this.scope = JSON.parse(run.remote_scope) as Record<string, string>;
@@ -123,7 +130,7 @@ class RunWork {
   async go(): Promise<void> {
     const { runs, credentials, providers, now } = this.deps;
     const run = this.run;
-    const repo = credentials.store.repository(run.repository_id);
+    const repo = this.deps.repositories.byId(run.repository_id);
     if (!repo || repo.status !== 'active') return this.fail(problem('repository_unavailable', 503, 'The repository cannot be reached right now. Resume the import when it is back.', true));
     await fs.promises.mkdir(this.staging, { recursive: true });
     let library: RemoteLibrary | undefined;
@@ -222,7 +229,7 @@ class RunWork {
     const size = (await fs.promises.stat(staged)).size;
     const { hash } = await this.deps.intake.hashFile(staged, size);
     const head = await readHead(staged);
-    const repo = this.deps.credentials.store.repository(this.run.repository_id)!;
+    const repo = this.deps.repositories.byId(this.run.repository_id)!;
     const out = await this.deps.door.admit({
       source: 'import',
       ownerId: this.run.owner_id,

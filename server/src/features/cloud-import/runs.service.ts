@@ -37,7 +37,7 @@ import type { CredentialsService } from './credentials.service.ts';
 import type { SourceRow } from './credentials.store.ts';
 import { toDomainError, problem } from './import-problems.ts';
 import type { ProviderRegistry } from './providers.ts';
-import { IMPORT_STAGING, RunExecutor, type ImportFollowUps } from './run-executor.ts';
+import { IMPORT_STAGING, RunExecutor, type ImportFollowUps, type RepositoryLookup } from './run-executor.ts';
 import { RunsStore, type FileOutcome, type RunRow } from './runs.store.ts';
 import { runImportJob } from './cloud-import.jobs.ts';
 import { openTakeout, type TakeoutPreview } from '../../adapters/cloud/takeout/index.ts';
@@ -46,6 +46,7 @@ import { scopeOf, toRun, toRunFile, type Run } from './cloud-import.view.ts';
 
 export interface RunsDeps {
   db: Db;
+  repositories: RepositoryLookup;
   /** Whose run is whose (platform/access: the owner only). */
   access: Access;
   jobs: JobQueue;
@@ -74,7 +75,7 @@ export class ImportRunsService {
   constructor(private readonly deps: RunsDeps) {
     this.store = new RunsStore(deps.db);
     this.now = deps.now ?? Date.now;
-    this.executor = new RunExecutor({ db: deps.db, runs: this.store, credentials: deps.credentials, providers: deps.providers, door: deps.door, intake: deps.intake, log: deps.log, now: this.now, ...(deps.followUps ? { followUps: deps.followUps } : {}), ...deps.executor });
+    this.executor = new RunExecutor({ db: deps.db, repositories: deps.repositories, runs: this.store, credentials: deps.credentials, providers: deps.providers, door: deps.door, intake: deps.intake, log: deps.log, now: this.now, ...(deps.followUps ? { followUps: deps.followUps } : {}), ...deps.executor });
   }
 
   get(actor: Actor, id: string): Run {
@@ -325,7 +326,7 @@ export class ImportRunsService {
   }
 
   private repository(id: string, mustBeReachable: boolean) {
-    const repo = this.deps.credentials.store.repository(id);
+    const repo = this.deps.repositories.byId(id);
     if (!repo) throw new NotFound(`Repository ${id} does not exist.`, 'repository_not_found');
     if (mustBeReachable && repo.status !== 'active') throw new Unavailable(`Repository ${repo.name} cannot be reached right now (${repo.status}).`, 'repository_unavailable');
     return repo;
@@ -352,7 +353,7 @@ export class ImportRunsService {
 
   /** Staging a finished run left (a crash between the end and the clean-up): removed at start. */
   async tidyStaging(): Promise<void> {
-    for (const repo of this.deps.db.prepare('SELECT repository_id, path FROM repositories').all() as { repository_id: string; path: string }[]) {
+    for (const repo of this.deps.repositories.all()) {
       const root = path.join(repo.path, IMPORT_STAGING);
       const names = await fs.promises.readdir(root).catch(() => [] as string[]);
       for (const name of names) {

@@ -208,11 +208,6 @@ export class RunsStore {
       .run(row);
   }
 
-  /** Whether an asset still exists (in the Trash or not): an item whose asset was deleted for good is fetched again. */
-  assetExists(assetId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM assets WHERE asset_id = ?').get(assetId) !== undefined;
-  }
-
   forgetSource(sourceKey: string): void {
     this.db.prepare('DELETE FROM import_cursors WHERE source_key = ?').run(sourceKey);
   }
