@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import yazl from 'yazl';
 import { buildServer, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../build-server.ts';
+import { waitForLine } from './child-output.ts';
 import { processTree, treeTotals } from './process-tree.ts';
 import { Browsing } from './loop-watch.ts';
 
@@ -74,18 +75,6 @@ function uniqueJpeg(base: Buffer, id: string): Buffer {
   seg.writeUInt16BE(0xfffe, 0);
   seg.writeUInt16BE(text.length + 2, 2);
   return Buffer.concat([base.subarray(0, 2), seg, text, base.subarray(2)]);
-}
-
-function waitForLine(child: ChildProcess, re: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = re.exec(buf);
-      if (m) resolve(m);
-    });
-    child.once('exit', (code) => reject(new Error(`child exited (${code}) before ready:\n${buf}`)));
-  });
 }
 
 async function api(base: string, token: string | null, method: string, p: string, body?: unknown): Promise<any> {

@@ -30,6 +30,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { buildServer, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../build-server.ts';
+import { waitForLine } from './child-output.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const arg = (name: string, def: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : def);
@@ -66,18 +67,6 @@ function makeFile(file: string): void {
     fs.writeSync(fd, block, 0, Math.min(BLOCK, SIZE - off));
   }
   fs.closeSync(fd);
-}
-
-function waitForLine(child: ChildProcess, re: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = re.exec(buf);
-      if (m) resolve(m);
-    });
-    child.once('exit', (code) => reject(new Error(`child exited (${code}) before ready:\n${buf}`)));
-  });
 }
 
 function rssMb(pid: number): number {
