@@ -137,7 +137,7 @@ export function createApp(container: Container) {
       if (err.extra.retryAfterSeconds) headers['Retry-After'] = String(err.extra.retryAfterSeconds);
       if (err.extra.cacheSeconds) headers['Cache-Control'] = `private, max-age=${err.extra.cacheSeconds}`;
       return problemResponse(
-        makeProblem(err.status, err.code, err.message, { errors: err.extra.errors, retryable: err.extra.retryable, instance, requestId }),
+        makeProblem(err.status, err.code, err.message, { errors: err.extra.errors, retryable: err.extra.retryable, instance, requestId, members: err.extra.members }),
         headers,
       );
     }

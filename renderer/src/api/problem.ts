@@ -10,13 +10,16 @@ export class ApiError extends Error {
   readonly code: string;
   /** Field errors keyed by the field name without its location, e.g. `password` for `body.password`. */
   readonly fieldErrors: Record<string, string>;
+  /** The problem's extension members a screen acts on (`run_id`, `fingerprint`; the server's Problem schema names them). */
+  readonly members: Pick<Problem, 'run_id' | 'fingerprint'>;
 
-  constructor(status: number, code: string, detail: string, fieldErrors: Record<string, string> = {}) {
+  constructor(status: number, code: string, detail: string, fieldErrors: Record<string, string> = {}, members: Pick<Problem, 'run_id' | 'fingerprint'> = {}) {
     super(detail);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fieldErrors = fieldErrors;
+    this.members = members;
   }
 
   get detail(): string {
@@ -47,7 +50,10 @@ function sentence(message: string): string {
 }
 
 export function toApiError(error: unknown, response: Response): ApiError {
-  if (isProblem(error)) return new ApiError(response.status, error.code, error.detail, fieldErrorsOf(error));
+  if (isProblem(error)) {
+    const members = { ...(error.run_id ? { run_id: error.run_id } : {}), ...(error.fingerprint ? { fingerprint: error.fingerprint } : {}) };
+    return new ApiError(response.status, error.code, error.detail, fieldErrorsOf(error), members);
+  }
   // Not a problem document: a proxy in front of Hearth, or the server not running behind the dev server.
   const detail =
     response.status >= 500 ? 'Hearth ran into a problem answering. Try again in a moment.' : `The request failed (HTTP ${response.status}).`;

@@ -5790,9 +5790,13 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+            /** @description The SHA-256 fingerprint (colon hex) of the certificate a 422 `cloud_tls_untrusted` refused: the value to compare and, if it is the server’s own, to trust. */
+            fingerprint?: string;
             instance?: string;
             request_id?: string;
             retryable?: boolean;
+            /** @description The run a 409 `import_run_active` refers to: the import already going on, to show instead of starting another. */
+            run_id?: string;
             status: number;
             title: string;
             /** @example urn:hearth:problem:validation_failed */

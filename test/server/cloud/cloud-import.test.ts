@@ -7,12 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, data, problem, signedInHousehold } from '../helpers/api.ts';
-import { startRcloneWebdav, type RcloneWebdav } from '../helpers/rclone-webdav.ts';
+import { makeSelfSignedCert, startRcloneWebdav, type RcloneWebdav } from '../helpers/rclone-webdav.ts';
+import { listen } from '../helpers/webdav-peers.ts';
 import { CORPUS } from '../media/corpus.ts';
 
 const PASS = 'nas-secret-7c1f';
@@ -97,6 +99,24 @@ for (const variant of ['A', 'B'] as const) {
       const closed = await anna.post(`${V1}/cloud/credentials`, { provider: 'webdav', inputs: { url: 'http://127.0.0.1:9/dav/', username: 'a', password: 'b' } });
       assert.equal(problem(anna, closed).code, 'cloud_unreachable');
       assert.deepEqual(data(anna, await anna.get(`${V1}/cloud/credentials`)).credentials, []);
+    });
+
+    test('a self-signed certificate answers cloud_tls_untrusted with its fingerprint as a member of the problem', async () => {
+      const certs = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-nas-cert-'));
+      const cert = makeSelfSignedCert(certs, 'nas');
+      const nas = await listen(https.createServer({ cert: fs.readFileSync(cert.cert), key: fs.readFileSync(cert.key) }, (_req, res) => res.end()));
+      try {
+        const url = `https://127.0.0.1:${nas.port}/dav/`;
+        const refused = await anna.post(`${V1}/cloud/credentials`, { provider: 'webdav', inputs: { url, username: 'anna', password: PASS } });
+        assert.equal(refused.status, 422);
+        const p = problem(anna, refused);
+        assert.equal(p.code, 'cloud_tls_untrusted');
+        assert.equal(p.fingerprint, cert.fingerprint, 'the client reads the fingerprint to trust from the problem, not from its words');
+        assert.equal(p.run_id, undefined);
+      } finally {
+        await nas.close();
+        fs.rmSync(certs, { recursive: true, force: true });
+      }
     });
 
     test('connecting stores the password sealed: it is in no answer and not readable in the catalog', async () => {
@@ -205,8 +225,10 @@ for (const variant of ['A', 'B'] as const) {
       const statuses = [a.status, b.status].sort();
       assert.deepEqual(statuses, [200, 409], `${a.text} ${b.text}`);
       const refused = a.status === 409 ? a : b;
+      const started = data(anna, a.status === 200 ? a : b).run.id;
       assert.equal(problem(anna, refused).code, 'import_run_active');
-      await finished(anna, data(anna, a.status === 200 ? a : b).run.id);
+      assert.equal(problem(anna, refused).run_id, started, 'the refusal names the run going on, for the client to show');
+      await finished(anna, started);
     });
 
     test('cancel and resume: a resumed run goes on where it stopped and imports each file once', async () => {

@@ -34,7 +34,7 @@ export function problem(client: Client, r: HttpResult) {
   assert.equal(typeof p.detail, 'string');
   assert.equal(typeof p.code, 'string');
   assert.ok(!/\bat\s+\S+\s+\(|node_modules|\.ts:\d+/.test(r.text), `no stack trace in a response: ${r.text}`);
-  return p as { status: number; code: string; detail: string; errors?: { field: string; message: string }[] };
+  return p as { status: number; code: string; detail: string; errors?: { field: string; message: string }[]; run_id?: string; fingerprint?: string };
 }
 
 export interface Signed {

@@ -32,16 +32,16 @@ export function importProblemWords(error: unknown): string {
 
 export const codeOf = (error: unknown): string | null => (error instanceof ApiError ? error.code : null);
 
-/** The SHA-256 fingerprint (colon hex, as the server spells it) named in a `cloud_tls_untrusted` problem. */
+/** The SHA-256 fingerprint (colon hex) of the certificate a `cloud_tls_untrusted` problem refused (its `fingerprint` member). */
 export function fingerprintIn(error: unknown): string | null {
   if (!(error instanceof ApiError) || error.code !== 'cloud_tls_untrusted') return null;
-  return /\b[0-9A-F]{2}(?::[0-9A-F]{2}){31}\b/i.exec(error.detail)?.[0] ?? null;
+  return error.members.fingerprint ?? null;
 }
 
-/** The run an `import_run_active` refusal names ("… (run <id>)"), to show it instead. */
+/** The run an `import_run_active` refusal names (its `run_id` member), to show it instead. */
 export function activeRunIn(error: unknown): string | null {
   if (!(error instanceof ApiError) || error.code !== 'import_run_active') return null;
-  return /\brun ([0-9a-f-]{36})\b/i.exec(error.detail)?.[1] ?? null;
+  return error.members.run_id ?? null;
 }
 
 /** Field errors of a provider's form: the server names them `inputs.<field>`. */

@@ -40,8 +40,10 @@ export function toDomainError(e: unknown): unknown {
   if (!(e instanceof ProviderError)) return e;
   const status = STATUS[e.code];
   const field = e.details.field;
+  const fingerprint = e.code === 'tls_untrusted' ? e.details.fingerprint : undefined;
   return new DomainError(status, cloudCode(e.code), e.message, {
     retryable: e.retryable,
+    ...(fingerprint ? { members: { fingerprint } } : {}),
     ...(field ? { errors: [{ field: `body.inputs.${field}`, message: e.message, code: cloudCode(e.code) }] } : {}),
   });
 }

@@ -122,7 +122,8 @@ export class ImportRunsService {
         'import_run_not_resumable',
       );
     }
-    if (this.store.active(run.repository_id, run.source_key)) throw new Conflict('Another import of this source into this repository is going on.', 'import_run_active');
+    const active = this.store.active(run.repository_id, run.source_key);
+    if (active) throw new Conflict(`Another import of this source into this repository is going on (run ${active.run_id}).`, 'import_run_active', { run_id: active.run_id });
     if (run.credential_id) this.connected(actor, run.credential_id);
     this.enqueue(run.run_id, 'queued');
     return { run: toRun(this.store.get(id)!) };
@@ -202,7 +203,7 @@ export class ImportRunsService {
     const rel = abs.map((p) => path.relative(root, p).split(path.sep).join('/'));
     const key = takeoutSourceKey(repo.repository_id, rel);
     const active = this.store.active(repo.repository_id, key);
-    if (active) throw new Conflict(`These archives are being imported into this repository already (run ${active.run_id}).`, 'import_run_active');
+    if (active) throw new Conflict(`These archives are being imported into this repository already (run ${active.run_id}).`, 'import_run_active', { run_id: active.run_id });
     const run = this.newRun({
       source_key: key,
       source_id: null,
@@ -250,7 +251,7 @@ export class ImportRunsService {
   private startSource(actor: Actor, source: SourceRow): RunRow {
     this.connected(actor, source.credential_id);
     const active = this.store.active(source.repository_id, source.source_id);
-    if (active) throw new Conflict(`An import of this source into this repository is already going on (run ${active.run_id}).`, 'import_run_active');
+    if (active) throw new Conflict(`An import of this source into this repository is already going on (run ${active.run_id}).`, 'import_run_active', { run_id: active.run_id });
     return this.newRun({
       source_key: source.source_id,
       source_id: source.source_id,
@@ -274,7 +275,10 @@ export class ImportRunsService {
       })();
     } catch (e) {
       // Two starts at the same moment: the partial unique index lets one through (migration 0034).
-      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new Conflict('An import of this source into this repository is already going on.', 'import_run_active');
+      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        const active = this.store.active(r.repository_id, r.source_key);
+        throw new Conflict('An import of this source into this repository is already going on.', 'import_run_active', active ? { run_id: active.run_id } : undefined);
+      }
       throw e;
     }
     return this.store.get(runId)!;

@@ -2,6 +2,8 @@
  * Domain errors. Services throw these (never HTTP responses); one handler in app.ts turns them into
  * RFC 9457 problem documents. `code` is stable and machine-readable: clients branch on it, not on text.
  */
+import type { ProblemMembers } from './problem.ts';
+
 export interface FieldError {
   /** Where the bad value sits: `body.password`, `query.limit`, `path.id`, `header.x-csrf-token`. */
   field: string;
@@ -20,6 +22,8 @@ export class DomainError extends Error {
       retryable?: boolean;
       /** The answer holds this long (`Cache-Control: private, max-age`): asking again sooner gets the same. */
       cacheSeconds?: number;
+      /** Extension members of the problem document (problem.ts names and documents each). */
+      members?: ProblemMembers;
     } = {},
   ) {
     super(message);
@@ -48,8 +52,8 @@ export class NotFound extends DomainError {
   }
 }
 export class Conflict extends DomainError {
-  constructor(message: string, code = 'conflict') {
-    super(409, code, message);
+  constructor(message: string, code = 'conflict', members?: ProblemMembers) {
+    super(409, code, message, members ? { members } : {});
   }
 }
 export class PayloadTooLarge extends DomainError {

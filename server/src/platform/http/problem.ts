@@ -35,7 +35,13 @@ export interface Problem {
   request_id?: string;
   errors?: FieldError[];
   retryable?: boolean;
+  /** RFC 9457 extension members a client acts on, named in ProblemSchema (never secrets). */
+  run_id?: string;
+  fingerprint?: string;
 }
+
+/** The extension members a problem may carry beside its standard ones: each is documented on ProblemSchema. */
+export type ProblemMembers = Pick<Problem, 'run_id' | 'fingerprint'>;
 
 export const ProblemSchema = z
   .object({
@@ -47,6 +53,11 @@ export const ProblemSchema = z
     instance: z.string().optional(),
     request_id: z.string().optional(),
     retryable: z.boolean().optional(),
+    run_id: z.string().optional().openapi({ description: 'The run a 409 `import_run_active` refers to: the import already going on, to show instead of starting another.' }),
+    fingerprint: z
+      .string()
+      .optional()
+      .openapi({ description: 'The SHA-256 fingerprint (colon hex) of the certificate a 422 `cloud_tls_untrusted` refused: the value to compare and, if it is the server’s own, to trust.' }),
     errors: z
       .array(z.object({ field: z.string(), message: z.string(), code: z.string().optional() }))
       .optional()
@@ -62,7 +73,7 @@ export function makeProblem(
   status: number,
   code: string,
   detail: string,
-  extra: { errors?: FieldError[]; retryable?: boolean; instance?: string; requestId?: string } = {},
+  extra: { errors?: FieldError[]; retryable?: boolean; instance?: string; requestId?: string; members?: ProblemMembers } = {},
 ): Problem {
   const p: Problem = {
     type: `urn:hearth:problem:${code}`,
@@ -75,6 +86,7 @@ export function makeProblem(
   if (extra.requestId) p.request_id = extra.requestId;
   if (extra.errors?.length) p.errors = extra.errors;
   if (extra.retryable !== undefined) p.retryable = extra.retryable;
+  if (extra.members) Object.assign(p, extra.members);
   return p;
 }
 
