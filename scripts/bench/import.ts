@@ -28,7 +28,7 @@ import yazl from 'yazl';
 import { buildServer, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../build-server.ts';
 import { waitForLine } from './child-output.ts';
 import { processTree, treeTotals } from './process-tree.ts';
-import { Browsing } from './loop-watch.ts';
+import { Browsing, signIn } from './loop-watch.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const CORPUS = process.env.HEARTH_CORPUS ?? path.resolve(root, '../shared/corpus');
@@ -36,6 +36,7 @@ const arg = (name: string, def: number) => (process.argv.includes(name) ? Number
 const COPIES = arg('--copies', 2);
 const TAKEOUT_MB = arg('--takeout-mb', 1024);
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const USERNAME = 'bench';
 const PASSWORD = 'bench password 123';
 const DAV_PASS = 'bench-dav-pass';
 
@@ -77,27 +78,38 @@ function uniqueJpeg(base: Buffer, id: string): Buffer {
   return Buffer.concat([base.subarray(0, 2), seg, text, base.subarray(2)]);
 }
 
-async function api(base: string, token: string | null, method: string, p: string, body?: unknown): Promise<any> {
+/** The bench's session: an access token that lasts 15 minutes, renewed by signing in again when it expires. */
+interface Session {
+  base: string;
+  token: string | null;
+}
+
+async function api(session: Session, method: string, p: string, body?: unknown): Promise<any> {
   const send = () =>
-    fetch(`${base}/api/v1${p}`, {
+    fetch(`${session.base}/api/v1${p}`, {
       method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...(session.token ? { authorization: `Bearer ${session.token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
   // A kept-alive connection the server closed while the baseline ran (its keep-alive timer) fails before any
   // answer: sent again once, as a browser does.
-  const r = await send().catch((e: unknown) => {
-    if ((e as { cause?: { code?: string } }).cause?.code === 'UND_ERR_SOCKET') return send();
-    throw e;
-  });
+  const sendOnce = () =>
+    send().catch((e: unknown) => {
+      if ((e as { cause?: { code?: string } }).cause?.code === 'UND_ERR_SOCKET') return send();
+      throw e;
+    });
+  let r = await sendOnce();
+  if (r.status === 401 && session.token) {
+    await r.text();
+    session.token = await signIn(session.base, USERNAME, PASSWORD);
+    r = await sendOnce();
+  }
   const text = await r.text();
   if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${text.slice(0, 400)}`);
   return JSON.parse(text);
 }
 
-interface Hearth {
-  base: string;
-  token: string;
+interface Hearth extends Session {
   pid: number;
   repoPath: string;
   repositoryId: string;
@@ -114,8 +126,9 @@ async function startHearth(): Promise<Hearth> {
   children.push(child);
   const m = await waitForLine(child, /HEARTH_READY (\{.*\})/);
   const base = `http://127.0.0.1:${(JSON.parse(m[1]!) as { port: number }).port}`;
-  const session = await api(base, null, 'POST', '/auth/register', { username: 'bench', password: PASSWORD, display_name: 'Bench' });
-  const repos = await api(base, session.token, 'GET', '/repositories');
+  const session: Session = { base, token: null };
+  session.token = (await api(session, 'POST', '/auth/register', { username: USERNAME, password: PASSWORD, display_name: 'Bench' })).token;
+  const repos = await api(session, 'GET', '/repositories');
   const primary = (repos.repositories ?? repos).find((r: { role: string }) => r.role === 'primary');
   return { base, token: session.token, pid: child.pid!, repoPath: path.join(dataDir, 'storage', 'primary'), repositoryId: primary.id };
 }
@@ -123,7 +136,7 @@ async function startHearth(): Promise<Hearth> {
 /** Polls the run until it ends; returns it and the seconds since `t0`. */
 async function runToEnd(h: Hearth, runId: string, t0: number): Promise<{ run: any; secs: number }> {
   for (;;) {
-    const run = await api(h.base, h.token, 'GET', `/cloud/import-runs/${runId}`);
+    const run = await api(h, 'GET', `/cloud/import-runs/${runId}`);
     if (!['queued', 'running'].includes(run.status)) {
       if (run.status !== 'completed' || run.failed_count) throw new Error(`the run ended ${run.status}: ${JSON.stringify(run)}`);
       return { run, secs: (performance.now() - t0) / 1000 };
@@ -134,7 +147,7 @@ async function runToEnd(h: Hearth, runId: string, t0: number): Promise<{ run: an
 
 /** Jobs waiting or running (the media pipeline of what came in). */
 async function pendingJobs(h: Hearth): Promise<number> {
-  const s = await api(h.base, h.token, 'GET', '/jobs/stats');
+  const s = await api(h, 'GET', '/jobs/stats');
   return (s.running ?? 0) + (s.available ?? 0) + (s.retryable ?? 0) + (s.scheduled ?? 0);
 }
 
@@ -183,9 +196,9 @@ async function webdav(h: Hearth, jpegs: Buffer[]): Promise<void> {
   fs.rmSync(copyDir, { recursive: true, force: true });
 
   // Hearth: connect the account, bind the folder, import.
-  const cred = await api(h.base, h.token, 'POST', '/cloud/credentials', { provider: 'webdav', inputs: { url, username: 'bench', password: DAV_PASS } });
+  const cred = await api(h, 'POST', '/cloud/credentials', { provider: 'webdav', inputs: { url, username: 'bench', password: DAV_PASS } });
   const t0 = performance.now();
-  const started = await api(h.base, h.token, 'POST', `/repositories/${h.repositoryId}/cloud/sources`, { credential_id: cred.credential.id, remote_scope: { folder: '' } });
+  const started = await api(h, 'POST', `/repositories/${h.repositoryId}/cloud/sources`, { credential_id: cred.credential.id, remote_scope: { folder: '' } });
   const { run, secs } = await runToEnd(h, started.run.id, t0);
   const behind = await pendingJobs(h);
   console.log('\nWebDAV import (rclone serve webdav on loopback):');
@@ -238,7 +251,7 @@ async function takeout(h: Hearth, jpegs: Buffer[]): Promise<void> {
   const unzipSecs = (performance.now() - t1) / 1000;
   fs.rmSync(unzipDir, { recursive: true, force: true });
 
-  const browsing = await Browsing.prepare(h.base, h.token);
+  const browsing = await Browsing.prepare(h.base, h.token!, { username: USERNAME, password: PASSWORD });
   const idle = await browsing.idle(20);
   let peakRss = 0;
   let peakPss = 0;
@@ -251,7 +264,7 @@ async function takeout(h: Hearth, jpegs: Buffer[]): Promise<void> {
   const rel = built.parts.map((p) => path.relative(h.repoPath, p));
   const { result, times } = await browsing.during(
     (async () => {
-      const started = await api(h.base, h.token, 'POST', '/cloud/takeout/import', { repository_id: h.repositoryId, parts: rel });
+      const started = await api(h, 'POST', '/cloud/takeout/import', { repository_id: h.repositoryId, parts: rel });
       return runToEnd(h, started.run.id, t0);
     })(),
   );

@@ -155,14 +155,30 @@ interface Step {
  * `{cmd: 'stop'}`) answer `{times}`: per step, the milliseconds until its whole answer had arrived.
  */
 const BROWSER = `
-const { base, token, steps } = JSON.parse(process.argv[1]);
-const call = async (s) => {
-  const t = performance.now();
-  const r = await fetch(base + '/api/v1' + s.path, {
+const { base, steps, login } = JSON.parse(process.argv[1]);
+let { token } = JSON.parse(process.argv[1]);
+const send = (s) =>
+  fetch(base + '/api/v1' + s.path, {
     method: s.method,
     headers: { authorization: 'Bearer ' + token, ...(s.body !== undefined ? { 'content-type': 'application/json' } : {}) },
     body: s.body !== undefined ? JSON.stringify(s.body) : undefined,
   });
+// An access token lasts 15 minutes: a long run signs in again (untimed) when the server says it expired, as the
+// web app refreshes its session.
+const renew = async () => {
+  const r = await fetch(base + '/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(login) });
+  if (r.status !== 200) throw new Error('signing in again failed: ' + r.status);
+  token = (await r.json()).token;
+};
+const call = async (s) => {
+  let t = performance.now();
+  let r = await send(s);
+  if (r.status === 401 && login) {
+    await r.text();
+    await renew();
+    t = performance.now();
+    r = await send(s);
+  }
   const text = await r.text();
   const ms = performance.now() - t;
   if (r.status !== 200) throw new Error(s.method + ' ' + s.path + ': ' + r.status + ' ' + text.slice(0, 300));
@@ -195,11 +211,13 @@ export class Browsing {
     private readonly base: string,
     private readonly token: string,
     private readonly steps: Step[],
+    /** How the browsing process signs in again when the token expires (runs longer than its 15 minutes). */
+    private readonly login?: { username: string; password: string },
   ) {}
 
   /** The steps for `token`'s library: a year that has photos, and one of its photos. */
-  static async prepare(base: string, token: string): Promise<Browsing> {
-    const b = new Browsing(base, token, []);
+  static async prepare(base: string, token: string, login?: { username: string; password: string }): Promise<Browsing> {
+    const b = new Browsing(base, token, [], login);
     const years = (await b.call({ name: '', method: 'POST', path: '/assets/query/years', body: {} })).body as { years: { year: number }[] };
     const year = years.years[Math.floor(years.years.length / 2)]?.year ?? new Date().getUTCFullYear();
     const bucket = { filter: { date: { from: `${year}-01-01`, to: `${year}-12-31` } }, pagination: { limit: 200 } };
@@ -211,7 +229,7 @@ export class Browsing {
       { name: "a bucket's assets", method: 'POST', path: '/assets/query', body: bucket },
       { name: 'people list', method: 'GET', path: '/people?limit=50' },
       { name: "an asset's info", method: 'GET', path: `/assets/${assetId}` },
-    ]);
+    ], login);
   }
 
   private async call(s: Step): Promise<{ ms: number; body: unknown }> {
@@ -255,7 +273,7 @@ export class Browsing {
 
   /** A browsing process for this person's steps (plain `node`: no TypeScript loader to start). */
   private browser(): { child: ChildProcess; ready: Promise<void>; reply: () => Promise<number[][]> } {
-    const child = spawn(process.execPath, ['-e', BROWSER, JSON.stringify({ base: this.base, token: this.token, steps: this.steps })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = spawn(process.execPath, ['-e', BROWSER, JSON.stringify({ base: this.base, token: this.token, steps: this.steps, login: this.login })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const ready = new Promise<void>((resolve) => child.once('message', () => resolve()));
     const reply = () =>
       new Promise<number[][]>((resolve, reject) => {
