@@ -5,10 +5,12 @@
  * an entry inflating to more than it declared is stopped; oversized sidecars and too many entries are reported.
  */
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openTakeout } from '../../../server/src/adapters/cloud/takeout/index.ts';
+import { WHOLE_ENTRY_BYTES } from '../../../server/src/adapters/cloud/takeout/zip-part.ts';
 import { tempDir } from '../media/corpus.ts';
 import {
   buildTakeout,
@@ -151,6 +153,35 @@ describe('Takeout compression bombs', () => {
         return true;
       });
       assert.equal(fs.existsSync(dest), false);
+    } finally {
+      await lib.close();
+    }
+  });
+
+  it('reads an entry larger than a whole read by streaming it, with the same checks (a good one lands, a growing one stops)', async () => {
+    const dir = tempDir('takeout-large');
+    const part = path.join(dir, 'takeout-20240101T000000Z-001.zip');
+    // Video-like bytes over WHOLE_ENTRY_BYTES: streamed, never held whole.
+    const large = Buffer.concat([photo(), crypto.randomBytes(WHOLE_ENTRY_BYTES + 4096)]);
+    await writeZip(part, [
+      { path: `${Y}/large.jpg`, bytes: large },
+      { path: `${Y}/grows-large.jpg`, bytes: large },
+    ]);
+    patchZipDeclaredSize(part, `${Y}/grows-large.jpg`, large.length - 100);
+    const lib = await openTakeout([part], { workDir: path.join(dir, 'work') });
+    try {
+      const { items } = await collectListing(lib);
+      const byId = new Map(items.map((i) => [i.id, i]));
+      const good = path.join(dir, 'dest', 'large.jpg');
+      await lib.download(byId.get('Photos from 2019/large.jpg')!, good, { offset: 0, signal: signal() });
+      assert.ok(fs.readFileSync(good).equals(large), 'the streamed entry is byte for byte the original');
+      const grows = path.join(dir, 'dest', 'grows-large.jpg');
+      await assert.rejects(lib.download(byId.get('Photos from 2019/grows-large.jpg')!, grows, { offset: 0, signal: signal() }), (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'protocol');
+        assert.match(e.message, /too many bytes/);
+        return true;
+      });
+      assert.equal(fs.existsSync(grows), false);
     } finally {
       await lib.close();
     }
