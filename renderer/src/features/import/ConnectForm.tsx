@@ -53,7 +53,7 @@ export function ConnectForm({ provider, onConnected, onCancel }: ConnectFormProp
   };
 
   if (challenge) {
-    return <ChallengeForm credentialId={challenge.credentialId} challenge={challenge.challenge} onConnected={onConnected} onCancel={onCancel} />;
+    return <ChallengeForm credentialId={challenge.credentialId} provider={provider.id} challenge={challenge.challenge} onConnected={onConnected} onCancel={onCancel} />;
   }
 
   const errors = inputErrors(create.error);
@@ -75,7 +75,7 @@ export function ConnectForm({ provider, onConnected, onCancel }: ConnectFormProp
       />
       {create.error && (
         <div className="notice notice--error import-form__problem" role="alert">
-          <p>{importProblemWords(create.error)}</p>
+          <p>{importProblemWords(create.error, provider.id)}</p>
           {fingerprint && (
             <>
               <p>
