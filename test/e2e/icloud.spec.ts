@@ -243,21 +243,35 @@ test('a session near its end is announced with its date; "Sign in again" takes t
   const token = (await call(req, 'post', '/api/v1/auth/login', null, { data: { username: EXPIRING_MEMBER.username, password: EXPIRING_MEMBER.password } })).token as string;
   const made = await call(req, 'post', '/api/v1/cloud/credentials', token, { data: { provider: 'icloud', inputs: { ...APPLE, domain: 'com' } } });
   await req.dispose();
+  const id = (made.credential as { id: string }).id;
+  const endAt = (when: number) => {
+    const db = new Database(path.join(hearth.dataDir, 'catalog.sqlite3'));
+    try {
+      db.prepare('UPDATE cloud_credentials SET session_expires_at = ? WHERE credential_id = ?').run(when, id);
+    } finally {
+      db.close();
+    }
+  };
+  // Dates as the page writes them ("Dec 10, 2026"), in this machine's time zone, which the browser shares.
+  const dateOf = (when: number) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(when);
   const ends = Date.now() + 10 * 24 * 3600_000;
-  const db = new Database(path.join(hearth.dataDir, 'catalog.sqlite3'));
-  try {
-    db.prepare('UPDATE cloud_credentials SET session_expires_at = ? WHERE credential_id = ?').run(ends, (made.credential as { id: string }).id);
-  } finally {
-    db.close();
-  }
+  endAt(ends);
 
   const page = await device(browser, hearth.url, DESKTOP, EXPIRING_MEMBER);
   await openImport(page, 'click');
   const account = accounts(page).getByRole('listitem');
   await expect(account).toContainText('Connected');
-  // The date as the page writes dates ("Dec 10, 2026"), in this machine's time zone, which the browser shares.
-  const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(ends);
-  await expect(account.getByRole('note')).toHaveText(`Sign in again before ${date}: the sign-in to iCloud Photos ends then, and imports from it stop until you do.`);
+  await expect(account.getByRole('note')).toHaveText(`Sign in again before ${dateOf(ends)}: the sign-in to iCloud Photos ends then, and imports from it stop until you do.`);
+
+  await test.step('a day after the end it says that it ended', async () => {
+    const ended = Date.now() - 24 * 3600_000;
+    endAt(ended);
+    await page.reload();
+    await expect(account.getByRole('note')).toHaveText(`The sign-in to iCloud Photos ended on ${dateOf(ended)}. Sign in again to import from it.`);
+    endAt(ends);
+    await page.reload();
+    await expect(account.getByRole('note')).toContainText(`Sign in again before ${dateOf(ends)}`);
+  });
 
   await test.step('Sign in again: the password, then the code; the announcement goes', async () => {
     replay.reset(loadCassette('2fa_flow_valid_code'));
@@ -294,7 +308,9 @@ test('phone: the sign-in with the code step, by taps, nothing wider than the scr
   await send.tap();
 
   const step = codeForm(page);
-  await expect(step.getByLabel('Verification code')).toBeVisible();
+  // The code step replaces the form, lower on the page than the account it adds above: the field is where the finger is.
+  await expect(step.getByLabel('Verification code')).toBeFocused();
+  await expect(step.getByLabel('Verification code')).toBeInViewport();
   await expectFits(page);
   await expectAccessible(page);
   await step.getByLabel('Verification code').fill(WRONG_CODE);
