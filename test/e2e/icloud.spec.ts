@@ -5,7 +5,7 @@
  * answers next. Each test is a member of their own, so each stands alone:
  * - on a desktop: Import → iCloud Photos → Apple Account and password → the verification-code step (a wrong code
  *   refused in plain words, the right one connects) → Start import → the counters reach Finished → Photos shows the
- *   photos; a second run says nothing new;
+ *   photos and Albums the iCloud albums; a second run says nothing new;
  * - Apple's refusals the recordings hold, each a plain sentence beside the form: a wrong password, Apple down, web
  *   access off, Advanced Data Protection, an account whose codes go only where this sign-in cannot read them;
  * - a session near its end (about 90 days after the code) is announced on the account with the date, and "Sign in
@@ -180,6 +180,13 @@ test('desktop: Apple Account, the code (a wrong one first), import the library, 
       await expect(grid.getByRole('button', { name, exact: true })).toBeVisible({ timeout: 30_000 });
     }
     await expect(grid.getByRole('listitem')).toHaveCount(6);
+  });
+
+  await test.step('Albums shows the iCloud albums', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Albums', exact: true }).click();
+    const albums = page.getByRole('list', { name: 'Albums' });
+    for (const name of Object.keys(lib.albums)) await expect(albums.getByRole('link', { name })).toBeVisible();
+    await expect(albums.getByRole('listitem')).toHaveCount(Object.keys(lib.albums).length);
   });
 
   await test.step('a second run: "Nothing new"', async () => {
