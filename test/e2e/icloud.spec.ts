@@ -128,6 +128,7 @@ test('desktop: Apple Account, the code (a wrong one first), import the library, 
     await card.getByRole('button', { name: `Connect ${PROVIDER}` }).click();
     await fillApple(connectForm(page));
     await expect(connectForm(page).getByLabel('iCloud region')).toHaveValue('com');
+    await expect(connectForm(page)).toContainText('Without one, the account is listed by the name it signs in with.');
     await connectForm(page).getByRole('button', { name: 'Test connection' }).click();
     const step = codeForm(page);
     await expect(step).toContainText('Apple sent a 6-digit code to your trusted Apple devices.');
@@ -291,6 +292,15 @@ test('a session near its end is announced with its date; "Sign in again" takes t
     await expect(account.getByRole('status')).toHaveText(`${APPLE.username} is connected again.`);
     await expect(account.getByRole('note')).toHaveCount(0);
     expect(replay.unmatched()).toEqual([]);
+  });
+
+  await test.step('Remove asks first, in words true of iCloud (no password is kept, no folders chosen)', async () => {
+    await account.getByRole('button', { name: `Remove ${APPLE.username}` }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Remove ${APPLE.username}?` });
+    await expect(dialog).toContainText('Hearth forgets this account: what it keeps to sign in, and what it imports from it.');
+    await expect(dialog).toContainText('nothing is changed where they came from');
+    await dialog.getByRole('button', { name: 'Remove account' }).click();
+    await expect(accounts(page)).toHaveCount(0);
   });
   await page.context().close();
 });

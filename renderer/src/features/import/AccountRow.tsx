@@ -187,8 +187,9 @@ export function AccountRow({ credential: c, provider, own, importing, onImport }
           onCancel={() => setConfirmRemove(false)}
           onConfirm={() => remove.mutate(c.id, { onSuccess: () => setConfirmRemove(false) })}
         >
-          Hearth forgets this account: its stored password and sign-in, and which folders it imports. Imports still running with it stop. The photos and
-          videos it imported stay in your library, and nothing on the server is changed.
+          {/* Words for every provider: WebDAV keeps a password and folders, iCloud only a session and the whole library. */}
+          Hearth forgets this account: what it keeps to sign in, and what it imports from it. Imports still running with it stop. The photos and videos it
+          imported stay in your library, and nothing is changed where they came from.
         </ConfirmDialog>
       )}
     </li>
