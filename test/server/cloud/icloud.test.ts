@@ -188,6 +188,25 @@ describe('iCloud sign-in (recorded exchanges)', () => {
     assert.equal(again.sessionExpiresAt, trusted.sessionExpiresAt, 'the earlier trust still ends when it did');
   });
 
+  test('signing in again when the trust ends within 14 days leaves it behind: no old token or cookies, the code, a new 90 days', async () => {
+    const first = await provider(loadCassette('2fa_flow_valid_code'));
+    const challenged = await first.icloud.signIn(JDOE, signal());
+    const trusted = connected(await first.icloud.verifyChallenge(challenged.state, { code: '654321' }, signal()));
+    await first.replay.close();
+    // 80 days on: the trust ends in 10.
+    const later = NOW + 80 * DAY;
+    replay = await ICloudReplay.start(loadCassette('2fa_flow_valid_code'));
+    const icloud = new ICloudProvider({ endpoints: replay.endpoints(), now: () => later });
+    const again = await icloud.reconnect(trusted, { password: 'password1' }, signal());
+    assert.equal(again.status, 'challenge_required');
+    const complete = replay.to('/appleauth/auth/signin/complete')[0]!;
+    assert.deepEqual((JSON.parse(complete.body) as { trustTokens: string[] }).trustTokens, []);
+    assert.equal(complete.headers.cookie, undefined, 'the old cookies stay behind');
+    const renewed = connected(await icloud.verifyChallenge(again.state, { code: '654321' }, signal()));
+    assert.equal(renewed.sessionExpiresAt, later + 90 * DAY);
+    assert.deepEqual(replay.unmatched(), []);
+  });
+
   test('web access off, and Advanced Data Protection, at accountLogin → web_access_off saying how to turn it on', async () => {
     for (const edit of [
       (b: { dsInfo: Record<string, unknown> }) => void (b.dsInfo.isWebAccessAllowed = false),

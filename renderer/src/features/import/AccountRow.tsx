@@ -3,6 +3,10 @@
  * be done with it. Reconnect first tries the stored sign-in; only when the provider no longer accepts it
  * (`cloud_session_expired`) does it ask for the password (the provider's password fields), and a provider that asks
  * for a code then continues in the challenge form. Remove asks first and says the photos stay.
+ *
+ * A session that ends soon (`session_expires_soon`: iCloud's, about 90 days after the code) is announced with its
+ * date, and "Sign in again" asks for the password at once: the stored sign-in would still be accepted, but reusing it
+ * keeps the same end, so only a new sign-in (password, then the provider's code) starts a new period.
  */
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/Button';
@@ -30,7 +34,8 @@ interface AccountRowProps {
   onImport: () => void;
 }
 
-type Step = { kind: 'idle' } | { kind: 'password' } | { kind: 'challenge'; challenge: CloudChallenge };
+/** `password`: the stored sign-in was refused (`refused`), or the member renews a session that ends soon (`renew`). */
+type Step = { kind: 'idle' } | { kind: 'password'; why: 'refused' | 'renew' } | { kind: 'challenge'; challenge: CloudChallenge };
 
 export function AccountRow({ credential: c, provider, own, importing, onImport }: AccountRowProps) {
   const reconnect = useReconnect();
@@ -58,7 +63,7 @@ export function AccountRow({ credential: c, provider, own, importing, onImport }
           else reconnected(answer.credential);
         },
         onError: (e) => {
-          if (codeOf(e) === 'cloud_session_expired' && passwordFields.length > 0) setStep({ kind: 'password' });
+          if (codeOf(e) === 'cloud_session_expired' && passwordFields.length > 0) setStep({ kind: 'password', why: 'refused' });
         },
       },
     );
@@ -70,6 +75,14 @@ export function AccountRow({ credential: c, provider, own, importing, onImport }
   };
 
   const where = [c.public_config.username, c.public_config.url].filter(Boolean).join(' at ');
+  const endsSoon = c.session_expires_soon && c.session_expires_at !== null;
+  const ended = endsSoon && Date.parse(c.session_expires_at!) <= Date.now();
+  const renew = () => {
+    setDone(null);
+    if (passwordFields.length > 0) setStep({ kind: 'password', why: 'renew' });
+    else tryReconnect();
+  };
+  const passwordLabel = step.kind === 'password' && step.why === 'renew' ? `Sign in again to ${c.display_name}` : `Reconnect ${c.display_name}`;
   const actionError = disconnect.error ?? (step.kind === 'idle' ? reconnect.error : null);
 
   return (
@@ -89,24 +102,30 @@ export function AccountRow({ credential: c, provider, own, importing, onImport }
       </div>
 
       {c.problem && c.status !== 'connected' && step.kind !== 'password' && <p className="account__problem">{c.problem.detail}</p>}
-      {c.session_expires_soon && c.session_expires_at && (
-        <p className="notice notice--info">
-          The sign-in to {c.provider_title} ends on {formatDate(c.session_expires_at)}. Reconnect before then so imports keep working.
+      {endsSoon && (
+        <p className="notice notice--info" role="note">
+          {ended
+            ? `The sign-in to ${c.provider_title} ended on ${formatDate(c.session_expires_at)}. Sign in again to import from it.`
+            : `Sign in again before ${formatDate(c.session_expires_at)}: the sign-in to ${c.provider_title} ends then, and imports from it stop until you do.`}
         </p>
       )}
 
       {own && step.kind === 'password' && (
-        <form className="form import-form" onSubmit={submitPassword} aria-label={`Reconnect ${c.display_name}`}>
-          <p>The stored sign-in is no longer accepted. Enter the password to connect again.</p>
+        <form className="form import-form" onSubmit={submitPassword} aria-label={passwordLabel}>
+          <p>
+            {step.why === 'renew'
+              ? 'Enter the password to start a new sign-in (a verification code may be asked for next).'
+              : 'The stored sign-in is no longer accepted. Enter the password to connect again.'}
+          </p>
           {/* The user name, for password managers to match the saved entry (not sent). */}
           {c.public_config.username && <input type="text" hidden readOnly autoComplete="username" value={c.public_config.username} />}
           {passwordFields.map((f, i) => (
             <FieldInput key={f.name} field={f} value={password[f.name] ?? ''} onChange={(v) => setPassword((s) => ({ ...s, [f.name]: v }))} error={inputErrors(reconnect.error)[f.name]} autoFocus={i === 0} />
           ))}
-          <FormError message={reconnect.error && codeOf(reconnect.error) !== 'cloud_session_expired' ? importProblemWords(reconnect.error) : null} />
+          <FormError message={reconnect.error && codeOf(reconnect.error) !== 'cloud_session_expired' ? importProblemWords(reconnect.error, c.provider) : null} />
           <div className="form__actions">
             <Button type="submit" busy={reconnect.isPending} busyLabel="Connecting…">
-              Connect again
+              {step.why === 'renew' ? 'Sign in' : 'Connect again'}
             </Button>
             <Button variant="quiet" onClick={() => setStep({ kind: 'idle' })} disabled={reconnect.isPending}>
               Cancel
@@ -115,10 +134,10 @@ export function AccountRow({ credential: c, provider, own, importing, onImport }
         </form>
       )}
       {own && step.kind === 'challenge' && (
-        <ChallengeForm credentialId={c.id} challenge={step.challenge} onConnected={reconnected} onCancel={() => setStep({ kind: 'idle' })} />
+        <ChallengeForm credentialId={c.id} provider={c.provider} challenge={step.challenge} onConnected={reconnected} onCancel={() => setStep({ kind: 'idle' })} />
       )}
 
-      <FormError message={actionError ? importProblemWords(actionError) : null} />
+      <FormError message={actionError ? importProblemWords(actionError, c.provider) : null} />
       <FormSuccess message={done} />
 
       {own && step.kind === 'idle' && (
@@ -128,7 +147,12 @@ export function AccountRow({ credential: c, provider, own, importing, onImport }
               Import from this account
             </Button>
           )}
-          {(c.status !== 'connected' || c.session_expires_soon) && (
+          {c.status === 'connected' && endsSoon && (
+            <Button variant="secondary" busy={reconnect.isPending} busyLabel="Connecting…" onClick={renew} aria-label={`Sign in again to ${c.display_name}`}>
+              Sign in again
+            </Button>
+          )}
+          {c.status !== 'connected' && (
             <Button variant="secondary" busy={reconnect.isPending} busyLabel="Connecting…" onClick={() => tryReconnect()} aria-label={`Reconnect ${c.display_name}`}>
               Reconnect
             </Button>
@@ -159,12 +183,13 @@ export function AccountRow({ credential: c, provider, own, importing, onImport }
           confirmLabel="Remove account"
           busyLabel="Removing…"
           busy={remove.isPending}
-          error={remove.error ? importProblemWords(remove.error) : null}
+          error={remove.error ? importProblemWords(remove.error, c.provider) : null}
           onCancel={() => setConfirmRemove(false)}
           onConfirm={() => remove.mutate(c.id, { onSuccess: () => setConfirmRemove(false) })}
         >
-          Hearth forgets this account: its stored password and sign-in, and which folders it imports. Imports still running with it stop. The photos and
-          videos it imported stay in your library, and nothing on the server is changed.
+          {/* Words for every provider: WebDAV keeps a password and folders, iCloud only a session and the whole library. */}
+          Hearth forgets this account: what it keeps to sign in, and what it imports from it. Imports still running with it stop. The photos and videos it
+          imported stay in your library, and nothing is changed where they came from.
         </ConfirmDialog>
       )}
     </li>

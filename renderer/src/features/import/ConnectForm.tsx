@@ -28,6 +28,9 @@ export function ConnectForm({ provider, onConnected, onCancel }: ConnectFormProp
   const [displayName, setDisplayName] = useState('');
   const [challenge, setChallenge] = useState<{ credentialId: string; challenge: CloudChallenge } | null>(null);
   const canTrust = provider.form_fields.some((f) => f.name === TRUST_FIELD);
+  // Without a name of its own, the server lists the account by its sign-in: a user at a server for a provider whose form
+  // takes an address (WebDAV), the sign-in name alone otherwise (iCloud: the Apple Account).
+  const atServer = provider.form_fields.some((f) => f.type === 'url');
 
   const connect = (inputs: Record<string, string>) => {
     create.mutate(
@@ -53,7 +56,7 @@ export function ConnectForm({ provider, onConnected, onCancel }: ConnectFormProp
   };
 
   if (challenge) {
-    return <ChallengeForm credentialId={challenge.credentialId} challenge={challenge.challenge} onConnected={onConnected} onCancel={onCancel} />;
+    return <ChallengeForm credentialId={challenge.credentialId} provider={provider.id} challenge={challenge.challenge} onConnected={onConnected} onCancel={onCancel} />;
   }
 
   const errors = inputErrors(create.error);
@@ -67,7 +70,11 @@ export function ConnectForm({ provider, onConnected, onCancel }: ConnectFormProp
       <TextField
         label="Name in your list"
         labelNote="optional"
-        hint="For example “Our NAS”. Without one, the account is listed by its user name and server."
+        hint={
+          atServer
+            ? 'For example “Our NAS”. Without one, the account is listed by its user name and server.'
+            : 'For example “Family photos”. Without one, the account is listed by the name it signs in with.'
+        }
         value={displayName}
         onChange={setDisplayName}
         maxLength={200}
@@ -75,7 +82,7 @@ export function ConnectForm({ provider, onConnected, onCancel }: ConnectFormProp
       />
       {create.error && (
         <div className="notice notice--error import-form__problem" role="alert">
-          <p>{importProblemWords(create.error)}</p>
+          <p>{importProblemWords(create.error, provider.id)}</p>
           {fingerprint && (
             <>
               <p>

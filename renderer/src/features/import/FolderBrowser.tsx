@@ -10,13 +10,15 @@ import { importProblemWords } from './problem-words';
 
 interface FolderBrowserProps {
   credentialId: string;
+  /** The account's provider id, for its words about a failure. */
+  provider: string;
   /** The top's name in the breadcrumb (the account's). */
   topName: string;
   folder: string;
   onOpen: (folder: string) => void;
 }
 
-export function FolderBrowser({ credentialId, topName, folder, onOpen }: FolderBrowserProps) {
+export function FolderBrowser({ credentialId, provider, topName, folder, onOpen }: FolderBrowserProps) {
   const folders = useFolders(credentialId, folder);
   const segments = folder ? folder.split('/') : [];
   const crumbs = [{ name: topName, path: '' }, ...segments.map((name, i) => ({ name, path: segments.slice(0, i + 1).join('/') }))];
@@ -42,7 +44,7 @@ export function FolderBrowser({ credentialId, topName, folder, onOpen }: FolderB
       </nav>
       {folders.isError ? (
         <div className="notice notice--error" role="alert">
-          {importProblemWords(folders.error)}{' '}
+          {importProblemWords(folders.error, provider)}{' '}
           <Button variant="secondary" onClick={() => void folders.refetch()}>
             Try again
           </Button>

@@ -65,7 +65,7 @@ export function ImportSetup({ credential, provider, onStarted, onShowRun, onCanc
           <div className="field">
             <p className="field__label">Folder to import</p>
             <p className="field__hint">Tap a folder to look inside it. Everything in the folder you are in is imported, with the folders inside it.</p>
-            <FolderBrowser credentialId={credential.id} topName={credential.display_name} folder={folder} onOpen={setFolder} />
+            <FolderBrowser credentialId={credential.id} provider={credential.provider} topName={credential.display_name} folder={folder} onOpen={setFolder} />
           </div>
         )}
         {otherFields.map((f) => (
@@ -100,12 +100,17 @@ export function ImportSetup({ credential, provider, onStarted, onShowRun, onCanc
           </p>
         )}
 
-        {byFolder && (
+        {byFolder ? (
           <p className="field__hint" aria-live="polite">
             {folder ? `Imports “${folderName}” and the folders inside it.` : 'Imports everything in this account.'} Nothing on the server is changed.
           </p>
+        ) : (
+          // A provider without a scope to choose (iCloud Photos: the whole library): say what the button starts.
+          scopeFields.length === 0 && (
+            <p className="field__hint">Imports the whole library of this account; a later import fetches only what is new. Nothing there is changed or deleted.</p>
+          )
         )}
-        <FormError message={start.error ? importProblemWords(start.error) : null} />
+        <FormError message={start.error ? importProblemWords(start.error, credential.provider) : null} />
         {activeRun && (
           <Button variant="secondary" onClick={() => onShowRun(activeRun)}>
             Show that import

@@ -2,10 +2,15 @@
  * Why connecting or importing failed, in words a household member understands, from the server's problem code
  * (`cloud_auth_failed`, `cloud_unreachable`…). Codes without a sentence here keep the server's own `detail`, which is
  * written for people too (a provider's particular refusal, a field that is malformed).
+ *
+ * The sentences about the remote side speak of "the server at this address": they are WebDAV's, whose member typed
+ * that address. Another provider's refusals (iCloud: a wrong Apple Account password, a wrong code, web access off,
+ * Advanced Data Protection) are said by the provider itself, in the detail, naming the service the member knows.
  */
 import { ApiError, messageOf } from '../../api/problem';
 
-const WORDS: Record<string, string> = {
+/** The remote side is a server at an address the member typed (WebDAV: Nextcloud, ownCloud, a NAS). */
+const SERVER_WORDS: Record<string, string> = {
   cloud_auth_failed: 'The server did not accept this user name and password. Check both and try again (for Nextcloud and ownCloud, an app password).',
   cloud_unreachable:
     'Hearth could not reach the server at this address. Check the address, and that the server is switched on and can be reached from the computer Hearth runs on.',
@@ -14,6 +19,12 @@ const WORDS: Record<string, string> = {
     'The server sent Hearth on to another address. Hearth does not follow it, so your password never goes anywhere else: enter the address the server is reached at directly.',
   cloud_protocol: 'Something answers at this address, but not the kind of server expected. Check the address: it should be the one the server gives for this.',
   cloud_service_unavailable: 'The server is busy or paused for maintenance right now. Try again in a few minutes.',
+};
+
+/** Per provider, the words that are particular to it. */
+const PROVIDER_WORDS: Record<string, Record<string, string>> = { webdav: SERVER_WORDS };
+
+const WORDS: Record<string, string> = {
   cloud_session_expired: 'The stored sign-in is no longer accepted. Enter the password to connect again.',
   cloud_not_found: 'This folder is not on the server (any more). Choose another one.',
   cloud_account_changed: 'These sign-in details are for another account. Add that account as a new connection instead.',
@@ -24,9 +35,11 @@ const WORDS: Record<string, string> = {
   repository_unavailable: 'The repository cannot be reached right now (its disk may be unplugged). Try again when it is back.',
 };
 
-/** The sentence to show for a failure of the import page's calls. */
-export function importProblemWords(error: unknown): string {
-  if (error instanceof ApiError) return (Object.hasOwn(WORDS, error.code) ? WORDS[error.code] : undefined) ?? error.detail;
+const wordsIn = (table: Record<string, string> | undefined, code: string) => (table && Object.hasOwn(table, code) ? table[code] : undefined);
+
+/** The sentence to show for a failure of the import page's calls; `provider` is the provider id the call was about, if any. */
+export function importProblemWords(error: unknown, provider?: string): string {
+  if (error instanceof ApiError) return wordsIn(provider ? PROVIDER_WORDS[provider] : undefined, error.code) ?? wordsIn(WORDS, error.code) ?? error.detail;
   return messageOf(error);
 }
 

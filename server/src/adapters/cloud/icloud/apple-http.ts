@@ -82,7 +82,8 @@ export class AppleHttp {
       throw new ProviderError('redirect_refused', `${what} sent the request elsewhere (HTTP ${res.status}); not followed.`);
     }
     if (res.status === 503 || res.status === 429) {
-      throw new ProviderError('service_unavailable', `${what} is unavailable for now (HTTP ${res.status}): try again later.`, true);
+      // Said to the member as it is (the problem's detail): a plain sentence, no status code.
+      throw new ProviderError('service_unavailable', `${what} is busy or paused for maintenance right now. Try again in a few minutes.`, true);
     }
     return { status: res.status, headers: res.headers, text };
   }

@@ -24,6 +24,14 @@ export interface ICloudProviderOptions {
   now?: () => number;
 }
 
+/**
+ * A trust that ends within this is not carried into a new sign-in with the password: signing in on it would keep its
+ * end (Apple skips the code but does not extend the trust), so the member who signs in again ahead of the end, as the
+ * Import page invites them to, is asked for a code and a new period of about 90 days begins. The same 14 days as the
+ * credential's `session_expires_soon` (features/cloud-import/cloud-import.view.ts), which brings that invitation.
+ */
+export const RENEW_WITHIN_MS = 14 * 24 * 60 * 60 * 1000;
+
 function field(inputs: Record<string, string>, name: string): string {
   const v = inputs[name];
   return typeof v === 'string' ? v : '';
@@ -77,14 +85,16 @@ export class ICloudProvider implements CloudProvider {
       }
       const appleId = previous?.appleId ?? state.displayName;
       const domain = this.domainOf(inputs, previous?.domain ?? (state.publicConfig.domain === 'cn' ? 'cn' : 'com'));
-      const trustToken = previous?.auth.trustToken;
+      // A trust about to end is left behind, cookies and token, for a new one (RENEW_WITHIN_MS).
+      const kept = previous?.trustedAt !== undefined && previous.trustedAt + SESSION_MS - this.now() > RENEW_WITHIN_MS ? previous : null;
+      const trustToken = kept?.auth.trustToken;
       const session: ICloudSession = {
         domain,
         appleId,
         clientId: previous?.clientId ?? this.newClientId(),
-        cookies: previous?.cookies ?? [],
+        cookies: kept?.cookies ?? [],
         auth: trustToken ? { trustToken } : {},
-        ...(previous?.trustedAt !== undefined ? { trustedAt: previous.trustedAt } : {}),
+        ...(kept?.trustedAt !== undefined ? { trustedAt: kept.trustedAt } : {}),
       };
       return this.withPassword(session, password, signal);
     }

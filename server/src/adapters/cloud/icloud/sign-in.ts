@@ -21,7 +21,7 @@ const WIDGET_KEY = 'd39ba9916b7251055b22c7f910e2ea796ee65e98b2ddecea8f5dde8d9d1a
 /** Statuses with which Apple refuses a session that is over (421 "misdirected", 450 and plain 401/403). */
 const REFUSED = new Set([401, 403, 421, 450]);
 
-const WRONG_CREDENTIALS = 'The Apple Account or password is not right.';
+const WRONG_CREDENTIALS = 'The Apple Account or password is not right. Check both and try again.';
 
 export const CODE_FIELD = { name: 'code', label: 'Verification code', type: 'code', required: true, autocomplete: 'one-time-code', help_text: 'The 6-digit code Apple sent.' } as const;
 
