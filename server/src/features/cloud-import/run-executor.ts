@@ -72,7 +72,7 @@ export interface ExecutorDeps {
   log: Logger;
   now: () => number;
   followUps?: ImportFollowUps;
-  /** Files fetched at once (default 3: a home connection and a NAS both serve a few streams best). */
+  /** Files handled at once (default: REMOTE_FILES_AT_ONCE, or LOCAL_FILES_AT_ONCE for archives on this machine). */
   concurrency?: number;
   /** Attempts per file for retryable failures (default 4) and the first backoff (default 1 s, doubling). */
   attempts?: number;
@@ -85,6 +85,18 @@ export interface RunControl {
 }
 
 const FLUSH_MS = 1000;
+
+/**
+ * Files in flight at once from a remote (WebDAV, iCloud): 4, as rclone's default transfers. A home connection and a
+ * NAS serve a few streams best; more only queue at the remote.
+ */
+export const REMOTE_FILES_AT_ONCE = 4;
+/**
+ * Files in flight at once from archives on this machine (Takeout): 6. Each file's time is mostly waiting (the
+ * thread pool, the hash worker, the commit's flush, the event loop while indexing runs beside), not work, so more
+ * in flight is more throughput; each holds at most one entry in memory (8 MiB, takeout/zip-part.ts).
+ */
+export const LOCAL_FILES_AT_ONCE = 6;
 
 export class RunExecutor {
   constructor(private readonly deps: ExecutorDeps) {}
@@ -177,7 +189,8 @@ class RunWork {
         await this.handle(library, next.value);
       }
     };
-    await Promise.all(Array.from({ length: this.deps.concurrency ?? 3 }, worker));
+    const width = this.deps.concurrency ?? (this.run.provider === TAKEOUT_PROVIDER ? LOCAL_FILES_AT_ONCE : REMOTE_FILES_AT_ONCE);
+    await Promise.all(Array.from({ length: width }, worker));
   }
 
   private async handle(library: RemoteLibrary, entry: RemoteItem | ListingProblem): Promise<void> {
