@@ -30,9 +30,9 @@ export function TakeoutPreviewPanel({ preview, repositoryId, parts, onStarted }:
   return (
     <section className="takeout-preview" aria-labelledby={headingId}>
       <h3 className="takeout-preview__title" id={headingId}>
-        In these {plural(parts.length, 'part')}
+        {parts.length === 1 ? 'What this part holds' : `What these ${parts.length} parts hold`}
       </h3>
-      <dl className="run__counters" aria-label="What the export holds">
+      <dl className="run__counters">
         <Fact label="Photos" value={preview.photos} />
         <Fact label="Videos" value={preview.videos} />
         <Fact label="Albums" value={preview.albums.length} />

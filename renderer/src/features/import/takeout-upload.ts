@@ -9,7 +9,7 @@
 import { api } from '../../api/client';
 import { ApiError, request } from '../../api/problem';
 import type { components } from '../../api/schema';
-import { isAbort, putChunk, type ChunkAnswer } from './takeout-transport';
+import { ChunkNetworkError, isAbort, putChunk, type ChunkAnswer } from './takeout-transport';
 
 export type TakeoutUpload = components['schemas']['TakeoutUpload'];
 
@@ -70,7 +70,7 @@ export async function uploadPart(file: File, repositoryId: string, onProgress: (
       answer = await putChunk(id, file.slice(first, Math.min(first + CHUNK_BYTES, file.size)), first, file.size, (sent) => onProgress({ uploadId: id, sent: first + sent }), signal);
     } catch (e) {
       if (isAbort(e)) throw e;
-      lastFailure = e;
+      lastFailure = e instanceof ChunkNetworkError ? new ApiError(0, 'network', 'Hearth could not be reached. Check the connection, then Retry: it goes on where it stopped.') : e;
     }
     if (answer?.status === 200) {
       upload = answer.body as TakeoutUpload;
