@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { albumMetadata, buildTakeout, sidecar, type TakeoutFile } from '../server/helpers/takeout-archive.ts';
 import { addMember, call, signIn } from './household.ts';
@@ -99,6 +100,13 @@ async function dropFiles(page: Page, files: string[]) {
   await zone.dispatchEvent('drop', { dataTransfer });
 }
 
+/** axe-core's WCAG 2.0/2.1 A and AA rules (contrast included): no serious or critical violation. */
+async function expectAccessible(page: Page) {
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 /** The run shown reaches Finished; its summary is returned. */
 async function expectFinished(page: Page): Promise<string> {
   await expect(runCard(page).locator('.run-badge')).toHaveText('Finished', { timeout: 60_000 });
@@ -139,6 +147,7 @@ test('desktop: drop two parts, see them upload (one cut chunk tried again), the 
     const chosen = takeoutCard(page).getByRole('group', { name: 'Parts in this repository' }).getByRole('checkbox');
     await expect(chosen).toHaveCount(2);
     for (const box of await chosen.all()) await expect(box).toBeChecked();
+    await expectAccessible(page);
   });
 
   await test.step('Import shows the run until it finishes', async () => {
@@ -177,6 +186,7 @@ test('phone: choose a part by taps; when every chunk fails it says why and Retry
     await expect(uploads(page)).toHaveCount(1);
     await expect(uploads(page).getByRole('alert')).toContainText('Hearth could not be reached', { timeout: 30_000 });
     await expect(uploads(page)).toContainText('Not uploaded');
+    await page.screenshot({ path: test.info().outputPath('phone-failed.png'), fullPage: true });
   });
 
   await test.step('with the line back, Retry sends it; the preview follows', async () => {
@@ -189,6 +199,8 @@ test('phone: choose a part by taps; when every chunk fails it says why and Retry
     await expect(fact(page, 'Photos')).toHaveText('1', { timeout: 30_000 });
     await expect(fact(page, 'Albums')).toHaveText('1');
     await expect(takeoutCard(page).getByRole('list', { name: 'Albums' })).toContainText('Garden (1 item)');
+    await page.screenshot({ path: test.info().outputPath('phone-preview.png'), fullPage: true });
+    await expectAccessible(page);
   });
 
   await test.step('Import by a tap; the run finishes; nothing is wider than the screen', async () => {
