@@ -200,6 +200,19 @@ describe('Takeout upload from the browser', () => {
     assert.match(p.detail, /free/);
   });
 
+  test("the photo uploads' staging clean-up leaves a Takeout part that takes days alone", async () => {
+    const upload = data(anna, await create(anna, 'takeout-20241010T000000Z-001.zip', 1000));
+    data(anna, await put(anna, upload.upload_id, Buffer.alloc(500, 3), 0, 1000));
+    // Two days old on disk (the uploads' staging age is a day), yet the upload is alive: it must survive.
+    const twoDaysAgo = (Date.now() - 48 * 3600_000) / 1000;
+    fs.utimesSync(partial(upload.upload_id), twoDaysAgo, twoDaysAgo);
+    fs.utimesSync(path.join(repoPath, TAKEOUT_UPLOAD_STAGING), twoDaysAgo, twoDaysAgo);
+    await srv.container.uploads.cleanupStaging();
+    assert.ok(fs.existsSync(partial(upload.upload_id)), 'the partial part is still there');
+    const done = data(anna, await put(anna, upload.upload_id, Buffer.alloc(500, 4), 500, 1000));
+    assert.equal(done.status, 'complete');
+  });
+
   test('uploads idle for a day are removed with their partial files', async () => {
     const stale = data(anna, await create(anna, 'takeout-20240909T000000Z-001.zip', 1000));
     data(anna, await put(anna, stale.upload_id, Buffer.alloc(300, 7), 0, 1000));
