@@ -162,13 +162,21 @@ test('desktop: drop two parts, see them upload (one cut chunk tried again), the 
     await page.getByRole('link', { name: /Lisbon 2019/ }).first().click();
     const grid = page.getByRole('list', { name: 'Album Lisbon 2019' });
     await expect(grid.getByRole('listitem')).toHaveCount(2, { timeout: 30_000 });
-    await grid.getByRole('button', { name: /^Canon_40D\.jpg/ }).click();
-    const viewer = page.getByRole('dialog', { name: 'Canon_40D.jpg' });
-    await expect(viewer).toBeVisible();
-    const details = viewer.getByRole('complementary', { name: 'Details' });
-    if (!(await details.isVisible())) await viewer.getByRole('button', { name: 'Details' }).click();
-    await expect(details).toContainText('Jun 1, 2019');
-    await expect(details.getByRole('link', { name: '38.72230, -9.13930' })).toBeVisible();
+    const photos: [string, string, string][] = [
+      ['Canon_40D.jpg', 'Jun 1, 2019', '38.72230, -9.13930'],
+      ['Nikon_D70.jpg', 'Jun 3, 2019', '38.69160, -9.21600'],
+    ];
+    for (const [name, date, place] of photos) {
+      await grid.getByRole('button', { name: new RegExp(`^${name.replace('.', '\\.')}`) }).click();
+      const viewer = page.getByRole('dialog', { name });
+      await expect(viewer).toBeVisible();
+      const details = viewer.getByRole('complementary', { name: 'Details' });
+      if (!(await details.isVisible())) await viewer.getByRole('button', { name: 'Details' }).click();
+      await expect(details).toContainText(date);
+      await expect(details.getByRole('link', { name: place })).toBeVisible();
+      await viewer.getByRole('button', { name: 'Close' }).click();
+      await expect(viewer).toBeHidden();
+    }
   });
   await page.context().close();
 });

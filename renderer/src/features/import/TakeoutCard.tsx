@@ -94,7 +94,7 @@ export function TakeoutCard({ onStarted }: { onStarted: (run: ImportRun) => void
             </select>
           </div>
         )}
-        <TakeoutDropZone disabled={false} onFiles={(files) => queue.add(files, repository.id)} />
+        <TakeoutDropZone onFiles={(files) => queue.add(files, repository.id)} />
         {items.length > 0 && <TakeoutUploads items={items} onRetry={(key) => queue.retry(key)} onStop={() => queue.stop(true)} />}
         <TakeoutParts repositoryId={repository.id} chosen={chosen} onToggle={toggle} />
         {!preview.data && (

@@ -8,7 +8,7 @@ import { Icon } from '../../components/Icon';
 import { TOUCH_ONLY, useMediaQuery } from '../../lib/use-media-query';
 import { TAKEOUT_PART } from './takeout-queue';
 
-export function TakeoutDropZone({ onFiles, disabled }: { onFiles: (files: File[]) => void; disabled: boolean }) {
+export function TakeoutDropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
   const [dragging, setDragging] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const inputId = useId();
@@ -24,7 +24,7 @@ export function TakeoutDropZone({ onFiles, disabled }: { onFiles: (files: File[]
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    if (!disabled) add([...e.dataTransfer.files]);
+    add([...e.dataTransfer.files]);
   };
 
   return (
@@ -49,7 +49,7 @@ export function TakeoutDropZone({ onFiles, disabled }: { onFiles: (files: File[]
       </span>
       <p className="takeout-drop__title">{touchOnly ? 'Add the parts of your export' : 'Drop the parts of your export here'}</p>
       <p className="takeout-drop__hint">{touchOnly ? 'Tap to choose them (takeout-….zip or .tgz).' : 'or choose them (takeout-….zip or .tgz). Several at once is fine.'}</p>
-      <label className="button button--primary takeout-drop__button" htmlFor={inputId} aria-disabled={disabled || undefined}>
+      <label className="button button--primary takeout-drop__button" htmlFor={inputId}>
         Choose Takeout files
       </label>
       <input
@@ -57,7 +57,6 @@ export function TakeoutDropZone({ onFiles, disabled }: { onFiles: (files: File[]
         className="visually-hidden"
         type="file"
         multiple
-        disabled={disabled}
         accept=".zip,.tgz,.gz,application/zip,application/gzip,application/x-gzip,application/x-tar"
         onChange={(e) => {
           add([...(e.target.files ?? [])]);
