@@ -111,7 +111,9 @@ export function createApp(container: Container) {
   // Search by image reads its photo in memory with a limit of its own (features/search: 256 MiB); a model
   // file uploaded on the Models page streams to disk, limited to that file's size (model-installer.ts).
   const MODEL_FILE = new RegExp(`^${API_BASE}/models/[^/]+/files/\\d+$`);
-  const ownLimit = (path: string) => path.startsWith(`${API_BASE}/uploads/`) || path === `${API_BASE}/assets/search/by-image` || MODEL_FILE.test(path);
+  // A Takeout part's chunk streams to disk, limited by the upload's declared size (takeout-uploads.service.ts).
+  const TAKEOUT_CHUNK = new RegExp(`^${API_BASE}/cloud/takeout/uploads/[^/]+$`);
+  const ownLimit = (path: string) => path.startsWith(`${API_BASE}/uploads/`) || path === `${API_BASE}/assets/search/by-image` || MODEL_FILE.test(path) || TAKEOUT_CHUNK.test(path);
   app.use('/api/*', (c, next) => (ownLimit(c.req.path) ? next() : jsonBodyLimit(c, next)));
   app.use('/api/*', async (c, next) => {
     const auth = c.req.header('authorization');

@@ -635,6 +635,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   void door.recoverCommitted();
   // Staging that finished import runs left behind (a stop between their end and their clean-up).
   void cloudImport.runs.tidyStaging();
+  // Takeout uploads idle for a day (a browser closed for good), with their partial files.
+  void cloudImport.takeoutUploads.sweep();
   // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.
   repositories.start();
   return container;

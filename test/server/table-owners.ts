@@ -108,6 +108,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   import_runs: 'features/cloud-import',
   import_cursors: 'features/cloud-import',
   import_run_files: 'features/cloud-import',
+  // 0035_takeout_uploads: Takeout parts uploaded from the browser (features/cloud-import)
+  takeout_uploads: 'features/cloud-import',
 };
 
 export interface Departure {

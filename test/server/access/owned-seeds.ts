@@ -1,8 +1,8 @@
 /**
  * The owner-scoped things the ML and the background jobs would make, written straight into the catalog
  * for the permission matrices: people and faces (no face model runs here), a photo event, a duplicate group
- * and a named place. The pipeline is not the subject of the matrix; who may reach these rows is. Each
- * row is what the job that makes it writes (the columns its own reads need), on the owner's real photos,
+ * and a named place; a cloud connection, an import run and a Takeout upload. The pipeline is not the subject
+ * of the matrix; who may reach these rows is. Each row is what the job that makes it writes (the columns its own reads need), on the owner's real photos,
  * so the owner's calls get past "not found" and do what they do for real (a cover cut from the photo's
  * thumbnail, an event's members, a merge of duplicates).
  */
@@ -21,6 +21,7 @@ export interface OwnedSeeds {
   place: string[];
   cloud_credential: string[];
   import_run: string[];
+  takeout_upload: string[];
 }
 
 /** Two people (named with `mark`) with a face each, one event of the photos, one duplicate group of them and their place. */
@@ -103,5 +104,12 @@ export function seedOwnedKinds(db: Db, owner: { userId: number; assetIds: readon
   ).run(runId, sourceId, sourceId, credentialId, owner.repositoryId, owner.userId, now, now, now, now);
   db.prepare("INSERT INTO import_run_files (run_id, remote_id, name, folder, outcome, reason_code, reason, at) VALUES (?, ?, ?, '', 'skipped', 'not_media', 'Not a photo', ?)").run(runId, `${owner.mark}.txt`, `${owner.mark}.txt`, now);
 
-  return { person, face, photo_event: [eventId], duplicate_group: [groupId], place: [place], cloud_credential: [credentialId], import_run: [runId] };
+  // A Takeout part half uploaded from the browser (its partial file is not needed: who reaches the row is the subject).
+  const uploadId = crypto.randomUUID();
+  db.prepare(
+    `INSERT INTO takeout_uploads (upload_id, owner_id, repository_id, filename, size, received, status, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 1048576, 0, 'uploading', ?, ?)`,
+  ).run(uploadId, owner.userId, owner.repositoryId, `takeout-${owner.mark}-001.zip`, now, now);
+
+  return { person, face, photo_event: [eventId], duplicate_group: [groupId], place: [place], cloud_credential: [credentialId], import_run: [runId], takeout_upload: [uploadId] };
 }

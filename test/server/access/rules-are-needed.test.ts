@@ -20,7 +20,7 @@ import { seedOwnedKinds } from './owned-seeds.ts';
 import { KeyRing } from '../../../server/src/platform/crypto/keys.ts';
 import { foreignRefusal } from './judge.ts';
 
-const KINDS = ['person', 'face', 'photo_event', 'duplicate_group', 'cloud_credential', 'import_run'] as const satisfies readonly AccessKind[];
+const KINDS = ['person', 'face', 'photo_event', 'duplicate_group', 'cloud_credential', 'import_run', 'takeout_upload'] as const satisfies readonly AccessKind[];
 
 describe('the owner-only rules are needed', () => {
   let srv: TestServer;

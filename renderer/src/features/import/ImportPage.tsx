@@ -1,7 +1,8 @@
 /**
  * Import: bring photos home from another place. Two columns on a wide screen, one on a phone:
  * - the member's connected accounts (state, problems, Reconnect, Disconnect, Remove, "Import from this account"),
- *   then the providers the server offers as cards with their Connect forms (more providers are more cards);
+ *   then the providers the server offers as cards with their Connect forms (more providers are more cards), then
+ *   Google Takeout (parts of an export uploaded or already in a repository, previewed, imported: TakeoutCard);
  * - what is being imported: the folder and repository choice, then the run, live; and the recent imports.
  *
  *   Connect ──Test connection──▶ (code) ──▶ connected ──▶ choose folder and repository ──Import this folder──▶ run
@@ -22,11 +23,12 @@ import { isActive, useCredentials, useProviders, useRecentRuns, type CloudCreden
 import { ProviderCard } from './ProviderCard';
 import { RecentRuns } from './RecentRuns';
 import { RunView } from './RunView';
+import { TakeoutCard } from './TakeoutCard';
 import './import.css';
 
 const RUN_PARAM = 'run';
 /** Sources of runs that are no provider to connect to (archives placed in a repository). */
-const SOURCE_TITLES: Record<string, string> = { takeout: 'Google Takeout' };
+const SOURCE_TITLES: Record<string, string> = { google_takeout: 'Google Takeout' };
 
 export function ImportPage() {
   const me = useMe();
@@ -143,6 +145,14 @@ export function ImportPage() {
             </h2>
             {providerCards()}
           </section>
+
+          <TakeoutCard
+            onStarted={(run) => {
+              setImportFrom(null);
+              setConnected(null);
+              showRun(run.id);
+            }}
+          />
         </div>
 
         <div className="import-page__column">

@@ -32,6 +32,11 @@ const WORDS: Record<string, string> = {
   no_challenge_pending: 'This account is no longer waiting for a code. Reconnect it to get a new one.',
   import_run_active: 'An import from this source into this repository is already under way.',
   import_run_not_resumable: 'This import has finished. Start a new one: it fetches only what is new or changed.',
+  takeout_upload_bad_name: 'This file is not named like a part of a Google Takeout export (takeout-….zip or .tgz). Add the parts as Google named them.',
+  takeout_upload_too_large: 'The file changed while it was being sent (it is larger than when it was added). Add it again.',
+  takeout_upload_not_found: 'The server no longer has this upload (it waited more than a day). Retry to send the part again.',
+  insufficient_storage: 'The repository’s disk is full. Free some space (or choose another repository), then try again.',
+  takeout_part_not_found: 'A chosen part is no longer in the repository. Choose the parts again.',
   repository_unavailable: 'The repository cannot be reached right now (its disk may be unplugged). Try again when it is back.',
 };
 

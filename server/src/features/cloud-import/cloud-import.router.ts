@@ -2,7 +2,9 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/http/context.ts';
 import { routerUsing } from '../../platform/http/router.ts';
 import { contentDisposition } from '../../platform/http/send-file.ts';
+import { bodyStream, closeUnfinishedBody } from '../../platform/http/request-body.ts';
 import * as r from './cloud-import.routes.ts';
+import * as up from './takeout-uploads.routes.ts';
 
 export function cloudImportRouter() {
   const { app, services } = routerUsing(['cloudImport']);
@@ -35,6 +37,16 @@ export function cloudImportRouter() {
   app.openapi(r.listTakeoutArchives, async (c) => c.json(await runs(c).takeoutArchives(actor(c), c.req.valid('query').repository_id), 200));
   app.openapi(r.previewTakeoutImport, async (c) => c.json(await runs(c).takeoutPreview(actor(c), c.req.valid('json')), 200));
   app.openapi(r.startTakeoutImport, async (c) => c.json(await runs(c).startTakeout(actor(c), c.req.valid('json')), 200));
+
+  const uploads = (c: Context<AppEnv>) => services(c).cloudImport.takeoutUploads;
+  app.use('/cloud/takeout/uploads/:id', closeUnfinishedBody);
+  app.openapi(up.createTakeoutUpload, async (c) => {
+    const { created, upload } = await uploads(c).create(actor(c), c.req.valid('json'));
+    return created ? c.json(upload, 201) : c.json(upload, 200);
+  });
+  app.openapi(up.getTakeoutUpload, async (c) => c.json(await uploads(c).get(actor(c), c.req.valid('param').id), 200));
+  app.openapi(up.uploadTakeoutChunk, async (c) => c.json(await uploads(c).receive(actor(c), c.req.valid('param').id, c.req.valid('header')['content-range'], bodyStream(c)), 200));
+  app.openapi(up.cancelTakeoutUpload, async (c) => c.json(await uploads(c).cancel(actor(c), c.req.valid('param').id), 200));
   app.openapi(r.syncCloud, (c) => runs(c).syncCloud());
   return app;
 }

@@ -1,7 +1,7 @@
 /**
  * Cloud import's face to the container: the credentials (credentials.service.ts) and the runs with their sources
  * (runs.service.ts), built together because each needs the other (a disconnect cancels runs; a run reads its
- * credential's sealed state).
+ * credential's sealed state), and the Takeout parts members upload from the browser (takeout-uploads.service.ts).
  */
 import type { Access } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
@@ -12,6 +12,7 @@ import type { CatalogDoor, Intake } from '../intake/index.ts';
 import { CredentialsService } from './credentials.service.ts';
 import { ProviderRegistry } from './providers.ts';
 import { ImportRunsService, type RunsDeps } from './runs.service.ts';
+import { TakeoutUploadsService } from './takeout-uploads.service.ts';
 
 export interface CloudImportDeps {
   db: Db;
@@ -34,6 +35,7 @@ export class CloudImportService {
   readonly providers: ProviderRegistry;
   readonly credentials: CredentialsService;
   readonly runs: ImportRunsService;
+  readonly takeoutUploads: TakeoutUploadsService;
 
   constructor(deps: CloudImportDeps) {
     this.providers = new ProviderRegistry(deps.providers);
@@ -60,5 +62,6 @@ export class CloudImportService {
       ...(deps.executor ? { executor: deps.executor } : {}),
       ...(deps.followUps ? { followUps: deps.followUps } : {}),
     });
+    this.takeoutUploads = new TakeoutUploadsService({ db: deps.db, repositories: deps.repositories, access: deps.access, log: deps.log, ...(deps.now ? { now: deps.now } : {}) });
   }
 }

@@ -4,6 +4,7 @@ import type { Challenge } from '../../adapters/cloud/provider.ts';
 import type { CredentialRow, SourceRow } from './credentials.store.ts';
 import type { StoredProblem } from './import-problems.ts';
 import type { RunFileRow, RunRow } from './runs.store.ts';
+import type { TakeoutUploadRow } from './takeout-uploads.store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -245,3 +246,23 @@ export const TakeoutPreviewSchema = z
     parts: z.array(z.object({ name: z.string(), size: z.number().int(), entries: z.number().int() })),
   })
   .openapi('TakeoutPreview');
+
+export const TakeoutUploadSchema = z
+  .object({
+    upload_id: z.string(),
+    repository_id: z.string(),
+    filename: z.string(),
+    size: z.number().int(),
+    received: z.number().int().openapi({ description: 'Bytes on the server: the next chunk starts here.' }),
+    status: z.enum(['uploading', 'complete']).openapi({ description: '`complete`: the part is in the repository at `part_path`.' }),
+    part_path: z.string().nullable().openapi({ description: 'Where the whole part is, inside the repository (name it in previewTakeoutImport and startTakeoutImport).' }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('TakeoutUpload');
+
+export type TakeoutUpload = z.infer<typeof TakeoutUploadSchema>;
+
+export function toTakeoutUpload(u: TakeoutUploadRow): TakeoutUpload {
+  return { upload_id: u.upload_id, repository_id: u.repository_id, filename: u.filename, size: u.size, received: u.received, status: u.status, part_path: u.part_path, created_at: iso(u.created_at), updated_at: iso(u.updated_at) };
+}

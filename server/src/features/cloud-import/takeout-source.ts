@@ -20,8 +20,8 @@ import { Invalid, NotFound } from '../../platform/http/errors.ts';
 import { SYSTEM_DIR } from '../../adapters/fs/paths.ts';
 
 export const TAKEOUT_PROVIDER = 'google_takeout';
-const ARCHIVE = /\.(zip|tgz|tar\.gz)$/i;
-const TAKEOUT_NAME = /^takeout-/i;
+export const ARCHIVE = /\.(zip|tgz|tar\.gz)$/i;
+export const TAKEOUT_NAME = /^takeout-/i;
 /** How deep and how many entries the search for parts looks (a repository of a million photos must not be walked). */
 const SEARCH_DEPTH = 3;
 const SEARCH_ENTRIES = 20_000;

@@ -32,8 +32,9 @@ export async function cleanupStaging(ctx: UploadsContext, sessions: ChunkSession
   for (const repo of store.allRepositories()) {
     const root = stagingRoot(repo.path);
     const live = store.liveSessionIds(repo.repository_id);
-    // `imports/` belongs to the import runs (features/cloud-import tidies it): a run may go on for days.
-    removed += await removeOlderThan(root, cutoff, (name) => name !== 'sessions' && name !== 'imports');
+    // `imports/` belongs to the import runs (features/cloud-import tidies it): a run may go on for days. So does
+    // `takeout-uploads/`: a 50 GB part from the browser may take longer than the staging age (cloud-import sweeps it).
+    removed += await removeOlderThan(root, cutoff, (name) => name !== 'sessions' && name !== 'imports' && name !== 'takeout-uploads');
     const sessionsRoot = path.join(repo.path, SESSIONS_DIR);
     let dirs: string[] = [];
     try {

@@ -29,6 +29,7 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   photo_event: { code: 'event_not_found', noun: 'event' },
   cloud_credential: { code: 'cloud_credential_not_found', noun: 'cloud connection' },
   import_run: { code: 'import_run_not_found', noun: 'import run' },
+  takeout_upload: { code: 'takeout_upload_not_found', noun: 'Takeout upload' },
 };
 
 /**
@@ -50,6 +51,7 @@ const READ_ONLY: Record<AccessKind, { code: string; message: string }> = {
   photo_event: { code: 'event_read_only', message: 'Only the owner of these photos can change their events.' },
   cloud_credential: { code: 'cloud_credential_read_only', message: 'Only the member who connected this account can use it.' },
   import_run: { code: 'import_run_read_only', message: 'Only the member who started this import can change it.' },
+  takeout_upload: { code: 'takeout_upload_read_only', message: 'Only the member who started this upload can change it.' },
 };
 
 export class Access {

@@ -20,6 +20,7 @@ export interface AccessKinds {
   photo_event: string;
   cloud_credential: string;
   import_run: string;
+  takeout_upload: string;
 }
 export type AccessKind = keyof AccessKinds;
 

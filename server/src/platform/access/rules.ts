@@ -29,6 +29,8 @@
  * - Cloud connections (credentials) and import runs: their owner only, administrators included. An administrator
  *   lists every member's connections (features/cloud-import), but a connection is the member's account at a
  *   provider and a run's report names the member's files: neither is acted on or read by anyone else.
+ * - Takeout uploads (parts of a Google export streaming in from the browser): their owner only; a part names
+ *   the member's Google account and holds their photos.
  * - Places are not a kind here: a place is geography (place-id.ts), and what a member sees of one is a
  *   query over the reader's own photos (place-list.service.ts), so another member's place answers 404
  *   `place_not_found` because the reader has no photo there, not because of a rule.
@@ -98,6 +100,7 @@ export const RULES: Record<AccessKind, Rule> = {
   photo_event: owned('photo_events', 'event_id'),
   cloud_credential: owned('cloud_credentials', 'credential_id'),
   import_run: owned('import_runs', 'run_id'),
+  takeout_upload: owned('takeout_uploads', 'upload_id'),
 };
 
 /**

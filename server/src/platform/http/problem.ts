@@ -23,6 +23,7 @@ const TITLES: Record<number, string> = {
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 export interface Problem {
@@ -38,10 +39,11 @@ export interface Problem {
   /** RFC 9457 extension members a client acts on, named in ProblemSchema (never secrets). */
   run_id?: string;
   fingerprint?: string;
+  received?: number;
 }
 
 /** The extension members a problem may carry beside its standard ones: each is documented on ProblemSchema. */
-export type ProblemMembers = Pick<Problem, 'run_id' | 'fingerprint'>;
+export type ProblemMembers = Pick<Problem, 'run_id' | 'fingerprint' | 'received'>;
 
 export const ProblemSchema = z
   .object({
@@ -58,6 +60,7 @@ export const ProblemSchema = z
       .string()
       .optional()
       .openapi({ description: 'The SHA-256 fingerprint (colon hex) of the certificate a 422 `cloud_tls_untrusted` refused: the value to compare and, if it is the server’s own, to trust.' }),
+    received: z.number().int().optional().openapi({ description: 'The bytes of a Takeout upload the server has (409 `takeout_upload_offset_mismatch`, `takeout_upload_busy`): send from there.' }),
     errors: z
       .array(z.object({ field: z.string(), message: z.string(), code: z.string().optional() }))
       .optional()

@@ -87,6 +87,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'Unexpected server error',
   502: 'A service outside Hearth answered with an error or nonsense; retry later',
   503: 'A dependency is unavailable; retry later',
+  507: 'The disk is full; free space and start again',
 };
 
 /** Problem responses for the given statuses, for a route's `responses`. */
@@ -120,7 +121,7 @@ export function requireAccess(access: RouteAccess): MiddlewareHandler<AppEnv> {
  * administrators' resources (users, jobs) are not listed. Each has its rule in platform/access
  * (rules.ts), except `place`, which is a query over the reader's own photos (place-list.service.ts).
  */
-export const OWNED_RESOURCES = ['asset', 'album', 'person', 'face', 'photo_event', 'duplicate_group', 'place', 'cloud_credential', 'import_run'] as const;
+export const OWNED_RESOURCES = ['asset', 'album', 'person', 'face', 'photo_event', 'duplicate_group', 'place', 'cloud_credential', 'import_run', 'takeout_upload'] as const;
 export type OwnedResource = (typeof OWNED_RESOURCES)[number];
 
 /**
