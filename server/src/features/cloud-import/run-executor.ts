@@ -190,7 +190,30 @@ class RunWork {
       }
     };
     const width = this.deps.concurrency ?? (this.run.provider === TAKEOUT_PROVIDER ? LOCAL_FILES_AT_ONCE : REMOTE_FILES_AT_ONCE);
+    this.admitWidth = width;
     await Promise.all(Array.from({ length: width }, worker));
+    await Promise.all(this.admitting);
+  }
+
+  /**
+   * Admissions run beside the downloads: a worker hands its staged file over and fetches the next one, so the
+   * remote keeps `width` streams busy while files already here are hashed and committed (each file's time is about
+   * half fetch, half admission, and both are mostly waiting). At most `width` admissions at once: a worker waits for
+   * a slot before handing over, so staged files stay bounded at twice the width.
+   */
+  private readonly admitting = new Set<Promise<void>>();
+  private admitWidth = 1;
+
+  private async handOver(item: RemoteItem, staged: string): Promise<void> {
+    while (this.admitting.size >= this.admitWidth) await Promise.race(this.admitting);
+    const admission: Promise<void> = this.admit(item, staged)
+      .catch((e: unknown) => {
+        if (this.ctl.signal.aborted) return; // not handled: a resume does it
+        const p = toStoredProblem(e);
+        this.record(item, 'failed', p.code, p.detail);
+      })
+      .finally(() => this.admitting.delete(admission));
+    this.admitting.add(admission);
   }
 
   private async handle(library: RemoteLibrary, entry: RemoteItem | ListingProblem): Promise<void> {
@@ -209,7 +232,7 @@ class RunWork {
     if (cursor && cursor.version === item.version) return this.record(item, 'unchanged', null, null, cursor.asset_id);
     try {
       const staged = await this.fetch(library, item);
-      await this.admit(item, staged);
+      await this.handOver(item, staged);
     } catch (e) {
       if (this.ctl.signal.aborted) return; // not handled: a resume does it
       const p = toStoredProblem(e);
