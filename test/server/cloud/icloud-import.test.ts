@@ -235,15 +235,17 @@ describe('iCloud through the server (recorded Apple answers)', () => {
       assert.deepEqual(inAlbum('Jörg'), ['IMG_7408.DNG', 'IMG_7408.JPG', 'IMG_7408.MOV', 'IMG_7409.DNG', video].sort());
       assert.deepEqual(inAlbum('Hochzeit'), ['IMG_7409.DNG', video, 'IMG_中文_7409.JPG'].sort());
 
-      // The RAW alternative and its JPEG are one photo (same stem, same folder), the JPEG standing for it.
+      // The RAW alternative and its JPEG are one item (same stem, same folder), the JPEG standing for it; the Live
+      // Photo video (resOriginalVidCompl, the original's companion) makes it a live photo (no content identifier pairs them).
       const pair = srv.container.db
         .prepare('SELECT a.original_filename AS name, c.relation, m.media_kind AS kind FROM assets a JOIN media_item_components c ON c.asset_id = a.asset_id JOIN media_items m ON m.media_item_id = c.media_item_id WHERE a.owner_id = ? AND a.original_filename LIKE ? ORDER BY c.position')
         .all(annaId, 'IMG_7408.%') as { name: string; relation: string; kind: string }[];
       assert.deepEqual(
-        pair.filter((x) => x.name !== 'IMG_7408.MOV').map((x) => [x.name, x.relation, x.kind]),
+        pair.map((x) => [x.name, x.relation, x.kind]),
         [
-          ['IMG_7408.JPG', 'jpeg_original', 'photo'],
-          ['IMG_7408.DNG', 'raw_original', 'photo'],
+          ['IMG_7408.JPG', 'live_photo_still', 'live_photo'],
+          ['IMG_7408.DNG', 'raw_original', 'live_photo'],
+          ['IMG_7408.MOV', 'live_photo_video', 'live_photo'],
         ],
       );
 

@@ -55,7 +55,7 @@ describe('Google Takeout: edited copies and live photo clips join their original
   let srv: TestServer;
   let repositoryId: string;
   let members: Record<'anna' | 'ben' | 'cara' | 'dan', { client: Client; id: number }>;
-  const parts: Record<string, string[]> = {};
+  const parts = { edits: [] as string[], live: [] as string[], split: [] as string[], later: [] as string[] };
 
   const finished = async (c: Client, runId: string) => {
     for (;;) {

@@ -309,14 +309,13 @@ export class AssetsStore {
     return prepared(this.db, 'SELECT 1 FROM asset_source_pairs WHERE partner_id = ? LIMIT 1').get(partnerId) !== undefined;
   }
 
-  /** Keeps (or replaces) what a source said an asset belongs with; whether anything changed. */
+  /** Keeps what a source said an asset belongs with, unless something is kept for it already; whether it was kept. */
   keepSourcePair(row: SourcePairRow, source: string, now: number): boolean {
     return (
       prepared(
         this.db,
         `INSERT INTO asset_source_pairs (asset_id, partner_id, said_as, source, created_at) VALUES (@asset_id, @partner_id, @said_as, @source, @now)
-         ON CONFLICT (asset_id) DO UPDATE SET partner_id = excluded.partner_id, said_as = excluded.said_as, source = excluded.source, created_at = excluded.created_at
-         WHERE partner_id IS NOT excluded.partner_id OR said_as IS NOT excluded.said_as`,
+         ON CONFLICT (asset_id) DO NOTHING`,
       ).run({ ...row, source, now }).changes > 0
     );
   }

@@ -17,7 +17,9 @@
  *   away (a source pointing at an edited copy as an original is refused, logged, and the files stay as they were).
  * - Both must be the owner's and in the library; a video is an edit of a video, a photo of a photo; a companion of a
  *   photo is a video (its motion) or a photo (its RAW or alternative).
- * - Saying it again changes nothing (`false`): a second run links nothing twice. Saying another partner replaces it.
+ * - Saying it again changes nothing (`false`): a second run links nothing twice. The first partner stands: a file
+ *   said to belong with another partner later (the same bytes listed as two captures' clips) stays where it is,
+ *   so the item does not change with the order files arrive in.
  */
 import { forSystem } from '../../../platform/access/index.ts';
 import type { Db } from '../../../platform/db/connection.ts';
@@ -43,6 +45,8 @@ function refusal(store: AssetsStore, p: SourcePair, asset: AssetRow | undefined,
   if (asset.is_deleted || partner.is_deleted) return 'one of the files is in the Trash';
   if (p.as === 'edit' && asset.type !== partner.type) return 'an edited copy of another kind of file';
   if (p.as === 'companion' && (partner.type !== 'PHOTO' || asset.type === 'AUDIO')) return 'a companion belongs with a photo';
+  const kept = store.sourcePair(p.assetId);
+  if (kept && kept.partner_id !== p.partnerId) return 'the file belongs with another file already';
   if (store.sourcePair(p.partnerId)) return 'the partner itself belongs with another file';
   if (store.hasSourceDependents(p.assetId)) return 'other files belong with this one';
   return null;
