@@ -110,6 +110,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   import_run_files: 'features/cloud-import',
   // 0035_takeout_uploads: Takeout parts uploaded from the browser (features/cloud-import)
   takeout_uploads: 'features/cloud-import',
+  // 0036_source_pairs: files a source says belong together (an edited copy, a live photo's clip), for the media item linker
+  asset_source_pairs: 'features/assets',
 };
 
 export interface Departure {

@@ -56,8 +56,7 @@ describe('iCloud through the server (recorded Apple answers)', () => {
     const list = data<{ credentials: Credential[] }>(c, await heard(c.get(`${V1}/cloud/credentials`))).credentials;
     return list.find((x) => x.id === id)!;
   };
-  const finished = async (runId: string) => {
-    const c = clients.A;
+  const finished = async (runId: string, c = clients.A) => {
     const until = Date.now() + 30_000;
     for (;;) {
       const run = data(c, await heard(c.get(`${V1}/cloud/import-runs/${runId}`)));
@@ -235,15 +234,17 @@ describe('iCloud through the server (recorded Apple answers)', () => {
       assert.deepEqual(inAlbum('Jörg'), ['IMG_7408.DNG', 'IMG_7408.JPG', 'IMG_7408.MOV', 'IMG_7409.DNG', video].sort());
       assert.deepEqual(inAlbum('Hochzeit'), ['IMG_7409.DNG', video, 'IMG_中文_7409.JPG'].sort());
 
-      // The RAW alternative and its JPEG are one photo (same stem, same folder), the JPEG standing for it.
+      // The RAW alternative and its JPEG are one item (same stem, same folder), the JPEG standing for it; the Live
+      // Photo video (resOriginalVidCompl, the original's companion) makes it a live photo (no content identifier pairs them).
       const pair = srv.container.db
         .prepare('SELECT a.original_filename AS name, c.relation, m.media_kind AS kind FROM assets a JOIN media_item_components c ON c.asset_id = a.asset_id JOIN media_items m ON m.media_item_id = c.media_item_id WHERE a.owner_id = ? AND a.original_filename LIKE ? ORDER BY c.position')
         .all(annaId, 'IMG_7408.%') as { name: string; relation: string; kind: string }[];
       assert.deepEqual(
-        pair.filter((x) => x.name !== 'IMG_7408.MOV').map((x) => [x.name, x.relation, x.kind]),
+        pair.map((x) => [x.name, x.relation, x.kind]),
         [
-          ['IMG_7408.JPG', 'jpeg_original', 'photo'],
-          ['IMG_7408.DNG', 'raw_original', 'photo'],
+          ['IMG_7408.JPG', 'live_photo_still', 'live_photo'],
+          ['IMG_7408.DNG', 'raw_original', 'live_photo'],
+          ['IMG_7408.MOV', 'live_photo_video', 'live_photo'],
         ],
       );
 
@@ -274,6 +275,36 @@ describe('iCloud through the server (recorded Apple answers)', () => {
       assert.match(run.summary, /^Nothing new/);
       assert.deepEqual(replay.unmatched(), []);
       assert.equal(replay.received.filter((x) => x.played === 'media').length, 0, 'nothing is fetched again');
+    });
+
+    test('a Live Photo video that comes in a later run than its still joins it then', async () => {
+      const c = clients.B;
+      // IMG_7408.MOV: the Live Photo video of the JPEG with a RAW alternative (its corpus file is its own).
+      const movFile = lib.expected.find((e) => e.name === 'IMG_7408.MOV')!.file;
+      const movPath = Object.keys(lib.media).find((p) => lib.media[p]!.file === movFile)!;
+      const { [movPath]: _mov, ...withoutMov } = lib.media;
+      // First run: the video's download is refused, so only the still (and the rest) come in.
+      replay.reset(listingAnswers(lib), withoutMov);
+      const r = await heard(c.post(`${V1}/repositories/${repositoryId}/cloud/sources`, { credential_id: credentialIds.B, remote_scope: {} }));
+      assert.equal(r.status, 200, r.text);
+      const first = await finished(data(c, r).run.id, c);
+      assert.equal(first.status, 'completed', JSON.stringify(first));
+      assert.equal(first.failed_count, 1, JSON.stringify(first));
+      await srv.container.jobRunner.whenIdle();
+      // Second run: the video comes, its still is in from the first.
+      replay.reset(listingAnswers(lib), lib.media);
+      const again = await heard(c.post(`${V1}/repositories/${repositoryId}/cloud/import`, {}));
+      assert.equal(again.status, 200, again.text);
+      const second = await finished(data(c, again).run.id, c);
+      assert.equal(second.status, 'completed', JSON.stringify(second));
+      assert.equal(second.imported_count, 1, JSON.stringify(second));
+      await srv.container.jobRunner.whenIdle();
+      const files = data(c, await heard(c.get(`${V1}/cloud/import-runs/${second.id}/files?outcome=imported`))).files as { name: string; asset_id: string }[];
+      assert.deepEqual(files.map((f) => f.name), ['IMG_7408.MOV']);
+      const item = data(c, await heard(c.get(`${V1}/assets/${files[0]!.asset_id}/media-item`))).media_item as { media_kind: string; components: { asset_id: string; relation: string }[] };
+      assert.equal(item.media_kind, 'live_photo');
+      assert.deepEqual(item.components.map((x) => x.relation), ['live_photo_still', 'raw_original', 'live_photo_video']);
+      assert.equal(item.components[2]!.asset_id, files[0]!.asset_id);
     });
   });
 

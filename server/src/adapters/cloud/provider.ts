@@ -130,9 +130,17 @@ export interface RemoteFacts {
   trashed?: boolean;
   /** People named on the item (Takeout `people[].name`). */
   people?: string[];
-  /** This item is an edited copy of the item with this id (Takeout `-edited`; iCloud adjusted render). */
+  /**
+   * This item is an edited copy of the item with this id (Takeout `-edited` and its translations). The run pairs
+   * the two in the catalog once both are in (features/cloud-import/run-executor.ts `pairUp`): one media item, the
+   * original first. (iCloud's adjusted renders, `resJPEGFull`, would be one; the iCloud adapter does not fetch them.)
+   */
   editOf?: string;
-  /** This item belongs with the item with this id as one capture (iCloud live photo video, RAW+JPEG pair). */
+  /**
+   * This item belongs with the item with this id as one capture (a Live Photo's video: Takeout `IMG_1.MP4` beside
+   * `IMG_1.HEIC`, iCloud `resOriginalVidCompl`; iCloud's RAW alternative): paired like `editOf`, as the item's motion
+   * (a video) or its RAW/alternative (a photo).
+   */
   companionOf?: string;
 }
 

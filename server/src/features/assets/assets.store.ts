@@ -86,6 +86,15 @@ export interface MediaItemRow {
   primary_asset_id: string;
 }
 
+/** How a source said one file belongs with another (migration 0036): an edited copy, or another file of the same capture. */
+export type SaidAs = 'edit' | 'companion';
+
+export interface SourcePairRow {
+  asset_id: string;
+  partner_id: string;
+  said_as: SaidAs;
+}
+
 export interface ComponentRow {
   asset_id: string;
   position: number;
@@ -277,6 +286,38 @@ export class AssetsStore {
   /** The one-shot facts (favourite, rating, description) were applied by the pipeline: never again for these facts. */
   factsApplied(assetId: string, now: number): void {
     prepared(this.db, 'UPDATE asset_source_facts SET applied_at = ? WHERE asset_id = ? AND applied_at IS NULL').run(now, assetId);
+  }
+
+  // ------------------------------------------------------------------ source pairs (migration 0036, source-pairs.ts)
+
+  /** What a source said this asset belongs with (its edit's original, its clip's still), if anything. */
+  sourcePair(assetId: string): SourcePairRow | undefined {
+    return prepared(this.db, 'SELECT asset_id, partner_id, said_as FROM asset_source_pairs WHERE asset_id = ?').get(assetId) as SourcePairRow | undefined;
+  }
+
+  /** The assets a source said belong with this one, in the library (not the Trash), oldest first. */
+  sourceDependents(partnerId: string): (AssetRow & { said_as: SaidAs })[] {
+    return prepared(
+      this.db,
+      `SELECT a.*, p.said_as FROM asset_source_pairs p JOIN assets a ON a.asset_id = p.asset_id
+       WHERE p.partner_id = ? AND a.is_deleted = 0 ORDER BY a.created_at, a.asset_id`,
+    ).all(partnerId) as (AssetRow & { said_as: SaidAs })[];
+  }
+
+  /** Whether any asset is said to belong with this one. */
+  hasSourceDependents(partnerId: string): boolean {
+    return prepared(this.db, 'SELECT 1 FROM asset_source_pairs WHERE partner_id = ? LIMIT 1').get(partnerId) !== undefined;
+  }
+
+  /** Keeps what a source said an asset belongs with, unless something is kept for it already; whether it was kept. */
+  keepSourcePair(row: SourcePairRow, source: string, now: number): boolean {
+    return (
+      prepared(
+        this.db,
+        `INSERT INTO asset_source_pairs (asset_id, partner_id, said_as, source, created_at) VALUES (@asset_id, @partner_id, @said_as, @source, @now)
+         ON CONFLICT (asset_id) DO NOTHING`,
+      ).run({ ...row, source, now }).changes > 0
+    );
   }
 
   // ------------------------------------------------------------------ columns other features compute

@@ -28,6 +28,7 @@ export {
   type IngestSource,
 } from './ingest/ingest.contract.ts';
 export { resolveInRepository } from './ingest/ingest.service.ts';
+export type { SourcePair } from './ingest/source-pairs.ts';
 // What a source may say of a file, and the one rule that decides between a person, the source and the file.
 export { albumKey, type SourceFacts } from './fact-precedence.ts';
 // ffmpeg/ffprobe and the files waiting for them, for the runtime diagnostics (features/system).

@@ -18,6 +18,10 @@
  * commit and them makes the resumed run fetch the file again and the door answer "already there" for it: every
  * file is catalogued once.
  *
+ * Pairs (issue 28): an item the source calls an edited copy (`editOf`) or a companion (`companionOf`: a Live
+ * Photo's clip, a RAW alternative) of another is paired with it through the door once both are assets, by the
+ * source's cursors (`pairUp`), in the same transaction as the cursor: whichever of the two arrives second states it.
+ *
  * The run fails as a whole only when the source cannot be listed (signed out, unreachable): the credential then
  * shows the provider's refusal. Counters are flushed every second and at the end. One file's bytes never sit in
  * memory: providers stream to disk.
@@ -229,7 +233,11 @@ class RunWork {
     if (bad) return this.record(item, 'skipped', 'bad_name', bad);
     if (!mayBeMedia(item.name)) return this.record(item, 'skipped', 'not_media', 'Not a photo, video or audio file by its name.');
     const cursor = this.deps.runs.cursor(this.run.source_key, item.id);
-    if (cursor && cursor.version === item.version) return this.record(item, 'unchanged', null, null, cursor.asset_id);
+    if (cursor && cursor.version === item.version) {
+      // Brought in before: its pair is stated again if it never was (a run before pairs existed); a no-op otherwise.
+      this.pairUp(item, cursor.asset_id);
+      return this.record(item, 'unchanged', null, null, cursor.asset_id);
+    }
     try {
       const staged = await this.fetch(library, item);
       await this.handOver(item, staged);
@@ -301,10 +309,49 @@ class RunWork {
         break;
     }
     if (outcome === 'imported' && assetId) this.followUp(item, assetId);
+    const said = saidOf(item);
     this.deps.db.transaction(() => {
-      this.deps.runs.saveCursor({ source_key: this.run.source_key, remote_id: item.id, version: item.version, asset_id: assetId, content_hash: hash, run_id: this.run.run_id, updated_at: this.deps.now() });
+      this.deps.runs.saveCursor({
+        source_key: this.run.source_key,
+        remote_id: item.id,
+        version: item.version,
+        asset_id: assetId,
+        content_hash: hash,
+        run_id: this.run.run_id,
+        updated_at: this.deps.now(),
+        pair_with: said?.with ?? null,
+        pair_as: said?.as ?? null,
+      });
+      this.pairUp(item, assetId);
       this.record(item, outcome, code, reason, assetId, size);
     })();
+  }
+
+  /**
+   * States the pairs this item completes (an edited copy and its original, a Live Photo's clip and its still) to the
+   * door, by the source's cursors: the item's own partner when it is in already, and the items of this source that
+   * said they belong with this one and came in before it (earlier in the run, in an earlier run). So whichever of
+   * the two arrives second states the pair, and saying it again is a no-op (features/assets/ingest/source-pairs.ts).
+   * Whether the file was new or one the member had does not matter: it is a fact about the two files, not a
+   * decision of the member's. A refusal or failure is logged, not the file's: the file is in.
+   */
+  private pairUp(item: RemoteItem, assetId: string | null): void {
+    if (!assetId) return;
+    const { runs, door } = this.deps;
+    const pairs: { assetId: string; partnerId: string; as: 'edit' | 'companion' }[] = [];
+    const said = saidOf(item);
+    const partner = said ? runs.cursor(this.run.source_key, said.with)?.asset_id : null;
+    if (said && partner) pairs.push({ assetId, partnerId: partner, as: said.as });
+    for (const waiting of runs.pairedWith(this.run.source_key, item.id)) {
+      if (waiting.asset_id && waiting.pair_as) pairs.push({ assetId: waiting.asset_id, partnerId: assetId, as: waiting.pair_as });
+    }
+    for (const p of pairs) {
+      try {
+        door.pair({ ownerId: this.run.owner_id, source: `import:${this.run.provider}`, ...p });
+      } catch (e) {
+        this.log.warn({ err: e, item: item.id }, 'pairing an imported file with its original or still failed');
+      }
+    }
   }
 
   /**
@@ -366,6 +413,14 @@ class RunWork {
   private stopped(): void {
     this.flush();
   }
+}
+
+/** What the source says this item belongs with: an edited copy of its original, else a companion of its still or original. */
+function saidOf(item: RemoteItem): { with: string; as: 'edit' | 'companion' } | null {
+  const f = item.facts;
+  if (f.editOf && f.editOf !== item.id) return { with: f.editOf, as: 'edit' };
+  if (f.companionOf && f.companionOf !== item.id) return { with: f.companionOf, as: 'companion' };
+  return null;
 }
 
 async function readHead(file: string): Promise<Buffer> {

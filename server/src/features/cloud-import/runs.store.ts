@@ -55,6 +55,9 @@ export interface CursorRow {
   content_hash: string | null;
   run_id: string;
   updated_at: number;
+  /** The remote item this one said it belongs with (RemoteFacts.editOf / companionOf, migration 0036), and how. */
+  pair_with: string | null;
+  pair_as: 'edit' | 'companion' | null;
 }
 
 export class RunsStore {
@@ -200,12 +203,18 @@ export class RunsStore {
   saveCursor(row: CursorRow): void {
     this.db
       .prepare(
-        `INSERT INTO import_cursors (source_key, remote_id, version, asset_id, content_hash, run_id, updated_at)
-         VALUES (@source_key, @remote_id, @version, @asset_id, @content_hash, @run_id, @updated_at)
+        `INSERT INTO import_cursors (source_key, remote_id, version, asset_id, content_hash, run_id, updated_at, pair_with, pair_as)
+         VALUES (@source_key, @remote_id, @version, @asset_id, @content_hash, @run_id, @updated_at, @pair_with, @pair_as)
          ON CONFLICT (source_key, remote_id) DO UPDATE SET version = excluded.version, asset_id = excluded.asset_id,
-           content_hash = excluded.content_hash, run_id = excluded.run_id, updated_at = excluded.updated_at`,
+           content_hash = excluded.content_hash, run_id = excluded.run_id, updated_at = excluded.updated_at,
+           pair_with = excluded.pair_with, pair_as = excluded.pair_as`,
       )
       .run(row);
+  }
+
+  /** The items of a source that said they belong with this remote item and became assets (their partner arrives). */
+  pairedWith(sourceKey: string, remoteId: string): CursorRow[] {
+    return this.db.prepare('SELECT * FROM import_cursors WHERE source_key = ? AND pair_with = ? AND asset_id IS NOT NULL ORDER BY remote_id').all(sourceKey, remoteId) as CursorRow[];
   }
 
   forgetSource(sourceKey: string): void {

@@ -5,10 +5,13 @@
  * in one transaction (the assets feature's CatalogWriter). A source never touches the assets feature's tables.
  */
 import type { DetectedType } from '../../adapters/media/detect.ts';
-import type { IngestSource, SourceFacts } from '../assets/index.ts';
+import type { IngestSource, SourceFacts, SourcePair } from '../assets/index.ts';
 
 /** What the source says of the file (all optional): defined with the rule that decides between it and the file, features/assets/fact-precedence.ts. */
 export type { SourceFacts } from '../assets/index.ts';
+
+/** Two files a source brought in belong together (an edited copy and its original, a Live Photo's clip and its still). */
+export type { SourcePair } from '../assets/index.ts';
 
 /** A repository as the door needs it. */
 export interface RepositoryRef {
@@ -50,4 +53,10 @@ export interface CatalogDoor {
   admit(a: Admission): Promise<AdmissionResult>;
   /** The file at relPath is gone: its asset goes to the Trash (reason `missing`). Whether an asset was affected. */
   missing(repositoryId: string, relPath: string): boolean;
+  /**
+   * The source says one file it brought in belongs with another (features/assets/ingest/source-pairs.ts): one media
+   * item from then on, whichever was processed first. Stated once both are assets (the later of the two states it).
+   * Whether anything changed (false: said before, or refused: not both the member's, a chain, a kind that cannot pair).
+   */
+  pair(p: SourcePair): boolean;
 }

@@ -28,7 +28,7 @@ import { FileChangingError, resolveInRepository, type CatalogWriter, type Conten
 import type { IntakeCommits } from './commits.store.ts';
 import { commitAsCopyOf, commitStaged } from './commit-file.ts';
 import { detectContent, detectFileContent } from './content.ts';
-import type { Admission, AdmissionResult, CatalogDoor, IntakeFile, RepositoryRef, SourceFacts } from './door.contract.ts';
+import type { Admission, AdmissionResult, CatalogDoor, IntakeFile, RepositoryRef, SourceFacts, SourcePair } from './door.contract.ts';
 import type { Intake } from './intake.ts';
 import { KeyedLock } from './keyed-lock.ts';
 import { UPLOADS_DIR } from './staging.ts';
@@ -68,6 +68,10 @@ export class IntakeDoor implements CatalogDoor {
 
   missing(repositoryId: string, relPath: string): boolean {
     return this.writer.markMissing(repositoryId, relPath);
+  }
+
+  pair(p: SourcePair): boolean {
+    return this.writer.pair(p);
   }
 
   /**

@@ -3,7 +3,7 @@
  * content detection the sources use to hand it files (see intake.ts). Other features import from here only.
  */
 export { IntakeDoor } from './door.ts';
-export type { Admission, AdmissionResult, CatalogDoor, IntakeFile, RepositoryRef, SourceFacts } from './door.contract.ts';
+export type { Admission, AdmissionResult, CatalogDoor, IntakeFile, RepositoryRef, SourceFacts, SourcePair } from './door.contract.ts';
 export { IntakeCommits, type CommitRecord } from './commits.store.ts';
 export { Intake, type HashedFile, type IntakeStats } from './intake.ts';
 export { blake3Backend, nativeBlake3Error, type Blake3Backend } from './blake3.ts';

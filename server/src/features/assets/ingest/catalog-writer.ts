@@ -28,6 +28,7 @@ import { AssetsStore, type AssetRow } from '../assets.store.ts';
 import { assetRef, type AssetChangeBus, type CommitRef } from '../asset-changes.ts';
 import { processAsset } from '../pipeline/assets.jobs.ts';
 import { resolveInRepository } from './ingest.service.ts';
+import { keepSourcePair, type SourcePair } from './source-pairs.ts';
 import type { CommitClaims, FileModified, IndexOutcome, IngestSource } from './ingest.contract.ts';
 import { factsWorthKeeping, mergeFacts, resettleFacts, type FactsMerge, type SourceFacts } from '../fact-precedence.ts';
 import { geohashFields } from '../../places/index.ts';
@@ -322,6 +323,15 @@ export class CatalogWriter {
       this.log.info({ asset_id: assetId, source, settled, album_names: merged.newAlbumNames.length }, 'a source’s new facts kept for an asset it had already');
       return true;
     });
+  }
+
+  /**
+   * A source says one of its files belongs with another (an edited copy with its original, a Live Photo's clip with
+   * its still): kept and linked into one media item (source-pairs.ts). Whether anything changed.
+   */
+  pair(p: SourcePair): boolean {
+    const now = this.now();
+    return tx(this.db, () => keepSourcePair(this.db, this.store, p, now, this.log));
   }
 
   /** Keeps a source's facts by the rule's merge (fact-precedence.ts); null when there was nothing new to keep. */

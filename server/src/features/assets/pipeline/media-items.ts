@@ -13,6 +13,13 @@
  *   set by the pipeline once the clip is extracted) → a `live_photo` item of that one asset as
  *   `live_photo_still`; its motion is the asset's own web video (getAssetWebVideo), so the composition says
  *   `has_live_motion` with a single component.
+ * - Files a source said belong together (asset_source_pairs, migration 0036; stated through the door by an import,
+ *   features/assets/ingest/source-pairs.ts): an edited copy joins its original's item as `edited_version`; a video
+ *   companion of a photo (a Live Photo's clip without Apple's content identifier) makes a `live_photo` item with the
+ *   photo as `live_photo_still`; a photo companion is the `raw_original` (a RAW) or an `alternative`. Decision: the
+ *   statement is kept, not its result, and the item is always built from the partner's side (the original, the
+ *   still), so every relink (the pipeline's, stack detection's, a re-read) comes out the same and none undoes it.
+ *   These join whatever the original's own files make of it (its RAW, its `-2` iterations, its content identifier).
  * - Anything else is a single-component item (`original`).
  *
  * Component order (position 0 is the primary, the asset that stands for the item): `jpeg_original`,
@@ -29,7 +36,8 @@ import type { Db } from '../../../platform/db/connection.ts';
 import { prepared } from '../../../platform/db/prepared.ts';
 import { uuidv7 } from '../../../platform/ids.ts';
 import { StacksStore } from '../../stacks/index.ts';
-import type { AssetRow, AssetsStore } from '../assets.store.ts';
+import { forSystem } from '../../../platform/access/index.ts';
+import type { AssetRow, AssetsStore, SaidAs } from '../assets.store.ts';
 
 /** Capture times of an original and its edit iterations differ by at most this. */
 export const EDIT_WINDOW_MS = 5_000;
@@ -85,31 +93,86 @@ type Role = [AssetRow, string];
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
 export function linkMediaItem(db: Db, store: AssetsStore, asset: AssetRow, now: number): string {
-  let kind = asset.type.toLowerCase();
-  let roles: Role[] = [[asset, 'original']];
+  // A file a source said belongs with another is linked from that other's side, so the item comes out the same
+  // whichever of the two is processed last (and however often either is processed again).
+  const anchor = sourceAnchor(store, asset) ?? asset;
+  const { kind, roles } = withSourceDependents(store, anchor, ownRoles(db, anchor), asset);
+  // Stable: within one relation the group's own order stays (the original first, iterations by number).
+  roles.sort(([, ra], [, rb]) => (RELATION_ORDER[ra] ?? 9) - (RELATION_ORDER[rb] ?? 9));
+  return writeItem(db, store, roles, kind, now);
+}
 
+interface Grouping {
+  kind: string;
+  roles: Role[];
+}
+
+/** The item an asset forms by what its files say (content identifier, names, capture times). */
+function ownRoles(db: Db, asset: AssetRow): Grouping {
   const live = asset.content_id ? livePartner(db, asset) : undefined;
   if (live) {
     const still = asset.type === 'PHOTO' ? asset : live;
     const motion = asset.type === 'PHOTO' ? live : asset;
-    kind = 'live_photo';
-    roles = [
-      [still, 'live_photo_still'],
-      [motion, 'live_photo_video'],
-    ];
-  } else if (asset.type === 'PHOTO') {
-    const group = photoGroup(db, asset);
-    if (group.length > 1) {
-      kind = 'photo';
-      roles = group;
-    } else if (hasEmbeddedMotion(asset)) {
-      kind = 'live_photo';
-      roles = [[asset, 'live_photo_still']];
-    }
+    return {
+      kind: 'live_photo',
+      roles: [
+        [still, 'live_photo_still'],
+        [motion, 'live_photo_video'],
+      ],
+    };
   }
-  // Stable: within one relation the group's own order stays (the original first, iterations by number).
-  roles.sort(([, ra], [, rb]) => (RELATION_ORDER[ra] ?? 9) - (RELATION_ORDER[rb] ?? 9));
-  return writeItem(db, store, roles, kind, now);
+  if (asset.type === 'PHOTO') {
+    const group = photoGroup(db, asset);
+    if (group.length > 1) return { kind: 'photo', roles: group };
+    if (hasEmbeddedMotion(asset)) return { kind: 'live_photo', roles: [[asset, 'live_photo_still']] };
+  }
+  return { kind: asset.type.toLowerCase(), roles: [[asset, 'original']] };
+}
+
+/**
+ * The partner a source said this asset belongs with (asset_source_pairs, features/assets/ingest/source-pairs.ts),
+ * when it can anchor the item now: same owner, in the library, and processed (linked into an item). A partner still
+ * waiting for the pipeline picks this asset up when it is linked itself.
+ */
+function sourceAnchor(store: AssetsStore, asset: AssetRow): AssetRow | undefined {
+  const pair = store.sourcePair(asset.asset_id);
+  if (!pair) return undefined;
+  const partner = store.byId(forSystem('asset', pair.partner_id));
+  return partner && partner.owner_id === asset.owner_id && partner.is_deleted === 0 && partner.media_item_id !== null ? partner : undefined;
+}
+
+/**
+ * Adds the files a source said belong with `anchor` to the item its own files make. Only files already processed
+ * join (and `trigger`, the one being linked now, with its fresh row): a file still waiting for the pipeline joins
+ * when it is linked. An edited copy is an `edited_version` (the original stays primary, as for local edit
+ * iterations); a video companion of a photo is its `live_photo_video` (the item becomes a `live_photo`, the
+ * original its `live_photo_still`); a photo companion is the `raw_original` when it is a RAW, else an `alternative`.
+ */
+function withSourceDependents(store: AssetsStore, anchor: AssetRow, own: Grouping, trigger: AssetRow): Grouping {
+  const dependents = store
+    .sourceDependents(anchor.asset_id)
+    .filter((d) => d.owner_id === anchor.owner_id && (d.asset_id === trigger.asset_id || d.media_item_id !== null))
+    .map((d) => (d.asset_id === trigger.asset_id ? { ...trigger, said_as: d.said_as } : d));
+  if (dependents.length === 0) return own;
+  let roles: Role[] = [...own.roles];
+  for (const d of dependents) {
+    if (!roles.some(([r]) => r.asset_id === d.asset_id)) roles.push([d, dependentRelation(d, d.said_as, anchor)]);
+  }
+  let kind = own.kind;
+  if (roles.some(([, r]) => r === 'live_photo_video')) {
+    kind = 'live_photo';
+    roles = roles.map(([a, r]): Role => (a.asset_id === anchor.asset_id && (r === 'original' || r === 'jpeg_original') ? [a, 'live_photo_still'] : [a, r]));
+  } else if (own.roles.length === 1 && own.roles[0]![1] === 'original') {
+    // The original alone before: named as the original of a multi-file item (a JPEG, a RAW, another photo).
+    roles[0] = [anchor, originalRelation(anchor)];
+  }
+  return { kind, roles };
+}
+
+function dependentRelation(d: AssetRow, said: SaidAs, anchor: AssetRow): string {
+  if (said === 'edit') return 'edited_version';
+  if (d.type === 'VIDEO' && anchor.type === 'PHOTO') return 'live_photo_video';
+  return d.type === 'PHOTO' && isRawAsset(d) ? 'raw_original' : 'alternative';
 }
 
 function livePartner(db: Db, asset: AssetRow): AssetRow | undefined {
