@@ -146,4 +146,15 @@ describe('Google Takeout import', () => {
     await srv.container.jobRunner.whenIdle();
     assert.deepEqual([...libraryOf(srv, benId).values()], [...libraryOf(srv, annaId).values()]);
   });
+
+  test("a member's run of parts another member imported is their own: their files, never the other's", async () => {
+    const run = await finished(anna, data(anna, await anna.post(`${V1}/cloud/takeout/import`, { repository_id: repositoryId, parts: split })).run.id);
+    assert.equal(run.status, 'completed', JSON.stringify(run));
+    const files = data(anna, await anna.get(`${V1}/cloud/import-runs/${run.id}/files?limit=500`)).files as { outcome: string; reason_code: string | null; asset_id: string | null }[];
+    const media = files.filter((f) => f.asset_id);
+    assert.equal(media.length, 12);
+    assert.ok(media.every((f) => f.outcome === 'skipped' && f.reason_code === 'already_in_library'), 'Anna has these from the whole export: her own, not "unchanged" by Ben\'s run');
+    const annas = new Set(srv.container.db.prepare('SELECT asset_id FROM assets WHERE owner_id = ?').pluck().all(annaId) as string[]);
+    assert.ok(media.every((f) => annas.has(f.asset_id!)), "the report points at Anna's assets, never Ben's");
+  });
 });

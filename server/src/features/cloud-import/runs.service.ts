@@ -201,7 +201,7 @@ export class ImportRunsService {
     const abs = await resolveParts(repo.path, body.parts);
     const root = await fs.promises.realpath(repo.path);
     const rel = abs.map((p) => path.relative(root, p).split(path.sep).join('/'));
-    const key = takeoutSourceKey(repo.repository_id, rel);
+    const key = takeoutSourceKey(repo.repository_id, actor.userId, rel);
     const active = this.store.active(repo.repository_id, key);
     if (active) throw new Conflict(`These archives are being imported into this repository already (run ${active.run_id}).`, 'import_run_active', { run_id: active.run_id });
     const run = this.newRun({

@@ -7,7 +7,7 @@
  *   holding them; a path outside the repository (`..`, absolute, a link out) is refused, as is anything in Hearth's
  *   own `.hearth/` folder. Parts found in a repository are listed to choose from (`listTakeoutArchives`): every
  *   `.zip`, `.tgz` and `.tar.gz` whose name starts with `takeout-`, grouped by export (the name before its part number).
- * - One run per repository and archive set (the sorted parts): the set is its source. A second run of the same set
+ * - One run per repository, member and archive set (the sorted parts): the set is the member's source. A second run of the same set
  *   fetches nothing again (per-item cursors), and a set with a part added imports what the new part brings.
  * - Untitled albums (Google names them "Untitled", "Untitled(2)", …) become albums only when asked
  *   (`untitled_albums`): most households do not want a dozen albums called Untitled.
@@ -91,10 +91,14 @@ export async function resolveParts(repoPath: string, given: readonly string[]): 
   return [...new Set(out)].sort();
 }
 
-/** The source key of an archive set: the same parts (in any order) are the same source. */
-export function takeoutSourceKey(repositoryId: string, relParts: readonly string[]): string {
+/**
+ * The source key of an archive set for one member: the same parts (in any order) are the same source. The member is
+ * part of it: a household's shared export imported by a second member is their own source, with their own cursors
+ * (else their run would find every file "unchanged", pointing at the first member's assets).
+ */
+export function takeoutSourceKey(repositoryId: string, ownerId: number, relParts: readonly string[]): string {
   const canonical = [...new Set(relParts.map((p) => p.replace(/\\/g, '/').replace(/^\.\//, '')))].sort().join('\n');
-  return `takeout:${crypto.createHash('sha256').update(`${repositoryId}\n${canonical}`).digest('hex').slice(0, 32)}`;
+  return `takeout:${crypto.createHash('sha256').update(`${repositoryId}\n${ownerId}\n${canonical}`).digest('hex').slice(0, 32)}`;
 }
 
 /** Google's names for albums a person never titled. */
