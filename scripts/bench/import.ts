@@ -27,7 +27,7 @@ import path from 'node:path';
 import yazl from 'yazl';
 import { buildServer, SERVER_ENTRY, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../build-server.ts';
 import { waitForLine } from './child-output.ts';
-import { processTree, treeTotals } from './process-tree.ts';
+import { describeTree, processTree, treeTotals } from './process-tree.ts';
 import { Browsing, signIn } from './loop-watch.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -255,10 +255,15 @@ async function takeout(h: Hearth, jpegs: Buffer[]): Promise<void> {
   const idle = await browsing.idle(20);
   let peakRss = 0;
   let peakPss = 0;
+  let peakServer = 0;
+  let peakTree = '';
   const sample = setInterval(() => {
-    const t = treeTotals(processTree(h.pid));
+    const tree = processTree(h.pid);
+    const t = treeTotals(tree);
+    if (t.rssMb > peakRss) peakTree = describeTree(tree);
     peakRss = Math.max(peakRss, t.rssMb);
     peakPss = Math.max(peakPss, t.pssMb ?? 0);
+    peakServer = Math.max(peakServer, tree.find((p) => p.pid === h.pid)?.rssMb ?? 0);
   }, 100);
   const t0 = performance.now();
   const rel = built.parts.map((p) => path.relative(h.repoPath, p));
@@ -275,6 +280,7 @@ async function takeout(h: Hearth, jpegs: Buffer[]): Promise<void> {
   console.log(line('Hearth import run', run.imported_count, built.bytes, secs));
   console.log(`  ratio Hearth / unzip: ${(unzipSecs / secs).toFixed(2)}`);
   console.log(`  peak memory of the server's process tree during the import: RSS ${peakRss.toFixed(0)} MB, PSS ${peakPss.toFixed(0)} MB (target ≤ 300 MB)`);
+  console.log(`    the server process alone peaked at RSS ${peakServer.toFixed(0)} MB; the tree at its peak: ${peakTree}`);
   console.log('  browsing while it ran (a separate process, one request at a time):');
   console.log(browsing.report(idle, times));
   if (run.imported_count !== built.files) throw new Error(`imported ${run.imported_count} of ${built.files}`);
