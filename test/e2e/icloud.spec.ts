@@ -14,12 +14,12 @@
  * axe-core (WCAG 2.0/2.1 A and AA) finds no serious or critical violation on the code step with its error.
  */
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Browser, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
+import { expect, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { CLIENT_ID, library, listingAnswers } from '../server/helpers/icloud-library.ts';
 import { ICloudReplay, loadCassette, withBody, type Interaction } from '../server/helpers/icloud-replay.ts';
-import { addMember, call, signIn } from './household.ts';
+import { addMember, call } from './household.ts';
+import { counter, device, expectAccessible, expectFingerSized, expectFinished, expectFits, openImport, runCard } from './import-page.ts';
 import { withOwnServer } from './own-server.ts';
 
 const ADMIN = { username: 'mnemosyne', password: 'memory-of-the-muses', display_name: 'Mnemosyne' };
@@ -62,58 +62,13 @@ test.beforeAll(async ({ playwright, hearth }) => {
   await req.dispose();
 });
 
-async function device(browser: Browser, baseURL: string, options: BrowserContextOptions, account: { username: string; password: string }): Promise<Page> {
-  const context = await browser.newContext({ ...options, baseURL, locale: 'en-US' });
-  const page = await context.newPage();
-  await signIn(page, account);
-  return page;
-}
-
-/** Import from the navigation (on a phone through the Menu), by clicks or taps. */
-async function openImport(page: Page, how: 'click' | 'tap') {
-  const menu = page.getByRole('button', { name: 'Menu' });
-  if (await menu.isVisible()) await menu[how]();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import', exact: true })[how]();
-  await expect(page.getByRole('heading', { level: 1, name: 'Import' })).toBeVisible();
-}
-
 const connectForm = (page: Page) => page.getByRole('form', { name: `Connect ${PROVIDER}` });
 const codeForm = (scope: Page | Locator) => scope.getByRole('form', { name: 'Enter the verification code' });
 const accounts = (page: Page) => page.getByRole('list', { name: 'Connected accounts' });
-const runCard = (page: Page) => page.getByRole('region', { name: 'Import status' });
-const counter = (page: Page, label: string) => runCard(page).locator('.run__counter').filter({ has: page.locator('dt').getByText(label, { exact: true }) }).locator('dd');
 
 async function fillApple(form: Locator, password = APPLE.password) {
   await form.getByLabel('Apple Account (email)').fill(APPLE.username);
   await form.getByLabel('Password').fill(password);
-}
-
-/** The run shown reaches Finished; its summary is returned. */
-async function expectFinished(page: Page): Promise<string> {
-  const run = runCard(page);
-  await expect(run.locator('.run-badge')).toHaveText('Finished', { timeout: 60_000 });
-  return (await run.getByRole('status').first().textContent()) ?? '';
-}
-
-/** Nothing on the page is wider than the window (a phone scrolls only down). */
-async function expectFits(page: Page) {
-  const overflow = await page.evaluate(() => {
-    const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
-    return d.scrollWidth - d.clientWidth;
-  });
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
-async function expectAccessible(page: Page) {
-  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-async function expectFingerSized(target: Locator) {
-  const box = await target.boundingBox();
-  expect(box, 'the target is on the page').not.toBeNull();
-  expect(box!.height).toBeGreaterThanOrEqual(44);
 }
 
 test('desktop: Apple Account, the code (a wrong one first), import the library, see the photos; again: nothing new', async ({ browser, hearth }) => {

@@ -21,10 +21,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Browser, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
 import { makeSelfSignedCert, startRcloneWebdav, type RcloneWebdav } from '../server/helpers/rclone-webdav.ts';
-import { addMember, call, signIn } from './household.ts';
+import { addMember, call } from './household.ts';
+import { counter, device, expectAccessible, expectFingerSized, expectFinished, expectFits, openImport, runCard } from './import-page.ts';
 import { startSlowProxy } from './slow-proxy.ts';
 import { CORPUS, withOwnServer } from './own-server.ts';
 
@@ -82,27 +82,8 @@ test.afterAll(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function device(browser: Browser, baseURL: string, options: BrowserContextOptions, account: { username: string; password: string }): Promise<Page> {
-  const context = await browser.newContext({ ...options, baseURL, locale: 'en-US' });
-  const page = await context.newPage();
-  await signIn(page, account);
-  return page;
-}
-
-/** Import from the navigation (on a phone through the Menu), by clicks or taps. */
-async function openImport(page: Page, how: 'click' | 'tap') {
-  const menu = page.getByRole('button', { name: 'Menu' });
-  if (await menu.isVisible()) await menu[how]();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import', exact: true })[how]();
-  await expect(page.getByRole('heading', { level: 1, name: 'Import' })).toBeVisible();
-  await expect(page).toHaveURL(/\/import$/);
-}
-
 const connectForm = (page: Page) => page.getByRole('form', { name: `Connect ${PROVIDER}` });
 const accounts = (page: Page) => page.getByRole('list', { name: 'Connected accounts' });
-const runCard = (page: Page) => page.getByRole('region', { name: 'Import status' });
-/** A counter of the run shown ("Imported" → its number). */
-const counter = (page: Page, label: string) => runCard(page).locator('.run__counter').filter({ has: page.locator('dt').getByText(label, { exact: true }) }).locator('dd');
 /** The account's name in the list: the user at the server's host and port. */
 const davName = () => `${DAV_USER}@127.0.0.1:${dav.port}`;
 
@@ -116,36 +97,6 @@ async function fillWebdav(form: Locator, url: string, password: string) {
 async function openFolder(page: Page, name: string, how: 'click' | 'tap') {
   await page.getByRole('list', { name: /^Folders in / }).getByRole('button', { name, exact: true })[how]();
   await expect(page.getByRole('navigation', { name: 'Folder path' }).locator('[aria-current="location"]')).toHaveText(name);
-}
-
-/** The run shown reaches Finished; its summary is returned. */
-async function expectFinished(page: Page): Promise<string> {
-  const run = runCard(page);
-  await expect(run.locator('.run-badge')).toHaveText('Finished', { timeout: 60_000 });
-  await expect(run.getByRole('button', { name: 'Cancel import' })).toHaveCount(0);
-  return (await run.getByRole('status').first().textContent()) ?? '';
-}
-
-/** Nothing on the page is wider than the window (a phone scrolls only down). */
-async function expectFits(page: Page) {
-  const overflow = await page.evaluate(() => {
-    const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
-    return d.scrollWidth - d.clientWidth;
-  });
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
-/** axe-core's WCAG 2.0/2.1 A and AA rules (contrast included): no serious or critical violation. */
-async function expectAccessible(page: Page) {
-  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-async function expectFingerSized(target: Locator) {
-  const box = await target.boundingBox();
-  expect(box, 'the target is on the page').not.toBeNull();
-  expect(box!.height).toBeGreaterThanOrEqual(44);
 }
 
 test('desktop: connect (a wrong password first), choose the folder, import, see the photos; again: nothing new; the report; disconnect and reconnect', async ({ browser, hearth }) => {

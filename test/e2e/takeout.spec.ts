@@ -13,17 +13,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { expect, type BrowserContextOptions, type Page } from '@playwright/test';
 import { albumMetadata, buildTakeout, sidecar, type TakeoutFile } from '../server/helpers/takeout-archive.ts';
-import { addMember, call, signIn } from './household.ts';
+import { addMember, call } from './household.ts';
+import { device, expectAccessible, expectFinished, openImport, runCard } from './import-page.ts';
 import { withOwnServer } from './own-server.ts';
 
 const ADMIN = { username: 'hestia', password: 'keeper-of-the-hearth', display_name: 'Hestia' };
 const DESKTOP_MEMBER = { username: 'demeter', password: 'harvest-of-photos', display_name: 'Demeter' };
 const PHONE_MEMBER = { username: 'persephone', password: 'spring-on-the-phone', display_name: 'Persephone' };
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 860 } };
+// The sidecars' times are shown in the viewer's zone: one fixed zone, so the dates read the same on every machine.
+const ZONE = 'Europe/Lisbon';
+const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, timezoneId: ZONE };
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 860 }, timezoneId: ZONE };
 const CHUNKS = '**/api/v1/cloud/takeout/uploads/*';
 
 /** Two photos of a trip to Lisbon with their sidecars, and the album's metadata in the second part. */
@@ -61,25 +63,10 @@ test.afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function device(browser: Browser, baseURL: string, options: BrowserContextOptions, account: { username: string; password: string }): Promise<Page> {
-  const context = await browser.newContext({ ...options, baseURL, locale: 'en-US', timezoneId: 'Europe/Lisbon' });
-  const page = await context.newPage();
-  await signIn(page, account);
-  return page;
-}
-
-async function openImport(page: Page, how: 'click' | 'tap') {
-  const menu = page.getByRole('button', { name: 'Menu' });
-  if (await menu.isVisible()) await menu[how]();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import', exact: true })[how]();
-  await expect(page.getByRole('heading', { level: 1, name: 'Import' })).toBeVisible();
-}
-
 const takeoutCard = (page: Page) => page.getByRole('region', { name: 'Google Takeout' });
 const uploads = (page: Page) => takeoutCard(page).getByRole('list', { name: 'Parts being uploaded' }).getByRole('listitem');
 const fact = (page: Page, label: string) =>
   takeoutCard(page).getByRole('region', { name: /^What th/ }).locator('.run__counter').filter({ has: page.locator('dt').getByText(label, { exact: true }) }).locator('dd');
-const runCard = (page: Page) => page.getByRole('region', { name: 'Import status' });
 
 /** Drops the files on the Takeout card's drop zone, as a file manager does. */
 async function dropFiles(page: Page, files: string[]) {
@@ -98,19 +85,6 @@ async function dropFiles(page: Page, files: string[]) {
   const zone = takeoutCard(page).getByRole('region', { name: 'Add Takeout parts' });
   await zone.dispatchEvent('dragenter', { dataTransfer });
   await zone.dispatchEvent('drop', { dataTransfer });
-}
-
-/** axe-core's WCAG 2.0/2.1 A and AA rules (contrast included): no serious or critical violation. */
-async function expectAccessible(page: Page) {
-  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-/** The run shown reaches Finished; its summary is returned. */
-async function expectFinished(page: Page): Promise<string> {
-  await expect(runCard(page).locator('.run-badge')).toHaveText('Finished', { timeout: 60_000 });
-  return (await runCard(page).getByRole('status').first().textContent()) ?? '';
 }
 
 test('desktop: drop two parts, see them upload (one cut chunk tried again), the preview, import, the album with dates and places', async ({ browser, hearth }) => {
