@@ -11,6 +11,7 @@ import { FormError } from '../../components/FormError';
 import { LoadError } from '../../components/LoadError';
 import { emptyValues, FieldInput, filledInputs } from './FieldInput';
 import { FolderBrowser } from './FolderBrowser';
+import { RepositorySelect } from './RepositorySelect';
 import { useImportRepositories, useStartImport, type CloudCredential, type CloudProvider, type ImportRun } from './import-api';
 import { activeRunIn, importProblemWords, inputErrors } from './problem-words';
 
@@ -35,7 +36,6 @@ export function ImportSetup({ credential, provider, onStarted, onShowRun, onCanc
   const [folder, setFolder] = useState('');
   const [values, setValues] = useState(() => emptyValues(otherFields));
   const [chosenRepository, setChosenRepository] = useState<string | null>(null);
-  const repoId = useId();
   const headingId = useId();
   const section = useRef<HTMLElement>(null);
 
@@ -81,19 +81,7 @@ export function ImportSetup({ credential, provider, onStarted, onShowRun, onCanc
             No repository can be reached right now, so there is nowhere to import to. Ask your administrator to check the storage.
           </p>
         ) : list.length > 1 ? (
-          <div className="field">
-            <label className="field__label" htmlFor={repoId}>
-              Into repository
-            </label>
-            <select id={repoId} className="field__input" value={repository.id} onChange={(e) => setChosenRepository(e.target.value)}>
-              {list.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.name}
-                  {r.is_primary ? ' (main)' : ''}
-                </option>
-              ))}
-            </select>
-          </div>
+          <RepositorySelect list={list} value={repository.id} onChange={setChosenRepository} />
         ) : (
           <p className="import-setup__into">
             Into your library (<strong>{repository.name}</strong>).

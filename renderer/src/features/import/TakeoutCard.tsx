@@ -14,6 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { LoadError } from '../../components/LoadError';
+import { RepositorySelect } from './RepositorySelect';
 import { useImportRepositories, type ImportRun } from './import-api';
 import { importProblemWords } from './problem-words';
 import { takeoutKeys, useTakeoutPreview } from './takeout-api';
@@ -32,7 +33,6 @@ export function TakeoutCard({ onStarted }: { onStarted: (run: ImportRun) => void
   const [chosenRepository, setChosenRepository] = useState<string | null>(null);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const headingId = useId();
-  const repoId = useId();
 
   const list = repositories.data ?? [];
   const repository = list.find((r) => r.id === chosenRepository) ?? list.find((r) => r.is_primary) ?? list[0];
@@ -80,19 +80,7 @@ export function TakeoutCard({ onStarted }: { onStarted: (run: ImportRun) => void
     return (
       <>
         {list.length > 1 && (
-          <div className="field">
-            <label className="field__label" htmlFor={repoId}>
-              Into repository
-            </label>
-            <select id={repoId} className="field__input" value={repository.id} disabled={uploading} onChange={(e) => setChosenRepository(e.target.value)}>
-              {list.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.name}
-                  {r.is_primary ? ' (main)' : ''}
-                </option>
-              ))}
-            </select>
-          </div>
+          <RepositorySelect list={list} value={repository.id} disabled={uploading} onChange={setChosenRepository} />
         )}
         <TakeoutDropZone onFiles={(files) => queue.add(files, repository.id)} />
         {items.length > 0 && <TakeoutUploads items={items} onRetry={(key) => queue.retry(key)} onStop={() => queue.stop(true)} />}
