@@ -3,13 +3,13 @@
  * there it says "tap to choose"). Several parts at once; files not named like a Takeout part are left out with a
  * note, before anything is sent.
  */
-import { useId, useState, type DragEvent } from 'react';
+import { useId, useState } from 'react';
 import { Icon } from '../../components/Icon';
+import { useFileDrop } from '../../lib/use-file-drop';
 import { TOUCH_ONLY, useMediaQuery } from '../../lib/use-media-query';
 import { TAKEOUT_PART } from './takeout-queue';
 
 export function TakeoutDropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
-  const [dragging, setDragging] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const inputId = useId();
   const touchOnly = useMediaQuery(TOUCH_ONLY);
@@ -21,28 +21,13 @@ export function TakeoutDropZone({ onFiles }: { onFiles: (files: File[]) => void 
     if (parts.length) onFiles(parts);
   };
 
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    add([...e.dataTransfer.files]);
-  };
+  const { dragging, targetProps } = useFileDrop((data) => add([...data.files]));
 
   return (
     <section
       className={['takeout-drop', dragging ? 'takeout-drop--active' : ''].filter(Boolean).join(' ')}
       aria-label="Add Takeout parts"
-      onDragEnter={(e) => {
-        e.preventDefault();
-        setDragging(true);
-      }}
-      onDragOver={(e) => {
-        e.preventDefault();
-        e.dataTransfer.dropEffect = 'copy';
-      }}
-      onDragLeave={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-      }}
-      onDrop={onDrop}
+      {...targetProps}
     >
       <span className="takeout-drop__icon">
         <Icon name="upload" size={26} />

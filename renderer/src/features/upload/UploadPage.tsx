@@ -6,7 +6,7 @@
  * A touch-only device (TOUCH_ONLY: a phone, a tablet) cannot drop files, so there the surface says
  * "tap to choose" instead of "drop here".
  */
-import { useCallback, useId, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Button } from '../../components/Button';
@@ -14,6 +14,7 @@ import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes } from '../../lib/format';
+import { useFileDrop } from '../../lib/use-file-drop';
 import { TOUCH_ONLY, useMediaQuery } from '../../lib/use-media-query';
 import { libraryKeys } from '../../photos/library-api';
 import { filesFromDrop, filterFolderFiles } from './pick-files';
@@ -25,7 +26,6 @@ import './upload.css';
 export function UploadPage() {
   const { queue, items } = useUploads();
   const queryClient = useQueryClient();
-  const [dragging, setDragging] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const filesInput = useRef<HTMLInputElement>(null);
   const ids = { files: useId(), folder: useId() };
@@ -40,11 +40,7 @@ export function UploadPage() {
     if (files.length) queue.add(files);
   };
 
-  const onDrop = async (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    add(await filesFromDrop(e.dataTransfer));
-  };
+  const { dragging, targetProps } = useFileDrop((data) => void filesFromDrop(data).then(add));
 
   const active = items.filter((i) => !(i.state === 'paused' || (i.needsFile && i.state === 'failed')));
   const totalBytes = active.reduce((s, i) => s + i.size, 0);
@@ -69,18 +65,7 @@ export function UploadPage() {
         <section
           className={['dropzone', dragging ? 'dropzone--active' : ''].filter(Boolean).join(' ')}
           aria-label="Add files"
-          onDragEnter={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragOver={(e) => {
-            e.preventDefault();
-            e.dataTransfer.dropEffect = 'copy';
-          }}
-          onDragLeave={(e) => {
-            if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-          }}
-          onDrop={(e) => void onDrop(e)}
+          {...targetProps}
         >
           <div className="dropzone__icon">
             <Icon name="upload" size={30} />
