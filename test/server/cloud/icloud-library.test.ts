@@ -19,16 +19,8 @@ import { ICloudProvider } from '../../../server/src/adapters/cloud/icloud/index.
 import { ProviderError, type ListingProblem, type ProviderState, type RemoteItem } from '../../../server/src/adapters/cloud/provider.ts';
 import { CORPUS } from '../media/corpus.ts';
 import { ICloudReplay, bodyOf, jsonInteraction, loadCassette, withBody, type Interaction, type MediaFile } from '../helpers/icloud-replay.ts';
+import type { PageBody, Rec } from '../helpers/icloud-library.ts';
 
-interface Rec {
-  recordName: string;
-  recordType: string;
-  fields: Record<string, { value: unknown; type?: string } | undefined>;
-}
-interface PageBody {
-  records: Rec[];
-  continuationMarker?: string;
-}
 
 const CLIENT_ID = 'DE309E26-942E-11E8-92F5-14109FE0B321';
 const RAW_DNG = path.join(CORPUS, 'raw/iPhone12Pro_ProRAW_truncated.dng');

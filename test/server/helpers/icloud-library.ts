@@ -10,12 +10,14 @@ import path from 'node:path';
 import { CORPUS } from '../media/corpus.ts';
 import { bodyOf, jsonInteraction, loadCassette, withBody, type Interaction, type MediaFile } from './icloud-replay.ts';
 
-interface Rec {
+/** A CloudKit record as the recordings hold it. */
+export interface Rec {
   recordName: string;
   recordType: string;
   fields: Record<string, { value: unknown; type?: string } | undefined>;
 }
-interface PageBody {
+/** A page of a CloudKit query's answer. */
+export interface PageBody {
   records: Rec[];
   continuationMarker?: string;
 }
