@@ -2162,7 +2162,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Your unfinished Takeout uploads, the latest activity first (choose the same file again to go on)
+         * @description Only your own (an administrator’s too), with the bytes each has (`received` of `size`) and when it is removed if nothing more arrives (`expires_at`, a day after the last chunk). Finished uploads are not listed: their parts are in listTakeoutArchives.
+         *     createTakeoutUpload with the same repository, name and size answers the upload listed here, to go on from `received`; cancelTakeoutUpload discards it.
+         */
+        get: operations["listTakeoutUploads"];
         put?: never;
         /**
          * Start uploading a Google Takeout part into a repository (or go on with your unfinished upload of it)
@@ -6893,6 +6898,8 @@ export interface components {
         };
         TakeoutUpload: {
             created_at: string;
+            /** @description When an unfinished upload is removed, with what arrived of it, if no chunk comes before (24 hours after `updated_at`; the clean-up runs at the first occasion after it). Null once complete: the part stays in the repository. */
+            expires_at: string | null;
             filename: string;
             /** @description Where the whole part is, inside the repository (name it in previewTakeoutImport and startTakeoutImport). */
             part_path: string | null;
@@ -6905,6 +6912,7 @@ export interface components {
              * @enum {string}
              */
             status: "uploading" | "complete";
+            /** @description The last activity: created, or a chunk received. */
             updated_at: string;
             upload_id: string;
         };
@@ -6916,6 +6924,9 @@ export interface components {
             /** Format: uuid */
             repository_id: string;
             size: number;
+        };
+        TakeoutUploadList: {
+            uploads: components["schemas"]["TakeoutUpload"][];
         };
         ThumbnailRef: {
             mime_type: string;
@@ -17048,6 +17059,59 @@ export interface operations {
             };
             /** @description A dependency is unavailable; retry later */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTakeoutUploads: {
+        parameters: {
+            query?: {
+                /** @description Only the uploads into this repository (an unknown one lists none). */
+                repository_id?: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TakeoutUploadList"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

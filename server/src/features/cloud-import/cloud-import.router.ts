@@ -40,6 +40,7 @@ export function cloudImportRouter() {
 
   const uploads = (c: Context<AppEnv>) => services(c).cloudImport.takeoutUploads;
   app.use('/cloud/takeout/uploads/:id', closeUnfinishedBody);
+  app.openapi(up.listTakeoutUploads, async (c) => c.json(await uploads(c).listUnfinished(actor(c), c.req.valid('query').repository_id), 200));
   app.openapi(up.createTakeoutUpload, async (c) => {
     const { created, upload } = await uploads(c).create(actor(c), c.req.valid('json'));
     return created ? c.json(upload, 201) : c.json(upload, 200);

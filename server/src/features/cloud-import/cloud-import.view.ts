@@ -257,12 +257,29 @@ export const TakeoutUploadSchema = z
     status: z.enum(['uploading', 'complete']).openapi({ description: '`complete`: the part is in the repository at `part_path`.' }),
     part_path: z.string().nullable().openapi({ description: 'Where the whole part is, inside the repository (name it in previewTakeoutImport and startTakeoutImport).' }),
     created_at: z.string(),
-    updated_at: z.string(),
+    updated_at: z.string().openapi({ description: 'The last activity: created, or a chunk received.' }),
+    expires_at: z.string().nullable().openapi({
+      description: 'When an unfinished upload is removed, with what arrived of it, if no chunk comes before (24 hours after `updated_at`; the clean-up runs at the first occasion after it). Null once complete: the part stays in the repository.',
+    }),
   })
   .openapi('TakeoutUpload');
 
 export type TakeoutUpload = z.infer<typeof TakeoutUploadSchema>;
 
+/** How long an upload may stay idle before the sweep removes it (takeout-uploads.service.ts decides; here for `expires_at`). */
+export const TAKEOUT_UPLOAD_IDLE_MS = 24 * 3600_000;
+
 export function toTakeoutUpload(u: TakeoutUploadRow): TakeoutUpload {
-  return { upload_id: u.upload_id, repository_id: u.repository_id, filename: u.filename, size: u.size, received: u.received, status: u.status, part_path: u.part_path, created_at: iso(u.created_at), updated_at: iso(u.updated_at) };
+  return {
+    upload_id: u.upload_id,
+    repository_id: u.repository_id,
+    filename: u.filename,
+    size: u.size,
+    received: u.received,
+    status: u.status,
+    part_path: u.part_path,
+    created_at: iso(u.created_at),
+    updated_at: iso(u.updated_at),
+    expires_at: u.status === 'uploading' ? iso(u.updated_at + TAKEOUT_UPLOAD_IDLE_MS) : null,
+  };
 }

@@ -3,6 +3,7 @@
  *
  * | operationId         | method and path                                       |
  * |---------------------|-------------------------------------------------------|
+ * | listTakeoutUploads  | GET    /api/v1/cloud/takeout/uploads (ext.)           |
  * | createTakeoutUpload | POST   /api/v1/cloud/takeout/uploads (ext.)           |
  * | getTakeoutUpload    | GET    /api/v1/cloud/takeout/uploads/{id} (ext.)      |
  * | uploadTakeoutChunk  | PUT    /api/v1/cloud/takeout/uploads/{id} (ext.)      |
@@ -17,6 +18,20 @@ const TAG = 'Cloud import';
 const UploadParam = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'takeout_upload') }) });
 /** 2^50 bytes (a petabyte): far past any Takeout part, well inside a JavaScript number. */
 const MAX_SIZE = 2 ** 50;
+
+export const listTakeoutUploads = defineRoute('user', {
+  method: 'get',
+  path: '/cloud/takeout/uploads',
+  operationId: 'listTakeoutUploads',
+  summary: 'Your unfinished Takeout uploads, the latest activity first (choose the same file again to go on)',
+  description: [
+    'Only your own (an administrator’s too), with the bytes each has (`received` of `size`) and when it is removed if nothing more arrives (`expires_at`, a day after the last chunk). Finished uploads are not listed: their parts are in listTakeoutArchives.',
+    'createTakeoutUpload with the same repository, name and size answers the upload listed here, to go on from `received`; cancelTakeoutUpload discards it.',
+  ].join('\n'),
+  tags: [TAG],
+  request: { query: z.object({ repository_id: z.uuid().optional().openapi({ description: 'Only the uploads into this repository (an unknown one lists none).' }) }) },
+  responses: { 200: jsonResponse(z.object({ uploads: z.array(TakeoutUploadSchema) }).openapi('TakeoutUploadList')), ...errorResponses(422) },
+});
 
 export const createTakeoutUpload = defineRoute('user', {
   method: 'post',

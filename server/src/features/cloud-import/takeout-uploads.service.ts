@@ -11,6 +11,11 @@
  *   problem; a second chunk while one is being received, 409 `takeout_upload_busy` (retryable).
  * - Creating an upload of a file (same repository, name and size) the member is still uploading answers that
  *   upload (200) with its `received`: a page reloaded mid-way, or another tab, goes on instead of starting over.
+ * - `listTakeoutUploads` lists the member's own unfinished uploads (an administrator's too: only their own), so a
+ *   page opened later, or on another device, can say what is waiting and how far it got. The latest activity first,
+ *   each with `expires_at`: when the sweep removes it if nothing more arrives. Idle ones are swept before listing,
+ *   so the list never shows what is gone. The `repository_id` filter only narrows: an unknown repository lists
+ *   nothing (no 404: an empty list tells as much, and a repository removed since still answers).
  * - A name must look like a Takeout part (`takeout-….zip|.tgz|.tar.gz`, as listTakeoutArchives finds them) and
  *   be one plain file name: no `/`, `\`, `..`, control or bidirectional characters, none of `<>:"|?*` (a
  *   repository may be a Windows share), at most 200 bytes; else 422 `takeout_upload_bad_name`.
@@ -42,13 +47,12 @@ import { STAGING_DIR } from '../intake/index.ts';
 import type { RepositoryLookup } from './run-executor.ts';
 import { ARCHIVE, TAKEOUT_NAME } from './takeout-source.ts';
 import { TakeoutUploadsStore, type TakeoutUploadRow } from './takeout-uploads.store.ts';
-import { toTakeoutUpload, type TakeoutUpload } from './cloud-import.view.ts';
+import { TAKEOUT_UPLOAD_IDLE_MS, toTakeoutUpload, type TakeoutUpload } from './cloud-import.view.ts';
 
 /** Where partial parts wait, inside the repository (the uploads feature's staging clean-up leaves it alone). */
 export const TAKEOUT_UPLOAD_STAGING = path.join(STAGING_DIR, 'takeout-uploads');
 /** Where finished parts go, inside the repository (listTakeoutArchives looks three folders deep). */
 export const TAKEOUT_FOLDER = 'Takeout';
-export const IDLE_MS = 24 * 3600_000;
 const MAX_NAME_BYTES = 200;
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const REFUSED_CHARS = /[\u0000-\u001f\u007f<>:"|?*\\/\u202a-\u202e\u2066-\u2069]/;
@@ -99,6 +103,18 @@ export class TakeoutUploadsService {
     return toTakeoutUpload(repo && row.status === 'uploading' ? await this.reconciled(row, repo.path) : row);
   }
 
+  /** The member's unfinished uploads (into one repository when given), the latest activity first. */
+  async listUnfinished(actor: Actor, repositoryId: string | undefined): Promise<{ uploads: TakeoutUpload[] }> {
+    await this.sweep();
+    const rows = this.store.listUnfinished(this.deps.access.scope(actor, 'takeout_upload', 'read', 'u'), repositoryId ?? null);
+    const uploads: TakeoutUpload[] = [];
+    for (const row of rows) {
+      const repo = this.deps.repositories.byId(row.repository_id);
+      uploads.push(toTakeoutUpload(repo && repo.status === 'active' ? await this.reconciled(row, repo.path) : row));
+    }
+    return { uploads };
+  }
+
   /**
    * One chunk: the body is appended at `received` as it arrives. Answers the upload (complete when this chunk
    * was the last). A body cut off keeps what arrived; the cut request's own answer is lost, the next GET tells.
@@ -138,7 +154,7 @@ export class TakeoutUploadsService {
 
   /** Uploads idle for a day go with their partial files, and partial files no upload owns (a crash) too. */
   async sweep(): Promise<number> {
-    const cutoff = this.now() - IDLE_MS;
+    const cutoff = this.now() - TAKEOUT_UPLOAD_IDLE_MS;
     let removed = 0;
     for (const row of this.store.idle(cutoff)) {
       if (this.receiving.has(row.upload_id)) continue;

@@ -1,4 +1,5 @@
 /** SQL of Takeout parts uploaded from the browser (migration 0035). No rules here (takeout-uploads.service.ts). */
+import type { AccessScope } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 
 export type UploadStatus = 'uploading' | 'complete';
@@ -37,6 +38,16 @@ export class TakeoutUploadsStore {
     return this.db
       .prepare(`SELECT * FROM takeout_uploads WHERE owner_id = ? AND repository_id = ? AND status = 'uploading' AND filename = ? AND size = ? ORDER BY created_at DESC LIMIT 1`)
       .get(ownerId, repositoryId, filename, size) as TakeoutUploadRow | undefined;
+  }
+
+  /** The unfinished uploads in `scope` (into one repository when given), the latest activity first (at most 200). */
+  listUnfinished(scope: AccessScope<'takeout_upload'>, repositoryId: string | null): TakeoutUploadRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM takeout_uploads u WHERE ${scope.sql} AND u.status = 'uploading' AND (@repository IS NULL OR u.repository_id = @repository)
+         ORDER BY u.updated_at DESC, u.upload_id LIMIT 200`,
+      )
+      .all({ ...scope.params, repository: repositoryId }) as TakeoutUploadRow[];
   }
 
   setReceived(uploadId: string, received: number, now: number): void {
