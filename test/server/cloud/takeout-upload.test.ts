@@ -3,16 +3,20 @@
  * sidecars) goes up in sequential chunks, streamed to the repository's staging folder, survives a request cut
  * off mid-chunk (the client asks how far it got and goes on), and once whole is found by listTakeoutArchives
  * and previewed like a part placed by hand. Wrong offsets, bad names, someone else's upload, bodies larger than
- * declared and uploads idle for a day are refused or removed.
+ * declared and uploads idle for a day are refused or removed. The list of unfinished uploads shows a member only
+ * their own (administrators included), newest activity first with when each goes if left, and loses what finishes
+ * or is swept.
  */
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
-import { V1, data, problem, signedInHousehold } from '../helpers/api.ts';
+import { V1, addMember, data, problem, signedInHousehold } from '../helpers/api.ts';
+import { cleanupTemps, makeRepoFolder } from '../repositories/helpers.ts';
 import { buildTakeout, familyTakeout } from '../helpers/takeout-archive.ts';
 import { TAKEOUT_UPLOAD_STAGING } from '../../../server/src/features/cloud-import/takeout-uploads.service.ts';
 
@@ -21,6 +25,7 @@ const UPLOADS = `${V1}/cloud/takeout/uploads`;
 
 describe('Takeout upload from the browser', () => {
   let srv: TestServer;
+  let admin: Client;
   let anna: Client;
   let ben: Client;
   let repositoryId: string;
@@ -49,6 +54,7 @@ describe('Takeout upload from the browser', () => {
   before(async () => {
     srv = await startServer();
     const household = await signedInHousehold(srv.url, 'A', ['anna', 'ben'] as const);
+    admin = household.admin;
     anna = household.members.anna.client;
     ben = household.members.ben.client;
     const repo = srv.container.repositories.primary()!;
@@ -64,6 +70,7 @@ describe('Takeout upload from the browser', () => {
   after(async () => {
     await srv?.stop({ removeData: true });
     fs.rmSync(tmp, { recursive: true, force: true });
+    cleanupTemps();
   });
 
   test('a part sent in chunks lands in Takeout/, is listed as an archive and previews like a placed part', async () => {
@@ -211,6 +218,59 @@ describe('Takeout upload from the browser', () => {
     assert.ok(fs.existsSync(partial(upload.upload_id)), 'the partial part is still there');
     const done = data(anna, await put(anna, upload.upload_id, Buffer.alloc(500, 4), 500, 1000));
     assert.equal(done.status, 'complete');
+  });
+
+  test('the unfinished uploads list only your own, latest activity first, filtered by repository; finished or swept ones leave it', async () => {
+    // Members of their own: what the tests above left (anna's, ben's) does not count here.
+    const cleo = new Client(srv.url, 'A');
+    const dora = new Client(srv.url, 'A');
+    await addMember(admin, cleo, 'cleo');
+    await addMember(admin, dora, 'dora');
+    const folder = makeRepoFolder();
+    const second = data(admin, await admin.post(`${V1}/repositories`, { name: 'Second', path: folder.dir })).id as string;
+    const list = async (c: Client, query = '') => {
+      const r = await c.get(`${UPLOADS}${query}`);
+      assert.equal(r.status, 200, r.text);
+      return data(c, r).uploads as { upload_id: string; repository_id: string; filename: string; received: number; size: number; status: string; updated_at: string; expires_at: string }[];
+    };
+
+    const halfway = data(cleo, await create(cleo, 'takeout-20250101T000000Z-001.zip', 1000));
+    data(cleo, await put(cleo, halfway.upload_id, Buffer.alloc(400, 1), 0, 1000));
+    const elsewhereAnswer = await cleo.post(UPLOADS, { repository_id: second, filename: 'takeout-20250101T000000Z-002.zip', size: 500 });
+    assert.equal(elsewhereAnswer.status, 201, elsewhereAnswer.text);
+    const elsewhere = data(cleo, elsewhereAnswer);
+    const finished = data(cleo, await create(cleo, 'takeout-20250101T000000Z-003.zip', 300));
+    assert.equal(data(cleo, await put(cleo, finished.upload_id, Buffer.alloc(300, 2), 0, 300)).status, 'complete');
+    // An hour older than the half-way one, so the order does not hang on two requests' milliseconds.
+    const hourAgo = Date.now() - 3600_000;
+    srv.container.db.prepare('UPDATE takeout_uploads SET updated_at = ? WHERE upload_id = ?').run(hourAgo, elsewhere.upload_id);
+
+    const all = await list(cleo);
+    assert.deepEqual(all.map((u) => u.upload_id), [halfway.upload_id, elsewhere.upload_id], 'unfinished only, the latest activity first');
+    assert.deepEqual([all[0]!.received, all[0]!.size, all[0]!.status, all[0]!.filename], [400, 1000, 'uploading', 'takeout-20250101T000000Z-001.zip']);
+    assert.equal(Date.parse(all[1]!.expires_at) - Date.parse(all[1]!.updated_at), 24 * 3600_000, 'removed a day after its last activity');
+    assert.equal(all[1]!.updated_at, new Date(hourAgo).toISOString());
+    assert.deepEqual((await list(cleo, `?repository_id=${repositoryId}`)).map((u) => u.upload_id), [halfway.upload_id]);
+    assert.deepEqual((await list(cleo, `?repository_id=${second}`)).map((u) => u.upload_id), [elsewhere.upload_id]);
+    assert.deepEqual(await list(cleo, `?repository_id=${crypto.randomUUID()}`), [], 'an unknown repository lists none');
+
+    assert.deepEqual(await list(dora), [], 'another member sees none of them');
+    assert.deepEqual(await list(admin), [], 'an administrator neither: an upload is its member’s');
+    assert.deepEqual(await list(admin, `?repository_id=${repositoryId}`), []);
+
+    for (const query of ['?repository_id=nope', '?repository_id=', `?repository_id=${repositoryId}x`]) {
+      const p = problem(cleo, await cleo.get(`${UPLOADS}${query}`));
+      assert.equal(p.status, 422, query);
+      assert.ok(p.errors?.some((e) => e.field.includes('repository_id')), `the problem names the field (${query})`);
+    }
+
+    // A day without a chunk: the list sweeps it before answering, with what arrived of it.
+    srv.container.db.prepare('UPDATE takeout_uploads SET updated_at = ? WHERE upload_id = ?').run(Date.now() - 25 * 3600_000, halfway.upload_id);
+    assert.deepEqual((await list(cleo)).map((u) => u.upload_id), [elsewhere.upload_id], 'the idle one is gone');
+    assert.ok(!fs.existsSync(partial(halfway.upload_id)), 'its partial file too');
+    // Sent to the end, the other one leaves the list: its part is in the repository's archives now.
+    data(cleo, await cleo.req('PUT', `${UPLOADS}/${elsewhere.upload_id}`, { body: Buffer.alloc(500, 3), headers: { 'content-type': 'application/octet-stream', 'content-range': 'bytes 0-499/500' } }));
+    assert.deepEqual(await list(cleo), []);
   });
 
   test('uploads idle for a day are removed with their partial files', async () => {
