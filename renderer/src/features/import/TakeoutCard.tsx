@@ -4,7 +4,9 @@
  *   add parts (drop or choose) ──upload, part by part──▶ parts in the repository ──Preview──▶ counts, albums, dates
  *     ──Import──▶ the run (RunView)
  *
- * Parts already in the repository (uploaded before, or copied there by hand) are listed to choose from. When the
+ * The member's unfinished uploads into the repository are listed (TakeoutUnfinished): adding the same file again goes
+ * on from what the server has. Parts already in the repository (uploaded before, or copied there by hand) are listed
+ * to choose from. When the
  * parts added here are all uploaded, the preview of the chosen parts opens by itself: adding them said what to look at.
  * Uploads go to the chosen repository (the primary unless the member picks another that can be reached) and land in
  * its `Takeout/` folder, where they stay after the import (the member removes them when happy with it).
@@ -17,11 +19,12 @@ import { LoadError } from '../../components/LoadError';
 import { RepositorySelect } from './RepositorySelect';
 import { useImportRepositories, type ImportRun } from './import-api';
 import { importProblemWords } from './problem-words';
-import { takeoutKeys, useTakeoutPreview } from './takeout-api';
+import { takeoutKeys, useTakeoutPreview, useUnfinishedTakeoutUploads, type UnfinishedUpload } from './takeout-api';
 import { TakeoutQueue } from './takeout-queue';
 import { TakeoutDropZone } from './TakeoutDropZone';
 import { TakeoutParts } from './TakeoutParts';
 import { TakeoutPreviewPanel } from './TakeoutPreviewPanel';
+import { TakeoutUnfinished } from './TakeoutUnfinished';
 import { TakeoutUploads } from './TakeoutUploads';
 
 export function TakeoutCard({ onStarted }: { onStarted: (run: ImportRun) => void }) {
@@ -39,9 +42,18 @@ export function TakeoutCard({ onStarted }: { onStarted: (run: ImportRun) => void
   const uploading = items.some((i) => i.state === 'waiting' || i.state === 'uploading');
   const allDone = items.length > 0 && items.every((i) => i.state === 'done');
   const parts = [...chosen].sort();
+  const unfinished = useUnfinishedTakeoutUploads(repository?.id);
+  // A listed upload this page is sending (or sent) is shown as that part's row, not twice.
+  const live = (u: UnfinishedUpload) => items.some((i) => i.uploadId === u.upload_id || (i.repositoryId === u.repository_id && i.file.name === u.filename && i.file.size === u.size));
+
+  // A part that finished or failed changed what the server has unfinished: read the list again.
+  const settled = items.filter((i) => i.state === 'done' || i.state === 'failed').map((i) => i.key).join();
+  useEffect(() => {
+    if (settled) void queryClient.invalidateQueries({ queryKey: takeoutKeys.allUnfinished });
+  }, [settled, queryClient]);
 
   // Leaving the page stops sending; the server keeps the unfinished parts for when they are added again.
-  useEffect(() => () => queue.stop(false), [queue]);
+  useEffect(() => () => void queue.stop(false), [queue]);
 
   // Every part added here is in the repository: tick them, list them, and show what they hold.
   const previewed = useRef('');
@@ -82,8 +94,16 @@ export function TakeoutCard({ onStarted }: { onStarted: (run: ImportRun) => void
         {list.length > 1 && (
           <RepositorySelect list={list} value={repository.id} disabled={uploading} onChange={setChosenRepository} />
         )}
-        <TakeoutDropZone onFiles={(files) => queue.add(files, repository.id)} />
-        {items.length > 0 && <TakeoutUploads items={items} onRetry={(key) => queue.retry(key)} onStop={() => queue.stop(true)} />}
+        <TakeoutDropZone onFiles={(files) => queue.add(files, repository.id, unfinished.data)} />
+        {items.length > 0 && (
+          <TakeoutUploads
+            items={items}
+            onRetry={(key) => queue.retry(key)}
+            onStop={() => void queue.stop(true).then(() => queryClient.invalidateQueries({ queryKey: takeoutKeys.unfinished(repository.id) }))}
+          />
+        )}
+        {unfinished.isError && <LoadError error={unfinished.error} onRetry={() => void unfinished.refetch()} />}
+        {unfinished.data && <TakeoutUnfinished uploads={unfinished.data} live={live} />}
         <TakeoutParts repositoryId={repository.id} chosen={chosen} onToggle={toggle} />
         {!preview.data && (
           <div className="form__actions">

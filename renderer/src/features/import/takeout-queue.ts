@@ -4,7 +4,9 @@
  * with useSyncExternalStore, so a part's progress re-renders without the card holding the loop.
  *
  * Leaving the page stops the loop but keeps the server's unfinished uploads: adding the same file again goes on where
- * it stopped (createTakeoutUpload answers the unfinished upload). "Stop" removes them on the server.
+ * it stopped (createTakeoutUpload answers the unfinished upload). "Stop" removes them on the server. A file added that
+ * matches an unfinished upload the card listed (same name and size) starts its bar at the bytes the server has, not
+ * at 0: the member sees it go on, and the bar never runs backwards when the server's answer comes.
  */
 import { importProblemWords } from './problem-words';
 import { isAbort } from './takeout-transport';
@@ -22,6 +24,15 @@ export interface PartItem {
   uploadId: string | null;
   /** Where the whole part is in the repository (once done). */
   partPath: string | null;
+}
+
+/** What the queue needs of an unfinished upload on the server (listTakeoutUploads). */
+export interface ResumableUpload {
+  upload_id: string;
+  repository_id: string;
+  filename: string;
+  size: number;
+  received: number;
 }
 
 /** Names the server takes as Takeout parts (takeout-source.ts): anything else is left out before sending. */
@@ -42,12 +53,19 @@ export class TakeoutQueue {
 
   readonly snapshot = () => this.items;
 
-  /** Queues the files (a file already queued and not failed is not queued twice) and starts sending. */
-  add(files: readonly File[], repositoryId: string): void {
+  /**
+   * Queues the files (a file already queued and not failed is not queued twice) and starts sending. `unfinished`: the
+   * member's unfinished uploads into this repository known to the page, to start a matching file's bar where it is.
+   */
+  add(files: readonly File[], repositoryId: string, unfinished: readonly ResumableUpload[] = []): void {
     const fresh = files.filter((f) => !this.items.some((i) => i.file.name === f.name && i.file.size === f.size && i.state !== 'failed'));
+    const resumed = (file: File) => unfinished.find((u) => u.repository_id === repositoryId && u.filename === file.name && u.size === file.size);
     this.items = [
       ...this.items.filter((i) => !(i.state === 'failed' && fresh.some((f) => f.name === i.file.name))),
-      ...fresh.map((file) => ({ key: `part-${nextKey++}`, file, repositoryId, sent: 0, state: 'waiting' as const, error: null, uploadId: null, partPath: null })),
+      ...fresh.map((file) => {
+        const upload = resumed(file);
+        return { key: `part-${nextKey++}`, file, repositoryId, sent: upload?.received ?? 0, state: 'waiting' as const, error: null, uploadId: upload?.upload_id ?? null, partPath: null };
+      }),
     ];
     this.emit();
     void this.run();
@@ -58,13 +76,14 @@ export class TakeoutQueue {
     void this.run();
   }
 
-  /** Stops sending; with `forget`, the unfinished parts are removed here and on the server. */
-  stop(forget: boolean): void {
+  /** Stops sending; with `forget`, the unfinished parts are removed here and on the server (settled when they are). */
+  async stop(forget: boolean): Promise<void> {
     this.controller?.abort();
     if (!forget) return;
-    for (const i of this.items) if (i.state !== 'done' && i.uploadId) void cancelUpload(i.uploadId);
+    const cancels = this.items.filter((i) => i.state !== 'done' && i.uploadId).map((i) => cancelUpload(i.uploadId!));
     this.items = this.items.filter((i) => i.state === 'done');
     this.emit();
+    await Promise.all(cancels);
   }
 
   /** Forgets the finished parts (after they were imported, or to start over). */
