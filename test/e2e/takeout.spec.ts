@@ -8,20 +8,28 @@
  *   two photos, and a photo's details show the sidecar's date and place;
  * - on a 390×844 touch phone, by taps: a one-part export is chosen with the file picker while the server cannot be
  *   reached (every chunk fails): the part says why and offers Retry; with the line back, Retry sends it; the preview,
- *   Import, the run finishes; nothing is wider than the screen.
+ *   Import, the run finishes; nothing is wider than the screen;
+ * - on a desktop and on the phone: a part half sent (through the API, as a page closed mid-way leaves it) and another
+ *   begun are listed as unfinished uploads after a reload, with their bars and when they go; choosing the same file
+ *   goes on from the half (its bar starts there, and only the rest is sent), completes and previews; the other one is
+ *   discarded after a confirmation.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type BrowserContextOptions, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { albumMetadata, buildTakeout, sidecar, type TakeoutFile } from '../server/helpers/takeout-archive.ts';
 import { addMember, call } from './household.ts';
-import { device, expectAccessible, expectFinished, openImport, runCard } from './import-page.ts';
+import { device, expectAccessible, expectFingerSized, expectFinished, expectFits, openImport, runCard } from './import-page.ts';
 import { withOwnServer } from './own-server.ts';
 
 const ADMIN = { username: 'hestia', password: 'keeper-of-the-hearth', display_name: 'Hestia' };
 const DESKTOP_MEMBER = { username: 'demeter', password: 'harvest-of-photos', display_name: 'Demeter' };
 const PHONE_MEMBER = { username: 'persephone', password: 'spring-on-the-phone', display_name: 'Persephone' };
+const RESUMING = {
+  desktop: { username: 'hermes', password: 'messenger-of-parts', display_name: 'Hermes' },
+  phone: { username: 'iris', password: 'rainbow-of-bytes', display_name: 'Iris' },
+};
 // The sidecars' times are shown in the viewer's zone: one fixed zone, so the dates read the same on every machine.
 const ZONE = 'Europe/Lisbon';
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, timezoneId: ZONE };
@@ -48,14 +56,18 @@ const test = withOwnServer('takeout', []);
 let tmp: string;
 let tripParts: string[];
 let gardenParts: string[];
+/** One part each for the resume tests (desktop, phone): a photo with its sidecar. */
+const resumeParts: Record<keyof typeof RESUMING, string> = { desktop: '', phone: '' };
 
 test.beforeAll(async ({ playwright, hearth }) => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-takeout-'));
   tripParts = await buildTakeout(path.join(tmp, 'trip'), { format: 'zip', files: TRIP, stem: 'takeout-20240101T000000Z' });
   gardenParts = await buildTakeout(path.join(tmp, 'garden'), { format: 'tgz', files: GARDEN, stem: 'takeout-20250505T000000Z' });
+  resumeParts.desktop = (await buildTakeout(path.join(tmp, 'resume-desktop'), { format: 'zip', files: GARDEN, stem: 'takeout-20260101T000000Z' }))[0]!;
+  resumeParts.phone = (await buildTakeout(path.join(tmp, 'resume-phone'), { format: 'zip', files: GARDEN, stem: 'takeout-20260202T000000Z' }))[0]!;
   const req = await playwright.request.newContext({ baseURL: hearth.url });
   const admin = await call(req, 'post', '/api/v1/auth/register', null, { data: ADMIN });
-  for (const m of [DESKTOP_MEMBER, PHONE_MEMBER]) await addMember(req, admin.token as string, m);
+  for (const m of [DESKTOP_MEMBER, PHONE_MEMBER, ...Object.values(RESUMING)]) await addMember(req, admin.token as string, m);
   await req.dispose();
 });
 
@@ -198,3 +210,100 @@ test('phone: choose a part by taps; when every chunk fails it says why and Retry
   });
   await page.context().close();
 });
+
+const UPLOADS = '/api/v1/cloud/takeout/uploads';
+const unfinished = (page: Page) => takeoutCard(page).getByRole('region', { name: 'Unfinished uploads' });
+
+/** Starts an upload of `size` bytes named `filename` as `token` and sends `bytes` of it: what a page closed mid-way leaves. */
+async function leaveUnfinished(req: APIRequestContext, token: string, repositoryId: string, filename: string, size: number, bytes: Buffer) {
+  const upload = await call(req, 'post', UPLOADS, token, { data: { repository_id: repositoryId, filename, size } });
+  const r = await req.put(`${UPLOADS}/${upload.upload_id as string}`, {
+    data: bytes,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream', 'Content-Range': `bytes 0-${bytes.length - 1}/${size}` },
+  });
+  expect(r.ok(), await r.text()).toBeTruthy();
+  return upload.upload_id as string;
+}
+
+for (const form of ['desktop', 'phone'] as const) {
+  test(`${form}: unfinished uploads are listed after a reload; the same file goes on from where it stopped; another is discarded`, async ({ browser, hearth, playwright }) => {
+    test.setTimeout(120_000);
+    const how = form === 'phone' ? 'tap' : 'click';
+    const account = RESUMING[form];
+    const page = await device(browser, hearth.url, form === 'phone' ? PHONE : DESKTOP, account);
+    await openImport(page, how);
+    const part = fs.readFileSync(resumeParts[form]);
+    const name = path.basename(resumeParts[form]);
+    const half = Math.floor(part.length / 2);
+    const other = name.replace('-001.zip', '-002.zip');
+
+    await test.step('half of a part, and a little of another, reach the server; the reloaded page lists both', async () => {
+      const req = await playwright.request.newContext({ baseURL: hearth.url });
+      const { token } = await call(req, 'post', '/api/v1/auth/login', null, { data: { username: account.username, password: account.password } });
+      const { repositories } = await call(req, 'get', '/api/v1/repositories', token as string);
+      const primary = (repositories as { id: string; is_primary: boolean }[]).find((r) => r.is_primary)!.id;
+      await leaveUnfinished(req, token as string, primary, other, 4000, Buffer.alloc(1000, 7));
+      await leaveUnfinished(req, token as string, primary, name, part.length, part.subarray(0, half));
+      await req.dispose();
+
+      await page.reload();
+      const rows = unfinished(page).getByRole('listitem');
+      await expect(rows).toHaveCount(2);
+      await expect(rows.first()).toContainText(name);
+      const row = rows.filter({ hasText: name });
+      await expect(row.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(Math.round((half / part.length) * 100)));
+      await expect(row).toContainText(/\d+(\.\d)? of \d+(\.\d)? KB uploaded/);
+      await expect(row).toContainText(/Removed .+ if left as it is\./);
+      await expect(unfinished(page)).toContainText('Choose or drop the same file again to go on where it stopped.');
+      await expect(rows.filter({ hasText: other })).toContainText('1.0 of 4.0 KB uploaded');
+      if (form === 'phone') {
+        await expectFingerSized(row.getByRole('button', { name: `Discard ${name}` }));
+        await expectFits(page);
+        await unfinished(page).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: test.info().outputPath('phone-unfinished.png') });
+      }
+      await expectAccessible(page);
+    });
+
+    await test.step('choosing the same file goes on from the half: its bar starts there, only the rest is sent, and it previews', async () => {
+      const ranges: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'PUT' && r.url().includes(`${UPLOADS}/`)) ranges.push(r.headers()['content-range'] ?? '');
+      });
+      // The start (createTakeoutUpload) is held: until the server answers, the bar shows what the list said it has.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(`**${UPLOADS}`, async (route) => {
+        if (route.request().method() === 'POST') await held;
+        return route.continue();
+      });
+      const picker = page.waitForEvent('filechooser');
+      await takeoutCard(page).getByText('Choose Takeout files')[how]();
+      await (await picker).setFiles(resumeParts[form]);
+      const live = uploads(page).filter({ hasText: name });
+      await expect(live).toHaveCount(1);
+      await expect(unfinished(page).getByRole('listitem')).toHaveCount(1);
+      await expect(unfinished(page)).not.toContainText(name);
+      await expect(live.getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(Math.round((half / part.length) * 100)));
+      expect(ranges, 'nothing is sent before the server answers').toEqual([]);
+      release();
+      await expect(live.getByText('Uploaded', { exact: true })).toBeVisible({ timeout: 30_000 });
+      await page.unroute(`**${UPLOADS}`);
+      expect(ranges, 'only the half the server did not have was sent').toEqual([`bytes ${half}-${part.length - 1}/${part.length}`]);
+      await expect(fact(page, 'Photos')).toHaveText('1', { timeout: 30_000 });
+    });
+
+    await test.step('Discard asks first, then removes the other one', async () => {
+      await unfinished(page).getByRole('button', { name: `Discard ${other}` })[how]();
+      const dialog = page.getByRole('alertdialog', { name: `Discard ${other}?` });
+      await expect(dialog).toContainText('1.0 of 4.0 KB');
+      await dialog.getByRole('button', { name: 'Discard upload' })[how]();
+      await expect(dialog).toBeHidden();
+      await expect(unfinished(page)).toHaveCount(0);
+      await page.reload();
+      await expect(takeoutCard(page).getByRole('group', { name: 'Parts in this repository' })).toContainText(name);
+      await expect(unfinished(page)).toHaveCount(0);
+    });
+    await page.context().close();
+  });
+}
