@@ -6,8 +6,8 @@
  *
  * The member's unfinished uploads into the repository are listed (TakeoutUnfinished): adding the same file again goes
  * on from what the server has. Parts already in the repository (uploaded before, or copied there by hand) are listed
- * to choose from. When the
- * parts added here are all uploaded, the preview of the chosen parts opens by itself: adding them said what to look at.
+ * to choose from. When the parts added here are all uploaded, the preview of the chosen parts opens by itself: adding
+ * them said what to look at.
  * Uploads go to the chosen repository (the primary unless the member picks another that can be reached) and land in
  * its `Takeout/` folder, where they stay after the import (the member removes them when happy with it).
  */

@@ -66,7 +66,7 @@ export function TakeoutUnfinished({ uploads, live }: TakeoutUnfinishedProps) {
           }}
           onConfirm={() => discard.mutate(asked, { onSuccess: () => setAsked(null) })}
         >
-          The {bytesOf(asked.received, asked.size)} that arrived of it are removed from the server. The file on your device stays; adding it again starts from the beginning.
+          What arrived of it on the server ({formatBytes(asked.received)}) is removed. The file on your device stays; adding it again starts from the beginning.
         </ConfirmDialog>
       )}
     </section>
