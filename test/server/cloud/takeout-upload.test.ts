@@ -19,6 +19,7 @@ import { V1, addMember, data, problem, signedInHousehold } from '../helpers/api.
 import { cleanupTemps, makeRepoFolder } from '../repositories/helpers.ts';
 import { buildTakeout, familyTakeout } from '../helpers/takeout-archive.ts';
 import { TAKEOUT_UPLOAD_STAGING } from '../../../server/src/features/cloud-import/takeout-uploads.service.ts';
+import { RepositoriesStore } from '../../../server/src/features/repositories/repositories.store.ts';
 
 const CHUNK = 256 * 1024;
 const UPLOADS = `${V1}/cloud/takeout/uploads`;
@@ -158,6 +159,31 @@ describe('Takeout upload from the browser', () => {
     const done = await sendFrom(anna, upload.upload_id, part, received);
     assert.equal(done.status, 'complete');
     assert.ok(fs.readFileSync(path.join(repoPath, ...done.part_path.split('/'))).equals(part), 'the resumed part is the file, byte for byte');
+  });
+
+  test('a repository on a drive that is unplugged keeps what its upload received: nothing is counted again from 0', async () => {
+    const name = 'takeout-20240606T000000Z-001.zip';
+    const upload = data(anna, await create(anna, name, part.length));
+    data(anna, await put(anna, upload.upload_id, part.subarray(0, CHUNK), 0, part.length));
+    data(anna, await put(anna, upload.upload_id, part.subarray(CHUNK, 2 * CHUNK), CHUNK, part.length));
+
+    // The drive goes away: its files cannot be read and the repository is offline.
+    const repositories = new RepositoriesStore(srv.container.db);
+    const file = partial(upload.upload_id);
+    fs.renameSync(file, `${file}.unplugged`);
+    repositories.setStatus(repositoryId, 'offline', null, Date.now());
+    try {
+      assert.equal(data(anna, await anna.get(`${UPLOADS}/${upload.upload_id}`)).received, 2 * CHUNK, 'how far it got, as recorded');
+      const listed = data(anna, await anna.get(`${UPLOADS}?repository_id=${repositoryId}`)).uploads.find((u: any) => u.upload_id === upload.upload_id);
+      assert.equal(listed.received, 2 * CHUNK);
+    } finally {
+      fs.renameSync(`${file}.unplugged`, file);
+      repositories.setStatus(repositoryId, 'active', null, Date.now());
+    }
+    // Back: it goes on from there.
+    assert.equal(data(anna, await anna.get(`${UPLOADS}/${upload.upload_id}`)).received, 2 * CHUNK);
+    const done = await sendFrom(anna, upload.upload_id, part, 2 * CHUNK);
+    assert.ok(fs.readFileSync(path.join(repoPath, ...done.part_path.split('/'))).equals(part), 'the part is the file, byte for byte');
   });
 
   test('names that are not one plain Takeout part name are refused with 422', async () => {

@@ -100,7 +100,8 @@ export class TakeoutUploadsService {
   async get(actor: Actor, id: string): Promise<TakeoutUpload> {
     const row = this.owned(actor, id);
     const repo = this.deps.repositories.byId(row.repository_id);
-    return toTakeoutUpload(repo && row.status === 'uploading' ? await this.reconciled(row, repo.path) : row);
+    // Only where the repository can be read: an unplugged drive would count as an empty partial file.
+    return toTakeoutUpload(repo && repo.status === 'active' && row.status === 'uploading' ? await this.reconciled(row, repo.path) : row);
   }
 
   /** The member's unfinished uploads (into one repository when given), the latest activity first. */
