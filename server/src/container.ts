@@ -318,6 +318,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     dataDir: config.dataDir,
     maxWorkers: config.mlWorkers,
     idleMs: config.mlIdleMs,
+    backgroundNice: config.mlNice,
     onIdle: giveBackMemory,
     clipStandin: config.clipStandin,
     modelsBaseUrl: config.modelsBaseUrl,

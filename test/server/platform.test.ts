@@ -27,6 +27,8 @@ describe('configuration', () => {
     assert.equal(c.mlWorkers, null);
     assert.equal(c.mlIdleMs, 30_000, 'inference threads release their models after 30 s without work');
     assert.equal(loadConfig({ HEARTH_ML_IDLE_S: '2.5' }).mlIdleMs, 2500);
+    assert.equal(c.mlNice, 10, 'indexing runs below the server by default');
+    assert.equal(loadConfig({ HEARTH_ML_NICE: '0' }).mlNice, 0);
     assert.equal(c.modelsBaseUrl, null);
     assert.equal(c.apiVariant, 'A');
   });
@@ -45,6 +47,7 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ HEARTH_PORT: '70000' }), /between 0 and 65535/);
     assert.throws(() => loadConfig({ HEARTH_ML_WORKERS: '0' }), /HEARTH_ML_WORKERS="0": must be at least 1/);
     assert.throws(() => loadConfig({ HEARTH_ML_IDLE_S: '0' }), /HEARTH_ML_IDLE_S="0": must be between 1 and 86400/);
+    assert.throws(() => loadConfig({ HEARTH_ML_NICE: '20' }), /HEARTH_ML_NICE="20": must be between 0 and 19/);
     assert.throws(() => loadConfig({ HEARTH_MODELS_BASE_URL: 'ftp://mirror/models' }), /HEARTH_MODELS_BASE_URL/);
   });
 

@@ -24,6 +24,10 @@
  * | HEARTH_ML_IDLE_S      | 30             | seconds an inference worker waits for work before it releases  |
  * |                       |                | its models and ends (their memory goes back to the system);    |
  * |                       |                | they load again when work comes (1..86400)                     |
+ * | HEARTH_ML_NICE        | 10             | the scheduling priority (nice, 0..19) of the workers that index:|
+ * |                       |                | the server's own work (pages, uploads, imports, thumbnails)     |
+ * |                       |                | gets the cores first and indexing takes what is left; 0 runs   |
+ * |                       |                | them like the server. Query workers always run at 0            |
  * | HEARTH_MODELS_BASE_URL| (registry)     | `models:fetch` and the admin Install download `<base>/<path>`  |
  * |                       |                | instead of each file's source URL (a mirror; tests serve copies |
  * |                       |                | on loopback)                                                   |
@@ -95,6 +99,12 @@ export const envSchema = z.object({
     .min(1, 'must be between 1 and 86400')
     .max(86400, 'must be between 1 and 86400')
     .default(30),
+  HEARTH_ML_NICE: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 19')
+    .max(19, 'must be between 0 and 19')
+    .default(10),
   HEARTH_MODELS_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   HEARTH_SPECIES_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.inaturalist.org/v1'),
   HEARTH_SPECIES_TIMEOUT_MS: z.coerce
@@ -160,6 +170,8 @@ export interface AppConfig {
   mlWorkers: number | null;
   /** How long an idle inference thread keeps its models before releasing them (HEARTH_ML_IDLE_S), in ms. */
   mlIdleMs: number;
+  /** The nice value of the inference workers that index (HEARTH_ML_NICE); 0: the server's own priority. */
+  mlNice: number;
   /** Where `models:fetch` downloads from instead of each file's source URL; null: the sources. */
   modelsBaseUrl: string | null;
   /** The species reference service (iNaturalist API v1) and how long one request may take. */
@@ -226,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shippedModelsDir: e.HEARTH_SHIPPED_MODELS_DIR ? path.resolve(cwd, e.HEARTH_SHIPPED_MODELS_DIR) : repositoryModelsDir(),
     mlWorkers: e.HEARTH_ML_WORKERS ?? null,
     mlIdleMs: Math.round(e.HEARTH_ML_IDLE_S * 1000),
+    mlNice: e.HEARTH_ML_NICE,
     modelsBaseUrl: e.HEARTH_MODELS_BASE_URL ?? null,
     species: { baseUrl: e.HEARTH_SPECIES_BASE_URL.replace(/\/+$/, ''), timeoutMs: e.HEARTH_SPECIES_TIMEOUT_MS },
     clipStandin: e.HEARTH_CLIP_STANDIN,

@@ -15,7 +15,7 @@ import type { Isolation } from './inference-runner.ts';
 import { CAPABILITY_MODELS, type Capability } from './model-manifest.ts';
 
 export { ModelCatalog, type CapabilityStatus, type ModelStatus, type ModelState } from './model-catalog.ts';
-export { InferencePool, DEFAULT_IDLE_MS, type PoolLifecycle, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics, type Reduction, type PixelExpansion, expandPixels } from './inference-pool.ts';
+export { InferencePool, DEFAULT_IDLE_MS, DEFAULT_BACKGROUND_NICE, type PoolLifecycle, type Feeds, type Tensor, type TensorArray, type PoolDiagnostics, type Reduction, type PixelExpansion, expandPixels } from './inference-pool.ts';
 export type { Isolation } from './inference-runner.ts';
 export { ModelFileChecker, sha256File, PART_SUFFIX } from './model-files.ts';
 export {
@@ -48,6 +48,8 @@ export interface MlRuntimeOptions {
   idleMs?: number;
   /** Where inference runs: child processes (default) or worker threads (inference-runner.ts). */
   isolation?: Isolation;
+  /** The nice value of the workers that index (HEARTH_ML_NICE; default DEFAULT_BACKGROUND_NICE; see InferencePool). */
+  backgroundNice?: number;
   /** Called when indexing has been idle long enough that every inference worker ended (see InferencePool). */
   onIdle?: () => void;
   /** Test only (HEARTH_CLIP_STANDIN=1): the semantic tasks run the colour-only stand-in CLIP. */
@@ -74,6 +76,7 @@ export class MlRuntime {
       maxWorkers: opts.maxWorkers,
       idleMs: opts.idleMs,
       isolation: opts.isolation,
+      backgroundNice: opts.backgroundNice,
       onIdle: opts.onIdle,
       resolve: async (id) => {
         const { file, bytes, entry } = await this.catalog.sessionFile(id);

@@ -31,6 +31,8 @@ export interface WorkerSettings {
   /** The path of onnxruntime-node's entry (require.resolve), loaded by the worker. */
   onnxruntime: string | null;
   intraOpThreads: number;
+  /** The nice value a child process gives itself as it starts (0: the server's own; ignored by worker threads). */
+  nice: number;
 }
 
 type RunnerEvent = 'message' | 'error' | 'exit';

@@ -50,6 +50,18 @@ if (!threads.parentPort) process.on('disconnect', () => process.exit(0));
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+// A worker started for indexing lowers its own priority (inference-pool.ts, "Priority") before onnxruntime starts
+// its threads, which inherit it. Linux keeps a priority per thread, so the threads Node started before this line
+// are lowered one by one; elsewhere the call applies to the whole process. A system that refuses leaves the
+// worker at the server's priority, and says so.
+if (!threads.parentPort && workerData.nice) {
+  try {
+    const tids = process.platform === 'linux' ? fs.readdirSync('/proc/self/task').map(Number) : [0];
+    for (const tid of tids) require('node:os').setPriority(tid, workerData.nice);
+  } catch (e) {
+    process.stderr.write('inference worker: could not lower its priority (' + String((e && e.message) || e) + ')\\n');
+  }
+}
 const ort = require(workerData.onnxruntime);
 const sessions = new Map();
 // The kernels shared with the server's own thread (tensor-kernels.ts), bound to names of their own.
