@@ -1,8 +1,8 @@
 /**
- * Memory that is given back when nothing uses it (issue 25): the uploads' spare staging blocks and the
- * snapshot worker (a thread with its own SQLite connection) go after 20 s without use, and come back
- * when work does. The 20 s are simulated with node:test's mock timers; the worker, the files and the
- * catalog are real.
+ * Memory that is given back when nothing uses it (issue 25): the uploads' spare staging blocks, the
+ * snapshot worker (a thread with its own SQLite connection) and the places gazetteer go after 20 s without
+ * use, and come back when work does. The 20 s are simulated with node:test's mock timers; the worker, the
+ * files, the gazetteer and the catalog are real.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, mock, test } from 'node:test';
 import { spareBlockCount, StagingSink } from '../../../server/src/features/intake/sink.ts';
+import { GAZETTEER_IDLE_MS, ReverseGeocoder } from '../../../server/src/features/places/geocoder/reverse-geocoder.ts';
+import { searchPlaceNames } from '../../../server/src/features/places/geocoder/place-search.ts';
 import { SnapshotWorker } from '../../../server/src/platform/cache/snapshot-worker.ts';
 import { openDatabase, type Db } from '../../../server/src/platform/db/connection.ts';
 import { migrate } from '../../../server/src/platform/db/migrate.ts';
@@ -72,5 +74,22 @@ describe('memory given back when idle', () => {
         worker.close();
       }
     });
+  });
+
+  test('the gazetteer is let go 20 s after its last use, not 20 s after its load, and comes back with the same answers', () => {
+    mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+    const geocoder = new ReverseGeocoder();
+    const siena = geocoder.lookup(43.3188, 11.3308);
+    assert.equal(siena?.city, 'Siena');
+    assert.equal(geocoder.isLoaded, true);
+    mock.timers.tick(GAZETTEER_IDLE_MS - 5000);
+    assert.equal(searchPlaceNames(geocoder, 'Lisbon', 1)[0]?.country_code, 'PT', 'a place-name search is a use too');
+    mock.timers.tick(GAZETTEER_IDLE_MS - 5000);
+    assert.equal(geocoder.isLoaded, true, 'kept: used 15 s ago, though loaded 30 s ago');
+    mock.timers.tick(5000);
+    assert.equal(geocoder.isLoaded, false, 'let go 20 s after the last use');
+    assert.deepEqual(geocoder.lookup(43.3188, 11.3308), siena, 'loaded again at the next lookup, with the same answer');
+    assert.equal(geocoder.isLoaded, true);
+    geocoder.release();
   });
 });

@@ -21,11 +21,19 @@
  * of JSON; well under a second on an idle machine), 12 MB held afterwards (names 7 MB, positions and
  * codes 5 MB, the grid 0.9 MB; the parse peaks at ~130 MB RSS); lookups p50 5.7 µs, p99 108 µs,
  * 580× the throughput of a linear scan. `loadStats` reports what the load took.
+ *
+ * Let go GAZETTEER_IDLE_MS after its last use, and loaded again (from the compact file) at the next: the places
+ * job uses it in bursts while an import names new cells, the place-name search and an events rebuild now and
+ * then, and between those an idle server kept it for good. Measured in a heap snapshot of the server 60 s
+ * after the corpus (scripts/bench/footprint.ts): ~15 MB of its ~56 MB heap (205k name strings and their
+ * arrays, the position columns, the grid, the search's folded names), held for nothing. A load from the
+ * compact file takes tens of milliseconds, so a search after a quiet spell barely notices.
  */
 import { readGazetteer, type Gazetteer, type GazetteerFiles } from './cities-data.ts';
 import { loadCompactGazetteer, loadCompactGazetteerAsync, type CompactLoad } from './gazetteer-cache.ts';
 import { distanceKm } from './distance.ts';
 import { GridIndex, type Nearest } from './grid-index.ts';
+import { giveBackMemory } from '../../../platform/cache/give-back-memory.ts';
 
 export const CITY_RADIUS_KM = 50;
 export const AREA_RADIUS_KM = 150;
@@ -33,6 +41,8 @@ export const AREA_RADIUS_KM = 150;
 export const SEAT_RADIUS_KM = 10;
 /** Shown as the clusters' `provider` and stored with each named cell. */
 export const GEOCODER_PROVIDER = 'geonames-offline';
+/** How long the gazetteer stays loaded after its last use (see the top). */
+export const GAZETTEER_IDLE_MS = 20_000;
 
 export interface Place {
   city: string | null;
@@ -66,13 +76,22 @@ export class ReverseGeocoder {
   private stats: LoadStats | null = null;
 
   private reading: Promise<CompactLoad> | null = null;
+  /** Date.now() of the last use; the idle timer, armed while loaded, compares against it (no timer reset per lookup). */
+  private lastUse = 0;
+  private idle: NodeJS.Timeout | null = null;
+
+  /** `idleMs`: let the gazetteer go this long after its last use (Infinity: keep it). */
+  constructor(private readonly idleMs: number = GAZETTEER_IDLE_MS) {}
 
   /**
    * Loads the gazetteer with its file read asynchronously (the server's jobs call this before their
    * lookups: only the decode holds the event loop; the JSON parse, once per install).
    */
   async loadAsync(): Promise<LoadStats> {
-    if (this.loaded) return this.stats!;
+    if (this.loaded) {
+      this.used();
+      return this.stats!;
+    }
     const t0 = performance.now();
     const heap = process.memoryUsage().heapUsed;
     this.reading ??= loadCompactGazetteerAsync().finally(() => (this.reading = null));
@@ -82,7 +101,10 @@ export class ReverseGeocoder {
 
   /** Loads the gazetteer now (otherwise the first lookup does); `files`: parse these instead (no compact file). */
   load(files?: GazetteerFiles, started = performance.now()): LoadStats {
-    if (this.loaded) return this.stats!;
+    if (this.loaded) {
+      this.used();
+      return this.stats!;
+    }
     const heap = process.memoryUsage().heapUsed;
     if (files) return this.keep(readGazetteer(files), 'json', started, heap);
     const got = loadCompactGazetteer();
@@ -92,6 +114,7 @@ export class ReverseGeocoder {
   private keep(g: Gazetteer, source: LoadStats['source'], started: number, heap: number): LoadStats {
     const index = new GridIndex(g.lat, g.lon, g.size);
     this.loaded = { g, index };
+    this.used();
     this.stats = {
       places: g.size,
       load_ms: performance.now() - started,
@@ -110,6 +133,31 @@ export class ReverseGeocoder {
 
   get isLoaded(): boolean {
     return this.loaded !== null;
+  }
+
+  /** Lets the gazetteer go now (the idle timer's doing; a closing process need not wait for it). */
+  release(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    if (!this.loaded) return;
+    this.loaded = null;
+    giveBackMemory();
+  }
+
+  /** Notes a use; the timer armed at the first one lets go `idleMs` after the last (re-armed for what is left). */
+  private used(): void {
+    this.lastUse = Date.now();
+    if (this.idle || !Number.isFinite(this.idleMs)) return;
+    const arm = (ms: number) => {
+      this.idle = setTimeout(() => {
+        this.idle = null;
+        const left = this.lastUse + this.idleMs - Date.now();
+        if (left > 0) arm(left);
+        else this.release();
+      }, ms);
+      this.idle.unref(); // never keeps a process (a script, a test) alive
+    };
+    arm(this.idleMs);
   }
 
   loadStats(): LoadStats | null {
