@@ -1,7 +1,8 @@
 /**
- * One full garbage collection soon after the server let go of something large: the inference workers
- * ended (indexing has been idle for HEARTH_ML_IDLE_S), the spare upload blocks were dropped, the snapshot
- * worker stopped. Called by those places, never on a request's path.
+ * One full garbage collection, then the C allocator's free pages handed back (native-heap.ts), soon after
+ * the server let go of something large: the inference workers ended (indexing has been idle for
+ * HEARTH_ML_IDLE_S), the spare upload blocks were dropped, the snapshot worker stopped, the gazetteer was
+ * let go. Called by those places, never on a request's path.
  *
  * Why: an idle server allocates nearly nothing, so V8 runs no major collection, and what the work left
  * behind stays resident: the garbage of indexing on the main heap, and the native memory held by dead
@@ -14,21 +15,27 @@
  * shrink. Kept because it costs one collection per idle period and is what the probe measured; a quiet
  * A/B run of the bench should confirm or drop it.
  *
+ * The collection frees what dead objects held in the C heap (sharp's buffers, Buffers); but glibc gives
+ * freed memory back only from the top of its arenas, so most of it stayed resident until the trim that
+ * follows (native-heap.ts: the main arena was 45 MB resident 60 s after the corpus).
+ *
  * `gc` exists only when node runs with --expose-gc, which `npm start` and the built server's launchers
- * give it (SERVER_NODE_FLAGS, scripts/build-server.ts); elsewhere (tests, tsx) this does nothing. Several
- * calls within GIVE_BACK_DELAY_MS make one collection (a heap of a few tens of MB takes ~10–30 ms: the
- * loop is idle then by definition). The timer never keeps the process alive.
+ * give it (SERVER_NODE_FLAGS, scripts/build-server.ts); elsewhere (tests, tsx) only the trim runs. Several
+ * calls within GIVE_BACK_DELAY_MS make one collection and one trim (a heap of a few tens of MB takes
+ * ~10–30 ms, the trim a few: the loop is idle then by definition). The timer never keeps the process alive.
  */
+import { trimNativeHeap } from './native-heap.ts';
+
 const GIVE_BACK_DELAY_MS = 1000;
 
 let pending: NodeJS.Timeout | null = null;
 
 export function giveBackMemory(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc || pending) return;
+  if (pending) return;
   pending = setTimeout(() => {
     pending = null;
-    gc();
+    (globalThis as { gc?: () => void }).gc?.();
+    trimNativeHeap();
   }, GIVE_BACK_DELAY_MS);
   pending.unref();
 }
