@@ -275,6 +275,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     log: log.child({ module: 'jobs' }),
     deps: () => container,
     describeFailure: (job, text) => jobErrors.redactJobError(job.args, text),
+    onQuiet: giveBackMemory, // what any work left behind, 15 s after the last job (with the models off too)
   });
 
   // Who may read or change which rows: the only place ownership is decided (platform/access).

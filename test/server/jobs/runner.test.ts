@@ -2,10 +2,10 @@
  * Workers: completion with result and progress, retries with exponential backoff on an injected
  * clock, discard after the last attempt with the error kept, PermanentError, SnoozeError, timeouts,
  * cancellation of a running job, per-queue concurrency, claim order, wake-up without polling, lease
- * rescue, recovery at start and graceful stop.
+ * rescue, recovery at start and graceful stop; the quiet hook once no job has run for a while.
  */
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { afterEach, describe, mock, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineJob, PermanentError, SnoozeError, type JobContext } from '../../../server/src/platform/jobs/registry.ts';
@@ -469,5 +469,46 @@ describe('what a job is given', () => {
     assert.deepEqual(h.queue.get(queued.id)!.result, { keys: ['stacks'], given: 'stacks', undeclared: true });
     // A job that declares nothing is given nothing.
     assert.deepEqual(job(() => undefined).uses, []);
+  });
+});
+
+describe('quiet', () => {
+  /** Turns of the event loop until `cond` holds (setTimeout is mocked here: no real waiting). */
+  const turnsUntil = async (cond: () => boolean) => {
+    for (let i = 0; i < 10_000 && !cond(); i++) await new Promise((r) => setImmediate(r));
+    assert.ok(cond());
+  };
+
+  test('onQuiet runs once, quietMs after the last running job ended; a job that starts meanwhile puts it off', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      let quiet = 0;
+      const gate = deferred();
+      const def = job(async (a) => {
+        if (a.n === 1) await gate.promise;
+        return a.n;
+      });
+      const h = setup([def], { work: { concurrency: 2 } });
+      const runner = h.runner({ onQuiet: () => quiet++, quietMs: 15_000 });
+      runner.start();
+      h.queue.enqueue(def, { n: 2 });
+      await runner.whenIdle();
+      mock.timers.tick(10_000);
+      assert.equal(quiet, 0, 'not yet: 10 s after the job');
+      const { job: slow } = h.queue.enqueue(def, { n: 1 });
+      await turnsUntil(() => h.queue.get(slow.id)!.state === 'running');
+      mock.timers.tick(20_000);
+      assert.equal(quiet, 0, 'a running job is not quiet, however long it runs');
+      gate.resolve();
+      await runner.whenIdle();
+      mock.timers.tick(14_999);
+      assert.equal(quiet, 0);
+      mock.timers.tick(1);
+      assert.equal(quiet, 1, '15 s after the last job ended');
+      mock.timers.tick(60_000);
+      assert.equal(quiet, 1, 'once per quiet spell');
+    } finally {
+      mock.timers.reset();
+    }
   });
 });

@@ -94,6 +94,15 @@ export interface JobRunnerOptions {
    * makes it speak of assets by id, never by a member's file name or path. Default: unchanged.
    */
   describeFailure?: (job: Job, text: string) => string;
+  /**
+   * Called once when no job has run in this process for `quietMs` after the last one ended (the container
+   * gives back memory then: platform/cache/give-back-memory.ts). Whatever work ran, indexing with the models
+   * off, a people or events rebuild, a scan, leaves its garbage behind; the inference workers' own idle
+   * release only covers work that used the models.
+   */
+  onQuiet?: () => void;
+  /** Default 15 s: a pause between two jobs of an import is not quiet, a finished import is. */
+  quietMs?: number;
 }
 
 type AbortCause = 'timeout' | 'cancel' | 'shutdown';
@@ -185,6 +194,7 @@ export class JobRunner {
   private readonly retention: RetentionConfig | null;
   private readonly deps: AppServices | (() => AppServices) | undefined;
   private readonly describeFailure: (job: Job, text: string) => string;
+  private readonly quiet: { onQuiet: () => void; ms: number } | null;
   private readonly statements = new Map<string, Statement>();
 
   private queueNames: string[] = [];
@@ -193,6 +203,7 @@ export class JobRunner {
   private readonly fillScheduled = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   private pollTimer: NodeJS.Timeout | null = null;
+  private quietTimer: NodeJS.Timeout | null = null;
   private lastPrune = 0;
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
 
@@ -218,6 +229,7 @@ export class JobRunner {
     this.retention = options.retention === undefined ? { completedMs: 7 * 86_400_000, failedMs: 30 * 86_400_000 } : options.retention;
     this.deps = options.deps;
     this.describeFailure = options.describeFailure ?? ((_job, text) => text);
+    this.quiet = options.onQuiet ? { onQuiet: options.onQuiet, ms: options.quietMs ?? 15_000 } : null;
     if (options.queues) this.queueNames = [...options.queues];
   }
 
@@ -319,6 +331,7 @@ export class JobRunner {
     this.state = 'stopping';
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = null;
+    this.cancelQuiet();
     this.queue.events.off('wake', this.onWake);
     this.queue.events.off('cancel', this.onCancel);
     if (wasRunning && this.active.size > 0) {
@@ -404,6 +417,7 @@ export class JobRunner {
     };
     this.active.set(job.id, exec);
     this.activeByQueue.set(job.queue, (this.activeByQueue.get(job.queue) ?? 0) + 1);
+    this.cancelQuiet();
     exec.done = this.execute(exec)
       .catch((e: unknown) => this.log.error({ err: e, job_id: job.id }, 'finishing a job failed'))
       .finally(() => {
@@ -411,7 +425,25 @@ export class JobRunner {
         this.activeByQueue.set(job.queue, (this.activeByQueue.get(job.queue) ?? 1) - 1);
         this.scheduleFill(job.queue);
         this.checkIdle();
+        this.armQuiet();
       });
+  }
+
+  /** After the last running job: onQuiet in quietMs unless another starts meanwhile. */
+  private armQuiet(): void {
+    const quiet = this.quiet;
+    if (!quiet || this.active.size > 0 || this.state !== 'running') return;
+    this.cancelQuiet();
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null;
+      if (this.active.size === 0) quiet.onQuiet();
+    }, quiet.ms);
+    this.quietTimer.unref(); // never keeps the process alive
+  }
+
+  private cancelQuiet(): void {
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = null;
   }
 
   private abort(jobId: number, cause: 'cancel' | 'shutdown'): void {
