@@ -42,6 +42,11 @@
  * file-backed) against 341 MB with worker threads (server 277: 178 + 99); after a mixed load of 100 photos
  * and 1,000 queries and a people rebuild, 247 MB (server 184) against 316 MB. npm's process (62 MB) stays
  * beside the server for as long as `npm start` runs (see footprint.ts, withoutNpm).
+ * Then with glibc's free pages handed back when the server gives back memory (server/src/platform/cache/
+ * native-heap.ts), after every quiet spell of the job queue, and the places gazetteer let go when unused:
+ * 200–233 MB after the corpus in three runs (server 136–169 MB) against 265–267 MB in three runs before
+ * (server 202–204 MB) the same afternoon, and 215 MB after the mixed load of 100 photos in two runs (server
+ * 151–152 MB).
  *
  * Runs under plain `node` (type stripping) so that starting needs neither tsx nor a build of this file:
  * no TypeScript-only syntax here.

@@ -1,8 +1,9 @@
 /**
  * One full garbage collection, then the C allocator's free pages handed back (native-heap.ts), soon after
  * the server let go of something large: the inference workers ended (indexing has been idle for
- * HEARTH_ML_IDLE_S), the spare upload blocks were dropped, the snapshot worker stopped, the gazetteer was
- * let go. Called by those places, never on a request's path.
+ * HEARTH_ML_IDLE_S), no job has run for 15 s (platform/jobs/runner.ts, onQuiet), the spare upload blocks
+ * were dropped, the snapshot worker stopped, the gazetteer was let go. Called by those places, never on a
+ * request's path.
  *
  * Why: an idle server allocates nearly nothing, so V8 runs no major collection, and what the work left
  * behind stays resident: the garbage of indexing on the main heap, and the native memory held by dead
@@ -12,12 +13,9 @@
  * On the whole server after the corpus (scripts/bench/footprint.ts, one busy-machine run each) the server was
  * 211 MB at 60 s without it and 216 MB with it: no difference beyond noise there, where the rest of the
  * anonymous memory (~140 MB) is glibc's heap after libvips, HEIC and ffmpeg work, which a collection does not
- * shrink. Kept because it costs one collection per idle period and is what the probe measured; a quiet
- * A/B run of the bench should confirm or drop it.
- *
- * The collection frees what dead objects held in the C heap (sharp's buffers, Buffers); but glibc gives
- * freed memory back only from the top of its arenas, so most of it stayed resident until the trim that
- * follows (native-heap.ts: the main arena was 45 MB resident 60 s after the corpus).
+ * shrink: glibc gives freed memory back only from the top of its arenas. The trim that follows the
+ * collection does (native-heap.ts): `npm start`'s tree 60 s after the corpus went from 265–267 MB (server
+ * 202–204 MB, anonymous 130–132 MB) to 200–233 MB (server 136–169 MB, anonymous 64–92 MB).
  *
  * `gc` exists only when node runs with --expose-gc, which `npm start` and the built server's launchers
  * give it (SERVER_NODE_FLAGS, scripts/build-server.ts); elsewhere (tests, tsx) only the trim runs. Several
