@@ -6,8 +6,9 @@
  * rebuild of 100k faces still held the loop 155–211 ms. Those stalls were the main isolate's garbage
  * collector: its heap then held every face's embedding (100k Float32Arrays), the HNSW index's 100k neighbour
  * lists (two typed arrays each) and the groups, and a major GC walks all of them in one pause. In a worker
- * they live in its own isolate and heap; the main thread keeps a few flat columns (ids, persons, one byte per
- * face) and receives one Float64Array of groups.
+ * they live in its own isolate and heap. The worker also reads the faces itself, over a connection of its own
+ * to the catalog file (face-table.ts says why): the main thread receives a few flat columns (ids, persons, one
+ * byte per face) and one Float64Array of groups, and never sees an embedding.
  *
  * One worker per rebuild, stopped when it answers (a rebuild is rare; an idle thread would only hold memory).
  * Under tsx the worker loads cluster-worker.ts with the same loader (about half a second of CPU to start); in
@@ -20,23 +21,22 @@
 import fs from 'node:fs';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { IndexedClusterOptions } from './cluster.ts';
+import type { FaceColumns, FaceTable } from './face-table.ts';
 
-/** The owner's faces as flat columns, row i of each the same face (faces.store.ts FaceColumns). */
-export interface ClusterRequest {
-  faceId: Float64Array;
-  score: Float64Array;
-  /** The person a member pinned the face to; 0: not pinned. */
-  fixed: Float64Array;
-  /** Row-major, `dims` floats per face. */
-  embeddings: Float32Array;
-  dims: number;
-  /** Rejections as pairs: row `rejectFace[x]` must not join person `rejectPerson[x]`. */
-  rejectFace: Int32Array;
-  rejectPerson: Float64Array;
-  options?: IndexedClusterOptions;
+/**
+ * Whose faces to cluster: read by the worker from the catalog `file` (one snapshot), or, for a catalog in
+ * memory that no other connection can open, read by the caller and given (`table`: its buffers are moved).
+ */
+export type ClusterRequest = ({ file: string; ownerId: number } | { table: FaceTable }) & { options?: IndexedClusterOptions };
+
+/** The faces as the worker read them, and the group of each row. */
+export interface ClusterResult {
+  cols: FaceColumns;
+  /** A pinned person id, a new group −1, −2, …, or 0: noise (clusterFacesIndexed). */
+  groups: Float64Array;
 }
 
-export type ClusterResponse = { ok: true; groups: Float64Array } | { ok: false; error: string };
+export type ClusterResponse = ({ ok: true } & ClusterResult) | { ok: false; error: string };
 
 export interface ClusterThreadOptions {
   /** The worker's V8 limits (default none: Node's). Tests make it too small to live, to see a worker die. */
@@ -49,12 +49,9 @@ function workerUrl(): URL {
   return fs.existsSync(ts) ? ts : new URL('./cluster-worker.js', import.meta.url);
 }
 
-/**
- * The group of each row (a pinned person id, a new group −1, −2, …, or 0: noise), as clusterFacesIndexed gives
- * them. The request's buffers are moved to the worker (they are unusable here afterwards).
- */
-export function clusterOnThread(req: ClusterRequest, opts: ClusterThreadOptions = {}): Promise<Float64Array> {
-  return new Promise<Float64Array>((resolve, reject) => {
+/** The owner's faces (face-id order) and the group of each, as clusterFacesIndexed gives them, from a thread of its own. */
+export function clusterOnThread(req: ClusterRequest, opts: ClusterThreadOptions = {}): Promise<ClusterResult> {
+  return new Promise<ClusterResult>((resolve, reject) => {
     const worker = new Worker(workerUrl(), { resourceLimits: opts.resourceLimits });
     let settled = false;
     const finish = (fn: () => void) => {
@@ -63,10 +60,10 @@ export function clusterOnThread(req: ClusterRequest, opts: ClusterThreadOptions 
       fn();
       void worker.terminate();
     };
-    worker.once('message', (m: ClusterResponse) => finish(() => (m.ok ? resolve(m.groups) : reject(new Error(`The people clustering failed: ${m.error}`)))));
+    worker.once('message', (m: ClusterResponse) => finish(() => (m.ok ? resolve({ cols: m.cols, groups: m.groups }) : reject(new Error(`The people clustering failed: ${m.error}`)))));
     worker.once('error', (e) => finish(() => reject(new Error(`The people clustering thread died: ${e.message}`))));
     worker.once('exit', (code) => finish(() => reject(new Error(`The people clustering thread stopped (exit code ${code}) before it answered.`))));
-    const transfer = [req.score.buffer, req.embeddings.buffer] as ArrayBuffer[];
-    worker.postMessage(req, transfer);
+    const t = 'table' in req ? req.table : null;
+    worker.postMessage(req, t ? ([t.faceId.buffer, t.person.buffer, t.user.buffer, t.score.buffer, t.embeddings.buffer] as ArrayBuffer[]) : []);
   });
 }

@@ -1,35 +1,58 @@
 /**
  * Worker thread body for a people rebuild's clustering (started by cluster-thread.ts; not imported anywhere
- * else). It receives the owner's faces as flat columns (one Float32Array for every embedding), clusters them
- * with the rebuild's own rule (cluster.ts clusterFacesIndexed: the same code, so the same groups) and answers
- * one group per face, in the order it was given. Everything the clustering allocates (the matrix, the HNSW
- * graph, 100k neighbour lists) lives and dies in this thread's heap: the server's event loop and its garbage
- * collector never see it.
+ * else). It reads the owner's faces itself, in one snapshot over a connection of its own to the catalog file
+ * (face-table.ts: flat columns, one Float32Array for every embedding), clusters them with the rebuild's own rule
+ * (cluster.ts clusterFacesIndexed: the same code, so the same groups) and answers the faces' columns and one
+ * group per face, in face-id order. Everything the read and the clustering allocate (the rows, the matrix, the
+ * HNSW graph, 100k neighbour lists) lives and dies in this thread's heap: the server's event loop and its
+ * garbage collector never see it.
  */
+import Database from 'better-sqlite3';
 import { parentPort } from 'node:worker_threads';
 import { clusterFacesIndexed, type ClusterFace } from './cluster.ts';
 import type { ClusterRequest, ClusterResponse } from './cluster-thread.ts';
+import { readFaceTable, type FaceTable } from './face-table.ts';
 
 parentPort!.once('message', (req: ClusterRequest) => {
   void run(req).then(
-    (groups) => parentPort!.postMessage({ ok: true, groups } satisfies ClusterResponse, [groups.buffer as ArrayBuffer]),
+    ({ t, groups }) =>
+      parentPort!.postMessage({ ok: true, cols: { n: t.n, faceId: t.faceId, person: t.person, user: t.user }, groups } satisfies ClusterResponse, [
+        t.faceId.buffer,
+        t.person.buffer,
+        t.user.buffer,
+        groups.buffer,
+      ] as ArrayBuffer[]),
     (e: unknown) => parentPort!.postMessage({ ok: false, error: e instanceof Error ? e.message : String(e) } satisfies ClusterResponse),
   );
 });
 
-async function run(req: ClusterRequest): Promise<Float64Array> {
-  const { faceId, score, fixed, embeddings, dims, rejectFace, rejectPerson } = req;
+/** The catalog's faces of the owner, over a connection of this thread's own (query_only: it never writes). */
+function read(file: string, ownerId: number): FaceTable {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.pragma('query_only = 1');
+    return readFaceTable(db, ownerId);
+  } finally {
+    db.close();
+  }
+}
+
+async function run(req: ClusterRequest): Promise<{ t: FaceTable; groups: Float64Array }> {
+  const t = 'table' in req ? req.table : read(req.file, req.ownerId);
   const rejects = new Map<number, Set<number>>();
-  for (let x = 0; x < rejectFace.length; x++) {
-    const i = rejectFace[x]!;
-    (rejects.get(i) ?? rejects.set(i, new Set()).get(i)!).add(rejectPerson[x]!);
+  for (let x = 0; x < t.rejectRow.length; x++) {
+    const i = t.rejectRow[x]!;
+    (rejects.get(i) ?? rejects.set(i, new Set()).get(i)!).add(t.rejectPerson[x]!);
   }
-  const faces: ClusterFace[] = new Array(faceId.length);
-  for (let i = 0; i < faceId.length; i++) {
-    faces[i] = { id: faceId[i]!, score: score[i]!, embedding: embeddings.subarray(i * dims, (i + 1) * dims), fixed: fixed[i] ? fixed[i] : null, rejects: rejects.get(i) };
+  const faces: ClusterFace[] = new Array(t.n);
+  for (let i = 0; i < t.n; i++) {
+    // A face pinned by a member (`assigned_by = 'user'`) to a person stays there (faces.store.ts rebuildOwner).
+    const fixed = t.user[i] && t.person[i] ? t.person[i]! : null;
+    faces[i] = { id: t.faceId[i]!, score: t.score[i]!, embedding: t.embeddings.subarray(i * t.dims, (i + 1) * t.dims), fixed, rejects: rejects.get(i) };
   }
-  const groups = await clusterFacesIndexed(faces, req.options);
-  const out = new Float64Array(faces.length);
-  for (let i = 0; i < faces.length; i++) out[i] = groups.get(faces[i]!.id) ?? 0;
-  return out;
+  const found = await clusterFacesIndexed(faces, req.options);
+  const groups = new Float64Array(t.n);
+  for (let i = 0; i < t.n; i++) groups[i] = found.get(faces[i]!.id) ?? 0;
+  return { t, groups };
 }

@@ -9,6 +9,7 @@ import { nextTurn, Pace } from '../../platform/cache/slices.ts';
 import { clusterFaces, CLUSTER_PARAMS, SLICE_MS, type ClusterFace } from './cluster.ts';
 import { componentsOf, FaceMatrix } from './cluster-neighbours.ts';
 import { clusterOnThread, type ClusterThreadOptions } from './cluster-thread.ts';
+import { readFaceTable, type FaceColumns } from './face-table.ts';
 import { iou } from './detect.ts';
 import type { FaceAnalysis } from './pipeline.ts';
 
@@ -52,21 +53,6 @@ export const INCREMENTAL_BUDGET = 12_000_000;
 
 /** The people holding fixed faces: no new group may take them over. */
 const fixedPeople = (rows: readonly ClusterRow[]) => new Set(rows.filter((r) => r.assigned_by === 'user' && r.person_id != null).map((r) => r.person_id!));
-
-/** Faces read per statement by a rebuild (their embeddings are 512 bytes each: a few ms a page). */
-const READ_PAGE_ROWS = 512;
-
-/**
- * Faces as flat columns, row i of each the same face: what a rebuild keeps on the main thread (a few numbers a
- * face, no object per face: cluster-thread.ts says why). `person` 0: none (person ids start at 1).
- */
-interface FaceColumns {
-  n: number;
-  faceId: Float64Array;
-  person: Float64Array;
-  /** 1: `assigned_by = 'user'` (pinned). */
-  user: Uint8Array;
-}
 
 /** Rows as columns (an incremental pass's few faces). */
 function columnsOf(rows: readonly ClusterRow[]): FaceColumns {
@@ -213,7 +199,8 @@ export class FacesStore {
     const rejections = this.rejectionsOf(ownerId);
     const groups = clusterFaces(local.map((r, x) => this.clusterFace(r, m.row(part[x]!), rejections)));
     const group = Float64Array.from(local, (r) => groups.get(r.face_id) ?? 0);
-    const writer = this.planWriter(ownerId, runToEnd(planGroups(columnsOf(local), group, rejections, fixedPeople(rows))), now);
+    const cols = columnsOf(local);
+    const writer = this.planWriter(ownerId, cols, runToEnd(planGroups(cols, group, rejections, fixedPeople(rows))), now);
     while (writer.step(Infinity));
     this.dropEmptyPeople(ownerId);
     return true;
@@ -229,14 +216,14 @@ export class FacesStore {
    * Returns the people count.
    *
    * The event loop is never held for long (issue 25: ≤ 50 ms while a rebuild of 100k faces runs): the faces
-   * are read a page at a time into flat columns (no object per face outlives its page), the clustering runs on
-   * a thread of its own (cluster-thread.ts: its heap, not the server's, holds the index and the neighbour
-   * lists), the plan is made in slices, and the result is written in short transactions of about SLICE_MS
-   * each, only the faces whose person changes. Nothing is written before the groups are back: a clustering
+   * are read and clustered on a thread of its own (cluster-thread.ts, face-table.ts: its heap, not the
+   * server's, holds the rows, the embeddings, the index and the neighbour lists; the main thread receives flat
+   * columns), the plan is made in slices into flat columns too (GroupsPlan: no object per face), and the result
+   * is written in short transactions of about SLICE_MS each, only the faces whose person changes. Nothing is written before the groups are back: a clustering
    * thread that dies fails the rebuild (its job fails, and may be run again) with the catalog as it was.
    *
    * What happens when the library changes while it runs (the read, the clustering and the writes are apart):
-   * - faces analysed meanwhile (ids above the last one read) keep the place the incremental pass gave them;
+   * - faces analysed after the thread's read (one snapshot) keep the place the incremental pass gave them;
    * - a face is written only while it is as the rebuild read it (same person, same `assigned_by`): a member's
    *   correction made meanwhile wins, a face an incremental pass placed meanwhile keeps that place, a face
    *   deleted meanwhile is skipped, and a person deleted meanwhile (merged) is not joined;
@@ -245,35 +232,16 @@ export class FacesStore {
    *   people are those a single transaction wrote.
    */
   async rebuildOwner(ownerId: number, now = Date.now()): Promise<{ people: number; faces: number; clustered: number }> {
-    const { cols, score, embeddings, dims } = await this.readColumns(ownerId);
-    const rejections = this.rejectionsOf(ownerId);
-    const taken = new Set<number>();
-    const fixed = new Float64Array(cols.n);
-    const index = new Map<number, number>();
-    for (let i = 0; i < cols.n; i++) {
-      if (cols.user[i]) {
-        fixed[i] = cols.person[i]!;
-        if (cols.person[i]) taken.add(cols.person[i]!);
-      }
-      if (rejections.has(cols.faceId[i]!)) index.set(cols.faceId[i]!, i);
-    }
-    const rejectFace: number[] = [];
-    const rejectPerson: number[] = [];
-    for (const [face, people] of rejections) {
-      const i = index.get(face);
-      if (i === undefined) continue;
-      for (const p of people) {
-        rejectFace.push(i);
-        rejectPerson.push(p);
-      }
-    }
-    // The clustering runs on its own thread (cluster-thread.ts): the embeddings are moved there, not copied.
-    const group = await clusterOnThread(
-      { faceId: cols.faceId.slice(), score, fixed, embeddings, dims, rejectFace: Int32Array.from(rejectFace), rejectPerson: Float64Array.from(rejectPerson) },
+    // A catalog in memory has no file the thread could open: its faces are read here, in one go (tests).
+    const { cols, groups: group } = await clusterOnThread(
+      this.db.memory || this.db.name === '' ? { table: readFaceTable(this.db, ownerId) } : { file: this.db.name, ownerId },
       this.clusterThread,
     );
+    const rejections = this.rejectionsOf(ownerId);
+    const taken = new Set<number>();
+    for (let i = 0; i < cols.n; i++) if (cols.user[i] && cols.person[i]) taken.add(cols.person[i]!);
     const plan = await new Pace(SLICE_MS).drive(planGroups(cols, group, rejections, taken));
-    const writer = this.planWriter(ownerId, plan, now);
+    const writer = this.planWriter(ownerId, cols, plan, now);
     for (;;) {
       const more = this.db.transaction(() => writer.step(SLICE_MS)).immediate();
       if (!more) break;
@@ -287,85 +255,37 @@ export class FacesStore {
   }
 
   /**
-   * The owner's faces in face-id order as flat columns and one Float32Array of embeddings, a page of
-   * READ_PAGE_ROWS at a time with a turn of the event loop between pages. Rows come as arrays (`raw`), which
-   * die young: nothing per face outlives its page.
-   */
-  private async readColumns(ownerId: number): Promise<{ cols: FaceColumns; score: Float64Array; embeddings: Float32Array; dims: number }> {
-    const page = this.db
-      .prepare(
-        `SELECT f.face_id, f.score, f.embedding, f.person_id, f.assigned_by = 'user'
-         FROM faces f WHERE f.owner_id = ? AND f.face_id > ? ORDER BY f.face_id LIMIT ${READ_PAGE_ROWS}`,
-      )
-      .raw(true);
-    const total = (this.db.prepare('SELECT count(*) AS n FROM faces WHERE owner_id = ?').get(ownerId) as { n: number }).n;
-    // Sized by a count first, grown if faces arrive meanwhile.
-    let cap = Math.max(16, total);
-    let faceId = new Float64Array(cap), person = new Float64Array(cap), score = new Float64Array(cap), user = new Uint8Array(cap);
-    let embeddings = new Float32Array(0);
-    let dims = 0;
-    let n = 0;
-    for (let after = 0; ; ) {
-      const got = page.all(ownerId, after) as [number, number, Buffer, number | null, number][];
-      for (const [id, sc, blob, p, u] of got) {
-        const d = blob.byteLength / 4;
-        if (!dims) {
-          dims = d;
-          embeddings = new Float32Array(cap * dims);
-        }
-        if (d !== dims) throw new Error(`Face ${id} has an embedding of ${d} values, others ${dims}: its faces must be read again by one model.`);
-        if (n === cap) {
-          cap *= 2;
-          const grow = <T extends Float64Array | Uint8Array | Float32Array>(a: T, size: number): T => {
-            const b = new (a.constructor as new (n: number) => T)(size);
-            b.set(a);
-            return b;
-          };
-          [faceId, person, score, user, embeddings] = [grow(faceId, cap), grow(person, cap), grow(score, cap), grow(user, cap), grow(embeddings, cap * dims)];
-        }
-        faceId[n] = id;
-        score[n] = sc;
-        person[n] = p ?? 0;
-        user[n] = u;
-        embeddings.set(new Float32Array(blob.buffer, blob.byteOffset, d), n * dims);
-        n++;
-      }
-      if (got.length < READ_PAGE_ROWS) break;
-      after = got[got.length - 1]![0];
-      await nextTurn();
-    }
-    return {
-      cols: { n, faceId: faceId.subarray(0, n), person: person.subarray(0, n), user: user.subarray(0, n) },
-      score: score.slice(0, n),
-      embeddings: embeddings.slice(0, n * dims),
-      dims,
-    };
-  }
-
-  /**
    * Writes a plan: `step(budgetMs)` writes until that much time has passed (inside the caller's transaction),
-   * and says whether more is left. New people are created in the plan's order (their ids are those a single
-   * transaction gives). Each face is written only while it is as the plan read it (rebuildOwner says why).
+   * and says whether more is left. New people are created in the plan's order, each at its first face (their
+   * ids are those a single transaction gives). Each face is written only while it is as the plan read it
+   * (`rows`: rebuildOwner says why). Reads the plan's columns as it goes: no object per face is made ahead.
    */
-  private planWriter(ownerId: number, plan: GroupsPlan, now: number): { step(budgetMs: number): boolean } {
+  private planWriter(ownerId: number, rows: FaceColumns, plan: GroupsPlan, now: number): { step(budgetMs: number): boolean } {
     const set = this.db.prepare(
       `UPDATE faces SET person_id = @person, assigned_by = @by WHERE face_id = @face AND person_id IS @before AND assigned_by = @was
          AND (@person IS NULL OR EXISTS (SELECT 1 FROM people WHERE person_id = @person))`,
     );
     const create = this.db.prepare('INSERT INTO people (owner_id, created_at, updated_at) VALUES (?, ?, ?)');
+    /** New person g's id once created (0: not yet). */
+    const created = new Float64Array(plan.newPeople);
     let x = 0;
     return {
       step(budgetMs: number): boolean {
         const start = performance.now();
-        while (x < plan.writes.length) {
-          const w = plan.writes[x++]!;
-          if (w.kind === 'person') {
-            const person = Number(create.run(ownerId, now, now).lastInsertRowid);
-            for (const f of w.faces) set.run({ face: f.face, person, by: f.by, before: f.before, was: f.was });
-          } else set.run({ face: w.face, person: w.person, by: w.by, before: w.before, was: w.was });
+        while (x < plan.length) {
+          const i = plan.row[x]!;
+          let to = plan.to[x]!;
+          if (to < 0) {
+            const g = -to - 1;
+            if (!created[g]) created[g] = Number(create.run(ownerId, now, now).lastInsertRowid);
+            to = created[g]!;
+          }
+          const was = rows.user[i] ? 'user' : 'auto';
+          set.run({ face: rows.faceId[i]!, person: to || null, by: plan.user[x] ? 'user' : 'auto', before: rows.person[i] || null, was });
+          x++;
           if (performance.now() - start >= budgetMs) break;
         }
-        return x < plan.writes.length;
+        return x < plan.length;
       },
     };
   }
@@ -433,11 +353,20 @@ f.assigned_by
   }
 }
 
-/** One write of a plan: a face's new place, or a new person and its faces. */
-type FaceWrite = { kind: 'face'; face: number; person: number | null; by: 'auto' | 'user'; before: number | null; was: 'auto' | 'user' };
-type PlanWrite = FaceWrite | { kind: 'person'; faces: Omit<FaceWrite, 'person'>[] };
-interface GroupsPlan {
-  writes: PlanWrite[];
+/**
+ * What a clustering changes, as columns (no object per face: on a first rebuild every face is written, and the
+ * plan lives through seconds of writes; 100k objects would be promoted to the old generation and marked by a
+ * major GC of the server's isolate). Write x puts row `row[x]` of the clustered columns into `to[x]`: a person
+ * id, 0 (no one), or −(g + 1), the g-th new person (created at its first face). `user[x]` 1: written as
+ * `'user'` (a pinned face left with no one keeps its pin), else `'auto'`.
+ */
+export interface GroupsPlan {
+  length: number;
+  row: Int32Array;
+  to: Float64Array;
+  user: Uint8Array;
+  /** How many new people the writes create. */
+  newPeople: number;
 }
 
 /**
@@ -453,7 +382,7 @@ interface GroupsPlan {
  * may join (its neighbours are with a person it was rejected from), and a person of one face is not what
  * clustering means.
  */
-function* planGroups(rows: FaceColumns, group: Float64Array, rejections: Map<number, Set<number>>, taken: Set<number>): Generator<void, GroupsPlan> {
+export function* planGroups(rows: FaceColumns, group: Float64Array, rejections: Map<number, Set<number>>, taken: Set<number>): Generator<void, GroupsPlan> {
   // Yields every 1024 items: where its driver (a Pace, or runToEnd) may give the event loop a turn.
   let work = 0;
   function* slice(): Generator<void, void> {
@@ -489,20 +418,26 @@ function* planGroups(rows: FaceColumns, group: Float64Array, rejections: Map<num
     } else newGroups.push(rowsOf);
     yield* slice();
   }
-  const was = (i: number) => ({ face: faceId[i]!, before: person[i] || null, was: user[i] ? ('user' as const) : ('auto' as const) });
-  const writes: PlanWrite[] = [];
+  const plan: GroupsPlan = { length: 0, row: new Int32Array(n), to: new Float64Array(n), user: new Uint8Array(n), newPeople: newGroups.length };
+  const write = (i: number, to: number, user: boolean) => {
+    plan.row[plan.length] = i;
+    plan.to[plan.length] = to;
+    plan.user[plan.length++] = user ? 1 : 0;
+  };
   const inNew = new Uint8Array(n);
   for (const rowsOf of newGroups) for (const i of rowsOf) inNew[i] = 1;
   for (let i = 0; i < n; i++) {
     yield* slice();
     if (target[i] === UNSET || inNew[i]) continue;
-    const to = target[i] || null;
+    const to = target[i]!;
     // A face placed by the rule is written as the rule's ('auto'); one left where it was is not written.
-    const by = to == null ? (user[i] ? 'user' : 'auto') : 'auto';
-    if ((person[i] || null) !== to || (user[i] ? 'user' : 'auto') !== by) writes.push({ kind: 'face', person: to, by, ...was(i) });
+    const byUser = to === 0 && user[i] === 1;
+    if (person[i] !== to || user[i] !== (byUser ? 1 : 0)) write(i, to, byUser);
   }
-  for (const rowsOf of newGroups) writes.push({ kind: 'person', faces: rowsOf.map((i) => ({ kind: 'face', by: 'auto', ...was(i) })) });
-  return { writes };
+  newGroups.forEach((rowsOf, g) => {
+    for (const i of rowsOf) write(i, -(g + 1), false);
+  });
+  return plan;
 }
 
 /** A generator's result, run in one go (an incremental pass inside its write transaction). */
