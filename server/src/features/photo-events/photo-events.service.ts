@@ -383,8 +383,14 @@ export class PhotoEventsService {
       .immediate();
     if (!claimed) return 'busy';
     try {
-      const plan = await planRebuild(this.store, ownerId, this.placeNameAt, this.now(), () => this.store.renew(ownerId, runId, this.now(), LEASE_MS));
-      const steps = publishSteps(this.store, ownerId, plan, this.now(), await this.store.membersOfInSlices(ownerId));
+      // The members of the events as they are, read once for both the plan (reconciliation) and the publish
+      // (which events changed): 100k member rows read and held twice were a good part of the rebuild's heap
+      // (issue 25 point 4: its major GCs). Reading them again before publishing would find them the same:
+      // every change to them (a correction, an asset change, another run) moves the revision or the lease,
+      // and then nothing is published (below).
+      const members = await this.store.membersOfInSlices(ownerId);
+      const plan = await planRebuild(this.store, ownerId, members, this.placeNameAt, this.now(), () => this.store.renew(ownerId, runId, this.now(), LEASE_MS));
+      const steps = publishSteps(this.store, ownerId, plan, this.now(), members);
       // Published in short transactions (SLICE_MS each, a turn of the event loop between them), each first
       // checking that the inputs did not move since they were read. When they did, the publishing stops there
       // ('changed': the job runs again shortly): every step leaves the catalog consistent (rebuild.ts

@@ -1,6 +1,7 @@
 /** SQL of photo events (migration 0021_events.sql). No rules here: see photo-events.service.ts and rebuild.ts. */
 import { nextTurn } from '../../platform/cache/slices.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { depBits } from '../../platform/cache/change-journal.ts';
 import type { Candidate } from './segmentation.ts';
 
@@ -70,10 +71,19 @@ export const MEMBERS_PAGE_SQL = `SELECT m.event_id, m.media_item_id, m.position,
 export class PhotoEventsStore {
   constructor(private readonly db: Db) {}
 
+  /**
+   * A statement kept for this connection (platform/db/prepared.ts), for the SQL a rebuild's publish runs once or
+   * more per event: preparing it anew each time was a third of the CPU of a publish transaction (issue 25
+   * point 4). Default modes only (no raw, no pluck): kept statements are shared.
+   */
+  private kept(sql: string) {
+    return prepared(this.db, sql);
+  }
+
   // ------------------------------------------------------------------ events
 
   byId(eventId: string): EventRow | undefined {
-    return this.db.prepare('SELECT * FROM photo_events WHERE event_id = ?').get(eventId) as EventRow | undefined;
+    return this.kept('SELECT * FROM photo_events WHERE event_id = ?').get(eventId) as EventRow | undefined;
   }
 
   activeOf(ownerId: number): EventRow[] {
@@ -94,25 +104,21 @@ export class PhotoEventsStore {
   }
 
   insert(e: EventRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO photo_events (event_id, owner_id, status, algorithm_version, start_at, end_at, timezone, centroid_lat, centroid_lon, generated_title,
-           title_override, is_hidden, cover_media_item_id, redirect_to, created_at, updated_at)
-         VALUES (@event_id, @owner_id, @status, @algorithm_version, @start_at, @end_at, @timezone, @centroid_lat, @centroid_lon, @generated_title,
-           @title_override, @is_hidden, @cover_media_item_id, @redirect_to, @created_at, @updated_at)`,
-      )
-      .run(e);
+    this.kept(
+      `INSERT INTO photo_events (event_id, owner_id, status, algorithm_version, start_at, end_at, timezone, centroid_lat, centroid_lon, generated_title,
+         title_override, is_hidden, cover_media_item_id, redirect_to, created_at, updated_at)
+       VALUES (@event_id, @owner_id, @status, @algorithm_version, @start_at, @end_at, @timezone, @centroid_lat, @centroid_lon, @generated_title,
+         @title_override, @is_hidden, @cover_media_item_id, @redirect_to, @created_at, @updated_at)`,
+    ).run(e);
   }
 
   /** The computed fields (the person's own stay). */
   updateComputed(e: Pick<EventRow, 'event_id' | 'start_at' | 'end_at' | 'timezone' | 'centroid_lat' | 'centroid_lon' | 'generated_title' | 'algorithm_version' | 'updated_at'>): void {
-    this.db
-      .prepare(
-        `UPDATE photo_events SET status = 'active', redirect_to = NULL, start_at = @start_at, end_at = @end_at, timezone = @timezone, centroid_lat = @centroid_lat,
-           centroid_lon = @centroid_lon, generated_title = @generated_title, algorithm_version = @algorithm_version, updated_at = @updated_at
-         WHERE event_id = @event_id`,
-      )
-      .run(e);
+    this.kept(
+      `UPDATE photo_events SET status = 'active', redirect_to = NULL, start_at = @start_at, end_at = @end_at, timezone = @timezone, centroid_lat = @centroid_lat,
+         centroid_lon = @centroid_lon, generated_title = @generated_title, algorithm_version = @algorithm_version, updated_at = @updated_at
+       WHERE event_id = @event_id`,
+    ).run(e);
   }
 
   setUserFields(eventId: string, f: { title_override?: string | null; is_hidden?: number; cover_media_item_id?: string | null }, now: number): void {
@@ -122,13 +128,9 @@ export class PhotoEventsStore {
 
   /** Retires an event: redirected to `successor` (one hop: events redirected to it follow along), or retired for good. */
   retire(eventId: string, successor: string | null, now: number): void {
-    this.db.prepare('DELETE FROM photo_event_members WHERE event_id = ?').run(eventId);
-    this.db
-      .prepare("UPDATE photo_events SET status = @status, redirect_to = @to, updated_at = @now WHERE event_id = @id")
-      .run({ id: eventId, status: successor ? 'redirected' : 'retired', to: successor, now });
-    this.db
-      .prepare("UPDATE photo_events SET status = @status, redirect_to = @to, updated_at = @now WHERE redirect_to = @id")
-      .run({ id: eventId, status: successor ? 'redirected' : 'retired', to: successor, now });
+    this.kept('DELETE FROM photo_event_members WHERE event_id = ?').run(eventId);
+    this.kept("UPDATE photo_events SET status = @status, redirect_to = @to, updated_at = @now WHERE event_id = @id").run({ id: eventId, status: successor ? 'redirected' : 'retired', to: successor, now });
+    this.kept("UPDATE photo_events SET status = @status, redirect_to = @to, updated_at = @now WHERE redirect_to = @id").run({ id: eventId, status: successor ? 'redirected' : 'retired', to: successor, now });
   }
 
   // ------------------------------------------------------------------ members
@@ -159,7 +161,7 @@ export class PhotoEventsStore {
    * statement hold the loop for a quarter of a second). The pages are separate reads: a rebuild checks at
    * publish time that nothing changed meanwhile (the owner's revision).
    */
-  async membersOfInSlices(ownerId: number, pageRows = 4096): Promise<Map<string, MemberRow[]>> {
+  async membersOfInSlices(ownerId: number, pageRows = 1024): Promise<Map<string, MemberRow[]>> {
     const page = this.db.prepare(MEMBERS_PAGE_SQL);
     const out = new Map<string, MemberRow[]>();
     for (let after = { event: '', position: -1 }; ; ) {
@@ -180,9 +182,9 @@ export class PhotoEventsStore {
    * belongs to one event at most), and the event's other members leave it.
    */
   takeMembers(eventId: string, members: readonly { media_item_id: string; origin: 'segment' | 'added' }[]): void {
-    this.db.prepare('DELETE FROM photo_event_members WHERE event_id = ?').run(eventId);
-    const free = this.db.prepare('DELETE FROM photo_event_members WHERE media_item_id = ?');
-    const ins = this.db.prepare('INSERT INTO photo_event_members (event_id, media_item_id, position, origin) VALUES (?, ?, ?, ?)');
+    this.kept('DELETE FROM photo_event_members WHERE event_id = ?').run(eventId);
+    const free = this.kept('DELETE FROM photo_event_members WHERE media_item_id = ?');
+    const ins = this.kept('INSERT INTO photo_event_members (event_id, media_item_id, position, origin) VALUES (?, ?, ?, ?)');
     members.forEach((m, i) => {
       free.run(m.media_item_id);
       ins.run(eventId, m.media_item_id, i, m.origin);
@@ -205,7 +207,7 @@ export class PhotoEventsStore {
 
   /** One journal entry: lists filtering on an event start over (features/browse). */
   journal(): void {
-    this.db.prepare("INSERT INTO change_journal (kind, key, deps) VALUES ('d', NULL, ?)").run(EVENTS_DEP);
+    this.kept("INSERT INTO change_journal (kind, key, deps) VALUES ('d', NULL, ?)").run(EVENTS_DEP);
   }
 
   // ------------------------------------------------------------------ what events are made of
@@ -286,8 +288,8 @@ export class PhotoEventsStore {
   // ------------------------------------------------------------------ rebuild state
 
   state(ownerId: number): OwnerStateRow {
-    this.db.prepare('INSERT INTO photo_event_owner_state (owner_id, updated_at) VALUES (?, 0) ON CONFLICT DO NOTHING').run(ownerId);
-    return this.db.prepare('SELECT * FROM photo_event_owner_state WHERE owner_id = ?').get(ownerId) as OwnerStateRow;
+    this.kept('INSERT INTO photo_event_owner_state (owner_id, updated_at) VALUES (?, 0) ON CONFLICT DO NOTHING').run(ownerId);
+    return this.kept('SELECT * FROM photo_event_owner_state WHERE owner_id = ?').get(ownerId) as OwnerStateRow;
   }
 
   bumpRevision(ownerId: number, now: number): void {
@@ -314,7 +316,7 @@ export class PhotoEventsStore {
 
   /** Keeps the lease of a run that is still working (false: it was lost to another run). */
   renew(ownerId: number, runId: string, now: number, leaseMs: number): boolean {
-    return this.db.prepare('UPDATE photo_event_owner_state SET lease_expires_at = ? WHERE owner_id = ? AND running_run_id = ?').run(now + leaseMs, ownerId, runId).changes > 0;
+    return this.kept('UPDATE photo_event_owner_state SET lease_expires_at = ? WHERE owner_id = ? AND running_run_id = ?').run(now + leaseMs, ownerId, runId).changes > 0;
   }
 
   /** Gives the lease and the claimed ranges back (the run did not publish). */
