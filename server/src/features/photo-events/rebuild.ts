@@ -85,9 +85,13 @@ export async function planRebuild(
   // Each of the rebuild's passes over 100k items (maps of members, segments, groups) held the loop for tens of ms
   // on its own; together they were the 155–160 ms stalls measured in round one (issue 25): a turn every SLICE_MS.
   const pace = new Pace(SLICE_MS);
-  const facts = new Map<string, ItemFacts>();
+  // Only the items the person's labels name are looked up by id: a set of those, not a map of every item (a
+  // 100k-entry map lived through the whole rebuild in the heap its major GCs marked).
+  const labels = store.labels(ownerId);
+  const placed = new Set(labels.map((l) => l.media_item_id));
+  const present = new Set<string>();
   for (const c of items) {
-    facts.set(c.id, c);
+    if (placed.has(c.id)) present.add(c.id);
     if (pace.due()) await pace.turn();
   }
   const links = store.links(ownerId);
@@ -100,8 +104,6 @@ export async function planRebuild(
   // Reconciliation compares what the segmentation decides on both sides: items the person placed
   // (added somewhere, or taken out) are left out of the comparison, so moving a photo out of an event
   // does not cost the event its id.
-  const labels = store.labels(ownerId);
-  const placed = new Set(labels.map((l) => l.media_item_id));
   const prevRows = store.activeOf(ownerId);
   await pace.turn();
   const previous: PreviousEvent[] = [];
@@ -136,12 +138,10 @@ export async function planRebuild(
   // Event id per segment; then the person's labels move items.
   const ids = rec.assigned.map((id) => id ?? uuidv7(now));
   const memberOf = new Map<string, string>(); // item → event id
-  const origin = new Map<string, 'segment' | 'added'>();
+  /** Items a label added to their event (origin 'added'); every other member's origin is 'segment'. */
+  const added = new Set<string>();
   for (let i = 0; i < segs.length; i++) {
-    for (const m of segs[i]!.all) {
-      memberOf.set(m, ids[i]!);
-      origin.set(m, 'segment');
-    }
+    for (const m of segs[i]!.all) memberOf.set(m, ids[i]!);
     if (pace.due()) await pace.turn();
   }
   const successor = new Map<string, string | null>(rec.retired.map((r) => [r.id, r.successor === null ? null : ids[r.successor]!]));
@@ -154,13 +154,13 @@ export async function planRebuild(
   };
   for (const l of labels) {
     if (pace.due()) await pace.turn();
-    if (!facts.has(l.media_item_id)) continue;
+    if (!present.has(l.media_item_id)) continue;
     const target = resolve(l.event_id);
     if (target === null) continue;
     if (l.label === 'exclude' && memberOf.get(l.media_item_id) === target) memberOf.delete(l.media_item_id);
     if (l.label === 'include') {
       memberOf.set(l.media_item_id, target);
-      origin.set(l.media_item_id, 'added');
+      added.add(l.media_item_id);
     }
   }
 
@@ -172,12 +172,12 @@ export async function planRebuild(
     if (e === undefined) continue;
     let list = grouped.get(e);
     if (!list) grouped.set(e, (list = []));
-    list.push(facts.get(c.id)!);
+    list.push(c as ItemFacts); // the segmentation sorts the items it was given
   }
   const assignedIds = new Set(rec.assigned.filter((x): x is string => x !== null));
   const events: PlannedEvent[] = [];
   for (const [id, list] of grouped) {
-    events.push({ id, isNew: !assignedIds.has(id), members: list.map((c) => ({ media_item_id: c.id, origin: origin.get(c.id)! })), ...describe(list, placeNameAt) });
+    events.push({ id, isNew: !assignedIds.has(id), members: list.map((c) => ({ media_item_id: c.id, origin: added.has(c.id) ? ('added' as const) : ('segment' as const) })), ...describe(list, placeNameAt) });
     if (pace.due()) await pace.turn();
   }
   const retired = rec.retired.map((r) => ({ id: r.id, successor: r.successor === null ? null : ids[r.successor]! }));

@@ -97,10 +97,13 @@ function* segmentSteps(items: readonly Candidate[], links: Links, sliceMs: numbe
   const sorted = yield* sortInSlices([...items], byTimeThenId, slice);
   const n = sorted.length;
   if (n === 0) return { sorted, segments: [] };
+  // Positions by id, only for the person's links (most libraries have none: no map of every item then).
   const pos = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    pos.set(sorted[i]!.id, i);
-    yield* slice();
+  if (links.mustLink?.length || links.cannotLink?.length) {
+    for (let i = 0; i < n; i++) {
+      pos.set(sorted[i]!.id, i);
+      yield* slice();
+    }
   }
   // Edge i joins sorted[i] and sorted[i + 1].
   const edges = Math.max(0, n - 1);
