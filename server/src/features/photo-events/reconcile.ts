@@ -67,8 +67,8 @@ export function reconcile(previous: readonly PreviousEvent[], segments: readonly
 }
 
 /**
- * The same, yielding after each previous event and each segment (the caller gives the event loop a turn when
- * its slice is over): at 100k photos the member maps alone held the loop for tens of ms.
+ * The same, yielding after each previous event and each segment, in each pass over them (the caller gives the
+ * event loop a turn when its slice is over): at 100k photos the member maps alone held the loop for tens of ms.
  */
 export function* reconcileInSlices(previous: readonly PreviousEvent[], segments: readonly NewSegment[]): Generator<void, Reconciliation> {
   const owner = new Map<string, number>(); // member → previous event index
@@ -106,6 +106,7 @@ export function* reconcileInSlices(previous: readonly PreviousEvent[], segments:
         isolated: row.size === 1 && segDegree.get(si) === 1,
       });
     }
+    yield;
   }
   pairs.sort(
     (a, b) =>
@@ -120,8 +121,10 @@ export function* reconcileInSlices(previous: readonly PreviousEvent[], segments:
     taken.add(x.pi);
   }
   const retired: Reconciliation['retired'] = [];
-  previous.forEach((p, pi) => {
-    if (taken.has(pi)) return;
+  for (let pi = 0; pi < previous.length; pi++) {
+    yield;
+    const p = previous[pi]!;
+    if (taken.has(pi)) continue;
     let successor: number | null = null;
     let most = 0;
     for (const [si, count] of shared.get(pi) ?? []) {
@@ -131,6 +134,6 @@ export function* reconcileInSlices(previous: readonly PreviousEvent[], segments:
       }
     }
     retired.push({ id: p.id, successor });
-  });
+  }
   return { assigned, retired };
 }
