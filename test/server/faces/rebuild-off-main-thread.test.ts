@@ -4,12 +4,15 @@
  *  - the faces (their embeddings above all) are read by the clustering thread over a connection of its own:
  *    no statement the rebuild prepares on the server's connection reads an embedding;
  *  - the plan the main thread writes from is flat columns (typed arrays), not an object per face;
+ *  - the clustering thread runs at the lowest CPU priority (Linux), so that on a 2-core machine the server's
+ *    loop does not wait for the CPU behind it;
  *  - the people are the same as those placed face by face, and as a rebuild of a catalog in memory gives (read
  *    on the caller's thread, since no other connection can open it).
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { FACE_MODEL_ID } from '../../../server/src/features/faces/index.ts';
+import { clusterOnThread } from '../../../server/src/features/faces/cluster-thread.ts';
 import { FacesStore, planGroups } from '../../../server/src/features/faces/faces.store.ts';
 import type { Db } from '../../../server/src/platform/db/connection.ts';
 import { openDatabase } from '../../../server/src/platform/db/connection.ts';
@@ -101,6 +104,15 @@ describe('a people rebuild keeps the faces out of the server’s isolate', { tim
     } finally {
       mem.close();
     }
+  });
+
+  test('the clustering thread reads every face of the owner and runs at the lowest CPU priority', async () => {
+    const owner = cat.db.prepare('SELECT owner_id FROM faces LIMIT 1').pluck().get() as number;
+    const { cols, groups, nice } = await clusterOnThread({ file: cat.file, ownerId: owner });
+    const ids = cat.db.prepare('SELECT face_id FROM faces WHERE owner_id = ? ORDER BY face_id').pluck().all(owner) as number[];
+    assert.deepEqual([...cols.faceId], ids, 'every face of the owner, in face-id order');
+    assert.equal(groups.length, ids.length);
+    if (process.platform === 'linux') assert.equal(nice, 19, 'nice 19: the server’s loop comes first');
   });
 
   test('the plan it writes from is flat columns, new people contiguous in the order they are created', () => {

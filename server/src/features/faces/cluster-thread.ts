@@ -34,6 +34,8 @@ export interface ClusterResult {
   cols: FaceColumns;
   /** A pinned person id, a new group −1, −2, …, or 0: noise (clusterFacesIndexed). */
   groups: Float64Array;
+  /** The thread's nice value while it read and clustered (cluster-worker.ts lowestPriority; null: not set). */
+  nice: number | null;
 }
 
 export type ClusterResponse = ({ ok: true } & ClusterResult) | { ok: false; error: string };
@@ -60,7 +62,7 @@ export function clusterOnThread(req: ClusterRequest, opts: ClusterThreadOptions 
       fn();
       void worker.terminate();
     };
-    worker.once('message', (m: ClusterResponse) => finish(() => (m.ok ? resolve({ cols: m.cols, groups: m.groups }) : reject(new Error(`The people clustering failed: ${m.error}`)))));
+    worker.once('message', (m: ClusterResponse) => finish(() => (m.ok ? resolve({ cols: m.cols, groups: m.groups, nice: m.nice }) : reject(new Error(`The people clustering failed: ${m.error}`)))));
     worker.once('error', (e) => finish(() => reject(new Error(`The people clustering thread died: ${e.message}`))));
     worker.once('exit', (code) => finish(() => reject(new Error(`The people clustering thread stopped (exit code ${code}) before it answered.`))));
     const t = 'table' in req ? req.table : null;
