@@ -6,6 +6,8 @@
  *  - the plan the main thread writes from is flat columns (typed arrays), not an object per face;
  *  - the clustering thread runs at the lowest CPU priority (Linux), so that on a 2-core machine the server's
  *    loop does not wait for the CPU behind it;
+ *  - the people list, read while a rebuild runs, computes its figures for the page's people only, and pages
+ *    through the people in the documented order with the right counts;
  *  - the people are the same as those placed face by face, and as a rebuild of a catalog in memory gives (read
  *    on the caller's thread, since no other connection can open it).
  */
@@ -17,6 +19,10 @@ import { FacesStore, planGroups } from '../../../server/src/features/faces/faces
 import type { Db } from '../../../server/src/platform/db/connection.ts';
 import { openDatabase } from '../../../server/src/platform/db/connection.ts';
 import { migrate } from '../../../server/src/platform/db/migrate.ts';
+import { PeopleService } from '../../../server/src/features/faces/people.service.ts';
+import { buildJobRegistry } from '../../../server/src/jobs.ts';
+import { Access } from '../../../server/src/platform/access/index.ts';
+import { JobQueue } from '../../../server/src/platform/jobs/queue.ts';
 import { catalogOf } from '../helpers/factories.ts';
 import { tempCatalog } from '../jobs/harness.ts';
 
@@ -113,6 +119,30 @@ describe('a people rebuild keeps the faces out of the server’s isolate', { tim
     assert.deepEqual([...cols.faceId], ids, 'every face of the owner, in face-id order');
     assert.equal(groups.length, ids.length);
     if (process.platform === 'linux') assert.equal(nice, 19, 'nice 19: the server’s loop comes first');
+  });
+
+  test('the people list pages in its order (named first, then by faces) with each person’s counts', () => {
+    const db = cat.db;
+    const owner = db.prepare('SELECT owner_id FROM faces LIMIT 1').pluck().get() as number;
+    const people = new PeopleService(db, new Access(db), new FacesStore(db), new JobQueue(db, buildJobRegistry()), async () => null);
+    const actor = { userId: owner, username: 'm', role: 'user' as const, sessionId: 's', via: 'bearer' as const };
+    const some = db.prepare('SELECT person_id FROM people WHERE owner_id = ? ORDER BY person_id').pluck().all(owner) as number[];
+    people.update(actor, some[3]!, { name: 'bea' });
+    people.update(actor, some[1]!, { name: 'Anna' });
+    const want = db
+      .prepare(
+        `SELECT p.person_id, p.name, count(f.face_id) AS faces, count(DISTINCT f.asset_id) AS assets FROM people p JOIN faces f ON f.person_id = p.person_id
+         WHERE p.owner_id = ? GROUP BY p.person_id ORDER BY p.name IS NULL, p.name COLLATE NOCASE, faces DESC, p.person_id`,
+      )
+      .all(owner) as { person_id: number; name: string | null; faces: number; assets: number }[];
+    assert.deepEqual(want.slice(0, 2).map((p) => p.name), ['Anna', 'bea']);
+    const got: typeof want = [];
+    for (let offset = 0; offset < want.length; offset += 5) {
+      const page = people.list(actor, { limit: 5, offset });
+      assert.equal(page.total, want.length);
+      for (const p of page.people) got.push({ person_id: p.person_id, name: p.name, faces: p.member_count, assets: p.asset_count });
+    }
+    assert.deepEqual(got, want);
   });
 
   test('the plan it writes from is flat columns, new people contiguous in the order they are created', () => {
