@@ -34,7 +34,7 @@ export interface ClusterResult {
   cols: FaceColumns;
   /** A pinned person id, a new group −1, −2, …, or 0: noise (clusterFacesIndexed). */
   groups: Float64Array;
-  /** The thread's nice value while it read and clustered (cluster-worker.ts lowestPriority; null: not set). */
+  /** The thread's nice value while it read and clustered (cluster-worker.ts lowPriority; null: not set). */
   nice: number | null;
 }
 

@@ -16,24 +16,27 @@ import type { ClusterRequest, ClusterResponse } from './cluster-thread.ts';
 import { readFaceTable, type FaceTable } from './face-table.ts';
 
 /**
- * This thread at the lowest CPU priority, where the system allows it (Linux: a thread's nice value is its own;
+ * This thread at a low CPU priority, where the system allows it (Linux: a thread's nice value is its own;
  * `/proc/thread-self` names its id). On a 2-core home server the clustering would otherwise take a core as its
  * due while the server's loop, its garbage collector's helper threads and the person browsing share the
- * other: the loop then waited for the CPU (issue 25 point 4). At nice 19 the clustering runs on what the
- * server leaves: a rebuild takes longer on a busy machine, and the loop is not held for it. The value set is
- * reported (null: not set).
+ * other: the loop then waited for the CPU (issue 25 point 4). Nice 10, not 19: against a busy thread of
+ * normal priority it still gets about a tenth of a core (at 19, a sixtieth: a rebuild during an import or
+ * steady browsing crawled, in bench:faces for tens of minutes), while the loop, when it wakes, has the core
+ * nine parts in ten. The value set is reported (null: not set).
  */
-function lowestPriority(): number | null {
+const CLUSTER_NICE = 10;
+
+function lowPriority(): number | null {
   try {
     const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
     if (!Number.isInteger(tid) || tid <= 0) return null;
-    os.setPriority(tid, 19);
+    os.setPriority(tid, CLUSTER_NICE);
     return os.getPriority(tid);
   } catch {
     return null;
   }
 }
-const nice = lowestPriority();
+const nice = lowPriority();
 
 parentPort!.once('message', (req: ClusterRequest) => {
   void run(req).then(
