@@ -7,7 +7,7 @@
  * collector: its heap then held every face's embedding (100k Float32Arrays), the HNSW index's 100k neighbour
  * lists (two typed arrays each) and the groups, and a major GC walks all of them in one pause. In a worker
  * they live in its own isolate and heap. The worker also reads the faces itself, over a connection of its own
- * to the catalog file (face-table.ts says why): the main thread receives a few flat columns (ids, persons, one
+ * to the catalog file (face-table.store.ts says why): the main thread receives a few flat columns (ids, persons, one
  * byte per face) and one Float64Array of groups, and never sees an embedding.
  *
  * One worker per rebuild, stopped when it answers (a rebuild is rare; an idle thread would only hold memory).
@@ -21,7 +21,7 @@
 import fs from 'node:fs';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { IndexedClusterOptions } from './cluster.ts';
-import type { FaceColumns, FaceTable } from './face-table.ts';
+import type { FaceColumns, FaceTable } from './face-table.store.ts';
 
 /**
  * Whose faces to cluster: read by the worker from the catalog `file` (one snapshot), or, for a catalog in

@@ -1,7 +1,7 @@
 /**
  * Worker thread body for a people rebuild's clustering (started by cluster-thread.ts; not imported anywhere
  * else). It reads the owner's faces itself, in one snapshot over a connection of its own to the catalog file
- * (face-table.ts: flat columns, one Float32Array for every embedding), clusters them with the rebuild's own rule
+ * (face-table.store.ts: flat columns, one Float32Array for every embedding), clusters them with the rebuild's own rule
  * (cluster.ts clusterFacesIndexed: the same code, so the same groups) and answers the faces' columns and one
  * group per face, in face-id order. Everything the read and the clustering allocate (the rows, the matrix, the
  * HNSW graph, 100k neighbour lists) lives and dies in this thread's heap: the server's event loop and its
@@ -13,7 +13,7 @@ import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { clusterFacesIndexed, type ClusterFace } from './cluster.ts';
 import type { ClusterRequest, ClusterResponse } from './cluster-thread.ts';
-import { readFaceTable, type FaceTable } from './face-table.ts';
+import { readFaceTable, type FaceTable } from './face-table.store.ts';
 
 /**
  * This thread at a low CPU priority, where the system allows it (Linux: a thread's nice value is its own;

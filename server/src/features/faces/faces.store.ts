@@ -9,7 +9,7 @@ import { nextTurn, Pace } from '../../platform/cache/slices.ts';
 import { clusterFaces, CLUSTER_PARAMS, SLICE_MS, type ClusterFace } from './cluster.ts';
 import { componentsOf, FaceMatrix } from './cluster-neighbours.ts';
 import { clusterOnThread, type ClusterThreadOptions } from './cluster-thread.ts';
-import { readFaceTable, type FaceColumns } from './face-table.ts';
+import { readFaceTable, type FaceColumns } from './face-table.store.ts';
 import { iou } from './detect.ts';
 import type { FaceAnalysis } from './pipeline.ts';
 
@@ -216,7 +216,7 @@ export class FacesStore {
    * Returns the people count.
    *
    * The event loop is never held for long (issue 25: ≤ 50 ms while a rebuild of 100k faces runs): the faces
-   * are read and clustered on a thread of its own (cluster-thread.ts, face-table.ts: its heap, not the
+   * are read and clustered on a thread of its own (cluster-thread.ts, face-table.store.ts: its heap, not the
    * server's, holds the rows, the embeddings, the index and the neighbour lists; the main thread receives flat
    * columns), the plan is made in slices into flat columns too (GroupsPlan: no object per face), and the result
    * is written in short transactions of about SLICE_MS each, only the faces whose person changes. Nothing is written before the groups are back: a clustering
