@@ -9,7 +9,13 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** One API call; variant B envelopes `{code, data, error, message}` are unwrapped to `data`. */
 export async function call(req: APIRequestContext, method: 'get' | 'post', url: string, token: string | null, options: Record<string, unknown> = {}) {
-  const r = await req[method](url, { ...options, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+  const send = () => req[method](url, { ...options, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+  // A kept-alive socket the server closed as idle (Node's 5 s) just as a GET was sent on it is reset. Browsers send
+  // such an idempotent request again on a fresh socket; Playwright's request context does not, so a GET does it here.
+  const r = await send().catch((e: Error) => {
+    if (method !== 'get' || !/ECONNRESET|socket hang up/.test(e.message)) throw e;
+    return send();
+  });
   const body = (await r.json()) as { code: number; data: unknown };
   expect(r.ok(), `${method} ${url}: ${JSON.stringify(body)}`).toBeTruthy();
   return body.data as Record<string, unknown>;
