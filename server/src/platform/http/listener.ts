@@ -12,6 +12,12 @@
  *
  * Closing is graceful: a replaced socket stops accepting at once, idle kept-alive connections are
  * closed, and requests in flight (an upload over Wi-Fi) finish on their connection.
+ *
+ * Idle kept-alive connections stay open IDLE_KEEP_ALIVE_MS, not Node's 5 s. Browsers and HTTP clients keep
+ * an idle socket for much longer (Chromium about 5 min) and reuse it; when the server closes it at the moment
+ * a request goes out, that request fails with a reset. Browsers send a GET again, but not a POST or PUT (an
+ * upload chunk, an album edit), and scripted clients (Playwright's, Node's fetch) resend nothing. The longer
+ * the server waits, the rarer that race; the cost is an idle socket per device for a minute.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +36,9 @@ export interface ListeningAddress {
   port: number;
 }
 
+/** How long an idle kept-alive connection is kept (see above): longer than common clients' 60 s. */
+export const IDLE_KEEP_ALIVE_MS = 65_000;
+
 type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 /** Errors of an optional socket that mean "this machine has no such address family". */
@@ -44,8 +53,12 @@ export class HttpListener {
   constructor(
     private readonly handler: RequestListener,
     private readonly port: number,
-    private readonly serverOptions: http.ServerOptions = {},
-  ) {}
+    serverOptions: http.ServerOptions = {},
+  ) {
+    this.serverOptions = { keepAliveTimeout: IDLE_KEEP_ALIVE_MS, ...serverOptions };
+  }
+
+  private readonly serverOptions: http.ServerOptions;
 
   /** The port every socket shares (the one picked for port 0 on the first bind). */
   get actualPort(): number | null {
@@ -75,6 +88,8 @@ export class HttpListener {
     try {
       for (const target of targets) {
         const server = http.createServer(this.serverOptions, this.handler);
+        // Set on the server too: not every Node release reads it from the options.
+        if (this.serverOptions.keepAliveTimeout !== undefined) server.keepAliveTimeout = this.serverOptions.keepAliveTimeout;
         try {
           await listen(server, target, this.boundPort);
           fresh.push(server);
