@@ -38,6 +38,16 @@ export function writeMarker(dir: string, marker: Marker): void {
 }
 
 /**
+ * Replaces a folder's marker in one step (written beside it, then renamed over it): the only rewrite Hearth
+ * makes, when a copy of a repository is registered as a repository of its own and gets a new id.
+ */
+export function replaceMarker(dir: string, marker: Marker): void {
+  const tmp = path.join(dir, `${MARKER_FILE}.${process.pid}.tmp`);
+  fs.writeFileSync(tmp, `${JSON.stringify(marker, null, 2)}\n`);
+  fs.renameSync(tmp, path.join(dir, MARKER_FILE));
+}
+
+/**
  * The storage root (`<dataDir>/storage`) carries its own marker, `.hearth-root` (JSON:
  * `{ "format": "hearth-storage-root", "version": 1, "id": "<uuid>", "created_at": "…" }`). Its id is
  * the `root_id` of the repositories that live under it (the primary repository and any other folder

@@ -28,7 +28,7 @@ import { DomainError, NotFound } from '../../platform/http/errors.ts';
 import type { JobContext } from '../../platform/jobs/registry.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Reachability } from './reachability.ts';
-import { RepositoryRegistry, type CreateRepositoryInput } from './registration.ts';
+import { RepositoryRegistry, type CreateRepositoryInput, type FolderPlacement, type OpenFolderInput } from './registration.ts';
 import { withDefaults, type RepositoriesContext, type RepositoriesDeps, type RepositoriesOptions } from './repositories.context.ts';
 import type { ScanJobArgs } from './repositories.jobs.ts';
 import { RepositoriesStore, type RepositoryRow } from './repositories.store.ts';
@@ -38,7 +38,7 @@ import { ScanScheduler } from './scheduling.ts';
 import { RepositoryWatching } from './watching.ts';
 
 export type { RepositoryRow } from './repositories.store.ts';
-export type { CreateRepositoryInput } from './registration.ts';
+export type { CreateRepositoryInput, FolderPlacement, OpenFolderInput } from './registration.ts';
 export type { RepositoriesDeps, RepositoriesOptions } from './repositories.context.ts';
 export type { ScanRequestResult } from './scanning.ts';
 
@@ -64,7 +64,15 @@ export class RepositoriesService {
     now: () => number = Date.now,
   ) {
     this.ctx = { db, store: new RepositoriesStore(db), storageRoot, log, deps, opts: withDefaults(options), now, started: false };
-    this.registry = new RepositoryRegistry(this.ctx, (row, actor) => this.scheduler.onRegistered(row, actor));
+    this.registry = new RepositoryRegistry(
+      this.ctx,
+      (row, actor) => this.scheduler.onRegistered(row, actor),
+      (row, actor) => {
+        // The old folder's watcher goes (its entry is dropped at once), then the new folder is checked, watched and scanned.
+        void this.watching.stopWatcher(row.repository_id);
+        this.scheduler.onRegistered(row, actor);
+      },
+    );
     this.watching = new RepositoryWatching(this.ctx, {
       ownerFor: (row) => this.registry.ownerFor(row),
       checkReachability: (id) => this.scheduler.checkReachability(id),
@@ -136,6 +144,18 @@ export class RepositoriesService {
   /** Registers an existing folder holding a `.hearth-repo` marker; watched and scanned once running. */
   create(actor: Actor, input: CreateRepositoryInput): RepositoryView {
     return this.registry.create(actor, input);
+  }
+  /** How a folder (a real path) sits among the registered repositories: free, registered, a copy, inside or around one. */
+  placementOf(dir: string): FolderPlacement {
+    return this.registry.placementOf(dir);
+  }
+  /** Registers a folder a person chose on the home machine (features/host-actions), writing its marker when needed. */
+  open(actor: Actor, input: OpenFolderInput): RepositoryRow {
+    return this.registry.open(actor, input);
+  }
+  /** Points a repository at the folder it moved to (that folder's marker carries its id). */
+  relocate(actor: Actor, id: string, dir: string): RepositoryRow {
+    return this.registry.relocate(actor, id, dir);
   }
   /** Who owns files found in a repository: its default owner, else the oldest active administrator. */
   ownerFor(row: RepositoryRow): number | undefined {

@@ -87,6 +87,11 @@ export class RepositoriesStore {
       .run(r);
   }
 
+  /** Points a repository at the folder it moved to (relocate): its files' paths are relative, so they follow. */
+  setPath(id: string, path: string, now: number): void {
+    this.db.prepare('UPDATE repositories SET path = ?, updated_at = ? WHERE repository_id = ?').run(path, now, id);
+  }
+
   /** Returns true when something changed. */
   setStatus(id: string, status: RepositoryStatus, detail: string | null, now: number): boolean {
     return (

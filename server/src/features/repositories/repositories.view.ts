@@ -3,6 +3,9 @@ import { z } from '@hono/zod-openapi';
 import { decodeDetail } from './reachability.ts';
 import type { RepositoryRow, ScanJobInfo, ScanRow } from './repositories.store.ts';
 
+/** `primary`: the one repository in the data folder's storage root; `regular`: any other folder. */
+export const REPOSITORY_ROLES = ['primary', 'regular'] as const;
+
 export const RepositorySchema = z
   .object({
     id: z.uuid().openapi({ description: "The repository's id: the `id` of its `.hearth-repo` marker, stable across moves and catalog rebuilds." }),
@@ -17,7 +20,7 @@ export const RepositorySchema = z
     reachability: z.enum(['active', 'offline', 'error']).openapi({
       description: '`active`: readable, watched and scanned. `offline`: the folder is gone (unplugged disk, unmounted share). `error`: the folder is there but unreadable or its marker is missing or changed.',
     }),
-    role: z.enum(['primary', 'regular']),
+    role: z.enum(REPOSITORY_ROLES),
     pause_reason: z.enum(['offline', 'permission_denied', 'marker_missing', 'marker_invalid', 'marker_mismatch']).nullable().openapi({
       description: 'Why watching and scanning are paused; null while the repository is active.',
     }),
