@@ -39,6 +39,7 @@ import { duplicatesRouter } from './features/duplicates/duplicates.router.ts';
 import { photoEventsRouter } from './features/photo-events/photo-events.router.ts';
 import { speciesRouter } from './features/species/species.router.ts';
 import { cloudImportRouter } from './features/cloud-import/index.ts';
+import { hostActionsRouter } from './features/host-actions/index.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -85,6 +86,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, assetsRouter());
   api.route(API_BASE, repositoriesRouter());
   api.route(API_BASE, cloudImportRouter());
+  api.route(API_BASE, hostActionsRouter());
   api.route(API_BASE, uploadsRouter());
   api.route(API_BASE, sharingRouter());
   api.route(API_BASE, duplicatesRouter());

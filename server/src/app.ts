@@ -129,6 +129,12 @@ export function createApp(container: Container) {
     problemResponse(makeProblem(404, 'route_not_found', `No operation at ${c.req.method} ${c.req.path}.`, { requestId: c.get('requestId') })),
   );
 
+  // The host channel's routes live on a local socket only (features/host-actions): here they do not exist,
+  // and the web UI's fallback must not answer them either.
+  app.all('/host/*', (c) =>
+    problemResponse(makeProblem(404, 'route_not_found', `No operation at ${c.req.method} ${c.req.path}.`, { requestId: c.get('requestId') })),
+  );
+
   mountUi(app, container.config.uiDir);
 
   app.onError((err, c) => {

@@ -93,6 +93,7 @@ import { CloudImportService } from './features/cloud-import/index.ts';
 import type { CloudProvider } from './adapters/cloud/provider.ts';
 import { WebDavProvider } from './adapters/cloud/webdav/index.ts';
 import { ICloudProvider } from './adapters/cloud/icloud/index.ts';
+import { HostActionEvents, HostActionLifecycle, HostActionsService, HostActionsStore, HostApproval, HostChannelServer, defaultRiskOptions } from './features/host-actions/index.ts';
 
 declare module './platform/http/context.ts' {
   // The platform's view of the services is this Container: routers and jobs each get only the members they
@@ -137,6 +138,14 @@ export interface Container {
   repositories: RepositoriesService;
   /** Cloud import: members' connections to providers (WebDAV, iCloud), import runs and the sources bound to repositories. */
   cloudImport: CloudImportService;
+  /** Members' requests that the home machine add a folder as a repository (features/host-actions). */
+  hostActions: HostActionsService;
+  /**
+   * The local-only listener through which the person at the home machine approves host actions (a socket in
+   * `<dataDir>/host/`, never the network). Started with the container; `listening` settles once it listens
+   * (or failed: logged, the server runs on without approvals).
+   */
+  hostChannel: { server: HostChannelServer; listening: Promise<void> };
   /** Staging, hashing, content detection and the no-overwrite commit, shared by uploads, scans and the watcher. */
   intake: Intake;
   /** The one door into the catalog: every source (uploads, watching, scans, next the importers) calls it. */
@@ -517,6 +526,13 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     },
   });
 
+  // Host actions: the members' requests, and the home machine's side reached only through the host channel.
+  const hostLifecycle = new HostActionLifecycle(new HostActionsStore(db), new HostActionEvents(), Date.now);
+  const hostLog = log.child({ module: 'host-actions' });
+  const hostApproval = new HostApproval({ lifecycle: hostLifecycle, repositories, dataDir: config.dataDir, risks: defaultRiskOptions(), log: hostLog });
+  const hostActions = new HostActionsService(access, hostLifecycle, hostApproval);
+  const hostChannelServer = new HostChannelServer({ dataDir: config.dataDir, approval: hostApproval, events: hostLifecycle.events, log: hostLog });
+
   // Upload receipts follow their asset's changes, in the transaction of each change (uploads/receipt-follower.ts):
   // only uploads writes receipts; the assets feature never calls uploads.
   followAssetChanges(assetChanges, uploads, new UploadsStore(db));
@@ -563,6 +579,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     network,
     repositories,
     cloudImport,
+    hostActions,
+    hostChannel: { server: hostChannelServer, listening: Promise.resolve() },
     intake,
     door,
     ingest,
@@ -607,6 +625,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     checkpointer,
     close: async (deadlineMs = 0) => {
       closed = true;
+      hostActions.stop();
+      await container.hostChannel.listening;
+      await hostChannelServer.close();
       // The start's model check may still be reading the models folder (and writing its digests to the data folder).
       await indexers.settled();
       await uploads.stop();
@@ -641,5 +662,11 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   void cloudImport.takeoutUploads.sweep();
   // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.
   repositories.start();
+  // Host actions expire on time even when nobody reads them; the home machine's channel opens.
+  hostActions.sweep();
+  hostActions.startSweeper();
+  container.hostChannel.listening = hostChannelServer.start().catch((err: unknown) => {
+    hostLog.error({ err }, 'the host channel could not open: host actions cannot be approved on this machine until the next start');
+  });
   return container;
 }

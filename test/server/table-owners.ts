@@ -112,6 +112,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   takeout_uploads: 'features/cloud-import',
   // 0036_source_pairs: files a source says belong together (an edited copy, a live photo's clip), for the media item linker
   asset_source_pairs: 'features/assets',
+  // 0037_host_actions: members' requests that the home machine add a folder (features/host-actions)
+  host_actions: 'features/host-actions',
 };
 
 export interface Departure {
@@ -191,7 +193,10 @@ export const READ_MODELS: Readonly<Record<string, ReadModel>> = {
   place_cells_fts: { readers: ['features/search'], reason: 'search by place name' },
   people: { readers: ['features/browse'], reason: 'the person filter of lists' },
   faces: { readers: ['features/browse'], reason: 'the person filter of lists' },
-  users: { readers: ['features/auth', 'features/repositories'], reason: 'sign-in reads the account; a repository’s files belong to its default owner or the oldest administrator' },
+  users: {
+    readers: ['features/auth', 'features/host-actions', 'features/repositories'],
+    reason: 'sign-in reads the account; a host action shows who asked (name, display name) to the person at the home machine; a repository’s files belong to its default owner or the oldest administrator',
+  },
   sessions: { readers: ['features/users'], reason: 'a member’s sessions listed and ended by an administrator' },
   jobs: {
     readers: ['features/assets', 'features/faces', 'features/indexing', 'features/photo-events', 'features/repositories'],

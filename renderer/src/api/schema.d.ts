@@ -2555,6 +2555,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/host-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your host actions, newest first (an administrator: everyone’s)
+         * @description An administrator sees every member’s actions (`actor` says whose) but opens and acts only on their own. States: `pending` (waiting for the home machine) → `presented` (shown there) → `running` → `completed` (`repository_id` set), or `needs_decision` (a conflict in `result.conflict`, settled with decideHostActionRecovery), or `failed` (`problem`, retryable). A waiting action (`pending`, `presented`, `needs_decision`) can be `cancelled` (by you, or denied at the home machine: `cancel_reason`) and `expired` (at `expires_at`: 15 minutes for the home machine to answer, 24 hours for a conflict to be decided). `version` bumps on every change. No request or answer carries a filesystem path: the folder is chosen at the home machine.
+         */
+        get: operations["listHostActions"];
+        put?: never;
+        /**
+         * Ask the home machine to add a folder there as a repository
+         * @description Creates a persistent, expiring request that the person at the home machine approves by choosing the folder (there, never here: a body carrying `path`, or any other unknown field, is refused). Show the answer’s `code`: the home machine shows it beside the request. The `Idempotency-Key` header is required: sending the same key and body again answers the original action (200), whatever became of it; the same key with another body is 422 `idempotency_key_reused`. `expected_version`: 0 or absent (no action under this key yet). States: `pending` (waiting for the home machine) → `presented` (shown there) → `running` → `completed` (`repository_id` set), or `needs_decision` (a conflict in `result.conflict`, settled with decideHostActionRecovery), or `failed` (`problem`, retryable). A waiting action (`pending`, `presented`, `needs_decision`) can be `cancelled` (by you, or denied at the home machine: `cancel_reason`) and `expired` (at `expires_at`: 15 minutes for the home machine to answer, 24 hours for a conflict to be decided). `version` bumps on every change. No request or answer carries a filesystem path: the folder is chosen at the home machine.
+         */
+        post: operations["createHostAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/host-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your host actions */
+        get: operations["getHostAction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/host-actions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a waiting host action
+         * @description No body. A pending, presented or undecided action is cancelled (`cancel_reason` `member_cancelled`); a cancelled one is answered as it is; any other is 409 `host_action_not_cancellable`.
+         */
+        post: operations["cancelHostAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/host-actions/{id}/recovery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle the conflict of a host action
+         * @description Only while `needs_decision`, with one of `result.conflict.allowed_resolutions`: `relocate` (the folder is the registered repository moved there: repoint it), `add_separate` (register it as a new, independent repository; a copy gets a new identity), `cancel`. The folder is looked at again first: when what is in the way changed, the action asks again with the new conflict.
+         */
+        post: operations["decideHostActionRecovery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/host-actions/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Present a failed, expired or cancelled host action on the home machine again
+         * @description No body. Back to `pending` with a fresh `expires_at` and the same `code`; from any other status 409 `host_action_not_retryable`.
+         */
+        post: operations["retryHostAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/host-actions/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow your host actions as server-sent events
+         * @description A `text/event-stream` (the same in both variants; errors before the stream starts are problem+json). Events, each `data` a JSON object: `ready` `{at}` first; `host_action`: a host action, as getHostAction answers it, whenever one you may list is created or changes; `heartbeat` `{at}` after 15 s without another event.
+         */
+        get: operations["streamHostActions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invites": {
         parameters: {
             query?: never;
@@ -4987,6 +5108,88 @@ export interface components {
             uptime_seconds: number;
             version: string;
         };
+        HostAction: {
+            /** @description The member who asked. */
+            actor: {
+                user_id: number;
+                username: string;
+            };
+            /**
+             * @description Extension: who cancelled: the member, or the person at the home machine.
+             * @enum {string|null}
+             */
+            cancel_reason: "member_cancelled" | "host_denied" | null;
+            /** @description Extension: a short confirmation code (6 digits). The asking device shows it and the home machine shows it beside the request, so the person there can tell it is this one. */
+            code: string;
+            completed_at: string | null;
+            created_at: string;
+            /** @description The `expected_version` that request carried. */
+            expected_version: number | null;
+            /** @description A pending, presented or undecided action expires then (status `expired`). */
+            expires_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "open_repository";
+            /** @description The name the repository gets. */
+            name: string;
+            problem: components["schemas"]["HostActionProblem"];
+            /** @enum {string} */
+            purpose: "regular";
+            /**
+             * Format: uuid
+             * @description The repository made (or relocated) once completed.
+             */
+            repository_id: string | null;
+            /** @description The `request_id` of the last request that changed the action. */
+            request_id: string | null;
+            result: {
+                conflict: components["schemas"]["HostActionConflict"];
+                name: string | null;
+                /** Format: uuid */
+                repository_id: string | null;
+                /** Format: uuid */
+                root_id: string | null;
+            } | null;
+            /** Format: uuid */
+            root_id: string | null;
+            /**
+             * @description See the states in the description of createHostAction.
+             * @enum {string}
+             */
+            status: "pending" | "presented" | "running" | "needs_decision" | "completed" | "failed" | "cancelled" | "expired";
+            updated_at: string;
+            /** @description Extension: bumps on every change; send it as `expected_version` to act only on what you saw. */
+            version: number;
+        };
+        /** @description While `needs_decision`: what is in the way and the choices. */
+        HostActionConflict: {
+            /** @description `relocate`: repoint the registered repository at this folder (it moved; its photos keep their ids). `add_separate`: register the folder as a new, independent repository (a copy gets a new identity in its marker). `cancel`: leave everything as it is. */
+            allowed_resolutions: ("relocate" | "add_separate" | "cancel")[];
+            /**
+             * Format: uuid
+             * @description The registered repository in the way; null for `risky_folder`.
+             */
+            repository_id: string | null;
+            /** @description `removable_drive`: on a drive that may be unplugged (the repository then pauses); `system_folder`: a system folder or the home folder itself; `very_large_tree`: more files and folders than a photo folder usually holds; `original_still_present`: the registered repository is still at its old place (so this is likely a copy). */
+            risk_warnings: ("removable_drive" | "system_folder" | "very_large_tree" | "original_still_present")[];
+            /**
+             * Format: uuid
+             * @description That repository's storage root (as in the Repository resource); null when it has none.
+             */
+            root_id: string | null;
+            /**
+             * @description `already_registered`: the folder is a repository already (`repository_id`); `moved_or_copied`: its marker carries the id of a registered repository found elsewhere: the folder is that repository moved here, or a copy of it; `inside_repository` / `contains_repository`: it lies inside, or around, a registered repository (a file belongs to one repository only); `risky_folder`: no repository is in the way, but the folder is a system folder or a very large tree (see `risk_warnings`).
+             * @enum {string}
+             */
+            type: "already_registered" | "moved_or_copied" | "inside_repository" | "contains_repository" | "risky_folder";
+        } | null;
+        /** @description Why the action failed (never a path). */
+        HostActionProblem: {
+            code: string;
+            detail: string;
+            retryable: boolean;
+        } | null;
         HouseholdMember: {
             display_name: string;
             /** @example AB */
@@ -19048,6 +19251,578 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listHostActions: {
+        parameters: {
+            query?: {
+                /** @description At most this many (default 50, max 200). */
+                limit?: number;
+                status?: "pending" | "presented" | "running" | "needs_decision" | "completed" | "failed" | "cancelled" | "expired";
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostAction"][];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createHostAction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable identifier of this request, chosen by the client (a UUID is fine). */
+                "idempotency-key": string;
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    expected_version?: number;
+                    /** @enum {string} */
+                    kind: "open_repository";
+                    /** @example Holiday photos */
+                    name: string;
+                    /**
+                     * @description The repository’s role (`regular`: any folder but the primary one).
+                     * @enum {string}
+                     */
+                    purpose: "regular";
+                    /** @description Your id for this request: sending it again (a retry after a lost answer) changes nothing twice. */
+                    request_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The action this Idempotency-Key made before */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostAction"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostAction"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHostAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostAction"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelHostAction: {
+        parameters: {
+            query?: {
+                /** @description The `version` you saw: another one answers 409 `stale_version`. */
+                expected_version?: number;
+                /** @description Your id for this request: sending it again (a retry after a lost answer) changes nothing twice. */
+                request_id?: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostAction"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decideHostActionRecovery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    expected_version?: number;
+                    /** @description Your id for this request: sending it again (a retry after a lost answer) changes nothing twice. */
+                    request_id?: string;
+                    /** @enum {string} */
+                    resolution: "relocate" | "add_separate" | "cancel";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostAction"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retryHostAction: {
+        parameters: {
+            query?: {
+                /** @description The `version` you saw: another one answers 409 `stale_version`. */
+                expected_version?: number;
+                /** @description Your id for this request: sending it again (a retry after a lost answer) changes nothing twice. */
+                request_id?: string;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostAction"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamHostActions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Validation failed; `errors` names each field */

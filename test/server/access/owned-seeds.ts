@@ -1,7 +1,7 @@
 /**
  * The owner-scoped things the ML and the background jobs would make, written straight into the catalog
  * for the permission matrices: people and faces (no face model runs here), a photo event, a duplicate group
- * and a named place; a cloud connection, an import run and a Takeout upload. The pipeline is not the subject
+ * and a named place; a cloud connection, an import run, a Takeout upload and a host action. The pipeline is not the subject
  * of the matrix; who may reach these rows is. Each row is what the job that makes it writes (the columns its own reads need), on the owner's real photos,
  * so the owner's calls get past "not found" and do what they do for real (a cover cut from the photo's
  * thumbnail, an event's members, a merge of duplicates).
@@ -22,6 +22,7 @@ export interface OwnedSeeds {
   cloud_credential: string[];
   import_run: string[];
   takeout_upload: string[];
+  host_action: string[];
 }
 
 /** Two people (named with `mark`) with a face each, one event of the photos, one duplicate group of them and their place. */
@@ -111,5 +112,13 @@ export function seedOwnedKinds(db: Db, owner: { userId: number; assetIds: readon
      VALUES (?, ?, ?, ?, 1048576, 0, 'uploading', ?, ?)`,
   ).run(uploadId, owner.userId, owner.repositoryId, `takeout-${owner.mark}-001.zip`, now, now);
 
-  return { person, face, photo_event: [eventId], duplicate_group: [groupId], place: [place], cloud_credential: [credentialId], import_run: [runId], takeout_upload: [uploadId] };
+  // A request that the home machine add a folder, waiting there (what createHostAction writes). Not named with
+  // `mark`: an administrator's list shows every member's requests (as it does connections).
+  const actionId = crypto.randomUUID();
+  db.prepare(
+    `INSERT INTO host_actions (action_id, owner_id, idempotency_key, request_hash, kind, name, purpose, code, status, version, expires_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'open_repository', 'Family folder', 'regular', '123456', 'pending', 1, ?, ?, ?)`,
+  ).run(actionId, owner.userId, `matrix-${actionId}`, '0'.repeat(64), now + 86_400_000, now, now);
+
+  return { person, face, photo_event: [eventId], duplicate_group: [groupId], place: [place], cloud_credential: [credentialId], import_run: [runId], takeout_upload: [uploadId], host_action: [actionId] };
 }

@@ -1,6 +1,6 @@
 /**
  * Each owner-only rule of the access layer is what keeps a member out of another's people, faces, photo
- * events, duplicate groups, cloud connections and import runs: with the rule swapped for `1=1` (rules.ts swapRuleForTest), the matrix's
+ * events, duplicate groups, cloud connections, import runs, Takeout uploads and host actions: with the rule swapped for `1=1` (rules.ts swapRuleForTest), the matrix's
  * judge (judge.ts, the same check permission-matrix.test.ts applies to every answer) finds another member
  * let through by at least one operation of that kind; with the rule back, by none. A rule a hand check
  * elsewhere still backs up would leave the judge silent here, and this test would fail.
@@ -20,7 +20,7 @@ import { seedOwnedKinds } from './owned-seeds.ts';
 import { KeyRing } from '../../../server/src/platform/crypto/keys.ts';
 import { foreignRefusal } from './judge.ts';
 
-const KINDS = ['person', 'face', 'photo_event', 'duplicate_group', 'cloud_credential', 'import_run', 'takeout_upload'] as const satisfies readonly AccessKind[];
+const KINDS = ['person', 'face', 'photo_event', 'duplicate_group', 'cloud_credential', 'import_run', 'takeout_upload', 'host_action'] as const satisfies readonly AccessKind[];
 
 describe('the owner-only rules are needed', () => {
   let srv: TestServer;

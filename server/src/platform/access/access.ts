@@ -30,6 +30,7 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   cloud_credential: { code: 'cloud_credential_not_found', noun: 'cloud connection' },
   import_run: { code: 'import_run_not_found', noun: 'import run' },
   takeout_upload: { code: 'takeout_upload_not_found', noun: 'Takeout upload' },
+  host_action: { code: 'host_action_not_found', noun: 'host action' },
 };
 
 /**
@@ -52,6 +53,7 @@ const READ_ONLY: Record<AccessKind, { code: string; message: string }> = {
   cloud_credential: { code: 'cloud_credential_read_only', message: 'Only the member who connected this account can use it.' },
   import_run: { code: 'import_run_read_only', message: 'Only the member who started this import can change it.' },
   takeout_upload: { code: 'takeout_upload_read_only', message: 'Only the member who started this upload can change it.' },
+  host_action: { code: 'host_action_read_only', message: 'Only the member who asked for this can change it.' },
 };
 
 export class Access {

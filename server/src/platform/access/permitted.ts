@@ -21,6 +21,7 @@ export interface AccessKinds {
   cloud_credential: string;
   import_run: string;
   takeout_upload: string;
+  host_action: string;
 }
 export type AccessKind = keyof AccessKinds;
 

@@ -34,6 +34,8 @@
  * - Places are not a kind here: a place is geography (place-id.ts), and what a member sees of one is a
  *   query over the reader's own photos (place-list.service.ts), so another member's place answers 404
  *   `place_not_found` because the reader has no photo there, not because of a rule.
+ * - Host actions (a member's request that the home machine open a folder): their owner only. An administrator
+ *   lists every member's (features/host-actions) but opens and acts only on their own, as with cloud connections.
  * - Partner shares: both sides read and change them (which side may change what: features/sharing).
  * - A public link's holder reads the link's assets that are still its maker's and not in the Trash:
  *   for an album link, the maker's own assets in the album (contributors shared theirs with the
@@ -101,6 +103,7 @@ export const RULES: Record<AccessKind, Rule> = {
   cloud_credential: owned('cloud_credentials', 'credential_id'),
   import_run: owned('import_runs', 'run_id'),
   takeout_upload: owned('takeout_uploads', 'upload_id'),
+  host_action: owned('host_actions', 'action_id'),
 };
 
 /**

@@ -121,7 +121,7 @@ export function requireAccess(access: RouteAccess): MiddlewareHandler<AppEnv> {
  * administrators' resources (users, jobs) are not listed. Each has its rule in platform/access
  * (rules.ts), except `place`, which is a query over the reader's own photos (place-list.service.ts).
  */
-export const OWNED_RESOURCES = ['asset', 'album', 'person', 'face', 'photo_event', 'duplicate_group', 'place', 'cloud_credential', 'import_run', 'takeout_upload'] as const;
+export const OWNED_RESOURCES = ['asset', 'album', 'person', 'face', 'photo_event', 'duplicate_group', 'place', 'cloud_credential', 'import_run', 'takeout_upload', 'host_action'] as const;
 export type OwnedResource = (typeof OWNED_RESOURCES)[number];
 
 /**
