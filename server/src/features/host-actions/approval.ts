@@ -48,7 +48,12 @@ function askedBy(row: HostActionRecord): Actor {
 }
 
 export class HostApproval {
-  constructor(private readonly d: ApprovalDeps) {}
+  /** The bounds of the risk checks (folder-risks.ts); a test may lower `largeTreeEntries` to make a small tree "very large". */
+  readonly risks: RiskOptions;
+
+  constructor(private readonly d: ApprovalDeps) {
+    this.risks = { ...d.risks };
+  }
 
   /**
    * The actions of `status` (without one: those waiting, i.e. pending, presented or needing a decision),
@@ -75,7 +80,7 @@ export class HostApproval {
     const dir = resolveFolder(requested);
     assertOutsideDataFolder(dir, this.d.dataDir);
     const placement = this.d.repositories.placementOf(dir);
-    const risks = riskWarnings(dir, this.d.risks);
+    const risks = riskWarnings(dir, this.risks);
     const running = lifecycle.move(id, ['pending', 'presented'], 'running', { host_path: dir });
     this.d.log.debug({ action_id: id, path: dir }, 'host action approved');
     return toHostView(this.settle(running, dir, placement, risks, null));
@@ -104,7 +109,7 @@ export class HostApproval {
     } catch (e) {
       return this.fail(running, e);
     }
-    return this.settle(running, dir, placement, riskWarnings(dir, this.d.risks), { resolution, previous: JSON.parse(row.conflict!) as HostActionConflict });
+    return this.settle(running, dir, placement, riskWarnings(dir, this.risks), { resolution, previous: JSON.parse(row.conflict!) as HostActionConflict });
   }
 
   /** From `running`: a conflict to decide, or the folder registered (or relocated), or failed. */
