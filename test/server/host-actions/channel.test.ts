@@ -40,7 +40,7 @@ describe('the host channel', () => {
     assert.equal(fs.statSync(p.socket).mode & 0o777, 0o600);
     assert.match(fs.readFileSync(p.token, 'utf8').trim(), /^[0-9a-f]{64}$/);
 
-    for (const headers of [{}, { 'x-hearth-host-token': 'f'.repeat(64) }]) {
+    for (const headers of [{}, { 'x-hearth-host-token': 'f'.repeat(64) }] as Record<string, string>[]) {
       const r = await raw(p.socket, '/host/v1/actions', headers);
       assert.equal(r.status, 401);
       assert.match(r.type, /^application\/problem\+json/);
