@@ -76,7 +76,18 @@ export class HostChannelServer {
     for (const end of [...this.streams]) end();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (!this.paths.socket.startsWith('\\\\')) fs.rmSync(this.paths.socket, { force: true });
+    // The socket file goes with it, unless another start on this data folder took the channel over meanwhile
+    // (its token is in the file then): that server's socket is not ours to remove.
+    if (!this.paths.socket.startsWith('\\\\') && this.ownsToken()) fs.rmSync(this.paths.socket, { force: true });
+  }
+
+  private ownsToken(): boolean {
+    try {
+      const onDisk = crypto.createHash('sha256').update(fs.readFileSync(this.paths.token, 'utf8').trim()).digest();
+      return this.token !== null && crypto.timingSafeEqual(onDisk, this.token);
+    } catch {
+      return true;
+    }
   }
 
   private app(): Hono {
