@@ -48,8 +48,13 @@ describe('host action conflicts', () => {
     const refused = await env.bob.post(`${V1}/host-actions/${action.id}/recovery`, { resolution: 'add_separate' });
     assert.equal(refused.status, 422);
     assert.equal(problem(env.bob, refused).code, 'resolution_not_allowed');
-    const cancelled = data(env.bob, await env.bob.post(`${V1}/host-actions/${action.id}/recovery`, { resolution: 'cancel', expected_version: action.version }));
+    // Decided in response variant B (the envelope around the same answer).
+    const bobB = speaking(env, env.bob, 'B');
+    const stale = await bobB.post(`${V1}/host-actions/${action.id}/recovery`, { resolution: 'cancel', expected_version: action.version + 1 });
+    assert.equal(problem(bobB, stale).code, 'stale_version');
+    const cancelled = data(bobB, await bobB.post(`${V1}/host-actions/${action.id}/recovery`, { resolution: 'cancel', expected_version: action.version }));
     assert.equal(cancelled.status, 'cancelled');
+    assert.equal(cancelled.cancel_reason, 'member_cancelled');
   });
 
   test('a moved repository: relocate points it at the new folder, its photos keep their ids', async () => {
