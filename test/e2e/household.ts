@@ -9,7 +9,7 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** One API call; variant B envelopes `{code, data, error, message}` are unwrapped to `data`. */
 export async function call(req: APIRequestContext, method: 'get' | 'post', url: string, token: string | null, options: Record<string, unknown> = {}) {
-  const send = () => req[method](url, { ...options, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+  const send = () => req[method](url, { ...options, headers: { ...(options.headers as Record<string, string> | undefined), ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
   // A kept-alive socket the server closed as idle (Node's 5 s) just as a GET was sent on it is reset. Browsers send
   // such an idempotent request again on a fresh socket; Playwright's request context does not, so a GET does it here.
   const r = await send().catch((e: Error) => {

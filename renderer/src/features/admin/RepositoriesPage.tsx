@@ -13,6 +13,7 @@ import { TextField } from '../../components/TextField';
 import { formatRelative } from '../../lib/format';
 import { feedbackFrom, feedbackFromChecks } from '../../lib/form-feedback';
 import { useForm } from '../../lib/use-form';
+import { HomeFolderCard } from '../host-folders';
 import { scanInProgress, useCreateRepository, useLatestScan, useRepositories, useScanRepository, type Repository, type RepositoryScan } from './operations-api';
 import './operations.css';
 
@@ -52,6 +53,7 @@ export function RepositoriesPage() {
           </ul>
         )}
         <AddRepository />
+        <HomeFolderCard />
       </div>
     </>
   );

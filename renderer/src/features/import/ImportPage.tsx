@@ -2,7 +2,8 @@
  * Import: bring photos home from another place. Two columns on a wide screen, one on a phone:
  * - the member's connected accounts (state, problems, Reconnect, Disconnect, Remove, "Import from this account"),
  *   then the providers the server offers as cards with their Connect forms (more providers are more cards), then
- *   Google Takeout (parts of an export uploaded or already in a repository, previewed, imported: TakeoutCard);
+ *   Google Takeout (parts of an export uploaded or already in a repository, previewed, imported: TakeoutCard), then a
+ *   folder on the home machine, asked for here and chosen there (features/host-folders);
  * - what is being imported: the folder and repository choice, then the run, live; and the recent imports.
  *
  *   Connect ──Test connection──▶ (code) ──▶ connected ──▶ choose folder and repository ──Import this folder──▶ run
@@ -13,6 +14,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useMe } from '../../api/use-me';
+import { HomeFolderCard } from '../host-folders';
 import { EmptyState } from '../../components/EmptyState';
 import { FormSuccess } from '../../components/FormError';
 import { LoadError } from '../../components/LoadError';
@@ -153,6 +155,8 @@ export function ImportPage() {
               showRun(run.id);
             }}
           />
+
+          <HomeFolderCard />
         </div>
 
         <div className="import-page__column">

@@ -9,7 +9,8 @@
 import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
-import { readEventStream, sleep } from './transport';
+import { readEventStream } from '../../api/event-stream';
+import { sleep } from './transport';
 
 export type ReceiptState = components['schemas']['UploadReceiptState'];
 type Listener = (state: ReceiptState) => void;

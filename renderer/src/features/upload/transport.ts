@@ -1,8 +1,7 @@
 /**
- * The two requests openapi-fetch cannot make well: a chunk upload with upload-progress events
- * (XMLHttpRequest), and the receipt event stream (fetch with a streamed body: EventSource cannot
- * send the bearer header, and streamUploadStatus takes no media token). Both renew the access
- * token once when the server answers 401, like the API client does.
+ * The request openapi-fetch cannot make well: a chunk upload with upload-progress events
+ * (XMLHttpRequest), renewing the access token once when the server answers 401, like the API client
+ * does. The receipt event stream is read with api/event-stream.ts.
  */
 import { session } from '../../api/session';
 
@@ -70,53 +69,6 @@ export async function postForm(url: string, makeForm: () => FormData, onProgress
   return sendForm(url, makeForm(), renewed, onProgress, signal);
 }
 
-/**
- * Reads a server-sent event stream until it ends, calling onEvent for each event. Throws on a
- * non-200 answer (after one renewal on 401), a network failure, or when aborted.
- */
-export async function readEventStream(url: string, onEvent: (event: string, data: unknown) => void, signal: AbortSignal): Promise<void> {
-  const open = (token: string | null) =>
-    fetch(url, {
-      headers: { Accept: 'text/event-stream', 'X-Api-Variant': 'A', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      credentials: 'same-origin',
-      cache: 'no-store',
-      signal,
-    });
-  const token = await session.tokenForRequest();
-  let res = await open(token);
-  if (res.status === 401 && token) {
-    const renewed = await session.tokenAfterRejection(token);
-    if (renewed) res = await open(renewed);
-  }
-  if (!res.ok || !res.body) throw new Error(`The status stream answered HTTP ${res.status}.`);
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value.replace(/\r\n?/g, '\n');
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      if (!data.length) continue;
-      let parsed: unknown = data.join('\n');
-      try {
-        parsed = JSON.parse(parsed as string);
-      } catch {
-        /* keep the text */
-      }
-      onEvent(event, parsed);
-    }
-  }
-}
-
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError());
@@ -130,13 +82,4 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** A random id usable as an upload session id. crypto.randomUUID needs HTTPS; households often use plain HTTP on the LAN. */
-export function randomId(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

@@ -24,7 +24,8 @@ import { NETWORK_LOST, plainWords, type FailureFacts } from './plain-words';
 import { alreadyInLibrary } from './precheck';
 import { ReceiptFollower, type ReceiptState } from './receipts';
 import { fileKey, ResumeStore, type ResumeRecord } from './resume-store';
-import { isAbort, NetworkError, postForm, randomId, sleep } from './transport';
+import { randomId } from '../../lib/random-code';
+import { isAbort, NetworkError, postForm, sleep } from './transport';
 
 type UploadConfig = { chunk_size: number; max_concurrent: number };
 type Problem = components['schemas']['UploadProblem'];
