@@ -19,25 +19,33 @@ import { CORPUS, withOwnServer } from './own-server.ts';
 
 const ADMIN = { username: 'hestia', password: 'keeper-of-the-hearth', display_name: 'Hestia' };
 const MEMBER = { username: 'demeter', password: 'harvest-of-photos', display_name: 'Demeter' };
+/** The conflict test's member, with a disk of their own: the two tests run side by side. */
+const COPIER = { username: 'hermes', password: 'messenger-of-copies', display_name: 'Hermes' };
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const PHOTOS = ['exif/Canon_40D.jpg', 'exif/Nikon_D70.jpg'];
 
 const test = withOwnServer('host-folders', []);
 
 let tmp: string;
-/** A folder on the home machine holding two photos, and (made in the test) a copy of it. */
-let disk: string;
+
+/** A folder on the home machine holding the two photos. */
+function homeDisk(name: string): string {
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(dir);
+  for (const f of PHOTOS) fs.copyFileSync(path.join(CORPUS, f), path.join(dir, path.basename(f)));
+  return dir;
+}
 
 test.beforeAll(async ({ playwright, hearth }) => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-home-disk-'));
-  disk = path.join(tmp, 'Big disk photos');
-  fs.mkdirSync(disk);
-  for (const f of PHOTOS) fs.copyFileSync(path.join(CORPUS, f), path.join(disk, path.basename(f)));
   const req = await playwright.request.newContext({ baseURL: hearth.url });
   const admin = await call(req, 'post', '/api/v1/auth/register', null, { data: ADMIN });
-  await addMember(req, admin.token as string, MEMBER);
+  for (const m of [MEMBER, COPIER]) await addMember(req, admin.token as string, m);
   await req.dispose();
 });
+
+const login = async (req: APIRequestContext, m: { username: string; password: string }) =>
+  (await call(req, 'post', '/api/v1/auth/login', null, { data: { username: m.username, password: m.password } })).token as string;
 
 test.afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
@@ -68,9 +76,10 @@ async function ask(page: Page, req: APIRequestContext, token: string, name: stri
 }
 
 test('a member on a phone asks for a folder, the home machine approves it on the command line, and the photos arrive', async ({ browser, playwright, hearth }) => {
+  const disk = homeDisk('Big disk photos');
   const page = await device(browser, hearth.url, PHONE, MEMBER);
   const req = await playwright.request.newContext({ baseURL: hearth.url });
-  const token = (await call(req, 'post', '/api/v1/auth/login', null, { data: MEMBER })).token as string;
+  const token = await login(req, MEMBER);
   await openImport(page, 'tap');
   await expect(card(page)).toBeVisible();
   await expectFingerSized(card(page).getByRole('button', { name: 'Ask the home machine' }));
@@ -103,7 +112,9 @@ test('a member on a phone asks for a folder, the home machine approves it on the
     )
     .toBe(PHOTOS.length);
   await item.getByRole('link', { name: 'See the photos' }).tap();
-  await expect(page.getByRole('img').first()).toBeVisible();
+  // The Photos page the phone showed empty at sign-in is read again: the folder's photos are there.
+  const grid = page.getByRole('list', { name: 'Photos and videos' });
+  for (const f of PHOTOS) await expect(grid.getByRole('button', { name: path.basename(f) })).toBeVisible();
 
   // Nothing the member's device reads names the folder's place on the home machine.
   const everything = JSON.stringify(await call(req, 'get', '/api/v1/host-actions', token)) + JSON.stringify(await call(req, 'get', `/api/v1/host-actions/${id}`, token));
@@ -113,17 +124,15 @@ test('a member on a phone asks for a folder, the home machine approves it on the
 });
 
 test('a copy of a registered folder shows the conflict in words on the phone, and “Add it as a separate folder” adds it', async ({ browser, playwright, hearth }) => {
-  const page = await device(browser, hearth.url, PHONE, MEMBER);
+  const disk = homeDisk('Holiday disk');
+  const page = await device(browser, hearth.url, PHONE, COPIER);
   const req = await playwright.request.newContext({ baseURL: hearth.url });
-  const token = (await call(req, 'post', '/api/v1/auth/login', null, { data: MEMBER })).token as string;
-  // The first folder is registered (the test before, or here when this test runs alone).
-  const repos = JSON.stringify(await call(req, 'get', '/api/v1/host-actions', token));
-  if (!repos.includes('"status":"completed"')) {
-    const first = (await call(req, 'post', '/api/v1/host-actions', token, { headers: { 'Idempotency-Key': 'first-folder' }, data: { kind: 'open_repository', name: 'Big disk', purpose: 'regular' } })) as { id: string };
-    host(hearth.dataDir, 'approve', first.id, '--path', disk);
-  }
+  const token = await login(req, COPIER);
+  // The folder is registered first (through the API and the command line: the test before shows the screens).
+  const first = (await call(req, 'post', '/api/v1/host-actions', token, { headers: { 'Idempotency-Key': 'holiday-disk' }, data: { kind: 'open_repository', name: 'Holiday disk', purpose: 'regular' } })) as { id: string };
+  expect(host(hearth.dataDir, 'approve', first.id, '--path', disk)).toContain('Done');
   // A copy of it, marker and all (someone copied the disk's folder to another place).
-  const copy = path.join(tmp, 'Copy of big disk');
+  const copy = path.join(tmp, 'Copy of the holiday disk');
   fs.cpSync(disk, copy, { recursive: true });
 
   await openImport(page, 'tap');

@@ -13,6 +13,7 @@ import { api } from '../../api/client';
 import { readEventStream } from '../../api/event-stream';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
+import { libraryKeys } from '../../photos/library-api';
 
 export type HostAction = components['schemas']['HostAction'];
 export type HostActionStatus = HostAction['status'];
@@ -42,8 +43,14 @@ export function useHostActions(streamLive: boolean) {
   });
 }
 
-/** Puts one action (from an answer or the stream) into the cached list, newest first, unless the list holds a newer version. */
+/**
+ * Puts one action (from an answer or the stream) into the cached list, newest first, unless the list holds a newer
+ * version. When it has just completed, the library is read again: the folder's photos are coming in (the grids read
+ * before, for example the Photos page seen at sign-in, would otherwise show what they held then).
+ */
 export function rememberAction(queryClient: QueryClient, action: HostAction): void {
+  const before = queryClient.getQueryData<HostAction[]>(hostActionKeys.list)?.find((a) => a.id === action.id);
+  if (action.status === 'completed' && before?.status !== 'completed') void queryClient.invalidateQueries({ queryKey: libraryKeys.all });
   queryClient.setQueryData<HostAction[]>(hostActionKeys.list, (list) => {
     if (!list) return list;
     const at = list.findIndex((a) => a.id === action.id);
