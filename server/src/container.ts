@@ -662,7 +662,9 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   void cloudImport.takeoutUploads.sweep();
   // Reachability checks, folder watchers, startup scans and the periodic scan scheduler.
   repositories.start();
-  // Host actions expire on time even when nobody reads them; the home machine's channel opens.
+  // Host actions a stop left half-way are settled; they expire on time even when nobody reads them; the home
+  // machine's channel opens.
+  hostApproval.recoverInterrupted();
   hostActions.sweep();
   hostActions.startSweeper();
   container.hostChannel.listening = hostChannelServer.start().catch((err: unknown) => {

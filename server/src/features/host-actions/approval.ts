@@ -86,6 +86,34 @@ export class HostApproval {
     return toHostView(this.settle(running, dir, placement, risks, null));
   }
 
+  /**
+   * At start: actions a stop left `running` (the process ended between the approval and its answer). Approval
+   * runs synchronously, so the folder either became a repository before the stop or nothing was registered: when
+   * the folder is a repository now, the action is completed with it; otherwise it failed (retryable: the member
+   * asks again, or the home machine approves again after a retry). Never left `running` for ever.
+   */
+  recoverInterrupted(): number {
+    const { lifecycle } = this.d;
+    const rows = lifecycle.store.list(null, { statuses: ['running'], limit: 1000 });
+    for (const row of rows) {
+      let placement: FolderPlacement | null = null;
+      try {
+        placement = row.host_path ? this.d.repositories.placementOf(resolveFolder(row.host_path)) : null;
+      } catch {
+        placement = null; // the folder is gone or unreadable: nothing to complete with
+      }
+      if (placement?.kind === 'same_folder') {
+        const repo = placement.repository;
+        const rootId = this.d.repositories.view(askedBy(row), repo.repository_id).root_id;
+        lifecycle.move(row.action_id, ['running'], 'completed', { repository_id: repo.repository_id, root_id: rootId, conflict: null, completed_at: lifecycle.now() });
+      } else {
+        const problem: HostActionProblem = { code: 'host_action_interrupted', detail: 'Hearth stopped while adding the folder, and nothing was added. Ask again to retry.', retryable: true };
+        lifecycle.move(row.action_id, ['running'], 'failed', { problem: JSON.stringify(problem), completed_at: lifecycle.now() });
+      }
+    }
+    return rows.length;
+  }
+
   /** The person at the home machine refused the action. */
   deny(id: string): HostActionForHost {
     const row = this.d.lifecycle.load(id);
