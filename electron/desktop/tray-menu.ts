@@ -67,7 +67,8 @@ export class TrayMenu {
       { type: 'separator' },
       this.indexingItem(),
       { label: 'Open data folder', click: () => this.openDataFolder() },
-      { label: 'Start at login', type: 'checkbox', checked: atLogin, click: () => this.setStartAtLogin(!atLogin) },
+      // Toggled from what the system says at the click, not from what the menu showed when it was built.
+      { label: 'Start at login', type: 'checkbox', checked: atLogin, click: () => this.setStartAtLogin(!app.getLoginItemSettings().openAtLogin) },
       { type: 'separator' },
       { label: 'Quit Hearth', click: this.opts.quit },
     ];
