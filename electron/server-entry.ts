@@ -26,4 +26,5 @@ parentPort?.on('message', (e) => onMessage(e.data));
 if (process.send) process.on('message', onMessage);
 
 // Resolved at run time beside this file (esbuild leaves it out of this bundle: build-electron.ts).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the server bundle beside the built entry, not a module of this program
 require('./server/main.js');

@@ -6,8 +6,9 @@
  *   4. build the web UI (the server and the browser tests serve it)
  *   5. template data folders: the data-only server tests' household and corpus media, ingested once
  *      (test/template/build.ts, cached in .tmp/template)
- *   6. server tests: node:test over real HTTP, real SQLite (test/server), and the web UI's pure
- *      modules (test/renderer), two files at a time, the longest first
+ *   6. server tests: node:test over real HTTP, real SQLite (test/server), the web UI's pure
+ *      modules (test/renderer) and the desktop app's main process (test/electron), two files at a
+ *      time, the longest first
  *   7. the server bundle (server/dist, when server/src changed), which the browser tests' servers run
  *   8. browser tests: Playwright in Debian chromium (test/e2e)
  * Every test process and server hashes passwords at scrypt's lowest cost (HEARTH_TEST_CHEAP_PASSWORDS).
@@ -161,7 +162,8 @@ function ensureSystemPackages(): void {
 async function serverTests(): Promise<void> {
   const tap = path.join(tmp, 'server-tests.tap');
   // test/renderer: the web UI's pure modules (layout, formatting), run by node like the server's.
-  const files = ['test/server', 'test/renderer'].flatMap((dir) =>
+  // test/electron: the desktop app's main process with Electron's GUI faked (Electron cannot start here).
+  const files = ['test/server', 'test/renderer', 'test/electron'].flatMap((dir) =>
     fs
       .readdirSync(path.join(root, dir), { recursive: true })
       .map(String)

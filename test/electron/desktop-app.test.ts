@@ -13,7 +13,7 @@ import type { IndexingControl } from '../../electron/desktop/tray-menu.ts';
 import { fakeElectron, until, type FakeElectron } from './fake-electron.ts';
 import { alive, nodeFork } from './fork.ts';
 
-const ENTRY = path.join(import.meta.dirname, 'fixtures/scripted-server.cjs');
+const ENTRY = path.join(import.meta.dirname, 'fixtures/scripted-server.mjs');
 
 function launch(e: FakeElectron, over: Partial<DesktopOptions> & { serverEnv?: Record<string, string> } = {}): Desktop | null {
   const { serverEnv, ...rest } = over;

@@ -1,6 +1,6 @@
 /**
  * The server supervisor (electron/desktop/server-supervisor.ts) with real child processes: a scripted
- * stand-in (fixtures/scripted-server.cjs) that starts, crashes or ignores a stop on cue, forked as the
+ * stand-in (fixtures/scripted-server.mjs) that starts, crashes or ignores a stop on cue, forked as the
  * utility process forks the server. The real server bundle under the same supervisor:
  * test/server/electron-bundle.test.ts.
  */
@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { ServerSupervisor, DEFAULT_BACKOFF, type SupervisorOptions } from '../../electron/desktop/server-supervisor.ts';
 import { alive, nodeFork } from './fork.ts';
 
-const ENTRY = path.join(import.meta.dirname, 'fixtures/scripted-server.cjs');
+const ENTRY = path.join(import.meta.dirname, 'fixtures/scripted-server.mjs');
 
 function supervisor(env: Record<string, string>, extra: Partial<SupervisorOptions> = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-supervisor-'));
