@@ -88,7 +88,7 @@ function forkUtility(entry: string, options: { execArgv: string[]; env: Record<s
 function hostApprovals(dataDir: string): HostApprovals {
   const client = createHostChannelClient({ dataDir });
   return {
-    list: (status) => client.list(status),
+    list: (status) => client.list(status as Parameters<typeof client.list>[0]),
     approve: (id, folder) => client.approve(String(id), folder),
     deny: (id) => client.deny(String(id)),
     subscribe: (onAction) => client.subscribe(onAction),

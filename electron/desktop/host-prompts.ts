@@ -57,10 +57,13 @@ function who(a: HostActionForHost): string {
   return a.requester.display_name ? `${a.requester.display_name} (${a.requester.username})` : a.requester.username;
 }
 
+/** The conflict types of the server (features/host-actions ConflictSchema), in words for the person at the machine. */
 const CONFLICTS: Record<string, string> = {
-  already_repository: 'This folder is already in Hearth (it may have been moved or copied).',
+  already_registered: 'This folder is already in Hearth.',
+  moved_or_copied: 'This folder is a library Hearth already knows, moved here or copied.',
   inside_repository: 'This folder lies inside a folder that is already in Hearth.',
-  around_repository: 'This folder contains a folder that is already in Hearth.',
+  contains_repository: 'This folder contains a folder that is already in Hearth.',
+  risky_folder: 'This folder needs care: it is a system folder or a very large one.',
 };
 
 export class HostPrompts {

@@ -45,7 +45,7 @@ function channel(initial: HostActionForHost[] = []) {
       const a = actions.get(String(id))!;
       if (!['pending', 'presented'].includes(a.status)) throw new Error(`This request is ${a.status}: it can no longer be approved.`);
       if (conflictFor === String(id)) {
-        return set({ ...a, status: 'needs_decision', result: { conflict: { type: 'already_repository', allowed_resolutions: ['relocate', 'add_separate'], risk_warnings: [] } } });
+        return set({ ...a, status: 'needs_decision', result: { conflict: { type: 'moved_or_copied', allowed_resolutions: ['relocate', 'add_separate', 'cancel'], risk_warnings: [] } } });
       }
       return set({ ...a, status: 'completed' });
     },
@@ -167,8 +167,8 @@ describe('desktop app: host-action prompts', { timeout: 30_000 }, () => {
     await p.idle();
     assert.deepEqual(p.outcomes.map((o) => o.outcome), ['conflict', 'refused']);
     const [, conflictBox, , refusedBox] = e.dialog.messageBoxes.map((b) => b.options);
-    assert.match(conflictBox!.message, /already in Hearth/);
-    assert.match(conflictBox!.detail!, /Maya \(maya\) chooses on their device what to do: relocate, add separate/);
+    assert.match(conflictBox!.message, /moved here or copied/);
+    assert.match(conflictBox!.detail!, /Maya \(maya\) chooses on their device what to do: relocate, add separate, cancel/);
     assert.equal(refusedBox!.type, 'error');
     assert.match(refusedBox!.detail!, /expired/);
   });
