@@ -49,7 +49,9 @@ function nativePackages(): string[] {
 }
 
 function globToRegExp(glob: string): RegExp {
-  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*');
+  const escape = (s: string) => s.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  // `**` any path, `*` any name within one folder.
+  const re = glob.split('**').map((part) => part.split('*').map(escape).join('[^/]*')).join('.*');
   return new RegExp(`^${re}$`);
 }
 
