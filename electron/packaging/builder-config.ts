@@ -2,9 +2,11 @@
  * The electron-builder configuration of each desktop package, one per target, made from one place.
  *
  *   linux-x64, linux-arm64   AppImage + deb
- *   win-x64, win-arm64       NSIS installer
+ *   win-x64                  NSIS installer
  *   mac-arm64                dmg
- * (No Intel macOS package: onnxruntime-node 1.30 ships no darwin/x64 binary, see ONNXRUNTIME_FILES.)
+ * No Intel macOS package: onnxruntime-node 1.30 ships no darwin/x64 binary (ONNXRUNTIME_FILES). No Windows
+ * on Arm package: usearch 2.26 ships no win32-arm64 addon (USEARCH_PREBUILDS), and a build from source was
+ * not tried.
  *
  * `npm run package:desktop -- <target>` (scripts/package-desktop.ts) writes the target's configuration as
  * JSON to release/<target>/electron-builder.json and runs electron-builder with it, on that platform.
@@ -29,7 +31,7 @@
  *    archive as resources (process.resourcesPath), where electron/main.ts points the server.
  */
 
-export type TargetId = 'linux-x64' | 'linux-arm64' | 'win-x64' | 'win-arm64' | 'mac-arm64';
+export type TargetId = 'linux-x64' | 'linux-arm64' | 'win-x64' | 'mac-arm64';
 
 export interface Target {
   id: TargetId;
@@ -43,7 +45,6 @@ export const TARGETS: Record<TargetId, Target> = {
   'linux-x64': { id: 'linux-x64', platform: 'linux', arch: 'x64', cli: ['--linux', '--x64'] },
   'linux-arm64': { id: 'linux-arm64', platform: 'linux', arch: 'arm64', cli: ['--linux', '--arm64'] },
   'win-x64': { id: 'win-x64', platform: 'win32', arch: 'x64', cli: ['--win', '--x64'] },
-  'win-arm64': { id: 'win-arm64', platform: 'win32', arch: 'arm64', cli: ['--win', '--arm64'] },
   'mac-arm64': { id: 'mac-arm64', platform: 'darwin', arch: 'arm64', cli: ['--mac', '--arm64'] },
 };
 
@@ -82,6 +83,15 @@ export const BETTER_SQLITE3_PREBUILDS: Record<string, string[]> = {
   'win32/x64': ['win32-x64.node'],
 };
 
+const USEARCH = 'node_modules/usearch/prebuilds';
+/** usearch 2.26's prebuilt addons (node_modules/usearch/prebuilds/<folder>/usearch.node); one macOS file serves both archs. */
+export const USEARCH_PREBUILDS: Record<string, string[]> = {
+  'darwin/arm64': ['darwin-arm64+x64/usearch.node'],
+  'linux/arm64': ['linux-arm64/usearch.node'],
+  'linux/x64': ['linux-x64/usearch.node'],
+  'win32/x64': ['win32-x64/usearch.node'],
+};
+
 /** The files of other platforms and architectures that a target leaves out, one by one. */
 export function prunedFiles(target: Target): string[] {
   const mine = `${target.platform}/${target.arch}`;
@@ -89,13 +99,18 @@ export function prunedFiles(target: Target): string[] {
   return [
     ...others(ONNXRUNTIME_FILES).flatMap(([dir, files]) => files.map((f) => `${ORT}/${dir}/${f}`)),
     ...others(BETTER_SQLITE3_PREBUILDS).flatMap(([, files]) => files.map((f) => `${SQLITE}/${f}`)),
+    ...others(USEARCH_PREBUILDS).flatMap(([, files]) => files.map((f) => `${USEARCH}/${f}`)),
   ];
 }
 
 /** The files a target keeps of the tables above (what its app needs at run time). */
 export function keptFiles(target: Target): string[] {
   const mine = `${target.platform}/${target.arch}`;
-  return [...(ONNXRUNTIME_FILES[mine] ?? []).map((f) => `${ORT}/${mine}/${f}`), ...(BETTER_SQLITE3_PREBUILDS[mine] ?? []).map((f) => `${SQLITE}/${f}`)];
+  return [
+    ...(ONNXRUNTIME_FILES[mine] ?? []).map((f) => `${ORT}/${mine}/${f}`),
+    ...(BETTER_SQLITE3_PREBUILDS[mine] ?? []).map((f) => `${SQLITE}/${f}`),
+    ...(USEARCH_PREBUILDS[mine] ?? []).map((f) => `${USEARCH}/${f}`),
+  ];
 }
 
 export function builderConfig(target: Target): Record<string, unknown> {
@@ -116,6 +131,9 @@ export function builderConfig(target: Target): Record<string, unknown> {
       '!node_modules/.cache/**',
       // The server's source maps stay (stack traces in the log lead back to server/src); the compile cache does not.
       '!electron/dist/server/.compile-cache/**',
+      // Sources for a compile that never happens (npmRebuild: false, prebuilt addons): ~10 MB.
+      '!node_modules/better-sqlite3/deps/**',
+      '!node_modules/better-sqlite3/src/**',
       ...prunedFiles(target).map((f) => `!${f}`),
     ],
     extraResources: [

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { ASAR_UNPACK, builderConfig, keptFiles, prunedFiles, TARGETS, BETTER_SQLITE3_PREBUILDS, ONNXRUNTIME_FILES } from '../../electron/packaging/builder-config.ts';
+import { ASAR_UNPACK, builderConfig, keptFiles, prunedFiles, TARGETS, BETTER_SQLITE3_PREBUILDS, ONNXRUNTIME_FILES, USEARCH_PREBUILDS } from '../../electron/packaging/builder-config.ts';
 import { ROOT } from './fork.ts';
 
 interface LockEntry {
@@ -88,6 +88,9 @@ describe('desktop packages', () => {
     assert.deepEqual(listed, installed, 'ONNXRUNTIME_FILES is the installed onnxruntime-node bin/ exactly');
     const prebuilds = fs.readdirSync(path.join(ROOT, 'node_modules/better-sqlite3/prebuilds')).sort();
     assert.deepEqual(Object.values(BETTER_SQLITE3_PREBUILDS).flat().sort(), prebuilds);
+    const usearchDir = path.join(ROOT, 'node_modules/usearch/prebuilds');
+    const usearch = fs.readdirSync(usearchDir).map((d) => `${d}/usearch.node`).filter((f) => fs.existsSync(path.join(usearchDir, f))).sort();
+    assert.deepEqual(Object.values(USEARCH_PREBUILDS).flat().sort(), usearch);
   });
 
   test("each target keeps its own platform's binaries and leaves out every other's, explicitly (no ${platform} globs)", () => {
@@ -98,6 +101,7 @@ describe('desktop packages', () => {
       const kept = keptFiles(target);
       assert.ok(kept.some((f) => f.endsWith('onnxruntime_binding.node')), `${target.id} keeps an onnxruntime binding`);
       assert.ok(kept.some((f) => f.includes('better-sqlite3/prebuilds/')), `${target.id} keeps a better-sqlite3 addon`);
+      assert.ok(kept.some((f) => f.includes('usearch/prebuilds/')), `${target.id} keeps a usearch addon`);
       for (const f of kept) {
         assert.ok(!excluded.includes(f), `${target.id} keeps ${f}`);
         assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} exists`);
