@@ -21,8 +21,8 @@
  * (server/src/adapters/ml/inference-pool.ts) runs onnxruntime in child processes of its own, and a child
  * that dies fails only the inference it was running (`lost()` rejects that one job with InferenceError
  * and the pool starts a new worker for the next). So a crash in a model runtime does not reach this
- * supervisor. No test kills an inference worker mid-run yet (test/server/ml/pool*.test.ts cover a model
- * that throws, not a worker that dies): noted for the lead.
+ * supervisor: test/server/ml/pool-crash.test.ts kills a worker with a segmentation fault mid-run and sees
+ * only that call fail, and the next get a new worker and the same answer.
  */
 import { serverForkOptions, type ServerFolders } from '../server-launch.ts';
 
