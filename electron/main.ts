@@ -95,12 +95,13 @@ function hostApprovals(dataDir: string): HostApprovals {
   };
 }
 
-/**
- * Pausing indexing: no server route exists for it yet (see desktop/tray-menu.ts), so the tray shows the
- * item disabled. When the host channel gains one, it is wired here.
- */
-function indexingControl(_dataDir: string): IndexingControl | null {
-  return null;
+/** Pausing indexing through the host channel (features/jobs/indexing-pause.ts on the server). */
+function indexingControl(dataDir: string): IndexingControl {
+  const client = createHostChannelClient({ dataDir });
+  return {
+    paused: async () => (await client.indexing()).paused,
+    setPaused: async (paused) => (await client.setIndexingPaused(paused)).paused,
+  };
 }
 
 const resources = app.isPackaged ? process.resourcesPath : path.resolve(__dirname, '../..');

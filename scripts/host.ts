@@ -6,6 +6,8 @@
  *   npm run host -- list                      the requests waiting for this machine (who, what, code, until when)
  *   npm run host -- approve ID --path DIR     add the folder DIR (on this machine) for request ID
  *   npm run host -- deny ID                   refuse request ID
+ *   npm run host -- pause | resume            pause or resume indexing on this machine (features/jobs/indexing-pause.ts)
+ *   npm run host -- indexing                  whether indexing is paused
  *   … --data DIR                              the data folder (default: HEARTH_DATA_DIR, else ./data, as the server)
  *
  * Compare the code shown here with the one on the asking device before approving. Exit code 0 when done,
@@ -15,10 +17,10 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../server/src/config/env.ts';
 import { createHostChannelClient, HostChannelError, type HostActionForHost } from '../server/src/features/host-actions/host-channel.client.ts';
 
-const USAGE = 'usage: npm run host -- list | approve ID --path DIR | deny ID   [--data DIR]';
+const USAGE = 'usage: npm run host -- list | approve ID --path DIR | deny ID | pause | resume | indexing   [--data DIR]';
 
 interface Command {
-  verb: 'list' | 'approve' | 'deny';
+  verb: 'list' | 'approve' | 'deny' | 'pause' | 'resume' | 'indexing';
   id?: string;
   dir?: string;
   dataDir?: string;
@@ -35,7 +37,7 @@ function parse(argv: string[]): Command {
     else rest.push(a);
   }
   const [verb, id] = rest;
-  if (verb === 'list' && rest.length === 1) return { verb, dataDir };
+  if ((verb === 'list' || verb === 'pause' || verb === 'resume' || verb === 'indexing') && rest.length === 1) return { verb, dataDir };
   if (verb === 'deny' && id && rest.length === 2) return { verb, id, dataDir };
   if (verb === 'approve' && id && rest.length === 2 && dir) return { verb, id, dir, dataDir };
   throw new UsageError(USAGE);
@@ -96,6 +98,9 @@ async function main(): Promise<number> {
     if (cmd.verb === 'list') {
       const items = await host.list();
       process.stdout.write(items.length ? `${items.map(describe).join('\n\n')}\n` : 'No request is waiting for this machine.\n');
+    } else if (cmd.verb === 'pause' || cmd.verb === 'resume' || cmd.verb === 'indexing') {
+      const state = cmd.verb === 'indexing' ? await host.indexing() : await host.setIndexingPaused(cmd.verb === 'pause');
+      process.stdout.write(state.paused ? `Indexing is paused (since ${new Date(state.paused_at!).toLocaleString()}): new photos wait; npm run host -- resume\n` : 'Indexing runs.\n');
     } else if (cmd.verb === 'approve') {
       const a = await host.approve(cmd.id!, path.resolve(cmd.dir!));
       process.stdout.write(`${describe(a)}\n${outcome(a)}\n`);

@@ -7,12 +7,11 @@
  * the app last asked): "Start at login" shows app.getLoginItemSettings() read back after setting it, and
  * the indexing item shows the state the server answers after a pause or resume.
  *
- * Pausing indexing: the server has no pause of its job queue today (platform/jobs/runner.ts has none; the
- * jobs API is read-only, and the desktop has no member session to call an admin API with anyway). The
- * only channel the desktop has to its server is the host channel (HOST-CHANNEL.md), which defines no
- * indexing route. So the item works through an injected `IndexingControl`; main.ts gives one only when the
- * host-channel client offers it, and otherwise the item reads "Pause indexing (not available)" and is
- * disabled rather than pretending.
+ * Pausing indexing goes through the host channel (the desktop has no member session, and pausing the
+ * machine's CPU work is the home machine's decision): GET/PUT /host/v1/indexing, which pauses the server's
+ * `media` and `ml` queues (features/jobs/indexing-pause.ts). The item works through an injected
+ * `IndexingControl` (main.ts wires the host-channel client); without one, or while the server cannot be
+ * reached, it is shown disabled rather than pretending.
  */
 import type { MenuItem, TrayApi, AppApi, ShellApi } from './electron-api.ts';
 

@@ -68,6 +68,7 @@ import { DuplicatesService, PhashBackfill, backfillPhashesJob } from './features
 import { PhotoEventsService } from './features/photo-events/photo-events.service.ts';
 import { FeaturedService } from './features/featured/featured.service.ts';
 import { JobsService } from './features/jobs/jobs.service.ts';
+import { IndexingPause } from './features/jobs/indexing-pause.ts';
 import { JobRunner } from './platform/jobs/runner.ts';
 import { CacheRegistry } from './platform/cache/kept-cache.ts';
 import { CatalogTracker } from './features/browse/catalog-tracker.ts';
@@ -217,6 +218,8 @@ export interface Container {
   /** The asset change bus (features/assets/asset-changes.ts); subscriptions are made below, in one place. */
   assetChanges: AssetChangeBus;
   jobRunner: JobRunner;
+  /** "Pause indexing" on the home machine (features/jobs/indexing-pause.ts), through the host channel. */
+  indexingPause: IndexingPause;
   /** Makes job errors speak of assets by id (administrators read them, not the files' owners). */
   jobErrors: AssetErrorRedactor;
   /** Stops the job workers (waiting up to `deadlineMs` for running jobs) and closes the catalog. */
@@ -531,7 +534,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const hostLog = log.child({ module: 'host-actions' });
   const hostApproval = new HostApproval({ lifecycle: hostLifecycle, repositories, dataDir: config.dataDir, risks: defaultRiskOptions(), log: hostLog });
   const hostActions = new HostActionsService(access, hostLifecycle, hostApproval);
-  const hostChannelServer = new HostChannelServer({ dataDir: config.dataDir, approval: hostApproval, events: hostLifecycle.events, log: hostLog });
+  const indexingPause = new IndexingPause(jobRunner, settings);
+  const hostChannelServer = new HostChannelServer({ dataDir: config.dataDir, approval: hostApproval, events: hostLifecycle.events, indexing: indexingPause, log: hostLog });
 
   // Upload receipts follow their asset's changes, in the transaction of each change (uploads/receipt-follower.ts):
   // only uploads writes receipts; the assets feature never calls uploads.
@@ -621,6 +625,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     access,
     assetChanges,
     jobRunner,
+    indexingPause,
     jobErrors,
     checkpointer,
     close: async (deadlineMs = 0) => {
@@ -645,6 +650,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
       db.close();
     },
   };
+  // A pause of indexing made before the restart holds (it is lifted only by a resume).
+  if (indexingPause.restore().paused) log.info('indexing is paused (resume it from the home machine)');
   jobRunner.start();
   uploads.startMaintenance(() => jobs.enqueue(cleanStaging, {}));
   // The Trash's retention period: expired items are deleted by a job queued hourly.

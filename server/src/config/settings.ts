@@ -171,6 +171,10 @@ export class SettingsStore {
       .run(key, JSON.stringify(value), now, by);
   }
 
+  private remove(key: string): void {
+    this.db.prepare('DELETE FROM settings WHERE key = ?').run(key);
+  }
+
   section<K extends keyof Sections>(name: K): Sections[K] {
     const stored = this.read(name)?.value;
     // Merge over defaults so a setting added in a later version gets its default, not undefined.
@@ -182,6 +186,20 @@ export class SettingsStore {
     return { ...DEFAULTS.ml, semantic_enabled: false, face_enabled: false, ocr_enabled: false, species_enabled: false } as Sections[K];
   }
 
+  /**
+   * When indexing was paused on the home machine (features/jobs/indexing-pause.ts), or null: kept across restarts,
+   * so a machine paused for the evening stays paused after a reboot until someone resumes it.
+   */
+  indexingPausedAt(): number | null {
+    const v = this.read('indexing.paused')?.value as { at?: unknown } | undefined;
+    return typeof v?.at === 'number' ? v.at : null;
+  }
+
+  setIndexingPausedAt(at: number | null): void {
+    if (at === null) this.remove('indexing.paused');
+    else this.write('indexing.paused', { at }, null, at);
+  }
+
   secret(name: SecretName): string | null {
     const stored = this.read(`secret.${name}`)?.value as { iv: string; tag: string; data: string } | undefined;
     if (!stored) return null;
@@ -191,10 +209,7 @@ export class SettingsStore {
   }
 
   private setSecret(name: SecretName, value: string | null, by: number | null, now: number): void {
-    if (value === null) {
-      this.db.prepare('DELETE FROM settings WHERE key = ?').run(`secret.${name}`);
-      return;
-    }
+    if (value === null) return this.remove(`secret.${name}`);
     const iv = crypto.randomBytes(12);
     const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv);
     const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);

@@ -64,4 +64,16 @@ describe('npm run host', () => {
     assert.equal(elsewhere.code, 1);
     assert.match(elsewhere.stderr, /is Hearth running/);
   });
+
+  test('pause and resume indexing from the command line', async () => {
+    const paused = await host(['pause', '--data', env.srv.dataDir]);
+    assert.equal(paused.code, 0, paused.stderr);
+    assert.match(paused.stdout, /Indexing is paused/);
+    assert.equal(env.srv.container.jobRunner.isPaused('media'), true);
+    assert.match((await host(['indexing', '--data', env.srv.dataDir])).stdout, /Indexing is paused/);
+    const resumed = await host(['resume', '--data', env.srv.dataDir]);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stdout, /Indexing runs/);
+    assert.equal(env.srv.container.jobRunner.isPaused('media'), false);
+  });
 });

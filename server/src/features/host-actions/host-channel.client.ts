@@ -45,6 +45,15 @@ export interface HostChannelClient {
   deny(id: string): Promise<HostActionForHost>;
   /** Calls `onAction` for every action created or changed, reconnecting after a restart; the answer stops. */
   subscribe(onAction: (a: HostActionForHost) => void): () => void;
+  /** Whether indexing is paused on this machine (features/jobs/indexing-pause.ts). */
+  indexing(): Promise<IndexingState>;
+  /** Pauses or resumes indexing; answers the new state. */
+  setIndexingPaused(paused: boolean): Promise<IndexingState>;
+}
+
+export interface IndexingState {
+  paused: boolean;
+  paused_at: string | null;
 }
 
 /** A refusal of the server (a problem document), or the channel not reachable (`status` 0, `code` `host_channel_unreachable`). */
@@ -104,6 +113,8 @@ export function createHostChannelClient(o: { dataDir: string; platform?: NodeJS.
     get: async (a) => (await request('GET', `/actions/${id(a)}`)) as HostActionForHost,
     approve: async (a, dir) => (await request('POST', `/actions/${id(a)}/approve`, { path: dir })) as HostActionForHost,
     deny: async (a) => (await request('POST', `/actions/${id(a)}/deny`, {})) as HostActionForHost,
+    indexing: async () => (await request('GET', '/indexing')) as IndexingState,
+    setIndexingPaused: async (paused) => (await request('PUT', '/indexing', { paused })) as IndexingState,
     subscribe(onAction) {
       let stopped = false;
       let current: http.ClientRequest | null = null;

@@ -8,7 +8,8 @@
  *
  * Routes under /host/v1 (JSON; errors problem+json): GET /actions?status=, GET /actions/:id,
  * POST /actions/:id/approve {path}, POST /actions/:id/deny, GET /events (server-sent `host_action` events
- * and a `: ping` comment every 15 s). The answers here are for the person at the machine: they may name
+ * and a `: ping` comment every 15 s); GET /indexing and PUT /indexing {paused} (the tray's "Pause indexing":
+ * the machine's owner decides when its CPU is the household's, so it is a home-machine control, not an API one). The answers here are for the person at the machine: they may name
  * the folder they chose in a problem's detail; nothing of it reaches a member (approval.ts).
  */
 import crypto from 'node:crypto';
@@ -27,10 +28,17 @@ import { HOST_CHANNEL_BASE, HOST_TOKEN_HEADER, hostChannelPaths, type HostChanne
 
 const PING_MS = 15_000;
 
+/** Pausing and resuming indexing (features/jobs/indexing-pause.ts), which only the home machine may do. */
+export interface IndexingControl {
+  state(): { paused: boolean; paused_at: string | null };
+  set(paused: boolean): { paused: boolean; paused_at: string | null };
+}
+
 export interface HostChannelDeps {
   dataDir: string;
   approval: HostApproval;
   events: HostActionEvents;
+  indexing: IndexingControl;
   log: Logger;
   platform?: NodeJS.Platform;
 }
@@ -113,6 +121,12 @@ export class HostChannelServer {
       return c.json(approval.approve(c.req.param('id'), body?.path));
     });
     app.post(`${base}/actions/:id/deny`, (c) => c.json(approval.deny(c.req.param('id'))));
+    app.get(`${base}/indexing`, (c) => c.json(this.d.indexing.state()));
+    app.put(`${base}/indexing`, async (c) => {
+      const body = (await c.req.json().catch(() => null)) as { paused?: unknown } | null;
+      if (typeof body?.paused !== 'boolean') throw new DomainError(422, 'validation_failed', 'Send {"paused": true} or {"paused": false}.');
+      return c.json(this.d.indexing.set(body.paused));
+    });
     app.get(`${base}/events`, (c) =>
       streamSSE(c, async (stream) => {
         let end!: () => void;

@@ -201,6 +201,8 @@ export class JobRunner {
   private readonly active = new Map<number, Execution>();
   private readonly activeByQueue = new Map<string, number>();
   private readonly fillScheduled = new Set<string>();
+  /** Queues that claim nothing until resumed (setPaused); what runs in them finishes. */
+  private readonly paused = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   private pollTimer: NodeJS.Timeout | null = null;
   private quietTimer: NodeJS.Timeout | null = null;
@@ -302,6 +304,24 @@ export class JobRunner {
     for (const q of this.queueNames) this.fill(q);
   }
 
+  /**
+   * Pauses or resumes claiming on `queues` (features/jobs/indexing-pause.ts: the home machine's "Pause indexing").
+   * A paused queue starts no job; the jobs it runs now finish their work as usual, and its waiting jobs stay
+   * `available` (nothing is lost, and a restart keeps them). Resuming fills the queues at once.
+   */
+  setPaused(queues: readonly string[], paused: boolean): void {
+    for (const q of queues) {
+      if (paused) this.paused.add(q);
+      else this.paused.delete(q);
+    }
+    if (!paused) for (const q of queues) this.fill(q);
+    this.checkIdle();
+  }
+
+  isPaused(queue: string): boolean {
+    return this.paused.has(queue);
+  }
+
   /** Looks for runnable jobs now (what the poll does), for every queue or one. */
   wake(queue?: string): void {
     for (const q of queue ? [queue] : this.queueNames) this.fill(q);
@@ -309,7 +329,7 @@ export class JobRunner {
 
   /**
    * Resolves when nothing runs in this process and nothing of its queues can run now (jobs waiting
-   * for a later run_at do not count). For tests and tools.
+   * for a later run_at, or in a paused queue, do not count). For tests and tools.
    */
   whenIdle(): Promise<void> {
     return new Promise((resolve) => {
@@ -362,6 +382,7 @@ export class JobRunner {
   /** Claims and launches jobs of the queue until its concurrency is used or nothing is runnable. */
   private fill(queue: string): void {
     if (this.state !== 'running' || !this.queueNames.includes(queue)) return;
+    if (this.paused.has(queue)) return this.checkIdle();
     const limit = this.registry.concurrency(queue);
     while ((this.activeByQueue.get(queue) ?? 0) < limit) {
       let job: Job | undefined;
@@ -692,7 +713,9 @@ export class JobRunner {
 
   private checkIdle(): void {
     if (this.idleWaiters.length === 0 || this.active.size > 0) return;
-    if (this.state === 'running' && (this.fillScheduled.size > 0 || this.queue.hasRunnable(this.queueNames))) return;
+    // Jobs waiting in a paused queue cannot run now: they do not keep the runner from being idle.
+    const claiming = this.paused.size ? this.queueNames.filter((q) => !this.paused.has(q)) : this.queueNames;
+    if (this.state === 'running' && (this.fillScheduled.size > 0 || this.queue.hasRunnable(claiming))) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of waiters) w();
