@@ -25,6 +25,7 @@ import { StagedRegistrationService } from './features/auth/staged-registration.s
 import { SessionsService } from './features/auth/sessions.service.ts';
 import { UsersService } from './features/users/users.service.ts';
 import { SystemService } from './features/system/system.service.ts';
+import { LlmConnection } from './features/settings/index.ts';
 import { NetworkService } from './features/system/network.service.ts';
 import { CAPABILITY_MODELS, ClipEncoder, MlRuntime } from './adapters/ml/index.ts';
 import { RepositoriesService } from './features/repositories/repositories.service.ts';
@@ -125,6 +126,8 @@ export interface Container {
   invites: InvitesService;
   users: UsersService;
   system: SystemService;
+  /** The administrator's model settings as a client for the assistant, and their "Test connection". */
+  llm: LlmConnection;
   /** The ML runtime: model registry, installed and verified models, the inference threads. */
   ml: MlRuntime;
   /**
@@ -336,7 +339,8 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     clipStandin: config.clipStandin,
     modelsBaseUrl: config.modelsBaseUrl,
   });
-  const system = new SystemService(db, settings, ml, () => ({ journal: catalog.counters(), caches: caches.snapshot() }), () => mediaToolsReport(db));
+  const llm = new LlmConnection(settings);
+  const system = new SystemService(db, settings, ml, () => ({ journal: catalog.counters(), caches: caches.snapshot() }), () => mediaToolsReport(db), () => llm.availability());
 
   const derivatives = new DerivativePaths(p.derivatives);
   // OCR indexes photos when its three models are installed and verified (checked off the start's path:
@@ -578,6 +582,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     invites,
     users,
     system,
+    llm,
     ml,
     semantic: { store: semanticStore, encoder: clip, enable: enableSemantic },
     network,

@@ -1,10 +1,12 @@
 /** System settings: admin-only, partial patches, validated, durable across restarts, secrets write-only. */
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Client, startServer } from './helpers/server.ts';
 import { V1, data, login, problem, registerAdmin } from './helpers/api.ts';
+import { KeyRing } from '../../server/src/platform/crypto/keys.ts';
 
 describe('system settings', () => {
   test('patches persist across a restart and secrets are never returned or stored in clear', async () => {
@@ -22,7 +24,7 @@ describe('system settings', () => {
     const patched = data(
       admin,
       await admin.patch(`${V1}/settings/system`, {
-        llm: { provider: 'openai_compatible', base_url: 'http://127.0.0.1:11434/v1', model_name: 'llama3', api_key: secret },
+        llm: { provider: 'ollama', base_url: 'http://127.0.0.1:11434/v1', model_name: 'llama3', api_key: secret },
         ml: { ocr_enabled: false },
       }),
     );
@@ -72,6 +74,34 @@ describe('system settings', () => {
       const caps = data(admin, await admin.get(`${V1}/capabilities`));
       assert.equal(caps.ml.tasks.semantic_image_embed.enabled, false);
       assert.equal(caps.ml.tasks.ocr.enabled, true);
+    } finally {
+      await srv.stop({ removeData: true });
+    }
+  });
+
+  test('settings written by an earlier version still read: the old provider name, and a secret sealed without its name', async () => {
+    const srv = await startServer();
+    try {
+      const admin = new Client(srv.url);
+      await registerAdmin(admin);
+      // As the version before provider kinds and named sealing wrote them.
+      const key = KeyRing.fromFile(path.join(srv.dataDir, 'secret.key')).key('settings');
+      const iv = crypto.randomBytes(12);
+      const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
+      const sealed = Buffer.concat([cipher.update('sk-old-key', 'utf8'), cipher.final()]);
+      const legacy = { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: sealed.toString('base64') };
+      const write = srv.container.db.prepare('INSERT OR REPLACE INTO settings (key, value, updated_at, updated_by) VALUES (?, ?, ?, NULL)');
+      write.run('llm', JSON.stringify({ agent_enabled: false, provider: 'openai_compatible', base_url: 'http://127.0.0.1:8080/v1', model_name: 'qwen' }), Date.now());
+      write.run('secret.llm.api_key', JSON.stringify(legacy), Date.now());
+      const s = data(admin, await admin.get(`${V1}/settings/system`));
+      assert.deepEqual([s.llm.provider, s.llm.api_key_configured, s.llm.idle_timeout_s], ['custom', true, 120]);
+      assert.equal(srv.container.settings.secret('llm.api_key'), 'sk-old-key');
+      // A new key is sealed bound to its name: copied onto the invite code's row, it does not open.
+      await admin.patch(`${V1}/settings/system`, { llm: { api_key: 'sk-new-key' } });
+      const row = srv.container.db.prepare("SELECT value FROM settings WHERE key = 'secret.llm.api_key'").get() as { value: string };
+      write.run('secret.registration.invite_code', row.value, Date.now());
+      assert.throws(() => srv.container.settings.secret('registration.invite_code'));
+      assert.equal(srv.container.settings.secret('llm.api_key'), 'sk-new-key');
     } finally {
       await srv.stop({ removeData: true });
     }

@@ -3462,6 +3462,26 @@ export interface paths {
         patch: operations["updateSystemSettings"];
         trace?: never;
     };
+    "/api/v1/settings/system/validate-llm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the model settings: the server answers, has the model, and the model can call tools
+         * @description Runs the checks against the saved model settings, with the body’s fields (if any) laid over them, and stores nothing. Answers 200 with the outcome whether or not the model server passed (`ok`, each check, and the first `problem` in words); a body that is itself wrong answers 422. The saved API key is sent only to the saved server: a test of another address must give its own `api_key`.
+         */
+        post: operations["validateLlmSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/share-links": {
         parameters: {
             query?: never;
@@ -5394,6 +5414,57 @@ export interface components {
             running: number;
             scheduled: number;
         };
+        LlmSettingsCandidate: {
+            /** @description A key to test with (never stored by this operation); null: test without a key; absent: the saved key, sent only when the test's server is the saved one. */
+            api_key?: string | null;
+            /**
+             * Format: uri
+             * @description The server's OpenAI-compatible address, usually ending in /v1. null: the provider's usual address (Ollama http://127.0.0.1:11434/v1, LM Studio :1234, llama.cpp :8080, OpenAI's API).
+             */
+            base_url?: string | null;
+            /** @description Seconds to wait for a connection to the model server (1–120). */
+            connect_timeout_s?: number;
+            /** @description Seconds of silence allowed while the model works, before its answer begins and between its chunks (1–900). A local model on a CPU may need minutes for a long prompt. */
+            idle_timeout_s?: number;
+            model_name?: string | null;
+            /**
+             * @description `none` (no model), `openai`, `ollama`, `lmstudio`, `llamacpp`, or `custom` (any other OpenAI-compatible server; needs `base_url`).
+             * @enum {string}
+             */
+            provider?: "none" | "openai" | "ollama" | "lmstudio" | "llamacpp" | "custom";
+        };
+        LlmValidation: {
+            /** @description The address tested (the provider’s usual one when none was given). */
+            base_url: string | null;
+            checks: {
+                message: string;
+                /** @enum {string} */
+                name: "settings" | "server" | "model" | "tools";
+                /** @enum {string} */
+                status: "passed" | "failed" | "skipped";
+            }[];
+            duration_ms: number;
+            /**
+             * @description Where the model server is: on this machine or the home network (nothing leaves the house), or on the internet (requests carry text and photo metadata there, never original files).
+             * @enum {string|null}
+             */
+            locality: "this_device" | "home_network" | "internet" | null;
+            model_name: string | null;
+            /** @description The models the server lists (at most 200), to choose from; null when it has no list or was not reached. */
+            models: string[] | null;
+            /** @description Every check passed: the assistant can use this model. */
+            ok: boolean;
+            problem: {
+                /** @description Stable: not_configured, auth, model_missing, not_found, rate_limited, timeout, unreachable, server_error, rejected, bad_response, interrupted, no_tool_call, invalid_tool_call. */
+                code: string;
+                hint: string | null;
+                message: string;
+            } | null;
+            /** @enum {string} */
+            provider: "none" | "openai" | "ollama" | "lmstudio" | "llamacpp" | "custom";
+            /** @description The server reports token usage (null: the round trip did not complete). */
+            usage_reported: boolean | null;
+        };
         LocationCluster: {
             centroid_latitude: number;
             centroid_longitude: number;
@@ -6935,11 +7006,21 @@ export interface components {
             llm: {
                 agent_enabled: boolean;
                 api_key_configured: boolean;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description The server's OpenAI-compatible address, usually ending in /v1. null: the provider's usual address (Ollama http://127.0.0.1:11434/v1, LM Studio :1234, llama.cpp :8080, OpenAI's API).
+                 */
                 base_url: string | null;
+                /** @description Seconds to wait for a connection to the model server (1–120). */
+                connect_timeout_s: number;
+                /** @description Seconds of silence allowed while the model works, before its answer begins and between its chunks (1–900). A local model on a CPU may need minutes for a long prompt. */
+                idle_timeout_s: number;
                 model_name: string | null;
-                /** @enum {string} */
-                provider: "none" | "openai_compatible";
+                /**
+                 * @description `none` (no model), `openai`, `ollama`, `lmstudio`, `llamacpp`, or `custom` (any other OpenAI-compatible server; needs `base_url`).
+                 * @enum {string}
+                 */
+                provider: "none" | "openai" | "ollama" | "lmstudio" | "llamacpp" | "custom";
             };
             ml: {
                 face_enabled: boolean;
@@ -6978,11 +7059,21 @@ export interface components {
             llm?: {
                 agent_enabled?: boolean;
                 api_key?: string | null;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description The server's OpenAI-compatible address, usually ending in /v1. null: the provider's usual address (Ollama http://127.0.0.1:11434/v1, LM Studio :1234, llama.cpp :8080, OpenAI's API).
+                 */
                 base_url?: string | null;
+                /** @description Seconds to wait for a connection to the model server (1–120). */
+                connect_timeout_s?: number;
+                /** @description Seconds of silence allowed while the model works, before its answer begins and between its chunks (1–900). A local model on a CPU may need minutes for a long prompt. */
+                idle_timeout_s?: number;
                 model_name?: string | null;
-                /** @enum {string} */
-                provider?: "none" | "openai_compatible";
+                /**
+                 * @description `none` (no model), `openai`, `ollama`, `lmstudio`, `llamacpp`, or `custom` (any other OpenAI-compatible server; needs `base_url`).
+                 * @enum {string}
+                 */
+                provider?: "none" | "openai" | "ollama" | "lmstudio" | "llamacpp" | "custom";
             };
             ml?: {
                 face_enabled?: boolean;
@@ -23337,6 +23428,97 @@ export interface operations {
             };
             /** @description A dependency is unavailable; retry later */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    validateLlmSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Settings to test instead of the saved ones (any subset). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["LlmSettingsCandidate"];
+            };
+        };
+        responses: {
+            /** @description What the checks found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LlmValidation"];
+                };
+            };
+            /** @description Malformed request (for example unparseable JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not of the declared media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,13 +4,15 @@
  * administrator changed.
  *
  * Secrets (the LLM API key, the registration invite code) are write-only: a patch may set or clear
- * them, but reads only say whether one is configured. They are stored encrypted (AES-256-GCM with a
- * key derived from the installation's root key), so a copied catalog alone does not leak them.
+ * them, but reads only say whether one is configured. They are sealed with the installation's settings key
+ * (platform/crypto/sealed.ts, as cloud-import seals provider secrets: AES-256-GCM) and bound to their name, so a
+ * copied catalog alone does not leak them and one sealed secret copied onto another's row does not open.
  */
 import crypto from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import type { Db } from '../platform/db/connection.ts';
 import { prepared } from '../platform/db/prepared.ts';
+import { seal, unseal } from '../platform/crypto/sealed.ts';
 
 export const RegistrationSettings = z.object({
   /**
@@ -26,11 +28,30 @@ export const RegistrationSettings = z.object({
     description: 'New accounts (not the first) need a second factor: registration is staged and the account exists only once an authenticator app or a passkey is enrolled.',
   }),
 });
+/**
+ * The kinds of model server the assistant can use (adapters/llm/providers.ts holds what differs between them;
+ * this list repeats its names, since config may not import adapters). `none`: no model; the assistant answers with
+ * its planner alone.
+ */
+export const LLM_PROVIDERS = ['none', 'openai', 'ollama', 'lmstudio', 'llamacpp', 'custom'] as const;
 export const LlmSettings = z.object({
   agent_enabled: z.boolean(),
-  provider: z.enum(['none', 'openai_compatible']),
-  base_url: z.url().nullable(),
+  provider: z.enum(LLM_PROVIDERS).openapi({
+    description: '`none` (no model), `openai`, `ollama`, `lmstudio`, `llamacpp`, or `custom` (any other OpenAI-compatible server; needs `base_url`).',
+  }),
+  base_url: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
+    .max(2_000)
+    .nullable()
+    .openapi({ description: "The server's OpenAI-compatible address, usually ending in /v1. null: the provider's usual address (Ollama http://127.0.0.1:11434/v1, LM Studio :1234, llama.cpp :8080, OpenAI's API)." }),
   model_name: z.string().max(200).nullable(),
+  connect_timeout_s: z.number().int().min(1).max(120).openapi({ description: 'Seconds to wait for a connection to the model server (1–120).' }),
+  idle_timeout_s: z
+    .number()
+    .int()
+    .min(1)
+    .max(900)
+    .openapi({ description: 'Seconds of silence allowed while the model works, before its answer begins and between its chunks (1–900). A local model on a CPU may need minutes for a long prompt.' }),
 });
 export const MlSettings = z.object({
   semantic_enabled: z.boolean(),
@@ -84,7 +105,7 @@ type Sections = { [K in keyof typeof SECTIONS]: z.infer<(typeof SECTIONS)[K]> };
 
 const DEFAULTS: Sections = {
   registration: { mode: 'closed', require_second_factor: false },
-  llm: { agent_enabled: false, provider: 'none', base_url: null, model_name: null },
+  llm: { agent_enabled: false, provider: 'none', base_url: null, model_name: null, connect_timeout_s: 10, idle_timeout_s: 120 },
   ml: {
     semantic_enabled: true,
     face_enabled: true,
@@ -139,6 +160,19 @@ export const SystemSettingsPatchSchema = z
   });
 export type SystemSettingsPatch = z.infer<typeof SystemSettingsPatchSchema>;
 
+function secretContext(name: SecretName): string {
+  return `settings:${name}`;
+}
+
+/** A stored section as this version reads it: values an older version wrote under other names are renamed. */
+function upgradeSection(name: string, stored: unknown): unknown {
+  if (name === 'llm' && stored && typeof stored === 'object' && (stored as { provider?: unknown }).provider === 'openai_compatible') {
+    // Before the provider kinds, every server was `openai_compatible`: it is a `custom` one now.
+    return { ...stored, provider: 'custom' };
+  }
+  return stored;
+}
+
 export class SettingsStore {
   private readonly key: Buffer;
 
@@ -176,7 +210,7 @@ export class SettingsStore {
   }
 
   section<K extends keyof Sections>(name: K): Sections[K] {
-    const stored = this.read(name)?.value;
+    const stored = upgradeSection(name, this.read(name)?.value);
     // Merge over defaults so a setting added in a later version gets its default, not undefined.
     return SECTIONS[name].parse({ ...this.defaults(name), ...(stored as object | undefined) }) as Sections[K];
   }
@@ -201,19 +235,19 @@ export class SettingsStore {
   }
 
   secret(name: SecretName): string | null {
-    const stored = this.read(`secret.${name}`)?.value as { iv: string; tag: string; data: string } | undefined;
-    if (!stored) return null;
-    const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(stored.iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(stored.tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(stored.data, 'base64')), decipher.final()]).toString('utf8');
+    const stored = this.read(`secret.${name}`)?.value;
+    if (stored === undefined) return null;
+    if (typeof stored === 'string') return unseal(this.key, stored, secretContext(name));
+    // Written before secrets were sealed with their name as context: AES-256-GCM with no associated data.
+    const legacy = stored as { iv: string; tag: string; data: string };
+    const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(legacy.iv, 'base64'));
+    decipher.setAuthTag(Buffer.from(legacy.tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(legacy.data, 'base64')), decipher.final()]).toString('utf8');
   }
 
   private setSecret(name: SecretName, value: string | null, by: number | null, now: number): void {
     if (value === null) return this.remove(`secret.${name}`);
-    const iv = crypto.randomBytes(12);
-    const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv);
-    const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-    this.write(`secret.${name}`, { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') }, by, now);
+    this.write(`secret.${name}`, seal(this.key, value, secretContext(name)), by, now);
   }
 
   view(): SystemSettings {

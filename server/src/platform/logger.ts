@@ -21,6 +21,10 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         // Second factors (features/auth/mfa.service.ts): seeds, codes and their one-time tokens.
         'secret',
         '*.secret',
+        // The language model's API key (config/settings.ts), wherever a settings patch is logged.
+        'api_key',
+        '*.api_key',
+        '*.*.api_key',
         'recovery_code',
         '*.recovery_code',
         'recovery_codes',

@@ -124,7 +124,8 @@ export class OpenAiFake {
     if (req.method !== 'POST' || path !== '/v1/chat/completions') return json(res, 404, { error: { message: `no route ${req.method} ${path}` } });
     const body = recorded.body;
     if (!body || typeof body !== 'object') return json(res, 400, { error: { message: 'the body is not JSON' } });
-    if (!this.opts.models!.includes(body.model)) {
+    // As Ollama does, `name` is the model listed as `name:latest`.
+    if (!this.opts.models!.includes(body.model) && !this.opts.models!.includes(`${body.model}:latest`)) {
       return json(res, 404, { error: { message: `The model \`${body.model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', code: 'model_not_found' } });
     }
     const next = this.replies.shift();

@@ -57,6 +57,8 @@ export class SystemService {
     private readonly cacheDiagnostics: () => CacheDiagnostics,
     /** ffmpeg/ffprobe and the files waiting for them (features/assets, waiting-for-tools.ts). */
     private readonly mediaTools: () => MediaToolsReport,
+    /** The model settings' state: not configured, not tested, or how the last test of them went (features/settings). */
+    private readonly llmAvailability: () => 'ready' | 'unchecked' | 'not_configured' | 'unreachable',
   ) {}
 
   async diagnostics() {
@@ -113,13 +115,13 @@ export class SystemService {
   async capabilities() {
     const llm = this.settings.section('llm');
     const tasks = await this.mlTasks();
-    const configured = llm.provider !== 'none' && !!llm.base_url && !!llm.model_name;
+    const availability = this.llmAvailability();
     return {
       llm: {
         // The agent is not part of this build yet: it is never reported as enabled.
         agent_enabled: false,
-        availability: configured ? ('unchecked' as const) : ('not_configured' as const),
-        configured,
+        availability,
+        configured: availability !== 'not_configured',
         model_name: llm.model_name,
         provider: llm.provider,
       },
