@@ -7051,7 +7051,7 @@ export interface components {
             };
             updated_at: string | null;
         };
-        /** @description Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. `network.allow_other_devices` moves the listener at once (no restart); it answers 409 `network_fixed_by_environment` when HEARTH_HOST is set, and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on. `trash.retention_days` (0..36500, 0 = keep until the Trash is emptied) applies from the next hourly purge; a negative or fractional value answers 422 naming `body.trash.retention_days`. */
+        /** @description Partial update. Secrets (`invite_code`, `api_key`) are write-only: a string sets, null clears. A change of `llm.provider` or `llm.base_url` that moves the model to another server (another origin) clears the saved `api_key` unless the same patch gives one: a key is only sent to the server it was entered for. `network.allow_other_devices` moves the listener at once (no restart); it answers 409 `network_fixed_by_environment` when HEARTH_HOST is set, and 503 `listener_unavailable` (nothing changed) when the new address cannot be listened on. `trash.retention_days` (0..36500, 0 = keep until the Trash is emptied) applies from the next hourly purge; a negative or fractional value answers 422 naming `body.trash.retention_days`. */
         SystemSettingsPatch: {
             library?: {
                 scan_interval_seconds?: number;

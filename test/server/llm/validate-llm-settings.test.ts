@@ -182,6 +182,15 @@ for (const variant of ['A', 'B'] as const) {
       assert.ok(logLines.some((l) => l.includes('model settings tested')), 'the tests were logged');
       for (const text of [...answers, ...logLines]) assert.ok(!text.includes(KEY), `the key leaked: ${text.slice(0, 200)}`);
     });
+
+    test('moving the model to another server clears the saved key unless the patch gives one; another path on the same server keeps it', async () => {
+      const samePlace = data(admin, await admin.patch(`${V1}/settings/system`, { llm: { base_url: `${fake.url}/` } }));
+      assert.equal(samePlace.llm.api_key_configured, true);
+      const withKey = data(admin, await admin.patch(`${V1}/settings/system`, { llm: { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-for-the-other-one' } }));
+      assert.equal(withKey.llm.api_key_configured, true);
+      const moved = data(admin, await admin.patch(`${V1}/settings/system`, { llm: { provider: 'ollama', base_url: null } }));
+      assert.equal(moved.llm.api_key_configured, false, 'a key entered for 127.0.0.1:9 does not follow the model to Ollama');
+    });
   });
 }
 

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
-import { LlmSettings, type SettingsStore } from '../../config/settings.ts';
+import { LlmSettings, type SettingsStore, type SystemSettingsPatch } from '../../config/settings.ts';
 import { LlmClient, PROVIDERS, localityOf, normaliseBaseUrl, type LlmEndpoint, type ModelLocality, type ProviderKind, type RetryPolicy } from '../../adapters/llm/index.ts';
 
 /** What a "Test connection" may change for the test; absent fields are the saved ones. */
@@ -96,6 +96,26 @@ export class LlmConnection {
   recordCheck(target: LlmTarget, ok: boolean): void {
     const saved = this.resolve();
     if (target.configured && saved.configured && saved.fingerprint === target.fingerprint) this.lastCheck = { fingerprint: target.fingerprint, ok };
+  }
+
+  /**
+   * A settings patch that moves the model to another server (another origin) without giving a key clears the
+   * saved key, so it is never sent to a server it was not entered for. Moving within the origin keeps it.
+   */
+  keepKeyWithItsServer(patch: SystemSettingsPatch): SystemSettingsPatch {
+    const llm = patch.llm;
+    if (!llm || llm.api_key !== undefined || (llm.provider === undefined && llm.base_url === undefined)) return patch;
+    if (this.settings.secret('llm.api_key') === null) return patch;
+    const saved = this.settings.section('llm');
+    const provider = llm.provider ?? saved.provider;
+    const address = llm.base_url !== undefined ? llm.base_url : saved.base_url;
+    const next = provider === 'none' ? null : (address ?? PROVIDERS[provider].defaultBaseUrl);
+    const nextOrigin = next ? new URL(next).origin : null;
+    // `none` keeps the key (turning the model off and on again needs no new key), and so does a key saved before
+    // any server was: it was entered for the server chosen next.
+    const savedOrigin = this.savedOrigin();
+    if (provider === 'none' || savedOrigin === null || nextOrigin === savedOrigin) return patch;
+    return { ...patch, llm: { ...llm, api_key: null } };
   }
 
   private savedOrigin(): string | null {

@@ -8,7 +8,8 @@ export function settingsRouter() {
   app.openapi(r.updateSystemSettings, async (c) => {
     const actor = c.get('actor')!;
     // Through the network service: a `network` change moves the listener before it is stored.
-    const result = await services(c).network.applySettings(c.req.valid('json'), actor.userId);
+    const patch = services(c).llm.keepKeyWithItsServer(c.req.valid('json'));
+    const result = await services(c).network.applySettings(patch, actor.userId);
     c.get('log').info({ by: actor.userId, sections: Object.keys(c.req.valid('json')) }, 'system settings updated');
     return c.json(result, 200);
   });
