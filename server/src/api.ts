@@ -40,6 +40,7 @@ import { photoEventsRouter } from './features/photo-events/photo-events.router.t
 import { speciesRouter } from './features/species/species.router.ts';
 import { cloudImportRouter } from './features/cloud-import/index.ts';
 import { hostActionsRouter } from './features/host-actions/index.ts';
+import { agentRouter } from './features/agent/index.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -92,6 +93,7 @@ export function buildApi(): OpenAPIHono<AppEnv> {
   api.route(API_BASE, duplicatesRouter());
   api.route(API_BASE, photoEventsRouter());
   api.route(API_BASE, speciesRouter());
+  api.route(API_BASE, agentRouter());
   return api;
 }
 

@@ -95,6 +95,9 @@ import { CloudImportService } from './features/cloud-import/index.ts';
 import type { CloudProvider } from './adapters/cloud/provider.ts';
 import { WebDavProvider } from './adapters/cloud/webdav/index.ts';
 import { ICloudProvider } from './adapters/cloud/icloud/index.ts';
+import { AgentEngine, AgentService, AgentStore, DeterministicPlanner, LibraryStore, type AgentLibrary } from './features/agent/index.ts';
+import { knownPlaces } from './features/search/index.ts';
+import { MarksStore } from './features/assets/index.ts';
 import { HostActionEvents, HostActionLifecycle, HostActionsService, HostActionsStore, HostApproval, HostChannelServer, defaultRiskOptions } from './features/host-actions/index.ts';
 
 declare module './platform/http/context.ts' {
@@ -144,6 +147,8 @@ export interface Container {
   cloudImport: CloudImportService;
   /** Members' requests that the home machine add a folder as a repository (features/host-actions). */
   hostActions: HostActionsService;
+  /** The assistant: chat with tools over the library, refs, confirmations and pins (features/agent). */
+  agent: AgentService;
   /**
    * The local-only listener through which the person at the home machine approves host actions (a socket in
    * `<dataDir>/host/`, never the network). Started with the container; `listening` settles once it listens
@@ -541,6 +546,30 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const indexingPause = new IndexingPause(jobRunner, settings);
   const hostChannelServer = new HostChannelServer({ dataDir: config.dataDir, approval: hostApproval, events: hostLifecycle.events, indexing: indexingPause, log: hostLog });
 
+  // The assistant's tools reach the library through these, each service checking access as for its own routes.
+  const agentLibrary: AgentLibrary = {
+    rows: async (actor, filter, timeZone) => (await browse.searchable(actor, filter, timeZone, 'date_captured')).listed,
+    galleryItems: (actor, rowids) => browse.galleryItems(actor, rowids, false),
+    filesOf: (rowids) => browse.filesOf(rowids),
+    search: (actor, req) => search.search(actor, req),
+    catalog: async (actor) => ({ ...(await statistics.filterOptions(actor)), people: faces.namedPeople(actor.userId), places: knownPlaces(db, actor.userId) }),
+    people: (actor) => people.list(actor, { limit: 1000 }).people.map((p) => ({ person_id: p.person_id, name: p.name, asset_count: p.asset_count })),
+    albums: (actor) => albums.list(actor, { limit: 1000, offset: 0 }).albums.map((a) => ({ album_id: a.album_id, album_name: a.album_name, asset_count: a.asset_count, owner_id: a.user_id })),
+    events: (actor) => photoEvents.list(actor, { limit: 200 }).events.map((e) => ({ event_id: e.event_id, title: e.title, start_at: e.start_at, end_at: e.end_at, media_count: e.media_count })),
+    createAlbum: (actor, name) => albums.create(actor, { album_name: name }),
+    albumName: (actor, albumId) => albums.get(actor, albumId).album_name,
+    addToAlbum: (actor, albumId, assetId) => void albums.addAsset(actor, albumId, assetId),
+    tag: (actor, assetId, name) => void tags.add(actor, assetId, name),
+    like: (actor, assetId, liked) => void assets.updateLike(actor, assetId, liked),
+    trash: (actor, assetId) => void assets.delete(actor, assetId),
+  };
+  const agentStore = new AgentStore(db);
+  const libraryStore = new LibraryStore(db);
+  const marks = new MarksStore(db);
+  agentStore.failInterruptedRuns(Date.now());
+  const agentEngine = new AgentEngine({ db, store: agentStore, access, lib: agentLibrary, library: libraryStore, marks, planner: () => new DeterministicPlanner(), log: log.child({ module: 'agent' }) });
+  const agent = new AgentService({ store: agentStore, access, settings, engine: agentEngine, lib: agentLibrary, library: libraryStore, marks, assets: assetsStore });
+
   // Upload receipts follow their asset's changes, in the transaction of each change (uploads/receipt-follower.ts):
   // only uploads writes receipts; the assets feature never calls uploads.
   followAssetChanges(assetChanges, uploads, new UploadsStore(db));
@@ -589,6 +618,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     repositories,
     cloudImport,
     hostActions,
+    agent,
     hostChannel: { server: hostChannelServer, listening: Promise.resolve() },
     intake,
     door,

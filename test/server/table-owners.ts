@@ -114,6 +114,13 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   asset_source_pairs: 'features/assets',
   // 0037_host_actions: members' requests that the home machine add a folder (features/host-actions)
   host_actions: 'features/host-actions',
+  // 0038_agent: the assistant's threads, messages, runs, refs, effects and pins (features/agent)
+  agent_threads: 'features/agent',
+  agent_messages: 'features/agent',
+  agent_runs: 'features/agent',
+  agent_refs: 'features/agent',
+  agent_effects: 'features/agent',
+  agent_pins: 'features/agent',
 };
 
 export interface Departure {
@@ -166,7 +173,7 @@ export interface ReadModel {
 export const READ_MODELS: Readonly<Record<string, ReadModel>> = {
   assets: {
     readers: [
-      'features/albums', 'features/browse', 'features/duplicates', 'features/faces', 'features/featured', 'features/folders',
+      'features/agent', 'features/albums', 'features/browse', 'features/duplicates', 'features/faces', 'features/featured', 'features/folders',
       'features/indexing', 'features/ocr', 'features/photo-events', 'features/places', 'features/repositories', 'features/search',
       'features/semantic', 'features/sharing', 'features/stacks', 'features/statistics', 'features/tags', 'features/uploads',
       'features/users', 'platform/access',
@@ -189,10 +196,10 @@ export const READ_MODELS: Readonly<Record<string, ReadModel>> = {
   assets_words_fts: { readers: ['features/search'], reason: 'search reads the full-text index that triggers on assets keep' },
   photo_events: { readers: ['features/browse'], reason: 'the event filter of lists' },
   photo_event_members: { readers: ['features/browse'], reason: 'the event filter of lists' },
-  place_cells: { readers: ['features/assets', 'features/browse', 'features/search'], reason: 'an asset’s place, the place filter and search by place' },
+  place_cells: { readers: ['features/agent', 'features/assets', 'features/browse', 'features/search'], reason: 'an asset’s place, the place filter, search by place and the assistant’s place facets' },
   place_cells_fts: { readers: ['features/search'], reason: 'search by place name' },
-  people: { readers: ['features/browse'], reason: 'the person filter of lists' },
-  faces: { readers: ['features/browse'], reason: 'the person filter of lists' },
+  people: { readers: ['features/agent', 'features/browse'], reason: 'the person filter of lists; the assistant’s “who is in these” (the reader’s own named people)' },
+  faces: { readers: ['features/agent', 'features/browse'], reason: 'the person filter of lists; the assistant’s “who is in these” (the reader’s own named people)' },
   users: {
     readers: ['features/auth', 'features/host-actions', 'features/repositories'],
     reason: 'sign-in reads the account; a host action shows who asked (name, display name) to the person at the home machine; a repository’s files belong to its default owner or the oldest administrator',

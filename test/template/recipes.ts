@@ -117,4 +117,29 @@ export const RECIPES = {
       with_gps: ['video/with-gps.mp4', 'uploads/2026/01/with-gps.mp4'],
     },
   }),
+  /**
+   * agent/*.test.ts: alice's cameras over several years (2007–2018, summer 2008 among them), a video and
+   * geotagged photos; bob's own photos (never to enter alice's refs) and two he shares with alice in the test.
+   */
+  agent: recipe({
+    name: 'agent',
+    members: ['bob'],
+    files: {
+      canon40d: ['exif/Canon_40D.jpg', 'a/canon40d.jpg'],
+      canonG9: ['exif/Canon_PowerShot_G9.jpg', 'a/canonG9.jpg'],
+      nikonD70: ['exif/Nikon_D70.jpg', 'a/nikonD70.jpg'],
+      pentax: ['exif/Pentax_K10D.jpg', 'a/pentax.jpg'],
+      panasonic: ['exif/Panasonic_DMC-FZ30.jpg', 'a/panasonic.jpg'],
+      canon500d: ['exif/Canon_EOS_500D_rating.jpg', 'a/canon500d.jpg'],
+      sony: ['exif/Sony_DSLR-A200.jpg', 'a/sony.jpg'],
+      olympus: ['exif/Olympus_E-P3.jpg', 'a/olympus.jpg'],
+      door: ['exif/door-knocker.jpg', 'a/door-knocker.jpg'],
+      dscn10: ['gps/DSCN0010.jpg', 'a/DSCN0010.jpg'],
+      bigben: ['gps/big_ben.jpg', 'a/big_ben.jpg'],
+      video: ['video/with-gps.mp4', 'a/with-gps.mp4'],
+      bobIxus: ['exif/Canon_DIGITAL_IXUS_400.jpg', 'b/ixus.jpg', 'bob'],
+      bobCoolpix: ['exif/Nikon_COOLPIX_P1.jpg', 'b/coolpix.jpg', 'bob'],
+      bobFuji: ['exif/Fujifilm_FinePix_E500.jpg', 'b/fuji.jpg', 'bob'],
+    },
+  }),
 } as const satisfies Record<string, Recipe>;

@@ -31,6 +31,9 @@ const NOT_FOUND: Record<AccessKind, { code: string; noun: string }> = {
   import_run: { code: 'import_run_not_found', noun: 'import run' },
   takeout_upload: { code: 'takeout_upload_not_found', noun: 'Takeout upload' },
   host_action: { code: 'host_action_not_found', noun: 'host action' },
+  agent_thread: { code: 'agent_thread_not_found', noun: 'assistant thread' },
+  agent_pin: { code: 'agent_pin_not_found', noun: 'pin' },
+  agent_effect: { code: 'agent_effect_not_found', noun: 'assistant effect' },
 };
 
 /**
@@ -54,6 +57,9 @@ const READ_ONLY: Record<AccessKind, { code: string; message: string }> = {
   import_run: { code: 'import_run_read_only', message: 'Only the member who started this import can change it.' },
   takeout_upload: { code: 'takeout_upload_read_only', message: 'Only the member who started this upload can change it.' },
   host_action: { code: 'host_action_read_only', message: 'Only the member who asked for this can change it.' },
+  agent_thread: { code: 'agent_thread_read_only', message: 'Only the member who started this conversation can use it.' },
+  agent_pin: { code: 'agent_pin_read_only', message: 'Only the member who pinned this can change it.' },
+  agent_effect: { code: 'agent_effect_read_only', message: 'Only the member who asked for this change can decide it.' },
 };
 
 export class Access {

@@ -22,6 +22,9 @@ export interface AccessKinds {
   import_run: string;
   takeout_upload: string;
   host_action: string;
+  agent_thread: string;
+  agent_pin: string;
+  agent_effect: string;
 }
 export type AccessKind = keyof AccessKinds;
 

@@ -40,6 +40,9 @@
  * - A public link's holder reads the link's assets that are still its maker's and not in the Trash:
  *   for an album link, the maker's own assets in the album (contributors shared theirs with the
  *   album's members, not with the public); for a selection, the assets chosen (LINK_ASSETS).
+ * - The assistant's threads (with their refs and runs), pins and effects (features/agent): their owner only,
+ *   administrators included. A thread is one member's conversation; its refs are snapshots of what that member
+ *   could see when a tool made them (re-checked through the asset rule whenever they are read or committed).
  * A refused id that the actor may still read answers 403 (access.ts); one it may not read, 404.
  *
  * Every EXISTS below is a key lookup (the access test checks the plan of every rule). The inner
@@ -104,6 +107,9 @@ export const RULES: Record<AccessKind, Rule> = {
   import_run: owned('import_runs', 'run_id'),
   takeout_upload: owned('takeout_uploads', 'upload_id'),
   host_action: owned('host_actions', 'action_id'),
+  agent_thread: owned('agent_threads', 'thread_id'),
+  agent_pin: owned('agent_pins', 'pin_id'),
+  agent_effect: owned('agent_effects', 'effect_id'),
 };
 
 /**
