@@ -8216,6 +8216,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -9128,6 +9137,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -9171,6 +9189,15 @@ export interface operations {
             };
             /** @description Not signed in, or the token expired or was revoked */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

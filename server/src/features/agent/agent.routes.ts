@@ -139,7 +139,7 @@ export const listAgentPins = defineRoute('user', {
   summary: 'Your pins, in the order you made them',
   tags: [TAG],
   middleware: gate,
-  responses: { 200: jsonResponse(z.array(PinSchema)) },
+  responses: { 200: jsonResponse(z.array(PinSchema)), ...errorResponses(404) },
 });
 
 export const pinAgentRef = defineRoute('user', {
@@ -275,7 +275,7 @@ export const listAgentTools = defineRoute('user', {
   tags: [TAG],
   middleware: gate,
   request: { query: z.object({ mode: z.string().max(20).optional() }) },
-  responses: { 200: jsonResponse(z.array(ToolDescriptorSchema)) },
+  responses: { 200: jsonResponse(z.array(ToolDescriptorSchema)), ...errorResponses(404) },
 });
 
 export const getAgentToolSchemas = defineRoute('user', {
@@ -285,7 +285,7 @@ export const getAgentToolSchemas = defineRoute('user', {
   summary: 'Every tool’s arguments as JSON Schema, with its kind and modes',
   tags: [TAG],
   middleware: gate,
-  responses: { 200: jsonResponse(z.array(ToolSchemaSchema)) },
+  responses: { 200: jsonResponse(z.array(ToolSchemaSchema)), ...errorResponses(404) },
 });
 
 

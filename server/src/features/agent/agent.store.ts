@@ -218,6 +218,10 @@ export class AgentStore {
     return this.db.prepare("SELECT * FROM agent_effects WHERE thread_id = ? AND status = 'pending' ORDER BY created_at").all(threadId) as EffectRow[];
   }
 
+  effectsOfRun(runId: string): EffectRow[] {
+    return this.db.prepare('SELECT * FROM agent_effects WHERE run_id = ? ORDER BY created_at').all(runId) as EffectRow[];
+  }
+
   /** Decides a pending effect; false when it was no longer pending (the other answer won). */
   decideEffect(effectId: string, status: Exclude<EffectStatus, 'pending'>, receipt: unknown, now: number): boolean {
     return (

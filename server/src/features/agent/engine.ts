@@ -218,10 +218,16 @@ export class AgentEngine {
       }
       const text = texts.join(' ');
       await this.say(text, safeEmit);
+      const failed = store.effectsOfRun(runId).find((e) => e.status === 'failed');
       store.addMessage({ thread_id: p.thread.thread_id, owner_id: p.actor.userId, run_id: runId, role: 'assistant', content: text, created_at: this.now() });
       // The run ends once nothing of it waits any more (a cancel may have ended it already).
-      if (store.pendingEffects(p.thread.thread_id).every((e) => e.run_id !== runId)) {
+      if (!failed && store.pendingEffects(p.thread.thread_id).every((e) => e.run_id !== runId)) {
         if (store.moveRun(runId, ['awaiting_confirmation'], 'completed', this.now())) store.setThread(p.thread.thread_id, { status: 'completed' }, this.now());
+      }
+      if (failed) {
+        // The commit failed and was rolled back: the run failed, and the stream says so like any failure.
+        await this.fail(run, p.thread.thread_id, new DomainError(409, 'effect_failed', this.committer.receiptOf(failed).message), safeEmit);
+        return;
       }
       const after = store.run(runId, p.actor.userId)!;
       await safeEmit({ event: 'run_status', data: { run_id: runId, status: after.status } });

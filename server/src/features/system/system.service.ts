@@ -118,8 +118,8 @@ export class SystemService {
     const availability = this.llmAvailability();
     return {
       llm: {
-        // The agent is not part of this build yet: it is never reported as enabled.
-        agent_enabled: false,
+        // On when an administrator turned the assistant on (features/agent): it answers without a model too.
+        agent_enabled: llm.agent_enabled,
         availability,
         configured: availability !== 'not_configured',
         model_name: llm.model_name,
