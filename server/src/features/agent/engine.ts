@@ -148,8 +148,8 @@ export class AgentEngine {
           if (step.done) break;
           const s = step.value;
           if (s.type === 'text') {
+            await this.say((said ? ' ' : '') + s.text, safeEmit);
             said += (said ? ' ' : '') + s.text;
-            await this.say(s.text, safeEmit);
           } else if (s.type === 'usage') {
             await safeEmit({ event: 'side_event', data: { type: 'token_usage', timestamp: this.now(), usage: { promptTokens: s.promptTokens, completionTokens: s.completionTokens, totalTokens: s.promptTokens + s.completionTokens } } });
           } else {

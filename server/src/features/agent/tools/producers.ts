@@ -23,7 +23,8 @@ async function refOfFilter(ctx: ToolContext, op: string, payload: Record<string,
 /** The filter a plain-language `query` reads as (the search feature's parser), and the words it did not understand. */
 export async function readQuery(ctx: ToolContext, query: string): Promise<{ filter: AssetFilter; rest: string; chips: string[] }> {
   const catalog = await ctx.lib.catalog(ctx.actor);
-  const u = understandQuery(query, { mode: 'only', filter: undefined, ignore: [], timeZone: ctx.timeZone, now: Date.now(), catalog });
+  // Read as `auto`, not `only`: the words the parser leaves are wanted too (searched as words, or reported).
+  const u = understandQuery(query, { mode: 'auto', filter: undefined, ignore: [], timeZone: ctx.timeZone, now: Date.now(), catalog });
   return { filter: u.parsedFilter, rest: u.rest, chips: u.chips.map((c) => c.label) };
 }
 
