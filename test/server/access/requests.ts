@@ -254,7 +254,8 @@ function stringFor(s: Schema): string {
   const min = s.minLength ?? 0;
   const max = s.maxLength ?? Infinity;
   const pattern = s.pattern ? new RegExp(s.pattern, 'u') : null;
-  const candidates = ['hearth-matrix', 'hearthmatrix', 'a', '1', ...[8, 16, 32, 40, 64].map((n) => 'a'.repeat(n))];
+  // `r1`: an assistant ref id (`r<seq>`, features/agent).
+  const candidates = ['hearth-matrix', 'hearthmatrix', 'a', '1', 'r1', ...[8, 16, 32, 40, 64].map((n) => 'a'.repeat(n))];
   for (const c of candidates) {
     const v = c.length < min ? c + 'x'.repeat(min - c.length) : c;
     if (v.length <= max && (!pattern || pattern.test(v))) return v;
