@@ -19,6 +19,17 @@ import { loadWindowState, MIN_SIZE, placeOnDisplays, saveWindowState, type Windo
 
 export const OPEN_IN_BROWSER_CHANNEL = 'hearth:open-in-browser';
 
+/**
+ * The address the system browser is sent to: the window's, with a loopback IP named `localhost`. Browsers allow
+ * passkeys at `localhost` over plain HTTP but never at a numeric address (the server's browser capabilities say
+ * `ip_address` there), so sending 127.0.0.1 on would land the person on the same refusal.
+ */
+export function browserAddress(url: string): string {
+  const u = new URL(url);
+  if (u.hostname === '127.0.0.1' || u.hostname === '[::1]') u.hostname = 'localhost';
+  return u.toString();
+}
+
 export function isExternalAllowed(url: string): boolean {
   try {
     return ['http:', 'https:', 'mailto:'].includes(new URL(url).protocol);
@@ -52,7 +63,7 @@ export class MainWindow {
     electron.handle(OPEN_IN_BROWSER_CHANNEL, (sender) => {
       // Only a page of Hearth itself may be sent out, and only the page the window shows.
       if (!sameOrigin(sender.url, opts.serverUrl())) return false;
-      void electron.shell.openExternal(sender.url);
+      void electron.shell.openExternal(browserAddress(sender.url));
       return true;
     });
   }

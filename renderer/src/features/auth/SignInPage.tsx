@@ -9,6 +9,7 @@ import { Link, useNavigate } from 'react-router';
 import { session } from '../../api/session';
 import { useSession } from '../../api/use-session';
 import { Button } from '../../components/Button';
+import { PasskeyInBrowser } from '../../components/PasskeyInBrowser';
 import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { feedbackFrom, feedbackFromChecks } from '../../lib/form-feedback';
@@ -113,9 +114,12 @@ export function SignInPage() {
         )}
       </form>
       {caps.data && !caps.data.passkey_available && (
-        <p className="auth__aside" role="note">
-          {passkeyUnavailableText(caps.data.passkey_unavailable_reason, caps.data.current_origin)}
-        </p>
+        <>
+          <p className="auth__aside" role="note">
+            {passkeyUnavailableText(caps.data.passkey_unavailable_reason, caps.data.current_origin)}
+          </p>
+          <PasskeyInBrowser doing="sign in with a passkey" />
+        </>
       )}
       <p className="auth__aside">
         New here? <Link to="/create-account">Create an account</Link> with the invite code from your administrator.

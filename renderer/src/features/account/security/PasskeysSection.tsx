@@ -12,10 +12,14 @@ import { session } from '../../../api/session';
 import { Button } from '../../../components/Button';
 import { FormError, FormSuccess } from '../../../components/FormError';
 import { LoadError } from '../../../components/LoadError';
+import { PasskeyInBrowser } from '../../../components/PasskeyInBrowser';
 import { TextField } from '../../../components/TextField';
 import { formatDateTime } from '../../../lib/dates';
 import { ConfirmItsYouForm } from './ConfirmItsYouForm';
 import { deletePasskey, listPasskeys, mfaStatusKey, passkeysKey, type MfaStatus, type Passkey } from './security-api';
+
+/** A ceremony the window could not run (no authenticator reachable in the desktop app's window). */
+const isUnavailableHere = (e: unknown) => ['NotAllowedError', 'NotSupportedError'].includes((e as { name?: string } | null)?.name ?? '');
 
 export function PasskeysSection({ status }: { status: MfaStatus }) {
   const queryClient = useQueryClient();
@@ -102,12 +106,16 @@ export function PasskeysSection({ status }: { status: MfaStatus }) {
       )}
 
       {caps.data && !available ? (
-        <div className="notice notice--info" role="note">
-          {passkeyUnavailableText(caps.data.passkey_unavailable_reason, caps.data.current_origin)}
-        </div>
+        <>
+          <div className="notice notice--info" role="note">
+            {passkeyUnavailableText(caps.data.passkey_unavailable_reason, caps.data.current_origin)}
+          </div>
+          <PasskeyInBrowser doing="add a passkey" />
+        </>
       ) : caps.data ? (
         <form className="form" onSubmit={submit} noValidate aria-label="Add a passkey">
           <FormError message={addError} />
+          {add.error && isUnavailableHere(add.error) && <PasskeyInBrowser doing="add a passkey" />}
           <TextField label="Name for the passkey" labelNote="optional" hint="So you can tell it apart later, e.g. “Anna’s phone”." maxLength={60} value={label} onChange={setLabel} />
           <div className="form__actions">
             <Button type="submit" busy={add.isPending} busyLabel="Waiting for the passkey…">
