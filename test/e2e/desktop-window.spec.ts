@@ -21,7 +21,7 @@ test.beforeAll(async ({ playwright, hearth }) => {
 /** The preload's bridge, as the desktop window has it: each call is counted in `window.__openedInBrowser`. */
 async function insideTheApp(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
-    const w = window as unknown as { __openedInBrowser: number; hearthHost: { openInBrowser(): Promise<boolean> } };
+    const w = globalThis as unknown as { __openedInBrowser: number; hearthHost: { openInBrowser(): Promise<boolean> } };
     w.__openedInBrowser = 0;
     w.hearthHost = {
       openInBrowser: async () => {
@@ -40,7 +40,7 @@ test('inside the desktop window, a passkey is offered through the person’s own
   await expect(page.getByRole('note')).toContainText('numeric address');
   await page.getByRole('button', { name: 'Open in your browser' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Your browser shows this page now' })).toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { __openedInBrowser: number }).__openedInBrowser)).toBe(1);
+  expect(await page.evaluate(() => (globalThis as unknown as { __openedInBrowser: number }).__openedInBrowser)).toBe(1);
 
   await page.getByLabel('User name').fill(ADMIN.username);
   await page.getByLabel('Password').fill(ADMIN.password);
@@ -51,7 +51,7 @@ test('inside the desktop window, a passkey is offered through the person’s own
   await passkeys.getByRole('button', { name: 'Open in your browser' }).click();
   await expect(passkeys.getByRole('status')).toContainText('Your browser shows this page now');
   // (the count starts again with each page load: goto('/account') loaded the page anew)
-  expect(await page.evaluate(() => (window as unknown as { __openedInBrowser: number }).__openedInBrowser)).toBe(1);
+  expect(await page.evaluate(() => (globalThis as unknown as { __openedInBrowser: number }).__openedInBrowser)).toBe(1);
   await context.close();
 });
 
