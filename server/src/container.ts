@@ -95,7 +95,7 @@ import { CloudImportService } from './features/cloud-import/index.ts';
 import type { CloudProvider } from './adapters/cloud/provider.ts';
 import { WebDavProvider } from './adapters/cloud/webdav/index.ts';
 import { ICloudProvider } from './adapters/cloud/icloud/index.ts';
-import { AgentEngine, AgentService, AgentStore, DeterministicPlanner, LibraryStore, type AgentLibrary } from './features/agent/index.ts';
+import { AgentEngine, AgentService, AgentStore, DeterministicPlanner, LibraryStore, ModelPlanner, type AgentLibrary } from './features/agent/index.ts';
 import { knownPlaces } from './features/search/index.ts';
 import { MarksStore } from './features/assets/index.ts';
 import { HostActionEvents, HostActionLifecycle, HostActionsService, HostActionsStore, HostApproval, HostChannelServer, defaultRiskOptions } from './features/host-actions/index.ts';
@@ -567,7 +567,12 @@ export function createContainer(config: AppConfig, log: Logger): Container {
   const libraryStore = new LibraryStore(db);
   const marks = new MarksStore(db);
   agentStore.failInterruptedRuns(Date.now());
-  const agentEngine = new AgentEngine({ db, store: agentStore, access, lib: agentLibrary, library: libraryStore, marks, planner: () => new DeterministicPlanner(), log: log.child({ module: 'agent' }) });
+  const agentEngine = new AgentEngine({ db, store: agentStore, access, lib: agentLibrary, library: libraryStore, marks, planner: () => {
+      // A model when an administrator configured one (read for each run: a settings change applies to the next), else the planner of its own.
+      const model = llm.client();
+      return model ? new ModelPlanner(model) : new DeterministicPlanner();
+    },
+    log: log.child({ module: 'agent' }) });
   const agent = new AgentService({ store: agentStore, access, settings, engine: agentEngine, lib: agentLibrary, library: libraryStore, marks, assets: assetsStore });
 
   // Upload receipts follow their asset's changes, in the transaction of each change (uploads/receipt-follower.ts):

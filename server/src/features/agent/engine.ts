@@ -147,7 +147,11 @@ export class AgentEngine {
           feed = undefined;
           if (step.done) break;
           const s = step.value;
-          if (s.type === 'text') {
+          if (s.type === 'text' && s.continues) {
+            // A model's streamed text: each piece goes out as it came (a word may be cut between two).
+            await safeEmit({ event: 'message', data: { agent_name: AGENT_NAME, output: s.text } });
+            said += s.text;
+          } else if (s.type === 'text') {
             await this.say((said ? ' ' : '') + s.text, safeEmit);
             said += (said ? ' ' : '') + s.text;
           } else if (s.type === 'usage') {

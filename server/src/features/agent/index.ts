@@ -9,5 +9,6 @@ export { AgentEngine } from './engine.ts';
 export { AgentStore } from './agent.store.ts';
 export { LibraryStore } from './library.store.ts';
 export { DeterministicPlanner } from './deterministic-planner.ts';
+export { ModelPlanner } from './model-planner.ts';
 export type { Planner, PlannerInput, PlanStep, StepResult } from './planner.ts';
 export type { AgentLibrary } from './ports.ts';

@@ -31,7 +31,8 @@ export interface PlannerInput {
 }
 
 export type PlanStep =
-  | { type: 'text'; text: string }
+  /** `continues`: the next piece of text streamed (a model's), appended as it is; else a sentence of its own. */
+  | { type: 'text'; text: string; continues?: boolean }
   | { type: 'tool'; name: string; arguments: unknown }
   | { type: 'usage'; promptTokens: number; completionTokens: number };
 
