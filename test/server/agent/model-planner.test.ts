@@ -136,4 +136,47 @@ describe('the assistant with a language model', () => {
     assert.equal(errorOf(events)?.code, 'llm_interrupted');
     assert.equal(events.at(-1)!.event, 'done');
   });
+
+  test('while the model thinks, heartbeats keep the stream alive; then its silence is a timeout', async () => {
+    const slow = await alice.patch(`${V1}/settings/system`, { llm: { idle_timeout_s: 7 } });
+    assert.equal(slow.status, 200, slow.text);
+    try {
+      fake.script({ hangAfter: 'Let me look' });
+      const { events } = await chat(alice, { query: 'photos of the sea' });
+      const names = events.map((e) => e.event);
+      const firstText = names.indexOf('message');
+      const beat = names.indexOf('heartbeat');
+      const error = names.indexOf('error');
+      assert.ok(firstText >= 0 && beat > firstText && error > beat, `text, then a heartbeat, then the timeout: ${names.join(' ')}`);
+      assert.equal(errorOf(events)?.code, 'llm_timeout');
+    } finally {
+      await alice.patch(`${V1}/settings/system`, { llm: { idle_timeout_s: 1 } });
+    }
+  });
+
+  test('a client that goes away cancels its run, and the request to the model is dropped', async () => {
+    const slow = await alice.patch(`${V1}/settings/system`, { llm: { idle_timeout_s: 30 } });
+    assert.equal(slow.status, 200, slow.text);
+    try {
+      fake.script({ hang: true });
+      const gone = new AbortController();
+      const res = await fetch(`${alice.base}${V1}/agent/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` },
+        body: JSON.stringify({ query: 'photos of the mountains' }),
+        signal: gone.signal,
+      });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while (!/"run_id":"([^"]+)"/.test(text)) text += (await reader.read()).value ?? '';
+      const runId = /"run_id":"([^"]+)"/.exec(text)![1]!;
+      gone.abort();
+      const runStatus = () => srv.container.db.prepare('SELECT status FROM agent_runs WHERE run_id = ?').pluck().get(runId);
+      const deadline = Date.now() + 10_000;
+      while (runStatus() !== 'cancelled' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(runStatus(), 'cancelled');
+    } finally {
+      await alice.patch(`${V1}/settings/system`, { llm: { idle_timeout_s: 1 } });
+    }
+  });
 });

@@ -54,7 +54,7 @@ const SSE = {
     '`session_info {thread_id, run_id, dropped_mentions?}` first; `run_status {run_id, status}` (running, awaiting_confirmation, completed, cancelled, failed);',
     '`message {agent_name, output?}` text in chunks, or `{agent_name, action}` a confirmation to answer with resumeAgentChat (`action.interrupt_id`, `action.confirmation`: what would change);',
     '`side_event {type, timestamp, tool?, execution?, data?, usage?}`: `tool_execution` (status running → success | error, with parameters and duration; `data.refId`, `data.count`), `widget_show` (`data.widget`: cover_card, number_card, spark_card, mosaic_card), `token_usage`;',
-    '`heartbeat {timestamp}` while a tool runs; `error {error, code?}` on any failure; `done {}` always last.',
+    '`heartbeat {timestamp}` whenever the stream was silent for 5 s (a tool running, a model thinking); `error {error, code?}` on any failure; `done {}` always last.',
   ].join(' '),
   content: { 'text/event-stream': { schema: z.string() } },
 };

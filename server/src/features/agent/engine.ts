@@ -5,7 +5,8 @@
  * thread: a second is 409 `agent_run_active`), the mentions and the context become refs (what cannot be
  * resolved comes back as `dropped_mentions`), and the planner is driven step by step (planner.ts): its text
  * is streamed in `message` chunks, each tool call is shown as a `side_event` (running, then success or error,
- * with its parameters and duration; `heartbeat`s while it runs), a `show` adds a `widget_show` side event.
+ * with its parameters and duration), a `show` adds a `widget_show` side event; `heartbeat`s whenever the stream
+ * was silent for HEARTBEAT_MS (a tool running, a model thinking).
  * An effect does not run: the run pauses `awaiting_confirmation`, the confirmation goes out in a `message`'s
  * `action`, and the stream ends. A resume (`prepareResume`, then `resume`) commits or declines (effects.ts).
  *
@@ -120,7 +121,17 @@ export class AgentEngine {
   async run(p: Prepared, emit: Emit, clientGone: AbortSignal): Promise<void> {
     const { store } = this.deps;
     const ac = this.track(p.run.run_id, clientGone);
-    const safeEmit = quiet(emit);
+    // A heartbeat whenever nothing was sent for the heartbeat period: while a tool runs, and while a model thinks
+    // (a local model may take half a minute before its first word), so no proxy or client takes the stream for dead.
+    const beatMs = this.deps.heartbeatMs ?? HEARTBEAT_MS;
+    let lastSent = Date.now();
+    const safeEmit = quiet(async (e) => {
+      lastSent = Date.now();
+      await emit(e);
+    });
+    const beat = setInterval(() => {
+      if (Date.now() - lastSent >= beatMs) void safeEmit({ event: 'heartbeat', data: { timestamp: this.now() } });
+    }, Math.max(50, Math.round(beatMs / 5)));
     try {
       const ctx = this.toolContext(p.actor, p.thread.thread_id, p.timeZone, ac.signal);
       const { mentions, dropped } = await this.resolveMentions(ctx, p.req);
@@ -172,8 +183,12 @@ export class AgentEngine {
         await safeEmit({ event: 'run_status', data: { run_id: p.run.run_id, status: 'awaiting_confirmation' } });
       } else await this.finish(p.run, p.thread.thread_id, ac.signal.aborted ? 'cancelled' : 'completed', safeEmit);
     } catch (e) {
-      await this.fail(p.run, p.thread.thread_id, e, safeEmit);
+      // Stopped (cancelAgentChat, or the client went away) while the planner or a tool waited: the abort is how
+      // it stopped, not a failure.
+      if (ac.signal.aborted) await this.finish(p.run, p.thread.thread_id, 'cancelled', safeEmit);
+      else await this.fail(p.run, p.thread.thread_id, e, safeEmit);
     } finally {
+      clearInterval(beat);
       this.controllers.delete(p.run.run_id);
       await safeEmit({ event: 'done', data: {} });
     }
@@ -298,15 +313,13 @@ export class AgentEngine {
       const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`);
       return failed('invalid_arguments', `The arguments of ${def.name} do not fit its schema: ${issues.join('; ')}.`, 'See getAgentToolSchemas.');
     }
-    const beat = setInterval(() => void emit({ event: 'heartbeat', data: { timestamp: this.now() } }), this.deps.heartbeatMs ?? HEARTBEAT_MS);
+    // (heartbeats while it runs: the run's own, see run())
     let out;
     try {
       out = await def.run(parsed.data, ctx);
     } catch (e) {
       if (e instanceof DomainError) return failed(e.code, e.message);
       throw e;
-    } finally {
-      clearInterval(beat);
     }
     const duration = this.now() - started;
     await emit({ event: 'side_event', data: { type: 'tool_execution', timestamp: this.now(), tool, execution: { status: 'success', message: out.summary, parameters: args, duration }, data: { ...(out.ref_id ? { refId: out.ref_id } : {}), ...(out.count !== undefined ? { count: out.count } : {}) } } });

@@ -3,7 +3,7 @@
  * `session_info {thread_id, run_id, dropped_mentions?}`, `run_status {run_id, status}`,
  * `message {agent_name, output?, action?, error?}` (text in chunks; a confirmation in `action`),
  * `side_event {type: tool_execution | widget_show | token_usage, timestamp, tool?, execution?, data?, usage?}`,
- * `heartbeat {timestamp}` (while a tool runs), `error {error}`, `done {}` (always last).
+ * `heartbeat {timestamp}` (after 5 s of silence: a tool running, a model thinking), `error {error}`, `done {}` (always last).
  */
 export type AgentEvent =
   | { event: 'session_info'; data: { thread_id: string; run_id: string; dropped_mentions?: { type: string; id?: unknown; label?: string; reason: string }[] } }
