@@ -88,6 +88,34 @@ describe('the deterministic planner', () => {
   });
   after(() => srv.stop({ removeData: true }));
 
+  test('an occasion named by its event’s title: its photos, narrowed by the other words; an unknown one is read as before', async () => {
+    // alice's events are found (a rebuild, as the server runs after photos arrive), and the household named one of
+    // them (its title set by hand, as the Events page does).
+    const me = await alice.get(`${V1}/auth/me`);
+    await srv.container.photoEvents.rebuild(me.body.user_id, 'test-rebuild');
+    const listed = await alice.get(`${V1}/events`);
+    assert.equal(listed.status, 200, listed.text);
+    const event = (listed.body.events as { event_id: string; media_count: number }[]).sort((a, b) => b.media_count - a.media_count)[0]!;
+    assert.ok(event && event.media_count >= 1, 'the agent library has events');
+    const named = await alice.patch(`${V1}/events/${event.event_id}`, { title_override: "Grandma's 80th birthday" });
+    assert.equal(named.status, 200, named.text);
+
+    const show = await chat(alice, { query: "show the photos from grandma's 80th birthday" });
+    assert.deepEqual(toolsCalled(show.events), ['lookup_events', 'search_events', 'show']);
+    assert.equal(lastRef(show.events).count, event.media_count);
+
+    const who = await chat(alice, { query: "Who is in the photos from Grandma’s 80th birthday?" });
+    assert.deepEqual(toolsCalled(who.events).slice(0, 2), ['lookup_events', 'search_events']);
+
+    // The same words with a type: the event's photos that are videos (filter_assets, then the intersection).
+    const videos = await chat(alice, { query: "show videos from grandma's 80th birthday" });
+    assert.deepEqual(toolsCalled(videos.events).slice(0, 3), ['lookup_events', 'search_events', 'filter_assets']);
+
+    // An occasion no event is called: looked up, not found, and the words read as a set as before.
+    const unknown = await chat(alice, { query: 'show photos from the office party' });
+    assert.deepEqual(toolsCalled(unknown.events).slice(0, 2), ['lookup_events', 'filter_assets']);
+  });
+
   test(`${CASES.length} requests give their plans and counts`, async () => {
     assert.ok(CASES.length >= 40);
     const failures: string[] = [];

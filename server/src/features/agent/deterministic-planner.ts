@@ -12,6 +12,8 @@
  * - tag: "tag … as|with X[, Y]"; like: "like …", "favourite …"; Trash: "move … to the trash", "trash …";
  * - best N: "best 10 …", "top five …", "… one per day|place" (quality ranking, one per group);
  * - find and show: "find …", "show …", "where is …", or anything else that reads as a set.
+ * - events: in any of the above, words naming an occasion ("from Grandma's birthday") are looked up among the
+ *   library's events by title (lookup_events, search_events), and the rest of the words narrow that event's photos.
  * The set is read by the search feature's plain-language parser (filter_assets with `query`): dates ("last
  * summer", "in 2019", "Christmas 2022"), places ("in Lisbon"), people, cameras, media types. "the weekend of
  * 4 July" is read here (the Saturday and Sunday of the week holding that day, its latest past occurrence when
@@ -24,6 +26,9 @@ import type { Planner, PlannerInput, PlanStep, StepResult } from './planner.ts';
 
 type Gen = AsyncGenerator<PlanStep, void, StepResult | undefined>;
 type Ok = Extract<StepResult, { ok: true }>;
+
+/** Words that name an occasion: the set may be an event of the library (its title set by the household). */
+const OCCASION = /\b(birthday|wedding|party|trip|holiday|holidays|vacation|visit|anniversary|graduation|reunion|festival|christening|baptism|concert|event)\b/i;
 
 const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12, fifteen: 15, twenty: 20, a: 1 };
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -40,6 +45,8 @@ export class DeterministicPlanner implements Planner {
   readonly name = 'deterministic';
   /** The counts of the mentions' refs (known before any call). */
   private mentionCounts = new Map<string, number>();
+  /** The mode offers the event tools (free does; the others read sets by filters only). */
+  private eventsUsable = false;
 
   async *plan(input: PlannerInput): Gen {
     const last = [...input.messages].reverse().find((m) => m.role === 'user');
@@ -52,6 +59,7 @@ export class DeterministicPlanner implements Planner {
       .trim();
     const t = text.toLowerCase();
     const has = (tool: string) => input.tools.some((x) => x.name === tool);
+    this.eventsUsable = has('lookup_events') && has('search_events');
     const mentionRefs = input.mentions.filter((m) => m.ref_id).map((m) => m.ref_id!);
     this.mentionCounts = new Map(input.mentions.filter((m) => m.ref_id).map((m) => [m.ref_id!, m.count ?? 0]));
 
@@ -215,6 +223,17 @@ export class DeterministicPlanner implements Planner {
     }
     const refs: string[] = [...mentionRefs];
     const counts = new Map<string, number>(this.mentionCounts);
+    // An event named in the words ("from Grandma's birthday", "of the Lisbon trip"): its photos, and the rest of the
+    // words read as usual. Looked up only when the words sound like an occasion, so other requests plan as before.
+    if (this.eventsUsable && OCCASION.test(query)) {
+      const named = yield* this.namedEvent(query);
+      if (named === null) return null;
+      if (named) {
+        refs.push(named.ref);
+        counts.set(named.ref, named.count);
+        query = meaningful(named.rest) ? named.rest : '';
+      }
+    }
     let notUnderstood = '';
     if (query || Object.keys(filter).length || refs.length === 0) {
       const f = yield* this.call('filter_assets', { ...(query ? { query } : {}), ...(Object.keys(filter).length ? { filter } : {}) });
@@ -237,6 +256,25 @@ export class DeterministicPlanner implements Planner {
     const c = yield* this.call('combine', { op: 'intersect', refs });
     if (!c) return null;
     return { ref: c.ref_id!, count: c.count ?? 0 };
+  }
+
+  /**
+   * The event whose title the words name (the longest title found in them, ignoring case and a possessive), as a ref
+   * of its photos, with the words left once the title and the preposition before it are taken out; `false` when no
+   * event's title is in the words; null when a tool failed (said already).
+   */
+  private async *namedEvent(words: string): AsyncGenerator<PlanStep, { ref: string; count: number; rest: string } | false | null, StepResult | undefined> {
+    const l = yield* this.call('lookup_events', { limit: 50 });
+    if (!l) return null;
+    const plain = (x: string) => x.toLowerCase().replace(/[’']s\b/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    const said = ` ${plain(words)} `;
+    const events = ((l.data?.events as { event_id: string; title: string }[] | undefined) ?? []).filter((e) => plain(e.title).length >= 4);
+    const hit = events.sort((a, b) => b.title.length - a.title.length).find((e) => said.includes(` ${plain(e.title)} `));
+    if (!hit) return false;
+    const e = yield* this.call('search_events', { event_id: hit.event_id });
+    if (!e) return null;
+    const rest = said.replace(` ${plain(hit.title)} `, ' ').replace(/\b(?:from|at|of|during|on|in)\s*(?:the\s*)?$/, '').replace(/\s+/g, ' ').trim();
+    return { ref: e.ref_id!, count: e.count ?? 0, rest };
   }
 
   /** "best 10 …", "… one per day": the set ranked by quality, one per group, the first N. */
