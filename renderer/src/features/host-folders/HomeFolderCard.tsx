@@ -16,7 +16,7 @@ import { FormError } from '../../components/FormError';
 import { LoadError } from '../../components/LoadError';
 import { TextField } from '../../components/TextField';
 import { randomId } from '../../lib/random-code';
-import { isWaiting, useCreateHostAction, useHostActions, useHostActionStream } from './host-actions-api';
+import { isWaiting, useCreateHostAction, useHostActions, useHostActionStream, type HostAction } from './host-actions-api';
 import { HostActionItem } from './HostActionItem';
 import './host-folders.css';
 
@@ -80,26 +80,24 @@ export function HomeFolderCard() {
       <FormError message={create.error ? messageOf(create.error) : null} />
 
       {actions.isError && <LoadError error={actions.error} onRetry={() => void actions.refetch()} />}
-      {waiting.length > 0 && (
-        <section aria-label="Waiting requests">
-          <h3 className="home-folder__subhead">Waiting</h3>
-          <ul className="host-actions" aria-label="Waiting requests">
-            {waiting.map((a) => (
-              <HostActionItem key={a.id} action={a} mine={a.actor.user_id === me?.user_id} />
-            ))}
-          </ul>
-        </section>
-      )}
-      {past.length > 0 && (
-        <section aria-label="Earlier requests">
-          <h3 className="home-folder__subhead">Earlier</h3>
-          <ul className="host-actions" aria-label="Earlier requests">
-            {past.map((a) => (
-              <HostActionItem key={a.id} action={a} mine={a.actor.user_id === me?.user_id} />
-            ))}
-          </ul>
-        </section>
-      )}
+      <ActionList title="Waiting" actions={waiting} myId={me?.user_id} />
+      <ActionList title="Earlier" actions={past} myId={me?.user_id} />
+    </section>
+  );
+}
+
+/** A titled list of host actions (the waiting ones, the earlier ones); nothing when there are none. */
+function ActionList({ title, actions, myId }: { title: 'Waiting' | 'Earlier'; actions: HostAction[]; myId: number | undefined }) {
+  if (actions.length === 0) return null;
+  const label = `${title} requests`;
+  return (
+    <section aria-label={label}>
+      <h3 className="home-folder__subhead">{title}</h3>
+      <ul className="host-actions" aria-label={label}>
+        {actions.map((a) => (
+          <HostActionItem key={a.id} action={a} mine={a.actor.user_id === myId} />
+        ))}
+      </ul>
     </section>
   );
 }

@@ -26,7 +26,7 @@ export function HostActionItem({ action: a, mine }: { action: HostAction; mine: 
         <h3 className="host-action__name" id={headingId}>
           {a.name}
         </h3>
-        <span className={`host-action__status status--host-${a.status}`} data-testid="host-action-status">
+        <span className={`status status--host-${a.status}`} data-testid="host-action-status">
           {STATUS_WORDS[a.status]}
         </span>
       </div>
