@@ -8600,7 +8600,9 @@ export interface operations {
     getAgentPinAssets: {
         parameters: {
             query?: {
+                /** @description Photos per page, 1..200. Default 50. */
                 limit?: number;
+                /** @description Photos to skip. Default 0. */
                 offset?: number;
             };
             header?: {
@@ -9041,7 +9043,9 @@ export interface operations {
     getAgentRefAssets: {
         parameters: {
             query: {
+                /** @description Photos per page, 1..200. Default 50. */
                 limit?: number;
+                /** @description Photos to skip. Default 0. */
                 offset?: number;
                 /** @description The conversation the ref or effect belongs to (required). */
                 thread_id: string;

@@ -24,6 +24,7 @@
  * | getAgentToolSchemas   | GET    /api/v1/agent/tools/schemas               |
  */
 import { z } from '@hono/zod-openapi';
+import { pageParams } from '../../platform/http/pagination.ts';
 import type { MiddlewareHandler } from 'hono';
 import { defineRoute, errorResponses } from '../../platform/http/router.ts';
 import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
@@ -46,7 +47,8 @@ const MessageSchema = z.object({ message: z.string() });
 const PinId = z.object({ id: z.uuid().openapi({ description: 'A pin id (listAgentPins).' }) });
 const RefParam = z.object({ id: z.string().regex(/^r\d{1,6}$/, 'a ref id such as r1').openapi({ description: 'A ref id (`r<seq>`), unique within its thread.' }) });
 const ThreadQuery = z.object({ thread_id: z.uuid().openapi({ description: 'The conversation the ref or effect belongs to (required).' }) });
-const Page = { limit: z.coerce.number().int().min(1).max(200).default(50), offset: z.coerce.number().int().min(0).max(10_000).default(0) };
+/** One page of a pin's or a ref's photos (platform/http/pagination.ts: the bounds stated as enforced). */
+const Page = pageParams({ noun: 'Photos', max: 200, default: 50 }, { max: 10_000 });
 const AssetPageSchema = z.object({ assets: z.array(AssetSchema), pagination: z.object({ limit: z.number().int(), offset: z.number().int() }), total: z.number().int() }).openapi('AgentAssetPage');
 const SSE = {
   description: [
