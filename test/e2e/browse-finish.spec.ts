@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { expect, type Page } from '@playwright/test';
-import { call, signIn as signInAs } from './household.ts';
+import { call, signIn as signInAs, waitForReady } from './household.ts';
 import { CORPUS, withOwnServer } from './own-server.ts';
 
 const ADMIN = { username: 'mnemosyne', password: 'remembers-every-day' };
@@ -72,15 +72,7 @@ test.beforeAll(async ({ playwright, hearth }) => {
   await call(req, 'post', '/api/v1/uploads/files', token, {
     multipart: { file: { name: MEMORY, mimeType: 'image/jpeg', buffer: fs.readFileSync(path.join(hearth.files, MEMORY)) } },
   });
-  await expect
-    .poll(
-      async () => {
-        const list = await call(req, 'post', '/api/v1/assets/query', token, { data: { pagination: { limit: 50 } } });
-        return (list.items as { media_item: { primary_asset: { state: string } } }[]).filter((i) => i.media_item.primary_asset.state === 'ready').length;
-      },
-      { timeout: 120_000 },
-    )
-    .toBe(3);
+  await waitForReady(req, token, 3);
   await req.dispose();
 });
 

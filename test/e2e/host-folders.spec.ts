@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { ROOT } from './child-server.ts';
-import { addMember, call } from './household.ts';
+import { addMember, call, waitForReady } from './household.ts';
 import { device, expectAccessible, expectFingerSized, expectFits, openImport } from './import-page.ts';
 import { CORPUS, withOwnServer } from './own-server.ts';
 
@@ -102,15 +102,7 @@ test('a member on a phone asks for a folder, the home machine approves it on the
   // The phone follows it live (no reload) to done, and the folder's photos come into the member's library.
   const item = request(page, 'Big disk');
   await expect(item.getByTestId('host-action-status')).toHaveText('Added', { timeout: 30_000 });
-  await expect
-    .poll(
-      async () => {
-        const list = await call(req, 'post', '/api/v1/assets/query', token, { data: { pagination: { limit: 50 } } });
-        return (list.items as { media_item: { primary_asset: { state: string } } }[]).filter((i) => i.media_item.primary_asset.state === 'ready').length;
-      },
-      { timeout: 120_000 },
-    )
-    .toBe(PHOTOS.length);
+  await waitForReady(req, token, PHOTOS.length);
   await item.getByRole('link', { name: 'See the photos' }).tap();
   // The Photos page the phone showed empty at sign-in is read again: the folder's photos are there.
   const grid = page.getByRole('list', { name: 'Photos and videos' });

@@ -29,6 +29,11 @@ export async function uploadAndWait(req: APIRequestContext, token: string, dir: 
       multipart: { file: { name, mimeType: 'application/octet-stream', buffer: fs.readFileSync(path.join(dir, name)) } },
     });
   }
+  await waitForReady(req, token, files.length);
+}
+
+/** Waits until `count` of the member's items (the first 50) are processed (`ready`). */
+export async function waitForReady(req: APIRequestContext, token: string, count: number): Promise<void> {
   await expect
     .poll(
       async () => {
@@ -38,7 +43,7 @@ export async function uploadAndWait(req: APIRequestContext, token: string, dir: 
       },
       { timeout: 120_000 },
     )
-    .toBe(files.length);
+    .toBe(count);
 }
 
 /** Signs in on the sign-in page and waits for the Photos page. */
