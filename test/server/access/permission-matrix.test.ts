@@ -36,6 +36,7 @@ import { CORPUS } from '../media/corpus.ts';
 import { OWNED_RESOURCES } from '../../../server/src/platform/http/router.ts';
 import { buildRequest, operationsOf, type BuiltRequest, type DocOperation, type Ids } from './requests.ts';
 import { seedOwnedKinds } from './owned-seeds.ts';
+import { seedAgentKinds } from './agent-seeds.ts';
 import { startRcloneWebdav, type RcloneWebdav } from '../helpers/rclone-webdav.ts';
 import { KeyRing } from '../../../server/src/platform/crypto/keys.ts';
 import { foreignRefusal, notFoundCode } from './judge.ts';
@@ -131,6 +132,10 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
     assert.ok(seeds.photo_event.length > 0, 'the rebuild made an event of the photos');
     for (const id of [...seeds.photo_event, ...seeds.duplicate_group]) secrets.add(id);
 
+    // The assistant, turned on: the owner's conversation, its ref, a pin and an album waiting for a yes.
+    const agent = await seedAgentKinds(admin, owner, SECRET);
+    for (const id of [...agent.agent_thread, ...agent.agent_pin, ...agent.agent_effect]) secrets.add(id);
+
     for (const id of assetIds) secrets.add(id);
     for (const a of assetIds) secrets.add(ok(await owner.get(`${V1}/assets/${a}`)).media_item_id);
     secrets.add(stack.stack_id);
@@ -147,6 +152,7 @@ for (const variant of ['A', 'B'] as const) describe(`permission matrix (variant 
         session: [session.session_id],
         receipt: [uploads[0].receipt_id],
         ...seeds,
+        ...agent,
         // Media items (`at_media_item_id`, `{mediaItemId}`): the owner's photos', so a split or a removal is real.
         item: assetIds.map((id) => srv.container.db.prepare('SELECT media_item_id FROM assets WHERE asset_id = ?').pluck().get(id) as string),
       },

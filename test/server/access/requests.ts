@@ -62,6 +62,8 @@ export function operationsOf(doc: Doc): DocOperation[] {
       const owned = new Map<string, string>();
       const kinds = new Map<string, string>();
       for (const prm of op.parameters ?? []) {
+        // A marked query parameter (the assistant's `thread_id`) is judged as a marked path parameter is.
+        if (prm.in === 'query' && prm['x-hearth-owner-scoped']) owned.set(prm.name, prm['x-hearth-owner-scoped']);
         if (prm.in !== 'path') continue;
         if (prm['x-hearth-owner-scoped']) owned.set(prm.name, prm['x-hearth-owner-scoped']);
         kinds.set(prm.name, prm['x-hearth-owner-scoped'] ?? pathKind(p, prm.name));
@@ -127,6 +129,15 @@ const OVERRIDES: Record<string, (ids: Ids) => unknown> = {
   total_size: () => 10,
 };
 
+/**
+ * Body fields a schema cannot give by operation: the assistant's chat needs words or a tool call (one of two
+ * optional fields), and a resume the effects it answers as a map keyed by their ids.
+ */
+const BODY_ADDITIONS: Record<string, (ids: Ids) => Record<string, unknown>> = {
+  chatAgent: () => ({ query: 'show photos' }),
+  resumeAgentChat: (ids) => ({ targets: Object.fromEntries((ids.byKind.agent_effect ?? [crypto.randomUUID()]).map((id) => [id, { approved: false }])) }),
+};
+
 export function buildRequest(doc: Doc, o: DocOperation, ids: Ids): BuiltRequest {
   let url = o.path;
   for (const [name, kind] of o.kinds) {
@@ -137,7 +148,7 @@ export function buildRequest(doc: Doc, o: DocOperation, ids: Ids): BuiltRequest 
   const query = new URLSearchParams();
   for (const prm of o.op.parameters ?? []) {
     if (prm.in !== 'query') continue;
-    const kind = fieldKind(prm.name);
+    const kind = prm['x-hearth-owner-scoped'] ?? fieldKind(prm.name);
     const known = one(ids, kind);
     if (!prm.required && known === undefined) continue;
     const v = prm.name in OVERRIDES ? OVERRIDES[prm.name]!(ids) : (known ?? valueFor(doc, prm.schema, prm.name, ids, prm.example));
@@ -147,7 +158,9 @@ export function buildRequest(doc: Doc, o: DocOperation, ids: Ids): BuiltRequest 
   const req: BuiltRequest = { method: o.method, url: q ? `${url}?${q}` : url };
   const content = o.op.requestBody?.content ?? {};
   if (content['application/json']) {
-    req.body = JSON.stringify(valueFor(doc, content['application/json'].schema, '', ids) ?? {});
+    const body = valueFor(doc, content['application/json'].schema, '', ids) ?? {};
+    const extra = BODY_ADDITIONS[o.op.operationId]?.(ids);
+    req.body = JSON.stringify(extra ? { ...(body as object), ...extra } : body);
     req.contentType = 'application/json';
   } else if (content['multipart/form-data']) {
     const boundary = `matrix-${crypto.randomBytes(6).toString('hex')}`;

@@ -1,6 +1,6 @@
 /**
  * Each owner-only rule of the access layer is what keeps a member out of another's people, faces, photo
- * events, duplicate groups, cloud connections, import runs, Takeout uploads and host actions: with the rule swapped for `1=1` (rules.ts swapRuleForTest), the matrix's
+ * events, duplicate groups, cloud connections, import runs, Takeout uploads, host actions and the assistant's conversations and pins: with the rule swapped for `1=1` (rules.ts swapRuleForTest), the matrix's
  * judge (judge.ts, the same check permission-matrix.test.ts applies to every answer) finds another member
  * let through by at least one operation of that kind; with the rule back, by none. A rule a hand check
  * elsewhere still backs up would leave the judge silent here, and this test would fail.
@@ -17,10 +17,13 @@ import { addMember, registerAdmin } from '../helpers/api.ts';
 import { catalogOf } from '../helpers/factories.ts';
 import { buildRequest, operationsOf, type DocOperation, type Ids } from './requests.ts';
 import { seedOwnedKinds } from './owned-seeds.ts';
+import { seedAgentKinds } from './agent-seeds.ts';
 import { KeyRing } from '../../../server/src/platform/crypto/keys.ts';
 import { foreignRefusal } from './judge.ts';
 
-const KINDS = ['person', 'face', 'photo_event', 'duplicate_group', 'cloud_credential', 'import_run', 'takeout_upload', 'host_action'] as const satisfies readonly AccessKind[];
+// `agent_effect` is left out: an effect is only ever reached within its conversation (getAgentEffectStatus
+// takes `thread_id` and checks it first), so the thread's rule answers before the effect's would.
+const KINDS = ['person', 'face', 'photo_event', 'duplicate_group', 'cloud_credential', 'import_run', 'takeout_upload', 'host_action', 'agent_thread', 'agent_pin'] as const satisfies readonly AccessKind[];
 
 describe('the owner-only rules are needed', () => {
   let srv: TestServer;
@@ -34,7 +37,8 @@ describe('the owner-only rules are needed', () => {
     srv = await startServer();
     const admin = new Client(srv.url);
     await registerAdmin(admin);
-    const olive = await addMember(admin, new Client(srv.url), 'olive');
+    const oliveClient = new Client(srv.url);
+    const olive = await addMember(admin, oliveClient, 'olive');
     mallory = new Client(srv.url);
     malloryId = (await addMember(admin, mallory, 'mallory')).session.user.user_id;
     doc = (await new Client(srv.url).get('/api/openapi.json')).body;
@@ -47,7 +51,8 @@ describe('the owner-only rules are needed', () => {
     const assetIds = [0, 1].map(() => catalog.asset({ owner_id: ownerId, repository_id: repositoryId }));
     const seeds = seedOwnedKinds(db, { userId: ownerId, assetIds, repositoryId, mark: 'olive-private', sealKey: KeyRing.fromFile(path.join(srv.container.config.dataDir, 'secret.key')).key('cloud-credential') });
     // `item`: a media item id for a split's body, so the body is valid and the event's rule is what answers.
-    ids = { byKind: { asset: assetIds, repository: [repositoryId], item: [crypto.randomUUID()], ...seeds }, file: Buffer.alloc(0), hash: '0'.repeat(64) };
+    const agent = await seedAgentKinds(admin, oliveClient, 'olive-private');
+    ids = { byKind: { asset: assetIds, repository: [repositoryId], item: [crypto.randomUUID()], ...seeds, ...agent }, file: Buffer.alloc(0), hash: '0'.repeat(64) };
   });
   after(() => srv.stop({ removeData: true }));
 

@@ -26,7 +26,7 @@
 import { z } from '@hono/zod-openapi';
 import { pageParams } from '../../platform/http/pagination.ts';
 import type { MiddlewareHandler } from 'hono';
-import { defineRoute, errorResponses } from '../../platform/http/router.ts';
+import { defineRoute, errorResponses, ownedBodyField, ownedPathParam, ownedQueryParam } from '../../platform/http/router.ts';
 import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
 import { servicesOf } from '../../platform/http/services.ts';
 import type { AppEnv } from '../../platform/http/context.ts';
@@ -44,9 +44,11 @@ const gate: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 const MessageSchema = z.object({ message: z.string() });
-const PinId = z.object({ id: z.uuid().openapi({ description: 'A pin id (listAgentPins).' }) });
+const PinId = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'agent_pin'), description: 'A pin id (listAgentPins).' }) });
 const RefParam = z.object({ id: z.string().regex(/^r\d{1,6}$/, 'a ref id such as r1').openapi({ description: 'A ref id (`r<seq>`), unique within its thread.' }) });
-const ThreadQuery = z.object({ thread_id: z.uuid().openapi({ description: 'The conversation the ref or effect belongs to (required).' }) });
+const ThreadQuery = z.object({ thread_id: z.uuid().openapi({ param: ownedQueryParam('thread_id', 'agent_thread'), description: 'The conversation the ref or effect belongs to (required).' }) });
+/** A conversation of the caller's named in a body: another member's is 404 `agent_thread_not_found`. */
+const ThreadField = z.uuid().openapi(ownedBodyField('agent_thread'));
 /** One page of a pin's or a ref's photos (platform/http/pagination.ts: the bounds stated as enforced). */
 const Page = pageParams({ noun: 'Photos', max: 200, default: 50 }, { max: 10_000 });
 const AssetPageSchema = z.object({ assets: z.array(AssetSchema), pagination: z.object({ limit: z.number().int(), offset: z.number().int() }), total: z.number().int() }).openapi('AgentAssetPage');
@@ -69,7 +71,7 @@ const Mention = z.strictObject({
 
 export const ChatRequestSchema = z
   .strictObject({
-    thread_id: z.uuid().optional().openapi({ description: 'Go on in this conversation; absent: a new one.' }),
+    thread_id: ThreadField.optional().openapi({ description: 'Go on in this conversation; absent: a new one.' }),
     query: z.string().trim().min(1).max(4000, 'must be at most 4000 characters').optional().openapi({ description: 'What you ask, in words (English for the built-in planner).' }),
     mode: z.string().max(20).optional().openapi({ description: '`free` (default: every tool), `review`, `organize`, `analyze`, `curate`; unknown: `free`.' }),
     timezone: z.string().min(1).max(64).optional().openapi({ description: 'IANA zone in which dates ("in May", "one per day") are read. Default UTC.' }),
@@ -100,7 +102,7 @@ export const cancelAgentChat = defineRoute('user', {
   description: 'A running run stops at its next step; one waiting for a confirmation is cancelled with it (nothing is changed). A confirmation committed before the cancel stands: getAgentEffectStatus says which came first.',
   tags: [TAG],
   middleware: gate,
-  request: { body: jsonBody(z.strictObject({ thread_id: z.uuid(), run_id: z.uuid() })) },
+  request: { body: jsonBody(z.strictObject({ thread_id: ThreadField, run_id: z.uuid() })) },
   responses: { 200: jsonResponse(z.object({ run_id: z.string(), status: z.literal('cancel_requested'), thread_id: z.string() }).openapi('AgentCancel')), ...errorResponses(404) },
 });
 
@@ -115,7 +117,7 @@ export const resumeAgentChat = defineRoute('user', {
   request: {
     body: jsonBody(
       z
-        .strictObject({ thread_id: z.uuid(), run_id: z.uuid().optional(), targets: z.record(z.uuid(), z.strictObject({ approved: z.boolean() })) })
+        .strictObject({ thread_id: ThreadField, run_id: z.uuid().optional(), targets: z.record(z.uuid(), z.strictObject({ approved: z.boolean() })) })
         .refine((b) => Object.keys(b.targets).length >= 1 && Object.keys(b.targets).length <= 20, { message: 'give 1 to 20 targets', path: ['targets'] })
         .openapi('AgentResumeRequest'),
     ),
@@ -130,7 +132,7 @@ export const getAgentEffectStatus = defineRoute('user', {
   summary: 'Where a confirmation stands: pending, committed, rejected, cancelled or failed, with its receipt',
   tags: [TAG],
   middleware: gate,
-  request: { params: z.object({ id: z.uuid() }), query: ThreadQuery },
+  request: { params: z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'agent_effect') }) }), query: ThreadQuery },
   responses: { 200: jsonResponse(EffectStatusSchema), ...errorResponses(404) },
 });
 
@@ -155,7 +157,7 @@ export const pinAgentRef = defineRoute('user', {
   request: {
     body: jsonBody(
       z.strictObject({
-        thread_id: z.uuid(),
+        thread_id: ThreadField,
         ref_id: z.string().regex(/^r\d{1,6}$/, 'a ref id such as r1'),
         title: z.string().trim().min(1).max(200).optional(),
         widget: z.enum(WIDGETS).optional(),
@@ -174,7 +176,7 @@ export const updateAgentPinLayout = defineRoute('user', {
   summary: 'Move or resize pins on your board',
   tags: [TAG],
   middleware: gate,
-  request: { body: jsonBody(z.strictObject({ pins: z.array(z.strictObject({ pin_id: z.uuid(), layout: LayoutSchema })).min(1).max(200) })) },
+  request: { body: jsonBody(z.strictObject({ pins: z.array(z.strictObject({ pin_id: z.uuid().openapi(ownedBodyField('agent_pin')), layout: LayoutSchema })).min(1).max(200) })) },
   responses: { 200: jsonResponse(MessageSchema), ...errorResponses(404) },
 });
 

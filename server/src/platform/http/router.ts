@@ -121,7 +121,7 @@ export function requireAccess(access: RouteAccess): MiddlewareHandler<AppEnv> {
  * administrators' resources (users, jobs) are not listed. Each has its rule in platform/access
  * (rules.ts), except `place`, which is a query over the reader's own photos (place-list.service.ts).
  */
-export const OWNED_RESOURCES = ['asset', 'album', 'person', 'face', 'photo_event', 'duplicate_group', 'place', 'cloud_credential', 'import_run', 'takeout_upload', 'host_action'] as const;
+export const OWNED_RESOURCES = ['asset', 'album', 'person', 'face', 'photo_event', 'duplicate_group', 'place', 'cloud_credential', 'import_run', 'takeout_upload', 'host_action', 'agent_thread', 'agent_pin', 'agent_effect'] as const;
 export type OwnedResource = (typeof OWNED_RESOURCES)[number];
 
 /**
@@ -131,6 +131,14 @@ export type OwnedResource = (typeof OWNED_RESOURCES)[number];
  */
 export function ownedPathParam<const N extends string>(name: N, resource: OwnedResource) {
   return { name, in: 'path' as const, 'x-hearth-owner-scoped': resource };
+}
+
+/**
+ * A query parameter that names one of the caller's own resources (the assistant's `thread_id` beside a ref
+ * id): carried and checked as ownedPathParam's are.
+ */
+export function ownedQueryParam<const N extends string>(name: N, resource: OwnedResource) {
+  return { name, in: 'query' as const, 'x-hearth-owner-scoped': resource };
 }
 
 /**
