@@ -5,14 +5,14 @@
  * that calls an unknown tool or sends arguments outside a tool's schema (not run; the model is told why); a tool
  * result carrying an instruction (it stays data in a `tool` message, and even a model that obeys it changes
  * nothing without the person's yes); a model that never answers (an `error` event, `done`, the thread usable) and
- * an answer cut mid-stream.
+ * an answer cut mid-stream; a plan with two changes that goes on after each yes (and after a no, says so).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { V1 } from '../helpers/api.ts';
 import type { Client, TestServer } from '../helpers/server.ts';
 import { OpenAiFake, type RecordedRequest } from '../helpers/openai-fake.ts';
-import { agentServer, chat, enableAgent, said, sessionOf, toolsCalled, type Sse } from './helpers.ts';
+import { agentServer, chat, enableAgent, interruptOf, resume, said, sessionOf, toolsCalled, type Sse } from './helpers.ts';
 
 /** The last tool result the model was sent, parsed (its `result.ref_id`, `result.count`). */
 function lastToolResult(req: RecordedRequest): any {
@@ -110,6 +110,52 @@ describe('the assistant with a language model', () => {
     assert.deepEqual(statusesOf(events).at(-1), 'awaiting_confirmation');
     const tagged = srv.container.db.prepare(`SELECT count(*) FROM asset_tags at JOIN tags t ON t.tag_id = at.tag_id WHERE t.tag_name = 'private'`).pluck().get();
     assert.equal(tagged, 0);
+  });
+
+  test('after a yes the model goes on from the receipt in the same run: an album, then tags, each confirmed; a no is answered too', async () => {
+    const from = fake.chatRequests.length;
+    const tag = `clips-${Date.now()}`;
+    fake.script(
+      { toolCalls: [{ name: 'filter_assets', arguments: { query: 'videos' } }] },
+      (req) => ({ toolCalls: [{ name: 'create_album', arguments: { ref: lastToolResult(req).result.ref_id, name: 'Our clips' } }] }),
+    );
+    const asked = await chat(alice, { query: 'make an album of our videos called Our clips, then tag them' });
+    const { thread_id, run_id } = sessionOf(asked.events);
+    const albumAction = interruptOf(asked.events);
+    assert.deepEqual(statusesOf(asked.events).at(-1), 'awaiting_confirmation');
+    const videos = lastToolResult(fake.chatRequests[from + 1]!).result;
+
+    // Yes to the album: the model is asked again with the receipt, and proposes the tags (a second yes).
+    fake.script((req) => {
+      const receipt = req.body.messages.filter((m: any) => m.role !== 'system' && /committed/.test(m.content ?? '')).at(-1);
+      assert.ok(receipt, `the model was told the album was made: ${JSON.stringify(req.body.messages.slice(-3))}`);
+      return { toolCalls: [{ name: 'tag_assets', arguments: { ref: videos.ref_id, tags: [tag] } }] };
+    });
+    const first = await resume(alice, { thread_id, run_id, targets: { [albumAction.interrupt_id]: { approved: true } } });
+    assert.deepEqual(statusesOf(first.events), ['running', 'awaiting_confirmation'], 'the same run went on and waits again');
+    assert.equal(sessionOf(first.events).run_id, run_id);
+    assert.deepEqual(toolsCalled(first.events), ['tag_assets']);
+    const tagAction = interruptOf(first.events);
+    assert.notEqual(tagAction.interrupt_id, albumAction.interrupt_id);
+    assert.equal(first.events.at(-1)!.event, 'done');
+    const album = (await alice.get(`${V1}/albums?limit=100`)).body.albums.find((a: any) => a.album_name === 'Our clips');
+    assert.ok(album, 'the album was made at the first yes');
+    const tagged = () => srv.container.db.prepare('SELECT count(*) FROM asset_tags at JOIN tags t ON t.tag_id = at.tag_id WHERE t.tag_name = ?').pluck().get(tag);
+    assert.equal(tagged(), 0, 'the tags wait for their own yes');
+
+    // No to the tags: the model hears it was declined and answers; the run is over.
+    fake.script((req) => {
+      assert.ok(req.body.messages.some((m: any) => /rejected/.test(m.content ?? '')), 'the model was told the tags were declined');
+      return { text: 'All right: the album is made, and I left the tags alone.' };
+    });
+    const second = await resume(alice, { thread_id, run_id, targets: { [tagAction.interrupt_id]: { approved: false } } });
+    assert.deepEqual(statusesOf(second.events), ['running', 'completed']);
+    assert.match(said(second.events), /I left the tags alone\.$/);
+    assert.equal(tagged(), 0);
+    assert.equal(fake.unusedReplies, 0);
+    // The thread takes a new request.
+    fake.script({ text: 'Yes.' });
+    assert.deepEqual(statusesOf((await chat(alice, { thread_id, query: 'thanks' })).events).at(-1), 'completed');
   });
 
   test('a model that never answers ends the run with an error event and done; the thread stays usable', async () => {

@@ -25,7 +25,9 @@ export function agentRouter() {
     const engine = services(c).agent.engine;
     const prepared = engine.prepareResume(c.get('actor')!, c.req.valid('json'));
     return streamSSE(c, async (stream) => {
-      await engine.resume(prepared, (e) => stream.writeSSE({ event: e.event, data: JSON.stringify(e.data) }));
+      const gone = new AbortController();
+      stream.onAbort(() => gone.abort());
+      await engine.resume(prepared, (e) => stream.writeSSE({ event: e.event, data: JSON.stringify(e.data) }), gone.signal);
     }) as never;
   });
   app.openapi(r.getAgentEffectStatus, (c) => c.json(services(c).agent.effectStatus(c.get('actor')!, c.req.valid('param').id, c.req.valid('query').thread_id) as never, 200));

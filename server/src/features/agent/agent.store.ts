@@ -37,6 +37,8 @@ export interface RunRow {
   owner_id: number;
   status: RunStatus;
   mode: AgentMode;
+  /** The IANA zone the run's request was read in (dates in a continuation after a confirmation read the same). */
+  time_zone: string;
   error: string | null;
   created_at: number;
   updated_at: number;
@@ -135,7 +137,7 @@ export class AgentStore {
   startRun(r: RunRow): boolean {
     try {
       this.db
-        .prepare('INSERT INTO agent_runs (run_id, thread_id, owner_id, status, mode, error, created_at, updated_at) VALUES (@run_id, @thread_id, @owner_id, @status, @mode, @error, @created_at, @updated_at)')
+        .prepare('INSERT INTO agent_runs (run_id, thread_id, owner_id, status, mode, time_zone, error, created_at, updated_at) VALUES (@run_id, @thread_id, @owner_id, @status, @mode, @time_zone, @error, @created_at, @updated_at)')
         .run(r);
       return true;
     } catch (e) {

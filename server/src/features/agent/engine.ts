@@ -8,7 +8,9 @@
  * with its parameters and duration), a `show` adds a `widget_show` side event; `heartbeat`s whenever the stream
  * was silent for HEARTBEAT_MS (a tool running, a model thinking).
  * An effect does not run: the run pauses `awaiting_confirmation`, the confirmation goes out in a `message`'s
- * `action`, and the stream ends. A resume (`prepareResume`, then `resume`) commits or declines (effects.ts).
+ * `action`, and the stream ends. A resume (`prepareResume`, then `resume`) commits or declines (effects.ts);
+ * then a planner that goes on after a confirmation (a model's) is asked again, with the receipt in the thread,
+ * in the same run: it may answer, call more tools, or ask for another yes.
  *
  * A stream never hangs: whatever fails (the planner, a tool, the store), the run is `failed`, an `error`
  * event goes out, then `done`; a cancel (cancelAgentChat) or a client that goes away stops the run at the
@@ -108,7 +110,7 @@ export class AgentEngine {
       thread = { thread_id: crypto.randomUUID(), owner_id: actor.userId, title, mode, status: 'active', created_at: now, updated_at: now };
       store.insertThread(thread);
     }
-    const run: RunRow = { run_id: crypto.randomUUID(), thread_id: thread.thread_id, owner_id: actor.userId, status: 'running', mode, error: null, created_at: now, updated_at: now };
+    const run: RunRow = { run_id: crypto.randomUUID(), thread_id: thread.thread_id, owner_id: actor.userId, status: 'running', mode, time_zone: timeZone, error: null, created_at: now, updated_at: now };
     if (!store.startRun(run)) {
       const active = store.activeRun(thread.thread_id);
       throw new Conflict('This conversation is still answering (or waiting for your confirmation): wait, confirm, or cancel it first.', 'agent_run_active', active ? { run_id: active.run_id } : {});
@@ -121,17 +123,7 @@ export class AgentEngine {
   async run(p: Prepared, emit: Emit, clientGone: AbortSignal): Promise<void> {
     const { store } = this.deps;
     const ac = this.track(p.run.run_id, clientGone);
-    // A heartbeat whenever nothing was sent for the heartbeat period: while a tool runs, and while a model thinks
-    // (a local model may take half a minute before its first word), so no proxy or client takes the stream for dead.
-    const beatMs = this.deps.heartbeatMs ?? HEARTBEAT_MS;
-    let lastSent = Date.now();
-    const safeEmit = quiet(async (e) => {
-      lastSent = Date.now();
-      await emit(e);
-    });
-    const beat = setInterval(() => {
-      if (Date.now() - lastSent >= beatMs) void safeEmit({ event: 'heartbeat', data: { timestamp: this.now() } });
-    }, Math.max(50, Math.round(beatMs / 5)));
+    const { safeEmit, stopBeating } = this.beating(emit);
     try {
       const ctx = this.toolContext(p.actor, p.thread.thread_id, p.timeZone, ac.signal);
       const { mentions, dropped } = await this.resolveMentions(ctx, p.req);
@@ -148,35 +140,7 @@ export class AgentEngine {
         if (!paused) said = r.result.ok ? r.result.summary : `That did not work: ${r.result.error.message}`;
         if (said) await this.say(said, safeEmit);
       } else {
-        const messages: PlannerMessage[] = store.messages(p.thread.thread_id, this.now() - MEMORY_MS).map((m) => ({ role: m.role, content: m.content }));
-        const planner = this.deps.planner();
-        const gen = planner.plan({ messages, mode: p.mode, tools: toolsFor(p.mode).map(descriptorOf), mentions }, ac.signal);
-        let feed: StepResult | undefined;
-        for (;;) {
-          if (ac.signal.aborted) break;
-          const step = await gen.next(feed);
-          feed = undefined;
-          if (step.done) break;
-          const s = step.value;
-          if (s.type === 'text' && s.continues) {
-            // A model's streamed text: each piece goes out as it came (a word may be cut between two).
-            await safeEmit({ event: 'message', data: { agent_name: AGENT_NAME, output: s.text } });
-            said += s.text;
-          } else if (s.type === 'text') {
-            await this.say((said ? ' ' : '') + s.text, safeEmit);
-            said += (said ? ' ' : '') + s.text;
-          } else if (s.type === 'usage') {
-            await safeEmit({ event: 'side_event', data: { type: 'token_usage', timestamp: this.now(), usage: { promptTokens: s.promptTokens, completionTokens: s.completionTokens, totalTokens: s.promptTokens + s.completionTokens } } });
-          } else {
-            const r = await this.callTool(ctx, p, s.name, s.arguments, safeEmit);
-            if (r.paused) {
-              paused = true;
-              await gen.return(undefined);
-              break;
-            }
-            feed = r.result;
-          }
-        }
+        ({ said, paused } = await this.drive(ctx, p, this.deps.planner(), mentions, safeEmit, ac.signal));
       }
       if (said) store.addMessage({ thread_id: p.thread.thread_id, owner_id: p.actor.userId, run_id: p.run.run_id, role: 'assistant', content: said, created_at: this.now() });
       if (paused) {
@@ -188,10 +152,64 @@ export class AgentEngine {
       if (ac.signal.aborted) await this.finish(p.run, p.thread.thread_id, 'cancelled', safeEmit);
       else await this.fail(p.run, p.thread.thread_id, e, safeEmit);
     } finally {
-      clearInterval(beat);
+      stopBeating();
       this.controllers.delete(p.run.run_id);
       await safeEmit({ event: 'done', data: {} });
     }
+  }
+
+  /**
+   * Drives the planner over the thread's recent messages until it answers without a tool, an effect waits for
+   * the person's yes (`paused`), or the run is stopped. Its text is streamed as it comes.
+   */
+  private async drive(ctx: ToolContext, p: Prepared, planner: Planner, mentions: ResolvedMention[], safeEmit: Emit, signal: AbortSignal): Promise<{ said: string; paused: boolean }> {
+    const messages: PlannerMessage[] = this.deps.store.messages(p.thread.thread_id, this.now() - MEMORY_MS).map((m) => ({ role: m.role, content: m.content }));
+    const gen = planner.plan({ messages, mode: p.mode, tools: toolsFor(p.mode).map(descriptorOf), mentions }, signal);
+    let said = '';
+    let feed: StepResult | undefined;
+    for (;;) {
+      if (signal.aborted) break;
+      const step = await gen.next(feed);
+      feed = undefined;
+      if (step.done) break;
+      const s = step.value;
+      if (s.type === 'text' && s.continues) {
+        // A model's streamed text: each piece goes out as it came (a word may be cut between two).
+        await safeEmit({ event: 'message', data: { agent_name: AGENT_NAME, output: s.text } });
+        said += s.text;
+      } else if (s.type === 'text') {
+        await this.say((said ? ' ' : '') + s.text, safeEmit);
+        said += (said ? ' ' : '') + s.text;
+      } else if (s.type === 'usage') {
+        await safeEmit({ event: 'side_event', data: { type: 'token_usage', timestamp: this.now(), usage: { promptTokens: s.promptTokens, completionTokens: s.completionTokens, totalTokens: s.promptTokens + s.completionTokens } } });
+      } else {
+        const r = await this.callTool(ctx, p, s.name, s.arguments, safeEmit);
+        if (r.paused) {
+          await gen.return(undefined);
+          return { said, paused: true };
+        }
+        feed = r.result;
+      }
+    }
+    return { said, paused: false };
+  }
+
+  /**
+   * The stream's sender with heartbeats: one whenever nothing was sent for the heartbeat period (a tool running,
+   * a model thinking: a local model may take half a minute before its first word), so no proxy or client takes
+   * the stream for dead. Sending never throws (a client gone is the run's abort signal, not an error here).
+   */
+  private beating(emit: Emit): { safeEmit: Emit; stopBeating: () => void } {
+    const beatMs = this.deps.heartbeatMs ?? HEARTBEAT_MS;
+    let lastSent = Date.now();
+    const safeEmit = quiet(async (e) => {
+      lastSent = Date.now();
+      await emit(e);
+    });
+    const beat = setInterval(() => {
+      if (Date.now() - lastSent >= beatMs) void safeEmit({ event: 'heartbeat', data: { timestamp: this.now() } });
+    }, Math.max(50, Math.round(beatMs / 5)));
+    return { safeEmit, stopBeating: () => clearInterval(beat) };
   }
 
   // ------------------------------------------------------------------ resume and cancel
@@ -209,11 +227,12 @@ export class AgentEngine {
     return { actor, thread, effects };
   }
 
-  async resume(p: ReturnType<AgentEngine['prepareResume']>, emit: Emit): Promise<void> {
+  async resume(p: ReturnType<AgentEngine['prepareResume']>, emit: Emit, clientGone: AbortSignal): Promise<void> {
     const { store } = this.deps;
-    const safeEmit = quiet(emit);
     const runId = p.effects[0]!.effect.run_id;
     const run = store.run(runId, p.actor.userId)!;
+    const ac = this.track(runId, clientGone);
+    const { safeEmit, stopBeating } = this.beating(emit);
     try {
       await safeEmit({ event: 'session_info', data: { thread_id: p.thread.thread_id, run_id: runId } });
       const texts: string[] = [];
@@ -239,22 +258,44 @@ export class AgentEngine {
       await this.say(text, safeEmit);
       const failed = store.effectsOfRun(runId).find((e) => e.status === 'failed');
       store.addMessage({ thread_id: p.thread.thread_id, owner_id: p.actor.userId, run_id: runId, role: 'assistant', content: text, created_at: this.now() });
-      // The run ends once nothing of it waits any more (a cancel may have ended it already).
-      if (!failed && store.pendingEffects(p.thread.thread_id).every((e) => e.run_id !== runId)) {
-        if (store.moveRun(runId, ['awaiting_confirmation'], 'completed', this.now())) store.setThread(p.thread.thread_id, { status: 'completed' }, this.now());
-      }
       if (failed) {
         // The commit failed and was rolled back: the run failed, and the stream says so like any failure.
         await this.fail(run, p.thread.thread_id, new DomainError(409, 'effect_failed', this.committer.receiptOf(failed).message), safeEmit);
         return;
       }
+      // Nothing of the run waits any more (a cancel may have ended it already): a planner that goes on from the
+      // answer (a model: "make the album, then tag them") is asked again with the receipts in the thread;
+      // otherwise the receipt was the answer and the run is over.
+      const waiting = store.pendingEffects(p.thread.thread_id).some((e) => e.run_id === runId);
+      const planner = this.deps.planner();
+      if (!waiting && planner.continuesAfterConfirmation && store.moveRun(runId, ['awaiting_confirmation'], 'running', this.now())) {
+        await this.continueAfter(p, { ...run, status: 'running' }, planner, safeEmit, ac.signal);
+        return;
+      }
+      if (!waiting && store.moveRun(runId, ['awaiting_confirmation'], 'completed', this.now())) store.setThread(p.thread.thread_id, { status: 'completed' }, this.now());
       const after = store.run(runId, p.actor.userId)!;
       await safeEmit({ event: 'run_status', data: { run_id: runId, status: after.status } });
     } catch (e) {
-      await this.fail(run, p.thread.thread_id, e, safeEmit);
+      if (ac.signal.aborted) await this.finish(run, p.thread.thread_id, 'cancelled', safeEmit);
+      else await this.fail(run, p.thread.thread_id, e, safeEmit);
     } finally {
+      stopBeating();
+      this.controllers.delete(runId);
       await safeEmit({ event: 'done', data: {} });
     }
+  }
+
+  /** The run, running again after its confirmations: the planner goes on in the run's own mode and time zone. */
+  private async continueAfter(p: ReturnType<AgentEngine['prepareResume']>, run: RunRow, planner: Planner, safeEmit: Emit, signal: AbortSignal): Promise<void> {
+    const { store } = this.deps;
+    store.setThread(p.thread.thread_id, { status: 'active' }, this.now());
+    await safeEmit({ event: 'run_status', data: { run_id: run.run_id, status: 'running' } });
+    const prepared: Prepared = { actor: p.actor, thread: p.thread, run, mode: run.mode, timeZone: run.time_zone, req: {} };
+    const ctx = this.toolContext(p.actor, p.thread.thread_id, run.time_zone, signal);
+    const { said, paused } = await this.drive(ctx, prepared, planner, [], safeEmit, signal);
+    if (said) store.addMessage({ thread_id: p.thread.thread_id, owner_id: p.actor.userId, run_id: run.run_id, role: 'assistant', content: said, created_at: this.now() });
+    if (paused) await safeEmit({ event: 'run_status', data: { run_id: run.run_id, status: 'awaiting_confirmation' } });
+    else await this.finish(run, p.thread.thread_id, signal.aborted ? 'cancelled' : 'completed', safeEmit);
   }
 
   /**

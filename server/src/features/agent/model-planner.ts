@@ -9,7 +9,8 @@
  * one by one; each result goes back as a `tool` message (data, never instructions: adapters/llm/messages.ts), and
  * the model is asked again, until it answers without a call or MAX_TURNS is reached. A call the client found wrong
  * (an unknown tool, arguments that are not JSON or outside the tool's schema) is not run: the model is told what
- * was wrong and may call again. An effect pauses the run for the person's yes; the engine ends the plan there.
+ * was wrong and may call again. An effect pauses the run for the person's yes; the engine ends the plan there, and
+ * after the answer asks again (continuesAfterConfirmation): the receipt, committed or declined, is in the thread.
  *
  * Earlier turns of the thread are kept as the store has them (the person's words, the assistant's words, tool
  * receipts): the receipts go back as data, since their call ids belong to runs that are over.
@@ -82,6 +83,7 @@ function receiptOf(r: Extract<StepResult, { ok: true }>): Record<string, unknown
 
 export class ModelPlanner implements Planner {
   readonly name = 'model';
+  readonly continuesAfterConfirmation = true;
 
   constructor(private readonly client: LlmClient) {}
 

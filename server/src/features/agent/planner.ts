@@ -43,5 +43,11 @@ export type StepResult =
 
 export interface Planner {
   readonly name: string;
+  /**
+   * Whether the run goes on after the person answers a confirmation: the planner is asked again with the receipt
+   * in the thread (a model may have more to do). The deterministic planner proposes one effect per request, whose
+   * receipt is the answer.
+   */
+  readonly continuesAfterConfirmation?: boolean;
   plan(input: PlannerInput, signal: AbortSignal): AsyncGenerator<PlanStep, void, StepResult | undefined>;
 }
