@@ -225,6 +225,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agent/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your conversations with the assistant, the latest first */
+        get: operations["listAgentThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/threads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One conversation: its messages, the run still going and the confirmations waiting */
+        get: operations["getAgentThread"];
+        put?: never;
+        post?: never;
+        /**
+         * Forget a conversation (its pins stay)
+         * @description Its messages, refs and waiting confirmations go (nothing waiting is committed). While it is still answering: 409 `agent_run_active`.
+         */
+        delete: operations["deleteAgentThread"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/tools": {
         parameters: {
             query?: never;
@@ -4586,6 +4624,56 @@ export interface components {
             };
             /** Format: uuid */
             thread_id: string;
+        };
+        AgentThread: {
+            /** @description The run still answering or waiting for a confirmation. */
+            active_run: {
+                run_id: string;
+                status: string;
+            } | null;
+            /** @description The last 200 messages, oldest first. */
+            messages: components["schemas"]["AgentThreadMessage"][];
+            /** @description Confirmations still waiting (answer them with resumeAgentChat). */
+            pending: {
+                confirmation?: unknown;
+                created_at: string;
+                interrupt_id: string;
+                run_id: string;
+                tool_name: string;
+            }[];
+            thread: components["schemas"]["AgentThreadSummary"];
+            total_messages: number;
+        };
+        AgentThreadList: {
+            pagination: {
+                limit: number;
+                offset: number;
+            };
+            threads: components["schemas"]["AgentThreadSummary"][];
+            total: number;
+        };
+        AgentThreadMessage: {
+            created_at: string;
+            message_id: number;
+            /** @enum {string} */
+            role: "user" | "assistant" | "tool";
+            run_id: string | null;
+            /** @description What the person or the assistant said. */
+            text?: string;
+            /** @description A tool’s receipt: name, ok, summary, ref_id, count; or code and message; or an effect’s receipt. */
+            tool?: {
+                [key: string]: unknown;
+            };
+        };
+        AgentThreadSummary: {
+            created_at: string;
+            mode: string;
+            /** @enum {string} */
+            status: "active" | "awaiting_confirmation" | "completed" | "cancelled" | "failed";
+            thread_id: string;
+            /** @description The first request, shortened. */
+            title: string;
+            updated_at: string;
         };
         /** @description `extra`: `kind` (producer, lookup, transformer, inspector, show, effect), `confirmation` (an effect asks first), `parameters` (JSON Schema). */
         AgentToolDescriptor: {
@@ -9082,6 +9170,214 @@ export interface operations {
             };
             /** @description Not found (also for resources of other users) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAgentThreads: {
+        parameters: {
+            query?: {
+                /** @description Conversations per page, 1..100. Default 30. */
+                limit?: number;
+                /** @description Conversations to skip. Default 0. */
+                offset?: number;
+            };
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentThreadList"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAgentThread: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                /** @description A conversation id (session_info.thread_id). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentThread"];
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAgentThread: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Response variant for this request. `A` (default): the resource itself. `B`: every JSON response wrapped as `{code, data, error, message}` (code 0 on success), refresh token in the body for refresh and logout. Files and streams are the same in both. */
+                "X-Api-Variant"?: "A" | "B";
+            };
+            path: {
+                /** @description A conversation id (session_info.thread_id). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not signed in, or the token expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for resources of other users) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

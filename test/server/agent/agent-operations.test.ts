@@ -1,7 +1,8 @@
 /**
  * The Agent group over real HTTP on the `agent` template library: off until an administrator turns it on,
  * then every operation in both response variants (JSON ones), the stream's event sequence for a tool call, a
- * confirmation, a resume (approve, approve again, decline), a cancel, a cancel racing a commit and a failure.
+ * confirmation, a resume (approve, approve again, decline), a cancel, a cancel racing a commit and a failure;
+ * and the conversations' history (extensions: listAgentThreads, getAgentThread, deleteAgentThread).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -255,5 +256,57 @@ describe('the assistant’s operations', () => {
 
     const m = await chat(alice, { query: 'show @Nobody photos', mentions: [{ type: 'album', id: 999999 }, { type: 'lens', label: 'x' }] });
     assert.deepEqual(sessionOf(m.events).dropped_mentions!.map((d: any) => [d.type, d.reason]), [['album', 'not_found'], ['lens', 'unsupported'], ['person', 'not_found']]);
+  });
+
+  for (const variant of ['A', 'B'] as const) {
+    test(`conversations: listed latest first, reopened with their messages and the confirmation still waiting, forgotten with their pins kept (variant ${variant})`, async () => {
+      const c = variant === 'A' ? alice : aliceB;
+      const shown = await chat(alice, { query: 'show videos' });
+      const { thread_id } = sessionOf(shown.events);
+      const { ref } = lastRef(shown.events);
+      const pin = await alice.post(`${V1}/agent/pins`, { thread_id, ref_id: ref, title: 'Kept videos' });
+      assert.equal(pin.status, 200, pin.text);
+      const asked = await chat(alice, { thread_id, query: 'make an album called "Reopened" of videos' });
+      const action = interruptOf(asked.events);
+
+      const list = data(await c.get(`${V1}/agent/threads?limit=2`), variant);
+      assert.equal(list.threads[0].thread_id, thread_id, 'the latest first');
+      assert.equal(list.threads[0].status, 'awaiting_confirmation');
+      assert.equal(list.threads[0].title, 'show videos');
+      assert.ok(list.total >= list.threads.length && list.threads.length <= 2);
+      assert.deepEqual(list.pagination, { limit: 2, offset: 0 });
+
+      const one = data(await c.get(`${V1}/agent/threads/${thread_id}`), variant);
+      assert.deepEqual(one.messages.filter((m: any) => m.role === 'user').map((m: any) => m.text), ['show videos', 'make an album called "Reopened" of videos']);
+      const receipt = one.messages.find((m: any) => m.role === 'tool' && m.tool.name === 'filter_assets');
+      assert.equal(receipt.tool.ref_id, ref);
+      assert.ok(one.messages.some((m: any) => m.role === 'assistant' && m.text), 'the assistant’s words');
+      assert.equal(one.total_messages, one.messages.length);
+      assert.equal(one.active_run.status, 'awaiting_confirmation');
+      assert.deepEqual(one.pending.map((p: any) => [p.interrupt_id, p.tool_name, p.confirmation.album_name]), [[action.interrupt_id, 'create_album', 'Reopened']]);
+
+      // Someone else's conversation is not there for bob.
+      for (const r of [await bob.get(`${V1}/agent/threads/${thread_id}`), await bob.req('DELETE', `${V1}/agent/threads/${thread_id}`)]) {
+        assert.equal(r.status, 404);
+        assert.equal(r.body.code, 'agent_thread_not_found');
+      }
+      assert.ok(!(await bob.get(`${V1}/agent/threads`)).body.threads.some((t: any) => t.thread_id === thread_id));
+
+      // Forgotten: the waiting album is never made, the pin stays, the id is gone.
+      const gone = await c.req('DELETE', `${V1}/agent/threads/${thread_id}`);
+      assert.equal(gone.status, 200, gone.text);
+      assert.equal((await alice.get(`${V1}/agent/threads/${thread_id}`)).status, 404);
+      assert.equal((await resume(alice, { thread_id, targets: { [action.interrupt_id]: { approved: true } } })).status, 404);
+      assert.ok(!(await alice.get(`${V1}/albums?limit=100`)).body.albums.some((a: any) => a.album_name === 'Reopened'));
+      assert.equal((await alice.get(`${V1}/agent/pins/${pin.body.pin_id}`)).body.title, 'Kept videos');
+    });
+  }
+
+  test('conversations: bad ids and pages are refused in words', async () => {
+    assert.equal((await alice.get(`${V1}/agent/threads/not-a-uuid`)).status, 422);
+    assert.equal((await alice.get(`${V1}/agent/threads/00000000-0000-4000-8000-000000000000`)).body.code, 'agent_thread_not_found');
+    const big = await alice.get(`${V1}/agent/threads?limit=1000`);
+    assert.equal(big.status, 422);
+    assert.match(big.headers.get('content-type') ?? '', /problem\+json/);
   });
 });

@@ -1,6 +1,7 @@
 import { streamSSE } from 'hono/streaming';
 import { routerUsing } from '../../platform/http/router.ts';
 import * as r from './agent.routes.ts';
+import * as t from './threads.routes.ts';
 
 export function agentRouter() {
   const { app, services } = routerUsing(['agent']);
@@ -45,6 +46,9 @@ export function agentRouter() {
     const q = c.req.valid('query');
     return c.json(services(c).agent.refAssets(c.get('actor')!, c.req.valid('param').id, q.thread_id, { limit: q.limit, offset: q.offset }) as never, 200);
   });
+  app.openapi(t.listAgentThreads, (c) => c.json(services(c).agent.threads.list(c.get('actor')!, c.req.valid('query')), 200));
+  app.openapi(t.getAgentThread, (c) => c.json(services(c).agent.threads.get(c.get('actor')!, c.req.valid('param').id) as never, 200));
+  app.openapi(t.deleteAgentThread, (c) => c.json(services(c).agent.threads.remove(c.get('actor')!, c.req.valid('param').id), 200));
   app.openapi(r.listAgentTools, (c) => c.json(services(c).agent.tools(c.req.valid('query').mode), 200));
   app.openapi(r.getAgentToolSchemas, (c) => c.json(services(c).agent.toolSchemas(), 200));
   return app;

@@ -25,23 +25,16 @@
  */
 import { z } from '@hono/zod-openapi';
 import { pageParams } from '../../platform/http/pagination.ts';
-import type { MiddlewareHandler } from 'hono';
 import { defineRoute, errorResponses, ownedBodyField, ownedPathParam, ownedQueryParam } from '../../platform/http/router.ts';
 import { jsonBody, jsonResponse } from '../../platform/http/responses.ts';
-import { servicesOf } from '../../platform/http/services.ts';
-import type { AppEnv } from '../../platform/http/context.ts';
+import { gate } from './agent-gate.ts';
 import { AssetSchema } from '../assets/index.ts';
 import { AssetQuerySchema, GalleryListSchema } from '../browse/index.ts';
 import { SearchRequestSchema, SearchResponseSchema } from '../search/index.ts';
 import { EffectStatusSchema, LayoutSchema, PinSchema, RefSchema, ToolDescriptorSchema, ToolSchemaSchema, WIDGETS } from './agent.schemas.ts';
 
 const TAG = 'Agent';
-const gateServices = servicesOf(['agent']);
-/** The assistant is off unless an administrator turned it on: then the whole group is 404 (after sign-in). */
-const gate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  gateServices(c).agent.requireEnabled();
-  await next();
-};
+
 
 const MessageSchema = z.object({ message: z.string() });
 const PinId = z.object({ id: z.uuid().openapi({ param: ownedPathParam('id', 'agent_pin'), description: 'A pin id (listAgentPins).' }) });

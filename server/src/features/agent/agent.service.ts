@@ -22,6 +22,7 @@ import type { AssetQuery, GalleryList } from '../browse/index.ts';
 import type { SearchRequest, SearchResponse } from '../search/index.ts';
 import type { AgentStore, PinRow, Widget } from './agent.store.ts';
 import type { AgentEngine } from './engine.ts';
+import { ThreadHistory } from './thread-history.ts';
 import { facetsOf, type Facets } from './facets.ts';
 import type { LibraryStore } from './library.store.ts';
 import type { AgentLibrary } from './ports.ts';
@@ -61,7 +62,12 @@ export interface AgentServiceDeps {
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 export class AgentService {
-  constructor(private readonly deps: AgentServiceDeps) {}
+  /** The member's conversations (extension operations: thread-history.ts). */
+  readonly threads: ThreadHistory;
+
+  constructor(private readonly deps: AgentServiceDeps) {
+    this.threads = new ThreadHistory({ store: deps.store, access: deps.access });
+  }
 
   get engine(): AgentEngine {
     return this.deps.engine;

@@ -110,6 +110,25 @@ export class AgentStore {
     return prepared(this.db, 'SELECT * FROM agent_threads WHERE thread_id = ? AND owner_id = ?').get(threadId, ownerId) as ThreadRow | undefined;
   }
 
+  /** The member's conversations, the latest first, one page of them, and how many there are. */
+  threadsOf(ownerId: number, page: { limit: number; offset: number }): { rows: ThreadRow[]; total: number } {
+    const rows = this.db.prepare('SELECT * FROM agent_threads WHERE owner_id = ? ORDER BY updated_at DESC, thread_id LIMIT ? OFFSET ?').all(ownerId, page.limit, page.offset) as ThreadRow[];
+    const total = this.db.prepare('SELECT count(*) FROM agent_threads WHERE owner_id = ?').pluck().get(ownerId) as number;
+    return { rows, total };
+  }
+
+  /** The last `limit` messages of a thread, in order, and how many it holds. */
+  lastMessages(threadId: string, limit: number): { rows: MessageRow[]; total: number } {
+    const rows = (this.db.prepare('SELECT message_id, thread_id, run_id, role, content, created_at FROM agent_messages WHERE thread_id = ? ORDER BY message_id DESC LIMIT ?').all(threadId, limit) as MessageRow[]).reverse();
+    const total = this.db.prepare('SELECT count(*) FROM agent_messages WHERE thread_id = ?').pluck().get(threadId) as number;
+    return { rows, total };
+  }
+
+  /** Forgets a thread: its messages, runs, refs and effects go with it (ON DELETE CASCADE); pins stay. */
+  deleteThread(threadId: string, ownerId: number): boolean {
+    return this.db.prepare('DELETE FROM agent_threads WHERE thread_id = ? AND owner_id = ?').run(threadId, ownerId).changes === 1;
+  }
+
   setThread(threadId: string, fields: { status?: ThreadStatus; mode?: AgentMode }, now: number): void {
     this.db
       .prepare('UPDATE agent_threads SET status = coalesce(@status, status), mode = coalesce(@mode, mode), updated_at = @now WHERE thread_id = @threadId')
