@@ -38,7 +38,9 @@ export function BoardGrid({ pins }: { pins: Pin[] }) {
 
   const saved: Placed[] = pins.map((p) => ({ id: p.pin_id, layout: p.layout }));
   const shown = new Map((preview ?? saved).map((p) => [p.id, p.layout]));
-  const ordered = readingOrder(pins.map((p) => ({ pin: p, layout: shown.get(p.pin_id) ?? p.layout })));
+  // In the saved reading order even while a drag shows other places: moving the dragged card's node in the page
+  // would end its pointer capture (a node taken out of the document loses it), and with it the drag.
+  const ordered = readingOrder(pins).map((p) => ({ pin: p, layout: shown.get(p.pin_id) ?? p.layout }));
   const titleOf = (id: string) => pins.find((p) => p.pin_id === id)?.title ?? 'The pin';
 
   const commit = (after: Placed[], id: string, words: string) => {

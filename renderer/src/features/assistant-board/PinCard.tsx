@@ -1,10 +1,10 @@
 /**
  * One pin on the Board: its title (opening its photos), the widget, live or frozen with what that means, and
  * its controls. On a desktop a drag handle moves it (a mouse drags it; arrow keys nudge it a cell) and Options
- * hold rename, the card's kind, its size and delete. On a phone, where the Board is one column, Move up and
+ * (a dialog) hold rename, the card's kind, its size and delete. On a phone, where the Board is one column, Move up and
  * Move down take a tap each, and the size is not offered (one column has no sizes).
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
@@ -36,7 +36,6 @@ export function PinCard({ pin, moves, style }: { pin: Pin; moves: PinMoves; styl
   const [confirming, setConfirming] = useState(false);
   const remove = useDeletePin();
   const titleId = useId();
-  const optionsId = useId();
   const mode = modeOf(pin);
 
   return (
@@ -45,7 +44,7 @@ export function PinCard({ pin, moves, style }: { pin: Pin; moves: PinMoves; styl
         <h2 className="pin-card__title" id={titleId}>
           <Link to={pinPath(pin.pin_id)}>{pin.title}</Link>
         </h2>
-        <button type="button" className="pin-card__icon" aria-expanded={open} aria-controls={optionsId} aria-label={`Options for ${pin.title}`} title="Options" onClick={() => setOpen((o) => !o)}>
+        <button type="button" className="pin-card__icon" aria-haspopup="dialog" aria-label={`Options for ${pin.title}`} title="Options" onClick={() => setOpen((o) => !o)}>
           <Icon name="more" size={20} />
         </button>
         {moves.handle && (
@@ -71,14 +70,15 @@ export function PinCard({ pin, moves, style }: { pin: Pin; moves: PinMoves; styl
         </div>
       )}
       {open && (
-        <div className="pin-card__options" id={optionsId} role="group" aria-label={`Options for ${pin.title}`}>
-          <RenameForm pin={pin} />
-          <WidgetField pin={pin} />
-          {moves.resize && <SizeField pin={pin} onResize={moves.resize} />}
-          <Button variant="danger" className="button--small" onClick={() => setConfirming(true)}>
-            Delete pin
-          </Button>
-        </div>
+        <PinOptions
+          pin={pin}
+          {...(moves.resize ? { onResize: moves.resize } : {})}
+          onClose={() => setOpen(false)}
+          onDelete={() => {
+            setOpen(false);
+            setConfirming(true);
+          }}
+        />
       )}
       {confirming && (
         <ConfirmDialog
@@ -94,6 +94,48 @@ export function PinCard({ pin, moves, style }: { pin: Pin; moves: PinMoves; styl
         </ConfirmDialog>
       )}
     </li>
+  );
+}
+
+/**
+ * The pin's options in a modal dialog (as ConfirmDialog: the native <dialog>, focus kept inside, Escape closes):
+ * a panel inside a card of a fixed size would be cut off or lie over the cards below it.
+ */
+function PinOptions({ pin, onResize, onClose, onDelete }: { pin: Pin; onResize?: (size: { w: number; h: number }) => void; onClose: () => void; onDelete: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="confirm-dialog pin-options"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id={titleId} className="confirm-dialog__title">
+        Options for {pin.title}
+      </h2>
+      <div className="pin-options__fields">
+        <RenameForm pin={pin} />
+        <WidgetField pin={pin} />
+        {onResize && <SizeField pin={pin} onResize={onResize} />}
+      </div>
+      <div className="confirm-dialog__actions">
+        <Button variant="danger" onClick={onDelete}>
+          Delete pin
+        </Button>
+        <Button variant="secondary" onClick={onClose}>
+          Done
+        </Button>
+      </div>
+    </dialog>
   );
 }
 
