@@ -15,6 +15,7 @@
  *   a model the server does not have shows the problem in words; after Save the key field says "A key is saved"
  *   and the key is nowhere on the page, before or after a reload; provider None says the planner still answers.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { OpenAiFake } from '../server/helpers/openai-fake.ts';
 import { RECIPES } from '../template/recipes.ts';
@@ -82,6 +83,13 @@ test.beforeAll(async ({ playwright, hearth }) => {
 const signIn = (page: Page) => signInAs(page, ADMIN);
 const card = (page: Page, title: string) => page.getByRole('list', { name: 'Pins' }).getByRole('listitem', { name: title, exact: true });
 
+/** axe-core's WCAG 2.0/2.1 A and AA rules (contrast included): no serious or critical violation. */
+async function expectAccessible(page: Page): Promise<void> {
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 async function openBoard(page: Page): Promise<void> {
   const menu = page.getByRole('button', { name: 'Menu' });
   if (await menu.isVisible()) await menu.tap();
@@ -105,6 +113,7 @@ test.describe('the Board on a desktop', () => {
     await expect(card(page, 'Canon photos').locator('.pin-widget--mosaic img')).toHaveCount(3);
     await expect(card(page, 'Videos').locator('.pin-widget--cover img')).toHaveCount(1);
     await page.screenshot({ path: test.info().outputPath('board-desktop.png'), fullPage: true });
+    await expectAccessible(page);
 
     await card(page, 'Canon photos').getByRole('link', { name: 'Open the 3 photos of Canon photos' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Canon photos' })).toBeVisible();
@@ -206,6 +215,7 @@ test.describe('the Board on a phone', () => {
     const size = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     expect(size.scrollWidth, 'the page is wider than the screen').toBeLessThanOrEqual(size.innerWidth);
     await page.screenshot({ path: test.info().outputPath('board-phone.png'), fullPage: true });
+    await expectAccessible(page);
 
     await down.tap();
     await expect(titles).toHaveText(['Canon shots', 'Everything']);
@@ -281,6 +291,8 @@ test.describe('Assistant settings', () => {
         for (const check of ['Settings', 'The server answers', 'The model is there', 'The model can use tools']) await expect(result).toContainText(`${check}: Passed.`);
         await expect(form.locator('[data-locality="this_device"]')).toHaveText('This model runs on this computer: nothing leaves the house.');
         if (device === 'desktop') expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+        await page.screenshot({ path: test.info().outputPath(`settings-tested-${device}.png`), fullPage: true });
+        await expectAccessible(page);
 
         await form.getByRole('button', { name: 'Save' }).click();
         await expect(form.getByText('Saved. The assistant is on for everyone in the household.')).toBeVisible();
@@ -301,7 +313,7 @@ test.describe('Assistant settings', () => {
         await provider.selectOption('none');
         await expect(form).toContainText('Without a model the assistant still answers the common requests');
         await expect(form.getByRole('button', { name: 'Test connection' })).toHaveCount(0);
-        await page.screenshot({ path: test.info().outputPath(`settings-${device}.png`), fullPage: true });
+        await page.screenshot({ path: test.info().outputPath(`settings-none-${device}.png`), fullPage: true });
       });
     });
   }

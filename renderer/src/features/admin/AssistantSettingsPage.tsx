@@ -209,7 +209,17 @@ function AssistantForm({ saved }: { saved: LlmSettings }) {
             error={feedback.fields.api_key}
           />
           <div className="assistant-form__timeouts">
-            <TextField label="Connection timeout (seconds)" type="number" inputMode="numeric" min={1} max={120} value={connect} onChange={(v) => { setConnect(v); edited(); }} error={feedback.fields.connect} />
+            <TextField
+              label="Connection timeout (seconds)"
+              hint="How long to wait for the model server to take the connection."
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={120}
+              value={connect}
+              onChange={(v) => { setConnect(v); edited(); }}
+              error={feedback.fields.connect}
+            />
             <TextField
               label="Answer timeout (seconds)"
               hint="Silence allowed while the model thinks. A model on a computer without a graphics card may need minutes."
