@@ -5,15 +5,17 @@
  * the built-in planner (no model), and pinAgentRef on the ref its card shows.
  * Shown:
  * - on a 1280×800 desktop: Board in the navigation once the assistant is on; every pin a card with its title, its
- *   widget and "Live" with what it means; a card opens its photos, and a photo opens in the viewer; dragging a
- *   pin's handle moves it on the grid and the place is saved (the API has it, a reload keeps it); Options rename a
- *   pin, switch its card to Number, and delete it after a confirmation;
+ *   widget and "Live" or "Frozen" with what it means; a card opens its photos, and a photo opens in the viewer;
+ *   dragging a pin's handle moves it on the grid and the place is saved (the API has it, a reload keeps it), and
+ *   so do arrow keys on the handle; Options rename a pin, switch its card to Number, resize it, and delete another
+ *   after a confirmation; the Board and the settings page pass axe (WCAG A and AA) at both sizes;
  * - on a 390×844 touch phone: the pins in one column in the layout's reading order, Move down by a tap swaps two
  *   (saved: a reload keeps the order), nothing wider than the screen;
  * - the settings page, with a loopback OpenAI-compatible fake started here: provider "another OpenAI-compatible
  *   server", its address and model, Test connection shows every check passing and that nothing leaves the house;
  *   a model the server does not have shows the problem in words; after Save the key field says "A key is saved"
- *   and the key is nowhere on the page, before or after a reload; provider None says the planner still answers.
+ *   and the key is nowhere on the page, before or after a reload; provider None says the planner still answers;
+ *   turned off (last), the Board leaves the navigation and its address says the assistant is off.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
@@ -53,9 +55,9 @@ async function ask(req: APIRequestContext, query: string): Promise<{ thread_id: 
   return { thread_id: session.thread_id, ref_id: card!.data.data.refId, count: card!.data.data.count };
 }
 
-async function pin(req: APIRequestContext, query: string, title: string, widget: string): Promise<string> {
+async function pin(req: APIRequestContext, query: string, title: string, widget: string, mode: 'live' | 'frozen' = 'live'): Promise<string> {
   const { thread_id, ref_id } = await ask(req, query);
-  return (await call(req, 'post', '/api/v1/agent/pins', token, { data: { thread_id, ref_id, title, widget } })).pin_id as string;
+  return (await call(req, 'post', '/api/v1/agent/pins', token, { data: { thread_id, ref_id, title, widget, mode } })).pin_id as string;
 }
 
 type PinRow = { pin_id: string; title: string; widget: string; mode: string; layout: { x: number; y: number; w: number; h: number } };
@@ -69,7 +71,7 @@ test.beforeAll(async ({ playwright, hearth }) => {
   const on = await req.patch('/api/v1/settings/system', { data: { llm: { agent_enabled: true } }, headers: { Authorization: `Bearer ${token}` } });
   expect(on.ok(), await on.text()).toBeTruthy();
   // Made in this order, each 4×4 below the one before (the server's default place): one column at the left.
-  await pin(req, 'show videos', 'Videos', 'cover_card');
+  await pin(req, 'show videos', 'Videos', 'cover_card', 'frozen');
   await pin(req, 'show photos taken with a Canon', 'Canon photos', 'mosaic_card');
   await pin(req, 'show all photos', 'Everything', 'spark_card');
   expect((await pins(req)).map((p) => [p.title, p.layout.x, p.layout.y])).toEqual([
@@ -101,7 +103,7 @@ async function openBoard(page: Page): Promise<void> {
 test.describe('the Board on a desktop', () => {
   test.use({ viewport: DESKTOP });
 
-  test('shows every pin with its card and what live means; a card opens its photos and a photo the viewer', async ({ page }) => {
+  test('shows every pin with its card and what live or frozen means; a card opens its photos and a photo the viewer', async ({ page }) => {
     await signIn(page);
     await openBoard(page);
     await expect(page.getByRole('list', { name: 'Pins' }).getByRole('listitem')).toHaveCount(3);
@@ -109,6 +111,7 @@ test.describe('the Board on a desktop', () => {
     await expect(everything.getByRole('img', { name: /^4 photos by (day|month|year)/ })).toBeVisible();
     await expect(everything).toContainText('Live');
     await expect(everything).toContainText('Re-runs its request each time you look');
+    await expect(card(page, 'Videos')).toContainText('Frozen Keeps the photos it was pinned with.');
     // Mosaic: the Canon photos' thumbnails; cover: the video's.
     await expect(card(page, 'Canon photos').locator('.pin-widget--mosaic img')).toHaveCount(3);
     await expect(card(page, 'Videos').locator('.pin-widget--cover img')).toHaveCount(1);
@@ -155,6 +158,16 @@ test.describe('the Board on a desktop', () => {
     expect(after.x).toBeGreaterThan(board.x + board.width / 2);
     // The page reads in the layout's order: Videos and Everything (row 1), then Canon photos.
     await expect(page.getByRole('list', { name: 'Pins' }).getByRole('heading', { level: 2 })).toHaveText(['Videos', 'Everything', 'Canon photos']);
+
+    // Without a mouse: arrow keys on the handle move the pin a cell at a time, saved as well.
+    await card(page, 'Everything').getByRole('button', { name: 'Move Everything' }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByRole('status').filter({ hasText: 'Everything moved to row 1, column 8.' })).toBeAttached();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('status').filter({ hasText: 'Everything moved to row 1, column 9.' })).toBeAttached();
+    const again = await playwright.request.newContext({ baseURL: hearth.url });
+    await expect.poll(async () => (await pins(again)).find((p) => p.title === 'Everything')?.layout).toEqual({ x: 8, y: 0, w: 4, h: 4 });
+    await again.dispose();
   });
 
   test('Options rename a pin, switch its card, resize it, and delete another after a confirmation', async ({ page, playwright, hearth }) => {
@@ -314,6 +327,18 @@ test.describe('Assistant settings', () => {
         await expect(form).toContainText('Without a model the assistant still answers the common requests');
         await expect(form.getByRole('button', { name: 'Test connection' })).toHaveCount(0);
         await page.screenshot({ path: test.info().outputPath(`settings-none-${device}.png`), fullPage: true });
+        if (device === 'desktop') return;
+
+        // Last: turned off, the Board leaves the navigation at once, and its address says the assistant is off.
+        await form.getByRole('switch', { name: 'Turn the assistant on' }).uncheck();
+        await form.getByRole('button', { name: 'Save' }).click();
+        await expect(form.getByText('Saved. The assistant is off.')).toBeVisible();
+        await page.getByRole('button', { name: 'Menu' }).tap();
+        const nav = page.getByRole('navigation', { name: 'Main' });
+        await expect(nav.getByRole('link', { name: 'Assistant', exact: true })).toBeVisible();
+        await expect(nav.getByRole('link', { name: 'Board', exact: true })).toHaveCount(0);
+        await page.goto('/board');
+        await expect(page.getByRole('heading', { level: 2, name: 'The assistant is off' })).toBeVisible();
       });
     });
   }
