@@ -15,7 +15,8 @@ import { PLACES_PATH } from '../features/places/places-path';
 import { EVENTS_PATH } from '../features/photo-events/events-path';
 import { PEOPLE_PATH } from '../features/people/people-path';
 import { IMPORT_PATH } from '../features/import/import-path';
-import { ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
+import { BOARD_PATH, useAssistantEnabled } from '../features/assistant-board';
+import { ADMIN_ASSISTANT_PATH, ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, ADMIN_REPOSITORIES_PATH, navigationFor } from './navigation';
 import { lazyPage } from '../lib/lazy-page';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { PHONE_TABS, TabBar } from './TabBar';
@@ -44,6 +45,9 @@ const EventPage = lazyPage(() => import('../features/photo-events/EventPage').th
 const PeoplePage = lazyPage(() => import('../features/people/PeoplePage').then((m) => m.PeoplePage));
 const PersonPage = lazyPage(() => import('../features/people/PersonPage').then((m) => m.PersonPage));
 const ImportPage = lazyPage(() => import('../features/import/ImportPage').then((m) => m.ImportPage));
+const BoardPage = lazyPage(() => import('../features/assistant-board/BoardPage').then((m) => m.BoardPage));
+const PinPage = lazyPage(() => import('../features/assistant-board/PinPage').then((m) => m.PinPage));
+const AssistantSettingsPage = lazyPage(() => import('../features/admin/AssistantSettingsPage').then((m) => m.AssistantSettingsPage));
 
 /** While a page's script loads: the frame stays, the page says it is coming. */
 const pageLoading = (
@@ -80,6 +84,7 @@ export function SignedInApp() {
   const me = useMe();
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
+  const assistantOn = useAssistantEnabled();
   if (!me) return null;
   const isAdmin = me.role === 'admin';
 
@@ -94,7 +99,7 @@ export function SignedInApp() {
   // Toasts (with Undo) are the signed-in app's: the sign-in page does not load them.
   return (
     <ToastProvider>
-      <AppLayout groups={navigationFor(isAdmin)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />} search={<SearchField />}>
+      <AppLayout groups={navigationFor(isAdmin, assistantOn)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />} search={<SearchField />}>
         <Suspense fallback={pageLoading}>
         <Routes>
           {LIBRARY_SECTIONS.map((section) => {
@@ -131,11 +136,17 @@ export function SignedInApp() {
             <Route path={PHOTO_ROUTE} element={null} />
           </Route>
           <Route path={IMPORT_PATH} element={<ImportPage />} />
+          {/* Routed whether or not the assistant is on: the Board says so itself when it is off (a link kept from before). */}
+          <Route path={BOARD_PATH} element={<BoardPage />} />
+          <Route path={`${BOARD_PATH}/:pinId`} element={<PinPage />}>
+            <Route path={PHOTO_ROUTE} element={null} />
+          </Route>
           <Route path="/account" element={<AccountPage />} />
           <Route path={ADMIN_PATH} element={isAdmin ? <AdminPage /> : <NotFoundPage />} />
           <Route path={ADMIN_REPOSITORIES_PATH} element={isAdmin ? <RepositoriesPage /> : <NotFoundPage />} />
           <Route path={ADMIN_JOBS_PATH} element={isAdmin ? <JobsPage /> : <NotFoundPage />} />
           <Route path={ADMIN_MODELS_PATH} element={isAdmin ? <ModelsPage /> : <NotFoundPage />} />
+          <Route path={ADMIN_ASSISTANT_PATH} element={isAdmin ? <AssistantSettingsPage /> : <NotFoundPage />} />
           {SIGNED_OUT_PATHS.map((path) => (
             <Route key={path} path={path} element={<ContinueAfterSignIn />} />
           ))}

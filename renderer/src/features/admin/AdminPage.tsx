@@ -1,4 +1,5 @@
 import { PageHeader } from '../../components/PageHeader';
+import { AssistantCard } from './AssistantCard';
 import { CreateUserPanel } from './CreateUserPanel';
 import { InvitesPanel } from './InvitesPanel';
 import { NetworkPanel } from './NetworkPanel';
@@ -19,6 +20,7 @@ export function AdminPage() {
         <CreateUserPanel />
         <RegistrationPanel />
         <TrashRetentionPanel />
+        <AssistantCard />
       </div>
     </>
   );
