@@ -22,7 +22,8 @@ export function ResultCard({ card }: { card: Card }) {
       <button type="button" className="assistant-card__open" onClick={() => setOpen(true)} aria-label={`Open ${card.title} (${items})`}>
         <CardFace card={card} />
         <span className="assistant-card__title">{card.title}</span>
-        <span className="assistant-card__count">{items}</span>
+        {/* A number card's face is its count already. */}
+        {card.widget !== 'number_card' && <span className="assistant-card__count">{items}</span>}
       </button>
       <div className="assistant-card__actions">
         <button
