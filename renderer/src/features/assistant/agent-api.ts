@@ -12,11 +12,10 @@ import { postEventStream } from '../../api/event-stream';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
 
-export type Widget = components['schemas']['AgentPin']['widget'];
-export type Asset = components['schemas']['Asset'];
-export type ChatRequest = components['schemas']['AgentChatRequest'];
+import type { ChatRequest, StreamEvent, Widget } from './agent-types';
+
+export type { ChatRequest, Mention, StreamEvent, Widget } from './agent-types';
 export type ResumeRequest = components['schemas']['AgentResumeRequest'];
-export type Mention = NonNullable<ChatRequest['mentions']>[number];
 
 export const agentKeys = {
   capabilities: ['capabilities'] as const,
@@ -35,9 +34,6 @@ export function useAssistantEnabled(): boolean {
   });
   return caps.data?.llm.agent_enabled === true;
 }
-
-/** A stream's events as the server names them (server/src/features/agent/events.ts). */
-export type StreamEvent = { event: string; data: Record<string, unknown> };
 
 export function chatStream(body: ChatRequest, onEvent: (e: StreamEvent) => void, signal: AbortSignal): Promise<void> {
   return postEventStream('/api/v1/agent/chat', body, (event, data) => onEvent({ event, data: (data ?? {}) as Record<string, unknown> }), signal);

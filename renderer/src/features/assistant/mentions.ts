@@ -8,7 +8,7 @@
  * words out of the text anyway (they are refs, not words), so the request reads the same to it. A mention
  * typed by hand and not chosen stays in the text: the server resolves it or says it dropped it.
  */
-import type { Mention } from './agent-api';
+import type { Mention } from './agent-types.ts';
 
 export interface Chosen {
   type: 'person' | 'album';

@@ -7,7 +7,7 @@
  * id), `widget_show` becomes a card, `session_info` gives the thread and run and the dropped mentions,
  * `run_status` and `error` end it; `heartbeat` and `done` change nothing shown.
  */
-import type { Mention, StreamEvent, Widget } from './agent-api';
+import type { Mention, StreamEvent, Widget } from './agent-types.ts';
 
 export interface Step {
   id: string;
@@ -86,7 +86,7 @@ export function applyEvent(turn: Turn, { event, data }: StreamEvent): Turn {
   switch (event) {
     case 'session_info': {
       const dropped = Array.isArray(data.dropped_mentions)
-        ? data.dropped_mentions.map((d) => obj(d)).map((d) => ({ type: str(d.type) ?? 'mention', ...(str(d.label) ? { label: str(d.label)! } : {}), reason: str(d.reason) ?? 'not found' }))
+        ? (data.dropped_mentions as unknown[]).map((d) => obj(d)).map((d) => ({ type: str(d.type) ?? 'mention', ...(str(d.label) ? { label: str(d.label)! } : {}), reason: str(d.reason) ?? 'not found' }))
         : [];
       return { ...turn, threadId: str(data.thread_id) ?? turn.threadId, runId: str(data.run_id) ?? turn.runId, dropped: [...turn.dropped, ...dropped] } as Turn;
     }
