@@ -7,13 +7,14 @@
  *   back through the API); "make an album called … of videos from 2017" asks first, Approve makes it and it is
  *   in Albums; "like videos from 2017" Declined changes nothing (the API says the video is not liked); `#`
  *   offers the new album and the chosen mention is resolved; a mention typed by hand that names nobody is
- *   shown as dropped; "Ask about this" in the viewer's toolbar asks about that photo;
+ *   shown as dropped; "Ask about this" in the viewer's toolbar asks about that photo; the panel passes axe's scan;
  * - on a 390×844 touch phone: the panel is a full-screen sheet with a close button; the same question, card,
  *   photos, pin, approval and decline by taps; "Ask about this" from the viewer's More menu.
  * Not here: Stop during a run. The built-in planner answers in milliseconds, so no run lasts long enough to
  * stop from a browser without a timing bet; cancelling is shown by the server tests (test/server/agent/).
  * Why 2017 and not the issue's 2019: the seeded library's one video was taken in 2017.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { call, signIn as signInAs } from './household.ts';
 import { withOwnServer } from './own-server.ts';
@@ -153,6 +154,11 @@ test('desktop: a side panel; a card that opens its photos and pins; an album app
   await ask(p, 'describe this', false);
   await expect(lastTurn(p).getByText(/^1 in all: 1 photo/)).toBeVisible();
   await expect(lastTurn(p).getByRole('button', { name: 'Open 1 item (1 item)' })).toBeVisible();
+
+  // The panel with its steps, cards, confirmations and notes passes the scan the a11y spec makes of each screen.
+  await lastTurn(p).locator('details.assistant-steps summary').click();
+  const scan = await new AxeBuilder({ page }).include('#assistant-panel').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(scan.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 
   // New chat starts afresh.
   await p.getByRole('button', { name: 'New chat' }).click();

@@ -11,7 +11,7 @@ const EXAMPLES = ['show videos from 2019', 'how many photos did we take in 2023,
 export function ChatPanel() {
   const { about } = useAssistantState();
   const chat = useChat();
-  const log = useRef<HTMLOListElement>(null);
+  const log = useRef<HTMLDivElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
@@ -45,22 +45,25 @@ export function ChatPanel() {
           <Icon name="close" />
         </button>
       </header>
-      <ol ref={log} className="assistant__log" role="log" aria-label="Conversation">
-        {chat.turns.length === 0 && (
-          <li className="assistant__empty">
-            <p>Ask about your photos in words. For example:</p>
-            <ul>
-              {EXAMPLES.map((x) => (
-                <li key={x}>“{x}”</li>
-              ))}
-            </ul>
-            <p>It asks before it changes anything.</p>
-          </li>
-        )}
-        {chat.turns.map((t) => (
-          <TurnView key={t.id} turn={t} busy={chat.streaming} onAnswer={(c, approved) => chat.answer(t, c, approved)} onRetry={() => chat.retry(t)} />
-        ))}
-      </ol>
+      {/* The log is a container of the list: role="log" on the <ol> itself would take away its list semantics. */}
+      <div ref={log} className="assistant__log" role="log" aria-label="Conversation">
+        <ol className="assistant__turns">
+          {chat.turns.length === 0 && (
+            <li className="assistant__empty">
+              <p>Ask about your photos in words. For example:</p>
+              <ul>
+                {EXAMPLES.map((x) => (
+                  <li key={x}>“{x}”</li>
+                ))}
+              </ul>
+              <p>It asks before it changes anything.</p>
+            </li>
+          )}
+          {chat.turns.map((t) => (
+            <TurnView key={t.id} turn={t} busy={chat.streaming} onAnswer={(c, approved) => chat.answer(t, c, approved)} onRetry={() => chat.retry(t)} />
+          ))}
+        </ol>
+      </div>
       <Composer about={about} streaming={chat.streaming} onAsk={chat.ask} onStop={chat.stop} />
     </aside>
   );
