@@ -20,6 +20,7 @@ import { ADMIN_ASSISTANT_PATH, ADMIN_JOBS_PATH, ADMIN_MODELS_PATH, ADMIN_PATH, A
 import { lazyPage } from '../lib/lazy-page';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { PHONE_TABS, TabBar } from './TabBar';
+import { AssistantButton, AssistantPanel } from '../features/assistant';
 
 // Every page is its own script, fetched when first shown (lazy-page.ts); the map, administration and
 // upload pages carry the heavy parts (world outline, QR codes, the upload queue) with them.
@@ -99,7 +100,7 @@ export function SignedInApp() {
   // Toasts (with Undo) are the signed-in app's: the sign-in page does not load them.
   return (
     <ToastProvider>
-      <AppLayout groups={navigationFor(isAdmin, assistantOn)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />} search={<SearchField />}>
+      <AppLayout groups={navigationFor(isAdmin, assistantOn)} user={me} onSignOut={signOut} signingOut={signingOut} tabBar={<TabBar tabs={PHONE_TABS} />} search={<SearchField />} assistant={<AssistantButton />}>
         <Suspense fallback={pageLoading}>
         <Routes>
           {LIBRARY_SECTIONS.map((section) => {
@@ -154,6 +155,7 @@ export function SignedInApp() {
         </Routes>
         </Suspense>
       </AppLayout>
+      <AssistantPanel />
     </ToastProvider>
   );
 }

@@ -23,6 +23,9 @@
  * video found by one of its frames (a search result's `match.frame_ts_ms`) starts at that frame; a
  * line of the photo's text chosen in the details is boxed over the photo.
  *
+ * Assistant (features/assistant): "Ask about this" closes the viewer and opens the assistant with the photo as
+ * the question's context (the viewer is a modal dialog: the assistant's panel beside it would be inert).
+ *
  * People (features/people): with the details open, the faces found in the photo are boxed over it, each
  * named, with "Not this person" and "This is…" in its menu; the details list the photo's people.
  */
@@ -65,12 +68,16 @@ interface ViewerProps {
 const PHONE_QUERY = '(max-width: 700px)';
 const isPhone = () => typeof window !== 'undefined' && window.matchMedia(PHONE_QUERY).matches;
 
+const noAskAbout = () => null;
+
 const typingIn = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
 
 export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: ViewerProps) {
   const { overlays, actions } = viewerSlots();
   const { Faces } = overlays;
-  const { StackStrip, similarHref } = actions;
+  const { StackStrip, similarHref, useAskAbout } = actions;
+  // The slot is filled once before the viewer's script runs, so the hook is called on every render or never.
+  const askAbout = (useAskAbout ?? noAskAbout)();
   const dialog = useRef<HTMLDialogElement>(null);
   const token = useMediaToken();
   const reprocess = useReprocessAsset();
@@ -310,6 +317,21 @@ export function Viewer({ item, trash = false, onClose, onPrevious, onNext }: Vie
               <button type="button" className="button button--quiet" aria-label="Find similar" title="Find similar photos" onClick={findSimilar}>
                 <Icon name="similar" />
                 <span className="overlay__more-label">Find similar</span>
+              </button>
+            )}
+            {askAbout && !trash && (
+              <button
+                type="button"
+                className="button button--quiet"
+                aria-label="Ask about this"
+                title="Ask the assistant about this photo"
+                onClick={() => {
+                  askAbout({ assetId: asset.asset_id, label: asset.original_filename });
+                  onClose();
+                }}
+              >
+                <Icon name="assistant" />
+                <span className="overlay__more-label">Ask about this</span>
               </button>
             )}
             {!trash && mine && (

@@ -60,6 +60,11 @@ export interface ViewerSlots {
     similarHref: ((assetId: string) => string) | null;
     /** The members of the item's stack, below the photo (features/stacks). */
     StackStrip: ComponentType<{ assetId: string; shownId: string; onShow: (assetId: string) => void; onRemoved: (assetId: string) => void }> | null;
+    /**
+     * "Ask about this" (features/assistant): the hook gives what opens the assistant with the photo as the
+     * question's context, or null while the assistant is off (no button then).
+     */
+    useAskAbout: (() => ((photo: { assetId: string; label: string }) => void) | null) | null;
   };
   selection: {
     /** "Add to album" for the selection (features/albums). */
@@ -76,7 +81,7 @@ let grid: GridSlots = { OwnerChip: null, TileWhy: null, useUploadSettled: noUplo
 const EMPTY_VIEWER: ViewerSlots = {
   overlays: { Highlight: null, Faces: null },
   infoSections: { People: null, Text: null },
-  actions: { similarHref: null, StackStrip: null },
+  actions: { similarHref: null, StackStrip: null, useAskAbout: null },
   selection: { AddToAlbum: null, LinkButton: null, useCreateStack: null },
 };
 let viewer: ViewerSlots = EMPTY_VIEWER;

@@ -6,6 +6,7 @@
  * (`tabBar`, app/TabBar.tsx) with the few places used most; it is display:none on wide screens.
  * The top bar also holds the search field (`search`, features/search/SearchField.tsx): on wide
  * screens it is the bar above the page, beside the sidebar, with the search alone in it.
+ * After the search, `assistant` (features/assistant): the button that opens the assistant's panel, when it is on.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
@@ -35,10 +36,12 @@ interface AppLayoutProps {
   tabBar?: ReactNode;
   /** The search field, in the top bar at every width. */
   search?: ReactNode;
+  /** The assistant's button, in the top bar after the search (absent or null while the assistant is off). */
+  assistant?: ReactNode;
   children: ReactNode;
 }
 
-export function AppLayout({ groups, user, onSignOut, signingOut, tabBar, search, children }: AppLayoutProps) {
+export function AppLayout({ groups, user, onSignOut, signingOut, tabBar, search, assistant, children }: AppLayoutProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
@@ -88,6 +91,7 @@ export function AppLayout({ groups, user, onSignOut, signingOut, tabBar, search,
       <header className="topbar">
         <BrandMark />
         {search}
+        {assistant}
         <button
           ref={menuButton}
           type="button"

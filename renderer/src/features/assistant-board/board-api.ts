@@ -8,6 +8,7 @@ import { api } from '../../api/client';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
 import type { Layout } from './board-layout';
+import { BOARD_PINS_KEY } from './board-keys';
 
 export type Pin = components['schemas']['AgentPin'];
 export type Widget = Pin['widget'];
@@ -15,7 +16,7 @@ type AssetPage = components['schemas']['AgentAssetPage'];
 
 export const boardKeys = {
   all: ['assistant-board'] as const,
-  pins: ['assistant-board', 'pins'] as const,
+  pins: BOARD_PINS_KEY,
   pin: (id: string) => ['assistant-board', 'pin', id] as const,
   assets: (id: string) => ['assistant-board', 'pin', id, 'assets'] as const,
   preview: (id: string, n: number) => ['assistant-board', 'pin', id, 'preview', n] as const,

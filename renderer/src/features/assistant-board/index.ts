@@ -4,3 +4,4 @@
  */
 export { BOARD_PATH } from './board-path';
 export { useAssistantEnabled, ASSISTANT_ENABLED_KEY } from './use-assistant-enabled';
+export { BOARD_PINS_KEY } from './board-keys';
