@@ -144,6 +144,36 @@ describe('the deterministic planner', () => {
     assert.equal((await alice.get(`${V1}/assets/${srv.template!.assets.video}`)).body.liked, false);
   });
 
+  test('follow-ups: "them", "these", "of them" name the last set of the conversation; with none yet, it asks which', async () => {
+    const failures: string[] = [];
+    const turns: { first: string; then: string; plan: string[]; count?: number; confirm?: Record<string, unknown> }[] = [
+      { first: 'show videos from 2017', then: 'make an album of them', plan: ['create_album'], confirm: { count: 1, album_name: 'Videos from 2017' } },
+      { first: 'photos from May 2008', then: 'tag these as spring', plan: ['tag_assets'], confirm: { count: 3, tags: ['spring'] } },
+      { first: 'photos from 2008', then: 'how many of them', plan: ['describe', 'show'], count: 6 },
+      { first: 'photos from 2008', then: 'show the best 2 of them', plan: ['rank', 'top', 'show'], count: 2 },
+      { first: 'show videos', then: 'like it', plan: ['bulk_like_assets'], confirm: { count: 1, liked: true } },
+    ];
+    for (const t of turns) {
+      const first = await chat(alice, { query: t.first });
+      const { thread_id } = sessionOf(first.events);
+      const { events } = await chat(alice, { thread_id, query: t.then });
+      const problems: string[] = [];
+      if (JSON.stringify(toolsCalled(events)) !== JSON.stringify(t.plan)) problems.push(`plan ${JSON.stringify(toolsCalled(events))}`);
+      if (t.count !== undefined && lastRef(events).count !== t.count) problems.push(`count ${lastRef(events).count}`);
+      if (t.confirm) {
+        const action = interruptOf(events);
+        for (const [k, v] of Object.entries(t.confirm)) if (JSON.stringify(action.confirmation[k]) !== JSON.stringify(v)) problems.push(`confirmation ${k} ${JSON.stringify(action.confirmation[k])}`);
+        const s = sessionOf(events);
+        await alice.post(`${V1}/agent/chat/cancel`, { thread_id: s.thread_id, run_id: s.run_id });
+      }
+      if (problems.length) failures.push(`${t.first} → ${t.then}: ${problems.join('; ')}`);
+    }
+    assert.deepEqual(failures, []);
+    const alone = await chat(alice, { query: 'make an album of them' });
+    assert.deepEqual(toolsCalled(alone.events), []);
+    assert.match(said(alone.events), /not shown you any photos in this conversation yet/);
+  });
+
   test("another member's photos never enter a ref, a card or a pin (by search, id or mention); a partner's shared ones do", async () => {
     // Bob's 2004 IXUS: not alice's, not shared.
     const before = await chat(alice, { query: 'photos from 2004' });

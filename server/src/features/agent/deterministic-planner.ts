@@ -21,6 +21,9 @@
  * (search_semantic: file names, places, text in photos, likeness) and intersected with the rest; the answer
  * says plainly which words it did not understand and what it did instead. `@Name` and `#Album` arrive as
  * mention refs (engine.ts) and narrow the set.
+ * Follow-ups: "them", "these", "those photos", "the same ones", "it" (alone, or after "of" / "from" / "best 3 of")
+ * name the last set of the conversation: the last ref a tool answered in the thread's recent messages ("show
+ * videos from 2017", then "make an album of them"). With none, it says so and asks for the set in words.
  */
 import type { Planner, PlannerInput, PlanStep, StepResult } from './planner.ts';
 
@@ -47,6 +50,8 @@ export class DeterministicPlanner implements Planner {
   private mentionCounts = new Map<string, number>();
   /** The mode offers the event tools (free does; the others read sets by filters only). */
   private eventsUsable = false;
+  /** The last set the conversation answered before this request (a follow-up's "them"). */
+  private previous: { ref: string; count: number; title: string } | null = null;
 
   async *plan(input: PlannerInput): Gen {
     const last = [...input.messages].reverse().find((m) => m.role === 'user');
@@ -62,6 +67,7 @@ export class DeterministicPlanner implements Planner {
     this.eventsUsable = has('lookup_events') && has('search_events');
     const mentionRefs = input.mentions.filter((m) => m.ref_id).map((m) => m.ref_id!);
     this.mentionCounts = new Map(input.mentions.filter((m) => m.ref_id).map((m) => [m.ref_id!, m.count ?? 0]));
+    this.previous = last ? lastSetOf(input.messages.slice(0, input.messages.lastIndexOf(last))) : null;
 
     if (!original) {
       yield say('Ask me about your photos: "show videos from 2019", "how many photos did we take in 2023", "make an album of the best beach photos from last summer, one per day".');
@@ -121,7 +127,7 @@ export class DeterministicPlanner implements Planner {
       rest = rest.replace(/^\s*(?:called|named)\s*/i, '').replace(/^\s*(?:of|from|with|for)\s+/i, '').trim();
       const set = yield* this.bestOrSet(rest, mentionRefs);
       if (!set) return;
-      yield* this.call('create_album', { ref: set.ref, name: name ?? titleOf(rest) });
+      yield* this.call('create_album', { ref: set.ref, name: name ?? (FOLLOW_UP.test(rest) && this.previous ? this.previous.title : titleOf(rest)) });
       return;
     }
     if ((m = t.match(/^(?:please\s+)?(?:add|put)\s+(.+?)\s+(?:to|in|into)\s+(?:the\s+|my\s+)?album\s*(.*)$/)) || (m = t.match(/^(?:please\s+)?(?:add|put)\s+(.+?)\s+(?:to|in|into)\s*$/))) {
@@ -180,7 +186,7 @@ export class DeterministicPlanner implements Planner {
       return;
     }
     // Find and show (the default).
-    const words = text.replace(/^(?:please\s+)?(?:can you\s+)?(?:show|find|search(?: for)?|get|list|display|look for|open|where (?:is|are)|i want|give)\s+(?:me\s+)?/i, '');
+    const words = text.replace(FIND_VERBS, '');
     const set = yield* this.findSet(words, mentionRefs);
     if (!set) return;
     if (set.count === 0) {
@@ -214,6 +220,15 @@ export class DeterministicPlanner implements Planner {
    * intersected, mentions intersected too. Null (after saying why) when nothing could be read.
    */
   private async *findSet(words: string, mentionRefs: string[]): AsyncGenerator<PlanStep, { ref: string; count: number } | null, StepResult | undefined> {
+    if (FOLLOW_UP.test(words.trim())) {
+      if (!this.previous) {
+        yield say('I have not shown you any photos in this conversation yet: say which ones, for example "videos from 2017".');
+        return null;
+      }
+      if (mentionRefs.length === 0) return { ref: this.previous.ref, count: this.previous.count };
+      const c = yield* this.call('combine', { op: 'intersect', refs: [this.previous.ref, ...mentionRefs] });
+      return c ? { ref: c.ref_id!, count: c.count ?? 0 } : null;
+    }
     let query = cleanSet(words);
     const weekend = weekendOf(query);
     const filter: Record<string, unknown> = {};
@@ -357,6 +372,34 @@ function describeText(count: number, f: FacetsLike | undefined, cameras: boolean
 }
 
 /** The set's words without the nouns that mean "everything" ("photos of", "pictures from", "my"). */
+/** Words that name the conversation's last set instead of describing one. */
+const FOLLOW_UP = /^(?:(?:all|each|every one|some|any)\s+)?(?:(?:of|from|among|in)\s+)?(?:them|these|those|it|that|this|the same(?: ones| photos| pictures| videos)?|(?:these|those|the|that|this) (?:ones|photos?|pictures?|videos?|set|results?))$/i;
+
+/** The show-and-find verbs before a set's words ("show me", "find", "where are"). */
+const FIND_VERBS = /^(?:please\s+)?(?:can you\s+)?(?:show|find|search(?: for)?|get|list|display|look for|open|where (?:is|are)|i want|give)\s+(?:me\s+)?/i;
+
+/**
+ * The last set a tool answered in these messages (a tool receipt with a ref and a count), if any, with a title
+ * from the request that asked for it ("show videos from 2017" → "Videos from 2017"), for an album made of "them".
+ */
+function lastSetOf(messages: PlannerInput['messages']): { ref: string; count: number; title: string } | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'tool') continue;
+    let r: { ok?: boolean; ref_id?: string; count?: number };
+    try {
+      r = JSON.parse(m.content) as typeof r;
+    } catch {
+      continue; // not a receipt
+    }
+    if (!r.ok || !r.ref_id) continue;
+    const asked = messages.slice(0, i).findLast((x) => x.role === 'user')?.content ?? '';
+    const words = asked.replace(/(^|\s)[@#][\p{L}\p{N}][\p{L}\p{N}_'-]*/gu, ' ').replace(/[?!.]+$/, '').replace(FIND_VERBS, '');
+    return { ref: r.ref_id, count: r.count ?? 0, title: FOLLOW_UP.test(words.trim()) ? 'Photos' : titleOf(words) };
+  }
+  return null;
+}
+
 function cleanSet(words: string): string {
   return words
     .replace(/^\s*(?:all\s+)?(?:of\s+)?(?:the\s+|my\s+|our\s+)?(?:(?:photos?|pictures?|pics|images?|shots)\s+(?:of|from|taken|with)?\s*)?/i, (m) => (/\b(?:photos?|pictures?|pics|images?|shots)\b/i.test(m) ? '' : m.replace(/^\s*(?:all\s+)?(?:of\s+)?(?:the\s+|my\s+|our\s+)?/i, '')))
