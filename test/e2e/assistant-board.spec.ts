@@ -14,7 +14,8 @@
  * - the settings page, with a loopback OpenAI-compatible fake started here: provider "another OpenAI-compatible
  *   server", its address and model, Test connection shows every check passing and that nothing leaves the house;
  *   a model the server does not have shows the problem in words; after Save the key field says "A key is saved"
- *   and the key is nowhere on the page, before or after a reload; provider None says the planner still answers;
+ *   and the key is nowhere on the page, before or after a reload; the saved model then answers in the chat panel,
+ *   streamed, and Stop ends its run; provider None says the planner still answers;
  *   turned off (last), the Board leaves the navigation and its address says the assistant is off.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -260,7 +261,7 @@ test.describe('Assistant settings', () => {
       if (device === 'phone') test.use({ viewport: PHONE, hasTouch: true, isMobile: true });
       else test.use({ viewport: DESKTOP });
 
-      test('Test connection shows the checks, a wrong model the problem in words; a saved key is never shown', async ({ page }) => {
+      test('Test connection shows the checks, a wrong model the problem in words; a saved key is never shown; the saved model answers and Stop ends it', async ({ page }) => {
         await signIn(page);
         const menu = page.getByRole('button', { name: 'Menu' });
         if (await menu.isVisible()) await menu.tap();
@@ -321,6 +322,22 @@ test.describe('Assistant settings', () => {
         await form.getByRole('button', { name: 'Replace key' }).click();
         await expect(form.getByLabel('API key')).toHaveValue('');
         await form.getByRole('button', { name: 'Keep the saved key' }).click();
+
+        if (device === 'desktop') {
+          // The saved model answers in the chat panel: its words stream in as it sends them, and Stop ends a run
+          // the model would keep going (it goes silent here after its first words).
+          fake.script({ hangAfter: 'Looking through your photos' });
+          await page.getByRole('button', { name: 'Assistant', exact: true }).click();
+          const chatPanel = page.getByRole('complementary', { name: 'Assistant' });
+          const field = chatPanel.getByRole('textbox', { name: 'Ask the assistant' });
+          await field.fill('what do we have from the summer?');
+          await field.press('Enter');
+          await expect(chatPanel.getByText('Looking through your photos')).toBeVisible();
+          await chatPanel.getByRole('button', { name: 'Stop', exact: true }).click();
+          await expect(chatPanel.getByText('Stopped.')).toBeVisible();
+          await expect(chatPanel.getByRole('textbox', { name: 'Ask the assistant' })).toBeEnabled();
+          await page.getByRole('button', { name: 'Close assistant' }).click();
+        }
 
         // None: no model, and the planner still answers.
         await provider.selectOption('none');
