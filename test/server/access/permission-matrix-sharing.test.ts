@@ -27,6 +27,7 @@ import { CORPUS } from '../media/corpus.ts';
 import { indexFiles } from '../albums/helpers.ts';
 import { buildRequest, operationsOf, type BuiltRequest, type DocOperation, type Ids } from './requests.ts';
 import { seedOwnedKinds } from './owned-seeds.ts';
+import { seedAgentKinds } from './agent-seeds.ts';
 import { KeyRing } from '../../../server/src/platform/crypto/keys.ts';
 import { notFoundCode } from './judge.ts';
 
@@ -104,6 +105,8 @@ describe('permission matrix: sharing roles', () => {
     await srv.container.jobRunner.whenIdle();
     seeds.photo_event = srv.container.db.prepare("SELECT event_id FROM photo_events WHERE owner_id = ? AND status = 'active' ORDER BY start_at").pluck().all(oliveId) as string[];
     assert.ok(seeds.photo_event.length > 0, 'the rebuild made an event of the photos');
+    // The assistant, on: olive's conversation, its ref, a pin and an album waiting for her yes (owner-only).
+    const agent = await seedAgentKinds(admin, owner, 'olive-private');
     const itemOf = (id: string) => srv.container.db.prepare('SELECT media_item_id FROM assets WHERE asset_id = ?').pluck().get(id) as string;
 
     doc = (await new Client(srv.url).get('/api/openapi.json')).body;
@@ -119,6 +122,7 @@ describe('permission matrix: sharing roles', () => {
         photo: [linkPhoto],
         repository: [repositoryId],
         ...seeds,
+        ...agent,
         // Media items (`at_media_item_id`, `{mediaItemId}`): the owner's photos', so a split or a removal is real.
         item: [itemOf(assets.o1!), itemOf(assets.o2!)],
       },
