@@ -66,7 +66,7 @@ export function ChatPanel() {
       </header>
       {listing ? (
         <div className="assistant__log">
-          <ConversationList current={chat.threadId} busy={chat.streaming} onOpen={chat.openThread} onForgotCurrent={chat.newChat} />
+          <ConversationList current={chat.threadId} busy={chat.streaming} onOpen={chat.openThread} onForgotCurrent={chat.forgotten} />
         </div>
       ) : (
         <>

@@ -86,7 +86,8 @@ export const assistantStore = {
   showThread: (threadId: string, turns: Turn[]) => {
     if (state.threadId === threadId) set({ loaded: threadId, turns });
   },
-  newChat: () => set({ threadId: null, loaded: null, turns: [], about: null, view: 'chat' }),
+  /** A new chat, in the chat view (or staying in the list, when the conversation open was just forgotten). */
+  newChat: (view: AssistantView = 'chat') => set({ threadId: null, loaded: null, turns: [], about: null, view }),
 };
 
 export function useAssistantState(): AssistantState {

@@ -112,11 +112,17 @@ export function useChat() {
     assistantStore.newChat();
   }, []);
 
+  /** The conversation open was forgotten (the Conversations view): a new chat, the list staying in view. */
+  const forgotten = useCallback(() => {
+    stream.current?.abort();
+    assistantStore.newChat('conversations');
+  }, []);
+
   /** Another conversation from the list: read from the server (use-thread-loader.ts). */
   const openThread = useCallback((id: string) => {
     stream.current?.abort();
     assistantStore.openThread(id);
   }, []);
 
-  return { threadId, turns, streaming, ask, answer, stop, retry, newChat, openThread };
+  return { threadId, turns, streaming, ask, answer, stop, retry, newChat, openThread, forgotten };
 }
