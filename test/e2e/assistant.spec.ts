@@ -251,6 +251,8 @@ test('phone: a full-screen sheet; the same answers by touch, a confirmation thro
   // The Conversations view inside the sheet: the conversation is there; Forget by taps.
   await p.getByRole('button', { name: 'Conversations' }).tap();
   await expect(conversation(p, 'show videos from 2017')).toBeVisible();
+  // The header's four buttons fit the sheet's width, each whole.
+  for (const name of ['Back to the chat', 'New chat', 'Close assistant']) await expect(p.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: test.info().outputPath('assistant-phone-conversations.png') });
   await forget(page, p, 'show videos from 2017', true);

@@ -42,19 +42,18 @@ export function ChatPanel() {
   return (
     <aside id="assistant-panel" className="assistant" aria-label="Assistant">
       <header className="assistant__head">
+        {/* Icons with their names (aria-label, title): the side panel is too narrow for four labels. */}
         <h2 className="assistant__title">
           <Icon name="assistant" />
           Assistant
         </h2>
         {listing ? (
-          <button type="button" className="button button--quiet" aria-label="Back to the chat" onClick={() => assistantStore.showView('chat')}>
-            <Icon name="back" size={18} />
-            <span className="assistant__head-label">Chat</span>
+          <button type="button" className="button button--quiet" aria-label="Back to the chat" title="Back to the chat" onClick={() => assistantStore.showView('chat')}>
+            <Icon name="back" />
           </button>
         ) : (
-          <button type="button" className="button button--quiet" aria-label="Conversations" onClick={() => assistantStore.showView('conversations')}>
-            <Icon name="history" size={18} />
-            <span className="assistant__head-label">Conversations</span>
+          <button type="button" className="button button--quiet" aria-label="Conversations" title="Conversations" onClick={() => assistantStore.showView('conversations')}>
+            <Icon name="history" />
           </button>
         )}
         <button type="button" className="button button--quiet" onClick={chat.newChat} disabled={!listing && chat.threadId === null && chat.turns.length === 0}>
