@@ -4,12 +4,15 @@
  * and no language model (the deterministic planner answers):
  * - on a desktop: the header's Assistant button opens a side panel beside the page; "show videos from 2017"
  *   streams its tool steps and a card, the card opens its photo in a grid and the viewer; Pin makes a pin (read
- *   back through the API); "make an album called … of videos from 2017" asks first, Approve makes it and it is
- *   in Albums; "like videos from 2017" Declined changes nothing (the API says the video is not liked); `#`
+ *   back through the API) and the Board shows it; "make an album called … of videos from 2017" asks first and,
+ *   after a reload, the reopened panel shows the conversation read from the server with the confirmation still
+ *   waiting: Approve makes the album and it is in Albums; "like videos from 2017" Declined changes nothing (the API says the video is not liked); `#`
  *   offers the new album and the chosen mention is resolved; a mention typed by hand that names nobody is
  *   shown as dropped; "Ask about this" in the viewer's toolbar asks about that photo; the panel passes axe's scan;
+ *   the Conversations view lists the conversation, Forget (asked first) removes it and its pin stays on the Board;
  * - on a 390×844 touch phone: the panel is a full-screen sheet with a close button; the same question, card,
- *   photos, pin, approval and decline by taps; "Ask about this" from the viewer's More menu.
+ *   photos, pin (on the Board), a confirmation waiting through a reload then approved, and a decline by taps;
+ *   the Conversations view inside the sheet, Forget by taps; "Ask about this" from the viewer's More menu.
  * Not here: Stop during a run. The built-in planner answers in milliseconds, so no run lasts long enough to
  * stop from a browser without a timing bet; cancelling is shown by the server tests (test/server/agent/).
  * Why 2017 and not the issue's 2019: the seeded library's one video was taken in 2017.
@@ -62,6 +65,25 @@ async function ask(p: Locator, words: string, tap: boolean): Promise<void> {
 /** The last turn of the conversation (resolved anew at each use: an answer to a confirmation is a turn of its own). */
 const lastTurn = (p: Locator) => p.locator('.assistant-turn').last();
 
+/** A pin's card on the Board (features/assistant-board). */
+const boardPin = (page: Page, title: string) => page.getByRole('list', { name: 'Pins' }).getByRole('listitem', { name: title, exact: true });
+
+/** The Conversations view's line of a conversation (its open button; its Forget button is beside it). */
+const conversation = (p: Locator, title: string) => p.getByRole('list', { name: 'Conversations' }).getByRole('listitem').filter({ hasText: title });
+
+/** Forgets a conversation from the Conversations view: asked first, then gone from the list. */
+async function forget(page: Page, p: Locator, title: string, tap: boolean): Promise<void> {
+  const line = conversation(p, title);
+  const button = line.getByRole('button', { name: `Forget ${title}` });
+  await (tap ? button.tap() : button.click());
+  const question = page.getByRole('alertdialog', { name: 'Forget this conversation?' });
+  await expect(question).toContainText('stays on the Board');
+  const yes = question.getByRole('button', { name: 'Forget', exact: true });
+  await (tap ? yes.tap() : yes.click());
+  await expect(question).toBeHidden();
+  await expect(line).toHaveCount(0);
+}
+
 async function pinsViaApi(request: APIRequestContext): Promise<{ title: string; count: number }[]> {
   return (await call(request, 'get', '/api/v1/agent/pins', token)) as unknown as { title: string; count: number }[];
 }
@@ -86,7 +108,7 @@ async function openCardPhotos(page: Page, p: Locator, tap: boolean): Promise<voi
   await expect(photos).toBeHidden();
 }
 
-test('desktop: a side panel; a card that opens its photos and pins; an album approved, a like declined; mentions; Ask about this', async ({ page, request }) => {
+test('desktop: a side panel; a card that opens its photos and pins to the Board; an album approved after a reload, a like declined; mentions; Ask about this; Conversations and Forget', async ({ page, request }) => {
   await page.setViewportSize({ width: 1280, height: 860 });
   await signInAs(page, ADMIN);
   const p = await openPanel(page, false);
@@ -112,11 +134,22 @@ test('desktop: a side panel; a card that opens its photos and pins; an album app
   await turn.getByRole('button', { name: 'Pin Videos from 2017' }).click();
   await expect(turn.getByRole('button', { name: 'Pinned Videos from 2017' })).toBeDisabled();
   expect(await pinsViaApi(request)).toEqual([expect.objectContaining({ title: 'Videos from 2017', count: 1 })]);
+  // The Board shows the pin, the panel open beside it.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Board', exact: true }).click();
+  await expect(boardPin(page, 'Videos from 2017')).toBeVisible();
+  await expect(p).toBeVisible();
 
-  // An album: asked first, what would change shown, made on Approve.
+  // An album: asked first, what would change shown.
   await ask(p, 'make an album called Trip clips of videos from 2017', false);
   const confirm = p.getByRole('region', { name: 'Confirm: Make the album “Trip clips” of 1 item' });
   await expect(confirm.getByText('Trip clips', { exact: true })).toBeVisible();
+  // Left waiting through a reload: the reopened panel reads the conversation from the server, the card (its ref
+  // still lives) and the confirmation with it; Approve makes the album.
+  await page.reload();
+  await openPanel(page, false);
+  await expect(p.getByRole('log', { name: 'Conversation' }).getByText('show videos from 2017', { exact: true })).toBeVisible();
+  await expect(p.getByText('I found 1 item.')).toBeVisible();
+  await expect(p.getByRole('button', { name: 'Open Videos from 2017 (1 item)' })).toBeVisible();
   await confirm.getByRole('button', { name: 'Approve' }).click();
   await expect(confirm.getByText('Made the album "Trip clips" with 1 item.')).toBeVisible();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Albums', exact: true }).click();
@@ -160,13 +193,23 @@ test('desktop: a side panel; a card that opens its photos and pins; an album app
   const scan = await new AxeBuilder({ page }).include('#assistant-panel').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(scan.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 
+  // The Conversations view lists it, the latest first, and passes the scan too; Forget removes it, the pin stays.
+  await p.getByRole('button', { name: 'Conversations' }).click();
+  await expect(conversation(p, 'show videos from 2017').getByRole('button', { name: /^show videos from 2017/ })).toHaveAttribute('aria-current', 'true');
+  const listScan = await new AxeBuilder({ page }).include('#assistant-panel').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(listScan.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  await forget(page, p, 'show videos from 2017', false);
+  await expect(p.getByText('No conversations yet.')).toBeVisible();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Board', exact: true }).click();
+  await expect(boardPin(page, 'Videos from 2017')).toBeVisible();
+
   // New chat starts afresh.
   await p.getByRole('button', { name: 'New chat' }).click();
   await expect(p.getByText('Ask about your photos in words.')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('assistant-desktop.png') });
 });
 
-test('phone: a full-screen sheet; the same answers by touch; Ask about this from More', async ({ browser, hearth }) => {
+test('phone: a full-screen sheet; the same answers by touch, a confirmation through a reload; Conversations and Forget; Ask about this from More', async ({ browser, hearth }) => {
   const context = await browser.newContext({ ...PHONE, baseURL: hearth.url });
   const page = await context.newPage();
   await signInAs(page, ADMIN);
@@ -187,8 +230,13 @@ test('phone: a full-screen sheet; the same answers by touch; Ask about this from
   await expect(turn.getByRole('button', { name: 'Pinned Videos from 2017' })).toBeDisabled();
   expect((await pinsViaApi(page.request)).filter((x) => x.title === 'Videos from 2017')).toHaveLength(2);
 
+  // A confirmation left waiting through a reload, approved by a tap in the reopened sheet.
   await ask(p, 'make an album called Phone clips of videos from 2017', true);
   const confirm = p.getByRole('region', { name: 'Confirm: Make the album “Phone clips” of 1 item' });
+  await expect(confirm).toBeVisible();
+  await page.reload();
+  await openPanel(page, true);
+  await expect(p.getByText('I found 1 item.')).toBeVisible();
   await confirm.getByRole('button', { name: 'Approve' }).tap();
   await expect(confirm.getByText('Made the album "Phone clips" with 1 item.')).toBeVisible();
 
@@ -200,9 +248,21 @@ test('phone: a full-screen sheet; the same answers by touch; Ask about this from
   const tags = (await call(page.request, 'get', `/api/v1/assets/${videoId}?include_tags=true`, token)).tags as { name?: string }[] | undefined;
   expect((tags ?? []).map((t) => t.name ?? t)).not.toContain('beach');
 
-  // Closed, the page is back; the album is in Albums.
+  // The Conversations view inside the sheet: the conversation is there; Forget by taps.
+  await p.getByRole('button', { name: 'Conversations' }).tap();
+  await expect(conversation(p, 'show videos from 2017')).toBeVisible();
+  // The header's four buttons fit the sheet's width, each whole.
+  for (const name of ['Back to the chat', 'New chat', 'Close assistant']) await expect(p.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath('assistant-phone-conversations.png') });
+  await forget(page, p, 'show videos from 2017', true);
+
+  // Closed, the page is back; both pins are still on the Board; the album is in Albums.
   await p.getByRole('button', { name: 'Close assistant' }).tap();
   await expect(p).toBeHidden();
+  await page.getByRole('button', { name: 'Menu' }).tap();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Board', exact: true }).tap();
+  await expect(boardPin(page, 'Videos from 2017')).toHaveCount(2);
   await page.getByRole('button', { name: 'Menu' }).tap();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Albums', exact: true }).tap();
   await expect(page.getByRole('main').getByText('Phone clips')).toBeVisible();

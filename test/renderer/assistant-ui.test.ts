@@ -6,12 +6,16 @@
  *   change, the end from run_status, an error in words, and a stream cut short marked failed;
  * - mentions (mentions.ts): the `@`/`#` being typed before the caret, a chosen one written into the text,
  *   options that start with the words first, and the question as sent: chosen mentions leave the words and go
- *   by id (several words in a name too), one typed by hand stays in the words.
+ *   by id (several words in a name too), one typed by hand stays in the words;
+ * - a reopened conversation (history.ts): a turn per question with the assistant's words and its receipts as
+ *   steps, a shown card again (marked restored, with its title and widget) only from a `show` receipt, a
+ *   waiting confirmation on the turn of its run, answerable with its thread and run.
  * The browser side is test/e2e/assistant.spec.ts.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { applyEvent, describeConfirmation, endTurn, newTurn, type Turn } from '../../renderer/src/features/assistant/transcript.ts';
+import { turnsOf } from '../../renderer/src/features/assistant/history.ts';
 import { insertMention, matchOptions, toRequest, typingMention } from '../../renderer/src/features/assistant/mentions.ts';
 
 const THREAD = '0b6f2d7e-4a36-4c1e-9d55-0f4d6c1f2a10';
@@ -121,5 +125,75 @@ describe('mentions', () => {
     });
     assert.deepEqual(toRequest('#Trip', chosen), { query: 'show', mentions: [{ type: 'album', id: 8, label: 'Trip' }] });
     assert.deepEqual(toRequest('how many videos', chosen), { query: 'how many videos', mentions: [] });
+  });
+});
+
+describe('a reopened conversation', () => {
+  const at = '2024-05-01T10:00:00.000Z';
+  const RUN2 = '5d1e0c2a-7b7f-4b8e-9a51-3c2f1e0d9b88';
+  const stored = {
+    thread: { thread_id: THREAD, title: 'show videos from 2017', mode: 'ask', status: 'awaiting_confirmation' as const, created_at: at, updated_at: at },
+    messages: [
+      { message_id: 1, run_id: RUN, role: 'user' as const, created_at: at, text: 'show videos from 2017' },
+      { message_id: 2, run_id: RUN, role: 'tool' as const, created_at: at, tool: { name: 'filter_assets', ok: true, summary: 'Found 1 item.', ref_id: 'r1', count: 1 } },
+      { message_id: 3, run_id: RUN, role: 'tool' as const, created_at: at, tool: { name: 'show', ok: true, summary: 'Shown r1 as spark_card.', ref_id: 'r1', count: 1, widget: 'spark_card', title: 'Videos from 2017' } },
+      { message_id: 4, run_id: RUN, role: 'assistant' as const, created_at: at, text: 'I found 1 item.' },
+      { message_id: 5, run_id: RUN2, role: 'user' as const, created_at: at, text: 'make an album called Trip of videos from 2017' },
+      { message_id: 6, run_id: RUN2, role: 'tool' as const, created_at: at, tool: { name: 'tag_assets', ok: false, code: 'agent_ref_not_found', message: 'No such ref: r9.' } },
+      { message_id: 7, run_id: RUN2, role: 'tool' as const, created_at: at, tool: { name: 'create_album', ok: true, summary: 'Would make the album.', ref_id: 'r1', count: 1 } },
+    ],
+    total_messages: 7,
+    active_run: { run_id: RUN2, status: 'awaiting_confirmation' },
+    pending: [{ interrupt_id: 'f1', run_id: RUN2, tool_name: 'create_album', confirmation: { action: 'create_album', count: 1, album_name: 'Trip' }, created_at: at }],
+  };
+
+  test('a turn per question: words, receipts as steps, a shown card restored, the waiting confirmation on its run', () => {
+    const [first, second, ...rest] = turnsOf(stored);
+    assert.equal(rest.length, 0);
+    assert.deepEqual([first!.id, first!.asked, first!.text, first!.status, first!.threadId, first!.runId], ['h1', 'show videos from 2017', 'I found 1 item.', 'completed', THREAD, RUN]);
+    assert.deepEqual(
+      first!.steps.map((s) => [s.name, s.status, s.message]),
+      [
+        ['filter_assets', 'success', 'Found 1 item.'],
+        ['show', 'success', 'Shown r1 as spark_card.'],
+      ],
+    );
+    // Only the `show` receipt is a card (filter_assets' ref was never shown), with the title and widget it was shown with.
+    assert.deepEqual(first!.cards, [{ refId: 'r1', threadId: THREAD, widget: 'spark_card', title: 'Videos from 2017', count: 1, restored: true }]);
+    assert.deepEqual(first!.confirmations, []);
+
+    assert.equal(second!.asked, 'make an album called Trip of videos from 2017');
+    assert.deepEqual(second!.steps.map((s) => [s.name, s.status, s.message]), [
+      ['tag_assets', 'error', 'No such ref: r9.'],
+      ['create_album', 'success', 'Would make the album.'],
+    ]);
+    assert.equal(second!.status, 'awaiting_confirmation');
+    const c = second!.confirmations[0]!;
+    assert.deepEqual([c.effectId, c.threadId, c.runId, c.toolName, c.state], ['f1', THREAD, RUN2, 'create_album', 'pending']);
+    assert.equal(describeConfirmation(c), 'Make the album “Trip” of 1 item');
+  });
+
+  test('an answered confirmation is a step with its receipt; words before the window’s first question make a turn of their own', () => {
+    const answered = {
+      ...stored,
+      messages: [
+        { message_id: 40, run_id: RUN2, role: 'assistant' as const, created_at: at, text: 'Earlier words.' },
+        { message_id: 41, run_id: RUN2, role: 'tool' as const, created_at: at, tool: { name: 'create_album', receipt: { effect_id: 'f1', tool_name: 'create_album', status: 'failed', count: 0, message: 'The album could not be made.' } } },
+        { message_id: 42, run_id: RUN2, role: 'tool' as const, created_at: at, tool: { name: 'show', ok: true, ref_id: 'r2', count: 3 } },
+      ],
+      pending: [],
+      active_run: null,
+    };
+    const [only, ...rest] = turnsOf(answered);
+    assert.equal(rest.length, 0);
+    assert.equal(only!.asked, undefined);
+    assert.equal(only!.text, 'Earlier words.');
+    assert.deepEqual(only!.steps.map((s) => [s.name, s.status, s.message]), [
+      ['create_album', 'error', 'The album could not be made.'],
+      ['show', 'success', undefined],
+    ]);
+    // A `show` receipt without a widget (kept before widgets were) is not a card.
+    assert.deepEqual(only!.cards, []);
+    assert.equal(only!.status, 'completed');
   });
 });

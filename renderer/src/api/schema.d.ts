@@ -4660,7 +4660,7 @@ export interface components {
             run_id: string | null;
             /** @description What the person or the assistant said. */
             text?: string;
-            /** @description A tool’s receipt: name, ok, summary, ref_id, count; or code and message; or an effect’s receipt. */
+            /** @description A tool’s receipt: name, ok, summary, ref_id, count (a card shown: widget and title too); or code and message; or an effect’s receipt. */
             tool?: {
                 [key: string]: unknown;
             };

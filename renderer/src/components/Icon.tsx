@@ -36,6 +36,14 @@ const PATHS = {
     </>
   ),
   heart: <path d="M12 20s-7.5-4.6-7.5-10.2A4.3 4.3 0 0 1 12 7.3a4.3 4.3 0 0 1 7.5 2.5C19.5 15.4 12 20 12 20z" />,
+  // Past conversations (the assistant's Conversations view): a clock turning back.
+  history: (
+    <>
+      <path d="M3.5 12a8.5 8.5 0 1 0 2.5-6" />
+      <path d="M3 3.5V8h4.5" />
+      <path d="M12 7.5V12l3 2" />
+    </>
+  ),
   trash: (
     <>
       <path d="M4 7h16M9.5 7V4.5h5V7M6 7l1 13h10l1-13" />

@@ -280,6 +280,9 @@ describe('the assistant’s operations', () => {
       assert.deepEqual(one.messages.filter((m: any) => m.role === 'user').map((m: any) => m.text), ['show videos', 'make an album called "Reopened" of videos']);
       const receipt = one.messages.find((m: any) => m.role === 'tool' && m.tool.name === 'filter_assets');
       assert.equal(receipt.tool.ref_id, ref);
+      // A card shown keeps its widget and title with its receipt (the panel shows it again while the ref lives).
+      const card = one.messages.find((m: any) => m.role === 'tool' && m.tool.name === 'show');
+      assert.deepEqual([card.tool.ref_id, card.tool.widget, typeof card.tool.title], [ref, 'cover_card', 'string']);
       assert.ok(one.messages.some((m: any) => m.role === 'assistant' && m.text), 'the assistant’s words');
       assert.equal(one.total_messages, one.messages.length);
       assert.equal(one.active_run.status, 'awaiting_confirmation');

@@ -172,6 +172,9 @@ describe('the deterministic planner', () => {
     const alone = await chat(alice, { query: 'make an album of them' });
     assert.deepEqual(toolsCalled(alone.events), []);
     assert.match(said(alone.events), /not shown you any photos in this conversation yet/);
+    // A new conversation about a photo ("Ask about this"): "this" is that photo, not a set shown before.
+    const about = await chat(alice, { query: 'describe this', context: [{ type: 'assets', asset_ids: [srv.template!.assets.video!], label: 'the video' }] });
+    assert.deepEqual([toolsCalled(about.events).includes('describe'), lastRef(about.events).count], [true, 1]);
   });
 
   test("another member's photos never enter a ref, a card or a pin (by search, id or mention); a partner's shared ones do", async () => {

@@ -15,11 +15,13 @@ import type { Question } from './transcript';
 interface ComposerProps {
   about: AskedPhoto | null;
   streaming: boolean;
+  /** Not yet: the conversation is still being read from the server (a question now would go on from nothing shown). */
+  waiting?: boolean;
   onAsk: (q: Question) => void;
   onStop: () => void;
 }
 
-export function Composer({ about, streaming, onAsk, onStop }: ComposerProps) {
+export function Composer({ about, streaming, waiting = false, onAsk, onStop }: ComposerProps) {
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const [chosen, setChosen] = useState<Chosen[]>([]);
@@ -48,7 +50,7 @@ export function Composer({ about, streaming, onAsk, onStop }: ComposerProps) {
   };
 
   const send = () => {
-    if (streaming || !text.trim()) return;
+    if (streaming || waiting || !text.trim()) return;
     const { query, mentions } = toRequest(text, chosen);
     onAsk({ query, mentions, about });
     setText('');
@@ -147,7 +149,7 @@ export function Composer({ about, streaming, onAsk, onStop }: ComposerProps) {
             <span>Stop</span>
           </button>
         ) : (
-          <button type="submit" className="button button--primary assistant-composer__send" disabled={!text.trim()}>
+          <button type="submit" className="button button--primary assistant-composer__send" disabled={waiting || !text.trim()}>
             <Icon name="send" size={18} />
             <span>Send</span>
           </button>

@@ -1,19 +1,38 @@
 /**
  * A result card (a `widget_show` of the answer): cover_card (the first photo large), number_card (the count),
  * mosaic_card (the first four), spark_card (the count with its photos over time, from getAgentRef's histogram).
- * Each opens its photos (RefPhotosDialog) and can be pinned to the Board (pinAgentRef).
+ * Each opens its photos (RefPhotosDialog) and can be pinned to the Board (pinAgentRef). A card of a reopened
+ * conversation is a card again only while its ref lives.
  */
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import { messageOf, request } from '../../api/problem';
+import { messageOf } from '../../api/problem';
 import { Icon } from '../../components/Icon';
 import { Thumbnail } from '../../photos/Thumbnail';
-import { usePinRef, useRefAssets } from './agent-api';
+import { useAgentRef, usePinRef, useRefAssets } from './agent-api';
 import { RefPhotosDialog } from './RefPhotosDialog';
 import type { Card } from './transcript';
 
 export function ResultCard({ card }: { card: Card }) {
+  return card.restored ? <RestoredCard card={card} /> : <LiveCard card={card} />;
+}
+
+/**
+ * A card of a reopened conversation (history.ts): a card again while its ref still answers getAgentRef,
+ * otherwise the receipt in words (refs expire two hours after their last use; the server keeps no photos).
+ */
+function RestoredCard({ card }: { card: Card }) {
+  const ref = useAgentRef(card.threadId, card.refId);
+  if (ref.isSuccess) return <LiveCard card={card} />;
+  const items = `${card.count} ${card.count === 1 ? 'item' : 'items'}`;
+  return (
+    <p className="assistant-card__receipt">
+      {card.title}: {items}
+      {ref.isError ? '. These results have expired.' : ''}
+    </p>
+  );
+}
+
+function LiveCard({ card }: { card: Card }) {
   const [open, setOpen] = useState(false);
   const pin = usePinRef();
   const items = `${card.count} ${card.count === 1 ? 'item' : 'items'}`;
@@ -68,11 +87,7 @@ function Covers({ card, many }: { card: Card; many: boolean }) {
 
 /** The card's photos by day, month or year, as bars (getAgentRef's facets). */
 function Spark({ card }: { card: Card }) {
-  const ref = useQuery({
-    queryKey: ['agent', 'ref', card.threadId, card.refId],
-    queryFn: ({ signal }) => request(api.GET('/api/v1/agent/refs/{id}', { params: { path: { id: card.refId }, query: { thread_id: card.threadId } }, signal })),
-    staleTime: 30_000,
-  });
+  const ref = useAgentRef(card.threadId, card.refId);
   const bars = ref.data?.facets.histogram ?? [];
   const max = Math.max(1, ...bars.map((b) => b.count));
   return (

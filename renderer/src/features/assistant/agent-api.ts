@@ -1,17 +1,17 @@
 /**
  * The assistant's server state: whether it is on, the chat and resume streams, cancel, a ref's photos,
- * pinning, and the people and albums that mentions offer.
+ * pinning, the people and albums that mentions offer, and the member's conversations (list, read, forget).
  *
  * Whether the assistant is on: useAssistantEnabled (features/assistant-board), shared with the Board.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { postEventStream } from '../../api/event-stream';
 import { request } from '../../api/problem';
 import type { components } from '../../api/schema';
 import { BOARD_PINS_KEY } from '../assistant-board';
 
-import type { ChatRequest, StreamEvent, Widget } from './agent-types';
+import type { ChatRequest, StoredThread, StreamEvent, Widget } from './agent-types';
 
 export type { ChatRequest, Mention, StreamEvent, Widget } from './agent-types';
 export type ResumeRequest = components['schemas']['AgentResumeRequest'];
@@ -22,7 +22,14 @@ export const agentKeys = {
   pins: BOARD_PINS_KEY,
   people: ['agent', 'mention', 'people'] as const,
   albums: ['agent', 'mention', 'albums'] as const,
+  /** A ref's own facts (getAgentRef): a spark card's bars, and whether a reopened card's ref still lives. */
+  ref: (threadId: string, refId: string) => ['agent', 'ref', threadId, refId] as const,
+  /** The Conversations list: read again when a stream ends (a new thread, a status changed) or one is forgotten. */
+  threads: ['agent', 'threads'] as const,
 };
+
+/** Conversations per page of the list (listAgentThreads' default). */
+const THREADS_PAGE = 30;
 
 /** Whether the assistant is on: one hook for the panel and the Board (features/assistant-board says how). */
 export { useAssistantEnabled } from '../assistant-board';
@@ -79,5 +86,42 @@ export function useMentionAlbums(enabled: boolean) {
       const page = await request(api.GET('/api/v1/albums', { params: { query: { limit: 100, offset: 0 } }, signal }));
       return page.albums.filter((a) => a.role === 'owner').map((a) => ({ id: a.album_id, label: a.album_name }));
     },
+  });
+}
+
+/** A ref's own facts (getAgentRef); an expired ref is a 404 (refs expire two hours after their last use). */
+export function useAgentRef(threadId: string, refId: string) {
+  return useQuery({
+    queryKey: agentKeys.ref(threadId, refId),
+    queryFn: ({ signal }) => request(api.GET('/api/v1/agent/refs/{id}', { params: { path: { id: refId }, query: { thread_id: threadId } }, signal })),
+    staleTime: 30_000,
+    retry: false,
+  });
+}
+
+/** The member's conversations, the latest first, a page at a time. */
+export function useThreads() {
+  return useInfiniteQuery({
+    queryKey: agentKeys.threads,
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) => request(api.GET('/api/v1/agent/threads', { params: { query: { limit: THREADS_PAGE, offset: pageParam } }, signal })),
+    getNextPageParam: (last) => {
+      const next = last.pagination.offset + last.threads.length;
+      return last.threads.length > 0 && next < last.total ? next : undefined;
+    },
+  });
+}
+
+/** One conversation with its messages and the confirmations still waiting (read when the panel reopens it). */
+export function fetchThread(threadId: string, signal: AbortSignal): Promise<StoredThread> {
+  return request(api.GET('/api/v1/agent/threads/{id}', { params: { path: { id: threadId } }, signal }));
+}
+
+/** Forgets a conversation (its pins stay on the Board; 409 while it is still answering). */
+export function useForgetThread() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (threadId: string) => request(api.DELETE('/api/v1/agent/threads/{id}', { params: { path: { id: threadId } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: agentKeys.threads }),
   });
 }

@@ -1,14 +1,14 @@
 /**
- * The assistant's state outside React: whether the panel is open, the photo it was asked about, and the
- * conversation (its thread and turns). Outside React because the panel is opened from places that do not
- * render it (the header's button, the viewer's "Ask about this"), and the conversation outlives the panel
- * being closed.
+ * The assistant's state outside React: whether the panel is open and which of its views shows (the chat or
+ * the Conversations list), the photo it was asked about, and the conversation (its thread and turns).
+ * Outside React because the panel is opened from places that do not render it (the header's button, the
+ * viewer's "Ask about this"), and the conversation outlives the panel being closed.
  *
- * Decision (thread history): no operation lists a member's threads, so the current thread id and its turns
- * are kept in this browser's local storage, per member (the last MAX_TURNS turns): a reload goes on in the
- * same conversation; "New chat" starts another (the server starts a thread when none is given). Refs
- * expire on the server two hours after their last use, so a card from an old conversation may no longer
- * open: it says so in words.
+ * Decision (thread history): the server keeps the conversations (listAgentThreads, getAgentThread); this
+ * browser keeps only the current thread's id, per member, in local storage, so a reload reopens it. Its turns
+ * are read from the server (history.ts) when the panel shows a thread it has not loaded (`loaded` is the
+ * thread whose turns are in `turns`; a new chat's turns are live from its streams). Nothing else is kept here:
+ * a card is kept by the server as its `show` receipt, and shown again while its ref lives.
  */
 import { useSyncExternalStore } from 'react';
 import type { Turn } from './transcript';
@@ -18,26 +18,31 @@ export interface AskedPhoto {
   label: string;
 }
 
+export type AssistantView = 'chat' | 'conversations';
+
 export interface AssistantState {
   open: boolean;
+  view: AssistantView;
   about: AskedPhoto | null;
   threadId: string | null;
+  /** The thread whose turns `turns` holds (null: a new chat, or one not read yet). */
+  loaded: string | null;
   turns: Turn[];
 }
 
-const MAX_TURNS = 40;
 const storageKey = (userId: string) => `hearth.assistant.${userId}`;
 
-let state: AssistantState = { open: false, about: null, threadId: null, turns: [] };
+const EMPTY: AssistantState = { open: false, view: 'chat', about: null, threadId: null, loaded: null, turns: [] };
+let state: AssistantState = EMPTY;
 let owner: string | null = null;
 const listeners = new Set<() => void>();
 
 function set(next: Partial<AssistantState>): void {
+  const threadChanged = 'threadId' in next && next.threadId !== state.threadId;
   state = { ...state, ...next };
-  if (owner && ('turns' in next || 'threadId' in next)) {
+  if (owner && threadChanged) {
     try {
-      // A turn still streaming when the page goes is kept as it stood, marked stopped on load (below).
-      localStorage.setItem(storageKey(owner), JSON.stringify({ threadId: state.threadId, turns: state.turns.slice(-MAX_TURNS) }));
+      localStorage.setItem(storageKey(owner), JSON.stringify({ threadId: state.threadId }));
     } catch {
       // storage full or off: the conversation still works for this page's life
     }
@@ -45,19 +50,18 @@ function set(next: Partial<AssistantState>): void {
   for (const l of listeners) l();
 }
 
-/** Loads the member's conversation (once per member: signing in as another starts from theirs). */
+/** Loads the member's current thread id (once per member: signing in as another starts from theirs). */
 export function loadConversation(member: string | number): void {
   const userId = String(member);
   if (owner === userId) return;
   owner = userId;
-  let saved: { threadId?: unknown; turns?: unknown } = {};
+  let saved: { threadId?: unknown } = {};
   try {
     saved = JSON.parse(localStorage.getItem(storageKey(userId)) ?? '{}') as typeof saved;
   } catch {
     saved = {};
   }
-  const turns = Array.isArray(saved.turns) ? (saved.turns as Turn[]).map((t) => (t.status === 'streaming' ? { ...t, status: 'cancelled' as const } : t)) : [];
-  state = { open: false, about: null, threadId: typeof saved.threadId === 'string' ? saved.threadId : null, turns };
+  state = { ...EMPTY, threadId: typeof saved.threadId === 'string' ? saved.threadId : null };
   for (const l of listeners) l();
 }
 
@@ -67,14 +71,23 @@ export const assistantStore = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  open: (about?: AskedPhoto) => set({ open: true, ...(about ? { about } : {}) }),
+  open: (about?: AskedPhoto) => set({ open: true, ...(about ? { about, view: 'chat' as const } : {}) }),
   close: () => set({ open: false }),
   toggle: () => set({ open: !state.open }),
+  showView: (view: AssistantView) => set({ view }),
   clearAbout: () => set({ about: null }),
-  setThread: (threadId: string | null) => set({ threadId }),
+  /** The thread a new chat's first answer started: its turns are the live ones. */
+  setThread: (threadId: string) => set({ threadId, loaded: threadId }),
   addTurn: (turn: Turn) => set({ turns: [...state.turns, turn] }),
   updateTurn: (id: string, change: (t: Turn) => Turn) => set({ turns: state.turns.map((t) => (t.id === id ? change(t) : t)) }),
-  newChat: () => set({ threadId: null, turns: [], about: null }),
+  /** Another conversation, to be read from the server (the chat view shows it as it loads). */
+  openThread: (threadId: string) => set({ threadId, loaded: null, turns: [], view: 'chat' }),
+  /** A conversation read from the server (unless the member went to another meanwhile). */
+  showThread: (threadId: string, turns: Turn[]) => {
+    if (state.threadId === threadId) set({ loaded: threadId, turns });
+  },
+  /** A new chat, in the chat view (or staying in the list, when the conversation open was just forgotten). */
+  newChat: (view: AssistantView = 'chat') => set({ threadId: null, loaded: null, turns: [], about: null, view }),
 };
 
 export function useAssistantState(): AssistantState {

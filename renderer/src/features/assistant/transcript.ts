@@ -23,6 +23,8 @@ export interface Card {
   widget: Widget;
   title: string;
   count: number;
+  /** From a reopened conversation (history.ts): shown as a card only while its ref still answers. */
+  restored?: true;
 }
 
 export interface Confirmation {
@@ -74,12 +76,24 @@ export function newTurn(id: string, asked?: string, about?: string[]): Turn {
   return { id, ...(asked !== undefined ? { asked } : {}), ...(about?.length ? { about } : {}), text: '', steps: [], cards: [], confirmations: [], dropped: [], status: 'streaming' };
 }
 
-const WIDGETS: readonly Widget[] = ['cover_card', 'number_card', 'spark_card', 'mosaic_card'];
+export const WIDGETS: readonly Widget[] = ['cover_card', 'number_card', 'spark_card', 'mosaic_card'];
 const STATUSES: readonly TurnStatus[] = ['completed', 'awaiting_confirmation', 'cancelled', 'failed'];
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** What a confirmation would change, from the server's `confirmation` (a stream's action, or a thread's pending). */
+export function whatOf(confirmation: unknown): Confirmation['what'] {
+  const c = obj(confirmation);
+  return {
+    ...(num(c.count) !== undefined ? { count: num(c.count)! } : {}),
+    ...(str(c.album_name) ? { album_name: str(c.album_name)! } : {}),
+    ...(Array.isArray(c.tags) ? { tags: c.tags.filter((t): t is string => typeof t === 'string') } : {}),
+    ...(typeof c.liked === 'boolean' ? { liked: c.liked } : {}),
+    ...(c.trash === true ? { trash: true } : {}),
+  };
+}
 
 /** The turn after one event (a new object when anything changed). */
 export function applyEvent(turn: Turn, { event, data }: StreamEvent): Turn {
@@ -97,20 +111,12 @@ export function applyEvent(turn: Turn, { event, data }: StreamEvent): Turn {
       const effectId = str(action.effect_id) ?? str(action.interrupt_id);
       if (!effectId) return turn;
       const resume = obj(action.resume);
-      const c = obj(action.confirmation);
-      const what: Confirmation['what'] = {
-        ...(num(c.count) !== undefined ? { count: num(c.count)! } : {}),
-        ...(str(c.album_name) ? { album_name: str(c.album_name)! } : {}),
-        ...(Array.isArray(c.tags) ? { tags: c.tags.filter((t): t is string => typeof t === 'string') } : {}),
-        ...(typeof c.liked === 'boolean' ? { liked: c.liked } : {}),
-        ...(c.trash === true ? { trash: true } : {}),
-      };
       const confirmation: Confirmation = {
         effectId,
         threadId: str(resume.thread_id) ?? turn.threadId ?? '',
         runId: str(resume.run_id) ?? turn.runId ?? '',
         toolName: str(action.tool_name) ?? 'change',
-        what,
+        what: whatOf(action.confirmation),
         state: 'pending',
       };
       return { ...turn, confirmations: [...turn.confirmations.filter((x) => x.effectId !== effectId), confirmation] };

@@ -1,12 +1,13 @@
 /**
  * The chat's actions: ask (a new turn streamed from chatAgent), answer a confirmation (resumeAgentChat,
- * streamed as a turn of its own), Stop (cancelAgentChat), Retry, New chat. One stream at a time, like the
- * server's one run per thread; its events fold into the turn as they arrive (transcript.ts).
+ * streamed as a turn of its own), Stop (cancelAgentChat), Retry, New chat, and open another conversation.
+ * One stream at a time, like the server's one run per thread; its events fold into the turn as they arrive
+ * (transcript.ts). When a stream ends the Conversations list is read again (a new thread, a status changed).
  */
 import { useCallback, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { messageOf } from '../../api/problem';
-import { cancelRun, chatStream, resumeStream, type ChatRequest, type StreamEvent } from './agent-api';
+import { agentKeys, cancelRun, chatStream, resumeStream, type ChatRequest, type StreamEvent } from './agent-api';
 import { assistantStore, useAssistantState } from './assistant-store';
 import { applyEvent, endTurn, newTurn, type Confirmation, type Question, type Turn } from './transcript';
 
@@ -37,8 +38,9 @@ export function useChat() {
       else assistantStore.updateTurn(turn.id, (t) => ({ ...t, status: 'failed', error: messageOf(e) }));
     } finally {
       if (stream.current === ac) stream.current = null;
+      void queryClient.invalidateQueries({ queryKey: agentKeys.threads });
     }
-  }, []);
+  }, [queryClient]);
 
   const ask = useCallback(
     (q: Question) => {
@@ -110,5 +112,17 @@ export function useChat() {
     assistantStore.newChat();
   }, []);
 
-  return { threadId, turns, streaming, ask, answer, stop, retry, newChat };
+  /** The conversation open was forgotten (the Conversations view): a new chat, the list staying in view. */
+  const forgotten = useCallback(() => {
+    stream.current?.abort();
+    assistantStore.newChat('conversations');
+  }, []);
+
+  /** Another conversation from the list: read from the server (use-thread-loader.ts). */
+  const openThread = useCallback((id: string) => {
+    stream.current?.abort();
+    assistantStore.openThread(id);
+  }, []);
+
+  return { threadId, turns, streaming, ask, answer, stop, retry, newChat, openThread, forgotten };
 }

@@ -220,7 +220,9 @@ export class DeterministicPlanner implements Planner {
    * intersected, mentions intersected too. Null (after saying why) when nothing could be read.
    */
   private async *findSet(words: string, mentionRefs: string[]): AsyncGenerator<PlanStep, { ref: string; count: number } | null, StepResult | undefined> {
-    if (FOLLOW_UP.test(words.trim())) {
+    // "this" / "them" with photos asked about (a mention: "Ask about this", a context) and no set shown yet: those
+    // photos are the set, read below like any mention.
+    if (FOLLOW_UP.test(words.trim()) && (this.previous || mentionRefs.length === 0)) {
       if (!this.previous) {
         yield say('I have not shown you any photos in this conversation yet: say which ones, for example "videos from 2017".');
         return null;

@@ -364,7 +364,9 @@ export class AgentEngine {
     }
     const duration = this.now() - started;
     await emit({ event: 'side_event', data: { type: 'tool_execution', timestamp: this.now(), tool, execution: { status: 'success', message: out.summary, parameters: args, duration }, data: { ...(out.ref_id ? { refId: out.ref_id } : {}), ...(out.count !== undefined ? { count: out.count } : {}) } } });
-    this.deps.store.addMessage({ thread_id: p.thread.thread_id, owner_id: p.actor.userId, run_id: p.run.run_id, role: 'tool', content: JSON.stringify({ name: def.name, ok: true, summary: out.summary, ref_id: out.ref_id, count: out.count }), created_at: this.now() });
+// A card's widget and title are kept with its receipt: a reopened conversation shows the card again while its ref lives (thread-history.ts).
+    const card = out.widget ? { widget: out.widget.widget, title: out.widget.title } : {};
+    this.deps.store.addMessage({ thread_id: p.thread.thread_id, owner_id: p.actor.userId, run_id: p.run.run_id, role: 'tool', content: JSON.stringify({ name: def.name, ok: true, summary: out.summary, ref_id: out.ref_id, count: out.count, ...card }), created_at: this.now() });
     if (out.widget) {
       await emit({ event: 'side_event', data: { type: 'widget_show', timestamp: this.now(), tool, data: { refId: out.widget.ref_id, count: out.widget.count, widget: out.widget.widget, title: out.widget.title, params: out.widget.params ?? {} } } });
     }

@@ -7,6 +7,7 @@
  *   remembers when it plans is still only the last 2 hours (engine.ts).
  * - Tool messages are the receipts the engine kept (tool name, ok, summary, ref id, count; or the effect's
  *   receipt), never photos: a ref older than 2 hours is gone, so an old card shows its words, not its photos.
+ *   A `show` receipt keeps the card's widget and title, so the panel can show the card again while its ref lives.
  * - `pending` lists the confirmations still waiting, with what they would change, so a reloaded page can ask
  *   again; `active_run` is the run still answering or waiting (Stop and resume need its id).
  * - Forgetting a conversation removes its messages, runs, refs and waiting confirmations (nothing waiting is
@@ -98,6 +99,6 @@ function messageOf(m: MessageRow): ThreadMessage {
   } catch {
     parsed = { summary: m.content };
   }
-  const pick = ['name', 'ok', 'summary', 'ref_id', 'count', 'code', 'message', 'receipt'];
+  const pick = ['name', 'ok', 'summary', 'ref_id', 'count', 'widget', 'title', 'code', 'message', 'receipt'];
   return { ...base, tool: Object.fromEntries(Object.entries(parsed).filter(([k, v]) => pick.includes(k) && v !== undefined && v !== null)) };
 }

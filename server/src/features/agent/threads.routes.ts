@@ -36,7 +36,7 @@ const ThreadMessageSchema = z
     role: z.enum(['user', 'assistant', 'tool']),
     created_at: z.string(),
     text: z.string().optional().openapi({ description: 'What the person or the assistant said.' }),
-    tool: z.record(z.string(), z.unknown()).optional().openapi({ description: 'A tool’s receipt: name, ok, summary, ref_id, count; or code and message; or an effect’s receipt.' }),
+    tool: z.record(z.string(), z.unknown()).optional().openapi({ description: 'A tool’s receipt: name, ok, summary, ref_id, count (a card shown: widget and title too); or code and message; or an effect’s receipt.' }),
   })
   .openapi('AgentThreadMessage');
 
