@@ -4,17 +4,18 @@
  * and no language model (the deterministic planner answers):
  * - on a desktop: the header's Assistant button opens a side panel beside the page; "show videos from 2017"
  *   streams its tool steps and a card, the card opens its photo in a grid and the viewer; Pin makes a pin (read
- *   back through the API) and the Board shows it; "make an album called … of videos from 2017" asks first and,
+ *   back through the API) and the Board shows it; "make an album called … of them" (the videos just shown) asks first and,
  *   after a reload, the reopened panel shows the conversation read from the server with the confirmation still
  *   waiting: Approve makes the album and it is in Albums; "like videos from 2017" Declined changes nothing (the API says the video is not liked); `#`
  *   offers the new album and the chosen mention is resolved; a mention typed by hand that names nobody is
  *   shown as dropped; "Ask about this" in the viewer's toolbar asks about that photo; the panel passes axe's scan;
  *   the Conversations view lists the conversation, Forget (asked first) removes it and its pin stays on the Board;
  * - on a 390×844 touch phone: the panel is a full-screen sheet with a close button; the same question, card,
- *   photos, pin (on the Board), a confirmation waiting through a reload then approved, and a decline by taps;
+ *   photos, pin (on the Board), "an album of them" waiting through a reload then approved, and "tag them" declined by taps;
  *   the Conversations view inside the sheet, Forget by taps; "Ask about this" from the viewer's More menu.
  * Not here: Stop during a run. The built-in planner answers in milliseconds, so no run lasts long enough to
- * stop from a browser without a timing bet; cancelling is shown by the server tests (test/server/agent/).
+ * stop from a browser without a timing bet; Stop is shown with a model that goes silent (assistant-board.spec.ts,
+ * the settings test) and by the server tests (test/server/agent/).
  * Why 2017 and not the issue's 2019: the seeded library's one video was taken in 2017.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -140,7 +141,7 @@ test('desktop: a side panel; a card that opens its photos and pins to the Board;
   await expect(p).toBeVisible();
 
   // An album: asked first, what would change shown.
-  await ask(p, 'make an album called Trip clips of videos from 2017', false);
+  await ask(p, 'make an album called Trip clips of them', false);
   const confirm = p.getByRole('region', { name: 'Confirm: Make the album “Trip clips” of 1 item' });
   await expect(confirm.getByText('Trip clips', { exact: true })).toBeVisible();
   // Left waiting through a reload: the reopened panel reads the conversation from the server, the card (its ref
@@ -231,7 +232,7 @@ test('phone: a full-screen sheet; the same answers by touch, a confirmation thro
   expect((await pinsViaApi(page.request)).filter((x) => x.title === 'Videos from 2017')).toHaveLength(2);
 
   // A confirmation left waiting through a reload, approved by a tap in the reopened sheet.
-  await ask(p, 'make an album called Phone clips of videos from 2017', true);
+  await ask(p, 'make an album of them called Phone clips', true);
   const confirm = p.getByRole('region', { name: 'Confirm: Make the album “Phone clips” of 1 item' });
   await expect(confirm).toBeVisible();
   await page.reload();
@@ -240,7 +241,7 @@ test('phone: a full-screen sheet; the same answers by touch, a confirmation thro
   await confirm.getByRole('button', { name: 'Approve' }).tap();
   await expect(confirm.getByText('Made the album "Phone clips" with 1 item.')).toBeVisible();
 
-  await ask(p, 'tag videos from 2017 as beach', true);
+  await ask(p, 'tag them as beach', true);
   const tag = p.getByRole('region', { name: 'Confirm: Tag 1 item with beach' });
   await expect(tag.getByText('beach', { exact: true })).toBeVisible();
   await tag.getByRole('button', { name: 'Decline' }).tap();

@@ -175,6 +175,11 @@ describe('the deterministic planner', () => {
     // A new conversation about a photo ("Ask about this"): "this" is that photo, not a set shown before.
     const about = await chat(alice, { query: 'describe this', context: [{ type: 'assets', asset_ids: [srv.template!.assets.video!], label: 'the video' }] });
     assert.deepEqual([toolsCalled(about.events).includes('describe'), lastRef(about.events).count], [true, 1]);
+    // In a conversation that showed other photos, the photo pointed at is still what "this" means.
+    const shown = await chat(alice, { query: 'photos from 2008' });
+    const pointed = await chat(alice, { thread_id: sessionOf(shown.events).thread_id, query: 'describe this', context: [{ type: 'assets', asset_ids: [srv.template!.assets.video!], label: 'the video' }] });
+    assert.deepEqual(toolsCalled(pointed.events), ['describe', 'show']);
+    assert.equal(lastRef(pointed.events).count, 1);
   });
 
   test("another member's photos never enter a ref, a card or a pin (by search, id or mention); a partner's shared ones do", async () => {

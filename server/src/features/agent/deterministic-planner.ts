@@ -220,16 +220,17 @@ export class DeterministicPlanner implements Planner {
    * intersected, mentions intersected too. Null (after saying why) when nothing could be read.
    */
   private async *findSet(words: string, mentionRefs: string[]): AsyncGenerator<PlanStep, { ref: string; count: number } | null, StepResult | undefined> {
-    // "this" / "them" with photos asked about (a mention: "Ask about this", a context) and no set shown yet: those
-    // photos are the set, read below like any mention.
-    if (FOLLOW_UP.test(words.trim()) && (this.previous || mentionRefs.length === 0)) {
-      if (!this.previous) {
-        yield say('I have not shown you any photos in this conversation yet: say which ones, for example "videos from 2017".');
-        return null;
+    if (FOLLOW_UP.test(words.trim())) {
+      // "this" / "them" with photos pointed at (a mention, or the photo of "Ask about this"): those photos, even in a
+      // conversation that showed others before; else the last set shown; else ask which.
+      if (mentionRefs.length === 1) return { ref: mentionRefs[0]!, count: this.mentionCounts.get(mentionRefs[0]!) ?? 0 };
+      if (mentionRefs.length > 1) {
+        const c = yield* this.call('combine', { op: 'intersect', refs: mentionRefs });
+        return c ? { ref: c.ref_id!, count: c.count ?? 0 } : null;
       }
-      if (mentionRefs.length === 0) return { ref: this.previous.ref, count: this.previous.count };
-      const c = yield* this.call('combine', { op: 'intersect', refs: [this.previous.ref, ...mentionRefs] });
-      return c ? { ref: c.ref_id!, count: c.count ?? 0 } : null;
+      if (this.previous) return { ref: this.previous.ref, count: this.previous.count };
+      yield say('I have not shown you any photos in this conversation yet: say which ones, for example "videos from 2017".');
+      return null;
     }
     let query = cleanSet(words);
     const weekend = weekendOf(query);
