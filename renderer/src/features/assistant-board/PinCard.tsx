@@ -53,7 +53,7 @@ export function PinCard({ pin, moves, style }: { pin: Pin; moves: PinMoves; styl
           </button>
         )}
       </div>
-      <Link to={pinPath(pin.pin_id)} className="pin-card__face" aria-label={`Open the ${photoCount(pin.count)} of ${pin.title}`}>
+      <Link to={pinPath(pin.pin_id)} className="pin-card__face" aria-label={`Open the ${photoCount(pin.count, pin.facets.types)} of ${pin.title}`}>
         <PinWidget pin={pin} />
       </Link>
       <p className="pin-card__mode">

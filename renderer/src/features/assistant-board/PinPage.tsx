@@ -51,7 +51,7 @@ export function PinPage() {
         {p && mode && (
           <div className="page-header__intro">
             <p>
-              {photoCount(p.count)}
+              {photoCount(p.count, p.facets.types)}
               {range && ` · ${range}`}
               {p.summary && ` · ${p.summary}`}
             </p>

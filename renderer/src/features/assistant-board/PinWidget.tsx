@@ -6,7 +6,7 @@
  */
 import { Thumbnail } from '../../photos/Thumbnail';
 import { usePinPreview, type Pin } from './board-api';
-import { dayRange, photoCount } from './pin-facts';
+import { dayRange, itemNoun, photoCount } from './pin-facts';
 
 const MOSAIC = 6;
 
@@ -23,7 +23,7 @@ export function PinWidget({ pin }: { pin: Pin }) {
       return (
         <div className="pin-widget pin-widget--number">
           <span className="pin-widget__number">{pin.count.toLocaleString()}</span>
-          <span>{pin.count === 1 ? 'photo' : 'photos'}</span>
+          <span>{itemNoun(pin.count, pin.facets.types)}</span>
           {range && <span className="pin-widget__range">{range}</span>}
         </div>
       );
@@ -33,7 +33,7 @@ export function PinWidget({ pin }: { pin: Pin }) {
       return (
         <div className="pin-widget pin-widget--cover">
           {assets[0] ? <Thumbnail assetId={assets[0].asset_id} size="medium" alt="" className="pin-widget__cover" fallback={<span className="pin-widget__blank" />} /> : <span className="pin-widget__blank" />}
-          <span className="pin-widget__overlay">{photoCount(pin.count)}</span>
+          <span className="pin-widget__overlay">{photoCount(pin.count, pin.facets.types)}</span>
         </div>
       );
     case 'mosaic_card':
@@ -53,7 +53,7 @@ function Spark({ pin, range }: { pin: Pin; range: string | null }) {
   const per = { day: 'day', month: 'month', year: 'year' }[pin.facets.histogram_granularity];
   return (
     <figure className="pin-widget pin-widget--spark">
-      <svg viewBox={`0 0 ${Math.max(1, bars.length) * 10} 40`} preserveAspectRatio="none" role="img" aria-label={`${photoCount(pin.count)} by ${per}${range ? `, ${range}` : ''}`}>
+      <svg viewBox={`0 0 ${Math.max(1, bars.length) * 10} 40`} preserveAspectRatio="none" role="img" aria-label={`${photoCount(pin.count, pin.facets.types)} by ${per}${range ? `, ${range}` : ''}`}>
         {bars.map((b, i) => {
           const h = Math.max(2, (b.count / top) * 40);
           return (
@@ -64,7 +64,7 @@ function Spark({ pin, range }: { pin: Pin; range: string | null }) {
         })}
       </svg>
       <figcaption>
-        {photoCount(pin.count)}
+        {photoCount(pin.count, pin.facets.types)}
         {range && ` · ${range}`}
       </figcaption>
     </figure>

@@ -2,16 +2,14 @@
 import { formatDateRange } from '../../lib/dates';
 import type { Pin, Widget } from './board-api';
 
+export { itemNoun, photoCount } from './item-count';
+
 export const WIDGET_LABELS: Record<Widget, string> = {
   cover_card: 'Cover',
   number_card: 'Number',
   spark_card: 'Timeline',
   mosaic_card: 'Mosaic',
 };
-
-export function photoCount(n: number): string {
-  return `${n.toLocaleString()} ${n === 1 ? 'photo' : 'photos'}`;
-}
 
 /** "Apr 19, 2007 – Jun 2, 2008" from the facets' local days (read as calendar days, never moved by a zone). */
 export function dayRange(range: { from: string | null; to: string | null }): string | null {
