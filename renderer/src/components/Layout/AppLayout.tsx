@@ -95,7 +95,7 @@ export function AppLayout({ groups, user, onSignOut, signingOut, tabBar, search,
         <button
           ref={menuButton}
           type="button"
-          className="topbar__menu"
+          className="pill-button topbar__menu"
           aria-expanded={menuOpen}
           aria-controls="app-menu"
           onClick={() => setMenuOpen((open) => !open)}

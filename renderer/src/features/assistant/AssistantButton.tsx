@@ -8,7 +8,7 @@ export function AssistantButton() {
   const { open } = useAssistantState();
   if (!enabled) return null;
   return (
-    <button type="button" className="assistant-button" aria-label="Assistant" aria-expanded={open} aria-controls="assistant-panel" onClick={assistantStore.toggle}>
+    <button type="button" className="pill-button assistant-button" aria-label="Assistant" aria-expanded={open} aria-controls="assistant-panel" onClick={assistantStore.toggle}>
       <Icon name="assistant" />
       <span className="assistant-button__label">Assistant</span>
     </button>

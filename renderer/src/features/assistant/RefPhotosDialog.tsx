@@ -11,6 +11,7 @@ import { assetToItem } from '../../photos/library-api';
 import { Thumbnail } from '../../photos/Thumbnail';
 import { useRefAssets } from './agent-api';
 import type { Card } from './transcript';
+import '../../photos/library.css';
 
 export function RefPhotosDialog({ card, onClose }: { card: Card; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -50,7 +51,7 @@ export function RefPhotosDialog({ card, onClose }: { card: Card; onClose: () => 
             const a = item.media_item.primary_asset;
             return (
               <li key={item.id}>
-                <button type="button" className="assistant-photos__tile" aria-label={a.original_filename} onClick={() => setShown(i)}>
+                <button type="button" className="tile assistant-photos__tile" aria-label={a.original_filename} onClick={() => setShown(i)}>
                   <Thumbnail assetId={a.asset_id} size="small" alt="" fallback={<Icon name="image" />} />
                   {a.type === 'VIDEO' && <span className="assistant-photos__badge">Video</span>}
                 </button>
