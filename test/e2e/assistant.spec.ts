@@ -238,6 +238,8 @@ test('phone: a full-screen sheet; the same answers by touch, a confirmation thro
   await page.reload();
   await openPanel(page, true);
   await expect(p.getByText('I found 1 item.')).toBeVisible();
+  // The reopened card knows it was pinned (from the Board's list), not Pin again.
+  await expect(p.getByRole('button', { name: 'Pinned Videos from 2017' })).toBeDisabled();
   await confirm.getByRole('button', { name: 'Approve' }).tap();
   await expect(confirm.getByText('Made the album "Phone clips" with 1 item.')).toBeVisible();
 

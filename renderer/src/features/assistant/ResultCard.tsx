@@ -1,14 +1,14 @@
 /**
  * A result card (a `widget_show` of the answer): cover_card (the first photo large), number_card (the count),
  * mosaic_card (the first four), spark_card (the count with its photos over time, from getAgentRef's histogram).
- * Each opens its photos (RefPhotosDialog) and can be pinned to the Board (pinAgentRef). A card of a reopened
- * conversation is a card again only while its ref lives.
+ * Each opens its photos (RefPhotosDialog) and can be pinned to the Board (pinAgentRef); one pinned already says
+ * Pinned, also in a reopened conversation. A card of a reopened conversation is a card again only while its ref lives.
  */
 import { useState } from 'react';
 import { messageOf } from '../../api/problem';
 import { Icon } from '../../components/Icon';
 import { Thumbnail } from '../../photos/Thumbnail';
-import { useAgentRef, usePinRef, useRefAssets } from './agent-api';
+import { useAgentRef, useIsPinned, usePinRef, useRefAssets } from './agent-api';
 import { RefPhotosDialog } from './RefPhotosDialog';
 import type { Card } from './transcript';
 
@@ -35,6 +35,7 @@ function RestoredCard({ card }: { card: Card }) {
 function LiveCard({ card }: { card: Card }) {
   const [open, setOpen] = useState(false);
   const pin = usePinRef();
+  const pinned = useIsPinned(card.threadId, card.refId) || pin.isSuccess;
   const items = `${card.count} ${card.count === 1 ? 'item' : 'items'}`;
   return (
     <article className={`assistant-card assistant-card--${card.widget}`} aria-label={`${card.title}: ${items}`}>
@@ -48,12 +49,12 @@ function LiveCard({ card }: { card: Card }) {
         <button
           type="button"
           className="button button--quiet"
-          aria-label={pin.isSuccess ? `Pinned ${card.title}` : `Pin ${card.title}`}
-          disabled={pin.isPending || pin.isSuccess}
+          aria-label={pinned ? `Pinned ${card.title}` : `Pin ${card.title}`}
+          disabled={pin.isPending || pinned}
           onClick={() => pin.mutate({ thread_id: card.threadId, ref_id: card.refId, title: card.title, widget: card.widget })}
         >
           <Icon name="pin" size={18} />
-          <span>{pin.isSuccess ? 'Pinned' : pin.isPending ? 'Pinning…' : 'Pin'}</span>
+          <span>{pinned ? 'Pinned' : pin.isPending ? 'Pinning…' : 'Pin'}</span>
         </button>
       </div>
       {pin.isError && (

@@ -63,6 +63,16 @@ export function usePinRef() {
   });
 }
 
+/**
+ * Whether the member has pinned this ref of this conversation already: a reopened card says Pinned, as it did
+ * when it was pinned. Read from the Board's own list (the same key and the same request), so pinning here, or
+ * unpinning on the Board, shows on both.
+ */
+export function useIsPinned(threadId: string, refId: string): boolean {
+  const pins = useQuery({ queryKey: agentKeys.pins, queryFn: ({ signal }) => request(api.GET('/api/v1/agent/pins', { signal })) });
+  return (pins.data ?? []).some((p) => p.thread_id === threadId && p.ref_id === refId);
+}
+
 /** The named people offered after `@` (the first 200: a household names few). */
 export function useMentionPeople(enabled: boolean) {
   return useQuery({
