@@ -80,9 +80,10 @@ function sessionOptions() {
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
     // No memory pattern: it plans one block per input shape, and the photos' shapes vary (the OCR detector sees each
-    // photo at its own aspect ratio, the recogniser each line at its own width), so it never reuses a plan and only
-    // adds to the arena. Measured with the OCR models on seven shapes: the worker's peak 399-410 MB with it,
-    // 303-310 MB without, the same CPU (issue 25, point 2).
+    // photo at its own aspect ratio, the recogniser each line at its own width), so its blocks pile up in the arena.
+    // Measured with the OCR models on seven shapes: the worker's peak 399-410 MB with it, 303-312 MB without (the
+    // detector's share; the recogniser's is nil). The price, from runs of both kinds interleaved: 4-7% more CPU in
+    // the detector, about 2% of a photo's indexing; two workers' 180 MB matter more on a small home box (issue 25).
     enableMemPattern: false,
     // Warnings such as "initializer appears in graph inputs" (ultraface) are harmless noise.
     logSeverityLevel: 3,
