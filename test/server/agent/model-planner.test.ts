@@ -158,6 +158,32 @@ describe('the assistant with a language model', () => {
     assert.deepEqual(statusesOf((await chat(alice, { thread_id, query: 'thanks' })).events).at(-1), 'completed');
   });
 
+  test('the photos the person pointed at go with the request again when the model goes on after a yes', async () => {
+    const from = fake.chatRequests.length;
+    const photo = srv.container.db.prepare("SELECT a.asset_id FROM assets a JOIN users u ON u.user_id = a.owner_id WHERE u.username = 'alice' ORDER BY a.asset_id LIMIT 1").pluck().get() as string;
+    const mentionsIn = (req: RecordedRequest) => req.body.messages.find((m: any) => m.role !== 'system' && /"ref_id"/.test(m.content ?? '') && /this photo/.test(m.content ?? ''));
+    fake.script((req) => {
+      const sent = mentionsIn(req);
+      assert.ok(sent, 'the mention went to the model with the request');
+      const ref = /"ref_id":\s*"([^"]+)"/.exec(sent.content)![1];
+      return { toolCalls: [{ name: 'create_album', arguments: { ref, name: 'Pointed at' } }] };
+    });
+    const asked = await chat(alice, { query: 'make an album of this', context: [{ type: 'assets', asset_ids: [photo], label: 'this photo' }] });
+    assert.ok(asked.events.length, `${asked.status} ${asked.text}`);
+    const { thread_id, run_id } = sessionOf(asked.events);
+    const action = interruptOf(asked.events);
+    const first = mentionsIn(fake.chatRequests[from]!).content;
+
+    fake.script((req) => {
+      assert.equal(mentionsIn(req)?.content, first, 'the continuation was sent the same mention, with the same ref');
+      return { text: 'Made it.' };
+    });
+    const went = await resume(alice, { thread_id, run_id, targets: { [action.interrupt_id]: { approved: true } } });
+    assert.deepEqual(statusesOf(went.events), ['running', 'completed']);
+    assert.match(said(went.events), /Made it\.$/);
+    assert.equal(fake.unusedReplies, 0);
+  });
+
   test('a model that never answers ends the run with an error event and done; the thread stays usable', async () => {
     fake.script({ hang: true });
     const first = await chat(alice, { query: 'how many photos from 2008?' });

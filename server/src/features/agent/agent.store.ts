@@ -42,6 +42,8 @@ export interface RunRow {
   error: string | null;
   created_at: number;
   updated_at: number;
+  /** The mentions the request resolved (JSON of ResolvedMention[]; written after the run starts, '[]' until then). */
+  mentions?: string;
 }
 
 export interface RefRow {
@@ -163,6 +165,11 @@ export class AgentStore {
       if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
       throw e;
     }
+  }
+
+  /** The mentions the run's request resolved, kept for a continuation after a confirmation (engine.ts continueAfter). */
+  setRunMentions(runId: string, mentionsJson: string): void {
+    this.db.prepare('UPDATE agent_runs SET mentions = ? WHERE run_id = ?').run(mentionsJson, runId);
   }
 
   run(runId: string, ownerId: number): RunRow | undefined {

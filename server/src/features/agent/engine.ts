@@ -127,6 +127,7 @@ export class AgentEngine {
     try {
       const ctx = this.toolContext(p.actor, p.thread.thread_id, p.timeZone, ac.signal);
       const { mentions, dropped } = await this.resolveMentions(ctx, p.req);
+      if (mentions.length > 0) store.setRunMentions(p.run.run_id, JSON.stringify(mentions));
       await safeEmit({ event: 'session_info', data: { thread_id: p.thread.thread_id, run_id: p.run.run_id, ...(dropped.length ? { dropped_mentions: dropped } : {}) } });
       await safeEmit({ event: 'run_status', data: { run_id: p.run.run_id, status: 'running' } });
       const userText = p.req.query ?? `(tool ${p.req.tool_call!.name})`;
@@ -292,7 +293,8 @@ export class AgentEngine {
     await safeEmit({ event: 'run_status', data: { run_id: run.run_id, status: 'running' } });
     const prepared: Prepared = { actor: p.actor, thread: p.thread, run, mode: run.mode, timeZone: run.time_zone, req: {} };
     const ctx = this.toolContext(p.actor, p.thread.thread_id, run.time_zone, signal);
-    const { said, paused } = await this.drive(ctx, prepared, planner, [], safeEmit, signal);
+    // The request's mentions again, as the planner had them: the people, albums and photos it was pointed at.
+    const { said, paused } = await this.drive(ctx, prepared, planner, mentionsOf(run), safeEmit, signal);
     if (said) store.addMessage({ thread_id: p.thread.thread_id, owner_id: p.actor.userId, run_id: run.run_id, role: 'assistant', content: said, created_at: this.now() });
     if (paused) await safeEmit({ event: 'run_status', data: { run_id: run.run_id, status: 'awaiting_confirmation' } });
     else await this.finish(run, p.thread.thread_id, signal.aborted ? 'cancelled' : 'completed', safeEmit);
@@ -515,5 +517,15 @@ function isTimeZone(tz: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The mentions a run kept (setRunMentions); none when it kept none or what it kept cannot be read. */
+function mentionsOf(run: RunRow): ResolvedMention[] {
+  try {
+    const kept: unknown = JSON.parse(run.mentions ?? '[]');
+    return Array.isArray(kept) ? (kept as ResolvedMention[]) : [];
+  } catch {
+    return [];
   }
 }
