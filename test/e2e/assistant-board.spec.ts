@@ -206,6 +206,37 @@ test.describe('the Board on a desktop', () => {
     await expect.poll(async () => (await pins(req)).map((p) => p.title).sort()).toEqual(['Canon shots', 'Everything']);
     await req.dispose();
   });
+
+  test('a long title is whole on two lines of a 4-column pin; with the assistant panel open the Board turns to one column', async ({ page, playwright, hearth }) => {
+    const req = await playwright.request.newContext({ baseURL: hearth.url });
+    const title = 'Our videos and photos of 2017';
+    const id = await pin(req, 'show all photos', title, 'cover_card');
+    try {
+      await signIn(page);
+      await openBoard(page);
+      const heading = card(page, title).getByRole('heading', { level: 2, name: title });
+      await expect(heading).toBeVisible();
+      // Nothing of it is clipped (no ellipsis, no hidden line): a second line where one is too short.
+      const fit = () => heading.evaluate((el) => ({ clipped: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1, lines: Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)) }));
+      await expect.poll(fit).toEqual({ clipped: false, lines: 2 });
+      await expect(card(page, title).getByRole('button', { name: `Move ${title} down` })).toHaveCount(0);
+
+      // The panel takes room from the Board: 12 columns would leave a pin too narrow for its title, so it reads as
+      // one column, with Move up and Move down, every title whole.
+      await page.getByRole('button', { name: 'Assistant', exact: true }).click();
+      await expect(page.getByRole('complementary', { name: 'Assistant' })).toBeVisible();
+      await expect(card(page, title).getByRole('button', { name: `Move ${title} up` })).toBeVisible();
+      for (const h of await page.getByRole('list', { name: 'Pins' }).getByRole('heading', { level: 2 }).all()) {
+        await expect.poll(() => h.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+      }
+      await page.screenshot({ path: test.info().outputPath('board-beside-panel.png') });
+      await page.getByRole('button', { name: 'Close assistant' }).click();
+      await expect(card(page, title).getByRole('button', { name: `Move ${title} up` })).toHaveCount(0);
+    } finally {
+      expect((await req.delete(`/api/v1/agent/pins/${id}`, { headers: { Authorization: `Bearer ${token}` } })).ok()).toBeTruthy();
+      await req.dispose();
+    }
+  });
 });
 
 test.describe('the Board on a phone', () => {

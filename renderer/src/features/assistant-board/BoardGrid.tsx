@@ -2,14 +2,16 @@
  * The pins laid out: on a desktop a 12-column grid of 56 px rows where each pin sits at its saved place
  * (drag its handle to move it: the other pins make room as it goes and the new places are saved when it is
  * let go; arrow keys on the handle move it a cell; Escape during a drag puts everything back); on a phone
- * (860 px or narrower, where the app's layout turns to one column too) one column in the reading order of
- * the layout, with Move up and Move down.
+ * (860 px or narrower, where the app's layout turns to one column too), and wherever the board itself has less
+ * than NARROW_BOARD_PX (a desktop with the assistant panel open beside it: a 4-column pin was too narrow for its
+ * title), one column in the reading order of the layout, with Move up and Move down.
  *
  * The list is always in reading order in the page, so a screen reader and the phone read the pins in the order
  * the desktop shows them.
  */
 import { useRef, useState } from 'react';
 import { messageOf } from '../../api/problem';
+import { useElementWidth } from '../../lib/use-element-width';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { useLayoutPins, type Pin } from './board-api';
 import { changes, COLUMNS, place, readingOrder, step, type Layout, type Placed } from './board-layout';
@@ -19,6 +21,8 @@ import { PinCard } from './PinCard';
 const ROW = 56;
 const GAP = 12;
 export const ONE_COLUMN = '(max-width: 860px)';
+/** The board's own width under which 12 columns are too narrow (a 4-column pin under ~280 px): one column then. */
+const NARROW_BOARD_PX = 860;
 
 interface Drag {
   id: string;
@@ -29,8 +33,10 @@ interface Drag {
 }
 
 export function BoardGrid({ pins }: { pins: Pin[] }) {
-  const oneColumn = useMediaQuery(ONE_COLUMN);
+  const phone = useMediaQuery(ONE_COLUMN);
   const grid = useRef<HTMLOListElement>(null);
+  const width = useElementWidth(grid);
+  const oneColumn = phone || (width !== null && width < NARROW_BOARD_PX);
   const save = useLayoutPins();
   const [preview, setPreview] = useState<Placed[] | null>(null);
   const [said, setSaid] = useState('');
