@@ -217,7 +217,7 @@ test.describe('the Board on a desktop', () => {
       const heading = card(page, title).getByRole('heading', { level: 2, name: title });
       await expect(heading).toBeVisible();
       // Nothing of it is clipped (no ellipsis, no hidden line): a second line where one is too short.
-      const fit = () => heading.evaluate((el) => ({ clipped: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1, lines: Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)) }));
+      const fit = () => heading.evaluate((el) => ({ clipped: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1, lines: Math.round(el.clientHeight / parseFloat(el.ownerDocument.defaultView!.getComputedStyle(el).lineHeight)) }));
       await expect.poll(fit).toEqual({ clipped: false, lines: 2 });
       await expect(card(page, title).getByRole('button', { name: `Move ${title} down` })).toHaveCount(0);
 
