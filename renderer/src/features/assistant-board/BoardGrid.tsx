@@ -11,7 +11,7 @@
  */
 import { useRef, useState } from 'react';
 import { messageOf } from '../../api/problem';
-import { useElementWidth } from '../../lib/use-element-width';
+import { useElementSize } from '../../lib/use-element-size';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { useLayoutPins, type Pin } from './board-api';
 import { changes, COLUMNS, place, readingOrder, step, type Layout, type Placed } from './board-layout';
@@ -35,7 +35,7 @@ interface Drag {
 export function BoardGrid({ pins }: { pins: Pin[] }) {
   const phone = useMediaQuery(ONE_COLUMN);
   const grid = useRef<HTMLOListElement>(null);
-  const width = useElementWidth(grid);
+  const width = useElementSize(grid)?.width ?? null;
   const oneColumn = phone || (width !== null && width < NARROW_BOARD_PX);
   const save = useLayoutPins();
   const [preview, setPreview] = useState<Placed[] | null>(null);

@@ -12,7 +12,7 @@
  * touch-only devices, and zoomed in
  * the finer outlines (world.ts) are drawn over the coarse ones, which stay as the floor.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { messageOf } from '../../api/problem';
 import { Button } from '../../components/Button';
@@ -27,6 +27,7 @@ import { clusterName, photoCount, usePlaceCells } from './place-names';
 import { PLACES_PATH, placePath } from '../places';
 import './map.css';
 import { TOUCH_ONLY, useMediaQuery } from '../../lib/use-media-query';
+import { useElementSize } from '../../lib/use-element-size';
 import { DETAIL_ZOOM, WORLD, countryPaths, detailedCountryPaths, project, type CountryPath } from '../../lib/world';
 
 const MAX_ZOOM = 64;
@@ -35,23 +36,8 @@ const LIST_AT = 12;
 /** Half of the smallest hit area a finger needs (44 px across). */
 const HIT_RADIUS_PX = 22;
 
-/** The frame's size on screen in px (the map's aspect follows it: a tall phone shows a tall map). */
-function useFrameSize(ref: React.RefObject<SVGSVGElement | null>) {
-  const [size, setSize] = useState({ width: 1000, height: 500 });
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => {
-      const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0) setSize((s) => (s.width === r.width && s.height === r.height ? s : { width: r.width, height: r.height }));
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [ref]);
-  return size;
-}
+/** The frame's size before it is first measured (the map's aspect follows the frame: a tall phone shows a tall map). */
+const UNMEASURED_FRAME = { width: 1000, height: 500 };
 
 /** The 1:50m outlines once the map has been zoomed in that far (null until then, or if they cannot load). */
 function useDetailedCountries(wanted: boolean): CountryPath[] | null {
@@ -93,7 +79,7 @@ export function MapPage() {
   const svg = useRef<SVGSVGElement>(null);
   const drag = useRef<{ x: number; y: number; cx: number; cy: number; moved: boolean } | null>(null);
 
-  const frame = useFrameSize(svg);
+  const frame = useElementSize(svg) ?? UNMEASURED_FRAME;
   const touchOnly = useMediaQuery(TOUCH_ONLY);
   const detailed = useDetailedCountries(view.zoom >= DETAIL_ZOOM);
   // A zoom shows as many map units per pixel on a phone as on a 1000 px desktop map: a narrow frame
