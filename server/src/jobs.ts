@@ -26,18 +26,34 @@ import { CLOUD_IMPORT_JOBS } from './features/cloud-import/index.ts';
 
 /** Queue name → concurrency. Queues not listed run one job at a time. */
 export function jobQueues(cpus = os.availableParallelism()): Record<string, QueueConfig> {
+  const whileImporting = importShares(cpus);
   return {
     // Decoding and encoding are CPU-bound: one worker per core, at most 4, keeps the server responsive.
-    media: { concurrency: Math.min(4, Math.max(1, cpus)) },
+    media: { concurrency: Math.min(4, Math.max(1, cpus)), yields: { to: ['imports'], concurrency: whileImporting.media } },
     // Index jobs (faces, text, semantic) prepare their tensors on the server thread and run the models on the
     // ML runtime's worker pool, one single-threaded session per core (adapters/ml/inference-pool.ts). One job
     // more than there are cores keeps every inference thread fed while the server thread prepares the next
     // photo; the pool's lanes, not this number, decide how many inferences run at once. A photo's face and OCR
     // jobs, queued together, run side by side and share one decode (features/indexing/photo-pixels.ts).
-    ml: { concurrency: Math.max(2, cpus + 1) },
+    ml: { concurrency: Math.max(2, cpus + 1), yields: { to: ['imports'], concurrency: whileImporting.ml } },
     // Import runs wait on the network, not the CPU: two at once (each fetches a few files at a time, run-executor.ts).
     imports: { concurrency: 2 },
   };
+}
+
+/**
+ * How much processing runs while an import does: the import keeps about one core to itself. An import moves the
+ * household's files home while their source is there (a NAS that sleeps, a cloud session that expires, a laptop
+ * that leaves), and on a small machine processing beside it took most of the CPU: on 2 cores a WebDAV import ran at
+ * 0.37 of `rclone copy` with everything processing beside it, 0.76 with one media job and no indexing, 1.20 with
+ * nothing (scripts/bench/import.ts). So the media queue keeps running, at half the cores (at least one job: new
+ * photos still get their thumbnails and appear in the timeline as they arrive), and indexing (faces, text, search)
+ * takes the cores left after that and the import's, none on 2 cores: it waits until the import has ended, then
+ * catches up at full speed. Nothing is skipped, only ordered: the jobs wait in their queues and a restart keeps them.
+ */
+export function importShares(cpus: number): { media: number; ml: number } {
+  const media = Math.max(1, Math.floor(cpus / 2));
+  return { media, ml: Math.max(0, cpus - 1 - media) };
 }
 
 /** The job definitions of every feature, e.g. `...assetsJobs` from features/assets/pipeline/assets.jobs.ts. */

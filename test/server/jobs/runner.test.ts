@@ -287,6 +287,60 @@ describe('scheduling', () => {
     assert.equal(h.queue.stats().completed, 24);
   });
 
+  test('a queue that yields runs at most its lower share while the other queue has a job running, and all of it after', async () => {
+    const running = { media: 0, ml: 0 };
+    const peakWhileImporting = { media: 0, ml: 0 };
+    const importing = deferred();
+    let importRunning = false;
+    const work = (queue: 'media' | 'ml') => async () => {
+      running[queue]++;
+      if (importRunning) peakWhileImporting[queue] = Math.max(peakWhileImporting[queue], running[queue]);
+      await sleep(3);
+      running[queue]--;
+    };
+    const imp = job(async () => {
+      importRunning = true;
+      await importing.promise;
+      importRunning = false;
+    }, { queue: 'imports', kind: 'test.run-import' });
+    const media = job(work('media'), { queue: 'media', kind: 'test.run-media' });
+    const ml = job(work('ml'), { queue: 'ml', kind: 'test.run-index' });
+    const h = setup([imp, media, ml], {
+      imports: { concurrency: 1 },
+      media: { concurrency: 3, yields: { to: ['imports'], concurrency: 1 } },
+      ml: { concurrency: 2, yields: { to: ['imports'], concurrency: 0 } },
+    });
+    const runner = h.runner();
+    runner.start();
+    h.queue.enqueue(imp, { n: 0 });
+    await until(() => importRunning, 5000, 'the import to start');
+    for (let n = 0; n < 12; n++) {
+      h.queue.enqueue(media, { n });
+      h.queue.enqueue(ml, { n });
+    }
+    // Media goes on one at a time; indexing waits, queued.
+    await until(() => h.queue.stats().completed >= 6, 5000, 'media jobs to run beside the import');
+    assert.equal(peakWhileImporting.media, 1);
+    assert.equal(peakWhileImporting.ml, 0);
+    const mlDone = () => h.db.prepare("SELECT count(*) FROM jobs WHERE queue = 'ml' AND state = 'completed'").pluck().get() as number;
+    assert.equal(mlDone(), 0, 'no indexing job ran while the import did');
+
+    // The import ends: both take up their full concurrency and finish everything.
+    let peakAfter = { media: 0, ml: 0 };
+    const sample = setInterval(() => (peakAfter = { media: Math.max(peakAfter.media, running.media), ml: Math.max(peakAfter.ml, running.ml) }), 1);
+    importing.resolve();
+    await runner.whenIdle();
+    clearInterval(sample);
+    assert.equal(mlDone(), 12);
+    assert.equal(h.queue.stats().completed, 25);
+    assert.ok(peakAfter.ml === 2, `indexing used its full concurrency after the import (peak ${peakAfter.ml})`);
+  });
+
+  test('a queue cannot yield to itself or with a negative share', () => {
+    assert.throws(() => setup([], { media: { concurrency: 2, yields: { to: ['media'], concurrency: 1 } } }), /must name other queues/);
+    assert.throws(() => setup([], { media: { concurrency: 2, yields: { to: ['imports'], concurrency: -1 } } }), /integer ≥ 0/);
+  });
+
   test('claims go by priority, then run_at, then id', async () => {
     const order: number[] = [];
     const def = job((a) => {

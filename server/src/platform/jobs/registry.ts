@@ -155,6 +155,12 @@ export class SnoozeError extends Error {
 export interface QueueConfig {
   /** Jobs of this queue run at the same time at most (per process). */
   concurrency: number;
+  /**
+   * Background work that steps aside: while any job of the `to` queues runs, this queue starts jobs only up to
+   * `concurrency` (0: none). Jobs it runs already finish their work; when the last job of those queues ends it
+   * fills up to its own concurrency again. For example, processing gives way to an import (jobs.ts).
+   */
+  yields?: { to: readonly string[]; concurrency: number };
 }
 
 export interface QueueInfo {
@@ -187,7 +193,12 @@ export class JobRegistry {
   configureQueue(name: string, cfg: QueueConfig): this {
     if (!QUEUE.test(name)) throw new Error(`queue "${name}" must be lower-case letters, digits, - or _`);
     if (!Number.isInteger(cfg.concurrency) || cfg.concurrency < 1) throw new Error(`queue ${name}: concurrency must be a positive integer`);
-    this.queueConfig.set(name, { ...cfg });
+    if (cfg.yields) {
+      const { to, concurrency } = cfg.yields;
+      if (!Number.isInteger(concurrency) || concurrency < 0) throw new Error(`queue ${name}: yields.concurrency must be an integer ≥ 0`);
+      if (to.length === 0 || to.includes(name)) throw new Error(`queue ${name}: yields.to must name other queues`);
+    }
+    this.queueConfig.set(name, { ...cfg, ...(cfg.yields ? { yields: { to: [...cfg.yields.to], concurrency: cfg.yields.concurrency } } : {}) });
     return this;
   }
 
@@ -209,6 +220,16 @@ export class JobRegistry {
 
   concurrency(queue: string): number {
     return this.queueConfig.get(queue)?.concurrency ?? this.defaultConcurrency;
+  }
+
+  /** What the queue steps aside for, if anything (QueueConfig.yields). */
+  yields(queue: string): QueueConfig['yields'] {
+    return this.queueConfig.get(queue)?.yields;
+  }
+
+  /** The queues that step aside while a job of `queue` runs. */
+  yieldingTo(queue: string): string[] {
+    return [...this.queueConfig].filter(([, cfg]) => cfg.yields?.to.includes(queue)).map(([name]) => name);
   }
 
   /** Every queue that is configured or named by a definition, sorted by name. */

@@ -383,7 +383,7 @@ export class JobRunner {
   private fill(queue: string): void {
     if (this.state !== 'running' || !this.queueNames.includes(queue)) return;
     if (this.paused.has(queue)) return this.checkIdle();
-    const limit = this.registry.concurrency(queue);
+    const limit = this.limit(queue);
     while ((this.activeByQueue.get(queue) ?? 0) < limit) {
       let job: Job | undefined;
       try {
@@ -396,6 +396,14 @@ export class JobRunner {
       this.launch(job);
     }
     this.checkIdle();
+  }
+
+  /** How many jobs of the queue may run now: its concurrency, or less while what it yields to runs. */
+  private limit(queue: string): number {
+    const full = this.registry.concurrency(queue);
+    const yields = this.registry.yields(queue);
+    if (!yields || !yields.to.some((q) => (this.activeByQueue.get(q) ?? 0) > 0)) return full;
+    return Math.min(full, yields.concurrency);
   }
 
   /** Fills the queue again after the current I/O turn (so a stream of instant jobs never starves I/O). */
@@ -443,8 +451,11 @@ export class JobRunner {
       .catch((e: unknown) => this.log.error({ err: e, job_id: job.id }, 'finishing a job failed'))
       .finally(() => {
         this.active.delete(job.id);
-        this.activeByQueue.set(job.queue, (this.activeByQueue.get(job.queue) ?? 1) - 1);
+        const left = (this.activeByQueue.get(job.queue) ?? 1) - 1;
+        this.activeByQueue.set(job.queue, left);
         this.scheduleFill(job.queue);
+        // The queues that stepped aside for this one take up their full concurrency again.
+        if (left === 0) for (const q of this.registry.yieldingTo(job.queue)) this.scheduleFill(q);
         this.checkIdle();
         this.armQuiet();
       });
