@@ -17,6 +17,7 @@ import crypto from 'node:crypto';
 import type { SettingsStore } from '../../config/settings.ts';
 import type { Access } from '../../platform/access/index.ts';
 import { tx, type Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { signJwt, verifyJwt } from '../../platform/crypto/jwt.ts';
 import { hmac, randomToken, safeEqual, sha256, type KeyRing } from '../../platform/crypto/keys.ts';
 import { dummyHash, hashPassword, verifyPassword } from '../../platform/crypto/passwords.ts';
@@ -427,8 +428,8 @@ export class AuthService {
   }
 
   private actorFor(userId: number, sessionId: string, authVersion: unknown, via: Actor['via']): Actor | null {
-    const row = this.db
-      .prepare(
+    const row = prepared(
+      this.db,
         `SELECT u.user_id, u.username, u.role, u.is_active, u.auth_version, s.revoked_at, s.expires_at
          FROM sessions s JOIN users u ON u.user_id = s.user_id
          WHERE s.session_id = ? AND u.user_id = ?`,

@@ -1,5 +1,6 @@
 /** SQL of import runs, their per-file record (the report) and the per-source cursors. No rules here (runs.service.ts). */
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import type { StoredProblem } from './import-problems.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
@@ -64,7 +65,7 @@ export class RunsStore {
   constructor(private readonly db: Db) {}
 
   get(id: string): RunRow | undefined {
-    return this.db.prepare('SELECT * FROM import_runs WHERE run_id = ?').get(id) as RunRow | undefined;
+    return prepared(this.db, 'SELECT * FROM import_runs WHERE run_id = ?').get(id) as RunRow | undefined;
   }
 
   insert(row: Omit<RunRow, keyof RunCounters | 'problem' | 'job_id' | 'started_at' | 'finished_at'>): void {
@@ -136,8 +137,8 @@ export class RunsStore {
   }
 
   flushCounters(id: string, c: RunCounters, now: number): void {
-    this.db
-      .prepare(
+    prepared(
+      this.db,
         `UPDATE import_runs SET total_seen = @total_seen, downloaded_count = @downloaded_count, imported_count = @imported_count,
            unchanged_count = @unchanged_count, skipped_count = @skipped_count, failed_count = @failed_count,
            downloaded_bytes = @downloaded_bytes, updated_at = @now WHERE run_id = @id`,
@@ -174,8 +175,8 @@ export class RunsStore {
   }
 
   recordFile(row: RunFileRow): void {
-    this.db
-      .prepare(
+    prepared(
+      this.db,
         `INSERT INTO import_run_files (run_id, remote_id, name, folder, outcome, reason_code, reason, asset_id, size, at)
          VALUES (@run_id, @remote_id, @name, @folder, @outcome, @reason_code, @reason, @asset_id, @size, @at)
          ON CONFLICT (run_id, remote_id) DO UPDATE SET outcome = excluded.outcome, reason_code = excluded.reason_code,
@@ -197,12 +198,12 @@ export class RunsStore {
   // ------------------------------------------------------------------ cursors
 
   cursor(sourceKey: string, remoteId: string): CursorRow | undefined {
-    return this.db.prepare('SELECT * FROM import_cursors WHERE source_key = ? AND remote_id = ?').get(sourceKey, remoteId) as CursorRow | undefined;
+    return prepared(this.db, 'SELECT * FROM import_cursors WHERE source_key = ? AND remote_id = ?').get(sourceKey, remoteId) as CursorRow | undefined;
   }
 
   saveCursor(row: CursorRow): void {
-    this.db
-      .prepare(
+    prepared(
+      this.db,
         `INSERT INTO import_cursors (source_key, remote_id, version, asset_id, content_hash, run_id, updated_at, pair_with, pair_as)
          VALUES (@source_key, @remote_id, @version, @asset_id, @content_hash, @run_id, @updated_at, @pair_with, @pair_as)
          ON CONFLICT (source_key, remote_id) DO UPDATE SET version = excluded.version, asset_id = excluded.asset_id,
@@ -214,7 +215,7 @@ export class RunsStore {
 
   /** The items of a source that said they belong with this remote item and became assets (their partner arrives). */
   pairedWith(sourceKey: string, remoteId: string): CursorRow[] {
-    return this.db.prepare('SELECT * FROM import_cursors WHERE source_key = ? AND pair_with = ? AND asset_id IS NOT NULL ORDER BY remote_id').all(sourceKey, remoteId) as CursorRow[];
+    return prepared(this.db, 'SELECT * FROM import_cursors WHERE source_key = ? AND pair_with = ? AND asset_id IS NOT NULL ORDER BY remote_id').all(sourceKey, remoteId) as CursorRow[];
   }
 
   forgetSource(sourceKey: string): void {

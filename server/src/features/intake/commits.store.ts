@@ -41,8 +41,8 @@ export class IntakeCommits implements CommitClaims {
   /** Records (or moves) the commit `ref` to `rel_path`. False when another commit holds that name: try the next. */
   reserve(r: Omit<CommitRecord, 'created_at'>): boolean {
     try {
-      this.db
-        .prepare(
+      prepared(
+        this.db,
           `INSERT INTO intake_commits (ref, source, owner_id, repository_id, rel_path, content_hash, size, original_filename, facts, source_ref, created_at)
            VALUES (@ref, @source, @owner_id, @repository_id, @rel_path, @content_hash, @size, @original_filename, @facts, @source_ref, @now)
            ON CONFLICT (ref) DO UPDATE SET repository_id = excluded.repository_id, rel_path = excluded.rel_path`,
@@ -57,7 +57,7 @@ export class IntakeCommits implements CommitClaims {
 
   /** The commit did not end in the catalog (duplicate, unsupported, failed), or its source settled it. */
   drop(ref: string): void {
-    this.db.prepare('DELETE FROM intake_commits WHERE ref = ?').run(ref);
+    prepared(this.db, 'DELETE FROM intake_commits WHERE ref = ?').run(ref);
   }
 
   /** Every record, oldest first; `source`: only that source's. */

@@ -1,5 +1,6 @@
 /** SQL of repositories and their scans. Times are epoch milliseconds. */
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { ACTIVE_STATES } from '../../platform/jobs/registry.ts';
 import { nextTurn } from '../../platform/cache/slices.ts';
 
@@ -75,7 +76,7 @@ export class RepositoriesStore {
   }
 
   byId(id: string): RepositoryRow | undefined {
-    return this.db.prepare('SELECT * FROM repositories WHERE repository_id = ?').get(id) as RepositoryRow | undefined;
+    return prepared(this.db, 'SELECT * FROM repositories WHERE repository_id = ?').get(id) as RepositoryRow | undefined;
   }
 
   insert(r: Omit<RepositoryRow, 'status' | 'status_detail'>): void {
@@ -106,14 +107,13 @@ export class RepositoriesStore {
 
   /** The oldest active administrator: owner of scanned files when a repository names no default owner. */
   firstAdminId(): number | undefined {
-    const row = this.db
-      .prepare("SELECT user_id FROM users WHERE role = 'admin' AND is_active = 1 ORDER BY user_id LIMIT 1")
+    const row = prepared(this.db, "SELECT user_id FROM users WHERE role = 'admin' AND is_active = 1 ORDER BY user_id LIMIT 1")
       .get() as { user_id: number } | undefined;
     return row?.user_id;
   }
 
   userIsActive(userId: number): boolean {
-    return this.db.prepare('SELECT 1 FROM users WHERE user_id = ? AND is_active = 1').get(userId) !== undefined;
+    return prepared(this.db, 'SELECT 1 FROM users WHERE user_id = ? AND is_active = 1').get(userId) !== undefined;
   }
 
   /**
