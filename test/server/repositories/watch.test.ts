@@ -106,6 +106,51 @@ describe('Repositories: folder watching', () => {
     assert.ok(!paths.some((p) => p.includes('crdownload') || p.startsWith('.') || p.includes('/.')), paths.join(', '));
   });
 
+  test('a file the door commits here (an import) is catalogued once, by the door: the watcher passes over its add, not over a person\'s file beside it', async () => {
+    const door = env.ts.container.door;
+    const watched: string[] = [];
+    const admit = door.admit.bind(door);
+    door.admit = (a) => {
+      if (a.source === 'watch' && a.file.kind === 'in-place') watched.push(a.file.relPath);
+      return admit(a);
+    };
+    try {
+      const repo = { repository_id: id, path: dir };
+      const staging = path.join(dir, '.hearth', 'staging', 'imports', 'watch-test');
+      fs.mkdirSync(staging, { recursive: true });
+      const staged = path.join(staging, 'item');
+      fs.copyFileSync(corpusFile('exif/Samsung_Digimax_i50_MP3.jpg'), staged);
+      const size = fs.statSync(staged).size;
+      const { hash } = await env.ts.container.intake.hashFile(staged, size);
+      const out = await door.admit({
+        source: 'import',
+        ownerId: env.adminId,
+        repository: repo,
+        file: { kind: 'staged', path: staged, hash, size, head: fs.readFileSync(corpusFile('exif/Samsung_Digimax_i50_MP3.jpg')).subarray(0, 4096) },
+        facts: { originalName: 'from-the-cloud.jpg' },
+      });
+      assert.equal(out.outcome, 'created');
+      const committed = (out as { relPath: string }).relPath;
+      assert.ok(fs.existsSync(path.join(dir, committed)), committed);
+      // A person's file written now is seen and indexed by the watcher, as always; by the time it is, the
+      // watcher has had the commit's event too (both are in the same folder tree, the person's came after).
+      copyIn(dir, 'by-hand.jpg', 'exif/Sony_DSLR-A200.jpg');
+      await waitFor('by-hand.jpg indexed by the watcher', () => live('by-hand.jpg'), WITHIN);
+      await env.ts.container.repositories.whenSettled(id);
+      assert.ok(watched.includes('by-hand.jpg'), watched.join(', '));
+      assert.deepEqual(watched.filter((p) => p === committed), [], 'the watcher did not admit the committed file again');
+      assert.equal(assetsOf(env.ts, id).filter((a) => a.storage_path === committed).length, 1);
+
+      // The same file changed afterwards by someone else is the watcher's again: the note was for the commit only.
+      fs.copyFileSync(corpusFile('exif/Canon_40D.jpg'), path.join(dir, committed));
+      const changedSize = fs.statSync(corpusFile('exif/Canon_40D.jpg')).size;
+      await waitFor('the committed file re-indexed after a change', () => (live(committed)?.file_size === changedSize ? true : undefined), WITHIN);
+      assert.ok(watched.includes(committed));
+    } finally {
+      door.admit = admit;
+    }
+  });
+
   test('watchers stop when the server closes', async () => {
     const { ts } = await startEnv();
     const repos = ts.container.repositories;

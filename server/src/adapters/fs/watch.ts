@@ -36,6 +36,11 @@ export interface TreeWatcherOptions {
   onError: (error: Error) => void;
   /** Stat polling instead of native events (network shares). */
   polling?: boolean;
+  /**
+   * A file that appeared (`add`) which the caller wrote itself and deals with already: neither held nor reported.
+   * Asked once per `add`; a `change` is always reported.
+   */
+  ownWrite?: (rel: string) => boolean;
 }
 
 export interface TreeWatcher {
@@ -80,6 +85,9 @@ export function watchTree(root: string, opts: TreeWatcherOptions): TreeWatcher {
       if (rel.startsWith('..')) return;
       switch (type) {
         case 'add':
+          if (rel !== '' && opts.ownWrite?.(rel)) return;
+          if (rel !== '') return settler.touch(type, rel);
+          break;
         case 'change':
           if (rel !== '') return settler.touch(type, rel);
           break;

@@ -59,4 +59,10 @@ export interface CatalogDoor {
    * Whether anything changed (false: said before, or refused: not both the member's, a chain, a kind that cannot pair).
    */
   pair(p: SourcePair): boolean;
+  /**
+   * Whether the file that just appeared at relPath is one the door itself is committing or committed moments ago
+   * (own-commits.ts): the watcher passes over that `add`, since the door catalogues the file itself. True once per
+   * commit.
+   */
+  ownCommit(repositoryId: string, relPath: string): boolean;
 }

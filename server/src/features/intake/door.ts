@@ -31,6 +31,7 @@ import { detectContent, detectFileContent } from './content.ts';
 import type { Admission, AdmissionResult, CatalogDoor, IntakeFile, RepositoryRef, SourceFacts, SourcePair } from './door.contract.ts';
 import type { Intake } from './intake.ts';
 import { KeyedLock } from './keyed-lock.ts';
+import { OwnCommits } from './own-commits.ts';
 import { UPLOADS_DIR } from './staging.ts';
 
 const rm = (p: string) => fs.promises.rm(p, { recursive: true, force: true }).catch(() => undefined);
@@ -48,6 +49,8 @@ export class IntakeDoor implements CatalogDoor {
   private readonly contentLock = new KeyedLock();
   /** One indexing at a time per (repository, path): a commit and the watcher's event for the same new file must not both insert it. */
   private readonly pathLocks = new Map<string, Promise<unknown>>();
+  /** The names this door is committing files at, for the watcher to pass over (own-commits.ts). */
+  private readonly ownCommits = new OwnCommits();
 
   constructor(
     /** The assets feature's writer: the only code that writes asset rows for ingest. */
@@ -72,6 +75,10 @@ export class IntakeDoor implements CatalogDoor {
 
   pair(p: SourcePair): boolean {
     return this.writer.pair(p);
+  }
+
+  ownCommit(repositoryId: string, relPath: string): boolean {
+    return this.ownCommits.take(repositoryId, relPath);
   }
 
   /**
@@ -194,15 +201,26 @@ export class IntakeDoor implements CatalogDoor {
       facts: a.facts ? JSON.stringify(a.facts) : null,
       source_ref: a.facts?.sourceRef ? JSON.stringify(a.facts.sourceRef) : null,
     };
-    const placement = {
-      skip: othersPath,
-      reservation: { reserve: (rel: string) => this.commits.reserve({ ...record, rel_path: rel }), release: () => this.commits.drop(ref) },
+    // Every name reserved is noted for the watcher before the file can appear under it; the ones not used are
+    // forgotten once the commit has its name (or failed).
+    const noted: string[] = [];
+    const reserve = (rel: string) => {
+      if (!this.commits.reserve({ ...record, rel_path: rel })) return false;
+      this.ownCommits.note(repo.repository_id, rel);
+      noted.push(rel);
+      return true;
     };
-    const same = holders.linkSource(file.size);
-    const linked = same ? await commitAsCopyOf(repo.path, same, folder, fileName, placement) : null;
-    if (!linked) return commitStaged(repo.path, file.path, folder, fileName, placement);
-    await rm(file.path);
-    return linked;
+    const placement = { skip: othersPath, reservation: { reserve, release: () => this.commits.drop(ref) } };
+    let relPath: string | null = null;
+    try {
+      const same = holders.linkSource(file.size);
+      relPath = same ? await commitAsCopyOf(repo.path, same, folder, fileName, placement) : null;
+      if (relPath) await rm(file.path);
+      else relPath = await commitStaged(repo.path, file.path, folder, fileName, placement);
+      return relPath;
+    } finally {
+      for (const rel of noted) if (rel !== relPath) this.ownCommits.forget(repo.repository_id, rel);
+    }
   }
 
   private inPlace(a: Admission, relPath: string, known?: Known, knownType?: IntakeFile['type']): Promise<AdmissionResult> {

@@ -5,6 +5,8 @@
  *   the door (`door.admit`, source `watch`). A new path whose content is that of a catalogued file
  *   whose own path is gone is a move: the catalog writer keeps the asset (id, albums, likes) and takes the
  *   new path, and the new name when the file itself was renamed.
+ * - an add the door caused itself (a file an upload or an import commits here) → passed over: the door catalogues
+ *   it (features/intake/own-commits.ts).
  * - unlink → held, and applied (`door.missing`, the Trash with reason `missing`) only once
  *   no unlink came for `unlinkGraceMs` AND no write is in flight anywhere in the tree (bounded by
  *   MAX_UNLINK_WAIT_MS). A move shows up as unlink(old) and add(new) in either order, the add only
@@ -91,6 +93,8 @@ export class RepositoryWatcher {
       ignore: isIgnoredRel,
       stabilityMs: this.o.stabilityMs,
       polling: this.o.polling ?? false,
+      // A file the door is committing (an upload, an import) is catalogued by the door itself.
+      ownWrite: (rel) => this.o.door?.ownCommit(this.o.repositoryId, rel) ?? false,
       onEvent: (e) => this.onEvent(e),
       onError: (err) => {
         const code = (err as { code?: string }).code;
