@@ -18,6 +18,10 @@
  *    (sampled every 100 ms, /proc; target ≤ 300 MB), and browsing p95 (timeline, a bucket, people, an asset)
  *    idle and during the import, from a separate process.
  *
+ * The server runs as a household's does: while an import runs, its processing gives way (server/src/jobs.ts
+ * `importShares`: the media queue at half the cores, indexing on what is left, none on 2 cores), so both figures are
+ * the import with thumbnails being made beside it, and indexing after it; "caught up" says when all of it was done.
+ *
  *   npx tsx scripts/bench/import.ts [--copies 2] [--takeout-mb 1024] [--only webdav|takeout]
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
