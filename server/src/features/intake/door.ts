@@ -161,6 +161,8 @@ export class IntakeDoor implements CatalogDoor {
       const takeBack = async () => {
         await rm(path.join(repo.path, relPath));
         this.commits.drop(ref);
+        // The name is free again: a file someone puts there next is the watcher's, not this commit's.
+        this.ownCommits.forget(repo.repository_id, relPath);
       };
       let out: AdmissionResult;
       try {

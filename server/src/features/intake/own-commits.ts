@@ -9,9 +9,10 @@
  *
  * Rules, so that nothing a person writes is ever passed over:
  * - a name is noted when the door reserves it, before the file can appear there (so the event cannot come first);
- *   the names tried and not used are forgotten when the commit has its name, and all of them when it fails;
- * - a name is passed over once: the first `add` takes the note. A later write to the file is a `change`, or an
- *   `add` after an unlink, and is handled as any other;
+ *   the names tried and not used are forgotten when the commit has its name, all of them when it fails, and the
+ *   committed one when the door takes the file back out (not catalogued: unsupported, or the write failed);
+ * - a name is passed over once: the first `add` takes the note. Every later event at that name (a `change`, or an
+ *   `add` after an unlink) finds no note and is handled as any other;
  * - a note no event came for (the repository is not watched, or the watcher dropped the event) is forgotten after
  *   `ttlMs`; the periodic scan reconciles whatever a watcher misses, as it always does.
  */
