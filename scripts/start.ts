@@ -30,6 +30,9 @@
  * means more, cheaper scavenges; `npm start` leaves npm itself (~62 MB) resident beside the server, so the
  * server must stay near 130 MB for the whole tree to stay under 200 MB.
  *
+ * The old generation grows by half between full collections (`--heap-growing-percent=50`; why and what it
+ * measured: server/src/config/process-launch.ts).
+ *
  * And `--expose-gc`, so that the server can run one full collection when it let go of something large while
  * idle (the inference workers ended, the spare upload blocks dropped: server/src/platform/cache/give-back-
  * memory.ts). An idle server allocates nearly nothing, so V8 otherwise never collects what the work left,

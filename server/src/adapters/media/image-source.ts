@@ -28,6 +28,7 @@ import { isSrgbProfile } from './icc-profile.ts';
 import { applyOrientation } from './orientation.ts';
 import { extractRawPreview, inspectRawSource } from './raw-preview.ts';
 import { stableInput } from './stable-input.ts';
+import { releaseBytes } from '../../platform/cache/release-bytes.ts';
 
 export const DEFAULT_MAX_INPUT_PIXELS = 200_000_000;
 
@@ -46,13 +47,23 @@ export interface OpenedImage {
    * fails with the reason).
    */
   metadata: Metadata | null;
+  /**
+   * Frees the bytes the pipeline reads (the file read whole, a RAW's preview, a HEIC's pixels) now instead of at
+   * the next full garbage collection (platform/cache/release-bytes.ts): a photo's worth per job otherwise piles
+   * up while an import runs beside. Call it once the pipeline's output has been made (or failed), never before:
+   * libvips reads those bytes until then.
+   */
+  release(): void;
 }
 
 /** A sharp pipeline over encoded bytes, skipping the conversion of an sRGB profile into sRGB. */
-async function encodedPipeline(bytes: Buffer, options: SharpOptions): Promise<{ pipeline: Sharp; metadata: Metadata | null }> {
+async function encodedPipeline(bytes: Buffer, options: SharpOptions): Promise<{ pipeline: Sharp; metadata: Metadata | null; release(): void }> {
   const metadata = await sharp(bytes, options).metadata().catch(() => null);
-  return { pipeline: sharp(bytes, { ...options, ignoreIcc: isSrgbProfile(metadata?.icc) }), metadata };
+  return { pipeline: sharp(bytes, { ...options, ignoreIcc: isSrgbProfile(metadata?.icc) }), metadata, release: () => releaseBytes(bytes) };
 }
+
+/** The release of bytes the caller handed in: theirs to free, not ours. */
+const keepBytes = (): void => undefined;
 
 const SHARP_FORMATS = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/tiff', 'image/avif']);
 
@@ -65,13 +76,13 @@ export async function openImage(filePath: string, options: OpenImageOptions = {}
   if (type.isRaw) {
     const preview = await extractRawPreview(filePath);
     if (!preview) throw new MediaDecodeError(filePath, `no usable embedded preview in this ${type.ext.toUpperCase()} file`);
-    const { pipeline, metadata } = await encodedPipeline(preview.jpeg, { ...base, autoOrient: false });
-    return { pipeline: applyOrientation(pipeline, preview.orientation), decoder: 'raw-preview', metadata };
+    const { pipeline, metadata, release } = await encodedPipeline(preview.jpeg, { ...base, autoOrient: false });
+    return { pipeline: applyOrientation(pipeline, preview.orientation), decoder: 'raw-preview', metadata, release };
   }
   if (type.mime === 'image/heic' || type.mime === 'image/heif') {
     try {
       const img = await decodeHeic(filePath, { maxPixels });
-      return { pipeline: sharp(img.data, { ...base, raw: { width: img.width, height: img.height, channels: img.channels } }), decoder: 'heic-decode', metadata: null };
+      return { pipeline: sharp(img.data, { ...base, raw: { width: img.width, height: img.height, channels: img.channels } }), decoder: 'heic-decode', metadata: null, release: () => releaseBytes(img.data) };
     } catch (e) {
       // A generic "mif1" HEIF may hold AV1 instead of HEVC, which sharp's libheif does decode.
       if (type.mime !== 'image/heif') throw e;
@@ -81,6 +92,19 @@ export async function openImage(filePath: string, options: OpenImageOptions = {}
   // The bytes, never the path: a file cut short while libvips maps it would kill the process (stable-input.ts).
   if (SHARP_FORMATS.has(type.mime)) return { ...(await encodedPipeline(await stableInput(filePath), { ...base, autoOrient: true })), decoder: 'sharp' };
   throw new MediaDecodeError(filePath, `no decoder for ${type.mime}`);
+}
+
+/**
+ * Opens `filePath` (as `openImage`), makes the pipeline's one output with `use`, then frees the input bytes: for
+ * callers that need nothing of the opened photo after that output.
+ */
+export async function withOpenedImage<T>(filePath: string, options: OpenImageOptions, use: (opened: OpenedImage) => Promise<T>): Promise<T> {
+  const opened = await openImage(filePath, options);
+  try {
+    return await use(opened);
+  } finally {
+    opened.release();
+  }
 }
 
 /**
@@ -104,17 +128,17 @@ export async function openImageBytes(bytes: Buffer, options: { maxInputPixels?: 
     if (!best && info.rgbThumbnail) preview = await sharp(bytes, { page: 0, failOn: 'error', limitInputPixels: 50_000_000 }).jpeg({ quality: 92 }).toBuffer().catch(() => null);
     if (!preview) throw new MediaDecodeError(name, `no usable embedded preview in this ${type.ext.toUpperCase()} file`);
     const { pipeline, metadata } = await encodedPipeline(preview, { ...base, autoOrient: false });
-    return { pipeline: applyOrientation(pipeline, info.orientation), decoder: 'raw-preview', metadata };
+    return { pipeline: applyOrientation(pipeline, info.orientation), decoder: 'raw-preview', metadata, release: keepBytes };
   }
   if (type.mime === 'image/heic' || type.mime === 'image/heif') {
     try {
       const img = await decodeHeicBytes(bytes, name, { maxPixels });
-      return { pipeline: sharp(img.data, { ...base, raw: { width: img.width, height: img.height, channels: img.channels } }), decoder: 'heic-decode', metadata: null };
+      return { pipeline: sharp(img.data, { ...base, raw: { width: img.width, height: img.height, channels: img.channels } }), decoder: 'heic-decode', metadata: null, release: () => releaseBytes(img.data) };
     } catch (e) {
       if (type.mime !== 'image/heif') throw e;
-      return { ...(await encodedPipeline(bytes, { ...base, autoOrient: true })), decoder: 'sharp' };
+      return { ...(await encodedPipeline(bytes, { ...base, autoOrient: true })), decoder: 'sharp', release: keepBytes };
     }
   }
-  if (SHARP_FORMATS.has(type.mime)) return { ...(await encodedPipeline(bytes, { ...base, autoOrient: true })), decoder: 'sharp' };
+  if (SHARP_FORMATS.has(type.mime)) return { ...(await encodedPipeline(bytes, { ...base, autoOrient: true })), decoder: 'sharp', release: keepBytes };
   throw new MediaDecodeError(name, `no decoder for ${type.mime}`);
 }

@@ -31,7 +31,7 @@
  * whole frame and a 90 % window. Detection compares windows with whole frames (features/duplicates/detect.ts).
  */
 import type { Sharp } from 'sharp';
-import { openImage, type OpenImageOptions } from './image-source.ts';
+import { withOpenedImage, type OpenImageOptions } from './image-source.ts';
 
 /**
  * The recipe's version, stored beside every pHash (assets.phash_version, migration 0029). Hashes of two
@@ -236,8 +236,7 @@ export async function phashFromPipeline(pipeline: Sharp): Promise<string> {
 
 /** pHash of a photo file (any format openImage supports; EXIF/HEIF orientation applied first). */
 export async function computePhash(filePath: string, options: OpenImageOptions = {}): Promise<string> {
-  const { pipeline } = await openImage(filePath, options);
-  return phashFromPipeline(pipeline);
+  return withOpenedImage(filePath, options, ({ pipeline }) => phashFromPipeline(pipeline));
 }
 
 /** Number of differing bits between two 16-hex pHashes (0..64). */

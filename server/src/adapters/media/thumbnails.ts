@@ -15,6 +15,7 @@
  * sideways with EXIF Orientation 6 gives portrait thumbnails. Limits and failOn: see image-source.ts.
  */
 import fs from 'node:fs/promises';
+import { releaseBytes } from '../../platform/cache/release-bytes.ts';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { writeAtomically } from './atomic-write.ts';
 import type { DetectedType } from './detect.ts';
@@ -127,6 +128,8 @@ export async function generateThumbnails(
     source = sourceSize(meta, info, opened.decoder);
   } catch (e) {
     throw new MediaDecodeError(input, describe(e), { cause: e });
+  } finally {
+    opened.release(); // the file's bytes: decoded, no longer read (the sizes below come from `base`)
   }
   const quality = options.quality ?? 80;
 
@@ -136,6 +139,9 @@ export async function generateThumbnails(
   const encodes = new Map<string, Promise<Buffer>>();
   const pending: Array<Promise<unknown>> = [];
   let current = base;
+  // Every pixel buffer made here, freed as soon as the encodes and the hash are done with them (a 1920 px decode
+  // is 7 MB; platform/cache/release-bytes.ts says why not to wait for the collector).
+  const pixels = [base.data];
   let phash: Promise<string> | undefined;
   let phashWindows: Promise<string> | undefined;
   try {
@@ -143,6 +149,7 @@ export async function generateThumbnails(
       const key = `${dims.width}x${dims.height}`;
       if (encodes.has(key)) continue; // same pixels as a size before: same bytes
       current = await rawResize(current, dims);
+      pixels.push(current.data);
       const encode = sharp(current.data, { raw: current.raw }).webp({ quality, effort: 2 }).toBuffer();
       encode.catch(() => {}); // handled below (Promise.all); not "unhandled" while the next size is resized
       encodes.set(key, encode);
@@ -159,13 +166,19 @@ export async function generateThumbnails(
     await Promise.all(pending);
   } catch (e) {
     await Promise.allSettled(pending); // nothing left running on a buffer or a path after we return
+    releaseBytes(...pixels, ...(await Promise.all([...encodes.values()].map((p) => p.catch(() => null)))));
     throw e;
   }
+  releaseBytes(...new Set(pixels));
   const outputs: ThumbnailResult['outputs'] = {};
-  for (const { size, dims } of plan) {
-    const webp = await encodes.get(`${dims.width}x${dims.height}`)!;
-    await writeAtomically(targets[size]!, (tmp) => fs.writeFile(tmp, webp));
-    outputs[size] = { path: targets[size]!, ...dims, bytes: webp.length };
+  try {
+    for (const { size, dims } of plan) {
+      const webp = await encodes.get(`${dims.width}x${dims.height}`)!;
+      await writeAtomically(targets[size]!, (tmp) => fs.writeFile(tmp, webp));
+      outputs[size] = { path: targets[size]!, ...dims, bytes: webp.length };
+    }
+  } finally {
+    releaseBytes(...(await Promise.all(encodes.values())));
   }
   const result: ThumbnailResult = { source, decoder: opened.decoder, outputs };
   if (phash) result.phash = await phash;

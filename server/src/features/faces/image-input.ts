@@ -3,7 +3,7 @@
  * openImage (content sniffing, HEIC, RAW previews, EXIF orientation, the decompression-bomb limit), so faces
  * are found in exactly what the thumbnails show. Anything that cannot be decoded is a FaceInputError.
  */
-import { openImage } from '../../adapters/media/image-source.ts';
+import { withOpenedImage } from '../../adapters/media/image-source.ts';
 import { rgbInside } from '../../adapters/media/rgb-pixels.ts';
 import '../../adapters/media/sharp-setup.ts';
 import type { RgbImage } from './types.ts';
@@ -19,7 +19,7 @@ export class FaceInputError extends Error {
 
 export async function loadRgb(file: string, maxSide: number): Promise<RgbImage> {
   try {
-    return await rgbInside((await openImage(file)).pipeline, maxSide);
+    return await withOpenedImage(file, {}, (o) => rgbInside(o.pipeline, maxSide));
   } catch (e) {
     throw new FaceInputError(e instanceof Error ? e.message : String(e), { cause: e });
   }

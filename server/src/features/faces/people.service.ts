@@ -25,7 +25,7 @@
  *   People screen knows when to read the people again (getJob, which would say, is for administrators).
  */
 import sharp from 'sharp';
-import { openImage } from '../../adapters/media/image-source.ts';
+import { withOpenedImage } from '../../adapters/media/image-source.ts';
 import type { Access, Permission, PermittedFaceId, PermittedPersonId } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import { Conflict, Invalid, NotFound } from '../../platform/http/errors.ts';
@@ -170,8 +170,7 @@ export class PeopleService {
     const f = this.db.prepare('SELECT * FROM faces WHERE face_id = ?').get(p.best_face) as FaceRow;
     const file = await this.cropSource(f.asset_id);
     if (!file) throw new NotFound('The photo of this face is not there.', 'person_cover_missing');
-    const { pipeline } = await openImage(file);
-    const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await withOpenedImage(file, {}, ({ pipeline }) => pipeline.raw().toBuffer({ resolveWithObject: true }));
     const W = info.width, H = info.height;
     const cx = (f.x + f.w / 2) * W, cy = (f.y + f.h / 2) * H;
     const side = Math.max(f.w * W, f.h * H) * 2;

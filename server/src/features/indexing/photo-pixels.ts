@@ -12,7 +12,7 @@
  * indexer turns into its own input error.
  */
 import fs from 'node:fs';
-import { openImage } from '../../adapters/media/image-source.ts';
+import { withOpenedImage } from '../../adapters/media/image-source.ts';
 import { rgbInside, type RgbImage } from '../../adapters/media/rgb-pixels.ts';
 
 /** What every indexer of a photo can read: the medium thumbnail's size. */
@@ -37,7 +37,7 @@ export class PhotoPixels {
 
   constructor(
     readonly maxBytes = DEFAULT_MAX_BYTES,
-    private readonly decode: (file: string, maxSide: number) => Promise<RgbImage> = async (file, maxSide) => rgbInside((await openImage(file)).pipeline, maxSide),
+    private readonly decode: (file: string, maxSide: number) => Promise<RgbImage> = async (file, maxSide) => withOpenedImage(file, {}, (o) => rgbInside(o.pipeline, maxSide)),
   ) {}
 
   /** Upright RGB pixels of `file` within `maxSide` × `maxSide` (never enlarged). */

@@ -5,9 +5,9 @@
  * the same limits. Anything that cannot be decoded becomes an OcrInputError, never an exception from inside
  * libvips that a caller would have to recognise.
  */
-import sharp, { type Sharp } from 'sharp';
+import sharp from 'sharp';
 import '../../adapters/media/sharp-setup.ts';
-import { DEFAULT_MAX_INPUT_PIXELS, openImage } from '../../adapters/media/image-source.ts';
+import { DEFAULT_MAX_INPUT_PIXELS, withOpenedImage } from '../../adapters/media/image-source.ts';
 import { rgbInside } from '../../adapters/media/rgb-pixels.ts';
 import { OCR_PARAMS } from './params.ts';
 import type { RgbImage } from './types.ts';
@@ -25,13 +25,9 @@ export class OcrInputError extends Error {
 /** Upright RGB pixels of a file or of encoded bytes, shrunk to at most `maxSide` on the longest side. */
 export async function loadRgb(source: string | Buffer, maxSide: number = OCR_PARAMS.source.maxSide): Promise<RgbImage> {
   if (Buffer.isBuffer(source) && source.length === 0) throw new OcrInputError('the input is empty (0 bytes)');
-  let pipeline: Sharp;
   try {
-    pipeline =
-      typeof source === 'string'
-        ? (await openImage(source)).pipeline
-        : sharp(source, { limitInputPixels: DEFAULT_MAX_INPUT_PIXELS, failOn: 'truncated', autoOrient: true });
-    return await rgbInside(pipeline, maxSide);
+    if (typeof source === 'string') return await withOpenedImage(source, {}, (o) => rgbInside(o.pipeline, maxSide));
+    return await rgbInside(sharp(source, { limitInputPixels: DEFAULT_MAX_INPUT_PIXELS, failOn: 'truncated', autoOrient: true }), maxSide);
   } catch (e) {
     if (e instanceof OcrInputError) throw e;
     throw new OcrInputError(e instanceof Error ? e.message : String(e), { cause: e });

@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { ModelUnavailableError, type ImageSource } from '../../adapters/ml/index.ts';
 import { MediaDecodeError, MediaToolError, probeVideo } from '../../adapters/media/index.ts';
-import { openImage } from '../../adapters/media/image-source.ts';
+import { withOpenedImage } from '../../adapters/media/image-source.ts';
 import { failpoint } from '../../platform/failpoints.ts';
 import { PermanentError, SnoozeError } from '../../platform/jobs/registry.ts';
 import type { Indexer, IndexTarget } from '../indexing/index.ts';
@@ -56,8 +56,9 @@ export interface SemanticIndexerDeps {
 
 /** An original photo, upright and shrunk to the medium size, as PNG bytes in memory. */
 export async function decodeOriginal(file: string): Promise<Buffer> {
-  const { pipeline } = await openImage(file);
-  return pipeline.resize({ width: MEDIUM_EDGE, height: MEDIUM_EDGE, fit: 'inside', withoutEnlargement: true }).png({ compressionLevel: 1 }).toBuffer();
+  return withOpenedImage(file, {}, ({ pipeline }) =>
+    pipeline.resize({ width: MEDIUM_EDGE, height: MEDIUM_EDGE, fit: 'inside', withoutEnlargement: true }).png({ compressionLevel: 1 }).toBuffer(),
+  );
 }
 
 /** Whether sharp can decode the whole file (a medium thumbnail is a small WebP: cheap to check). */

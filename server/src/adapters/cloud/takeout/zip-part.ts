@@ -19,6 +19,7 @@ import zlib from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { Readable } from 'node:stream';
 import { writeCounted, type WrittenFile } from './crc32-sink.ts';
+import { releaseBytes, releaseOnlyView } from '../../../platform/cache/release-bytes.ts';
 
 /** Entries up to this many bytes (declared, inflated) are read whole; larger ones stream (see the header). */
 export const WHOLE_ENTRY_BYTES = 8 * 1024 * 1024;
@@ -97,13 +98,16 @@ export class ZipPart {
     let bytes: Buffer;
     if (entry.compressionMethod === STORED) bytes = packed;
     else {
-      // One output chunk of the whole declared size: zlib's convenience call otherwise inflates 16 KB per trip
-      // through the thread pool and back to the event loop, which is what made streamed extraction slow.
+      // One output buffer a byte larger than the declared size: zlib's convenience call otherwise inflates 16 KB
+      // per trip through the thread pool and back to the event loop (what made streamed extraction slow), and an
+      // output buffer of exactly the size fills up, so zlib allocates a spare one of that size for nothing.
       const size = Math.max(1, entry.uncompressedSize);
-      bytes = await inflateRaw(packed, { maxOutputLength: size, chunkSize: Math.max(zlib.constants.Z_MIN_CHUNK, size) }).catch((e: unknown) => {
-        const tooLarge = (e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
-        throw new Error(tooLarge ? `the entry inflates to too many bytes (more than its declared ${entry.uncompressedSize})` : `the entry does not inflate (${(e as Error).message})`);
-      });
+      bytes = await inflateRaw(packed, { maxOutputLength: size, chunkSize: Math.max(zlib.constants.Z_MIN_CHUNK, size + 1) })
+        .catch((e: unknown) => {
+          const tooLarge = (e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+          throw new Error(tooLarge ? `the entry inflates to too many bytes (more than its declared ${entry.uncompressedSize})` : `the entry does not inflate (${(e as Error).message})`);
+        })
+        .finally(() => releaseBytes(packed));
     }
     if (bytes.length !== entry.uncompressedSize) throw new Error(`the entry inflates to ${bytes.length} bytes, it declares ${entry.uncompressedSize}`);
     return bytes;
@@ -117,9 +121,13 @@ export class ZipPart {
     if (!ZipPart.readsWhole(entry)) return writeCounted(await this.openStream(entry), dest, signal, onProgress);
     signal.throwIfAborted();
     const bytes = await this.readWhole(entry);
-    await fs.promises.writeFile(dest, bytes, { signal });
-    onProgress?.(bytes.length);
-    return { bytes: bytes.length, crc32: zlib.crc32(bytes) };
+    try {
+      await fs.promises.writeFile(dest, bytes, { signal });
+      onProgress?.(bytes.length);
+      return { bytes: bytes.length, crc32: zlib.crc32(bytes) };
+    } finally {
+      releaseOnlyView(bytes); // a photo's bytes (zlib's output buffer, or the packed ones as stored): freed now
+    }
   }
 
   close(): void {

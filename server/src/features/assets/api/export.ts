@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Sharp } from 'sharp';
-import { DEFAULT_MAX_INPUT_PIXELS, openImage } from '../../../adapters/media/image-source.ts';
+import { DEFAULT_MAX_INPUT_PIXELS, withOpenedImage } from '../../../adapters/media/image-source.ts';
 import { displayFileName } from '../../../platform/http/display-names.ts';
 
 export const EXPORT_FORMATS = ['jpeg', 'png', 'webp', 'avif'] as const;
@@ -88,14 +88,12 @@ function encode(pipeline: Sharp, o: ExportOptions): Sharp {
 export async function renderExport(input: string, o: ExportOptions, dir: string): Promise<ExportResult> {
   fs.mkdirSync(dir, { recursive: true });
   removeStale(dir);
-  const opened = await openImage(input, { maxInputPixels: DEFAULT_MAX_INPUT_PIXELS });
-  let pipeline = opened.pipeline;
-  if (o.maxWidth !== undefined || o.maxHeight !== undefined) {
-    pipeline = pipeline.resize({ width: o.maxWidth, height: o.maxHeight, fit: 'inside', withoutEnlargement: true });
-  }
   const file = path.join(dir, `${randomBytes(12).toString('hex')}.${EXPORT_EXT[o.format]}`);
   try {
-    const info = await encode(pipeline, o).toFile(file);
+    const info = await withOpenedImage(input, { maxInputPixels: DEFAULT_MAX_INPUT_PIXELS }, ({ pipeline }) => {
+      const sized = o.maxWidth !== undefined || o.maxHeight !== undefined ? pipeline.resize({ width: o.maxWidth, height: o.maxHeight, fit: 'inside', withoutEnlargement: true }) : pipeline;
+      return encode(sized, o).toFile(file);
+    });
     return { file, width: info.width, height: info.height, size: info.size };
   } catch (e) {
     fs.rmSync(file, { force: true });
