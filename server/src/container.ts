@@ -444,6 +444,7 @@ export function createContainer(config: AppConfig, log: Logger): Container {
     jobs,
     (args, text) => jobErrors.redactJobError(args, text),
     { readable: (reader, ids) => assetNames.readable(reader, ids), idsOf: (args) => AssetNames.of(args), name: nameAssets },
+    (queue) => jobRunner.heldBack(queue),
   );
   const mediaTools = new MediaToolsService(db, jobs);
 

@@ -9,6 +9,7 @@
  *
  * Screenshots are kept as artifacts under test-results/e2e.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
@@ -34,6 +35,13 @@ const RESUMED = 'exif/Canon_SD300_canon_tags.jpg';
 const ANSWER_LOST = 'exif/Nikon_D70.jpg';
 
 const test = withOwnServer('library', [...PHOTOS, VIDEO, CORRUPT, RESUMED, ANSWER_LOST]);
+
+/** `npm run host -- …` on the home machine (the tray's "Pause indexing"): the real script over the server's host channel. */
+function host(dataDir: string, verb: 'pause' | 'resume'): void {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const r = spawnSync(path.join(root, 'node_modules/.bin/node'), ['--import', 'tsx', 'scripts/host.ts', verb, '--data', dataDir], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm run host -- ${verb} failed (${r.status}): ${r.stderr}${r.stdout}`);
+}
 
 test.describe.configure({ mode: 'serial' });
 
@@ -268,7 +276,7 @@ test('an upload cut off by a reload resumes with only the missing chunks', async
   });
 });
 
-test('administration: the primary repository is listed and "Scan now" completes; jobs are shown', async ({ page }) => {
+test('administration: the primary repository is listed and "Scan now" completes; jobs are shown', async ({ page, hearth }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 860 });
   await signIn(page);
@@ -315,6 +323,16 @@ test('administration: the primary repository is listed and "Scan now" completes;
     await expect(job.getByRole('button', { name: 'Queued' })).toBeDisabled();
     await page.getByRole('radio', { name: 'Will retry' }).check();
     await expect(page.getByText('None. Everything is fine.')).toBeVisible();
+  });
+
+  await test.step('indexing paused on the home machine: the media queue says why its jobs wait; resumed, it says nothing', async () => {
+    const media = page.getByRole('list', { name: 'Queues' }).getByRole('listitem', { name: 'Queue media' });
+    await expect(media.getByRole('status')).toHaveCount(0);
+    host(hearth.dataDir, 'pause');
+    // The page refreshes by itself (every few seconds): no reload.
+    await expect(media.getByRole('status')).toHaveText('Paused on the home machine: waiting jobs start when indexing is resumed.', { timeout: 15_000 });
+    host(hearth.dataDir, 'resume');
+    await expect(media.getByRole('status')).toHaveCount(0, { timeout: 15_000 });
   });
 
   await test.step('the administration pages fit a phone', async () => {

@@ -6697,6 +6697,18 @@ export interface components {
             scheduled_at: string;
             state: components["schemas"]["JobState"];
         };
+        /** @description Why the queue runs fewer jobs now than it could (its jobs wait, none is lost), or null. Not in the contract: Hearth adds it so that waiting jobs with none running are not taken for a stall. */
+        QueueHeldBack: {
+            /**
+             * @description `paused`: indexing is paused on the home machine (media and ml queues). `giving_way`: an import runs, and the queue runs fewer jobs until it ends (server/src/jobs.ts importShares).
+             * @enum {string}
+             */
+            reason: "paused" | "giving_way";
+            /** @description Jobs of this queue that may run at once now */
+            running_at_most: number;
+            /** @description The queues it gives way to whose jobs run now; empty when paused */
+            to: string[];
+        } | null;
         QueueSummary: {
             /** @description retryable, cancelled or discarded */
             attention_jobs: number;
@@ -6706,6 +6718,7 @@ export interface components {
             average_runtime_ms: number | null;
             /** @description Most recent first, at most error_limit */
             error_samples: components["schemas"]["QueueErrorSample"][];
+            held_back: components["schemas"]["QueueHeldBack"];
             latest_activity_at: string | null;
             name: string;
             oldest_remaining_at: string | null;

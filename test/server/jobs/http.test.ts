@@ -83,10 +83,20 @@ describe('Queue and jobs over HTTP', () => {
     assert.equal(beta.error_samples[0].last_error, 'corrupt');
     assert.equal(beta.error_samples[0].created_at, new Date(h.clock.now()).toISOString());
     assert.equal(s.body.queues[1].oldest_remaining_at, new Date(h.clock.now()).toISOString());
+    assert.deepEqual(s.body.queues.map((q: { held_back: unknown }) => q.held_back), [null, null, null], 'every queue at its full concurrency');
     assert.equal((await get('/queues/summaries?error_limit=0')).body.queues[0].error_samples.length, 0);
     const tooMany = await get('/queues/summaries?error_limit=21');
     assert.equal(tooMany.status, 422);
     assert.equal(tooMany.body.errors[0].field, 'query.error_limit');
+  });
+
+  test("a queue held back says why (the runner's answer, as the Jobs page reads it)", async () => {
+    const held = { alpha: { reason: 'giving_way' as const, running_at_most: 1, to: ['imports'] }, idle: { reason: 'paused' as const, running_at_most: 0, to: [] } };
+    const service = new JobsService(h.queue, undefined, undefined, (queue) => held[queue as keyof typeof held] ?? null);
+    const heldApp = buildApp({ jobs: h.queue, jobReports: service } as unknown as Partial<Container>);
+    const r = await heldApp.request(`${V1}/queues/summaries`, { headers: { 'x-test-role': 'admin' } });
+    const body = (await r.json()) as { queues: { name: string; held_back: unknown }[] };
+    assert.deepEqual(Object.fromEntries(body.queues.map((q) => [q.name, q.held_back])), { beta: null, ...held });
   });
 
   test('list with filters, count and cursor; one job by id', async () => {

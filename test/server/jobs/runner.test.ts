@@ -324,6 +324,10 @@ describe('scheduling', () => {
     assert.equal(peakWhileImporting.ml, 0);
     const mlDone = () => h.db.prepare("SELECT count(*) FROM jobs WHERE queue = 'ml' AND state = 'completed'").pluck().get() as number;
     assert.equal(mlDone(), 0, 'no indexing job ran while the import did');
+    // What the Jobs page says about it (getQueueSummaries' held_back).
+    assert.deepEqual(runner.heldBack('media'), { reason: 'giving_way', running_at_most: 1, to: ['imports'] });
+    assert.deepEqual(runner.heldBack('ml'), { reason: 'giving_way', running_at_most: 0, to: ['imports'] });
+    assert.equal(runner.heldBack('imports'), null);
 
     // The import ends: both take up their full concurrency and finish everything.
     let peakAfter = { media: 0, ml: 0 };
@@ -334,6 +338,12 @@ describe('scheduling', () => {
     assert.equal(mlDone(), 12);
     assert.equal(h.queue.stats().completed, 25);
     assert.ok(peakAfter.ml === 2, `indexing used its full concurrency after the import (peak ${peakAfter.ml})`);
+    assert.equal(runner.heldBack('media'), null, 'held back no more once the import ended');
+    assert.equal(runner.heldBack('ml'), null);
+    runner.setPaused(['ml'], true);
+    assert.deepEqual(runner.heldBack('ml'), { reason: 'paused', running_at_most: 0, to: [] });
+    runner.setPaused(['ml'], false);
+    assert.equal(runner.heldBack('ml'), null);
   });
 
   test('a queue cannot yield to itself or with a negative share', () => {

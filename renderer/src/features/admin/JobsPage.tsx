@@ -7,6 +7,9 @@
  * redone with "Reprocess", which queues the asset's pipeline again (reprocessAsset). The server only
  * lets an asset's owner do that: for another member's asset it answers 404.
  * The video tools card says whether ffmpeg/ffprobe are installed and how many files wait for them.
+ * A queue that runs fewer jobs than it could says why (`held_back`): indexing paused on the home machine, or
+ * giving way to an import (server/src/jobs.ts importShares), so that jobs waiting with none running read as
+ * planned, not as a stall.
  */
 import { formatTime } from '../../lib/dates';
 import { useState } from 'react';
@@ -91,6 +94,11 @@ function QueueRow({ queue }: { queue: QueueSummary }) {
         {queue.name}
         {queue.attention_jobs > 0 && <span className="badge badge--danger">{queue.attention_jobs} need attention</span>}
       </h3>
+      {queue.held_back && (
+        <p className="queue__held" role="status">
+          {heldBackText(queue.held_back)}
+        </p>
+      )}
       <dl className="queue__facts">
         {facts.map(([label, value]) => (
           <div key={label}>
@@ -114,6 +122,17 @@ function QueueRow({ queue }: { queue: QueueSummary }) {
       )}
     </li>
   );
+}
+
+/**
+ * Why a queue runs fewer jobs than it could, in a household's words: waiting jobs with none running look like a
+ * stall otherwise. Nothing waits forever: the jobs stay queued and run when the import ends or indexing resumes.
+ */
+function heldBackText(held: NonNullable<QueueSummary['held_back']>): string {
+  if (held.reason === 'paused') return 'Paused on the home machine: waiting jobs start when indexing is resumed.';
+  const what = held.to.includes('imports') ? 'an import' : `the ${held.to.join(', ')} queue`;
+  if (held.running_at_most === 0) return `Waiting while ${what} runs, so that it gets the machine first; these jobs start when it ends.`;
+  return `Giving way to ${what}: at most ${held.running_at_most} at a time until it ends.`;
 }
 
 function FailedJobs({ state }: { state: JobState }) {

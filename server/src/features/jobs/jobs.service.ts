@@ -6,6 +6,7 @@
 import type { Actor } from '../../platform/http/context.ts';
 import { Invalid, NotFound } from '../../platform/http/errors.ts';
 import { InvalidCursorError, type JobQueue, type TimeRange } from '../../platform/jobs/queue.ts';
+import type { HeldBack } from '../../platform/jobs/runner.ts';
 import type { Job, JobState } from '../../platform/jobs/registry.ts';
 import { toJobView, toQueue, toQueueSummary, toStats } from './jobs.view.ts';
 
@@ -49,6 +50,8 @@ export class JobsService {
      * about one says its name (`asset_name`), so an administrator recognises their own photos.
      */
     private readonly assetNames: JobAssetNames = NO_NAMES,
+    /** Why a queue runs fewer jobs than it could now (the runner's JobRunner.heldBack). */
+    private readonly heldBack: (queue: string) => HeldBack | null = () => null,
   ) {}
 
   summaries(actor: Actor, errorLimit: number) {
@@ -61,7 +64,7 @@ export class JobsService {
     }));
     return {
       generated_at: new Date(this.queue.now()).toISOString(),
-      queues: queues.map(toQueueSummary),
+      queues: queues.map((q) => toQueueSummary(q, this.heldBack(q.name))),
     };
   }
 

@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { JOB_STATES, type Job } from '../../platform/jobs/registry.ts';
 import type { JobStats, QueueErrorSample, QueueListing, QueueSummary } from '../../platform/jobs/queue.ts';
+import type { HeldBack } from '../../platform/jobs/runner.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -69,6 +70,16 @@ export const QueueErrorSampleSchema = z
   })
   .openapi('QueueErrorSample');
 
+const QueueHeldBackSchema = z
+  .object({
+    reason: z.enum(['paused', 'giving_way']).openapi({
+      description: '`paused`: indexing is paused on the home machine (media and ml queues). `giving_way`: an import runs, and the queue runs fewer jobs until it ends (server/src/jobs.ts importShares).',
+    }),
+    running_at_most: Count.openapi({ description: 'Jobs of this queue that may run at once now' }),
+    to: z.array(z.string()).openapi({ description: 'The queues it gives way to whose jobs run now; empty when paused' }),
+  })
+  .openapi('QueueHeldBack');
+
 export const QueueSummarySchema = z
   .object({
     name: z.string(),
@@ -82,6 +93,10 @@ export const QueueSummarySchema = z
     latest_activity_at: z.string().nullable(),
     oldest_remaining_at: z.string().nullable(),
     error_samples: z.array(QueueErrorSampleSchema).openapi({ description: 'Most recent first, at most error_limit' }),
+    held_back: QueueHeldBackSchema.nullable().openapi({
+      description:
+        'Why the queue runs fewer jobs now than it could (its jobs wait, none is lost), or null. Not in the contract: Hearth adds it so that waiting jobs with none running are not taken for a stall.',
+    }),
   })
   .openapi('QueueSummary');
 
@@ -129,9 +144,10 @@ function toSample(s: QueueErrorSample) {
   };
 }
 
-export function toQueueSummary(q: QueueSummary) {
+export function toQueueSummary(q: QueueSummary, heldBack: HeldBack | null) {
   return {
     ...q,
+    held_back: heldBack,
     latest_activity_at: isoOrNull(q.latest_activity_at),
     oldest_remaining_at: isoOrNull(q.oldest_remaining_at),
     error_samples: q.error_samples.map(toSample),

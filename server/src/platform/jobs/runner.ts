@@ -36,6 +36,15 @@ import {
   type JobRegistry,
 } from './registry.ts';
 
+/** Why a queue runs fewer jobs than its concurrency allows (JobRunner.heldBack). */
+export interface HeldBack {
+  reason: 'paused' | 'giving_way';
+  /** Jobs of the queue that may run at once now (0 when paused). */
+  running_at_most: number;
+  /** The queues it gives way to whose jobs run now (`giving_way`); empty when paused. */
+  to: string[];
+}
+
 export interface BackoffConfig {
   /** Delay after the first failure is base·2 (then ·4, ·8 …). Default 1000. */
   baseMs?: number;
@@ -398,12 +407,23 @@ export class JobRunner {
     this.checkIdle();
   }
 
-  /** How many jobs of the queue may run now: its concurrency, or less while what it yields to runs. */
+  /** How many jobs of the queue may run now: its concurrency, or less while it gives way (heldBack). */
   private limit(queue: string): number {
-    const full = this.registry.concurrency(queue);
+    const held = this.heldBack(queue);
+    return held?.reason === 'giving_way' ? held.running_at_most : this.registry.concurrency(queue);
+  }
+
+  /**
+   * Why the queue runs fewer jobs now than its concurrency allows, or null: `paused` (setPaused), or `giving_way`
+   * while a job of a queue it yields to runs (QueueConfig.yields), naming those queues. The Jobs page shows it,
+   * so that jobs waiting with few or none running are not taken for a stall.
+   */
+  heldBack(queue: string): HeldBack | null {
+    if (this.paused.has(queue)) return { reason: 'paused', running_at_most: 0, to: [] };
     const yields = this.registry.yields(queue);
-    if (!yields || !yields.to.some((q) => (this.activeByQueue.get(q) ?? 0) > 0)) return full;
-    return Math.min(full, yields.concurrency);
+    if (!yields || yields.concurrency >= this.registry.concurrency(queue)) return null;
+    const to = yields.to.filter((q) => (this.activeByQueue.get(q) ?? 0) > 0);
+    return to.length ? { reason: 'giving_way', running_at_most: yields.concurrency, to } : null;
   }
 
   /** Fills the queue again after the current I/O turn (so a stream of instant jobs never starves I/O). */
