@@ -35,8 +35,13 @@ import { CatalogShape } from './browse.shape.ts';
 import { BrowseStore } from './browse.store.ts';
 
 const SHAPE = depBits(['shape']);
-/** Journal entries applied per turn of the event loop when the tracker is far behind (~10 ms each). */
-const CHUNK = 4096;
+/**
+ * Journal entries applied per turn of the event loop when the tracker is behind (~2.5 ms on a quiet machine), and
+ * the most `current()` applies inside a request after `ready()`. 4096 took 20–25 ms each while a people rebuild
+ * shared 2 cores, and a request applied two such lots in one turn of the loop, beside the rebuild's own step: the
+ * longest stall of the rebuild (issue 25 point 4, tracker-catch-up.test.ts).
+ */
+const CHUNK = 1024;
 /** Rebuilds overtaken by a pruned journal before `ready` gives up slicing (see `ready`). */
 const REBUILD_ROUNDS = 3;
 

@@ -39,6 +39,8 @@ export interface PersonRow {
   cover_face_id: number | null;
   created_at: number;
   updated_at: number;
+  /** Faces with this person, kept by the catalog's triggers (migration 0041). */
+  face_count: number;
 }
 
 /** A face as the clustering reads it (faces.store.ts clusterRows). */

@@ -28,6 +28,7 @@ import sharp from 'sharp';
 import { withOpenedImage } from '../../adapters/media/image-source.ts';
 import type { Access, Permission, PermittedFaceId, PermittedPersonId } from '../../platform/access/index.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { Conflict, Invalid, NotFound } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { ACTIVE_STATES, sqlList } from '../../platform/jobs/registry.ts';
@@ -70,7 +71,7 @@ export class PeopleService {
   ) {}
 
   private statsSql(where: string): string {
-    return `SELECT p.*, (SELECT count(*) FROM faces f WHERE f.person_id = p.person_id) AS member_count,
+    return `SELECT p.*, p.face_count AS member_count,
         (SELECT count(DISTINCT f.asset_id) FROM faces f JOIN assets a ON a.asset_id = f.asset_id WHERE f.person_id = p.person_id AND a.is_deleted = 0) AS asset_count,
         coalesce(p.cover_face_id, (SELECT f.face_id FROM faces f WHERE f.person_id = p.person_id ORDER BY f.score * f.w * f.h DESC, f.face_id LIMIT 1)) AS best_face,
         CASE WHEN p.hidden = 1 THEN p.updated_at END AS hidden_at
@@ -78,7 +79,7 @@ export class PeopleService {
   }
 
   private view(p: PersonStats): PersonView {
-    const asset = p.best_face == null ? null : (this.db.prepare('SELECT asset_id FROM faces WHERE face_id = ?').get(p.best_face) as { asset_id: string } | undefined)?.asset_id ?? null;
+    const asset = p.best_face == null ? null : (prepared(this.db, 'SELECT asset_id FROM faces WHERE face_id = ?').get(p.best_face) as { asset_id: string } | undefined)?.asset_id ?? null;
     return {
       person_id: p.person_id,
       name: p.name,
@@ -101,7 +102,7 @@ export class PeopleService {
   }
 
   private stats(id: PermittedPersonId): PersonStats {
-    return this.db.prepare(this.statsSql('p.person_id = @id')).get({ id }) as PersonStats;
+    return prepared(this.db, this.statsSql('p.person_id = @id')).get({ id }) as PersonStats;
   }
 
   list(actor: Actor, q: { include_hidden?: boolean; limit?: number; offset?: number; repository_id?: string }) {
@@ -111,18 +112,19 @@ export class PeopleService {
     if (!q.include_hidden) where.push('p.hidden = 0');
     if (q.repository_id) where.push('EXISTS (SELECT 1 FROM faces f JOIN assets a ON a.asset_id = f.asset_id WHERE f.person_id = p.person_id AND a.repository_id = @repo)');
     const params = { owner: actor.userId, repo: q.repository_id ?? null };
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM people p WHERE ${where.join(' AND ')}`).get(params) as { n: number }).n;
-    // The page is chosen first by what the order needs (name, face count), and only its people's other figures
-    // are computed: computed for every person before sorting (a distinct count and a best face each), a list of
-    // 2000 people held the event loop for tens of ms, a major cost while a people rebuild ran (issue 25 point 4).
+    const total = (prepared(this.db, `SELECT count(*) AS n FROM people p WHERE ${where.join(' AND ')}`).get(params) as { n: number }).n;
+    // The page is chosen first by what the order needs (name, face count: kept on the person by triggers,
+    // migration 0041), and only its people's other figures are computed: computed for every person before
+    // sorting (a distinct count and a best face each), and counted from the faces, a list of 2000 people held
+    // the event loop for tens of ms, a major cost while a people rebuild ran (issue 25 point 4).
     const order = 'ORDER BY p.name IS NULL, p.name COLLATE NOCASE, member_count DESC, p.person_id';
-    const rows = this.db
-      .prepare(
-        `WITH page AS (SELECT p.person_id, (SELECT count(*) FROM faces f WHERE f.person_id = p.person_id) AS member_count
+    // Kept prepared (platform/db/prepared.ts): the list's few shapes run on every People page load.
+    const rows = prepared(
+      this.db,
+      `WITH page AS (SELECT p.person_id, p.face_count AS member_count
            FROM people p WHERE ${where.join(' AND ')} ${order} LIMIT @limit OFFSET @offset)
          ${this.statsSql('p.person_id IN (SELECT person_id FROM page)')} ${order}`,
-      )
-      .all({ ...params, limit, offset }) as PersonStats[];
+    ).all({ ...params, limit, offset }) as PersonStats[];
     return { limit, offset, total, people: rows.map((r) => this.view(r)) };
   }
 
