@@ -23,12 +23,11 @@
  * 53–55 ms, so the ratio to it stayed the same (0.46–0.49 against 0.49); peak RSS of that process 282 MB
  * against 661 MB. No clear cost, then, within that noise.
  *
- * The server's V8 gets `--max-semi-space-size=1` (MiB; V8's default lets the young generation grow to tens of
- * MiB and keeps it once grown). Measured with scripts/bench/footprint.ts on the built server, after the corpus
- * (372 files): 168 MB at 10 s idle and 127 MB at 70 s, against 201 and 137 MB without; empty, 96 against
- * 104 MB. The server's allocations are short-lived request and job objects, so the smaller nursery only
- * means more, cheaper scavenges; `npm start` leaves npm itself (~62 MB) resident beside the server, so the
- * server must stay near 130 MB for the whole tree to stay under 200 MB.
+ * The server's V8 gets a small young generation (`--max-semi-space-size`, MiB; V8's default lets it grow to tens of
+ * MiB and keeps it once grown). With 1 MiB, measured with scripts/bench/footprint.ts on the built server, after
+ * the corpus (372 files): 168 MB at 10 s idle and 127 MB at 70 s, against 201 and 137 MB without; empty, 96
+ * against 104 MB. It is 4 MiB now: 1 MiB meant so many scavenges under browsing that they held the event loop
+ * (the figures, and what 4 MiB measured: server/src/config/process-launch.ts).
  *
  * The old generation grows by half between full collections (`--heap-growing-percent=50`; why and what it
  * measured: server/src/config/process-launch.ts).

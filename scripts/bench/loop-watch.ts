@@ -317,6 +317,8 @@ export class Browsing {
 
 /** One line for a stall: both measures and whether it meets the target. */
 export function stallLine(what: string, s: Stall, target = 50): string {
-  const gc = s.gc ? `\n  longest GC pause during ${what}: ${s.gc.longestMs.toFixed(0)} ms (${s.gc.count} GCs, ${s.gc.totalMs.toFixed(0)} ms in all, main isolate; its heap, garbage included, peaked at ${s.gc.heapPeakMb?.toFixed(0) ?? '?'} MB)` : '';
+  // The collector's settings change the pauses: say which ones ran (scripts/bench/as-server.ts gives the server's).
+  const flags = process.execArgv.filter((f) => /^--(max-semi-space-size|heap-growing-percent|max-old-space-size)/.test(f)).join(' ') || "V8's defaults";
+  const gc = s.gc ? `\n  longest GC pause during ${what}: ${s.gc.longestMs.toFixed(0)} ms (${s.gc.count} GCs, ${s.gc.totalMs.toFixed(0)} ms in all, main isolate, ${flags}; its heap, garbage included, peaked at ${s.gc.heapPeakMb?.toFixed(0) ?? '?'} MB)` : '';
   return `  longest event-loop stall during ${what}: ${s.longestMs.toFixed(0)} ms (monitorEventLoopDelay max ${s.histogramMs.toFixed(0)} ms, timer drift max ${s.driftMs.toFixed(0)} ms; target ≤ ${target} ms: ${s.longestMs <= target ? 'met' : 'NOT met'})${gc}`;
 }
