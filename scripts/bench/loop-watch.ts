@@ -39,19 +39,22 @@ export class LoopWatch {
   private timer: NodeJS.Timeout | null = null;
   private last = 0;
   private drift = 0;
-  private gc = { longestMs: 0, count: 0, totalMs: 0 };
+  private gc = { longestMs: 0, count: 0, totalMs: 0, longestKind: '' };
   private observer: PerformanceObserver | null = null;
   private heapTimer: NodeJS.Timeout | null = null;
   private heapPeak = 0;
 
   start(): this {
     collectBenchGarbage();
-    this.gc = { longestMs: 0, count: 0, totalMs: 0 };
+    this.gc = { longestMs: 0, count: 0, totalMs: 0, longestKind: '' };
     this.observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
         this.gc.count++;
         this.gc.totalMs += e.duration;
-        this.gc.longestMs = Math.max(this.gc.longestMs, e.duration);
+        if (e.duration > this.gc.longestMs) {
+          this.gc.longestMs = e.duration;
+          this.gc.longestKind = GC_KINDS[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'unknown';
+        }
       }
     });
     this.observer.observe({ entryTypes: ['gc'] });
@@ -104,8 +107,11 @@ export interface Stall {
   driftMs: number;
   longestMs: number;
   /** This isolate's garbage collections while watched: the longest pause, how many, their total (ms). */
-  gc?: { longestMs: number; count: number; totalMs: number; heapPeakMb?: number };
+  gc?: { longestMs: number; count: number; totalMs: number; heapPeakMb?: number; longestKind?: string };
 }
+
+/** perf_hooks' NODE_PERFORMANCE_GC_* kinds: which collection the longest pause was. */
+const GC_KINDS: Record<number, string> = { 1: 'scavenge', 2: 'mark-compact', 4: 'incremental marking', 8: 'weak callbacks' };
 
 export interface BenchServer {
   base: string;
@@ -319,6 +325,6 @@ export class Browsing {
 export function stallLine(what: string, s: Stall, target = 50): string {
   // The collector's settings change the pauses: say which ones ran (scripts/bench/as-server.ts gives the server's).
   const flags = process.execArgv.filter((f) => /^--(max-semi-space-size|heap-growing-percent|max-old-space-size)/.test(f)).join(' ') || "V8's defaults";
-  const gc = s.gc ? `\n  longest GC pause during ${what}: ${s.gc.longestMs.toFixed(0)} ms (${s.gc.count} GCs, ${s.gc.totalMs.toFixed(0)} ms in all, main isolate, ${flags}; its heap, garbage included, peaked at ${s.gc.heapPeakMb?.toFixed(0) ?? '?'} MB)` : '';
+  const gc = s.gc ? `\n  longest GC pause during ${what}: ${s.gc.longestMs.toFixed(0)} ms, ${s.gc.longestKind ?? '?'} (${s.gc.count} GCs, ${s.gc.totalMs.toFixed(0)} ms in all, main isolate, ${flags}; its heap, garbage included, peaked at ${s.gc.heapPeakMb?.toFixed(0) ?? '?'} MB)` : '';
   return `  longest event-loop stall during ${what}: ${s.longestMs.toFixed(0)} ms (monitorEventLoopDelay max ${s.histogramMs.toFixed(0)} ms, timer drift max ${s.driftMs.toFixed(0)} ms; target ≤ ${target} ms: ${s.longestMs <= target ? 'met' : 'NOT met'})${gc}`;
 }

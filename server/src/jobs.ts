@@ -28,8 +28,10 @@ import { CLOUD_IMPORT_JOBS } from './features/cloud-import/index.ts';
 export function jobQueues(cpus = os.availableParallelism()): Record<string, QueueConfig> {
   const whileImporting = importShares(cpus);
   return {
-    // Decoding and encoding are CPU-bound: one worker per core, at most 4, keeps the server responsive.
-    media: { concurrency: Math.min(4, Math.max(1, cpus)), yields: { to: ['imports'], concurrency: whileImporting.media } },
+    // Decoding and encoding are CPU-bound, but each job also waits between its CPU steps (the file, the hashing
+    // worker, libvips' threads, the catalog): one job per core kept 1.56 of 2 cores busy (scripts/bench/ingest.ts),
+    // so one job more than there are cores, at most 5.
+    media: { concurrency: Math.min(5, Math.max(1, cpus) + 1), yields: { to: ['imports'], concurrency: whileImporting.media } },
     // Index jobs (faces, text, semantic) prepare their tensors on the server thread and run the models on the
     // ML runtime's worker pool, one single-threaded session per core (adapters/ml/inference-pool.ts). One job
     // more than there are cores keeps every inference thread fed while the server thread prepares the next
