@@ -26,8 +26,8 @@
  * The server's V8 gets a small young generation (`--max-semi-space-size`, MiB; V8's default lets it grow to tens of
  * MiB and keeps it once grown). With 1 MiB, measured with scripts/bench/footprint.ts on the built server, after
  * the corpus (372 files): 168 MB at 10 s idle and 127 MB at 70 s, against 201 and 137 MB without; empty, 96
- * against 104 MB. It is 4 MiB now: 1 MiB meant so many scavenges under browsing that they held the event loop
- * (the figures, and what 4 MiB measured: server/src/config/process-launch.ts).
+ * against 104 MB. It is 2 MiB now: 1 MiB meant so many scavenges under browsing that they held the event loop
+ * (the figures, and what 2 and 4 MiB measured: server/src/config/process-launch.ts).
  *
  * The old generation grows by half between full collections (`--heap-growing-percent=50`; why and what it
  * measured: server/src/config/process-launch.ts).

@@ -5,12 +5,14 @@
  *
  * - glibc's allocator limited to two arenas, and blocks above 128 KiB mapped on their own so that freeing
  *   them gives the memory back to the system (a model's tensors, a decode's pixels);
- * - a small young generation (`--max-semi-space-size=4`, in MiB) instead of V8's 16 MiB semi-spaces per isolate.
+ * - a small young generation (`--max-semi-space-size=2`, in MiB) instead of V8's 16 MiB semi-spaces per isolate.
  *   It was 1 MiB: with a person browsing during a people rebuild of 100k faces (scripts/bench/faces.ts), the
- *   server's isolate then ran 10,000 scavenges in two minutes (14–17 s of collection, 12 % of the loop's time),
+ *   server's isolate then ran 10,000 collections (nearly all scavenges) in two minutes (14–17 s of collection, 12 % of the loop's time),
  *   each copying the in-flight requests' objects and promoting them early, and the longest stall stayed at
- *   55–60 ms; with 4 MiB, 2,200–2,800 scavenges (3.7–4.7 s) and 40–48 ms. The young generation holds at most
- *   6 MiB more per isolate;
+ *   55–60 ms. With 2 MiB: 4,300–5,400 collections (5.6–6.2 s), 43–53 ms; the 1 GB Takeout import's peak 287 MB
+ *   and browsing p95 during it 18.0 ms (scripts/bench/import.ts; 282–285 MB and 17–18 ms with 1 MiB). With
+ *   4 MiB: 2,200–2,800 collections, 40–50 ms, but the import's peak 293–299 MB and browsing 18.4–21.7 ms, at or
+ *   over their targets (≤ 300 MB, 20 ms);
  * - the old generation grows to 1.5 times what the last full collection kept (`--heap-growing-percent=50`)
  *   before the next one, instead of V8's own factor (up to 4 times on a busy process): once large buffers are
  *   freed as soon as they are used (platform/cache/release-bytes.ts), nothing else starts collections early,
@@ -24,4 +26,4 @@
  * settings, not something the server could apply to itself. No imports: the desktop shell bundles this file.
  */
 export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=50', '--expose-gc'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--heap-growing-percent=50', '--expose-gc'];
