@@ -2,7 +2,7 @@
  * Runs a bench script in a Node process launched the way the server is (config/process-launch.ts: its V8 flags
  * and allocator settings), for the benches that run the server inside their own process and measure its event
  * loop (bench:faces, bench:events): stalls and GC pauses are then those of the collector a household's server
- * has (1 MiB semi-spaces, the old generation growing by half), not tsx's defaults.
+ * has (its small young generation, the old generation growing by half), not tsx's defaults.
  *
  *   tsx scripts/bench/as-server.ts scripts/bench/faces.ts [args…]
  */
