@@ -20,7 +20,7 @@
  *       time, set in every frame, so a late frame jumps further rather than slowing the scroll) from
  *       the top through ~`--through` photos, the timeline fetching pages as its end comes near.
  *       "Waiting" counts frames in which the scroll could not go on because the next page had not
- *       come yet. At this speed the grid defers thumbnails (use-fast-scroll.ts); one second after
+ *       come yet. At this speed the grid defers thumbnails (fling-detector.ts); one second after
  *       the stop, the tiles on screen showing their thumbnail are counted.
  *    b. reading: further down at `--read-speed` (1000 px/s, about a screen a second) for
  *       `--read-seconds`: thumbnails load and decode while the window moves.
@@ -41,7 +41,7 @@
  * best interval there is, intervals come in steps of it, and the host's load moves every figure:
  * compare runs made back to back, and look at the load average printed first.
  * What the grid does to stay smooth is written in Timeline.tsx, timeline-layout.ts and
- * use-fast-scroll.ts. `--trace` and `--profile` record the fling for the DevTools performance panel.
+ * fling-detector.ts. `--trace` and `--profile` record the fling for the DevTools performance panel.
  *
  *   npm run bench:timeline [-- --count 100000] [--speed 4000] [--through 20000]
  *       [--read-speed 1000] [--read-seconds 30] [--phases steady,read,back,end,jumps]

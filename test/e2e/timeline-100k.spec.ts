@@ -9,7 +9,7 @@
  * until the oldest day's header shows, checking on the way that the page never holds more than a
  * bounded number of tiles. Then it jumps to the middle and back to the top with the keyboard.
  * Before that, a fling: scrolled at 4000 px/s, the tiles passing by are put in the page without a
- * thumbnail, and the ones on screen ask for theirs once it stops (use-fast-scroll.ts).
+ * thumbnail, and the ones on screen ask for theirs once it stops (fling-detector.ts).
  * No timing assertions: how fast it scrolls is measured by `npm run bench:timeline`.
  * Screenshots of each stage are kept under test-results/e2e.
  */
@@ -125,9 +125,10 @@ function leastHeight(state: { width: number; tile: number; tileHeight: number },
 /**
  * Scrolls down at 4000 px/s for 2.5 s, position from time as a finger's fling, and checks that the tiles
  * put in the page on the way asked for (almost) no thumbnail, and that once it stops every tile on
- * screen asks for its own. `stalls`: extra ms of busy main thread in each frame, as a cycle.
+ * screen asks for its own. `stalls`: extra ms of busy main thread in each frame, as a cycle; fewer
+ * than one tile in `leak` may get its thumbnail during the fling.
  */
-async function flingAndSettle(page: Page, name: string, stalls: number[]) {
+async function flingAndSettle(page: Page, name: string, stalls: number[], leak = 5) {
   const fling = await page.evaluate(
     async ({ speed, ms, stalls }) => {
       const w = globalThis as unknown as PageWindow;
@@ -180,8 +181,8 @@ async function flingAndSettle(page: Page, name: string, stalls: number[]) {
   const state = await gridState(page);
   const columns = perRow(state);
   expect(fling.tiles).toBeLessThanOrEqual((Math.ceil(fling.distance / (state.tileHeight * 0.8 + 4)) + fling.maxTiles / columns) * columns);
-  // The first frame or two of the fling are not known as one yet: a row or two may load.
-  expect(fling.images).toBeLessThan(fling.tiles / 5);
+  // The first frame of the fling is not known as one yet: a row or two may load.
+  expect(fling.images).toBeLessThan(fling.tiles / leak);
   // Stopped: every tile on screen asks for its thumbnail (none exists here, so each ends on its placeholder).
   await expect
     .poll(() =>
@@ -242,8 +243,18 @@ test('100k photos: the timeline stays virtualised from the newest day to the old
   await test.step('a fling on a busy device, its frames of uneven length: still no thumbnail until it stops', async () => {
     // A short frame, a longer one, a long one, again and again, as when the grid renders new rows on a
     // slow phone. A scroll event reports the previous frame's move at this frame's time, so measured
-    // from one event to the next this fling crawled twice in each round and ended halfway (CI, 2026-11-30).
-    await flingAndSettle(page, 'busy fling', [0, 60, 250]);
+    // from one event to the next this fling crawled twice in each round and ended halfway (CI, 2026-11-30);
+    // its start was seen frames late, and the window stood at the end of the loaded rows waiting for a page
+    // (CI, 2026-12-01: 115 thumbnails of 240 tiles).
+    // And a slow device: the page's CPU four times slower (Chromium's throttling), as a phone's.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    try {
+      await flingAndSettle(page, 'busy fling', [0, 60, 250], 10);
+    } finally {
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      await cdp.detach();
+    }
   });
 
   await test.step('the end: held at the bottom until the oldest day shows, never many tiles in the page', async () => {

@@ -42,7 +42,7 @@ interface PhotoTileProps {
   selecting?: boolean;
   onToggleSelect?: ((range: boolean) => void) | undefined;
   style?: React.CSSProperties;
-  /** Leave the thumbnail out for now (the grid is being flung past this tile; see use-fast-scroll.ts). */
+  /** Leave the thumbnail out for now (the grid is being flung past this tile; see fling-detector.ts). */
   deferImage?: boolean;
   /** The tile's place in its grid, for keyboard movement (use-grid-keys.ts). */
   gridIndex?: number;

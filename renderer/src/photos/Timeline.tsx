@@ -11,7 +11,8 @@
  * - the layout continues from the previous one when a page is appended (timeline-layout.ts);
  * - the grid renders when the window has moved an eighth of its height, not in every frame, and a
  *   tile already in the page does not render again (memoised, with callbacks that stay the same);
- * - during a fling, tiles ask for no thumbnail and take no hover (use-fast-scroll.ts);
+ * - during a fling, tiles ask for no thumbnail and take no hover (fling-detector.ts), and the next
+ *   page is asked for further ahead (FLUNG_PREFETCH);
  * - CSS containment on the grid and on every tile: a tile coming or going lays out and restyles
  *   itself only; "something is selected" is a class on the grid, not a `:has()` rule.
  *
@@ -34,7 +35,7 @@ import type { GalleryItem } from './library-api';
 import { PhotoTile } from './PhotoTile';
 import { useSkipTarget } from '../components/Layout/skip-target';
 import { useGridKeys } from './use-grid-keys';
-import { useFastScroll } from './use-fast-scroll';
+import { useScrollView } from './use-scroll-view';
 import { useRubberBand } from './use-rubber-band';
 import { dayLabel, dayLabelParts, firstRowAt, layoutTimeline, monthLabel, rowOfItem, type TimelineLayout, type TimelineRow } from './timeline-layout';
 import { GALLERY_ENTRY } from './timeline-entry';
@@ -79,6 +80,12 @@ const OVERSCAN = 0.5;
 const SMALL_LIST = 60;
 /** The next page is asked for while less than this many viewport heights are loaded below the viewport. */
 const PREFETCH = 3;
+/**
+ * The same while the window is flung. At 4000 px/s three screens last about half a second, less
+ * than a page takes to come and be laid out on a busy machine: the window then ran into the end of
+ * the loaded rows and stood there, the fling over, and every tile on screen asked for its thumbnail.
+ */
+const FLUNG_PREFETCH = 12;
 
 function useWidth(ref: React.RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0);
@@ -91,39 +98,6 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
     return () => ro.disconnect();
   }, [ref]);
   return width;
-}
-
-/**
- * The part of the grid in the window, in grid coordinates. Its top moves in steps of an eighth of the
- * window (the overscan covers the difference), so that a scroll renders the grid a few times per
- * screenful rather than in every frame.
- */
-function useViewport(ref: React.RefObject<HTMLElement | null>) {
-  const [view, setView] = useState({ top: 0, bottom: typeof window === 'undefined' ? 1000 : window.innerHeight });
-  useEffect(() => {
-    let frame = 0;
-    const update = () => {
-      frame = 0;
-      const el = ref.current;
-      if (!el) return;
-      const h = window.innerHeight;
-      const step = Math.max(40, Math.round(h / 8));
-      const top = Math.floor(-el.getBoundingClientRect().top / step) * step; // grid top relative to the viewport
-      setView((v) => (v.top === top && v.bottom === top + h + step ? v : { top, bottom: top + h + step }));
-    };
-    const schedule = () => {
-      if (!frame) frame = requestAnimationFrame(update);
-    };
-    update();
-    window.addEventListener('scroll', schedule, { passive: true });
-    window.addEventListener('resize', schedule);
-    return () => {
-      window.removeEventListener('scroll', schedule);
-      window.removeEventListener('resize', schedule);
-      if (frame) cancelAnimationFrame(frame);
-    };
-  }, [ref]);
-  return view;
 }
 
 interface CellProps {
@@ -229,8 +203,8 @@ function coveredTop(): number {
 export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleSelect, onBand, onNearEnd, rowHeight: rowHeightProp, onZoomStep, years, hasMore = false }: TimelineProps) {
   const ref = useRef<HTMLDivElement>(null);
   const width = useWidth(ref);
-  const view = useViewport(ref);
-  const fast = useFastScroll();
+  const view = useScrollView(ref);
+  const fast = view.fast;
   const ownSize = useThumbnailSize();
   const rowHeight = rowHeightProp ?? ownSize.rowHeight;
   const ownStep = useCallback((delta: 1 | -1) => ownSize.setStep((s) => s + delta), [ownSize.setStep]);
@@ -256,7 +230,7 @@ export function Timeline({ items, groupByDay, label, onOpen, selected, onToggleS
   const from = whole ? 0 : firstRowAt(layout.rows, view.top - span * OVERSCAN);
   const visible: TimelineRow[] = [];
   for (let r = from; r < layout.rows.length && (whole || layout.rows[r]!.top < view.bottom + span * OVERSCAN); r++) visible.push(layout.rows[r]!);
-  const nearEnd = layout.rows.length > 0 && layout.height - view.bottom < span * PREFETCH;
+  const nearEnd = layout.rows.length > 0 && layout.height - view.bottom < span * (fast ? FLUNG_PREFETCH : PREFETCH);
 
   useEffect(() => {
     if (nearEnd) onNearEnd?.();
