@@ -117,11 +117,11 @@ export class AssetsStore {
 
   /** The named place of the asset's position (features/places names the cells), or undefined. */
   placeOf(id: string): { city: string | null; region: string | null; country: string; country_code: string; geohash: string } | undefined {
-    return this.db
-      .prepare(
-        `SELECT c.city, c.region, c.country, c.country_code, c.geohash7 AS geohash FROM assets a JOIN place_cells c ON c.geohash7 = a.geohash7
+    return prepared(
+      this.db,
+      `SELECT c.city, c.region, c.country, c.country_code, c.geohash7 AS geohash FROM assets a JOIN place_cells c ON c.geohash7 = a.geohash7
          WHERE a.asset_id = ? AND c.country IS NOT NULL`,
-      )
+    )
       .get(id) as { city: string | null; region: string | null; country: string; country_code: string; geohash: string } | undefined;
   }
 
@@ -190,45 +190,45 @@ export class AssetsStore {
   /** The rows of these checked ids (one query). */
   byIds(ids: readonly PermittedAssetId[]): AssetRow[] {
     if (ids.length === 0) return [];
-    return this.db.prepare('SELECT * FROM assets WHERE asset_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as AssetRow[];
+    return prepared(this.db, 'SELECT * FROM assets WHERE asset_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as AssetRow[];
   }
 
   tagLinks(assetId: string): TagLinkRow[] {
-    return this.db
-      .prepare(
-        `SELECT t.tag_id, t.tag_name, at.source, at.confidence FROM asset_tags at JOIN tags t ON t.tag_id = at.tag_id
+    return prepared(
+      this.db,
+      `SELECT t.tag_id, t.tag_name, at.source, at.confidence FROM asset_tags at JOIN tags t ON t.tag_id = at.tag_id
          WHERE at.asset_id = ? ORDER BY t.tag_name COLLATE NOCASE, t.tag_id`,
-      )
+    )
       .all(assetId) as TagLinkRow[];
   }
 
   /** Albums of `ownerId` that contain the asset, oldest membership first. */
   albumsOf(assetId: string, ownerId: number): AssetAlbumRow[] {
-    return this.db
-      .prepare(
-        `SELECT al.album_id, al.album_name, aa.added_at, aa.position FROM album_assets aa JOIN albums al ON al.album_id = aa.album_id
+    return prepared(
+      this.db,
+      `SELECT al.album_id, al.album_name, aa.added_at, aa.position FROM album_assets aa JOIN albums al ON al.album_id = aa.album_id
          WHERE aa.asset_id = ? AND al.owner_id = ? ORDER BY aa.added_at, al.album_id`,
-      )
+    )
       .all(assetId, ownerId) as AssetAlbumRow[];
   }
 
   /** Species predictions of these assets, best first per asset. */
   species(assetIds: string[]): SpeciesRow[] {
     if (assetIds.length === 0) return [];
-    return this.db
-      .prepare(
-        `SELECT asset_id, label, score FROM species_predictions WHERE asset_id IN (SELECT value FROM json_each(?))
+    return prepared(
+      this.db,
+      `SELECT asset_id, label, score FROM species_predictions WHERE asset_id IN (SELECT value FROM json_each(?))
          ORDER BY asset_id, score DESC, label`,
-      )
+    )
       .all(JSON.stringify(assetIds)) as SpeciesRow[];
   }
 
   /** The stack each of these assets' media items belongs to (assets outside any stack are absent). */
   stacks(assetIds: string[]): AssetStackRow[] {
     if (assetIds.length === 0) return [];
-    return this.db
-      .prepare(
-        `SELECT a.asset_id, s.stack_id, s.stack_kind,
+    return prepared(
+      this.db,
+      `SELECT a.asset_id, s.stack_id, s.stack_kind,
            (SELECT count(*) FROM stack_members m2 WHERE m2.stack_id = s.stack_id) AS stack_size,
            (coalesce(s.cover_media_item_id,
               (SELECT m3.media_item_id FROM stack_members m3 WHERE m3.stack_id = s.stack_id ORDER BY m3.position, m3.media_item_id LIMIT 1))
@@ -238,7 +238,7 @@ export class AssetsStore {
          JOIN stack_members sm ON sm.media_item_id = c.media_item_id
          JOIN stacks s ON s.stack_id = sm.stack_id
          WHERE a.asset_id IN (SELECT value FROM json_each(?))`,
-      )
+    )
       .all(JSON.stringify(assetIds)) as AssetStackRow[];
   }
 

@@ -14,6 +14,8 @@
  *
  * Paging is by offset over a stable order (`listOrder`).
  */
+import type { Statement } from 'better-sqlite3';
+import { prepared } from '../../platform/db/prepared.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import type { AssetRow } from '../assets/index.ts';
 import { BEST_TIME, type Drive, type SqlFilter } from './browse.filter.ts';
@@ -117,11 +119,13 @@ function matchingSql(f: SqlFilter, sort: ListSort): string {
 }
 
 export class BrowseStore {
+  private localYearStatement: Statement | undefined;
+
   constructor(private readonly db: Db) {}
 
   /** Rowids of the assets passing the filter, in list order (not yet reduced to media items). */
   matching(f: SqlFilter, sort: ListSort): number[] {
-    return this.db.prepare(matchingSql(f, sort)).pluck().all(f.params) as number[];
+    return prepared(this.db, matchingSql(f, sort)).pluck().all(f.params) as number[];
   }
 
   /** The SQL of `matching` (with `f.params`), for a reader of its own (platform/cache/snapshot-worker.ts). */
@@ -135,11 +139,11 @@ export class BrowseStore {
    */
   recheck(f: SqlFilter, order: ListOrder, rowids: number[]): unknown[][] {
     if (rowids.length === 0) return [];
-    return this.db
-      .prepare(
-        `SELECT ${order.cols.join(', ')} FROM assets a NOT INDEXED WHERE a.rowid IN (SELECT value FROM json_each(@recheck)) AND ${f.rowTerms.join(' AND ')}
+    return prepared(
+      this.db,
+      `SELECT ${order.cols.join(', ')} FROM assets a NOT INDEXED WHERE a.rowid IN (SELECT value FROM json_each(@recheck)) AND ${f.rowTerms.join(' AND ')}
          ORDER BY ${order.cols.map((c, i) => `${c}${order.desc[i] ? ' DESC' : ''}`).join(', ')}`,
-      )
+    )
       .raw()
       .all({ ...f.params, recheck: JSON.stringify(rowids) }) as unknown[][];
   }
@@ -164,11 +168,11 @@ export class BrowseStore {
   /** Whole rows by rowid (any order), with the kind of their media item. */
   rows(rowids: readonly number[]): PageRow[] {
     if (rowids.length === 0) return [];
-    return this.db
-      .prepare(
-        `SELECT a.rowid AS rid, ${PAGE_COLUMNS}, m.media_kind AS link_media_kind FROM assets a LEFT JOIN media_items m ON m.media_item_id = a.media_item_id
+    return prepared(
+      this.db,
+      `SELECT a.rowid AS rid, ${PAGE_COLUMNS}, m.media_kind AS link_media_kind FROM assets a LEFT JOIN media_items m ON m.media_item_id = a.media_item_id
          WHERE a.rowid IN (SELECT value FROM json_each(?))`,
-      )
+    )
       .all(JSON.stringify(rowids)) as PageRow[];
   }
 
@@ -177,22 +181,23 @@ export class BrowseStore {
    * the year getStatsYears counts it in), one prepared statement for many probes.
    */
   localYear(): (rowid: number) => number {
-    const st = this.db
+    // Kept in a field with its mode set once (platform/db/prepared.ts): the years of every timeline request use it.
+    const st = (this.localYearStatement ??= this.db
       .prepare(`SELECT CAST(strftime('%Y', (a.best_time + coalesce(a.capture_offset_minutes, 0) * 60000) / 1000.0, 'unixepoch') AS INTEGER) FROM assets a WHERE a.rowid = ?`)
-      .pluck();
+      .pluck());
     return (rowid) => st.get(rowid) as number;
   }
 
   /** The components of these media items in the given trash state, in position order. */
   components(mediaItemIds: string[], isDeleted: boolean): ComponentRow[] {
     if (mediaItemIds.length === 0) return [];
-    return this.db
-      .prepare(
-        `SELECT c.media_item_id, c.asset_id, c.relation, a.mime_type, a.specific_metadata
+    return prepared(
+      this.db,
+      `SELECT c.media_item_id, c.asset_id, c.relation, a.mime_type, a.specific_metadata
          FROM media_item_components c JOIN assets a ON a.asset_id = c.asset_id
          WHERE c.media_item_id IN (SELECT value FROM json_each(@ids)) AND a.is_deleted = @del
          ORDER BY c.media_item_id, c.position`,
-      )
+    )
       .all({ ids: JSON.stringify(mediaItemIds), del: isDeleted ? 1 : 0 }) as ComponentRow[];
   }
 
@@ -202,9 +207,9 @@ export class BrowseStore {
    */
   stacks(keys: number[], isDeleted: boolean): PageStackRow[] {
     if (keys.length === 0) return [];
-    return this.db
-      .prepare(
-        `SELECT s.rowid AS key, s.stack_id, s.stack_kind, sm.media_item_id, m.primary_asset_id,
+    return prepared(
+      this.db,
+      `SELECT s.rowid AS key, s.stack_id, s.stack_kind, sm.media_item_id, m.primary_asset_id,
            sm.media_item_id = coalesce(
              (SELECT x.media_item_id FROM stack_members x WHERE x.stack_id = s.stack_id AND x.media_item_id = s.cover_media_item_id),
              (SELECT x.media_item_id FROM stack_members x WHERE x.stack_id = s.stack_id ORDER BY x.position, x.media_item_id LIMIT 1)) AS is_cover,
@@ -212,7 +217,7 @@ export class BrowseStore {
          FROM stacks s JOIN stack_members sm ON sm.stack_id = s.stack_id JOIN media_items m ON m.media_item_id = sm.media_item_id
          WHERE s.rowid IN (SELECT value FROM json_each(@keys))
          ORDER BY s.rowid, sm.position, sm.media_item_id`,
-      )
+    )
       .all({ keys: JSON.stringify(keys), del: isDeleted ? 1 : 0 }) as PageStackRow[];
   }
 }

@@ -1,4 +1,5 @@
 /** SQL of partner shares (migration 0014). No rules here (see partners.service.ts). */
+import { prepared } from '../../platform/db/prepared.ts';
 import type { Db } from '../../platform/db/connection.ts';
 
 export interface PartnerShareRow {
@@ -40,7 +41,7 @@ export class PartnerSharesStore {
   /** The shares a member receives, by sharer (the timeline reads this on every request: one index range). */
   receivedBy(partnerId: number): ReceivedShare[] {
     return (
-      this.db.prepare('SELECT owner_id, shared_from, show_in_timeline FROM partner_shares WHERE partner_id = ? ORDER BY owner_id').all(partnerId) as {
+      prepared(this.db, 'SELECT owner_id, shared_from, show_in_timeline FROM partner_shares WHERE partner_id = ? ORDER BY owner_id').all(partnerId) as {
         owner_id: number;
         shared_from: number | null;
         show_in_timeline: number;
