@@ -55,6 +55,27 @@ function checkServerBuild(dist: string): BuildCheck {
 }
 
 /**
+ * esbuild's options for every bundle of the server's code (the server, its workers): also used to bundle a bench
+ * that runs the server in its own process the way the built server runs (scripts/bench/as-server.ts --built).
+ */
+export function serverBundleOptions(quiet = false) {
+  return {
+    bundle: true,
+    platform: 'node' as const,
+    target: 'node22',
+    format: 'cjs' as const,
+    sourcemap: true,
+    logLevel: quiet ? ('warning' as const) : ('info' as const),
+    absWorkingDir: ROOT,
+    external: EXTERNAL,
+    banner: { js: "const __hearthModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__hearthModuleUrl' },
+    minifyWhitespace: true,
+    minifySyntax: true,
+  };
+}
+
+/**
  * Builds into `outDir` (default server/dist). The desktop build (scripts/build-electron.ts) builds the
  * same layout into electron/dist/server, so both run the server, its workers and migrations alike.
  */
@@ -64,20 +85,7 @@ export async function buildServer(opts: { ifChanged?: boolean; quiet?: boolean; 
   if (opts.ifChanged && check.current) return 'current';
   const { build } = await import('esbuild');
   fs.rmSync(SERVER_DIST_OUT, { recursive: true, force: true });
-  const common = {
-    bundle: true,
-    platform: 'node' as const,
-    target: 'node22',
-    format: 'cjs' as const,
-    sourcemap: true,
-    logLevel: opts.quiet ? ('warning' as const) : ('info' as const),
-    absWorkingDir: ROOT,
-    external: EXTERNAL,
-    banner: { js: "const __hearthModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__hearthModuleUrl' },
-    minifyWhitespace: true,
-    minifySyntax: true,
-  };
+  const common = serverBundleOptions(opts.quiet);
   await build({ ...common, entryPoints: ['server/src/main.ts'], outfile: path.join(SERVER_DIST_OUT, 'server.js') });
   await build({ ...common, entryPoints: ['server/src/adapters/media/heic-worker.ts'], outfile: path.join(SERVER_DIST_OUT, 'heic-worker.js') });
   await build({ ...common, entryPoints: ['server/src/features/intake/hash-worker.ts'], outfile: path.join(SERVER_DIST_OUT, 'hash-worker.js') });
