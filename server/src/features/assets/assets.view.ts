@@ -87,7 +87,13 @@ export function loadAssetExtras(store: Pick<AssetsStore, 'species' | 'stacks'>, 
   return out;
 }
 
-export function toAsset(r: AssetRow, extras: AssetExtras = {}): Asset {
+/**
+ * The columns an Asset is made from: every column but the raw EXIF and the pHash recipe, which no answer shows. A
+ * page of the timeline reads only these (browse.store.ts PAGE_COLUMNS) and hands its rows here as they are.
+ */
+export type AssetViewRow = Omit<AssetRow, 'exif_raw' | 'phash_windows' | 'phash_version'>;
+
+export function toAsset(r: AssetViewRow, extras: AssetExtras = {}): Asset {
   const folder = r.storage_path.includes('/') ? r.storage_path.slice(0, r.storage_path.lastIndexOf('/')) : '';
   return {
     asset_id: r.asset_id,

@@ -36,7 +36,7 @@ import { EMPTY, ListCache, type InSnapshot, type KeptList, type ListResult, type
 import type { SnapshotWorker } from '../../platform/cache/snapshot-worker.ts';
 import type { CatalogTracker } from './catalog-tracker.ts';
 import type { CatalogShape } from './browse.shape.ts';
-import { BrowseStore, type ComponentRow, type ListSort, type PageRow, type PageStackRow } from './browse.store.ts';
+import { BrowseStore, type ComponentRow, type ListSort, type PageStackRow } from './browse.store.ts';
 import type { GalleryItem, GalleryList } from './browse.view.ts';
 
 export interface AssetPage {
@@ -193,7 +193,7 @@ export class BrowseService {
       const byRowid = new Map(this.store.rows(page).map((r) => [r.rid, r]));
       const rows = page.map((id) => byRowid.get(id)!);
       const extras = loadAssetExtras(this.assets, rows.map((r) => r.asset_id));
-      return { assets: rows.map((r) => toAsset(stripRow(r), extras.get(r.asset_id))), limit, offset, total: list.items };
+      return { assets: rows.map((r) => toAsset(r, extras.get(r.asset_id))), limit, offset, total: list.items };
     });
   }
 
@@ -261,7 +261,7 @@ export class BrowseService {
       const all = slot ? stacks.get(slot.stack.key) : undefined;
       const members = all?.filter((m) => m.in_state === 1);
       const cover = all?.find((m) => m.is_cover === 1) ?? all?.[0];
-      const primary = toAsset(stripRow(r), extras.get(r.asset_id));
+      const primary = toAsset(r, extras.get(r.asset_id));
       if (r.owner_id !== userId) {
         const m = marks.get(r.asset_id);
         primary.liked = m?.liked ?? false;
@@ -292,10 +292,4 @@ export class BrowseService {
       };
     });
   }
-}
-
-function stripRow(r: PageRow) {
-  const { rid: _rid, link_media_kind: _kind, ...asset } = r;
-  // Columns browse does not read (no answer shows them); 0: no pHash recipe read.
-  return { ...asset, exif_raw: null, phash_windows: null, phash_version: 0 };
 }
