@@ -54,13 +54,28 @@ test('reading, a screen a second or less, is never a fling, on even or uneven fr
   }
 });
 
-test('a jump seen in the first frame after the window rested is not a fling; moving on fast from there is', () => {
+test('a jump seen in the first frame after a rest is held for that frame only; moving on fast from there is a fling', () => {
   const detector = new FlingDetector();
   assert.equal(detector.sample(0, 0, SCREEN, false), false);
-  // Two seconds later, 20 screens further (a scrubber's jump): where the next frames are measured from.
-  assert.equal(detector.sample(2000, 20 * SCREEN, SCREEN, false), false);
-  assert.equal(detector.sample(2016, 20 * SCREEN, SCREEN, true), false, 'still after the jump');
+  // Two seconds later, 20 screens further (a scrubber's jump, or a slow device's first long frames of a fling).
+  assert.equal(detector.sample(2000, 20 * SCREEN, SCREEN, false), true, 'held: nothing says yet which it is');
+  assert.equal(detector.sample(2016, 20 * SCREEN, SCREEN, true), false, 'still after the jump: thumbnails load');
   assert.equal(detector.sample(2032, 20 * SCREEN + 100, SCREEN, true), true, '100 px in 16 ms (6250 px/s)');
+});
+
+test('a small move after a rest (a wheel notch) is not held', () => {
+  const detector = new FlingDetector();
+  assert.equal(detector.sample(0, 0, SCREEN, false), false);
+  assert.equal(detector.sample(5000, 100, SCREEN, false), false);
+  assert.equal(detector.sample(5016, 120, SCREEN, true), false);
+});
+
+test('the first frames of a fling on a slow device, a screen away at the first reading, are held and the fling goes on', () => {
+  const detector = new FlingDetector();
+  assert.equal(detector.sample(0, 0, SCREEN, false), false);
+  // 4000 px/s; the first reading comes 300 ms in (1200 px), then frames of 250 ms.
+  assert.equal(detector.sample(300, 1200, SCREEN, false), true);
+  for (let t = 550; t < 2500; t += 250) assert.equal(detector.sample(t, 4 * t, SCREEN, true), true, `at ${t} ms`);
 });
 
 test('a fling going up is a fling too', () => {

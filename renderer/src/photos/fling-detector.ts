@@ -25,7 +25,9 @@
  * tiles of a fling's frame in the page before the fling is known.
  *
  * The end is still measured over several frames, with a lower threshold to end than to begin: a
- * single long frame is not a stop.
+ * single long frame is not a stop. The first reading after a rest has no frame before it to measure
+ * from: a long way from the rest holds thumbnails for that one frame (JUMP_SCREENS), and the next
+ * frame tells a fling from a jump.
  */
 
 /** Faster than this many window heights a second, between two frames in a row, begins a fling. */
@@ -38,6 +40,12 @@ export const SETTLE_MS = 150;
 export const WINDOW_FRAMES = 3;
 /** For how many frames in a row the window must be slow before thumbnails load. */
 export const SETTLE_FRAMES = 2;
+/**
+ * Further than this many window heights at the first reading after a rest holds thumbnails for that frame. On a
+ * slow device the first frames of a fling are long: by the first reading the window was a screen or more away,
+ * and every tile of those rows asked for its thumbnail (CI: 45 of 289 tiles at 4x CPU throttling).
+ */
+export const JUMP_SCREENS = 0.25;
 
 interface Sample {
   t: number;
@@ -46,6 +54,8 @@ interface Sample {
 
 export class FlingDetector {
   private fast = false;
+  /** The last reading was the first after a rest and found the window far away (see `sample`). */
+  private jumped = false;
   /** The previous frame's sample, when the window was sampled in the frame before this one. */
   private previous: Sample | null = null;
   /** While flung: where the window was at each frame since the span's start. */
@@ -64,10 +74,20 @@ export class FlingDetector {
    * Returns whether the window is flung now.
    */
   sample(t: number, y: number, screen: number, continued: boolean): boolean {
-    const previous = continued ? this.previous : null;
+    const rested = this.previous;
+    const previous = continued ? rested : null;
     this.previous = { t, y };
     if (!this.fast) {
-      if (!previous || t <= previous.t) return false;
+      const wasJump = this.jumped;
+      this.jumped = false;
+      if (!previous) {
+        // The first reading after the window rested: how long it took to get here is unknown, but a long way
+        // (JUMP_SCREENS) in the frame or two since the rest is no reading pace. Held for this one frame; the
+        // next says whether it was a fling (still moving fast) or a jump (still), which then loads at once.
+        this.jumped = rested !== null && Math.abs(y - rested.y) > JUMP_SCREENS * screen;
+        return this.jumped;
+      }
+      if (t <= previous.t) return wasJump;
       const speed = (Math.abs(y - previous.y) / (t - previous.t)) * 1000;
       if (speed <= FAST_SCREENS_PER_S * screen) return false;
       this.fast = true;
