@@ -90,8 +90,6 @@ function originalRelation(a: AssetRow): string {
 
 type Role = [AssetRow, string];
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
-
 export function linkMediaItem(db: Db, store: AssetsStore, asset: AssetRow, now: number): string {
   // A file a source said belongs with another is linked from that other's side, so the item comes out the same
   // whichever of the two is processed last (and however often either is processed again).
@@ -184,16 +182,22 @@ function livePartner(db: Db, asset: AssetRow): AssetRow | undefined {
   return partner && (asset.type === 'PHOTO' || partner.type === 'PHOTO') ? partner : undefined;
 }
 
+/**
+ * The photos of a folder named like one path up to its extension, any ASCII letter case: repository, the path
+ * without its extension + '.', the same + '/', folder, owner, the photo itself (left out). Exported for the test of
+ * its query plan.
+ */
+export const PARTNER_CANDIDATES = `SELECT * FROM assets WHERE repository_id = ? AND lower(storage_path) >= lower(?) AND lower(storage_path) < lower(?)
+  AND +folder_path = ? AND +owner_id = ? AND type = 'PHOTO' AND +is_deleted = 0 AND asset_id != ?`;
+
 /** The RAW/JPEG partner of a photo: same folder, same stem, the other kind. */
 function pairPartner(db: Db, asset: AssetRow): AssetRow | undefined {
   const dir = path.posix.dirname(asset.storage_path);
-  // folder_path (migration 0006) is indexed with the repository: one folder is read, not the owner's
-  // library (the unary + keeps the planner off the owner indexes).
-  const siblings = prepared(
-    db,
-    `SELECT * FROM assets WHERE repository_id = ? AND folder_path = ? AND +owner_id = ? AND type = 'PHOTO' AND +is_deleted = 0 AND asset_id != ?
-       AND storage_path LIKE ? ESCAPE '\\'`,
-  ).all(asset.repository_id, dir === '.' ? '' : dir, asset.owner_id, asset.asset_id, `${likeEscape(asset.storage_path.slice(0, asset.storage_path.length - path.posix.extname(asset.storage_path).length))}.%`) as AssetRow[];
+  // Every path of this folder whose name is this one's up to a dot: one range of the folded path index (migration
+  // 0042), the few files of the same name, not the whole folder ('.' + 1 is '/'). The unary + keeps the planner
+  // on that index rather than the folder's or the owner's.
+  const stem = asset.storage_path.slice(0, asset.storage_path.length - path.posix.extname(asset.storage_path).length);
+  const siblings = prepared(db, PARTNER_CANDIDATES).all(asset.repository_id, `${stem}.`, `${stem}/`, dir === '.' ? '' : dir, asset.owner_id, asset.asset_id) as AssetRow[];
   return siblings.find((s) => fileStem(s.storage_path) === fileStem(asset.storage_path) && isRawAsset(s) !== isRawAsset(asset));
 }
 
