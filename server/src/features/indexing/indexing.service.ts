@@ -19,6 +19,7 @@
  */
 import type { SettingsStore } from '../../config/settings.ts';
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { Conflict, Invalid } from '../../platform/http/errors.ts';
 import type { Actor } from '../../platform/http/context.ts';
 import { ACTIVE_STATES, SnoozeError, sqlList, type JobContext } from '../../platform/jobs/registry.ts';
@@ -153,9 +154,12 @@ export class IndexingService {
    * is installed, `missing_only`), so a library without models fills no queue with jobs that can only wait.
    */
   afterAssetReady(e: { asset_id: string }): void {
-    const row = this.db.prepare('SELECT type FROM assets WHERE asset_id = ? AND is_deleted = 0').get(e.asset_id) as { type: string } | undefined;
+    // Every asset of an import passes here: with no task on (models off or missing) the catalog is not read.
+    const on = INDEX_TASKS.filter((t) => this.indexers.available(t) && isTaskEnabled(this.settings, t));
+    if (on.length === 0) return;
+    const row = prepared(this.db, 'SELECT type FROM assets WHERE asset_id = ? AND is_deleted = 0').get(e.asset_id) as { type: string } | undefined;
     if (!row) return;
-    const tasks = INDEX_TASKS.filter((t) => INDEX_TASK_INFO[t].assetType === row.type && this.indexers.available(t) && isTaskEnabled(this.settings, t));
+    const tasks = on.filter((t) => INDEX_TASK_INFO[t].assetType === row.type);
     if (tasks.length) this.jobs.enqueueMany(indexAsset, tasks.map((task) => ({ args: { asset_id: e.asset_id, task } })));
   }
 
