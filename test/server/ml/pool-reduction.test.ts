@@ -33,10 +33,12 @@ describe('inference pool: outputs reduced in the worker', { timeout: 300_000 }, 
     ml = new MlRuntime({ modelsDir: SHARED_MODELS, shippedModelsDir: null, dataDir: null, maxWorkers: 1 });
     const run = ml.run.bind(ml);
     ml.run = async (modelId: string, feeds: Feeds, lane?: Lane, reduce?: Reduction | null) => {
+      // Read before the run: a float feed's bytes are freed once sent (inference-pool.ts).
+      const sent = Object.values(feeds)[0]!.data.byteLength;
       const out = await run(modelId, feeds, lane, reduce);
       if (modelId === OCR_MODELS.det) {
         const f = Object.values(feeds)[0]!;
-        detFeeds.push({ bytes: f.data.byteLength, values: f.dims.reduce((a, b) => a * b, 1), pixels: !!f.pixels, answered: bytesOf(out) });
+        detFeeds.push({ bytes: sent, values: f.dims.reduce((a, b) => a * b, 1), pixels: !!f.pixels, answered: bytesOf(out) });
       }
       if (modelId === OCR_MODELS.rec) {
         const first = Object.values(out)[0]!;
@@ -103,7 +105,8 @@ describe('inference pool: outputs reduced in the worker', { timeout: 300_000 }, 
     for (let n = 0; n < 2; n++) for (let i = 0; i < plane; i++) for (let c = 0; c < 3; c++) data[(n * 3 + c) * plane + i] = rgb[(n * plane + i) * 3 + (2 - c)]! / 127.5 - 1;
     const input = 'x';
     const feeds: Feeds = { [input]: { type: 'float32', dims: [2, 3, 48, 320], data } };
-    const full = Object.values(await ml.run(OCR_MODELS.rec, feeds))[0]!;
+    // A copy: a float feed's bytes are freed once sent (inference-pool.ts), and `data` goes to the pool again below.
+    const full = Object.values(await ml.run(OCR_MODELS.rec, { [input]: { ...feeds[input]!, data: data.slice() } }))[0]!;
     const mine = ctcSteps({ data: full.data as Float32Array, dims: full.dims }, space);
     const theirs = await poolRecogniseSteps(ml)({ data, dims: [2, 3, 48, 320] }, space);
     assert.deepEqual(theirs.dims, mine.dims);

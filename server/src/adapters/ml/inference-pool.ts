@@ -32,8 +32,8 @@
  * pool leaves nothing of onnxruntime in the server (its library, its arenas, the heap its threads grew);
  * worker threads on request. "Thread" below means either: the pool treats them alike.
  *
- * Tensors cross to a child process as copies through its IPC channel (the caller's arrays are left as
- * they were). What a copy costs scales with its bytes (serialising, the pipe, reassembling, the garbage on both
+ * Tensors cross to a child process as copies through its IPC channel; an input whose typed array owns its whole
+ * buffer is then freed (detached after `run`, as a move to a thread leaves it), pixels are left as they were. What a copy costs scales with its bytes (serialising, the pipe, reassembling, the garbage on both
  * sides: about 2 ms of the server's CPU per MB, measured with a 5.8 MB tensor), so a caller that needs little of
  * a large tensor says so: a feed may cross as the 8-bit pixels it is made of (`Tensor.pixels`), and an answer
  * may be reduced where it is made (`Reduction`), both done by the worker (inference-worker.ts). To a worker thread they cross by transfer: an input whose typed array owns its whole buffer
@@ -65,6 +65,7 @@ import { InferenceError, ModelUnavailableError, PoolClosedError } from './errors
 import { startRunner, type InferenceRunner, type Isolation } from './inference-runner.ts';
 import type { TensorType } from './model-manifest.ts';
 import { expandPixelPlanes } from './tensor-kernels.ts';
+import { releaseBytes } from '../../platform/cache/release-bytes.ts';
 
 /**
  * How long a thread may wait for work before its sessions are released. Long enough that the pauses of
@@ -398,7 +399,21 @@ export class InferencePool {
       feeds[name] = { type: t.type, dims: [...t.dims], data, ...(t.pixels ? { pixels: t.pixels } : {}) };
     }
     const model = { id: job.modelId, file: job.model.file, bytes: job.model.bytes, sha256: job.model.sha256 };
-    thread.worker.postMessage({ op: 'run', id: ++this.nextId, model, feeds, ...(job.reduce ? { reduce: job.reduce } : {}) }, transfer);
+    try {
+      thread.worker.postMessage({ op: 'run', id: ++this.nextId, model, feeds, ...(job.reduce ? { reduce: job.reduce } : {}) }, transfer);
+    } catch (e) {
+      // A feed that cannot be sent (an array already freed or moved by an earlier run): that call fails, and the
+      // thread, which never got it, takes the next one. Left alone it would wait for an answer that never comes.
+      thread.job = null;
+      job.reject(new InferenceError(job.modelId, 'run', `its input could not be sent to the worker: ${e instanceof Error ? e.message : String(e)}`));
+      this.rest(thread);
+      queueMicrotask(() => this.pump());
+      return;
+    }
+    // The channel copied them as it sent: an input that owns its buffer is freed now, as a thread's move would have
+    // (release-bytes.ts: left to the collector, the detectors' inputs, megabytes a photo, started a full collection
+    // every photo or two). Pixels may be a shared decode: never.
+    if (this.isolation === 'process') for (const t of Object.values(job.feeds)) if (!t.pixels) releaseBytes(t.data);
   }
 
   private spawn(lane: Lane): PoolThread {

@@ -123,6 +123,20 @@ function ifAbove(t, reduce) {
 
 const REDUCTIONS = { 'ctc-greedy': ctcGreedy, 'if-above': ifAbove };
 
+// Frees a tensor's bytes now rather than at the collector's next full collection (platform/cache/release-bytes.ts
+// says why): a photo's indexing makes megabytes of them (the detectors' inputs expanded here, their outputs), and
+// left to the collector, that pace of outside memory started a full collection every photo or two. Only an array
+// that owns its whole buffer, and not one already moved to the server (thread isolation transfers the outputs).
+function free(data) {
+  const b = data && data.buffer;
+  if (!(b instanceof ArrayBuffer) || b.detached || data.byteOffset !== 0 || data.byteLength !== b.byteLength || b.byteLength < 65536) return;
+  try {
+    b.transfer(0);
+  } catch {
+    // a buffer the runtime keeps (not detachable) is the collector's
+  }
+}
+
 function transferable(data, transfer) {
   if (data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength || !(data.buffer instanceof ArrayBuffer)) data = data.slice();
   transfer.push(data.buffer);
@@ -144,10 +158,16 @@ async function run(m) {
   }
   try {
     const feeds = {};
-    for (const [name, t] of Object.entries(m.feeds)) feeds[name] = new ort.Tensor(t.type, t.pixels ? expandPixelPlanes(t.data, t.dims, t.pixels) : t.data, t.dims);
+    const expanded = [];
+    for (const [name, t] of Object.entries(m.feeds)) {
+      const data = t.pixels ? expandPixelPlanes(t.data, t.dims, t.pixels) : t.data;
+      if (t.pixels) expanded.push(data);
+      feeds[name] = new ort.Tensor(t.type, data, t.dims);
+    }
     const t0 = performance.now();
     const result = await entry.session.run(feeds);
     const ms = performance.now() - t0;
+    for (const data of expanded) free(data);
     let outputs = {};
     const transfer = [];
     const reduced = m.reduce ? REDUCTIONS[m.reduce.kind](result[entry.session.outputNames[0]], m.reduce) : null;
@@ -161,6 +181,8 @@ async function run(m) {
       }
     }
     parentPort.postMessage({ id: m.id, ok: true, outputs, ms, load: loaded }, transfer);
+    // Sent (a child process's channel copies as it sends; a thread's transfer moved them): what is left is garbage.
+    for (const name of entry.session.outputNames) free(result[name] && result[name].data);
   } catch (e) {
     parentPort.postMessage({ id: m.id, ok: false, phase: 'run', error: String((e && e.message) || e), load: loaded });
   }

@@ -22,7 +22,7 @@ type DetachableArrayBuffer = ArrayBuffer & { readonly detached: boolean; transfe
  * Releases each buffer that owns its whole ArrayBuffer. A buffer that is a slice of a larger one is left to the
  * collector: a small Buffer is a slice of Node's shared pool, and detaching that would empty its neighbours.
  */
-export function releaseBytes(...buffers: Array<Uint8Array | null | undefined>): void {
+export function releaseBytes(...buffers: Array<ArrayBufferView | null | undefined>): void {
   for (const buf of buffers) if (buf && buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength) detach(buf);
 }
 
@@ -34,7 +34,7 @@ export function releaseOnlyView(view: Uint8Array): void {
   detach(view);
 }
 
-function detach(view: Uint8Array): void {
+function detach(view: ArrayBufferView): void {
   const whole = view.buffer as DetachableArrayBuffer;
   if (view.byteOffset !== 0 || whole.byteLength < WORTH_RELEASING || !(whole instanceof ArrayBuffer) || whole.detached) return;
   whole.transfer(0);
