@@ -29,6 +29,7 @@ import { readingOrder } from './reading-order.ts';
 import { squeezeWidth, stripBatch, widthBatches } from './strip-input.ts';
 import type { OcrInfer, OcrLine, OcrResult, Quad, RgbImage, Tensor } from './types.ts';
 import { stackColumn } from './vertical.ts';
+import { releaseBytes } from '../../platform/cache/release-bytes.ts';
 
 /** Time spent per stage, summed over the calls that were given this object (in the unit of `clock`, default wall ms). */
 export interface OcrTimings {
@@ -51,7 +52,8 @@ export interface OcrPixels {
   detection: RgbImage;
   /**
    * The same image at up to 4096 px, asked for only when a text box is thinner than the recogniser's input;
-   * `detection` itself when it was not shrunk (the medium thumbnail, a photo no larger than 800 px).
+   * `detection` itself when it was not shrunk (the medium thumbnail, a photo no larger than 800 px). A decode of
+   * its own otherwise: the engine frees its bytes once the lines are cut from it.
    */
   crops(): Promise<RgbImage>;
 }
@@ -175,6 +177,8 @@ export function createOcr({ infer, charset, recogniseSteps, detectPixels }: OcrE
           stacked.push(true);
         }
       });
+      // The larger decode (up to 4096 px, tens of MB) is read no more: freed now, not at the next full collection.
+      if (image !== pixels.detection) releaseBytes(image.data);
       lap('crop');
       // Stacked cells are upright by construction; only the turned crops may be upside down.
       const turned = strips.map((_, i) => i).filter((i) => !stacked[i]);
