@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { expandPixels } from '../../server/src/adapters/ml/index.ts';
 import { loadConfig } from '../../server/src/config/env.ts';
 import { createContainer } from '../../server/src/container.ts';
 import { FACE_MODEL_ID, analyseFaces } from '../../server/src/features/faces/index.ts';
@@ -53,7 +54,8 @@ export async function stagePass(files: string[], modelsDir: string, modelFiles: 
   };
   const faceIds = { detector: 'yunet-n', embedding: 'mobilefacenet' } as const;
   const faceInfer: FaceInfer = async (model, input) => {
-    const { out } = await run(faceIds[model], input);
+    // The detector's input comes as its pixels: the tensor made here, as the pool's worker makes it.
+    const { out } = await run(faceIds[model], 'pixels' in input ? { data: expandPixels({ type: 'float32', ...input }), dims: input.dims } : input);
     return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, { data: t.data as Float32Array, dims: [...t.dims] }]));
   };
   const ocrIds = { det: 'ppocrv4-det', cls: 'ppocr-cls', rec: 'ppocrv4-rec' } as const;

@@ -14,6 +14,8 @@ import { createOcr, ctcSteps, loadCharset, poolDetectPixels, poolInfer, poolReco
 import { detInput, detPixelInput } from '../../../server/src/features/ocr/det-input.ts';
 import { loadRgb } from '../../../server/src/features/ocr/image-input.ts';
 import { OCR_MODELS } from '../../../server/src/features/ocr/ocr-indexer.ts';
+import { analyseFaces, facePoolInfer, type FaceAnalysis } from '../../../server/src/features/faces/index.ts';
+import type { FaceInfer } from '../../../server/src/features/faces/types.ts';
 import { corpusPath } from '../media/corpus.ts';
 import { KEYS_PATH } from '../ocr/onnx-infer.ts';
 import { SHARED_MODELS } from './models.ts';
@@ -114,5 +116,24 @@ describe('inference pool: outputs reduced in the worker', { timeout: 300_000 }, 
     assert.deepEqual(theirs.bestP, mine.bestP);
     assert.deepEqual(theirs.spaceP, mine.spaceP);
     assert.ok(mine.best.some((c) => c !== 0), 'the strips held something the recogniser read');
+  });
+
+  test("the face detector's feed crosses as its pixels, 1 byte a value, and finds the same faces as its float tensor", async () => {
+    const pool = facePoolInfer(ml);
+    const feeds: { bytes: number; values: number; pixels: boolean }[] = [];
+    const asPixels: FaceInfer = (model, input) => {
+      if (model === 'detector') feeds.push({ bytes: input.data.byteLength, values: input.dims.reduce((a, b) => a * b, 1), pixels: 'pixels' in input });
+      return pool(model, input);
+    };
+    const asFloats: FaceInfer = (model, input) => pool(model, 'pixels' in input ? { data: expandPixels({ type: 'float32', ...input }), dims: input.dims } : input);
+    const file = corpusPath('faces', 'face_012.jpg');
+    const plain = (a: FaceAnalysis) => a.faces.map((f) => ({ ...f, embedding: Array.from(f.embedding) }));
+    const a = plain(await analyseFaces(file, asPixels));
+    const b = plain(await analyseFaces(file, asFloats));
+    assert.equal(a.length, 2, 'the two faces of the pair photo');
+    assert.deepEqual(a, b, 'the same boxes, landmarks, scores and embeddings');
+    assert.equal(feeds.length, 1);
+    assert.ok(feeds[0]!.pixels, 'the detector was fed pixels');
+    assert.ok(feeds[0]!.bytes <= feeds[0]!.values, `1 byte a value or less (padding): ${feeds[0]!.bytes} bytes for ${feeds[0]!.values} values`);
   });
 });

@@ -45,7 +45,7 @@ export interface FaceAnalysis {
 export function poolInfer(ml: Pick<MlRuntime, 'run'>): FaceInfer {
   return async (model, input) => {
     const entry = modelEntry(FACE_MODELS[model])!;
-    const out = await ml.run(entry.id, { [entry.inputs[0]!.name]: { type: 'float32', dims: input.dims, data: input.data } });
+    const out = await ml.run(entry.id, { [entry.inputs[0]!.name]: { type: 'float32', dims: input.dims, data: input.data, ...('pixels' in input ? { pixels: input.pixels } : {}) } });
     return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, { data: t.data as Float32Array, dims: t.dims }]));
   };
 }
