@@ -36,7 +36,8 @@ export function detectorInput(img: RgbImage): { tensor: FacePixels; scale: numbe
     wxs[x] = fx - x0;
   }
   // One pass, the three channels unrolled: no per-channel loop or index arithmetic in the inner loop. A weighted
-  // mean of bytes stays within 0..255, so rounding is all a value needs (a Uint8Array would truncate).
+  // mean of bytes stays within 0..255, and a Uint8Array truncates what it is given: + 0.5 rounds it (as Math.round
+  // does for values ≥ 0, at a fraction of its cost in this loop).
   for (let y = 0; y < rh; y++) {
     const fy = Math.min(img.height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
     const y0 = Math.floor(fy);
@@ -49,9 +50,9 @@ export function detectorInput(img: RgbImage): { tensor: FacePixels; scale: numbe
       const a = row0 + xs0[x]!, b = row0 + xs1[x]!, d = row1 + xs0[x]!, e = row1 + xs1[x]!;
       const wx = wxs[x]!;
       const w00 = (1 - wx) * (1 - wy), w01 = wx * (1 - wy), w10 = (1 - wx) * wy, w11 = wx * wy;
-      out[o] = Math.round(data[a]! * w00 + data[b]! * w01 + data[d]! * w10 + data[e]! * w11);
-      out[o + 1] = Math.round(data[a + 1]! * w00 + data[b + 1]! * w01 + data[d + 1]! * w10 + data[e + 1]! * w11);
-      out[o + 2] = Math.round(data[a + 2]! * w00 + data[b + 2]! * w01 + data[d + 2]! * w10 + data[e + 2]! * w11);
+      out[o] = data[a]! * w00 + data[b]! * w01 + data[d]! * w10 + data[e]! * w11 + 0.5;
+      out[o + 1] = data[a + 1]! * w00 + data[b + 1]! * w01 + data[d + 1]! * w10 + data[e + 1]! * w11 + 0.5;
+      out[o + 2] = data[a + 2]! * w00 + data[b + 2]! * w01 + data[d + 2]! * w10 + data[e + 2]! * w11 + 0.5;
     }
   }
   // BGR planes: blue (byte 2) first.
