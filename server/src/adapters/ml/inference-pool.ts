@@ -33,7 +33,8 @@
  * worker threads on request. "Thread" below means either: the pool treats them alike.
  *
  * Tensors cross to a child process as copies through its IPC channel; an input whose typed array owns its whole
- * buffer is then freed (detached after `run`, as a move to a thread leaves it), pixels are left as they were. What a copy costs scales with its bytes (serialising, the pipe, reassembling, the garbage on both
+ * buffer is then freed (detached after `run`, as a move to a thread leaves it), pixels are left as they were.
+ * What a copy costs scales with its bytes (serialising, the pipe, reassembling, the garbage on both
  * sides: about 2 ms of the server's CPU per MB, measured with a 5.8 MB tensor), so a caller that needs little of
  * a large tensor says so: a feed may cross as the 8-bit pixels it is made of (`Tensor.pixels`), and an answer
  * may be reduced where it is made (`Reduction`), both done by the worker (inference-worker.ts). To a worker thread they cross by transfer: an input whose typed array owns its whole buffer
