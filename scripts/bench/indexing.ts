@@ -11,8 +11,9 @@
  *     processing, catalog writes, the people's incremental clustering). Timed from the first file handed to the
  *     ingest until the job queue is idle. The inference threads start and load their sessions inside the clock.
  *   - the floor: one decode of each photo plus the models' own inference on exactly the tensors Hearth sent, run
- *     alone. While Hearth runs (the first round only), every tensor its indexers hand the ML runtime is copied
- *     to a temporary file, per photo, and so is the largest size its indexers decoded it to. The floor then
+ *     alone. In a recording pass before the timed rounds (Hearth over the same files, not timed), every tensor its
+ *     indexers hand the ML runtime is copied to a temporary file, per photo, and so is the largest size its
+ *     indexers decoded it to. The floor then
  *     starts `cores` threads (worker_threads), each with its own onnxruntime sessions of the five models
  *     (intraOpNumThreads 1, created before the clock), the photos shared between them through one counter: per
  *     photo one sharp decode (EXIF-upright, raw RGB, single-threaded) at the largest size a model input of that
@@ -110,12 +111,10 @@ interface Measured {
   othersCores: number | null;
 }
 
-/** `excluded`: CPU seconds of this process that were the bench's own (the tensors' recording). */
-function measured(n: number, secs: number, c0: ReturnType<typeof cpuNow>, excluded = 0): Measured {
+function measured(n: number, secs: number, c0: ReturnType<typeof cpuNow>): Measured {
   const c1 = cpuNow();
-  const all = c1.self - c0.self;
-  const self = Math.max(0, all - excluded);
-  const others = c1.machine !== null && c0.machine !== null ? Math.max(0, c1.machine - c0.machine - all) / secs : null;
+  const self = c1.self - c0.self;
+  const others = c1.machine !== null && c0.machine !== null ? Math.max(0, c1.machine - c0.machine - self) / secs : null;
   return { filesPerSec: n / secs, cpuPerFileMs: (self * 1000) / n, othersCores: others };
 }
 
@@ -159,10 +158,8 @@ async function hearthRound(
     if (i !== undefined && i >= 0) decodeSide[i] = Math.max(decodeSide[i]!, maxSide);
     return once(file, maxSide);
   };
-  // The recording's own cost is kept out of Hearth's figure: each tensor is written synchronously (a copy into
-  // the page cache, no promise, no file handle kept) and the time of those writes is taken out of the CPU
-  // measured. Written asynchronously, with a copy of each tensor, they cost Hearth's thread about 40 ms a photo.
-  let recordMs = 0;
+  // Only in the recording pass, which is not timed. Each tensor is written synchronously: a copy into the page
+  // cache, no promise, no file handle kept.
   if (recordDir) {
     const run = c.ml.run.bind(c.ml);
     let seq = 0;
@@ -171,14 +168,12 @@ async function hearthRound(
       const input = Object.values(feeds)[0]!;
       if (i !== undefined && i >= 0) {
         const file = path.join(recordDir, `${i}-${seq++}.f32`);
-        const t = performance.now();
         // A feed sent as pixels (the text detector's) is recorded as the tensor the worker makes of it.
         const d = input.pixels ? expandPixels(input) : input.data;
         fs.writeFileSync(file, new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
         // The expansion is the recording's own (7.7 MB for an 800-px photo): freed now, or the full collections it
         // would start would count against Hearth's CPU.
         if (input.pixels) releaseBytes(d);
-        recordMs += performance.now() - t;
         runs[i]!.push({ model: modelId, dims: [...input.dims], path: file });
       }
       return run(modelId, feeds, lane, reduce);
@@ -191,7 +186,7 @@ async function hearthRound(
   const keepAlive = setInterval(() => {}, 1000); // the runner's timer and the pool's threads are unref'd
   await c.jobRunner.whenIdle();
   clearInterval(keepAlive);
-  const m = measured(files.length, (performance.now() - t0) / 1000, c0, recordMs / 1000);
+  const m = measured(files.length, (performance.now() - t0) / 1000, c0);
   const indexed = Object.fromEntries(
     (c.db.prepare('SELECT task, count(*) AS n FROM asset_index_entries GROUP BY task').all() as { task: string; n: number }[]).map((r) => [r.task, r.n]),
   );
@@ -259,28 +254,28 @@ console.log('  hearth: ingest (hash, EXIF, 400 px, pHash, catalog) + face and te
 console.log(`  floor: ${os.availableParallelism()} threads, each one decode per photo + the same inferences on its own sessions (1 intra-op thread); nothing else`);
 
 const recordDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-tensors-'));
-let recorded: RecordedRun[][] = [];
-let recordedSides: number[] = [];
 let best = { hearth: 0, floor: 0 };
 try {
+  // The recording pass, not timed: Hearth once over the files with every tensor written down for the floor. Its
+  // writes hold Hearth's thread (10 MB a photo, synchronously), and timed they cost it a fifth of its files/s
+  // (5.81 files/s recorded against 7.16 in the next round, same run), so no timed round records.
+  const pass = await hearthRound(files, recordDir);
+  const recorded = pass.runs;
+  const recordedSides = pass.decodeSide;
+  const count = (m: string) => recorded.reduce((s, runs) => s + runs.filter((x) => x.model === m).length, 0);
+  console.log(`recording pass (not timed): inferences recorded: ${MODEL_IDS.map((m) => `${m} ${count(m)}`).join(', ')}`);
   for (let r = 1; r <= rounds; r++) {
     const profiler = process.env.BENCH_PROFILE && r === 1 ? await startProfile() : null;
-    const hearth = await hearthRound(files, r === 1 ? recordDir : null);
+    const hearth = await hearthRound(files, null);
     if (profiler) await profiler.stop(process.env.BENCH_PROFILE!);
-    if (r === 1) {
-      recorded = hearth.runs;
-      recordedSides = hearth.decodeSide;
-    }
     console.log(`         (hearth round ${r} done; the floor next)`);
     const floor = await floorRound(files, recorded, recordedSides);
-    const count = (m: string) => recorded.reduce((s, runs) => s + runs.filter((x) => x.model === m).length, 0);
     const ratio = hearth.m.filesPerSec / floor.filesPerSec;
     console.log(
       `round ${r}: hearth ${hearth.m.filesPerSec.toFixed(2)} files/s (${hearth.m.cpuPerFileMs.toFixed(0)} ms CPU/file; indexed face ${hearth.indexed.face ?? 0}, ocr ${hearth.indexed.ocr ?? 0}; jobs with a failed attempt ${hearth.failed}), ` +
         `floor ${floor.filesPerSec.toFixed(2)} files/s (${floor.cpuPerFileMs.toFixed(0)} ms CPU/file), ratio ${ratio.toFixed(2)}, ` +
         `CPU ratio ${(floor.cpuPerFileMs / hearth.m.cpuPerFileMs).toFixed(2)}`,
     );
-    if (r === 1) console.log(`         inferences recorded: ${MODEL_IDS.map((m) => `${m} ${count(m)}`).join(', ')}`);
     const perPhoto = [...hearth.decodes].sort(([a], [b]) => a - b).map(([side, n]) => `${side} px ${(n / files.length).toFixed(2)}`);
     console.log(`         hearth's indexer decodes per photo: ${perPhoto.join(', ') || 'none'}`);
     const cores = (x: number | null) => (x === null ? 'unknown' : x.toFixed(2));
