@@ -10,7 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
@@ -288,6 +290,38 @@ describe('inference pool: release when idle', { timeout: 300_000 }, () => {
       assert.deepEqual(pool.diagnostics().models_loaded, []);
     } finally {
       await pool.close();
+    }
+  });
+
+  test('the catalog is asked for the file only when no thread holds the model; a file removed since is refused at the load', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-pool-resolve-'));
+    const file = path.join(dir, path.basename(CLS_FILE));
+    fs.copyFileSync(path.join(SHARED_MODELS, CLS_FILE), file);
+    const verified = { file, bytes: fs.statSync(file).size, sha256: crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'), task: 'ocr' };
+    let asked = 0;
+    const pool = new InferencePool({ maxWorkers: 1, idleMs: 200, resolve: async () => (asked++, verified) });
+    const released = () => pool.lifecycle().threads === 0 && pool.lifecycle().releasing === 0;
+    try {
+      const expected = probs(await pool.run(CLS_MODEL, await clsFeeds()));
+      assert.equal(asked, 1, 'asked for the first load');
+      for (let i = 0; i < 3; i++) assert.deepEqual(probs(await pool.run(CLS_MODEL, await clsFeeds())), expected);
+      assert.equal(asked, 1, 'not asked again while a thread holds the model');
+      // Released: the next run asks again, and a thread loads the file again.
+      await until(released, 'the thread to release its session');
+      assert.deepEqual(probs(await pool.run(CLS_MODEL, await clsFeeds())), expected);
+      assert.equal(asked, 2, 'asked again after the release');
+      await until(released, 'the thread to release its session');
+      // Removed after the catalog's check: the thread that loads it refuses, as it refuses a changed file.
+      fs.rmSync(file);
+      await assert.rejects(pool.run(CLS_MODEL, await clsFeeds()), (e: unknown) => {
+        assert.ok(e instanceof ModelUnavailableError, String(e));
+        assert.match(e.message, /cannot read .*\(ENOENT\)/);
+        return true;
+      });
+      assert.equal(asked, 3);
+    } finally {
+      await pool.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -261,7 +261,13 @@ export class InferencePool {
   async run(modelId: string, feeds: Feeds, lane: Lane = 'background', reduce: Reduction | null = null): Promise<Record<string, Tensor>> {
     if (this.closing) throw new PoolClosedError();
     if (this.runtimeProblem) throw new InferenceError(modelId, 'load', this.runtimeProblem);
-    const model = await this.opts.resolve(modelId);
+    // The catalog is asked for the file only when no thread holds the model: a loaded session runs the verified
+    // bytes whatever happens to the file since, and a thread that must load it checks the bytes it reads itself
+    // (refused as unavailable when they are not the verified ones). Asked on every run, the catalog's check (a
+    // stat of each file and its answer) cost the server thread 2.5 ms a photo in full indexing
+    // (scripts/bench/indexing.ts, five runs a photo).
+    const held = this.models.get(modelId);
+    const model = held && this.threads.some((t) => t.loaded.has(modelId)) ? held : await this.opts.resolve(modelId);
     // Checked again: the pool may have started closing while the file was being verified.
     if (this.closing) throw new PoolClosedError();
     this.models.set(modelId, model);

@@ -16,10 +16,10 @@
  * when the garbage collector gets to the session objects) and answers; the pool then ends the thread.
  *
  * The file is read here and checked against the registry once more, size then sha256, before
- * onnxruntime sees the bytes: the pool only sends files the model catalog verified, and this guards
- * against one replaced since (a reload after a release reads the file again). A mismatch answers
- * `refused: true`, which the pool turns into ModelUnavailableError. Hashing costs ~0.1 s per 50 MB,
- * next to a session's creation of the same order, and only at a load.
+ * onnxruntime sees the bytes: the pool sends files the model catalog verified (asking it again only when no
+ * thread holds the model), and this guards against one replaced or removed since. A mismatch or a file
+ * that cannot be read answers `refused: true`, which the pool turns into ModelUnavailableError. Hashing
+ * costs ~0.1 s per 50 MB, next to a session's creation of the same order, and only at a load.
  *
  * Reductions: a run may ask for its first output to be reduced here, where the tensor is made, so that only what
  * its reader needs crosses back (the copy through a child's IPC channel, and the garbage it leaves on both sides,
@@ -93,7 +93,10 @@ function sessionOptions() {
 class Refused extends Error {}
 
 async function load(model) {
-  const bytes = await fs.promises.readFile(model.file);
+  // Unreadable (removed since it was verified): unavailable, as a changed file is.
+  const bytes = await fs.promises.readFile(model.file).catch((e) => {
+    throw new Refused('cannot read ' + path.basename(model.file) + ' (' + ((e && e.code) || 'error') + ')');
+  });
   if (bytes.length !== model.bytes) throw new Refused(path.basename(model.file) + ' has ' + bytes.length + ' bytes, expected ' + model.bytes);
   const digest = createHash('sha256').update(bytes).digest('hex');
   if (digest !== model.sha256) throw new Refused(path.basename(model.file) + ' has sha256 ' + digest + ', expected ' + model.sha256);
