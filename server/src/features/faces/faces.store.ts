@@ -5,6 +5,7 @@
  * corrected people are kept, and chosen covers stay while their face is still the person's.
  */
 import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
 import { nextTurn, Pace } from '../../platform/cache/slices.ts';
 import { clusterFaces, CLUSTER_PARAMS, SLICE_MS, type ClusterFace } from './cluster.ts';
 import { componentsOf, FaceMatrix } from './cluster-neighbours.ts';
@@ -106,19 +107,20 @@ export class FacesStore {
   replace(assetId: string, analysis: FaceAnalysis, modelId: string, now = Date.now()): boolean {
     return this.db
       .transaction(() => {
-        const asset = this.db.prepare('SELECT owner_id FROM assets WHERE asset_id = ?').get(assetId) as { owner_id: number } | undefined;
+        const asset = prepared(this.db, 'SELECT owner_id FROM assets WHERE asset_id = ?').get(assetId) as { owner_id: number } | undefined;
         if (!asset) return false;
-        const old = this.db.prepare('SELECT * FROM faces WHERE asset_id = ?').all(assetId) as FaceRow[];
+        const old = prepared(this.db, 'SELECT * FROM faces WHERE asset_id = ?').all(assetId) as FaceRow[];
         const oldRejections = new Map<number, number[]>();
         for (const f of old) {
-          oldRejections.set(f.face_id, (this.db.prepare('SELECT person_id FROM face_rejections WHERE face_id = ?').all(f.face_id) as { person_id: number }[]).map((r) => r.person_id));
+          oldRejections.set(f.face_id, (prepared(this.db, 'SELECT person_id FROM face_rejections WHERE face_id = ?').all(f.face_id) as { person_id: number }[]).map((r) => r.person_id));
         }
-        this.db.prepare('DELETE FROM faces WHERE asset_id = ?').run(assetId);
-        const insert = this.db.prepare(
+        prepared(this.db, 'DELETE FROM faces WHERE asset_id = ?').run(assetId);
+        const insert = prepared(
+          this.db,
           `INSERT INTO faces (asset_id, owner_id, face_no, model_id, x, y, w, h, landmarks, score, embedding, person_id, assigned_by)
            VALUES (@asset_id, @owner_id, @face_no, @model_id, @x, @y, @w, @h, @landmarks, @score, @embedding, @person_id, @assigned_by)`,
         );
-        const reject = this.db.prepare('INSERT OR IGNORE INTO face_rejections (face_id, person_id) VALUES (?, ?)');
+        const reject = prepared(this.db, 'INSERT OR IGNORE INTO face_rejections (face_id, person_id) VALUES (?, ?)');
         const fresh: number[] = [];
         analysis.faces.forEach((f, i) => {
           const before = old.find((o) => iou(o, f.box) >= 0.5);
@@ -139,16 +141,15 @@ export class FacesStore {
           );
           if (before) for (const p of oldRejections.get(before.face_id) ?? []) reject.run(id, p);
           // A chosen cover on the old face moves to the face found again.
-          if (before) this.db.prepare('UPDATE people SET cover_face_id = ? WHERE cover_face_id = ?').run(id, before.face_id);
+          if (before) prepared(this.db, 'UPDATE people SET cover_face_id = ? WHERE cover_face_id = ?').run(id, before.face_id);
           if (!kept) fresh.push(id);
         });
-        this.db
-          .prepare(
-            `INSERT INTO face_results (asset_id, model_id, image_width, image_height, face_count, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-             ON CONFLICT (asset_id) DO UPDATE SET model_id = excluded.model_id, image_width = excluded.image_width,
-               image_height = excluded.image_height, face_count = excluded.face_count, updated_at = excluded.updated_at`,
-          )
-          .run(assetId, modelId, analysis.width, analysis.height, analysis.faces.length, now);
+        prepared(
+          this.db,
+          `INSERT INTO face_results (asset_id, model_id, image_width, image_height, face_count, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (asset_id) DO UPDATE SET model_id = excluded.model_id, image_width = excluded.image_width,
+             image_height = excluded.image_height, face_count = excluded.face_count, updated_at = excluded.updated_at`,
+        ).run(assetId, modelId, analysis.width, analysis.height, analysis.faces.length, now);
         this.placeNewFaces(asset.owner_id, fresh, now);
         this.dropEmptyPeople(asset.owner_id);
         return true;
@@ -305,13 +306,7 @@ export class FacesStore {
    * first after the naming (a face between Anna and Ben frozen with whichever it met first).
    */
   private clusterRows(ownerId: number): ClusterRow[] {
-    return this.db
-      .prepare(
-        `SELECT f.face_id, f.score, f.embedding, f.person_id,
-f.assigned_by
-         FROM faces f WHERE f.owner_id = ? ORDER BY f.face_id`,
-      )
-      .all(ownerId) as ClusterRow[];
+    return prepared(this.db, 'SELECT f.face_id, f.score, f.embedding, f.person_id, f.assigned_by FROM faces f WHERE f.owner_id = ? ORDER BY f.face_id').all(ownerId) as ClusterRow[];
   }
 
   private clusterFace(r: ClusterRow, embedding: Float32Array, rejections: Map<number, Set<number>>): ClusterFace {
@@ -320,14 +315,13 @@ f.assigned_by
 
   /** People without faces that no member named or corrected go; chosen covers no longer theirs are cleared. */
   private dropEmptyPeople(ownerId: number): void {
-    this.db
-      .prepare('DELETE FROM people WHERE owner_id = ? AND confirmed = 0 AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.person_id = people.person_id)')
-      .run(ownerId);
-    this.db
-      .prepare(
-        'UPDATE people SET cover_face_id = NULL WHERE owner_id = ? AND cover_face_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.face_id = people.cover_face_id AND f.person_id = people.person_id)',
-      )
-      .run(ownerId);
+    prepared(this.db, 'DELETE FROM people WHERE owner_id = ? AND confirmed = 0 AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.person_id = people.person_id)').run(
+      ownerId,
+    );
+    prepared(
+      this.db,
+      'UPDATE people SET cover_face_id = NULL WHERE owner_id = ? AND cover_face_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.face_id = people.cover_face_id AND f.person_id = people.person_id)',
+    ).run(ownerId);
   }
 
   private rejectionsOf(ownerId: number): Map<number, Set<number>> {

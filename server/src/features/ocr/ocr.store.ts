@@ -49,24 +49,24 @@ export class OcrStore {
   replace(assetId: string, result: OcrResult, run: StoredOcrRun, now = Date.now()): boolean {
     return this.db
       .transaction(() => {
-        const assetRowid = this.db.prepare('SELECT rowid FROM assets WHERE asset_id = ?').pluck().get(assetId) as number | undefined;
+        const assetRowid = prepared(this.db, 'SELECT rowid FROM assets WHERE asset_id = ?').pluck().get(assetId) as number | undefined;
         if (assetRowid === undefined) return false;
-        this.db.prepare('DELETE FROM ocr_lines WHERE asset_id = ?').run(assetId);
+        prepared(this.db, 'DELETE FROM ocr_lines WHERE asset_id = ?').run(assetId);
         // Each line carries its asset's rowid, the search's key (0023_ocr_line_asset_rowid.sql).
-        const insert = this.db.prepare(
+        const insert = prepared(
+          this.db,
           'INSERT INTO ocr_lines (asset_id, asset_rowid, line_no, text, box, confidence, model_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
         );
         result.lines.forEach((line, i) => {
           insert.run(assetId, assetRowid, i, line.text, JSON.stringify(normaliseBox(line.box, result.width, result.height)), line.confidence, run.modelId);
         });
-        this.db
-          .prepare(
-            `INSERT INTO ocr_results (asset_id, model_id, source, image_width, image_height, processing_time_ms, created_at, updated_at)
-             VALUES (@asset_id, @model_id, @source, @w, @h, @ms, @now, @now)
-             ON CONFLICT (asset_id) DO UPDATE SET model_id = excluded.model_id, source = excluded.source, image_width = excluded.image_width,
-               image_height = excluded.image_height, processing_time_ms = excluded.processing_time_ms, updated_at = excluded.updated_at`,
-          )
-          .run({ asset_id: assetId, model_id: run.modelId, source: run.source, w: result.width, h: result.height, ms: run.processingMs, now });
+        prepared(
+          this.db,
+          `INSERT INTO ocr_results (asset_id, model_id, source, image_width, image_height, processing_time_ms, created_at, updated_at)
+           VALUES (@asset_id, @model_id, @source, @w, @h, @ms, @now, @now)
+           ON CONFLICT (asset_id) DO UPDATE SET model_id = excluded.model_id, source = excluded.source, image_width = excluded.image_width,
+             image_height = excluded.image_height, processing_time_ms = excluded.processing_time_ms, updated_at = excluded.updated_at`,
+        ).run({ asset_id: assetId, model_id: run.modelId, source: run.source, w: result.width, h: result.height, ms: run.processingMs, now });
         return true;
       })
       .immediate();
