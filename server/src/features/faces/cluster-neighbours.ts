@@ -18,6 +18,8 @@
  * the first k (cluster.ts), so a person with thousands of faces costs no more memory than one with ten.
  */
 import { createRequire } from 'node:module';
+import { WASM_PAGE, wasmMemory, type WasmMemory } from '../semantic/vector-index/hamming-kernel.ts';
+import { DOT_FILTER_MARGIN, f32Dots, type F32DotsFn } from './dot-kernel.ts';
 
 export interface NeighbourList {
   /** Face rows (indices into the matrix), nearest first; never the query itself. */
@@ -207,7 +209,9 @@ export class HnswNeighbours implements NeighbourSource {
  * The clustering's rule only ever looks at a face's neighbours (cluster.ts), so clustering a union of whole
  * components gives each of their faces the group a clustering of every face would: this is the set an
  * incremental pass must cluster again for its result to equal a rebuild's. Exact scan: each face reached is
- * compared once with every face not reached yet, so the cost is (component size) × (faces).
+ * compared once with every face not reached yet, so the cost is (component size) × (faces); from KERNEL_MIN_FACES
+ * faces on, a wasm SIMD kernel (dot-kernel.ts) makes those comparisons and only the pairs it finds near or above
+ * the threshold are compared again exactly, so the faces found are the same.
  */
 export function componentsOf(m: FaceMatrix, seeds: Iterable<number>, threshold: number, maxPairs = Infinity): number[] | null {
   const reached = new Uint8Array(m.size);
@@ -217,19 +221,34 @@ export function componentsOf(m: FaceMatrix, seeds: Iterable<number>, threshold: 
     reached[s] = 1;
     queue.push(s);
   }
-  // The faces not reached yet, compacted as they are reached (later scans read fewer).
-  let rest = Int32Array.from({ length: m.size }, (_, i) => i).filter((i) => !reached[i]);
-  let pairs = 0;
   const data = m.data, dims = m.dims;
+  // The kernel (dot-kernel.ts) filters each scan: a face it puts clearly below the threshold is not looked at again;
+  // the rest are decided by the exact loop below, so the component is the one the exact loop alone finds.
+  const kernel = m.size >= KERNEL_MIN_FACES ? componentKernel(m) : null;
+  const below = threshold - DOT_FILTER_MARGIN;
+  // The faces not reached yet, compacted as they are reached (later scans read fewer); in the kernel's memory when
+  // there is one (its slot list).
+  let rest = kernel ? kernel.slots(m.size) : new Int32Array(m.size);
+  {
+    let n = 0;
+    for (let i = 0; i < m.size; i++) if (!reached[i]) rest[n++] = i;
+    rest = rest.subarray(0, n);
+  }
+  let pairs = 0;
   for (let q = 0; q < queue.length; q++) {
     pairs += rest.length;
     if (pairs > maxPairs) return null;
     const i = queue[q]!;
     // The face's vector copied once; the dot product written out here (a hot loop: n reads per face reached).
     const v = data.slice(i * dims, (i + 1) * dims);
+    const approx = kernel ? kernel.dots(i, rest) : null;
     let kept = 0;
     for (let x = 0; x < rest.length; x++) {
       const j = rest[x]!;
+      if (approx && approx[x]! < below) {
+        rest[kept++] = j;
+        continue;
+      }
       let s = 0;
       for (let k = 0, b = j * dims; k < dims; k++) s += v[k]! * data[b + k]!;
       if (s >= threshold) {
@@ -240,4 +259,58 @@ export function componentsOf(m: FaceMatrix, seeds: Iterable<number>, threshold: 
     rest = rest.subarray(0, kept);
   }
   return queue.sort((a, b) => a - b);
+}
+
+/** Below this many faces the scans are short and the copy into the kernel's memory is not worth it. */
+const KERNEL_MIN_FACES = 1024;
+/** The kernel's memory is let go this long after its last use: an import's passes reuse it, an idle server does not keep it. */
+const KERNEL_IDLE_MS = 30_000;
+
+interface ComponentKernel {
+  /** An i32 array of `n` slots in the kernel's memory. */
+  slots(n: number): Int32Array;
+  /** The approximate dots of row `i` with the rows listed in `rows` (an array from `slots`), in order. */
+  dots(i: number, rows: Int32Array): Float32Array;
+}
+
+let kernelMemory: { memory: WasmMemory; dots: F32DotsFn; idle: NodeJS.Timeout | null } | null = null;
+let kernelUnavailable = false;
+
+/** The matrix copied into the kernel's memory, with room for a query, the slot list and the results; null where wasm SIMD is missing. */
+function componentKernel(m: FaceMatrix): ComponentKernel | null {
+  if (kernelUnavailable || m.dims % 4 !== 0) return null;
+  const matrixBytes = m.data.byteLength;
+  const queryAt = matrixBytes;
+  const slotsAt = queryAt + m.dims * 4;
+  const outAt = slotsAt + m.size * 4;
+  const bytes = outAt + m.size * 4;
+  try {
+    if (!kernelMemory) {
+      const memory = wasmMemory(Math.ceil(bytes / WASM_PAGE));
+      kernelMemory = { memory, dots: f32Dots(memory), idle: null };
+    }
+  } catch {
+    kernelUnavailable = true; // an engine without wasm SIMD: the exact loop alone, as before
+    return null;
+  }
+  const held = kernelMemory;
+  const more = bytes - held.memory.buffer.byteLength;
+  if (more > 0) held.memory.grow(Math.ceil(more / WASM_PAGE));
+  if (held.idle) clearTimeout(held.idle);
+  held.idle = setTimeout(() => {
+    if (kernelMemory === held) kernelMemory = null;
+  }, KERNEL_IDLE_MS);
+  held.idle.unref();
+  const buffer = held.memory.buffer;
+  new Float32Array(buffer, 0, m.data.length).set(m.data);
+  const query = new Float32Array(buffer, queryAt, m.dims);
+  const out = new Float32Array(buffer, outAt, m.size);
+  return {
+    slots: (n) => new Int32Array(buffer, slotsAt, n),
+    dots: (i, rows) => {
+      query.set(m.data.subarray(i * m.dims, (i + 1) * m.dims));
+      held.dots(0, rows.byteOffset, rows.length, queryAt, outAt, m.dims / 4);
+      return out;
+    },
+  };
 }
