@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { componentsOf, FaceMatrix } from '../../../server/src/features/faces/cluster-neighbours.ts';
 import { DOT_FILTER_MARGIN, f32Dots } from '../../../server/src/features/faces/dot-kernel.ts';
-import { WASM_PAGE, wasmMemory } from '../../../server/src/features/semantic/vector-index/hamming-kernel.ts';
+import { WASM_PAGE, wasmMemory } from '../../../server/src/platform/wasm.ts';
 
 /** A seeded generator: the same vectors every run. */
 function generator(seed: number) {

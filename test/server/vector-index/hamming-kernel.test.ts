@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hammingScan, wasmMemory } from '../../../server/src/features/semantic/vector-index/hamming-kernel.ts';
+import { hammingScan } from '../../../server/src/features/semantic/vector-index/hamming-kernel.ts';
+import { wasmMemory } from '../../../server/src/platform/wasm.ts';
 import { seededRandom } from '../../shared/seeded-random.ts';
 
 function popcount32(x: number): number {

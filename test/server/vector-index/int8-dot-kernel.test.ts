@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { wasmMemory } from '../../../server/src/features/semantic/vector-index/hamming-kernel.ts';
+import { wasmMemory } from '../../../server/src/platform/wasm.ts';
 import { DOT_DIMS, int8Dots, PREFETCH_AHEAD } from '../../../server/src/features/semantic/vector-index/int8-dot-kernel.ts';
 import { seededRandom } from '../../shared/seeded-random.ts';
 

@@ -18,7 +18,7 @@
  * the first k (cluster.ts), so a person with thousands of faces costs no more memory than one with ten.
  */
 import { createRequire } from 'node:module';
-import { WASM_PAGE, wasmMemory, type WasmMemory } from '../semantic/vector-index/hamming-kernel.ts';
+import { WASM_PAGE, wasmMemory, type WasmMemory } from '../../platform/wasm.ts';
 import { DOT_FILTER_MARGIN, f32Dots, type F32DotsFn } from './dot-kernel.ts';
 
 export interface NeighbourList {

@@ -16,7 +16,7 @@
  * Assembled here as bytes like the vector index's kernels (semantic/vector-index/hamming-kernel.ts: no toolchain in
  * the tree). Node 22's V8 has wasm SIMD128 on every x86-64 and arm64 it runs on.
  */
-import { name, section, sleb, uleb, wasm, type WasmMemory } from '../semantic/vector-index/hamming-kernel.ts';
+import { name, section, sleb, uleb, wasm, type WasmMemory } from '../../platform/wasm.ts';
 
 /** A kernel's dot below `threshold - DOT_FILTER_MARGIN` is a pair the exact loop would refuse too. */
 export const DOT_FILTER_MARGIN = 1e-3;

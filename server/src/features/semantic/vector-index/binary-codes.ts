@@ -23,7 +23,8 @@
  * (head by rowid, next by slot) so replacing or removing an asset touches only its own slots.
  */
 import { DIMENSIONS } from './change.ts';
-import { hammingScan, wasmMemory, WASM_PAGE as PAGE, type ScanFn, type WasmMemory } from './hamming-kernel.ts';
+import { wasmMemory, WASM_PAGE as PAGE, type WasmMemory } from '../../../platform/wasm.ts';
+import { hammingScan, type ScanFn } from './hamming-kernel.ts';
 import { SCORE_ALL_UP_TO } from './chooser.ts';
 import { int8Dots, PREFETCH_AHEAD, type DotsFn } from './int8-dot-kernel.ts';
 

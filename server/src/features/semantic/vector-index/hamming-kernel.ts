@@ -14,37 +14,7 @@
  * rowid, out u16 per code, hist u32[513], query code 64 bytes.
  */
 
-/** unsigned LEB128 */
-export function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-}
-
-/** signed LEB128 (i32.const immediates) */
-export function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-}
-
-export const section = (id: number, bytes: number[]) => [id, ...uleb(bytes.length), ...bytes];
-export const name = (s: string) => {
-  const b = [...Buffer.from(s, 'utf8')];
-  return [...uleb(b.length), ...b];
-};
+import { name, section, sleb, uleb, wasm, type WasmMemory } from '../../../platform/wasm.ts';
 
 // Opcodes used (WebAssembly core spec 1.0).
 const OP = {
@@ -100,27 +70,6 @@ function moduleBytes(): Uint8Array {
   const body = scanBody();
   const code = section(10, [1, ...uleb(body.length), ...body]);
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...funcs, ...exports, ...code]);
-}
-
-/**
- * The few WebAssembly JS-API members used here, typed locally: the server compiles against lib ES2023 and
- * @types/node, which do not declare the WebAssembly namespace's classes.
- */
-export interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-export interface WasmApi {
-  Memory: new (desc: { initial: number }) => WasmMemory;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-export const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
-export const WASM_PAGE = 65536;
-
-export function wasmMemory(pages: number): WasmMemory {
-  return new wasm.Memory({ initial: pages });
 }
 
 let compiled: object | null = null;

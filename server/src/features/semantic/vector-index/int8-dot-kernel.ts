@@ -14,7 +14,7 @@
  * Checked against a plain JS dot product by test/server/vector-index/int8-dot-kernel.test.ts. Assembled here as
  * bytes like hamming-kernel.ts (no toolchain in the tree).
  */
-import { section, name, sleb, uleb, wasm, type WasmMemory } from './hamming-kernel.ts';
+import { section, name, sleb, uleb, wasm, type WasmMemory } from '../../../platform/wasm.ts';
 
 export const DOT_DIMS = 512;
 /**
