@@ -64,6 +64,12 @@ export class FaceMatrix {
     (m as { data: Float32Array }).data = data;
     return m;
   }
+  /** A matrix over `data` as it is (no copy): row-major, `dims` per row. */
+  static over(data: Float32Array, dims: number): FaceMatrix {
+    const m = new FaceMatrix([], dims);
+    (m as { data: Float32Array }).data = data;
+    return m;
+  }
   get size(): number {
     return this.dims ? this.data.length / this.dims : 0;
   }

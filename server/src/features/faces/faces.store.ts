@@ -8,10 +8,11 @@ import type { Db } from '../../platform/db/connection.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { nextTurn, Pace } from '../../platform/cache/slices.ts';
 import { clusterFaces, CLUSTER_PARAMS, SLICE_MS, type ClusterFace } from './cluster.ts';
-import { componentsOf, FaceMatrix } from './cluster-neighbours.ts';
+import { componentsOf } from './cluster-neighbours.ts';
 import { clusterOnThread, type ClusterThreadOptions } from './cluster-thread.ts';
 import { readFaceTable, type FaceColumns } from './face-table.store.ts';
 import { iou } from './detect.ts';
+import { OwnerFaceVectors } from './owner-face-vectors.ts';
 import type { FaceAnalysis } from './pipeline.ts';
 
 export interface FaceRow {
@@ -44,8 +45,8 @@ export interface PersonRow {
   face_count: number;
 }
 
-/** A face as the clustering reads it (faces.store.ts clusterRows). */
-type ClusterRow = Pick<FaceRow, 'face_id' | 'score' | 'embedding' | 'person_id' | 'assigned_by'>;
+/** A face as the incremental pass reads it (its embedding comes from the owner's matrix, owner-face-vectors.ts). */
+type ClusterRow = Pick<FaceRow, 'face_id' | 'score' | 'person_id' | 'assigned_by'>;
 
 /**
  * Face pairs an incremental pass may compare while finding its components (~40 ns each: about half a second
@@ -54,8 +55,18 @@ type ClusterRow = Pick<FaceRow, 'face_id' | 'score' | 'embedding' | 'person_id' 
  */
 export const INCREMENTAL_BUDGET = 12_000_000;
 
-/** The people holding fixed faces: no new group may take them over. */
-const fixedPeople = (rows: readonly ClusterRow[]) => new Set(rows.filter((r) => r.assigned_by === 'user' && r.person_id != null).map((r) => r.person_id!));
+/** The row of face `id` in ascending `ids`, or -1. */
+function rowOf(ids: Float64Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else if (ids[mid]! > id) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
 
 /** Rows as columns (an incremental pass's few faces). */
 function columnsOf(rows: readonly ClusterRow[]): FaceColumns {
@@ -90,8 +101,11 @@ export class FacesStore {
     this.onDeferred = opts.onDeferred;
     this.budget = opts.budget ?? INCREMENTAL_BUDGET;
     this.clusterThread = opts.clusterThread ?? {};
+    this.vectors = new OwnerFaceVectors(db);
   }
   private readonly clusterThread: ClusterThreadOptions;
+  /** Each owner's face embeddings, kept between incremental passes (owner-face-vectors.ts). */
+  readonly vectors: OwnerFaceVectors;
 
   /** The model version that read the asset's faces (undefined: never read). */
   resultModel(assetId: string): string | undefined {
@@ -105,6 +119,18 @@ export class FacesStore {
    * gone meanwhile.
    */
   replace(assetId: string, analysis: FaceAnalysis, modelId: string, now = Date.now()): boolean {
+    let committed = false;
+    try {
+      const replaced = this.replaceNow(assetId, analysis, modelId, now);
+      committed = !this.db.inTransaction;
+      return replaced;
+    } finally {
+      // What the incremental pass read is kept only once the write is in the database (owner-face-vectors.ts).
+      this.vectors.settle(committed);
+    }
+  }
+
+  private replaceNow(assetId: string, analysis: FaceAnalysis, modelId: string, now: number): boolean {
     return this.db
       .transaction(() => {
         const asset = prepared(this.db, 'SELECT owner_id FROM assets WHERE asset_id = ?').get(assetId) as { owner_id: number } | undefined;
@@ -185,29 +211,32 @@ export class FacesStore {
    */
   reclusterAround(ownerId: number, faceIds: readonly number[], now = Date.now()): boolean {
     if (!faceIds.length) return true;
-    const rows = this.clusterRows(ownerId);
-    const wanted = new Set(faceIds);
+    const { ids, matrix: m } = this.vectors.read(ownerId);
     const seeds: number[] = [];
-    rows.forEach((r, i) => {
-      if (wanted.has(r.face_id)) seeds.push(i);
-    });
+    for (const id of new Set(faceIds)) {
+      const row = rowOf(ids, id);
+      if (row >= 0) seeds.push(row);
+    }
     if (!seeds.length) return true;
-    const m = new FaceMatrix(rows.map((r) => toVector(r.embedding)));
+    seeds.sort((a, b) => a - b);
     const part = componentsOf(m, seeds, CLUSTER_PARAMS.threshold, this.budget);
     if (!part) {
       this.onDeferred?.(ownerId);
       return false;
     }
-    const local = part.map((i) => rows[i]!);
+    // The component's faces as they are now (person, pins): read by id, the embeddings from the matrix.
+    const byId = prepared(this.db, 'SELECT face_id, score, person_id, assigned_by FROM faces WHERE face_id = ?');
+    const local = part.map((i) => byId.get(ids[i]!) as ClusterRow);
     const rejections = this.rejectionsOf(ownerId);
     const groups = clusterFaces(local.map((r, x) => this.clusterFace(r, m.row(part[x]!), rejections)));
     const group = Float64Array.from(local, (r) => groups.get(r.face_id) ?? 0);
     const cols = columnsOf(local);
-    const writer = this.planWriter(ownerId, cols, runToEnd(planGroups(cols, group, rejections, fixedPeople(rows))), now);
+    const writer = this.planWriter(ownerId, cols, runToEnd(planGroups(cols, group, rejections, this.fixedPeople(ownerId))), now);
     while (writer.step(Infinity));
     this.dropEmptyPeople(ownerId);
     return true;
   }
+
 
   /**
    * The full rebuild of one owner's people: every automatically placed face is taken out and the owner's faces
@@ -299,15 +328,17 @@ export class FacesStore {
   }
 
   /**
-   * The owner's faces as the clustering sees them, in face-id order (both passes take them in the same order).
-   * The fixed ones are those pinned by a member (`assigned_by = 'user'`): a face placed by hand, and every face
-   * a person had when a member confirmed it (people.service.ts pins them then). Faces that joined a confirmed
-   * person automatically afterwards are not fixed: were they, the people would depend on which photo came
-   * first after the naming (a face between Anna and Ben frozen with whichever it met first).
+   * The people holding fixed faces, whom no new group may take over: those with a face a member pinned
+   * (`assigned_by = 'user'`: placed by hand, or the person's faces when a member confirmed it; people.service.ts).
+   * Faces that joined a confirmed person automatically afterwards are not fixed: were they, the people would depend
+   * on which photo came first after the naming (a face between Anna and Ben frozen with whichever it met first).
+   * One range of the faces_pinned index (migration 0043), however many faces the owner has.
    */
-  private clusterRows(ownerId: number): ClusterRow[] {
-    return prepared(this.db, 'SELECT f.face_id, f.score, f.embedding, f.person_id, f.assigned_by FROM faces f WHERE f.owner_id = ? ORDER BY f.face_id').all(ownerId) as ClusterRow[];
+  private fixedPeople(ownerId: number): Set<number> {
+    const people = prepared(this.db, "SELECT DISTINCT person_id FROM faces WHERE owner_id = ? AND assigned_by = 'user' AND person_id IS NOT NULL").pluck().all(ownerId) as number[];
+    return new Set(people);
   }
+
 
   private clusterFace(r: ClusterRow, embedding: Float32Array, rejections: Map<number, Set<number>>): ClusterFace {
     return { id: r.face_id, score: r.score, embedding, fixed: r.assigned_by === 'user' ? r.person_id : null, rejects: rejections.get(r.face_id) };
@@ -352,6 +383,7 @@ export class FacesStore {
   /** Removes every face and person (not used by rebuilds: they keep corrections). */
   reset(): void {
     this.db.prepare('DELETE FROM faces').run();
+    this.vectors.clear();
     this.db.prepare('DELETE FROM face_results').run();
   }
 }

@@ -1,0 +1,127 @@
+/**
+ * Each owner's face embeddings, in face-id order, kept between the incremental passes of an import
+ * (FacesStore.reclusterAround): a pass needs every face of the owner to find the components of the new ones, and
+ * reading them all again for every photo (a row and a Buffer per face, then one matrix) cost 93 ms a photo at
+ * 20,000 faces (scripts/bench/faces.ts, "incremental"), as much as the search itself.
+ *
+ * Why the kept copy is never stale:
+ * - a face's embedding and owner are never updated (faces are deleted and inserted again), and face ids come from
+ *   AUTOINCREMENT, so an id is never used twice: faces added since the copy are those above its largest id
+ *   (one range of the faces_owner index), and a face removed since shows as a count below the copy's;
+ * - a count that differs reads everything again (faces are removed when a photo is indexed again or deleted:
+ *   rarely within an import);
+ * - what a pass read inside its transaction (its own new faces included) is kept only once that transaction has
+ *   committed (`settle`): a rolled-back transaction gives its ids back to AUTOINCREMENT, and a face inserted later
+ *   under one of them must not meet the rolled-back one's embedding here.
+ *
+ * Held while indexing goes on, dropped IDLE_MS after the last pass (20,000 faces are 10 MB), so an idle server
+ * does not keep it.
+ */
+import type { Db } from '../../platform/db/connection.ts';
+import { prepared } from '../../platform/db/prepared.ts';
+import { FaceMatrix } from './cluster-neighbours.ts';
+
+const IDLE_MS = 60_000;
+
+interface Vectors {
+  ids: Float64Array;
+  data: Float32Array;
+  n: number;
+  dims: number;
+}
+
+/** What a pass sees: the owner's face ids (ascending) and their embeddings, row i for ids[i]. */
+export interface OwnerFaces {
+  ids: Float64Array;
+  matrix: FaceMatrix;
+}
+
+export class OwnerFaceVectors {
+  private readonly kept = new Map<number, Vectors>();
+  private pending: { ownerId: number; vectors: Vectors } | null = null;
+  private idle: NodeJS.Timeout | null = null;
+  /** Passes that read every face of the owner, and those that read only the faces added since (tests, benches). */
+  readonly reads = { full: 0, added: 0 };
+
+  constructor(private readonly db: Db) {}
+
+  /** The owner's faces as the database has them now, this transaction's changes included. */
+  read(ownerId: number): OwnerFaces {
+    this.touch();
+    const kept = this.kept.get(ownerId);
+    let vectors: Vectors | null = null;
+    if (kept && kept.n > 0 && this.countUpTo(ownerId, kept.ids[kept.n - 1]!) === kept.n) vectors = this.added(ownerId, kept);
+    if (!vectors) {
+      this.reads.full++;
+      vectors = this.all(ownerId);
+    } else this.reads.added++;
+    this.pending = { ownerId, vectors };
+    return { ids: vectors.ids.subarray(0, vectors.n), matrix: FaceMatrix.over(vectors.data.subarray(0, vectors.n * vectors.dims), vectors.dims) };
+  }
+
+  /** After the transaction of the last `read`: keep what it read when that is committed now, else forget it. */
+  settle(committed: boolean): void {
+    const p = this.pending;
+    this.pending = null;
+    if (!p) return;
+    if (committed) this.kept.set(p.ownerId, p.vectors);
+    else this.kept.delete(p.ownerId);
+  }
+
+  clear(): void {
+    this.kept.clear();
+    this.pending = null;
+  }
+
+  private countUpTo(ownerId: number, maxId: number): number {
+    return prepared(this.db, 'SELECT count(*) FROM faces WHERE owner_id = ? AND face_id <= ?').pluck().get(ownerId, maxId) as number;
+  }
+
+  /**
+   * The kept vectors with the faces added since, appended: into the same arrays when they have room (rows past the
+   * kept count are not the kept copy's, so a pass that is rolled back leaves it as it was), else into larger ones.
+   * Null when an added face does not have the kept vectors' dimensions (read everything again).
+   */
+  private added(ownerId: number, kept: Vectors): Vectors | null {
+    const rows = prepared(this.db, 'SELECT face_id, embedding FROM faces WHERE owner_id = ? AND face_id > ? ORDER BY face_id')
+      .raw()
+      .all(ownerId, kept.ids[kept.n - 1]!) as [number, Buffer][];
+    const dims = kept.dims;
+    if (rows.some(([, e]) => e.byteLength !== dims * 4)) return null;
+    const n = kept.n + rows.length;
+    let { ids, data } = kept;
+    if (n > ids.length) {
+      const capacity = Math.max(n, Math.ceil(ids.length * 1.5));
+      ids = new Float64Array(capacity);
+      ids.set(kept.ids.subarray(0, kept.n));
+      data = new Float32Array(capacity * dims);
+      data.set(kept.data.subarray(0, kept.n * dims));
+    }
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    rows.forEach(([id, e], x) => {
+      ids[kept.n + x] = id;
+      bytes.set(e, (kept.n + x) * dims * 4);
+    });
+    return { ids, data, n, dims };
+  }
+
+  private all(ownerId: number): Vectors {
+    const rows = prepared(this.db, 'SELECT face_id, embedding FROM faces WHERE owner_id = ? ORDER BY face_id').raw().all(ownerId) as [number, Buffer][];
+    const dims = rows.length ? rows[0]![1].byteLength / 4 : 0;
+    const ids = new Float64Array(rows.length);
+    const data = new Float32Array(rows.length * dims);
+    // Byte copies: a Buffer's bytes may not be aligned for a Float32Array view of them.
+    const bytes = new Uint8Array(data.buffer);
+    rows.forEach(([id, e], i) => {
+      ids[i] = id;
+      bytes.set(e, i * dims * 4);
+    });
+    return { ids, data, n: rows.length, dims };
+  }
+
+  private touch(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.clear(), IDLE_MS);
+    this.idle.unref();
+  }
+}

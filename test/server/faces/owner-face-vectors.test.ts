@@ -1,0 +1,81 @@
+/**
+ * The owner's face embeddings kept between incremental passes (owner-face-vectors.ts): after the first photo a pass
+ * reads only the faces added since; what it reads is exactly the catalog's faces, after faces were removed (a photo
+ * indexed again), and after a write that was rolled back, whose face ids AUTOINCREMENT hands out again to other
+ * faces; and the people the passes find are those a rebuild finds.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { FACE_MODEL_ID, FacesStore, rebuildPeople } from '../../../server/src/features/faces/index.ts';
+import { catalogOf } from '../helpers/factories.ts';
+import { harness } from '../jobs/harness.ts';
+
+let seed = 77;
+const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const gauss = () => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
+const unit = (v: Float32Array) => {
+  const n = Math.hypot(...v) || 1;
+  return v.map((x) => x / n);
+};
+/** A face of identity `base` (cosine about 0.9 to it), or a stranger without one. */
+const faceOf = (base: Float32Array | null) => unit(base ? base.map((x) => x + 0.02 * gauss()) : Float32Array.from({ length: 128 }, gauss));
+const face = (embedding: Float32Array, i: number) => ({ box: { x: 0.2 * i, y: 0.1, w: 0.15, h: 0.15 }, landmarks: [] as [number, number][], score: 0.9, embedding });
+
+describe('face clustering: the owner face vectors kept between passes', { timeout: 120_000 }, () => {
+  const h = harness([rebuildPeople]);
+  after(() => h.cleanup());
+  const factory = catalogOf(h.db);
+  const repo = factory.repository({ name: 'synthetic', path: '/nonexistent', status: 'offline' });
+  const owner = Number(h.db.prepare("INSERT INTO users (username, display_name, password_hash, role, created_at, updated_at) VALUES ('v', 'v', 'x', 'user', 0, 0)").run().lastInsertRowid);
+  let photos = 0;
+  const photo = () => factory.asset({ owner_id: owner, repository_id: repo, original_filename: `p${++photos}.jpg`, storage_path: `v/p${photos}.jpg` });
+  /** What the catalog holds: the owner's face ids and embeddings in id order. */
+  const catalogFaces = () =>
+    (h.db.prepare('SELECT face_id, embedding FROM faces WHERE owner_id = ? ORDER BY face_id').all(owner) as { face_id: number; embedding: Buffer }[]).map((r) => ({
+      id: r.face_id,
+      embedding: Array.from(new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength))),
+    }));
+  /** What a pass reads now. */
+  const passReads = (store: FacesStore) => {
+    const { ids, matrix } = store.vectors.read(owner);
+    store.vectors.settle(false);
+    return Array.from(ids, (id, i) => ({ id, embedding: Array.from(matrix.row(i)) }));
+  };
+  const people = () => JSON.stringify(h.db.prepare('SELECT person_id FROM faces WHERE owner_id = ? ORDER BY face_id').pluck().all(owner));
+
+  test('after the first photo a pass reads only the faces added since, and sees exactly the catalog’s faces', async () => {
+    const store = new FacesStore(h.db);
+    const identities = Array.from({ length: 6 }, () => faceOf(null));
+    const assets: string[] = [];
+    for (let p = 0; p < 30; p++) {
+      const asset = photo();
+      assets.push(asset);
+      const faces = [faceOf(identities[p % 6]!), ...(p % 3 === 0 ? [faceOf(null)] : [])].map(face);
+      assert.ok(store.replace(asset, { width: 1000, height: 800, faces }, FACE_MODEL_ID));
+    }
+    assert.equal(store.vectors.reads.full, 1, 'one pass read every face');
+    assert.equal(store.vectors.reads.added, 29, 'the others read the faces added since');
+
+    // A photo indexed again: its faces are removed and new ones inserted; the next pass reads everything again.
+    assert.ok(store.replace(assets[4]!, { width: 1000, height: 800, faces: [face(faceOf(identities[1]!), 0)] }, FACE_MODEL_ID));
+    assert.equal(store.vectors.reads.full, 2, 'a face removed since: every face read again');
+    assert.deepEqual(passReads(store), catalogFaces());
+
+    // A write rolled back after its pass: its ids are handed out again, to other faces.
+    const rolledBack = photo();
+    assert.throws(() =>
+      h.db.transaction(() => {
+        store.replace(rolledBack, { width: 1000, height: 800, faces: [face(faceOf(identities[2]!), 0), face(faceOf(identities[3]!), 1)] }, FACE_MODEL_ID);
+        throw new Error('rolled back');
+      })(),
+    );
+    const next = photo();
+    assert.ok(store.replace(next, { width: 1000, height: 800, faces: [face(faceOf(null), 0), face(faceOf(null), 1)] }, FACE_MODEL_ID));
+    assert.deepEqual(passReads(store), catalogFaces(), 'the faces now under the rolled-back ids are read as they are');
+
+    // The people found photo by photo are those a rebuild finds.
+    const found = people();
+    await store.rebuildOwner(owner);
+    assert.equal(people(), found);
+  });
+});
