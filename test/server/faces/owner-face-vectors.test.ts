@@ -73,9 +73,46 @@ describe('face clustering: the owner face vectors kept between passes', { timeou
     assert.ok(store.replace(next, { width: 1000, height: 800, faces: [face(faceOf(null), 0), face(faceOf(null), 1)] }, FACE_MODEL_ID));
     assert.deepEqual(passReads(store), catalogFaces(), 'the faces now under the rolled-back ids are read as they are');
 
+    // A new store (a start): the indexer's read-ahead, outside the write, in slices; the pass then reads only what
+    // was added since.
+    const started = new FacesStore(h.db);
+    const more = photo();
+    await started.warmFor(more);
+    assert.deepEqual(started.vectors.reads, { full: 0, added: 0 });
+    assert.ok(started.replace(more, { width: 1000, height: 800, faces: [face(faceOf(identities[5]!), 0)] }, FACE_MODEL_ID));
+    assert.deepEqual(started.vectors.reads, { full: 0, added: 1 }, 'no pass read every face');
+    assert.deepEqual(passReads(started), catalogFaces());
+
     // The people found photo by photo are those a rebuild finds.
     const found = people();
     await store.rebuildOwner(owner);
     assert.equal(people(), found);
+  });
+
+  test('the read-ahead reads an owner of thousands of faces a slice at a time, and gives what the catalog holds', async () => {
+    const other = Number(h.db.prepare("INSERT INTO users (username, display_name, password_hash, role, created_at, updated_at) VALUES ('w', 'w', 'x', 'user', 0, 0)").run().lastInsertRowid);
+    const asset = factory.asset({ owner_id: other, repository_id: repo, original_filename: 'many.jpg', storage_path: 'w/many.jpg' });
+    const insert = h.db.prepare(
+      "INSERT INTO faces (asset_id, owner_id, face_no, model_id, x, y, w, h, landmarks, score, embedding) VALUES (?, ?, ?, 'm', 0, 0, 0.1, 0.1, '[]', 0.9, ?)",
+    );
+    h.db.transaction(() => {
+      for (let i = 0; i < 5000; i++) {
+        const e = faceOf(null);
+        insert.run(asset, other, i, Buffer.from(e.buffer, e.byteOffset, e.byteLength));
+      }
+    })();
+    const store = new FacesStore(h.db);
+    // Other work gets its turn while it reads (2,048 faces a slice): this callback runs before the read-ahead ends.
+    let turned = false;
+    const warming = store.warmFor(asset);
+    setImmediate(() => (turned = true));
+    await warming;
+    const { ids, matrix } = store.vectors.read(other);
+    store.vectors.settle(false);
+    assert.deepEqual(store.vectors.reads, { full: 0, added: 1 });
+    const rows = h.db.prepare('SELECT face_id, embedding FROM faces WHERE owner_id = ? ORDER BY face_id').all(other) as { face_id: number; embedding: Buffer }[];
+    assert.deepEqual(Array.from(ids), rows.map((r) => r.face_id));
+    rows.forEach((r, i) => assert.deepEqual(Array.from(matrix.row(i)), Array.from(new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength)))));
+    assert.ok(turned, 'the event loop turned while it read');
   });
 });

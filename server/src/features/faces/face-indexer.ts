@@ -47,6 +47,8 @@ export class FaceIndexer implements Indexer {
       if (e instanceof ModelUnavailableError) throw new SnoozeError(MODELS_GONE_WAIT_MS, `Waiting: ${e.message}.`);
       throw e;
     }
+    // The owner's faces read ahead, outside the write, when they are not kept already (the first photo of an import).
+    if (analysis.faces.length) await this.store.warmFor(target.asset_id);
     signal.throwIfAborted();
     this.store.replace(target.asset_id, analysis, this.modelId);
   }

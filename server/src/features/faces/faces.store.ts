@@ -107,6 +107,15 @@ export class FacesStore {
   /** Each owner's face embeddings, kept between incremental passes (owner-face-vectors.ts). */
   readonly vectors: OwnerFaceVectors;
 
+  /**
+   * Before `replace` of an asset with faces: its owner's face embeddings read ahead, a slice per turn, when no copy
+   * is kept (owner-face-vectors.ts), so that the incremental pass inside the write does not read them all.
+   */
+  async warmFor(assetId: string): Promise<void> {
+    const owner = prepared(this.db, 'SELECT owner_id FROM assets WHERE asset_id = ?').pluck().get(assetId) as number | undefined;
+    if (owner !== undefined) await this.vectors.warm(owner);
+  }
+
   /** The model version that read the asset's faces (undefined: never read). */
   resultModel(assetId: string): string | undefined {
     return (this.db.prepare('SELECT model_id FROM face_results WHERE asset_id = ?').get(assetId) as { model_id: string } | undefined)?.model_id;
