@@ -14,18 +14,7 @@
  * rowid, out u16 per code, hist u32[513], query code 64 bytes.
  */
 
-import { name, section, sleb, uleb, wasm, type WasmMemory } from '../../../platform/wasm.ts';
-
-// Opcodes used (WebAssembly core spec 1.0).
-const OP = {
-  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, void: 0x40,
-  localGet: 0x20, localSet: 0x21,
-  i32Load: 0x28, i64Load: 0x29, i32Load8u: 0x2d, i32Store: 0x36, i32Store16: 0x3b,
-  select: 0x1b, i32Const: 0x41, i32Eqz: 0x45, i32Add: 0x6a, i32Sub: 0x6b, i32Shl: 0x74,
-  i64Popcnt: 0x7b, i64Add: 0x7c, i64Xor: 0x85, i32WrapI64: 0xa7,
-} as const;
-const I32 = 0x7f;
-const I64 = 0x7e;
+import { OP, oneFunctionModule, sleb, TYPE, wasm, type WasmMemory } from '../../../platform/wasm.ts';
 
 /**
  * scan(codes, n, query, out, rowids, allowed, hist): params 0..6; locals 7..14 the query's eight i64 words,
@@ -59,17 +48,11 @@ function scanBody(): number[] {
   step(out, 2);
   b.push(OP.localGet, n, OP.i32Const, 1, OP.i32Sub, OP.localSet, n);
   b.push(OP.br, 0, OP.end, OP.end, OP.end);
-  return [2, 8, I64, 2, I32, ...b];
+  return [2, 8, TYPE.i64, 2, TYPE.i32, ...b];
 }
 
 function moduleBytes(): Uint8Array {
-  const type = section(1, [1, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 0]);
-  const imports = section(2, [1, ...name('env'), ...name('mem'), 0x02, 0x00, 1]);
-  const funcs = section(3, [1, 0]);
-  const exports = section(7, [1, ...name('scan'), 0x00, 0]);
-  const body = scanBody();
-  const code = section(10, [1, ...uleb(body.length), ...body]);
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...funcs, ...exports, ...code]);
+  return oneFunctionModule('scan', 7, scanBody());
 }
 
 let compiled: object | null = null;

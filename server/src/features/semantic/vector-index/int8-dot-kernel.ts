@@ -14,7 +14,7 @@
  * Checked against a plain JS dot product by test/server/vector-index/int8-dot-kernel.test.ts. Assembled here as
  * bytes like hamming-kernel.ts (no toolchain in the tree).
  */
-import { section, name, sleb, uleb, wasm, type WasmMemory } from '../../../platform/wasm.ts';
+import { nextListedItem, OP, oneFunctionModule, SIMD, simd, TYPE, uleb, wasm, type WasmMemory } from '../../../platform/wasm.ts';
 
 export const DOT_DIMS = 512;
 /**
@@ -23,24 +23,6 @@ export const DOT_DIMS = 512;
  */
 // 2: measured over 4,000 random slots of 1M (512 MB): p50 2.1 ms without the touch, 1.1 ms with 2, no better with 4.
 export const PREFETCH_AHEAD = 2;
-
-const OP = {
-  block: 0x02, loop: 0x03, end: 0x0b, br: 0x0c, brIf: 0x0d, void: 0x40,
-  localGet: 0x20, localSet: 0x21,
-  drop: 0x1a, i32Load: 0x28, i32Load8u: 0x2d, i32Store: 0x36, i32Const: 0x41, i32Eqz: 0x45, i32Add: 0x6a, i32Sub: 0x6b, i32Shl: 0x74,
-} as const;
-const I32 = 0x7f;
-const V128 = 0x7b;
-
-// SIMD instructions: the 0xFD prefix and the opcode as unsigned LEB128 (WebAssembly 2.0, "fixed-width SIMD").
-const simd = (op: number) => [0xfd, ...uleb(op)];
-const V128_LOAD = 0x00;
-const V128_CONST = 0x0c;
-const I32X4_EXTRACT_LANE = 0x1b;
-const I16X8_EXTEND_LOW_I8X16_S = 0x87;
-const I16X8_EXTEND_HIGH_I8X16_S = 0x88;
-const I32X4_ADD = 0xae;
-const I32X4_DOT_I16X8_S = 0xba;
 
 /** dots(base, slots, n, query, out): params 0..4; local 5 the vector's address, 6 the accumulator, 7 a loaded block. */
 function dotsBody(): number[] {
@@ -57,38 +39,28 @@ function dotsBody(): number[] {
     for (const line of [0, 128, 256, 384]) b.push(OP.localGet, addr, OP.i32Load8u, 0, ...uleb(line), OP.drop);
   }
   b.push(OP.localGet, base, OP.localGet, slots, OP.i32Load, 2, 0, OP.i32Const, 9, OP.i32Shl, OP.i32Add, OP.localSet, addr);
-  b.push(...simd(V128_CONST), ...new Array(16).fill(0), OP.localSet, acc);
+  b.push(...simd(SIMD.v128Const), ...new Array(16).fill(0), OP.localSet, acc);
   // Fully unrolled over the 32 blocks of 16 bytes: constant offsets, no loop counter.
   for (let j = 0; j < DOT_DIMS / 16; j++) {
-    b.push(OP.localGet, addr, ...simd(V128_LOAD), 0, ...uleb(j * 16), OP.localSet, v);
+    b.push(OP.localGet, addr, ...simd(SIMD.v128Load), 0, ...uleb(j * 16), OP.localSet, v);
     b.push(OP.localGet, acc);
-    b.push(OP.localGet, v, ...simd(I16X8_EXTEND_LOW_I8X16_S), OP.localGet, query, ...simd(V128_LOAD), 4, ...uleb(j * 32));
-    b.push(...simd(I32X4_DOT_I16X8_S), ...simd(I32X4_ADD));
-    b.push(OP.localGet, v, ...simd(I16X8_EXTEND_HIGH_I8X16_S), OP.localGet, query, ...simd(V128_LOAD), 4, ...uleb(j * 32 + 16));
-    b.push(...simd(I32X4_DOT_I16X8_S), ...simd(I32X4_ADD), OP.localSet, acc);
+    b.push(OP.localGet, v, ...simd(SIMD.i16x8ExtendLowI8x16S), OP.localGet, query, ...simd(SIMD.v128Load), 4, ...uleb(j * 32));
+    b.push(...simd(SIMD.i32x4DotI16x8S), ...simd(SIMD.i32x4Add));
+    b.push(OP.localGet, v, ...simd(SIMD.i16x8ExtendHighI8x16S), OP.localGet, query, ...simd(SIMD.v128Load), 4, ...uleb(j * 32 + 16));
+    b.push(...simd(SIMD.i32x4DotI16x8S), ...simd(SIMD.i32x4Add), OP.localSet, acc);
   }
   b.push(OP.localGet, out);
   for (let lane = 0; lane < 4; lane++) {
-    b.push(OP.localGet, acc, ...simd(I32X4_EXTRACT_LANE), lane);
+    b.push(OP.localGet, acc, ...simd(SIMD.i32x4ExtractLane), lane);
     if (lane > 0) b.push(OP.i32Add);
   }
   b.push(OP.i32Store, 2, 0);
-  const step = (local: number, by: number) => b.push(OP.localGet, local, OP.i32Const, ...sleb(by), OP.i32Add, OP.localSet, local);
-  step(slots, 4);
-  step(out, 4);
-  b.push(OP.localGet, n, OP.i32Const, 1, OP.i32Sub, OP.localSet, n);
-  b.push(OP.br, 0, OP.end, OP.end, OP.end);
-  return [2, 1, I32, 2, V128, ...b];
+  b.push(...nextListedItem(slots, out, n));
+  return [2, 1, TYPE.i32, 2, TYPE.v128, ...b];
 }
 
 function moduleBytes(): Uint8Array {
-  const type = section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]);
-  const imports = section(2, [1, ...name('env'), ...name('mem'), 0x02, 0x00, 1]);
-  const funcs = section(3, [1, 0]);
-  const exports = section(7, [1, ...name('dots'), 0x00, 0]);
-  const body = dotsBody();
-  const code = section(10, [1, ...uleb(body.length), ...body]);
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imports, ...funcs, ...exports, ...code]);
+  return oneFunctionModule('dots', 5, dotsBody());
 }
 
 /**
