@@ -1,5 +1,5 @@
 /**
- * The owner's face embeddings kept between incremental passes (owner-face-vectors.ts): after the first photo a pass
+ * The owner's face embeddings kept between incremental passes (owner-face-vectors.store.ts): after the first photo a pass
  * reads only the faces added since; what it reads is exactly the catalog's faces, after faces were removed (a photo
  * indexed again), and after a write that was rolled back, whose face ids AUTOINCREMENT hands out again to other
  * faces; and the people the passes find are those a rebuild finds.

@@ -12,7 +12,7 @@ import { componentsOf } from './cluster-neighbours.ts';
 import { clusterOnThread, type ClusterThreadOptions } from './cluster-thread.ts';
 import { readFaceTable, type FaceColumns } from './face-table.store.ts';
 import { iou } from './detect.ts';
-import { OwnerFaceVectors } from './owner-face-vectors.ts';
+import { OwnerFaceVectors } from './owner-face-vectors.store.ts';
 import type { FaceAnalysis } from './pipeline.ts';
 
 export interface FaceRow {
@@ -45,7 +45,7 @@ export interface PersonRow {
   face_count: number;
 }
 
-/** A face as the incremental pass reads it (its embedding comes from the owner's matrix, owner-face-vectors.ts). */
+/** A face as the incremental pass reads it (its embedding comes from the owner's matrix, owner-face-vectors.store.ts). */
 type ClusterRow = Pick<FaceRow, 'face_id' | 'score' | 'person_id' | 'assigned_by'>;
 
 /**
@@ -104,12 +104,12 @@ export class FacesStore {
     this.vectors = new OwnerFaceVectors(db);
   }
   private readonly clusterThread: ClusterThreadOptions;
-  /** Each owner's face embeddings, kept between incremental passes (owner-face-vectors.ts). */
+  /** Each owner's face embeddings, kept between incremental passes (owner-face-vectors.store.ts). */
   readonly vectors: OwnerFaceVectors;
 
   /**
    * Before `replace` of an asset with faces: its owner's face embeddings read ahead, a slice per turn, when no copy
-   * is kept (owner-face-vectors.ts), so that the incremental pass inside the write does not read them all.
+   * is kept (owner-face-vectors.store.ts), so that the incremental pass inside the write does not read them all.
    */
   async warmFor(assetId: string): Promise<void> {
     const owner = prepared(this.db, 'SELECT owner_id FROM assets WHERE asset_id = ?').pluck().get(assetId) as number | undefined;
@@ -134,7 +134,7 @@ export class FacesStore {
       committed = !this.db.inTransaction;
       return replaced;
     } finally {
-      // What the incremental pass read is kept only once the write is in the database (owner-face-vectors.ts).
+      // What the incremental pass read is kept only once the write is in the database (owner-face-vectors.store.ts).
       this.vectors.settle(committed);
     }
   }
