@@ -58,6 +58,14 @@ export const SIMD = {
 /** A SIMD instruction: the 0xFD prefix, then its opcode as unsigned LEB128. */
 export const simd = (op: number) => [0xfd, ...uleb(op)];
 
+/** The sum of the four lanes (i32 or f32) of v128 local `acc`, stored at the address in local `out`. */
+export function storeLaneSum(acc: number, out: number, lanes: 'i32' | 'f32'): number[] {
+  const [extract, add, store] = lanes === 'i32' ? [SIMD.i32x4ExtractLane, OP.i32Add, OP.i32Store] : [SIMD.f32x4ExtractLane, OP.f32Add, OP.f32Store];
+  const b: number[] = [OP.localGet, out];
+  for (let lane = 0; lane < 4; lane++) b.push(OP.localGet, acc, ...simd(extract), lane, ...(lane > 0 ? [add] : []));
+  return [...b, store, 2, 0];
+}
+
 /**
  * The end of a kernel's loop over a list (`slots` and `out` are byte addresses of i32 and 32-bit items, `n` the items
  * left): both addresses step to the next item, `n` counts down, and the loop starts again; then the ends of that loop,

@@ -18,7 +18,7 @@
  * Assembled here as bytes like the vector index's kernels (semantic/vector-index/hamming-kernel.ts: no toolchain in
  * the tree). Node 22's V8 has wasm SIMD128 on every x86-64 and arm64 it runs on.
  */
-import { nextListedItem, OP, oneFunctionModule, SIMD, simd, TYPE, wasm, type WasmMemory } from '../../platform/wasm.ts';
+import { nextListedItem, OP, oneFunctionModule, SIMD, simd, storeLaneSum, TYPE, wasm, type WasmMemory } from '../../platform/wasm.ts';
 
 /** A kernel's dot below `threshold - DOT_FILTER_MARGIN` is a pair the exact loop would refuse too. */
 export const DOT_FILTER_MARGIN = 1e-3;
@@ -42,13 +42,7 @@ function dotsBody(): number[] {
   b.push(...simd(SIMD.f32x4Mul), ...simd(SIMD.f32x4Add), OP.localSet, acc);
   b.push(OP.localGet, j, OP.i32Const, 16, OP.i32Add, OP.localSet, j);
   b.push(OP.br, 0, OP.end, OP.end);
-  // out[0] = the four lanes' sum
-  b.push(OP.localGet, out);
-  for (let lane = 0; lane < 4; lane++) {
-    b.push(OP.localGet, acc, ...simd(SIMD.f32x4ExtractLane), lane);
-    if (lane > 0) b.push(OP.f32Add);
-  }
-  b.push(OP.f32Store, 2, 0);
+  b.push(...storeLaneSum(acc, out, 'f32'));
   b.push(...nextListedItem(slots, out, n));
   return [2, 2, TYPE.i32, 1, TYPE.v128, ...b];
 }

@@ -14,7 +14,7 @@
  * Checked against a plain JS dot product by test/server/vector-index/int8-dot-kernel.test.ts. Assembled here as
  * bytes like hamming-kernel.ts (no toolchain in the tree).
  */
-import { nextListedItem, OP, oneFunctionModule, SIMD, simd, TYPE, uleb, wasm, type WasmMemory } from '../../../platform/wasm.ts';
+import { nextListedItem, OP, oneFunctionModule, SIMD, simd, storeLaneSum, TYPE, uleb, wasm, type WasmMemory } from '../../../platform/wasm.ts';
 
 export const DOT_DIMS = 512;
 /**
@@ -49,12 +49,7 @@ function dotsBody(): number[] {
     b.push(OP.localGet, v, ...simd(SIMD.i16x8ExtendHighI8x16S), OP.localGet, query, ...simd(SIMD.v128Load), 4, ...uleb(j * 32 + 16));
     b.push(...simd(SIMD.i32x4DotI16x8S), ...simd(SIMD.i32x4Add), OP.localSet, acc);
   }
-  b.push(OP.localGet, out);
-  for (let lane = 0; lane < 4; lane++) {
-    b.push(OP.localGet, acc, ...simd(SIMD.i32x4ExtractLane), lane);
-    if (lane > 0) b.push(OP.i32Add);
-  }
-  b.push(OP.i32Store, 2, 0);
+  b.push(...storeLaneSum(acc, out, 'i32'));
   b.push(...nextListedItem(slots, out, n));
   return [2, 1, TYPE.i32, 2, TYPE.v128, ...b];
 }
