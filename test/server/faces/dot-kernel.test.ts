@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { componentsOf, FaceMatrix } from '../../../server/src/features/faces/cluster-neighbours.ts';
+import { FaceMatrix } from '../../../server/src/features/faces/cluster-neighbours.ts';
+import { componentsOf } from '../../../server/src/features/faces/component-search.ts';
 import { DOT_FILTER_MARGIN, f32Dots } from '../../../server/src/features/faces/dot-kernel.ts';
 import { WASM_PAGE, wasmMemory } from '../../../server/src/platform/wasm.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The hot loop of the incremental people pass (componentsOf, cluster-neighbours.ts) as a WebAssembly SIMD function:
+ * The hot loop of the incremental people pass (component-search.ts) as a WebAssembly SIMD function:
  * the dot products of one face's embedding with a list of others, four float32 lanes at a time.
  *
  * Why: the incremental pass compares each face of a new face's component with every face of the owner, inside the

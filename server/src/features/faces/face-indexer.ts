@@ -47,8 +47,9 @@ export class FaceIndexer implements Indexer {
       if (e instanceof ModelUnavailableError) throw new SnoozeError(MODELS_GONE_WAIT_MS, `Waiting: ${e.message}.`);
       throw e;
     }
-    // The owner's faces read ahead, outside the write, when they are not kept already (the first photo of an import).
-    if (analysis.faces.length) await this.store.warmFor(target.asset_id);
+    // The owner's faces read ahead when they are not kept already (the first photo of an import), and the components
+    // the new faces will join searched ahead: outside the write, a slice per turn.
+    if (analysis.faces.length) await this.store.warmFor(target.asset_id, analysis.faces.map((f) => f.embedding));
     signal.throwIfAborted();
     this.store.replace(target.asset_id, analysis, this.modelId);
   }

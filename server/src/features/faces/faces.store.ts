@@ -8,7 +8,6 @@ import type { Db } from '../../platform/db/connection.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { nextTurn, Pace } from '../../platform/cache/slices.ts';
 import { clusterFaces, CLUSTER_PARAMS, SLICE_MS, type ClusterFace } from './cluster.ts';
-import { componentsOf } from './cluster-neighbours.ts';
 import { clusterOnThread, type ClusterThreadOptions } from './cluster-thread.ts';
 import { readFaceTable, type FaceColumns } from './face-table.store.ts';
 import { iou } from './detect.ts';
@@ -101,19 +100,20 @@ export class FacesStore {
     this.onDeferred = opts.onDeferred;
     this.budget = opts.budget ?? INCREMENTAL_BUDGET;
     this.clusterThread = opts.clusterThread ?? {};
-    this.vectors = new OwnerFaceVectors(db);
+    this.vectors = new OwnerFaceVectors(db, CLUSTER_PARAMS.threshold);
   }
   private readonly clusterThread: ClusterThreadOptions;
   /** Each owner's face embeddings, kept between incremental passes (owner-face-vectors.store.ts). */
   readonly vectors: OwnerFaceVectors;
 
   /**
-   * Before `replace` of an asset with faces: its owner's face embeddings read ahead, a slice per turn, when no copy
-   * is kept (owner-face-vectors.store.ts), so that the incremental pass inside the write does not read them all.
+   * Before `replace` of an asset with faces of these embeddings: its owner's face embeddings read ahead, a slice per
+   * turn, when no copy is kept, and the components the new faces will join searched ahead (owner-face-vectors.store.ts),
+   * so that the incremental pass inside the write neither reads every face nor searches those components.
    */
-  async warmFor(assetId: string): Promise<void> {
+  async warmFor(assetId: string, coming: readonly Float32Array[] = []): Promise<void> {
     const owner = prepared(this.db, 'SELECT owner_id FROM assets WHERE asset_id = ?').pluck().get(assetId) as number | undefined;
-    if (owner !== undefined) await this.vectors.warm(owner);
+    if (owner !== undefined) await this.vectors.warm(owner, coming);
   }
 
   /** The model version that read the asset's faces (undefined: never read). */
@@ -203,7 +203,7 @@ export class FacesStore {
 
   /**
    * Clusters again, by the rebuild's rule, the connected components of the "cosine ≥ threshold" graph that
-   * hold `faceIds` (componentsOf). Corrections made since in those components count as they do in a rebuild
+   * hold `faceIds` (face-components.ts). Corrections made since in those components count as they do in a rebuild
    * (pinned faces fixed, rejections obeyed; people.service.ts says why
    * a correction itself does not call this). The rule reads only a face's neighbours, so clustering whole components gives
    * their faces exactly the groups a clustering of every face would, and no face outside them can change. A new
@@ -213,14 +213,15 @@ export class FacesStore {
    * person most of its faces had, so the ids of unchanged people stay. Faces are taken in face-id order in
    * both, so even exact ties resolve alike. Runs inside the caller's write transaction.
    *
-   * Cost: (component size) × (owner's faces) similarity reads, plus the clustering of the component. A
-   * component too large for that inside one write (over INCREMENTAL_BUDGET pairs: a large library whose faces
+   * Cost: each face added since the last pass compared with the owner's faces; a component not known yet
+   * (face-components.ts: `warmFor` searches it ahead, outside the write) searched, (component size) × (faces whose
+   * component is not known) similarity reads; then the clustering of the component. A component too large for that inside one write (over INCREMENTAL_BUDGET pairs: a large library whose faces
    * chain together) is not clustered here: the faces stay as they are (new ones unplaced), `onDeferred` is told
    * (the composition root queues a rebuild of the owner's people), and the answer is false.
    */
   reclusterAround(ownerId: number, faceIds: readonly number[], now = Date.now()): boolean {
     if (!faceIds.length) return true;
-    const { ids, matrix: m } = this.vectors.read(ownerId);
+    const { ids, matrix: m, components } = this.vectors.read(ownerId);
     const seeds: number[] = [];
     for (const id of new Set(faceIds)) {
       const row = rowOf(ids, id);
@@ -228,7 +229,9 @@ export class FacesStore {
     }
     if (!seeds.length) return true;
     seeds.sort((a, b) => a - b);
-    const part = componentsOf(m, seeds, CLUSTER_PARAMS.threshold, this.budget);
+    // The faces added since the last pass taken into the known components, then those of the seeds (face-components.ts).
+    components.extend(m, this.budget);
+    const part = components.componentsOf(m, seeds, this.budget);
     if (!part) {
       this.onDeferred?.(ownerId);
       return false;

@@ -15,7 +15,9 @@
  *   under one of them must not meet the rolled-back one's embedding here.
  *
  * `warm` reads them ahead, outside the write and a slice at a time, so that the first photo of an import (or the first
- * after faces were removed) does not read every face inside its write: 93 ms of the event loop at 20,000 faces.
+ * after faces were removed) does not read every face inside its write: 93 ms of the event loop at 20,000 faces. It
+ * also searches ahead the components the photo's new faces will join (face-components.ts, kept with the copy), so
+ * that the pass inside the write finds them known instead of searching them there.
  * Held while indexing goes on, dropped IDLE_MS after the last pass (20,000 faces are 10 MB), so an idle server
  * does not keep it.
  */
@@ -23,24 +25,32 @@ import { nextTurn } from '../../platform/cache/slices.ts';
 import type { Db } from '../../platform/db/connection.ts';
 import { prepared } from '../../platform/db/prepared.ts';
 import { FaceMatrix } from './cluster-neighbours.ts';
+import { FaceComponents } from './face-components.ts';
 
 // As the indexers' shared pixels (features/indexing/photo-pixels.ts): well within the minute after which the work's
 // memory must be back (issue 25, point 2).
 const IDLE_MS = 30_000;
 /** Faces read per turn of the event loop by `warm` (a few milliseconds of reading). */
 const WARM_SLICE = 2048;
+/** The time `warm`'s component searches take per turn of the event loop. */
+const SEARCH_SLICE_MS = 10;
 
 interface Vectors {
   ids: Float64Array;
   data: Float32Array;
   n: number;
   dims: number;
+  /** The known components of the graph over these rows (shared by the copies `append` makes). */
+  components: FaceComponents;
 }
 
 /** What a pass sees: the owner's face ids (ascending) and their embeddings, row i for ids[i]. */
 export interface OwnerFaces {
   ids: Float64Array;
+  /** Append-only: rows below its size never change while the copy is kept (component-search.ts relies on it). */
   matrix: FaceMatrix;
+  /** Its known components; rows appended since the last pass are taken in by `extend`. */
+  components: FaceComponents;
 }
 
 export class OwnerFaceVectors {
@@ -51,7 +61,11 @@ export class OwnerFaceVectors {
   /** Passes that read every face of the owner, and those that read only the faces added since (tests, benches). */
   readonly reads = { full: 0, added: 0 };
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The people's cosine threshold: the components' edges (cluster.ts, CLUSTER_PARAMS). */
+    private readonly threshold: number,
+  ) {}
 
   /** The owner's faces as the database has them now, this transaction's changes included. */
   read(ownerId: number): OwnerFaces {
@@ -64,7 +78,7 @@ export class OwnerFaceVectors {
       vectors = this.all(ownerId);
     } else this.reads.added++;
     this.pending = { ownerId, vectors };
-    return { ids: vectors.ids.subarray(0, vectors.n), matrix: FaceMatrix.over(vectors.data.subarray(0, vectors.n * vectors.dims), vectors.dims) };
+    return { ids: vectors.ids.subarray(0, vectors.n), matrix: matrixOf(vectors), components: vectors.components };
   }
 
   /** After the transaction of the last `read`: keep what it read when that is committed now, else forget it. */
@@ -80,22 +94,28 @@ export class OwnerFaceVectors {
    * Reads the owner's faces ahead when no valid copy is kept, a slice per turn of the event loop, outside any write:
    * between two turns no transaction is open on this connection, so each slice is committed faces. A copy read
    * this way is a snapshot like any other: faces added or removed meanwhile are found by `read`'s checks.
+   * Then the components that faces with the `coming` embeddings will join are searched, outside the write too.
    */
-  warm(ownerId: number): Promise<void> {
+  async warm(ownerId: number, coming: readonly Float32Array[] = []): Promise<void> {
     const kept = this.kept.get(ownerId);
-    if (kept && (kept.n === 0 || this.countUpTo(ownerId, kept.ids[kept.n - 1]!) === kept.n)) return Promise.resolve();
-    let running = this.warming.get(ownerId);
-    if (!running) {
-      running = this.readInSlices(ownerId).finally(() => this.warming.delete(ownerId));
-      this.warming.set(ownerId, running);
+    if (!kept || (kept.n > 0 && this.countUpTo(ownerId, kept.ids[kept.n - 1]!) !== kept.n)) {
+      let running = this.warming.get(ownerId);
+      if (!running) {
+        running = this.readInSlices(ownerId).finally(() => this.warming.delete(ownerId));
+        this.warming.set(ownerId, running);
+      }
+      await running;
     }
-    return running;
+    const vectors = this.kept.get(ownerId);
+    if (!vectors?.n || !coming.length || coming.some((v) => v.length !== vectors.dims)) return;
+    const { components } = vectors;
+    await components.prepare(matrixOf(vectors), coming, SEARCH_SLICE_MS, () => this.kept.get(ownerId)?.components === components);
   }
 
   private async readInSlices(ownerId: number): Promise<void> {
     this.touch();
     const slice = prepared(this.db, 'SELECT face_id, embedding FROM faces WHERE owner_id = ? AND face_id > ? ORDER BY face_id LIMIT ?');
-    let vectors: Vectors = { ids: new Float64Array(0), data: new Float32Array(0), n: 0, dims: 0 };
+    let vectors: Vectors = { ids: new Float64Array(0), data: new Float32Array(0), n: 0, dims: 0, components: new FaceComponents(this.threshold, 0) };
     for (;;) {
       const rows = slice.raw().all(ownerId, vectors.n ? vectors.ids[vectors.n - 1]! : 0, WARM_SLICE) as [number, Buffer][];
       if (!rows.length) break;
@@ -106,7 +126,7 @@ export class OwnerFaceVectors {
       if (rows.length < WARM_SLICE) break;
       await nextTurn();
     }
-    if (vectors.n) this.kept.set(ownerId, vectors);
+    if (vectors.n) this.kept.set(ownerId, { ...vectors, components: new FaceComponents(this.threshold, vectors.n) });
   }
 
   clear(): void {
@@ -142,7 +162,7 @@ export class OwnerFaceVectors {
       ids[i] = id;
       bytes.set(e, i * dims * 4);
     });
-    return { ids, data, n: rows.length, dims };
+    return { ids, data, n: rows.length, dims, components: new FaceComponents(this.threshold, rows.length) };
   }
 
   private touch(): void {
@@ -175,5 +195,10 @@ function append(vectors: Vectors, rows: readonly [number, Buffer][]): Vectors | 
     ids[vectors.n + x] = id;
     bytes.set(e, (vectors.n + x) * dims * 4);
   });
-  return { ids, data, n, dims };
+  return { ids, data, n, dims, components: vectors.components };
+}
+
+/** The copy's rows as a matrix (no copy). */
+function matrixOf(v: Vectors): FaceMatrix {
+  return FaceMatrix.over(v.data.subarray(0, v.n * v.dims), v.dims);
 }

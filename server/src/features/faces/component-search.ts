@@ -1,0 +1,206 @@
+/**
+ * Finding connected components of the "cosine ≥ threshold" graph of an owner's faces, and a face's neighbours in it,
+ * by exact scans: what the incremental people pass needs (faces.store.ts, face-components.ts).
+ *
+ * From KERNEL_MIN_FACES faces on, a wasm SIMD kernel (dot-kernel.ts) makes the comparisons and only the pairs it puts
+ * near or above the threshold are compared again exactly, so the faces found are exactly those the exact loop finds.
+ * The kernel works on a copy of the matrix in its own memory; a matrix its owner only ever appends rows to
+ * (`appendOnly`: owner-face-vectors.store.ts) has only its new rows copied on the next use, not all of it (10 MB at
+ * 20,000 faces, a few milliseconds each time).
+ */
+import { WASM_PAGE, wasmMemory, type WasmMemory } from '../../platform/wasm.ts';
+import type { FaceMatrix } from './cluster-neighbours.ts';
+import { DOT_FILTER_MARGIN, f32Dots, type F32DotsFn } from './dot-kernel.ts';
+
+/** Below this many faces the scans are short and the copy into the kernel's memory is not worth it. */
+const KERNEL_MIN_FACES = 1024;
+/** The kernel's memory is let go this long after its last use: an import's passes reuse it, an idle server does not keep it. */
+const KERNEL_IDLE_MS = 30_000;
+
+/**
+ * A search from `seeds` through chains of neighbours within the threshold, over `candidates` (the rows it may reach;
+ * the seeds are not among them), run in steps so that a caller may spread it over turns of the event loop.
+ *
+ * Exact scan: each face reached is compared once with every candidate not reached yet, so the cost is (component
+ * size) × (candidates). `pairs` counts those comparisons; past `maxPairs` the search stops, unfinished (`result` null).
+ */
+export class ComponentScan {
+  private readonly queue: number[] = [];
+  private q = 0;
+  private rest: Int32Array;
+  pairs = 0;
+  private over = false;
+
+  constructor(
+    private readonly m: FaceMatrix,
+    seeds: Iterable<number>,
+    candidates: Int32Array,
+    private readonly threshold: number,
+    private readonly maxPairs = Infinity,
+    private readonly appendOnly = false,
+  ) {
+    for (const s of seeds) if (!this.queue.includes(s)) this.queue.push(s);
+    this.rest = candidates;
+  }
+
+  get done(): boolean {
+    return this.over || this.q >= this.queue.length;
+  }
+
+  /** Scans faces of the queue until it is empty or `untilMs` (performance.now()) has passed; true once done. */
+  run(untilMs = Infinity): boolean {
+    const { m, threshold } = this;
+    const data = m.data, dims = m.dims;
+    const kernel = m.size >= KERNEL_MIN_FACES ? matrixKernel(m, this.appendOnly) : null;
+    const below = threshold - DOT_FILTER_MARGIN;
+    while (!this.done) {
+      this.pairs += this.rest.length;
+      if (this.pairs > this.maxPairs) {
+        this.over = true;
+        break;
+      }
+      const i = this.queue[this.q++]!;
+      const rest = this.rest;
+      // The face's vector copied once; the dot product written out here (a hot loop: a read per candidate).
+      const v = data.slice(i * dims, (i + 1) * dims);
+      const approx = kernel ? kernel.dots(v, rest) : null;
+      let kept = 0;
+      for (let x = 0; x < rest.length; x++) {
+        const j = rest[x]!;
+        if (approx && approx[x]! < below) {
+          rest[kept++] = j;
+          continue;
+        }
+        let s = 0;
+        for (let k = 0, b = j * dims; k < dims; k++) s += v[k]! * data[b + k]!;
+        if (s >= threshold) this.queue.push(j);
+        else rest[kept++] = j;
+      }
+      this.rest = rest.subarray(0, kept);
+      if (performance.now() >= untilMs) break;
+    }
+    return this.done;
+  }
+
+  /** The faces reached, seeds included, as sorted rows; null when the search went over `maxPairs`. */
+  result(): number[] | null {
+    if (this.over) return null;
+    return [...this.queue].sort((a, b) => a - b);
+  }
+}
+
+/**
+ * The faces linked to `seeds` through chains of neighbours within the threshold (their connected components of the
+ * "cosine ≥ threshold" graph), as sorted rows, the seeds included; `null` when the search would read more than
+ * `maxPairs` face pairs (the caller then leaves the work to a rebuild).
+ *
+ * The clustering's rule only ever looks at a face's neighbours (cluster.ts), so clustering a union of whole
+ * components gives each of their faces the group a clustering of every face would: this is the set an incremental
+ * pass must cluster again for its result to equal a rebuild's.
+ */
+export function componentsOf(m: FaceMatrix, seeds: Iterable<number>, threshold: number, maxPairs = Infinity): number[] | null {
+  const seedSet = new Set(seeds);
+  const candidates = new Int32Array(m.size - seedSet.size);
+  let n = 0;
+  for (let i = 0; i < m.size; i++) if (!seedSet.has(i)) candidates[n++] = i;
+  const scan = new ComponentScan(m, seedSet, candidates, threshold, maxPairs);
+  scan.run();
+  return scan.result();
+}
+
+/** The rows below `upTo` whose similarity with `v` is at least `threshold`, ascending (exact, through the kernel's filter). */
+export function neighboursOf(m: FaceMatrix, v: Float32Array, threshold: number, upTo = m.size, appendOnly = false): number[] {
+  const data = m.data, dims = m.dims;
+  const found: number[] = [];
+  const exact = (j: number) => {
+    let s = 0;
+    for (let k = 0, b = j * dims; k < dims; k++) s += v[k]! * data[b + k]!;
+    return s >= threshold;
+  };
+  const kernel = upTo >= KERNEL_MIN_FACES ? matrixKernel(m, appendOnly) : null;
+  if (!kernel) {
+    for (let j = 0; j < upTo; j++) if (exact(j)) found.push(j);
+    return found;
+  }
+  const rows = kernel.slots(upTo);
+  for (let j = 0; j < upTo; j++) rows[j] = j;
+  const approx = kernel.dots(v, rows);
+  const below = threshold - DOT_FILTER_MARGIN;
+  for (let j = 0; j < upTo; j++) if (approx[j]! >= below && exact(j)) found.push(j);
+  return found;
+}
+
+interface MatrixKernel {
+  /** An i32 array of `n` slots in the kernel's memory (a row list `dots` reads without a copy). */
+  slots(n: number): Int32Array;
+  /** The approximate dots of `v` with the rows listed in `rows`, in order (valid until the next call). */
+  dots(v: Float32Array, rows: Int32Array): Float32Array;
+}
+
+interface HeldKernel {
+  memory: WasmMemory;
+  dots: F32DotsFn;
+  idle: NodeJS.Timeout | null;
+  /** The append-only matrix whose first `rows` rows are in the kernel's memory as they are now (null: none). */
+  source: ArrayBuffer | null;
+  rows: number;
+  dims: number;
+}
+
+let held: HeldKernel | null = null;
+let kernelUnavailable = false;
+
+/**
+ * The kernel over `m`, copied into its memory (only the rows added since the last use for an append-only matrix),
+ * with room for a query, a row list and the results after it; null where wasm SIMD is missing. Valid until the next
+ * call: whoever spreads work over turns of the event loop asks again after each.
+ */
+function matrixKernel(m: FaceMatrix, appendOnly: boolean): MatrixKernel | null {
+  if (kernelUnavailable || m.dims % 4 !== 0) return null;
+  const matrixBytes = m.size * m.dims * 4;
+  const queryAt = matrixBytes;
+  const slotsAt = queryAt + m.dims * 4;
+  const outAt = slotsAt + m.size * 4;
+  const bytes = outAt + m.size * 4;
+  try {
+    if (!held) {
+      const memory = wasmMemory(Math.ceil(bytes / WASM_PAGE));
+      held = { memory, dots: f32Dots(memory), idle: null, source: null, rows: 0, dims: 0 };
+    }
+  } catch {
+    kernelUnavailable = true; // an engine without wasm SIMD: the exact loop alone, as before
+    return null;
+  }
+  const k = held;
+  const more = bytes - k.memory.buffer.byteLength;
+  if (more > 0) k.memory.grow(Math.ceil(more / WASM_PAGE)); // keeps what the memory holds
+  if (k.idle) clearTimeout(k.idle);
+  k.idle = setTimeout(() => {
+    if (held === k) held = null;
+  }, KERNEL_IDLE_MS);
+  k.idle.unref();
+  const buffer = k.memory.buffer;
+  // Rows of an append-only matrix never change once written: those already copied stay.
+  const same = appendOnly && k.source === m.data.buffer && m.data.byteOffset === 0 && k.dims === m.dims ? Math.min(k.rows, m.size) : 0;
+  new Float32Array(buffer, same * m.dims * 4, (m.size - same) * m.dims).set(m.data.subarray(same * m.dims, m.size * m.dims));
+  // The query, the row list and the results now sit after this matrix's rows: rows past them are no longer held.
+  k.source = appendOnly ? (m.data.buffer as ArrayBuffer) : null;
+  k.rows = m.size;
+  k.dims = m.dims;
+  const query = new Float32Array(buffer, queryAt, m.dims);
+  const out = new Float32Array(buffer, outAt, m.size);
+  return {
+    slots: (n) => new Int32Array(buffer, slotsAt, n),
+    dots: (v, rows) => {
+      query.set(v);
+      // A row list outside the kernel's memory is copied into its slots first.
+      let at = rows.byteOffset;
+      if (rows.buffer !== buffer) {
+        new Int32Array(buffer, slotsAt, rows.length).set(rows);
+        at = slotsAt;
+      }
+      k.dots(0, at, rows.length, queryAt, outAt, m.dims / 4);
+      return out;
+    },
+  };
+}
