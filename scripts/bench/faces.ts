@@ -14,10 +14,12 @@
  *               500 faces; and whether the indexed groups equal the all-pairs groups on the sample.
  *   incremental the ingest's write (FacesStore.replace with its incremental pass: the new faces' components
  *               clustered again by the rebuild's rule) in a real catalog holding the same --faces faces (placed by a
- *               rebuild first), for --photos new photos of one face (half of a known identity, half strangers):
- *               milliseconds per photo (median, worst; the write blocks the event loop that long), the
- *               components' sizes, how many passes were left to a rebuild (over INCREMENTAL_BUDGET), and whether
- *               a rebuild afterwards gives the same people.
+ *               rebuild first), for --photos new photos of one face (half of a known identity, half strangers),
+ *               each made ready first as the face indexer does (FacesStore.warmFor: the components the face will
+ *               join searched outside the write, a slice per turn): milliseconds per photo of the write (median,
+ *               worst; it blocks the event loop that long) and of the making ready (median, worst, and its longest
+ *               turn of the event loop), the components' sizes, how many passes were left to a rebuild (over
+ *               INCREMENTAL_BUDGET), and whether a rebuild afterwards gives the same people.
  *
  *   rebuild     the people rebuild in a running server (faces-rebuild.ts): the same --faces faces, two per photo,
  *               in a real data folder; the owner's people rebuilt twice by the rebuild job's handler (first: no face
@@ -26,7 +28,7 @@
  *
  * Options: --faces N, --sample N, --photos N (default 40), --workers N (inference threads, default 1: the
  * figures are per thread), --threads N (index threads, default 1, as the server builds it), --rebuild-only
- * (only the last part: no models needed).
+ * (only the last part: no models needed), --incremental-only (only the incremental part: no models needed).
  */
 import fs from 'node:fs';
 import os from 'node:os';

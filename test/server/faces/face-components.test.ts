@@ -181,6 +181,7 @@ describe('face clustering: components made ready before the write', { timeout: 1
     const { start, later } = library(13);
     const store = new FacesStore(h.db);
     assert.ok(store.replace(photo(), { width: 4000, height: 3000, faces: start.map(face) }, FACE_MODEL_ID));
+    await store.rebuildOwner(owner); // more faces than one write clusters (INCREMENTAL_CLUSTER_MAX)
     /** Pairs the owner's kept components have searched so far. */
     const searched = () => {
       const { components } = store.vectors.read(owner);

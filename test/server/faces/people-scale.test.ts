@@ -16,7 +16,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, startServer, type TestServer } from '../helpers/server.ts';
 import { V1, data, registerAdmin } from '../helpers/api.ts';
 import { copyCorpus, uploadFile } from '../uploads/helpers.ts';
-import { clusterFacesAllPairs, FACE_MODEL_ID, type ClusterFace } from '../../../server/src/features/faces/index.ts';
+import { clusterFacesAllPairs, FACE_MODEL_ID, rebuildPeople, type ClusterFace } from '../../../server/src/features/faces/index.ts';
 import { FacesStore, toVector } from '../../../server/src/features/faces/faces.store.ts';
 
 const PHOTOS = ['faces/face_001.jpg', 'faces/face_002.jpg', 'faces/face_007.jpg'];
@@ -81,6 +81,13 @@ describe('people at scale', { timeout: 600_000 }, () => {
       faces.push(face(i % 7 === 3 ? randomUnit() : near(centre), i));
     }
     assert.ok(srv.container.faces.replace(assets[0]!, { width: 4000, height: 3000, faces }, FACE_MODEL_ID));
+    // Far more faces than one write clusters (INCREMENTAL_CLUSTER_MAX): left to the rebuild the write queued, a
+    // little later (DEFERRED_REBUILD_DELAY_MS); made due now.
+    assert.equal(rows().filter((r) => r.person_id != null).length, 0, 'nobody placed inside the write');
+    const due = srv.container.db.prepare("UPDATE jobs SET run_at = 0 WHERE kind = ? AND state = 'scheduled'").run(rebuildPeople.kind);
+    assert.equal(due.changes, 1, 'one rebuild was queued');
+    await srv.container.jobRunner.whenIdle();
+    assert.ok(rows().filter((r) => r.person_id != null).length > 1000, 'the rebuild placed them');
   });
   after(async () => {
     await srv?.stop({ removeData: true });

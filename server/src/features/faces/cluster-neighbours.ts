@@ -94,29 +94,88 @@ function toList(m: FaceMatrix, i: number, candidates: Iterable<number>, threshol
       sims.push(s);
     }
   }
-  const order = ids.map((_, x) => x).sort((a, b) => sims[b]! - sims[a]! || ids[a]! - ids[b]!);
-  const keep = order.slice(0, k);
-  return {
-    ids: Int32Array.from(keep, (x) => ids[x]!),
-    sims: Float32Array.from(keep, (x) => sims[x]!),
-    more: order.length > k || moreIfFull,
-  };
+  return ordered(ids, sims, k, moreIfFull);
 }
 
+/**
+ * Neighbours found (ids, their exact sims) as a list: nearest first (ties: lower row first), at most k. The k nearest
+ * are picked by insertion into a list of k, not by sorting them all: a face of a person of 500 faces has 500 within
+ * the threshold, and sorting each face's all made most of a component's clustering (scripts/bench/faces.ts).
+ */
+function ordered(ids: number[], sims: number[], k: number, moreIfFull: boolean): NeighbourList {
+  const size = Math.min(k, ids.length);
+  const topIds = new Int32Array(size);
+  const topSims = new Float64Array(size);
+  let len = 0;
+  for (let x = 0; x < ids.length; x++) {
+    const s = sims[x]!, j = ids[x]!;
+    // Ahead of the last kept one: nearer, or as near and a lower row (a strict order: rows differ).
+    if (len === size && !(s > topSims[size - 1]! || (s === topSims[size - 1]! && j < topIds[size - 1]!))) continue;
+    let p = len < size ? len++ : size - 1;
+    while (p > 0 && (s > topSims[p - 1]! || (s === topSims[p - 1]! && j < topIds[p - 1]!))) {
+      topSims[p] = topSims[p - 1]!;
+      topIds[p] = topIds[p - 1]!;
+      p--;
+    }
+    topSims[p] = s;
+    topIds[p] = j;
+  }
+  return { ids: topIds, sims: Float32Array.from(topSims), more: ids.length > k || moreIfFull };
+}
+
+/**
+ * Up to this many faces, `ExactNeighbours` computes every pair's similarity once (n² float64s: 2 MB at 512): a
+ * clustering of n faces asks for every face's list, and each pair was computed twice per list before (the filter, then
+ * `toList`), four times in all. That is the incremental pass's clustering of a component, inside the photo's write
+ * (a person of 150 faces: 14 ms of it, scripts/bench/faces.ts).
+ */
+const PAIR_TABLE_MAX = 512;
+
 export class ExactNeighbours implements NeighbourSource {
+  /** sim(i, j) at i × n + j, for small matrices (PAIR_TABLE_MAX); made at the first query. */
+  private table: Float64Array | null = null;
   constructor(
     private readonly m: FaceMatrix,
     private readonly threshold: number,
   ) {}
   query(i: number, k: number): NeighbourList {
-    // One pass keeping only the faces within the threshold (few), then the same ordering as the index's lists.
-    const within: number[] = [];
-    for (let j = 0, n = this.m.size; j < n; j++) if (j !== i && this.m.sim(i, j) >= this.threshold) within.push(j);
-    return toList(this.m, i, within, this.threshold, k, false);
+    const n = this.m.size;
+    // One pass keeping only the faces within the threshold (few) with their similarity, then the index's ordering.
+    const ids: number[] = [];
+    const sims: number[] = [];
+    const table = n <= PAIR_TABLE_MAX ? (this.table ??= pairTable(this.m)) : null;
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      const s = table ? table[i * n + j]! : this.m.sim(i, j);
+      if (s >= this.threshold) {
+        ids.push(j);
+        sims.push(s);
+      }
+    }
+    return ordered(ids, sims, k, false);
   }
   queryMany(rows: ArrayLike<number>, k: number): NeighbourList[] {
     return Array.from(rows, (i) => this.query(i, k));
   }
+}
+
+/**
+ * Every pair's similarity, each computed once: sim(i, j) and sim(j, i) are the same number (the same products, summed
+ * in the same order), so the table holds exactly what `FaceMatrix.sim` gives either way.
+ */
+function pairTable(m: FaceMatrix): Float64Array {
+  const n = m.size, d = m.dims, data = m.data;
+  const t = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    // FaceMatrix.sim written out (the same products summed in the same order: the same numbers).
+    for (let j = i + 1, a = i * d; j < n; j++) {
+      let s = 0;
+      for (let k = 0, b = j * d; k < d; k++) s += data[a + k]! * data[b + k]!;
+      t[i * n + j] = s;
+      t[j * n + i] = s;
+    }
+  }
+  return t;
 }
 
 interface UsearchIndex {

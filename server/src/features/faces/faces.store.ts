@@ -48,11 +48,23 @@ export interface PersonRow {
 type ClusterRow = Pick<FaceRow, 'face_id' | 'score' | 'person_id' | 'assigned_by'>;
 
 /**
- * Face pairs an incremental pass may compare while finding its components (~20 ns each through the wasm filter,
- * dot-kernel.ts: about a quarter of a second inside the write; ~180 ns in plain JavaScript). A household's components are its people and the strangers near them (a person of 100
- * faces in a library of 100k faces is 10M pairs); above that a rebuild, which yields to the event loop, does it.
+ * Face pairs an incremental pass may compare inside its write while finding its components (~20 ns each through the
+ * wasm filter, dot-kernel.ts: about a quarter of a second; ~180 ns in plain JavaScript). The face indexer searches a
+ * photo's components before the write (`warmFor`, face-components.ts), so a pass normally compares only its new faces
+ * with the others; this bounds what is left when it could not (a search ahead that a change interrupted). A
+ * household's components are its people and the strangers near them (a person of 100 faces in a library of 100k faces
+ * is 10M pairs); above that a rebuild, which yields to the event loop, does it.
  */
 export const INCREMENTAL_BUDGET = 12_000_000;
+
+/**
+ * The most faces an incremental pass clusters again inside its write: the clustering compares every pair of them in
+ * JavaScript (~200 ns a pair: a component of 512 faces took about 40 ms). A larger component (a household's most
+ * photographed person, or faces that chain people together) is left to a rebuild, which clusters on a thread of its
+ * own. Before the components were kept (face-components.ts), the search's budget above left most of them there too,
+ * but not in a small library: a person of 2,000 faces among 5,000 was clustered inside each write, about a second.
+ */
+export const INCREMENTAL_CLUSTER_MAX = 512;
 
 /** The row of face `id` in ascending `ids`, or -1. */
 function rowOf(ids: Float64Array, id: number): number {
@@ -215,8 +227,10 @@ export class FacesStore {
    *
    * Cost: each face added since the last pass compared with the owner's faces; a component not known yet
    * (face-components.ts: `warmFor` searches it ahead, outside the write) searched, (component size) × (faces whose
-   * component is not known) similarity reads; then the clustering of the component. A component too large for that inside one write (over INCREMENTAL_BUDGET pairs: a large library whose faces
-   * chain together) is not clustered here: the faces stay as they are (new ones unplaced), `onDeferred` is told
+   * component is not known) similarity reads; then the clustering of the component, (component size)² pairs. A
+   * component too large for that inside one write (over INCREMENTAL_BUDGET pairs to search, or over
+   * INCREMENTAL_CLUSTER_MAX faces to cluster: a much photographed person, faces that chain people together) is not
+   * clustered here: the faces stay as they are (new ones unplaced), `onDeferred` is told
    * (the composition root queues a rebuild of the owner's people), and the answer is false.
    */
   reclusterAround(ownerId: number, faceIds: readonly number[], now = Date.now()): boolean {
@@ -232,7 +246,7 @@ export class FacesStore {
     // The faces added since the last pass taken into the known components, then those of the seeds (face-components.ts).
     components.extend(m, this.budget);
     const part = components.componentsOf(m, seeds, this.budget);
-    if (!part) {
+    if (!part || part.length > INCREMENTAL_CLUSTER_MAX) {
       this.onDeferred?.(ownerId);
       return false;
     }
