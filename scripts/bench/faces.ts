@@ -224,7 +224,7 @@ async function benchIncremental(set: ClusterFace[]): Promise<void> {
     console.log(
       `incremental: ${photos} new photos of one face into ${n} faces: ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms per photo (median), worst ${longest.toFixed(0)} ms (a photo without faces: ${bare[Math.floor(bare.length / 2)]!.toFixed(0)} ms); ` +
         `components ${sizes[0]}–${sizes[sizes.length - 1]} faces (median ${sizes[Math.floor(sizes.length / 2)]}); left to a rebuild: ${deferred}; ` +
-        `a rebuild afterwards ${same ? 'changes nothing' : 'CHANGES the people'}`,
+        `a rebuild afterwards ${same ? 'changes nothing' : deferred ? 'places the faces left to it (the people differ by those)' : 'CHANGES the people'}`,
     );
     warmMs.sort((a, b) => a - b);
     console.log(

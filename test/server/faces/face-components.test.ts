@@ -166,6 +166,37 @@ describe('face clustering: the known components', { timeout: 120_000 }, () => {
   });
 });
 
+describe('face clustering: components too large for a write', { timeout: 120_000 }, () => {
+  test('a search stops past maxRows faces and marks them large: a pass then gives up at no search, and smaller components stay exact', async () => {
+    const { start, later } = library(14);
+    const lib = growing(start.length + later.length);
+    for (const v of start) lib.push(v);
+    const maxRows = 15;
+    const c = new FaceComponents(THRESHOLD, lib.vectors.length, maxRows);
+    let large = 0;
+    for (const [k, v] of later.entries()) {
+      const before = c.counts.searched;
+      await c.prepare(lib.matrix(), [v], 5, () => true);
+      const size = lib.vectors.length;
+      assert.ok(c.counts.searched - before <= (maxRows + 1) * size, `photo ${k}: a large component is not searched whole`);
+      lib.push(v);
+      const m = lib.matrix();
+      c.extend(m);
+      const want = exactComponents(lib.vectors, [m.size - 1]);
+      const searched = c.counts.searched;
+      assert.deepEqual(c.componentsOf(m, [m.size - 1]), want.length > maxRows ? null : want, `photo ${k}`);
+      assert.equal(c.counts.searched, searched, `photo ${k}: nothing searched in the pass`);
+      if (want.length > maxRows) large++;
+    }
+    assert.ok(large >= 10, `faces that joined large components: ${large}`);
+    const m = lib.matrix();
+    for (let i = 0; i < m.size; i += 37) {
+      const want = exactComponents(lib.vectors, [i]);
+      assert.deepEqual(c.componentsOf(m, [i]), want.length > maxRows ? null : want, `row ${i}`);
+    }
+  });
+});
+
 describe('face clustering: components made ready before the write', { timeout: 120_000 }, () => {
   const h = harness([rebuildPeople]);
   after(() => h.cleanup());

@@ -23,6 +23,8 @@ const KERNEL_IDLE_MS = 30_000;
  *
  * Exact scan: each face reached is compared once with every candidate not reached yet, so the cost is (component
  * size) × (candidates). `pairs` counts those comparisons; past `maxPairs` the search stops, unfinished (`result` null).
+ * With `limits`, it also stops once it has reached more than `maxRows` faces, or a face `large` says is in such a
+ * component (`tooLarge`: a component no write clusters, whose full search would only cost time).
  */
 export class ComponentScan {
   private readonly queue: number[] = [];
@@ -30,6 +32,8 @@ export class ComponentScan {
   private rest: Int32Array;
   pairs = 0;
   private over = false;
+  /** Stopped because the component has more than `limits.maxRows` faces. */
+  tooLarge = false;
 
   constructor(
     private readonly m: FaceMatrix,
@@ -38,13 +42,14 @@ export class ComponentScan {
     private readonly threshold: number,
     private readonly maxPairs = Infinity,
     private readonly appendOnly = false,
+    private readonly limits: { maxRows: number; large: (row: number) => boolean } | null = null,
   ) {
-    for (const s of seeds) if (!this.queue.includes(s)) this.queue.push(s);
+    for (const s of new Set(seeds)) this.queue.push(s);
     this.rest = candidates;
   }
 
   get done(): boolean {
-    return this.over || this.q >= this.queue.length;
+    return this.over || this.tooLarge || this.q >= this.queue.length;
   }
 
   /** Scans faces of the queue until it is empty or `untilMs` (performance.now()) has passed; true once done. */
@@ -73,8 +78,10 @@ export class ComponentScan {
         }
         let s = 0;
         for (let k = 0, b = j * dims; k < dims; k++) s += v[k]! * data[b + k]!;
-        if (s >= threshold) this.queue.push(j);
-        else rest[kept++] = j;
+        if (s >= threshold) {
+          this.queue.push(j);
+          if (this.limits && (this.queue.length > this.limits.maxRows || this.limits.large(j))) this.tooLarge = true;
+        } else rest[kept++] = j;
       }
       this.rest = rest.subarray(0, kept);
       if (performance.now() >= untilMs) break;
@@ -82,9 +89,14 @@ export class ComponentScan {
     return this.done;
   }
 
-  /** The faces reached, seeds included, as sorted rows; null when the search went over `maxPairs`. */
+  /** The faces reached so far, seeds included (all of the component once done, unless stopped). */
+  reached(): readonly number[] {
+    return this.queue;
+  }
+
+  /** The faces reached, seeds included, as sorted rows; null when the search stopped (`maxPairs`, `tooLarge`). */
   result(): number[] | null {
-    if (this.over) return null;
+    if (this.over || this.tooLarge) return null;
     return [...this.queue].sort((a, b) => a - b);
   }
 }

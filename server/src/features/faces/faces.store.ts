@@ -112,7 +112,7 @@ export class FacesStore {
     this.onDeferred = opts.onDeferred;
     this.budget = opts.budget ?? INCREMENTAL_BUDGET;
     this.clusterThread = opts.clusterThread ?? {};
-    this.vectors = new OwnerFaceVectors(db, CLUSTER_PARAMS.threshold);
+    this.vectors = new OwnerFaceVectors(db, CLUSTER_PARAMS.threshold, INCREMENTAL_CLUSTER_MAX);
   }
   private readonly clusterThread: ClusterThreadOptions;
   /** Each owner's face embeddings, kept between incremental passes (owner-face-vectors.store.ts). */

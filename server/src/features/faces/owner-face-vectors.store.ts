@@ -65,6 +65,8 @@ export class OwnerFaceVectors {
     private readonly db: Db,
     /** The people's cosine threshold: the components' edges (cluster.ts, CLUSTER_PARAMS). */
     private readonly threshold: number,
+    /** Components larger than this are not searched whole (face-components.ts; INCREMENTAL_CLUSTER_MAX). */
+    private readonly maxRows = Infinity,
   ) {}
 
   /** The owner's faces as the database has them now, this transaction's changes included. */
@@ -115,7 +117,7 @@ export class OwnerFaceVectors {
   private async readInSlices(ownerId: number): Promise<void> {
     this.touch();
     const slice = prepared(this.db, 'SELECT face_id, embedding FROM faces WHERE owner_id = ? AND face_id > ? ORDER BY face_id LIMIT ?');
-    let vectors: Vectors = { ids: new Float64Array(0), data: new Float32Array(0), n: 0, dims: 0, components: new FaceComponents(this.threshold, 0) };
+    let vectors: Vectors = { ids: new Float64Array(0), data: new Float32Array(0), n: 0, dims: 0, components: new FaceComponents(this.threshold, 0, this.maxRows) };
     for (;;) {
       const rows = slice.raw().all(ownerId, vectors.n ? vectors.ids[vectors.n - 1]! : 0, WARM_SLICE) as [number, Buffer][];
       if (!rows.length) break;
@@ -126,7 +128,7 @@ export class OwnerFaceVectors {
       if (rows.length < WARM_SLICE) break;
       await nextTurn();
     }
-    if (vectors.n) this.kept.set(ownerId, { ...vectors, components: new FaceComponents(this.threshold, vectors.n) });
+    if (vectors.n) this.kept.set(ownerId, { ...vectors, components: new FaceComponents(this.threshold, vectors.n, this.maxRows) });
   }
 
   clear(): void {
@@ -162,7 +164,7 @@ export class OwnerFaceVectors {
       ids[i] = id;
       bytes.set(e, i * dims * 4);
     });
-    return { ids, data, n: rows.length, dims, components: new FaceComponents(this.threshold, rows.length) };
+    return { ids, data, n: rows.length, dims, components: new FaceComponents(this.threshold, rows.length, this.maxRows) };
   }
 
   private touch(): void {
