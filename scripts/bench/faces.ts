@@ -42,7 +42,7 @@ import { embedFace } from '../../server/src/features/faces/embed.ts';
 import { loadRgb } from '../../server/src/features/faces/image-input.ts';
 import { FACE_PARAMS } from '../../server/src/features/faces/params.ts';
 import { FacesStore } from '../../server/src/features/faces/faces.store.ts';
-import { componentsOf } from '../../server/src/features/faces/component-search.ts';
+import { ComponentScan } from '../../server/src/features/faces/component-search.ts';
 import { openDatabase } from '../../server/src/platform/db/connection.ts';
 import { benchPeopleRebuild, syntheticFaces } from './faces-rebuild.ts';
 import { migrate } from '../../server/src/platform/db/migrate.ts';
@@ -51,6 +51,8 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
+/** The incremental part counts components up to this many faces. */
+const SIZE_CAP = 2000;
 if (process.argv.includes('--rebuild-only')) {
   await benchPeopleRebuild(syntheticFaces(arg('faces', 20_000)));
   process.exit(0);
@@ -212,7 +214,11 @@ async function benchIncremental(set: ClusterFace[]): Promise<void> {
       const all = store.ownerFaces(owner);
       const row = all.findIndex((f) => f.asset_id === id);
       const fm = new FaceMatrix(all.map((f) => new Float32Array(f.embedding.buffer.slice(f.embedding.byteOffset, f.embedding.byteOffset + f.embedding.byteLength))));
-      sizes.push(componentsOf(fm, [row], CLUSTER_PARAMS.threshold)!.length);
+      // Its component's size, counted up to SIZE_CAP faces (a giant chained component would take minutes to count).
+      const others = Int32Array.from({ length: fm.size - 1 }, (_, x) => (x < row ? x : x + 1));
+      const scan = new ComponentScan(fm, [row], others, CLUSTER_PARAMS.threshold, Infinity, false, { maxRows: SIZE_CAP, large: () => false });
+      scan.run();
+      sizes.push(scan.tooLarge ? Infinity : scan.reached().length);
     }
     const partition = () => JSON.stringify(store.ownerFaces(owner).map((f) => f.person_id));
     const before = partition();
@@ -220,10 +226,11 @@ async function benchIncremental(set: ClusterFace[]): Promise<void> {
     const same = partition() === before;
     times.sort((a, b) => a - b);
     sizes.sort((a, b) => a - b);
+    const size = (x: number) => (x === Infinity ? `>${SIZE_CAP}` : String(x));
     bare.sort((a, b) => a - b);
     console.log(
       `incremental: ${photos} new photos of one face into ${n} faces: ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms per photo (median), worst ${longest.toFixed(0)} ms (a photo without faces: ${bare[Math.floor(bare.length / 2)]!.toFixed(0)} ms); ` +
-        `components ${sizes[0]}–${sizes[sizes.length - 1]} faces (median ${sizes[Math.floor(sizes.length / 2)]}); left to a rebuild: ${deferred}; ` +
+        `components ${size(sizes[0]!)}–${size(sizes[sizes.length - 1]!)} faces (median ${size(sizes[Math.floor(sizes.length / 2)]!)}); left to a rebuild: ${deferred}; ` +
         `a rebuild afterwards ${same ? 'changes nothing' : deferred ? 'places the faces left to it (the people differ by those)' : 'CHANGES the people'}`,
     );
     warmMs.sort((a, b) => a - b);
