@@ -9,6 +9,7 @@ import { FaceMatrix } from '../../../server/src/features/faces/cluster-neighbour
 import { componentsOf } from '../../../server/src/features/faces/component-search.ts';
 import { DOT_FILTER_MARGIN, f32Dots } from '../../../server/src/features/faces/dot-kernel.ts';
 import { WASM_PAGE, wasmMemory } from '../../../server/src/platform/wasm.ts';
+import { dot64, exactComponents } from './exact-components.ts';
 
 /** A seeded generator: the same vectors every run. */
 function generator(seed: number) {
@@ -19,22 +20,6 @@ function generator(seed: number) {
     return Float32Array.from(v, (x) => x / n);
   };
   return { rnd, gauss, unit };
-}
-
-const dot64 = (a: Float32Array, b: Float32Array) => a.reduce((s, x, k) => s + x * b[k]!, 0);
-
-/** The faces linked to the seeds through pairs with a float64 dot ≥ threshold: the definition, scanned plainly. */
-function exactComponents(vectors: Float32Array[], seeds: number[], threshold: number): number[] {
-  const reached = new Set(seeds);
-  const queue = [...seeds];
-  for (let q = 0; q < queue.length; q++) {
-    for (let j = 0; j < vectors.length; j++) {
-      if (reached.has(j) || dot64(vectors[queue[q]!]!, vectors[j]!) < threshold) continue;
-      reached.add(j);
-      queue.push(j);
-    }
-  }
-  return [...reached].sort((a, b) => a - b);
 }
 
 describe('face clustering: the dot-product kernel', () => {

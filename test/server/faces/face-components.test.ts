@@ -13,6 +13,7 @@ import { FaceComponents } from '../../../server/src/features/faces/face-componen
 import { FACE_MODEL_ID, FacesStore, rebuildPeople } from '../../../server/src/features/faces/index.ts';
 import { catalogOf } from '../helpers/factories.ts';
 import { harness } from '../jobs/harness.ts';
+import { dot64, exactComponents as exactOf } from './exact-components.ts';
 
 const DIMS = 128;
 const THRESHOLD = 0.4;
@@ -35,25 +36,8 @@ function generator(seed: number) {
   return { rnd, stranger, at, unit };
 }
 
-const dot64 = (a: Float32Array, b: Float32Array) => {
-  let s = 0;
-  for (let k = 0; k < a.length; k++) s += a[k]! * b[k]!;
-  return s;
-};
-
-/** The definition, scanned plainly: the rows linked to `seeds` through pairs with a dot ≥ the threshold. */
-function exactComponents(vectors: Float32Array[], seeds: number[]): number[] {
-  const reached = new Set(seeds);
-  const queue = [...seeds];
-  for (let q = 0; q < queue.length; q++) {
-    for (let j = 0; j < vectors.length; j++) {
-      if (reached.has(j) || dot64(vectors[queue[q]!]!, vectors[j]!) < THRESHOLD) continue;
-      reached.add(j);
-      queue.push(j);
-    }
-  }
-  return [...reached].sort((a, b) => a - b);
-}
+/** The definition, scanned plainly. */
+const exactComponents = (vectors: Float32Array[], seeds: number[]) => exactOf(vectors, seeds, THRESHOLD);
 
 /**
  * 1,200 faces to start from (strangers, people of 10–40 faces, chains whose links sit within 1e-6 of the threshold),
