@@ -2,7 +2,7 @@
  * The known components kept between incremental passes (face-components.ts): as faces are appended, photo after photo,
  * the components the passes are given are always exactly those a plain scan of every face finds (chains that bridge
  * known components, and pairs a hair either side of the threshold, included); a component once known is not searched
- * again; `prepare` searches ahead what a coming face will join, so the pass searches nothing; and a `prepare` that
+ * again; `searchAhead` searches ahead what a coming face will join, so the pass searches nothing; and a `searchAhead` that
  * ran across a change to the faces keeps nothing of what it found. Through the store: with `warmFor`, the write's
  * pass searches nothing and the people are a rebuild's.
  */
@@ -116,13 +116,13 @@ describe('face clustering: the known components', { timeout: 120_000 }, () => {
     for (let i = 0; i < m.size; i += 37) assert.deepEqual(c.componentsOf(m, [i]), exactComponents(lib.vectors, [i]), `row ${i}`);
   });
 
-  test('prepare searches ahead what a coming face joins: the pass then searches nothing; a prepare across a change keeps nothing', async () => {
+  test('searchAhead searches ahead what a coming face joins: the pass then searches nothing; one across a change keeps nothing', async () => {
     const { start, later } = library(12);
     const lib = growing(start.length + later.length);
     for (const v of start) lib.push(v);
     const c = new FaceComponents(THRESHOLD, lib.vectors.length);
     for (const v of later.slice(0, 20)) {
-      await c.prepare(lib.matrix(), [v], 5, () => true);
+      await c.searchAhead(lib.matrix(), [v], 5, () => true);
       lib.push(v);
       const m = lib.matrix();
       const searched = c.counts.searched;
@@ -131,12 +131,12 @@ describe('face clustering: the known components', { timeout: 120_000 }, () => {
       assert.equal(c.counts.searched, searched, 'nothing searched inside the pass');
     }
 
-    // A prepare that yields (a slice of 0 ms) while a face that bridges its component is appended and taken in.
+    // A searchAhead that yields (a slice of 0 ms) while a face that bridges its component is appended and taken in.
     const bridge = later.find((v, k) => k >= 20 && k % 4 === 3)!;
     const comingTo = lib.vectors.findIndex((v) => dot64(v, bridge) >= THRESHOLD);
     assert.ok(comingTo >= 0);
     const fresh = new FaceComponents(THRESHOLD, lib.vectors.length);
-    const running = fresh.prepare(lib.matrix(), [bridge], 0, () => true);
+    const running = fresh.searchAhead(lib.matrix(), [bridge], 0, () => true);
     lib.push(bridge);
     fresh.extend(lib.matrix());
     await running;
@@ -145,7 +145,7 @@ describe('face clustering: the known components', { timeout: 120_000 }, () => {
     assert.deepEqual(fresh.componentsOf(m, [comingTo]), exactComponents(lib.vectors, [comingTo]));
     // And one told it is no longer current stops.
     const stale = new FaceComponents(THRESHOLD, lib.vectors.length);
-    await stale.prepare(m, [lib.vectors[comingTo]!], 0, () => false);
+    await stale.searchAhead(m, [lib.vectors[comingTo]!], 0, () => false);
     assert.equal(stale.known, 0);
   });
 });
@@ -160,7 +160,7 @@ describe('face clustering: components too large for a write', { timeout: 120_000
     let large = 0;
     for (const [k, v] of later.entries()) {
       const before = c.counts.searched;
-      await c.prepare(lib.matrix(), [v], 5, () => true);
+      await c.searchAhead(lib.matrix(), [v], 5, () => true);
       const size = lib.vectors.length;
       assert.ok(c.counts.searched - before <= (maxRows + 1) * size, `photo ${k}: a large component is not searched whole`);
       lib.push(v);

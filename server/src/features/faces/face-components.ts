@@ -13,7 +13,7 @@
  *   neighbour's component is not known, the known components it touches are forgotten (their faces become unknown)
  *   and so is the face, which keeps the invariant without searching anything.
  * - `componentOf` searches an unknown face's component among the unknown faces only, and then knows it.
- * - `prepare` does those searches ahead of a write, for the faces a photo is about to add, outside the write and a slice
+ * - `searchAhead` does those searches ahead of a write, for the faces a photo is about to add, outside the write and a slice
  *   at a time; a search that saw the matrix or the known components change while it ran is dropped, not kept.
  * - Components of more than `maxRows` faces are not clustered inside a write (faces.store.ts, INCREMENTAL_CLUSTER_MAX):
  *   a search stops once it has reached that many, and marks the faces it reached "large". A large face's component is
@@ -39,7 +39,7 @@ export class FaceComponents {
   /** Rows in the graph: rows appended past it are taken in by `extend`. */
   private rows: number;
   private next = 1;
-  /** Bumped by every change: a `prepare` search that ran across one is dropped. */
+  /** Bumped by every change: a `searchAhead` search that ran across one is dropped. */
   private version = 0;
   /** Pairs compared (tests, benches). */
   readonly counts = { extended: 0, searched: 0 };
@@ -130,7 +130,7 @@ export class FaceComponents {
    * slice of about `sliceMs` per turn of the event loop, so that the write finds them known. `current()` says whether
    * these components are still the owner's kept ones (a full read replaces them); a search across a change is dropped.
    */
-  async prepare(m: FaceMatrix, probes: readonly Float32Array[], sliceMs: number, current: () => boolean): Promise<void> {
+  async searchAhead(m: FaceMatrix, probes: readonly Float32Array[], sliceMs: number, current: () => boolean): Promise<void> {
     const rows = Math.min(m.size, this.rows);
     // Any change but this search's own (a pass appended faces, learnt or forgot a component) ends it: `m` and `rows`
     // are the copy as it was.

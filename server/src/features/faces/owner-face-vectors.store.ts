@@ -111,7 +111,7 @@ export class OwnerFaceVectors {
     const vectors = this.kept.get(ownerId);
     if (!vectors?.n || !coming.length || coming.some((v) => v.length !== vectors.dims)) return;
     const { components } = vectors;
-    await components.prepare(matrixOf(vectors), coming, SEARCH_SLICE_MS, () => this.kept.get(ownerId)?.components === components);
+    await components.searchAhead(matrixOf(vectors), coming, SEARCH_SLICE_MS, () => this.kept.get(ownerId)?.components === components);
   }
 
   private async readInSlices(ownerId: number): Promise<void> {
