@@ -216,7 +216,7 @@ async function benchIncremental(set: ClusterFace[]): Promise<void> {
       const fm = new FaceMatrix(all.map((f) => new Float32Array(f.embedding.buffer.slice(f.embedding.byteOffset, f.embedding.byteOffset + f.embedding.byteLength))));
       // Its component's size, counted up to SIZE_CAP faces (a giant chained component would take minutes to count).
       const others = Int32Array.from({ length: fm.size - 1 }, (_, x) => (x < row ? x : x + 1));
-      const scan = new ComponentScan(fm, [row], others, CLUSTER_PARAMS.threshold, Infinity, false, { maxRows: SIZE_CAP, large: () => false });
+      const scan = new ComponentScan(fm, [row], others, CLUSTER_PARAMS.threshold, Infinity, null, { maxRows: SIZE_CAP, large: () => false });
       scan.run();
       sizes.push(scan.tooLarge ? Infinity : scan.reached().length);
     }

@@ -4,9 +4,12 @@
  *
  * From KERNEL_MIN_FACES faces on, a wasm SIMD kernel (dot-kernel.ts) makes the comparisons and only the pairs it puts
  * near or above the threshold are compared again exactly, so the faces found are exactly those the exact loop finds.
- * The kernel works on a copy of the matrix in its own memory; a matrix its owner only ever appends rows to
- * (`appendOnly`: owner-face-vectors.store.ts) has only its new rows copied on the next use, not all of it (10 MB at
- * 20,000 faces, a few milliseconds each time).
+ * The kernel works on a copy of the matrix in its own memory. A matrix its owner only ever appends rows to is given
+ * with a `lineage`, an object that stands for that growing set of rows whatever arrays hold it (the owner's kept
+ * components: owner-face-vectors.store.ts moves the rows to larger arrays as they grow). Only the rows added since the
+ * last use under the same lineage are copied, not all of them: at 100,000 faces the whole copy is 51 MB, about 70 ms the
+ * first time (the memory is new) and 15 ms after. `fillKernel` makes that first copy ahead, a slice per turn of the
+ * event loop, so that neither the search ahead nor the write pays it in one turn.
  */
 import { WASM_PAGE, wasmMemory, type WasmMemory } from '../../platform/wasm.ts';
 import type { FaceMatrix } from './cluster-neighbours.ts';
@@ -16,6 +19,11 @@ import { DOT_FILTER_MARGIN, f32Dots, type F32DotsFn } from './dot-kernel.ts';
 const KERNEL_MIN_FACES = 1024;
 /** The kernel's memory is let go this long after its last use: an import's passes reuse it, an idle server does not keep it. */
 const KERNEL_IDLE_MS = 30_000;
+/** Rows `fillKernel` copies between two looks at the clock: 4 MB of 128-dimension rows, a few milliseconds. */
+const FILL_ROWS = 8192;
+
+/** Rows copied into the kernel's memory since the start (tests and benches: what a pass copied). */
+export const kernelCounts = { copiedRows: 0 };
 
 /**
  * A search from `seeds` through chains of neighbours within the threshold, over `candidates` (the rows it may reach;
@@ -41,7 +49,8 @@ export class ComponentScan {
     candidates: Int32Array,
     private readonly threshold: number,
     private readonly maxPairs = Infinity,
-    private readonly appendOnly = false,
+    /** The identity under which `m` only ever gains rows (see the file comment); null: copied whole each time. */
+    private readonly lineage: object | null = null,
     private readonly limits: { maxRows: number; large: (row: number) => boolean } | null = null,
   ) {
     for (const s of new Set(seeds)) this.queue.push(s);
@@ -56,7 +65,7 @@ export class ComponentScan {
   run(untilMs = Infinity): boolean {
     const { m, threshold } = this;
     const data = m.data, dims = m.dims;
-    const kernel = m.size >= KERNEL_MIN_FACES ? matrixKernel(m, this.appendOnly) : null;
+    const kernel = m.size >= KERNEL_MIN_FACES ? matrixKernel(m, this.lineage) : null;
     const below = threshold - DOT_FILTER_MARGIN;
     while (!this.done) {
       this.pairs += this.rest.length;
@@ -121,7 +130,7 @@ export function componentsOf(m: FaceMatrix, seeds: Iterable<number>, threshold: 
 }
 
 /** The rows below `upTo` whose similarity with `v` is at least `threshold`, ascending (exact, through the kernel's filter). */
-export function neighboursOf(m: FaceMatrix, v: Float32Array, threshold: number, upTo = m.size, appendOnly = false): number[] {
+export function neighboursOf(m: FaceMatrix, v: Float32Array, threshold: number, upTo = m.size, lineage: object | null = null): number[] {
   const data = m.data, dims = m.dims;
   const found: number[] = [];
   const exact = (j: number) => {
@@ -129,7 +138,7 @@ export function neighboursOf(m: FaceMatrix, v: Float32Array, threshold: number, 
     for (let k = 0, b = j * dims; k < dims; k++) s += v[k]! * data[b + k]!;
     return s >= threshold;
   };
-  const kernel = upTo >= KERNEL_MIN_FACES ? matrixKernel(m, appendOnly) : null;
+  const kernel = upTo >= KERNEL_MIN_FACES ? matrixKernel(m, lineage) : null;
   if (!kernel) {
     for (let j = 0; j < upTo; j++) if (exact(j)) found.push(j);
     return found;
@@ -153,8 +162,8 @@ interface HeldKernel {
   memory: WasmMemory;
   dots: F32DotsFn;
   idle: NodeJS.Timeout | null;
-  /** The append-only matrix whose first `rows` rows are in the kernel's memory as they are now (null: none). */
-  source: ArrayBuffer | null;
+  /** The lineage whose first `rows` rows are in the kernel's memory as they are now (null: none). */
+  source: object | null;
   rows: number;
   dims: number;
 }
@@ -162,18 +171,17 @@ interface HeldKernel {
 let held: HeldKernel | null = null;
 let kernelUnavailable = false;
 
-/**
- * The kernel over `m`, copied into its memory (only the rows added since the last use for an append-only matrix),
- * with room for a query, a row list and the results after it; null where wasm SIMD is missing. Valid until the next
- * call: whoever spreads work over turns of the event loop asks again after each.
- */
-function matrixKernel(m: FaceMatrix, appendOnly: boolean): MatrixKernel | null {
-  if (kernelUnavailable || m.dims % 4 !== 0) return null;
-  const matrixBytes = m.size * m.dims * 4;
-  const queryAt = matrixBytes;
+/** Where a matrix's rows and what follows them sit in the kernel's memory. */
+function layout(m: FaceMatrix) {
+  const queryAt = m.size * m.dims * 4;
   const slotsAt = queryAt + m.dims * 4;
   const outAt = slotsAt + m.size * 4;
-  const bytes = outAt + m.size * 4;
+  return { queryAt, slotsAt, outAt, bytes: outAt + m.size * 4 };
+}
+
+/** The kernel's memory, made or grown to `bytes`, its idle timer restarted; null where wasm SIMD is missing. */
+function holdKernel(bytes: number): HeldKernel | null {
+  if (kernelUnavailable) return null;
   try {
     if (!held) {
       const memory = wasmMemory(Math.ceil(bytes / WASM_PAGE));
@@ -191,14 +199,55 @@ function matrixKernel(m: FaceMatrix, appendOnly: boolean): MatrixKernel | null {
     if (held === k) held = null;
   }, KERNEL_IDLE_MS);
   k.idle.unref();
-  const buffer = k.memory.buffer;
-  // Rows of an append-only matrix never change once written: those already copied stay.
-  const same = appendOnly && k.source === m.data.buffer && m.data.byteOffset === 0 && k.dims === m.dims ? Math.min(k.rows, m.size) : 0;
-  new Float32Array(buffer, same * m.dims * 4, (m.size - same) * m.dims).set(m.data.subarray(same * m.dims, m.size * m.dims));
-  // The query, the row list and the results now sit after this matrix's rows: rows past them are no longer held.
-  k.source = appendOnly ? (m.data.buffer as ArrayBuffer) : null;
-  k.rows = m.size;
+  return k;
+}
+
+/** How many of `m`'s first rows the kernel's memory holds as they are now (rows of a lineage never change once written). */
+function rowsHeld(k: HeldKernel, m: FaceMatrix, lineage: object | null): number {
+  return lineage !== null && k.source === lineage && k.dims === m.dims ? Math.min(k.rows, m.size) : 0;
+}
+
+/** Copies `m`'s rows `from` to `to` into the kernel's memory, after which it holds the first `to` rows of `lineage`. */
+function copyRows(k: HeldKernel, m: FaceMatrix, lineage: object | null, from: number, to: number): void {
+  new Float32Array(k.memory.buffer, from * m.dims * 4, (to - from) * m.dims).set(m.data.subarray(from * m.dims, to * m.dims));
+  kernelCounts.copiedRows += to - from;
+  k.source = lineage;
+  k.rows = to;
   k.dims = m.dims;
+}
+
+/**
+ * Copies the rows of `m` (of `lineage`) the kernel's memory does not hold yet, FILL_ROWS at a time until `untilMs`
+ * (performance.now()) has passed; true once it holds them all (or when no kernel will be used for `m`). A caller
+ * spreads the first copy of a large matrix over turns of the event loop this way.
+ */
+export function fillKernel(m: FaceMatrix, lineage: object, untilMs: number): boolean {
+  if (m.size < KERNEL_MIN_FACES || m.dims % 4 !== 0) return true;
+  const k = holdKernel(layout(m).bytes);
+  if (!k) return true;
+  let rows = rowsHeld(k, m, lineage);
+  while (rows < m.size) {
+    const to = Math.min(m.size, rows + FILL_ROWS);
+    copyRows(k, m, lineage, rows, to);
+    rows = to;
+    if (rows < m.size && performance.now() >= untilMs) return false;
+  }
+  return true;
+}
+
+/**
+ * The kernel over `m`, copied into its memory (only the rows not held yet for a `lineage`), with room for a query, a
+ * row list and the results after it; null where wasm SIMD is missing. Valid until the next call: whoever spreads work
+ * over turns of the event loop asks again after each.
+ */
+function matrixKernel(m: FaceMatrix, lineage: object | null): MatrixKernel | null {
+  if (kernelUnavailable || m.dims % 4 !== 0) return null;
+  const { queryAt, slotsAt, outAt, bytes } = layout(m);
+  const k = holdKernel(bytes);
+  if (!k) return null;
+  const buffer = k.memory.buffer;
+  // The query, the row list and the results sit after this matrix's rows: rows past them are no longer held.
+  copyRows(k, m, lineage, rowsHeld(k, m, lineage), m.size);
   const query = new Float32Array(buffer, queryAt, m.dims);
   const out = new Float32Array(buffer, outAt, m.size);
   return {

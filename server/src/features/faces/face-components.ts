@@ -24,7 +24,7 @@
  */
 import { nextTurn } from '../../platform/cache/slices.ts';
 import type { FaceMatrix } from './cluster-neighbours.ts';
-import { ComponentScan, neighboursOf } from './component-search.ts';
+import { ComponentScan, fillKernel, neighboursOf } from './component-search.ts';
 
 /** Faces appended since the last pass above which `extend` forgets every component rather than compare them all. */
 const EXTEND_MAX_FACES = 64;
@@ -75,7 +75,7 @@ export class FaceComponents {
       return;
     }
     for (let r = from; r < to; r++) {
-      const near = neighboursOf(m, m.row(r), this.threshold, r, true);
+      const near = neighboursOf(m, m.row(r), this.threshold, r, this);
       this.counts.extended += r;
       this.rows = r + 1;
       const touched = new Set<number>();
@@ -141,9 +141,17 @@ export class FaceComponents {
       sliceEnd = performance.now() + sliceMs;
       return current() && this.version === version;
     };
+    // The rows the kernel does not hold yet (all of them after a full read), copied first and in slices: at 100,000
+    // faces the first copy alone held one turn for 70 ms. These components are the kernel's lineage: their rows only
+    // grow, so what is copied stays valid across the passes of an import.
+    while (!fillKernel(m, this, sliceEnd)) {
+      await nextTurn();
+      if (!current()) return;
+      sliceEnd = performance.now() + sliceMs;
+    }
     for (const v of probes) {
       if (performance.now() >= sliceEnd && !(await pause())) return;
-      for (const j of neighboursOf(m, v, this.threshold, rows, true)) {
+      for (const j of neighboursOf(m, v, this.threshold, rows, this)) {
         if (this.label[j]) continue; // known, or large
         const scan = this.search(m, [j], rows, Infinity);
         while (!scan.run(sliceEnd)) if (!(await pause())) return;
@@ -166,7 +174,7 @@ export class FaceComponents {
     let n = 0;
     for (let i = 0; i < upTo; i++) if (this.label[i]! <= 0 && !except.has(i)) candidates[n++] = i;
     const limits = { maxRows: this.maxRows, large: (row: number) => this.label[row] === LARGE };
-    return new ComponentScan(m, seeds, candidates.subarray(0, n), this.threshold, maxPairs, true, limits);
+    return new ComponentScan(m, seeds, candidates.subarray(0, n), this.threshold, maxPairs, this, limits);
   }
 
   /** Faces of a component found to hold more than `maxRows` faces (known ones among them no longer are). */
