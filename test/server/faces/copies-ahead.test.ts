@@ -6,7 +6,8 @@
  * - `fillKernel` copies a large matrix a slice at a time, and a search after it copies nothing and finds what the
  *   exact scan finds;
  * - through FacesStore: `warmFor` moves nearly full arrays to larger ones ahead, and the write that follows grows
- *   nothing and copies only its own faces into the kernel; the people stay a rebuild's.
+ *   nothing and copies only its own faces into the kernel; a group photo's faces, whose neighbours `warmFor` found,
+ *   are compared inside the write only with each other; the people stay a rebuild's.
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
@@ -122,6 +123,29 @@ describe('face clustering: arrays grown ahead of the write', { timeout: 300_000 
 
     const placed = h.db.prepare('SELECT count(*) FROM faces WHERE asset_id = ? AND person_id IS NOT NULL').pluck().get(asset) as number;
     assert.ok(placed > coming.length / 2, `the write's pass placed ${placed} of its ${coming.length} faces`);
+    const incremental = people();
+    await store.rebuildOwner(owner);
+    assert.equal(people(), incremental, 'a rebuild changes nothing');
+  });
+
+  test('a group photo’s faces: their neighbours found ahead are not compared again inside the write', async () => {
+    const more = faces(4_200, 3).slice(3_900); // of the same people as the faces already there
+    const store = new FacesStore(h.db);
+    /** Pairs the owner's kept components have compared in `extend` so far. */
+    const extended = () => {
+      const { components } = store.vectors.read(owner);
+      store.vectors.settle(true);
+      return components.counts.extended;
+    };
+    for (let p = 0; p < 20; p++) {
+      const group = more.slice(p * 5, p * 5 + 5);
+      const asset = photo();
+      await store.warmFor(asset, group);
+      const before = extended();
+      assert.ok(store.replace(asset, { width: 4000, height: 3000, faces: group.map(face) }, FACE_MODEL_ID));
+      // Each face is compared only with the photo's faces before it: 0 + 1 + 2 + 3 + 4 pairs.
+      assert.equal(extended() - before, 10, `photo ${p}`);
+    }
     const incremental = people();
     await store.rebuildOwner(owner);
     assert.equal(people(), incremental, 'a rebuild changes nothing');
