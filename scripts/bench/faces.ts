@@ -14,7 +14,8 @@
  *               500 faces; and whether the indexed groups equal the all-pairs groups on the sample.
  *   incremental the ingest's write (FacesStore.replace with its incremental pass: the new faces' components
  *               clustered again by the rebuild's rule) in a real catalog holding the same --faces faces (placed by a
- *               rebuild first), for --photos new photos of one face (half of a known identity, half strangers),
+ *               rebuild first), for --photos new photos of --group faces (default 1; faces of known identities and
+ *               strangers, alternately),
  *               each made ready first as the face indexer does (FacesStore.warmFor: the components the face will
  *               join searched outside the write, a slice per turn): milliseconds per photo of the write (median,
  *               worst; it blocks the event loop that long) and of the making ready (median, worst, and its longest
@@ -182,12 +183,17 @@ async function benchIncremental(set: ClusterFace[]): Promise<void> {
     let seed = 7;
     const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
     const gauss = () => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
+    const group = arg('group', 1);
     for (let p = 0; p < photos; p++) {
-      // Even photos: a face of a known identity (one of the set's faces + noise); odd ones: a stranger.
-      const base = set[(p * 997) % set.length]!.embedding;
-      const v = p % 2 ? Float32Array.from({ length: 128 }, gauss) : base.map((x) => x + 0.03 * gauss());
-      const norm = Math.hypot(...v);
-      const e = v.map((x) => x / norm);
+      // Alternately a face of a known identity (one of the set's faces + noise) and a stranger: even photos start
+      // with a known one, odd ones with a stranger.
+      const faces = Array.from({ length: group }, (_, g) => {
+        const k = p * group + g;
+        const base = set[(k * 997) % set.length]!.embedding;
+        const v = (p + g) % 2 ? Float32Array.from({ length: 128 }, gauss) : base.map((x) => x + 0.03 * gauss());
+        const norm = Math.hypot(...v);
+        return v.map((x) => x / norm);
+      });
       const id = asset(`new-${p}`);
       // As the face indexer does: the owner's faces and the new face's components made ready outside the write, a
       // slice per turn (the longest turn it took is measured), then the write.
@@ -198,11 +204,11 @@ async function benchIncremental(set: ClusterFace[]): Promise<void> {
         tick = now;
       }, 1);
       const tw = performance.now();
-      await store.warmFor(id, [e]);
+      await store.warmFor(id, faces);
       warmMs.push(performance.now() - tw);
       clearInterval(drift);
       const t0 = performance.now();
-      store.replace(id, { width: 4000, height: 3000, faces: [face(e, 0.9)] }, 'bench');
+      store.replace(id, { width: 4000, height: 3000, faces: faces.map((e, g) => face(e, 0.9, g)) }, 'bench');
       const ms = performance.now() - t0;
       times.push(ms);
       // The same write of a photo without faces: what the catalog costs without the clustering.
@@ -216,7 +222,7 @@ async function benchIncremental(set: ClusterFace[]): Promise<void> {
       // the server's loop a major collection of the bench's garbage to run, which the next photo's turns measured.
       const kept = store.vectors.read(owner);
       store.vectors.settle(true);
-      const faceId = db.prepare('SELECT face_id FROM faces WHERE asset_id = ?').pluck().get(id) as number;
+      const faceId = db.prepare('SELECT min(face_id) FROM faces WHERE asset_id = ?').pluck().get(id) as number;
       const row = kept.ids.indexOf(faceId);
       const fm = kept.matrix;
       const others = Int32Array.from({ length: fm.size - 1 }, (_, x) => (x < row ? x : x + 1));
@@ -233,7 +239,7 @@ async function benchIncremental(set: ClusterFace[]): Promise<void> {
     const size = (x: number) => (x === Infinity ? `>${SIZE_CAP}` : String(x));
     bare.sort((a, b) => a - b);
     console.log(
-      `incremental: ${photos} new photos of one face into ${n} faces: ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms per photo (median), worst ${longest.toFixed(0)} ms (a photo without faces: ${bare[Math.floor(bare.length / 2)]!.toFixed(0)} ms); ` +
+      `incremental: ${photos} new photos of ${group === 1 ? 'one face' : `${group} faces`} into ${n} faces: ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms per photo (median), worst ${longest.toFixed(0)} ms (a photo without faces: ${bare[Math.floor(bare.length / 2)]!.toFixed(0)} ms); ` +
         `components ${size(sizes[0]!)}–${size(sizes[sizes.length - 1]!)} faces (median ${size(sizes[Math.floor(sizes.length / 2)]!)}); left to a rebuild: ${deferred}; ` +
         `a rebuild afterwards ${same ? 'changes nothing' : deferred ? 'places the faces left to it (the people differ by those)' : 'CHANGES the people'}`,
     );
