@@ -32,15 +32,21 @@ import { FaceComponents } from './face-components.ts';
 // As the indexers' shared pixels (features/indexing/photo-pixels.ts): well within the minute after which the work's
 // memory must be back (issue 25, point 2).
 const IDLE_MS = 30_000;
-/** Faces read per turn of the event loop by `warm` (a few milliseconds of reading). */
-const WARM_SLICE = 2048;
+/** Faces `warm` reads per statement; it reads on while a turn of the event loop is under WARM_SLICE_MS and 2,048 faces. */
+const WARM_ROWS = 512;
+const WARM_ROWS_PER_TURN = 2048;
+/**
+ * The time `warm`'s reading takes per turn of the event loop. It read 2,048 faces a turn before, a few milliseconds
+ * mostly, but one such read took 42 ms at 100,000 faces (the first after a people rebuild had written them all).
+ */
+const WARM_SLICE_MS = 8;
 /** The time `warm`'s component searches take per turn of the event loop. */
 const SEARCH_SLICE_MS = 10;
 /** Rows `warm` moves to larger arrays per turn of the event loop (8 MB of 128-dimension rows, about 5 ms). */
 const GROW_SLICE = 16_384;
 
 /** The rows arrays are made for when they hold `n`: room for the photos of an import to come before they must grow. */
-const capacityFor = (n: number) => Math.ceil(n * 1.5) + WARM_SLICE;
+const capacityFor = (n: number) => Math.ceil(n * 1.5) + 2048;
 /** Below this much room left, `warm` grows the arrays ahead of the write (a photo seldom has more than 64 faces). */
 const roomWanted = (n: number) => Math.max(256, Math.ceil(n / 16));
 
@@ -159,8 +165,10 @@ export class OwnerFaceVectors {
     const capacity = capacityFor(this.countUpTo(ownerId, Number.MAX_SAFE_INTEGER));
     const slice = prepared(this.db, 'SELECT face_id, embedding FROM faces WHERE owner_id = ? AND face_id > ? ORDER BY face_id LIMIT ?');
     let vectors: Vectors = { ids: new Float64Array(0), data: new Float32Array(0), n: 0, dims: 0, components: new FaceComponents(this.threshold, 0, this.maxRows) };
+    let sliceEnd = performance.now() + WARM_SLICE_MS;
+    let turnRows = 0;
     for (;;) {
-      const rows = slice.raw().all(ownerId, vectors.n ? vectors.ids[vectors.n - 1]! : 0, WARM_SLICE) as [number, Buffer][];
+      const rows = slice.raw().all(ownerId, vectors.n ? vectors.ids[vectors.n - 1]! : 0, WARM_ROWS) as [number, Buffer][];
       if (!rows.length) break;
       if (!vectors.n) {
         vectors.dims = rows[0]![1].byteLength / 4;
@@ -170,8 +178,13 @@ export class OwnerFaceVectors {
       const grown = append(vectors, rows);
       if (!grown) return; // faces of other sizes: left to `read`
       vectors = grown;
-      if (rows.length < WARM_SLICE) break;
-      await nextTurn();
+      if (rows.length < WARM_ROWS) break;
+      turnRows += rows.length;
+      if (turnRows >= WARM_ROWS_PER_TURN || performance.now() >= sliceEnd) {
+        await nextTurn();
+        sliceEnd = performance.now() + WARM_SLICE_MS;
+        turnRows = 0;
+      }
     }
     if (vectors.n) this.kept.set(ownerId, { ...vectors, components: new FaceComponents(this.threshold, vectors.n, this.maxRows) });
   }
