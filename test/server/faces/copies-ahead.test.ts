@@ -10,12 +10,11 @@
  *   are compared inside the write only with each other; the people stay a rebuild's.
  */
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { FaceMatrix } from '../../../server/src/features/faces/cluster-neighbours.ts';
 import { fillKernel, kernelCounts, neighboursOf } from '../../../server/src/features/faces/component-search.ts';
-import { FACE_MODEL_ID, FacesStore, rebuildPeople } from '../../../server/src/features/faces/index.ts';
-import { catalogOf } from '../helpers/factories.ts';
-import { harness } from '../jobs/harness.ts';
+import { FACE_MODEL_ID, FacesStore } from '../../../server/src/features/faces/index.ts';
+import { faceOwner } from './face-owner.ts';
 import { dot64 } from './exact-components.ts';
 
 const DIMS = 128;
@@ -88,15 +87,8 @@ describe('face clustering: the kernel’s copy follows the faces’ lineage', { 
 });
 
 describe('face clustering: arrays grown ahead of the write', { timeout: 300_000 }, () => {
-  const h = harness([rebuildPeople]);
-  after(() => h.cleanup());
-  const factory = catalogOf(h.db);
-  const repo = factory.repository({ name: 'synthetic', path: '/nonexistent', status: 'offline' });
-  const owner = Number(h.db.prepare("INSERT INTO users (username, display_name, password_hash, role, created_at, updated_at) VALUES ('g', 'g', 'x', 'user', 0, 0)").run().lastInsertRowid);
-  let photos = 0;
-  const photo = () => factory.asset({ owner_id: owner, repository_id: repo, original_filename: `g${++photos}.jpg`, storage_path: `g/g${photos}.jpg` });
+  const { h, owner, photo, people } = faceOwner('g');
   const face = (embedding: Float32Array, i: number) => ({ box: { x: (i % 50) / 50, y: 0.1, w: 0.01, h: 0.01 }, landmarks: [] as [number, number][], score: 0.9, embedding });
-  const people = () => JSON.stringify(h.db.prepare('SELECT person_id FROM faces WHERE owner_id = ? ORDER BY face_id').pluck().all(owner));
 
   test('warmFor moves nearly full arrays ahead; the write grows nothing and copies only its faces into the kernel', async () => {
     const all = faces(3_900, 3);

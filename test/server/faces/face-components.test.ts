@@ -7,12 +7,11 @@
  * pass searches nothing and the people are a rebuild's.
  */
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { FaceMatrix } from '../../../server/src/features/faces/cluster-neighbours.ts';
 import { FaceComponents } from '../../../server/src/features/faces/face-components.ts';
-import { FACE_MODEL_ID, FacesStore, rebuildPeople } from '../../../server/src/features/faces/index.ts';
-import { catalogOf } from '../helpers/factories.ts';
-import { harness } from '../jobs/harness.ts';
+import { FACE_MODEL_ID, FacesStore } from '../../../server/src/features/faces/index.ts';
+import { faceOwner } from './face-owner.ts';
 import { dot64, exactComponents as exactOf } from './exact-components.ts';
 
 const DIMS = 128;
@@ -182,15 +181,8 @@ describe('face clustering: components too large for a write', { timeout: 120_000
 });
 
 describe('face clustering: components made ready before the write', { timeout: 120_000 }, () => {
-  const h = harness([rebuildPeople]);
-  after(() => h.cleanup());
-  const factory = catalogOf(h.db);
-  const repo = factory.repository({ name: 'synthetic', path: '/nonexistent', status: 'offline' });
-  const owner = Number(h.db.prepare("INSERT INTO users (username, display_name, password_hash, role, created_at, updated_at) VALUES ('c', 'c', 'x', 'user', 0, 0)").run().lastInsertRowid);
-  let photos = 0;
-  const photo = () => factory.asset({ owner_id: owner, repository_id: repo, original_filename: `p${++photos}.jpg`, storage_path: `c/p${photos}.jpg` });
+  const { h, owner, photo, people } = faceOwner('c');
   const face = (embedding: Float32Array, i: number) => ({ box: { x: 0.2 * i, y: 0.1, w: 0.15, h: 0.15 }, landmarks: [] as [number, number][], score: 0.9, embedding });
-  const people = () => JSON.stringify(h.db.prepare('SELECT person_id FROM faces WHERE owner_id = ? ORDER BY face_id').pluck().all(owner));
 
   test('with warmFor, the write’s pass searches no component, and the people are a rebuild’s', async () => {
     const { start, later } = library(13);

@@ -5,10 +5,9 @@
  * faces; and the people the passes find are those a rebuild finds.
  */
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
-import { FACE_MODEL_ID, FacesStore, rebuildPeople } from '../../../server/src/features/faces/index.ts';
-import { catalogOf } from '../helpers/factories.ts';
-import { harness } from '../jobs/harness.ts';
+import { describe, test } from 'node:test';
+import { FACE_MODEL_ID, FacesStore } from '../../../server/src/features/faces/index.ts';
+import { faceOwner } from './face-owner.ts';
 
 let seed = 77;
 const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
@@ -22,13 +21,7 @@ const faceOf = (base: Float32Array | null) => unit(base ? base.map((x) => x + 0.
 const face = (embedding: Float32Array, i: number) => ({ box: { x: 0.2 * i, y: 0.1, w: 0.15, h: 0.15 }, landmarks: [] as [number, number][], score: 0.9, embedding });
 
 describe('face clustering: the owner face vectors kept between passes', { timeout: 120_000 }, () => {
-  const h = harness([rebuildPeople]);
-  after(() => h.cleanup());
-  const factory = catalogOf(h.db);
-  const repo = factory.repository({ name: 'synthetic', path: '/nonexistent', status: 'offline' });
-  const owner = Number(h.db.prepare("INSERT INTO users (username, display_name, password_hash, role, created_at, updated_at) VALUES ('v', 'v', 'x', 'user', 0, 0)").run().lastInsertRowid);
-  let photos = 0;
-  const photo = () => factory.asset({ owner_id: owner, repository_id: repo, original_filename: `p${++photos}.jpg`, storage_path: `v/p${photos}.jpg` });
+  const { h, owner, photo, factory, repo } = faceOwner('v');
   /** What the catalog holds: the owner's face ids and embeddings in id order. */
   const catalogFaces = () =>
     (h.db.prepare('SELECT face_id, embedding FROM faces WHERE owner_id = ? ORDER BY face_id').all(owner) as { face_id: number; embedding: Buffer }[]).map((r) => ({
