@@ -7,7 +7,13 @@
  *   two firings minus the interval) is the wait any timer or request saw. The larger of the two is "the longest
  *   stall"; the target is ≤ 50 ms. Beside it, the longest garbage-collection pause of this isolate (perf_hooks
  *   'gc' entries: a major GC of a heap holding every face's embedding was most of the stalls left in round one),
- *   with the number of GCs and their total time, so a stall can be told apart from a pause.
+ *   with the number of GCs and their total time, so a stall can be told apart from a pause. And where the main
+ *   thread was during the longest stall (Linux: /proc/thread-self/schedstat and, with kernel.task_delayacct on,
+ *   its block-I/O wait): on a core (the server's own work), waiting for a core (the machine's other threads and
+ *   processes), waiting on the disk (a read or write of the catalog that the page cache did not absorb), or else
+ *   asleep; plus the most CPU the main thread used in any one stall. Two cores shared with the browsing client and
+ *   V8's helpers stretch a 15 ms turn to 30-50 ms, and this VM pages out page cache idle for a minute (DAMON), so a
+ *   catalog read after an idle spell waits on the disk: the split says which of those a long stall was.
  * - `Browsing`: a person browsing the library over real HTTP against the same server while the job runs:
  *   the timeline's buckets (queryAssets/years), one bucket's assets (queryAssets for a year), the people list
  *   and one photo's info (getAsset), one after another as a person clicks, timed until the whole answer has
@@ -43,6 +49,10 @@ export class LoopWatch {
   private observer: PerformanceObserver | null = null;
   private heapTimer: NodeJS.Timeout | null = null;
   private heapPeak = 0;
+  private clocks: ThreadClocks | null = null;
+  private split: StallSplit | null = null;
+  private mostCpuMs = 0;
+  private readonly diskAccounted = delayAccounting();
 
   start(): this {
     collectBenchGarbage();
@@ -66,12 +76,34 @@ export class LoopWatch {
     this.histogram.enable();
     this.last = performance.now();
     this.drift = 0;
+    this.clocks = threadClocks();
+    this.split = null;
+    this.mostCpuMs = 0;
     this.timer = setInterval(() => {
       const now = performance.now();
-      this.drift = Math.max(this.drift, now - this.last - 1);
+      const gap = now - this.last;
+      this.drift = Math.max(this.drift, gap - 1);
+      this.account(gap);
       this.last = now;
     }, 1);
     return this;
+  }
+
+  /** Where the main thread spent the gap that just ended; kept when it is the longest so far. One read of /proc a tick. */
+  private account(gapMs: number): void {
+    const before = this.clocks;
+    const after = (this.clocks = before && threadClocks());
+    if (!before || !after) return;
+    const onCpuMs = (after.onCpuNs - before.onCpuNs) / 1e6;
+    if (gapMs > 2) this.mostCpuMs = Math.max(this.mostCpuMs, onCpuMs);
+    if (this.split && gapMs <= this.split.wallMs) return;
+    this.split = {
+      wallMs: gapMs,
+      onCpuMs,
+      waitingForCpuMs: (after.waitNs - before.waitNs) / 1e6,
+      diskMs: this.diskAccounted ? (after.blkioTicks - before.blkioTicks) * (1000 / CLOCK_TICKS) : null,
+      mostCpuMs: 0,
+    };
   }
 
   /** Stops watching; the longest stall (ms) by each measure and the larger of the two, and the GC pauses. */
@@ -82,8 +114,10 @@ export class LoopWatch {
     if (this.timer) clearInterval(this.timer);
     const now = performance.now();
     this.drift = Math.max(this.drift, now - this.last - 1);
+    this.account(now - this.last);
     const histogramMs = this.histogram.max / 1e6;
-    return { histogramMs, driftMs: this.drift, longestMs: Math.max(histogramMs, this.drift), gc: { ...this.gc, heapPeakMb: this.heapPeak / 1e6 } };
+    const split = this.split && { ...this.split, mostCpuMs: this.mostCpuMs };
+    return { histogramMs, driftMs: this.drift, longestMs: Math.max(histogramMs, this.drift), split, gc: { ...this.gc, heapPeakMb: this.heapPeak / 1e6 } };
   }
 }
 
@@ -106,8 +140,50 @@ export interface Stall {
   histogramMs: number;
   driftMs: number;
   longestMs: number;
+  /** Where the main thread was during the longest gap between two timer firings (null where /proc is not there). */
+  split?: StallSplit | null;
   /** This isolate's garbage collections while watched: the longest pause, how many, their total (ms). */
   gc?: { longestMs: number; count: number; totalMs: number; heapPeakMb?: number; longestKind?: string };
+}
+
+/** The main thread's time during a stall by where it was (ms); `diskMs` null when delay accounting is off. */
+export interface StallSplit {
+  wallMs: number;
+  onCpuMs: number;
+  waitingForCpuMs: number;
+  diskMs: number | null;
+  /** The most CPU the main thread used in any one stall over 1 ms: the longest of the server's own turns, stretched by nothing. */
+  mostCpuMs: number;
+}
+
+const CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux architecture Node supports
+
+/** The main thread's scheduler clocks (ns on a core, ns runnable but waiting) and its block-I/O wait (clock ticks). */
+interface ThreadClocks {
+  onCpuNs: number;
+  waitNs: number;
+  blkioTicks: number;
+}
+
+function threadClocks(): ThreadClocks | null {
+  try {
+    const [on, wait] = fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+    const stat = fs.readFileSync('/proc/thread-self/stat', 'utf8');
+    // delayacct_blkio_ticks is field 42 of stat(5); after "(comm)" it is at index 39.
+    const blkio = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[39]);
+    return { onCpuNs: on!, waitNs: wait!, blkioTicks: blkio };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the kernel accounts block-I/O waits per task (kernel.task_delayacct, off by default). */
+function delayAccounting(): boolean {
+  try {
+    return fs.readFileSync('/proc/sys/kernel/task_delayacct', 'utf8').trim() === '1';
+  } catch {
+    return false;
+  }
 }
 
 /** perf_hooks' NODE_PERFORMANCE_GC_* kinds: which collection the longest pause was. */
@@ -334,5 +410,11 @@ export function stallLine(what: string, s: Stall, target = 50): string {
   // The collector's settings change the pauses: say which ones ran (scripts/bench/as-server.ts gives the server's).
   const flags = process.execArgv.filter((f) => /^--(max-semi-space-size|heap-growing-percent|max-old-space-size)/.test(f)).join(' ') || "V8's defaults";
   const gc = s.gc ? `\n  longest GC pause during ${what}: ${s.gc.longestMs.toFixed(0)} ms, ${s.gc.longestKind ?? '?'} (${s.gc.count} GCs, ${s.gc.totalMs.toFixed(0)} ms in all, main isolate, ${flags}; its heap, garbage included, peaked at ${s.gc.heapPeakMb?.toFixed(0) ?? '?'} MB)` : '';
-  return `  longest event-loop stall during ${what}: ${s.longestMs.toFixed(0)} ms (monitorEventLoopDelay max ${s.histogramMs.toFixed(0)} ms, timer drift max ${s.driftMs.toFixed(0)} ms; target ≤ ${target} ms: ${s.longestMs <= target ? 'met' : 'NOT met'})${gc}`;
+  const sp = s.split;
+  const split = sp
+    ? `\n  the longest gap between two timer firings (${sp.wallMs.toFixed(0)} ms), by where the main thread was: on a core ${sp.onCpuMs.toFixed(0)} ms, waiting for a core ${sp.waitingForCpuMs.toFixed(0)} ms, ` +
+      `${sp.diskMs === null ? 'waiting on the disk not known (kernel.task_delayacct is off)' : `waiting on the disk ${sp.diskMs.toFixed(0)} ms`}, else asleep ${Math.max(0, sp.wallMs - sp.onCpuMs - sp.waitingForCpuMs - (sp.diskMs ?? 0)).toFixed(0)} ms; ` +
+      `the most CPU of the main thread in any one gap: ${sp.mostCpuMs.toFixed(0)} ms`
+    : '';
+  return `  longest event-loop stall during ${what}: ${s.longestMs.toFixed(0)} ms (monitorEventLoopDelay max ${s.histogramMs.toFixed(0)} ms, timer drift max ${s.driftMs.toFixed(0)} ms; target ≤ ${target} ms: ${s.longestMs <= target ? 'met' : 'NOT met'})${split}${gc}`;
 }
