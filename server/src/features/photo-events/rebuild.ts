@@ -25,8 +25,13 @@ import { ALGORITHM_VERSION, segmentInSlices } from './segmentation.ts';
 import { eventTitle, offsetName, type PlaceNameAt } from './titles.ts';
 import type { PhotoEventsStore, ItemFacts, MemberRow } from './photo-events.store.ts';
 
-/** The longest stretch of work between two turns of the event loop (ms; a rebuild must never hold it 50 ms). */
-export const SLICE_MS = 12;
+/**
+ * The longest stretch of work between two turns of the event loop (ms; a rebuild must never hold it 50 ms). The
+ * same turn of the loop also serves a request that came meanwhile (a page of the timeline: 5–10 ms of CPU) and the
+ * slice's commit: with 12 ms the main thread used up to 34 ms of CPU between two timer firings, and two cores
+ * shared with the browser and V8's helpers stretched that to 43–50 ms (bench:events). 8 ms keeps a turn near 25.
+ */
+export const SLICE_MS = 8;
 
 /** Rows per read of the candidates (a few ms each; 1024 took 10–30 ms on a loaded 2-core machine). */
 const READ_PAGE_ROWS = 512;

@@ -34,6 +34,7 @@ import { loadCompactGazetteer, loadCompactGazetteerAsync, type CompactLoad } fro
 import { distanceKm } from './distance.ts';
 import { GridIndex, type Nearest } from './grid-index.ts';
 import { giveBackMemory } from '../../../platform/cache/give-back-memory.ts';
+import { nextTurn } from '../../../platform/cache/slices.ts';
 
 export const CITY_RADIUS_KM = 50;
 export const AREA_RADIUS_KM = 150;
@@ -96,6 +97,8 @@ export class ReverseGeocoder {
     const heap = process.memoryUsage().heapUsed;
     this.reading ??= loadCompactGazetteerAsync().finally(() => (this.reading = null));
     const got = await this.reading;
+    // The grid index (two passes over 171k places) in a turn of its own, not on top of the decode's last step.
+    await nextTurn();
     return this.loaded ? this.stats! : this.keep(got.gazetteer, got.source, t0, heap);
   }
 
