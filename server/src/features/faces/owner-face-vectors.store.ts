@@ -45,8 +45,10 @@ const SEARCH_SLICE_MS = 10;
 /** Rows `warm` moves to larger arrays per turn of the event loop (8 MB of 128-dimension rows, about 5 ms). */
 const GROW_SLICE = 16_384;
 
+/** Rows of room past half as many again, so that a small owner's arrays do not grow every few photos either. */
+const SPARE_ROWS = 2048;
 /** The rows arrays are made for when they hold `n`: room for the photos of an import to come before they must grow. */
-const capacityFor = (n: number) => Math.ceil(n * 1.5) + 2048;
+const capacityFor = (n: number) => Math.ceil(n * 1.5) + SPARE_ROWS;
 /** Below this much room left, `warm` grows the arrays ahead of the write (a photo seldom has more than 64 faces). */
 const roomWanted = (n: number) => Math.max(256, Math.ceil(n / 16));
 
