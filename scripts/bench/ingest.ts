@@ -75,6 +75,7 @@ import { openImage } from '../../server/src/adapters/media/image-source.ts';
 import { extractPhotoMetadata } from '../../server/src/adapters/media/photo-metadata.ts';
 import { phashesFromRaw, type RawPixels } from '../../server/src/adapters/media/phash.ts';
 import { Intake } from '../../server/src/features/intake/index.ts';
+import { CLOCK_TICKS } from './process-tree.ts';
 
 const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus');
 const arg = (name: string) => {
@@ -117,8 +118,6 @@ interface CpuSnapshot {
   children: number | null;
   machine: number | null;
 }
-
-const CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux architecture Node supports
 
 function readProc(file: string): string | null {
   try {

@@ -39,6 +39,7 @@ import { createContainer, type Container } from '../../server/src/container.ts';
 import { createApp } from '../../server/src/app.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
 import { hashPassword } from '../../server/src/platform/crypto/passwords.ts';
+import { CLOCK_TICKS } from './process-tree.ts';
 
 export class LoopWatch {
   private readonly histogram = monitorEventLoopDelay({ resolution: 1 });
@@ -155,8 +156,6 @@ export interface StallSplit {
   /** The most CPU the main thread used in any one stall over 1 ms: the longest of the server's own turns, stretched by nothing. */
   mostCpuMs: number;
 }
-
-const CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux architecture Node supports
 
 /** The main thread's scheduler clocks (ns on a core, ns runnable but waiting) and its block-I/O wait (clock ticks). */
 interface ThreadClocks {

@@ -81,7 +81,7 @@ export function describeTree(tree: TreeProcess[]): string {
 }
 
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on every Linux in use). */
-const TICKS = 100;
+export const CLOCK_TICKS = 100;
 
 /** utime + stime (and, with `reaped`, cutime + cstime: its ended and waited-for children) of one process, in ticks. */
 function ticksOf(pid: number, reaped: boolean): number {
@@ -106,5 +106,5 @@ export function treeCpuSeconds(rootPid: number = process.pid): number | null {
     for (const c of childrenOf(pid)) walk(c);
   };
   walk(rootPid);
-  return ticks / TICKS;
+  return ticks / CLOCK_TICKS;
 }
